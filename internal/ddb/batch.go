@@ -1,0 +1,157 @@
+package ddb
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// DynamoDB's per-call batch limits.
+const (
+	MaxBatchGet   = 100
+	MaxBatchWrite = 25
+)
+
+// BatchGetOptions tunes BatchGet.
+type BatchGetOptions struct {
+	// ChunkSize is the most keys per BatchGetItem call: 1..MaxBatchGet, zero
+	// meaning MaxBatchGet.
+	ChunkSize int
+	// ConsistentRead asks for strongly consistent reads.
+	ConsistentRead bool
+	// Backoff paces retries of UnprocessedKeys; zero means DefaultBackoff
+	// without an attempt bound.
+	Backoff Backoff
+}
+
+// BatchGet reads keys from t with as few BatchGetItem calls as the chunk size
+// allows. Duplicate keys are read once. UnprocessedKeys are retried with
+// exponential backoff until all are read or ctx ends; none is dropped. The
+// result is in request order: result[i] is the item at keys[i], or nil when
+// that item does not exist.
+func BatchGet(ctx context.Context, c ddbkit.Client, t Table, keys []Item, o BatchGetOptions) ([]Item, error) {
+	size := o.ChunkSize
+	if size == 0 {
+		size = MaxBatchGet
+	}
+	if size < 0 || size > MaxBatchGet {
+		return nil, fmt.Errorf("%w: batch get chunk size %d; must be 1..%d", ddbkit.ErrInvalidArgument, size, MaxBatchGet)
+	}
+	b := unboundedDefault(o.Backoff)
+
+	var pending []Item
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		ks := KeyString(k)
+		if !seen[ks] {
+			seen[ks] = true
+			pending = append(pending, k)
+		}
+	}
+
+	found := make(map[string]Item, len(pending))
+	err := drain(ctx, b, pending, size, func(chunk []Item) ([]Item, error) {
+		out, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
+			RequestItems: map[string]types.KeysAndAttributes{
+				t.Name: {Keys: chunk, ConsistentRead: &o.ConsistentRead},
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range out.Responses[t.Name] {
+			found[KeyString(t.KeyOf(it))] = it
+		}
+		return out.UnprocessedKeys[t.Name].Keys, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("batch get from %s: %w", t.Name, err)
+	}
+
+	res := make([]Item, len(keys))
+	for i, k := range keys {
+		res[i] = found[KeyString(k)]
+	}
+	return res, nil
+}
+
+// BatchWrite applies puts and deletes to t, MaxBatchWrite per
+// BatchWriteItem call. UnprocessedItems are retried with exponential backoff
+// until all are written or ctx ends. A key may appear only once, as DynamoDB
+// requires; a duplicate is refused with ErrInvalidArgument before any call.
+// BatchWrite is not atomic: on error, some writes may have been applied.
+func BatchWrite(ctx context.Context, c ddbkit.Client, t Table, reqs []types.WriteRequest, b Backoff) error {
+	b = unboundedDefault(b)
+	seen := make(map[string]bool, len(reqs))
+	for _, r := range reqs {
+		var k Item
+		switch {
+		case r.PutRequest != nil:
+			k = t.KeyOf(r.PutRequest.Item)
+		case r.DeleteRequest != nil:
+			k = r.DeleteRequest.Key
+		default:
+			return fmt.Errorf("%w: batch write request with neither put nor delete", ddbkit.ErrInvalidArgument)
+		}
+		ks := KeyString(k)
+		if seen[ks] {
+			return fmt.Errorf("%w: batch write touches key %s twice", ddbkit.ErrInvalidArgument, ks)
+		}
+		seen[ks] = true
+	}
+
+	err := drain(ctx, b, reqs, MaxBatchWrite, func(chunk []types.WriteRequest) ([]types.WriteRequest, error) {
+		out, err := c.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems: map[string][]types.WriteRequest{t.Name: chunk},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out.UnprocessedItems[t.Name], nil
+	})
+	if err != nil {
+		return fmt.Errorf("batch write to %s: %w", t.Name, err)
+	}
+	return nil
+}
+
+// drain sends pending through call, size at a time, putting what call
+// returns as unprocessed back at the front of the queue and backing off while
+// DynamoDB leaves work unprocessed.
+func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call func(chunk []T) (unprocessed []T, err error)) error {
+	for stalls := 0; len(pending) > 0; {
+		n := min(size, len(pending))
+		retry, err := call(pending[:n])
+		if err != nil {
+			return err
+		}
+		pending = append(append([]T(nil), retry...), pending[n:]...)
+		if len(retry) == 0 {
+			stalls = 0
+			continue
+		}
+		stalls++
+		if b.Attempts > 0 && stalls >= b.Attempts {
+			return fmt.Errorf("%d requests still unprocessed after %d attempts", len(retry), stalls)
+		}
+		if err := Sleep(ctx, b.Delay(stalls)); err != nil {
+			return fmt.Errorf("%d requests unprocessed: %w", len(pending), err)
+		}
+	}
+	return nil
+}
+
+// unboundedDefault returns b, or DefaultBackoff without an attempt bound when
+// b is zero: unprocessed items mean DynamoDB made partial progress, so the
+// loop ends when the work is done or ctx ends.
+func unboundedDefault(b Backoff) Backoff {
+	if b == (Backoff{}) {
+		b = DefaultBackoff
+		b.Attempts = 0
+	}
+	return b
+}

@@ -1,0 +1,123 @@
+package ddb
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// A cursor is base64url(payload || tag). The payload is a version byte and
+// the JSON of the LastEvaluatedKey; the tag is HMAC-SHA256 keyed with the
+// query's binding (table, index, partition, sort condition, direction),
+// truncated to 16 bytes. A cursor from another query, or one with any byte
+// changed or cut, fails the tag check. Cursors are not encrypted: they reveal
+// key values of the caller's own listing, which the page items reveal anyway.
+// On top of the tag, the decoded key must belong to the query's partition, so
+// even a forged cursor cannot reach another partition's data.
+
+const (
+	cursorVersion = 1
+	cursorTagLen  = 16
+)
+
+// keyAttr is one attribute of an encoded key: name, type (S, N or B) and value.
+type keyAttr [3]string
+
+// EncodeCursor returns the cursor positioned after the item with key, for q.
+func EncodeCursor(q KeyQuery, key Item) (string, error) {
+	attrs := make([]keyAttr, 0, len(key))
+	for name, v := range key {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			attrs = append(attrs, keyAttr{name, "S", v.Value})
+		case *types.AttributeValueMemberN:
+			attrs = append(attrs, keyAttr{name, "N", v.Value})
+		case *types.AttributeValueMemberB:
+			attrs = append(attrs, keyAttr{name, "B", base64.StdEncoding.EncodeToString(v.Value)})
+		default:
+			return "", fmt.Errorf("ddb: cursor key attribute %q has type %T; keys are S, N or B", name, v)
+		}
+	}
+	sort.Slice(attrs, func(i, j int) bool { return attrs[i][0] < attrs[j][0] })
+	js, err := json.Marshal(attrs)
+	if err != nil {
+		return "", err
+	}
+	payload := append([]byte{cursorVersion}, js...)
+	return base64.RawURLEncoding.EncodeToString(append(payload, tag(q, payload)...)), nil
+}
+
+// DecodeCursor returns the ExclusiveStartKey that cursor encodes, or nil for
+// "". Any cursor not issued by EncodeCursor for the same q fails with
+// ddbkit.ErrInvalidCursor.
+func DecodeCursor(q KeyQuery, cursor string) (Item, error) {
+	if cursor == "" {
+		return nil, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || len(raw) <= 1+cursorTagLen {
+		return nil, invalidCursor("it is not a cursor this library issued")
+	}
+	payload, got := raw[:len(raw)-cursorTagLen], raw[len(raw)-cursorTagLen:]
+	if !hmac.Equal(got, tag(q, payload)) {
+		return nil, invalidCursor("it was issued for a different listing, or modified")
+	}
+	if payload[0] != cursorVersion {
+		return nil, invalidCursor("unknown cursor version")
+	}
+	var attrs []keyAttr
+	if err := json.Unmarshal(payload[1:], &attrs); err != nil {
+		return nil, invalidCursor("malformed payload")
+	}
+	key := make(Item, len(attrs))
+	for _, a := range attrs {
+		switch a[1] {
+		case "S":
+			key[a[0]] = S(a[2])
+		case "N":
+			key[a[0]] = &types.AttributeValueMemberN{Value: a[2]}
+		case "B":
+			b, err := base64.StdEncoding.DecodeString(a[2])
+			if err != nil {
+				return nil, invalidCursor("malformed binary key")
+			}
+			key[a[0]] = &types.AttributeValueMemberB{Value: b}
+		default:
+			return nil, invalidCursor("malformed key type")
+		}
+	}
+	// Defence in depth: the key must be a key of this listing.
+	want := q.KeyAttrs()
+	if len(key) != len(want) {
+		return nil, invalidCursor("wrong key attributes")
+	}
+	for _, a := range want {
+		if key[a] == nil {
+			return nil, invalidCursor("wrong key attributes")
+		}
+	}
+	if pv, ok := key[q.PartitionAttr()].(*types.AttributeValueMemberS); !ok || pv.Value != q.PartitionValue {
+		return nil, invalidCursor("it belongs to another partition")
+	}
+	if sv, ok := key[q.SortAttr()].(*types.AttributeValueMemberS); ok && !q.Sort.Match(sv.Value) {
+		return nil, invalidCursor("it lies outside the listing")
+	}
+	return key, nil
+}
+
+func tag(q KeyQuery, payload []byte) []byte {
+	m := hmac.New(sha256.New, []byte(q.binding()))
+	m.Write(payload)
+	return m.Sum(nil)[:cursorTagLen]
+}
+
+func invalidCursor(why string) error {
+	return fmt.Errorf("%w: %s; restart the listing without a cursor", ddbkit.ErrInvalidCursor, why)
+}

@@ -1,0 +1,265 @@
+package ddb
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// Index names a global secondary index and its key attributes.
+type Index struct {
+	Name         string
+	PartitionKey string
+	SortKey      string
+}
+
+// KeyQuery describes one keyed listing: a partition of a table or index,
+// optionally narrowed by a sort key condition, in one direction. Both the
+// DynamoDB pager (QueryPage) and the in-memory tables (package memtable) read
+// it, so they select, order and page the same items, and they issue and accept
+// the same cursors.
+type KeyQuery struct {
+	Table          Table
+	Index          Index // zero for the base table
+	PartitionValue string
+	Sort           SortCond
+	Descending     bool
+	ConsistentRead bool // base table only
+}
+
+// PartitionAttr is the partition key attribute the query matches on.
+func (q KeyQuery) PartitionAttr() string {
+	if q.Index.Name != "" {
+		return q.Index.PartitionKey
+	}
+	return q.Table.PartitionKey
+}
+
+// SortAttr is the sort key attribute the query orders by.
+func (q KeyQuery) SortAttr() string {
+	if q.Index.Name != "" {
+		return q.Index.SortKey
+	}
+	return q.Table.SortKey
+}
+
+// KeyAttrs lists the attributes of a LastEvaluatedKey for this query: the
+// table's key, plus the index's key for an index query.
+func (q KeyQuery) KeyAttrs() []string {
+	attrs := []string{q.Table.PartitionKey}
+	if q.Table.SortKey != "" {
+		attrs = append(attrs, q.Table.SortKey)
+	}
+	if q.Index.Name != "" {
+		for _, a := range []string{q.Index.PartitionKey, q.Index.SortKey} {
+			if a != "" && a != q.Table.PartitionKey && a != q.Table.SortKey {
+				attrs = append(attrs, a)
+			}
+		}
+	}
+	return attrs
+}
+
+// CursorKey returns the attributes of item that a cursor positioned after it
+// holds.
+func (q KeyQuery) CursorKey(item Item) Item {
+	k := make(Item, 4)
+	for _, a := range q.KeyAttrs() {
+		k[a] = item[a]
+	}
+	return k
+}
+
+// binding identifies the listing a cursor belongs to.
+func (q KeyQuery) binding() string {
+	dir := "asc"
+	if q.Descending {
+		dir = "desc"
+	}
+	return strings.Join([]string{"ddbkit-cursor-v1", q.Table.Name, q.Index.Name,
+		quote(q.PartitionAttr()), quote(q.PartitionValue), q.Sort.String(), dir}, "\x00")
+}
+
+type sortOp int
+
+const (
+	sortAny sortOp = iota
+	sortEq
+	sortBeginsWith
+	sortBetween
+	sortLT
+	sortLE
+	sortGT
+	sortGE
+)
+
+// SortCond is a condition on a string sort key. The zero value matches every
+// key.
+type SortCond struct {
+	op   sortOp
+	a, b string
+}
+
+// SortBeginsWith matches keys that start with prefix.
+func SortBeginsWith(prefix string) SortCond { return SortCond{op: sortBeginsWith, a: prefix} }
+
+// SortBetween matches keys from lo to hi, both included.
+func SortBetween(lo, hi string) SortCond { return SortCond{op: sortBetween, a: lo, b: hi} }
+
+// SortEq matches one key.
+func SortEq(v string) SortCond { return SortCond{op: sortEq, a: v} }
+
+// SortLT, SortLE, SortGT and SortGE compare keys with v.
+func SortLT(v string) SortCond { return SortCond{op: sortLT, a: v} }
+
+// SortLE matches keys up to v, included.
+func SortLE(v string) SortCond { return SortCond{op: sortLE, a: v} }
+
+// SortGT matches keys after v.
+func SortGT(v string) SortCond { return SortCond{op: sortGT, a: v} }
+
+// SortGE matches keys from v, included.
+func SortGE(v string) SortCond { return SortCond{op: sortGE, a: v} }
+
+// Match reports whether sk satisfies the condition, comparing bytes as
+// DynamoDB compares String keys.
+func (c SortCond) Match(sk string) bool {
+	switch c.op {
+	case sortEq:
+		return sk == c.a
+	case sortBeginsWith:
+		return strings.HasPrefix(sk, c.a)
+	case sortBetween:
+		return c.a <= sk && sk <= c.b
+	case sortLT:
+		return sk < c.a
+	case sortLE:
+		return sk <= c.a
+	case sortGT:
+		return sk > c.a
+	case sortGE:
+		return sk >= c.a
+	}
+	return true
+}
+
+// String describes the condition; it is part of a cursor's binding.
+func (c SortCond) String() string {
+	return fmt.Sprintf("%d:%s:%s", c.op, quote(c.a), quote(c.b))
+}
+
+func (c SortCond) key(attr string) (expression.KeyConditionBuilder, bool) {
+	k := expression.Key(attr)
+	switch c.op {
+	case sortEq:
+		return k.Equal(expression.Value(c.a)), true
+	case sortBeginsWith:
+		return k.BeginsWith(c.a), true
+	case sortBetween:
+		return k.Between(expression.Value(c.a), expression.Value(c.b)), true
+	case sortLT:
+		return k.LessThan(expression.Value(c.a)), true
+	case sortLE:
+		return k.LessThanEqual(expression.Value(c.a)), true
+	case sortGT:
+		return k.GreaterThan(expression.Value(c.a)), true
+	case sortGE:
+		return k.GreaterThanEqual(expression.Value(c.a)), true
+	}
+	return expression.KeyConditionBuilder{}, false
+}
+
+// QueryPage returns up to limit items of q, starting after cursor (or at the
+// beginning when cursor is ""), and the cursor of the next page, "" when
+// there is none. It reads one item beyond the page so that Next is empty
+// exactly when nothing follows. When filter is set, it keeps querying until
+// the page is full or the partition is exhausted, so a page is short only at
+// the end. Without a filter, a page costs one Query unless DynamoDB's 1 MB
+// response limit splits it.
+//
+// A cursor that was not issued for q fails with ddbkit.ErrInvalidCursor
+// before any call.
+func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) ([]Item, string, error) {
+	start, err := DecodeCursor(q, cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	kc := expression.Key(q.PartitionAttr()).Equal(expression.Value(q.PartitionValue))
+	if sk, ok := q.Sort.key(q.SortAttr()); ok {
+		kc = kc.And(sk)
+	}
+	eb := expression.NewBuilder().WithKeyCondition(kc)
+	if filter != nil {
+		eb = eb.WithFilter(*filter)
+	}
+	e, err := eb.Build()
+	if err != nil {
+		return nil, "", fmt.Errorf("query %s: %w", q.Table.Name, err)
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 aws.String(q.Table.Name),
+		KeyConditionExpression:    e.KeyCondition(),
+		FilterExpression:          e.Filter(),
+		ExpressionAttributeNames:  e.Names(),
+		ExpressionAttributeValues: e.Values(),
+		ScanIndexForward:          aws.Bool(!q.Descending),
+	}
+	if q.Index.Name != "" {
+		in.IndexName = aws.String(q.Index.Name)
+	} else if q.ConsistentRead {
+		in.ConsistentRead = aws.Bool(true)
+	}
+
+	var items []Item
+	for {
+		in.ExclusiveStartKey = start
+		in.Limit = aws.Int32(int32(limit + 1 - len(items)))
+		out, err := c.Query(ctx, in)
+		if err != nil {
+			return nil, "", fmt.Errorf("query %s: %w", q.Table.Name, err)
+		}
+		items = append(items, out.Items...)
+		if len(items) > limit {
+			next, err := EncodeCursor(q, q.CursorKey(items[limit-1]))
+			return items[:limit], next, err
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return items, "", nil
+		}
+		start = out.LastEvaluatedKey
+	}
+}
+
+// Bounds returns the half-open range [lo, hi) of the n sorted keys (key(i)
+// is the i-th) that match the condition. Every condition selects a
+// contiguous run of a sorted partition, which is why DynamoDB can serve it
+// with one seek; the in-memory tables find it by binary search.
+func (c SortCond) Bounds(n int, key func(i int) string) (lo, hi int) {
+	first := func(pred func(string) bool) int { return sort.Search(n, func(i int) bool { return pred(key(i)) }) }
+	geA := first(func(s string) bool { return s >= c.a })
+	gtA := first(func(s string) bool { return s > c.a })
+	switch c.op {
+	case sortEq:
+		return geA, gtA
+	case sortBeginsWith:
+		return geA, first(func(s string) bool { return s > c.a && !strings.HasPrefix(s, c.a) })
+	case sortBetween:
+		return geA, max(geA, first(func(s string) bool { return s > c.b }))
+	case sortLT:
+		return 0, geA
+	case sortLE:
+		return 0, gtA
+	case sortGT:
+		return gtA, n
+	case sortGE:
+		return geA, n
+	}
+	return 0, n
+}

@@ -1,0 +1,75 @@
+package ddb
+
+import (
+	"encoding/base64"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is one DynamoDB item, or one key.
+type Item = map[string]types.AttributeValue
+
+// Table names a table and its primary key attributes.
+type Table struct {
+	Name         string
+	PartitionKey string
+	SortKey      string // "" for a partition-key-only table
+}
+
+// KeyOf returns the primary key attributes of item.
+func (t Table) KeyOf(item Item) Item {
+	k := Item{t.PartitionKey: item[t.PartitionKey]}
+	if t.SortKey != "" {
+		k[t.SortKey] = item[t.SortKey]
+	}
+	return k
+}
+
+// Key returns the primary key for string key values.
+func (t Table) Key(pk, sk string) Item {
+	k := Item{t.PartitionKey: S(pk)}
+	if t.SortKey != "" {
+		k[t.SortKey] = S(sk)
+	}
+	return k
+}
+
+// S returns a String attribute value.
+func S(v string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: v} }
+
+// KeyString returns a canonical string for a key, equal for equal keys
+// whatever the map order. It identifies keys in maps (deduplication,
+// duplicate detection) and binds cursors.
+func KeyString(key Item) string {
+	names := make([]string, 0, len(key))
+	for n := range key {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(quote(n))
+		b.WriteByte('=')
+		switch v := key[n].(type) {
+		case *types.AttributeValueMemberS:
+			b.WriteString("S" + quote(v.Value))
+		case *types.AttributeValueMemberN:
+			b.WriteString("N" + quote(v.Value))
+		case *types.AttributeValueMemberB:
+			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
+		default:
+			b.WriteString("?")
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// quote length-prefixes s so that no choice of content can make two
+// different keys print the same.
+func quote(s string) string {
+	return strconv.Itoa(len(s)) + ":" + s
+}

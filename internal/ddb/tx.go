@@ -1,0 +1,284 @@
+package ddb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// MaxTxItems is DynamoDB's limit on the items of one transaction.
+const MaxTxItems = 100
+
+// Tx builds one TransactWriteItems call. Like the SDK's expression builder,
+// it records the first error and reports it from Build or Exec, so a chain of
+// calls needs one check. The zero value is ready to use.
+//
+// Every item is labelled; when DynamoDB cancels the transaction, the
+// *TxCanceledError says which labelled item failed and why.
+type Tx struct {
+	items  []types.TransactWriteItem
+	labels []string
+	seen   map[string]string // KeyString -> label
+	token  string
+	err    error
+}
+
+// Token sets the ClientRequestToken, which makes a retried call idempotent for
+// ten minutes.
+func (tx *Tx) Token(token string) *Tx {
+	tx.token = token
+	return tx
+}
+
+// Len returns the number of items added so far.
+func (tx *Tx) Len() int { return len(tx.items) }
+
+// Put adds a PutItem, conditional on cond when given.
+func (tx *Tx) Put(label string, t Table, item Item, cond ...expression.ConditionBuilder) *Tx {
+	e, ok := tx.expr(label, nil, cond)
+	if !ok || !tx.claim(label, t, t.KeyOf(item)) {
+		return tx
+	}
+	tx.add(label, types.TransactWriteItem{Put: &types.Put{
+		TableName:                           aws.String(t.Name),
+		Item:                                item,
+		ConditionExpression:                 e.Condition(),
+		ExpressionAttributeNames:            e.Names(),
+		ExpressionAttributeValues:           e.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}})
+	return tx
+}
+
+// Update adds an UpdateItem, conditional on cond when given.
+func (tx *Tx) Update(label string, t Table, key Item, upd expression.UpdateBuilder, cond ...expression.ConditionBuilder) *Tx {
+	e, ok := tx.expr(label, &upd, cond)
+	if !ok || !tx.claim(label, t, key) {
+		return tx
+	}
+	tx.add(label, types.TransactWriteItem{Update: &types.Update{
+		TableName:                           aws.String(t.Name),
+		Key:                                 key,
+		UpdateExpression:                    e.Update(),
+		ConditionExpression:                 e.Condition(),
+		ExpressionAttributeNames:            e.Names(),
+		ExpressionAttributeValues:           e.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}})
+	return tx
+}
+
+// Delete adds a DeleteItem, conditional on cond when given.
+func (tx *Tx) Delete(label string, t Table, key Item, cond ...expression.ConditionBuilder) *Tx {
+	e, ok := tx.expr(label, nil, cond)
+	if !ok || !tx.claim(label, t, key) {
+		return tx
+	}
+	tx.add(label, types.TransactWriteItem{Delete: &types.Delete{
+		TableName:                           aws.String(t.Name),
+		Key:                                 key,
+		ConditionExpression:                 e.Condition(),
+		ExpressionAttributeNames:            e.Names(),
+		ExpressionAttributeValues:           e.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}})
+	return tx
+}
+
+// Check adds a ConditionCheck: the transaction only commits if cond holds for
+// the item at key.
+func (tx *Tx) Check(label string, t Table, key Item, cond expression.ConditionBuilder) *Tx {
+	e, ok := tx.expr(label, nil, []expression.ConditionBuilder{cond})
+	if !ok || !tx.claim(label, t, key) {
+		return tx
+	}
+	tx.add(label, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		TableName:                           aws.String(t.Name),
+		Key:                                 key,
+		ConditionExpression:                 e.Condition(),
+		ExpressionAttributeNames:            e.Names(),
+		ExpressionAttributeValues:           e.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	}})
+	return tx
+}
+
+func (tx *Tx) expr(label string, upd *expression.UpdateBuilder, cond []expression.ConditionBuilder) (expression.Expression, bool) {
+	if tx.err != nil {
+		return expression.Expression{}, false
+	}
+	if len(cond) > 1 {
+		tx.err = fmt.Errorf("ddb: transaction item %q: at most one condition, got %d", label, len(cond))
+		return expression.Expression{}, false
+	}
+	if upd == nil && len(cond) == 0 {
+		return expression.Expression{}, true
+	}
+	b := expression.NewBuilder()
+	if upd != nil {
+		b = b.WithUpdate(*upd)
+	}
+	if len(cond) == 1 {
+		b = b.WithCondition(cond[0])
+	}
+	e, err := b.Build()
+	if err != nil {
+		tx.err = fmt.Errorf("ddb: transaction item %q: %w", label, err)
+		return expression.Expression{}, false
+	}
+	return e, true
+}
+
+// claim records the key, refusing a second operation on it: DynamoDB rejects
+// such a transaction as a whole, after a round trip.
+func (tx *Tx) claim(label string, t Table, key Item) bool {
+	k := t.Name + "\x00" + KeyString(key)
+	if prev, dup := tx.seen[k]; dup {
+		tx.err = fmt.Errorf("%w: transaction touches one key twice (items %q and %q); DynamoDB allows one operation per item per transaction",
+			ddbkit.ErrInvalidArgument, prev, label)
+		return false
+	}
+	if tx.seen == nil {
+		tx.seen = make(map[string]string)
+	}
+	tx.seen[k] = label
+	return true
+}
+
+func (tx *Tx) add(label string, it types.TransactWriteItem) {
+	tx.items = append(tx.items, it)
+	tx.labels = append(tx.labels, label)
+}
+
+// Build returns the TransactWriteItems input, or the first error recorded
+// while building. It refuses an empty transaction and one of more than
+// MaxTxItems items, both with ErrInvalidArgument.
+func (tx *Tx) Build() (*dynamodb.TransactWriteItemsInput, error) {
+	if tx.err != nil {
+		return nil, tx.err
+	}
+	switch n := len(tx.items); {
+	case n == 0:
+		return nil, fmt.Errorf("%w: empty transaction", ddbkit.ErrInvalidArgument)
+	case n > MaxTxItems:
+		return nil, fmt.Errorf("%w: transaction of %d items; DynamoDB allows at most %d", ddbkit.ErrInvalidArgument, n, MaxTxItems)
+	}
+	in := &dynamodb.TransactWriteItemsInput{TransactItems: tx.items}
+	if tx.token != "" {
+		in.ClientRequestToken = aws.String(tx.token)
+	}
+	return in, nil
+}
+
+// Exec builds and runs the transaction. A cancellation is returned as a
+// *TxCanceledError (which wraps the SDK's *types.TransactionCanceledException).
+func (tx *Tx) Exec(ctx context.Context, c ddbkit.Client) error {
+	in, err := tx.Build()
+	if err != nil {
+		return err
+	}
+	_, err = c.TransactWriteItems(ctx, in)
+	return tx.decode(err)
+}
+
+func (tx *Tx) decode(err error) error {
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) {
+		return err
+	}
+	ce := &TxCanceledError{Err: err}
+	for i, r := range tce.CancellationReasons {
+		reason := TxReason{Index: i, Code: aws.ToString(r.Code), Message: aws.ToString(r.Message), Item: r.Item}
+		if i < len(tx.labels) {
+			reason.Label = tx.labels[i]
+		}
+		ce.Reasons = append(ce.Reasons, reason)
+	}
+	return ce
+}
+
+// Cancellation reason codes DynamoDB reports, as far as callers act on them.
+const (
+	ReasonNone                   = "None"
+	ReasonConditionalCheckFailed = "ConditionalCheckFailed"
+	ReasonTransactionConflict    = "TransactionConflict"
+	ReasonThrottling             = "ThrottlingError"
+)
+
+// TxReason is the outcome of one item of a cancelled transaction.
+type TxReason struct {
+	Index   int    // position in the transaction
+	Label   string // the label given when the item was added
+	Code    string // e.g. ReasonConditionalCheckFailed; ReasonNone for items that did not fail
+	Message string
+	Item    Item // the item as it was, for a failed condition; nil if it did not exist
+}
+
+// TxCanceledError reports a cancelled transaction with the reason for every
+// item. It matches ddbkit.ErrConflict through errors.Is when the cause was a
+// conflicting transaction.
+type TxCanceledError struct {
+	Reasons []TxReason
+	Err     error
+}
+
+// Error implements error, naming each item that failed.
+func (e *TxCanceledError) Error() string {
+	var parts []string
+	for _, r := range e.Reasons {
+		if r.Code != "" && r.Code != ReasonNone {
+			parts = append(parts, fmt.Sprintf("item %d (%s): %s", r.Index, r.Label, r.Code))
+		}
+	}
+	return "transaction canceled: " + strings.Join(parts, ", ")
+}
+
+// Unwrap returns the SDK error.
+func (e *TxCanceledError) Unwrap() error { return e.Err }
+
+// Is reports ddbkit.ErrConflict for a cancellation caused by a concurrent
+// transaction.
+func (e *TxCanceledError) Is(target error) bool {
+	return target == ddbkit.ErrConflict && e.has(ReasonTransactionConflict)
+}
+
+func (e *TxCanceledError) has(code string) bool {
+	for _, r := range e.Reasons {
+		if r.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Failed returns the first failed item with the given label, if any.
+func (e *TxCanceledError) Failed(label string) (TxReason, bool) {
+	for _, r := range e.Reasons {
+		if r.Label == label && r.Code != "" && r.Code != ReasonNone {
+			return r, true
+		}
+	}
+	return TxReason{}, false
+}
+
+// ConditionFailed reports whether the item with the given label failed its
+// condition, and returns that item as it was (nil when it did not exist).
+func ConditionFailed(err error, label string) (old Item, failed bool) {
+	var ce *TxCanceledError
+	if !errors.As(err, &ce) {
+		return nil, false
+	}
+	r, ok := ce.Failed(label)
+	if !ok || r.Code != ReasonConditionalCheckFailed {
+		return nil, false
+	}
+	return r.Item, true
+}
