@@ -1,0 +1,420 @@
+package todo
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/memtable"
+)
+
+// MemoryStore is an in-memory Store for tests. It keeps items under the same
+// key strings the DynamoDB store writes and pages with the same cursors, so
+// it returns the same results, errors, order and page boundaries; the shared
+// conformance suite (package todotest) holds both to that. It is safe for
+// concurrent use: one lock makes every operation atomic.
+type MemoryStore struct {
+	o Options
+	t ddb.Table
+
+	mu    sync.RWMutex
+	items *memtable.Table[entity]
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// entity is one stored item: exactly one field is set.
+type entity struct {
+	user     *User
+	todo     *Todo
+	category *Category
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
+	o := newOptions(optFns)
+	return &MemoryStore{o: o, t: table(o.TableName), items: memtable.New[entity]()}
+}
+
+func (s *MemoryStore) put(k itemKey, e entity) { s.items.Put(k.pk, k.sk, k.item(s.t), e) }
+
+func (s *MemoryStore) exists(k itemKey) bool {
+	_, ok := s.items.Get(k.pk, k.sk)
+	return ok
+}
+
+func (s *MemoryStore) remove(k itemKey) bool { return s.items.Delete(k.pk, k.sk, k.item(s.t)) }
+
+func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
+	const op = "create user"
+	if err := validateUser(u); err != nil {
+		return wrap(op, err)
+	}
+	k, err := userKey(u.Username)
+	if err != nil {
+		return wrap(op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exists(k) {
+		return wrap(op, errUserExists(u.Username))
+	}
+	s.put(k, entity{user: &u})
+	return nil
+}
+
+func (s *MemoryStore) GetUser(_ context.Context, username string) (User, error) {
+	const op = "get user"
+	if err := validateUsername(username); err != nil {
+		return User{}, wrap(op, err)
+	}
+	k, err := userKey(username)
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		return User{}, wrap(op, errUserNotFound(username))
+	}
+	return *e.user, nil
+}
+
+func (s *MemoryStore) ListUsers(_ context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
+	return memList(s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
+		func(e entity) User { return *e.user })
+}
+
+func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
+	const op = "update user"
+	if err := validateUser(u); err != nil {
+		return wrap(op, err)
+	}
+	k, err := userKey(u.Username)
+	if err != nil {
+		return wrap(op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.exists(k) {
+		return wrap(op, errUserNotFound(u.Username))
+	}
+	s.put(k, entity{user: &u})
+	return nil
+}
+
+func (s *MemoryStore) DeleteUser(_ context.Context, username string) error {
+	const op = "delete user"
+	if err := validateUsername(username); err != nil {
+		return wrap(op, err)
+	}
+	k, err := userKey(username)
+	if err != nil {
+		return wrap(op, err)
+	}
+	q, err := userDataQuery(s.t, username, "")
+	if err != nil {
+		return wrap(op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	existed := s.remove(k)
+	data := s.items.Partition(q.PartitionValue)
+	for _, e := range data {
+		s.remove(s.keyOf(e))
+	}
+	if !existed && len(data) == 0 {
+		return wrap(op, errUserNotFound(username))
+	}
+	return nil
+}
+
+// keyOf returns the key of a todo or category. Stored entities passed
+// validation, so building their keys cannot fail.
+func (s *MemoryStore) keyOf(e entity) itemKey {
+	var k itemKey
+	switch {
+	case e.todo != nil:
+		k, _ = todoKey(e.todo.Username, e.todo.ID)
+	case e.category != nil:
+		k, _ = categoryKey(e.category.Username, e.category.ID)
+	}
+	return k
+}
+
+// checkRefs reports a missing user or category, in the order DynamoStore
+// decodes them.
+func (s *MemoryStore) checkRefs(username, categoryID string) error {
+	uk, err := userKey(username)
+	if err != nil {
+		return err
+	}
+	if !s.exists(uk) {
+		return errUserNotFound(username)
+	}
+	return s.checkCategory(username, categoryID)
+}
+
+func (s *MemoryStore) checkCategory(username, categoryID string) error {
+	if categoryID == "" {
+		return nil
+	}
+	ck, err := categoryKey(username, categoryID)
+	if err != nil {
+		return err
+	}
+	if !s.exists(ck) {
+		return errUnknownCategory(categoryID)
+	}
+	return nil
+}
+
+func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo) (Todo, error) {
+	const op = "create todo"
+	if err := validateNewTodo(username, in); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	now := s.o.now()
+	t := Todo{ID: s.o.NewID(), Username: username, Title: in.Title, Description: in.Description,
+		Priority: in.Priority, Completed: in.Completed, CategoryID: in.CategoryID, CreatedAt: now, UpdatedAt: now}
+	k, err := todoKey(username, t.ID)
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkRefs(username, in.CategoryID); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	if s.exists(k) {
+		return Todo{}, wrap(op, errExists("todo", username, t.ID))
+	}
+	s.put(k, entity{todo: &t})
+	return t, nil
+}
+
+func (s *MemoryStore) GetTodo(_ context.Context, username, id string) (Todo, error) {
+	const op = "get todo"
+	if err := validateRef(username, id); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	k, err := todoKey(username, id)
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		return Todo{}, wrap(op, errNotFound("todo", username, id))
+	}
+	return *e.todo, nil
+}
+
+func (s *MemoryStore) ListTodos(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
+	return memList(s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
+		func(e entity) Todo { return *e.todo })
+}
+
+func (s *MemoryStore) UpdateTodo(_ context.Context, username, id string, patch TodoPatch) (Todo, error) {
+	const op = "update todo"
+	if err := validateTodoPatch(username, id, patch); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	k, err := todoKey(username, id)
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	now := s.o.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		return Todo{}, wrap(op, errNotFound("todo", username, id))
+	}
+	if patch.CategoryID != nil {
+		if err := s.checkCategory(username, *patch.CategoryID); err != nil {
+			return Todo{}, wrap(op, err)
+		}
+	}
+	t := patch.apply(*e.todo)
+	t.UpdatedAt = now
+	s.put(k, entity{todo: &t})
+	return t, nil
+}
+
+func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, error) {
+	const op = "toggle todo"
+	if err := validateRef(username, id); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	k, err := todoKey(username, id)
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	now := s.o.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		return Todo{}, wrap(op, errNotFound("todo", username, id))
+	}
+	t := *e.todo
+	t.Completed = !t.Completed
+	t.UpdatedAt = now
+	s.put(k, entity{todo: &t})
+	return t, nil
+}
+
+func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
+	const op = "delete todo"
+	if err := validateRef(username, id); err != nil {
+		return wrap(op, err)
+	}
+	k, err := todoKey(username, id)
+	if err != nil {
+		return wrap(op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.remove(k) {
+		return wrap(op, errNotFound("todo", username, id))
+	}
+	return nil
+}
+
+func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewCategory) (Category, error) {
+	const op = "create category"
+	if err := validateNewCategory(username, in); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	now := s.o.now()
+	c := Category{ID: s.o.NewID(), Username: username, Name: in.Name, Color: in.Color, CreatedAt: now, UpdatedAt: now}
+	k, err := categoryKey(username, c.ID)
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkRefs(username, ""); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	if s.exists(k) {
+		return Category{}, wrap(op, errExists("category", username, c.ID))
+	}
+	s.put(k, entity{category: &c})
+	return c, nil
+}
+
+func (s *MemoryStore) GetCategory(_ context.Context, username, id string) (Category, error) {
+	const op = "get category"
+	if err := validateRef(username, id); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	k, err := categoryKey(username, id)
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		return Category{}, wrap(op, errNotFound("category", username, id))
+	}
+	return *e.category, nil
+}
+
+func (s *MemoryStore) ListCategories(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
+	return memList(s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
+		func(e entity) Category { return *e.category })
+}
+
+func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, patch CategoryPatch) (Category, error) {
+	const op = "update category"
+	if err := validateCategoryPatch(username, id, patch); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	k, err := categoryKey(username, id)
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	now := s.o.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		return Category{}, wrap(op, errNotFound("category", username, id))
+	}
+	c := patch.apply(*e.category)
+	c.UpdatedAt = now
+	s.put(k, entity{category: &c})
+	return c, nil
+}
+
+func (s *MemoryStore) DeleteCategory(_ context.Context, username, id string) error {
+	const op = "delete category"
+	if err := validateRef(username, id); err != nil {
+		return wrap(op, err)
+	}
+	k, err := categoryKey(username, id)
+	if err != nil {
+		return wrap(op, err)
+	}
+	q, err := userDataQuery(s.t, username, todoSKPrefix)
+	if err != nil {
+		return wrap(op, err)
+	}
+	now := s.o.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.remove(k) {
+		return wrap(op, errNotFound("category", username, id))
+	}
+	for _, e := range s.items.Partition(q.PartitionValue) {
+		if e.todo != nil && e.todo.CategoryID == id {
+			t := *e.todo
+			t.CategoryID, t.UpdatedAt = "", now
+			s.put(s.keyOf(e), entity{todo: &t})
+		}
+	}
+	return nil
+}
+
+func (s *MemoryStore) ListUserData(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
+	return memList(s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
+		func(e entity) Record {
+			// Copies, so that callers cannot reach into the store.
+			if e.todo != nil {
+				t := *e.todo
+				return Record{Todo: &t}
+			}
+			c := *e.category
+			return Record{Category: &c}
+		})
+}
+
+// memList runs one page of a listing on the memory table, with the
+// validation, order and cursors of DynamoStore's list.
+func memList[T any](s *MemoryStore, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(entity) T) (ddbkit.Page[T], error) {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	q, err := query()
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	es, next, err := s.items.Query(q, limit, opts.Cursor, nil)
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	out := make([]T, len(es))
+	for i, e := range es {
+		out[i] = conv(e)
+	}
+	return ddbkit.Page[T]{Items: out, Next: next}, nil
+}

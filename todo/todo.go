@@ -1,0 +1,394 @@
+package todo
+
+import (
+	"context"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// User is an account. Username is its identity and cannot change.
+type User struct {
+	Username string
+	Email    string
+}
+
+// Priority is a todo's priority.
+type Priority string
+
+// The priorities the seed allows.
+const (
+	PriorityHigh   Priority = "high"
+	PriorityMedium Priority = "medium"
+	PriorityLow    Priority = "low"
+)
+
+// Color is a category's color: a Bulma color class name.
+type Color string
+
+// The eight Bulma colors the seed allows.
+const (
+	ColorPrimary Color = "primary" // blue
+	ColorInfo    Color = "info"    // light blue
+	ColorSuccess Color = "success" // green
+	ColorWarning Color = "warning" // yellow
+	ColorDanger  Color = "danger"  // red
+	ColorLink    Color = "link"    // dark blue
+	ColorLight   Color = "light"   // light gray
+	ColorDark    Color = "dark"    // dark gray
+)
+
+// Todo is one item of a user's todo list.
+type Todo struct {
+	ID          string // UUIDv4, assigned by the store
+	Username    string
+	Title       string
+	Description string
+	Priority    Priority
+	Completed   bool
+	CategoryID  string // "" when uncategorized
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// Category groups a user's todos.
+type Category struct {
+	ID        string // UUIDv4, assigned by the store
+	Username  string
+	Name      string
+	Color     Color
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// NewTodo is the input of CreateTodo.
+type NewTodo struct {
+	Title       string
+	Description string
+	Priority    Priority
+	Completed   bool
+	CategoryID  string // optional; must name an existing category of the same user
+}
+
+// TodoPatch changes the fields that are not nil. Setting CategoryID to ""
+// uncategorizes the todo.
+type TodoPatch struct {
+	Title       *string
+	Description *string
+	Priority    *Priority
+	Completed   *bool
+	CategoryID  *string
+}
+
+// NewCategory is the input of CreateCategory.
+type NewCategory struct {
+	Name  string
+	Color Color
+}
+
+// CategoryPatch changes the fields that are not nil.
+type CategoryPatch struct {
+	Name  *string
+	Color *Color
+}
+
+// Record is one item of a user's data, as ListUserData returns it: exactly
+// one of Todo and Category is set.
+type Record struct {
+	Todo     *Todo
+	Category *Category
+}
+
+// UserStore stores users.
+type UserStore interface {
+	// CreateUser stores a new user. It returns ErrInvalidArgument for a bad
+	// username or email and ErrAlreadyExists if the username is taken.
+	CreateUser(ctx context.Context, u User) error
+	// GetUser returns ErrNotFound if there is no such user.
+	GetUser(ctx context.Context, username string) (User, error)
+	// ListUsers lists users in username order (byte order). It returns
+	// ErrInvalidArgument for a bad limit and ErrInvalidCursor for a cursor
+	// not issued by ListUsers.
+	ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error)
+	// UpdateUser replaces the email of an existing user. It returns
+	// ErrInvalidArgument or ErrNotFound.
+	UpdateUser(ctx context.Context, u User) error
+	// DeleteUser deletes the user and then all of the user's todos and
+	// categories. It returns ErrNotFound if there was neither a user nor any
+	// of its data.
+	DeleteUser(ctx context.Context, username string) error
+}
+
+// TodoStore stores todos.
+type TodoStore interface {
+	// CreateTodo stores a new todo with a fresh ID. It returns
+	// ErrInvalidArgument for bad fields or a CategoryID that names no
+	// category of the user, ErrNotFound if the user does not exist, and
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error)
+	// GetTodo returns ErrNotFound if there is no such todo.
+	GetTodo(ctx context.Context, username, id string) (Todo, error)
+	// ListTodos lists a user's todos in ID order, one Query per page. An
+	// unknown user has no todos. It returns ErrInvalidArgument or
+	// ErrInvalidCursor.
+	ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error)
+	// UpdateTodo applies patch and bumps UpdatedAt. It returns
+	// ErrInvalidArgument (an empty patch included), or ErrNotFound.
+	UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error)
+	// ToggleTodo flips Completed and bumps UpdatedAt. Concurrent toggles
+	// each take effect exactly once; when it cannot win a race within its
+	// retry budget it returns ErrConflict. It returns ErrNotFound.
+	ToggleTodo(ctx context.Context, username, id string) (Todo, error)
+	// DeleteTodo returns ErrNotFound if there is no such todo.
+	DeleteTodo(ctx context.Context, username, id string) error
+}
+
+// CategoryStore stores categories.
+type CategoryStore interface {
+	// CreateCategory stores a new category with a fresh ID. It returns
+	// ErrInvalidArgument, ErrNotFound if the user does not exist, or
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error)
+	// GetCategory returns ErrNotFound if there is no such category.
+	GetCategory(ctx context.Context, username, id string) (Category, error)
+	// ListCategories lists a user's categories in ID order. It returns
+	// ErrInvalidArgument or ErrInvalidCursor.
+	ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error)
+	// UpdateCategory applies patch and bumps UpdatedAt. It returns
+	// ErrInvalidArgument (an empty patch included), or ErrNotFound.
+	UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error)
+	// DeleteCategory deletes the category, then uncategorizes every todo
+	// that referred to it (CategoryID becomes "", UpdatedAt is bumped). It
+	// returns ErrNotFound if there is no such category.
+	DeleteCategory(ctx context.Context, username, id string) error
+}
+
+// Store is everything the todo seed describes.
+type Store interface {
+	UserStore
+	TodoStore
+	CategoryStore
+	// ListUserData lists all of a user's todos and categories with one
+	// Query per page, in sort key order: categories first, then todos. It
+	// returns ErrInvalidArgument or ErrInvalidCursor.
+	ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error)
+}
+
+// Field limits, in characters (not bytes).
+const (
+	MaxUsernameLen     = 64
+	MaxEmailLen        = 254
+	MaxTitleLen        = 200
+	MaxDescriptionLen  = 2000
+	MaxCategoryNameLen = 50
+	MaxIDLen           = 128
+)
+
+// Priorities and Colors list the allowed values, in the seed's order.
+var (
+	Priorities = []Priority{PriorityHigh, PriorityMedium, PriorityLow}
+	Colors     = []Color{ColorPrimary, ColorInfo, ColorSuccess, ColorWarning, ColorDanger, ColorLink, ColorLight, ColorDark}
+)
+
+// Valid reports whether p is one of Priorities.
+func (p Priority) Valid() bool { return oneOf(p, Priorities) }
+
+// Valid reports whether c is one of Colors.
+func (c Color) Valid() bool { return oneOf(c, Colors) }
+
+func oneOf[T comparable](v T, allowed []T) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+
+// validator collects the first validation error, so a validation reads as a
+// list of rules.
+type validator struct{ err error }
+
+func (v *validator) fail(field, format string, args ...any) {
+	if v.err == nil {
+		v.err = ddbkit.Invalid(field, format, args...)
+	}
+}
+
+// text checks a free-text field: valid UTF-8, within [min, max] characters,
+// and, when required, not only white space.
+func (v *validator) text(field, s string, required bool, max int) {
+	switch n := utf8.RuneCountInString(s); {
+	case !utf8.ValidString(s):
+		v.fail(field, "must be valid UTF-8")
+	case required && strings.TrimSpace(s) == "":
+		v.fail(field, "must not be empty")
+	case n > max:
+		v.fail(field, "must be at most %d characters, got %d", max, n)
+	}
+}
+
+func (v *validator) username(s string) {
+	v.text("Username", s, true, MaxUsernameLen)
+	if v.err != nil {
+		return
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r) {
+			v.fail("Username", "may hold only letters, digits, '.', '_' and '-', got %q", r)
+			return
+		}
+	}
+}
+
+// id checks an identifier that becomes part of a key. Stored IDs made
+// elsewhere (the seed's own example is "category001") are accepted as long
+// as they can be a key segment.
+func (v *validator) id(field, s string) {
+	v.text(field, s, true, MaxIDLen)
+	if v.err == nil && strings.Contains(s, "#") {
+		v.fail(field, "must not contain '#', the key separator")
+	}
+	if v.err == nil && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
+		v.fail(field, "must not contain white space")
+	}
+}
+
+func (v *validator) email(s string) {
+	v.text("Email", s, true, MaxEmailLen)
+	if v.err != nil {
+		return
+	}
+	if a, err := mail.ParseAddress(s); err != nil || a.Address != s || a.Name != "" {
+		v.fail("Email", "must be a plain address like name@example.com")
+	}
+}
+
+func (v *validator) priority(p Priority) {
+	if !p.Valid() {
+		v.fail("Priority", "must be one of high, medium, low; got %q", p)
+	}
+}
+
+func (v *validator) color(c Color) {
+	if !c.Valid() {
+		v.fail("Color", "must be one of primary, info, success, warning, danger, link, light, dark; got %q", c)
+	}
+}
+
+func (v *validator) categoryRef(id string) {
+	if id != "" {
+		v.id("CategoryID", id)
+	}
+}
+
+func validateUser(u User) error {
+	var v validator
+	v.username(u.Username)
+	v.email(u.Email)
+	return v.err
+}
+
+func validateNewTodo(username string, in NewTodo) error {
+	var v validator
+	v.username(username)
+	v.text("Title", in.Title, true, MaxTitleLen)
+	v.text("Description", in.Description, false, MaxDescriptionLen)
+	v.priority(in.Priority)
+	v.categoryRef(in.CategoryID)
+	return v.err
+}
+
+func validateTodoPatch(username, id string, p TodoPatch) error {
+	var v validator
+	v.username(username)
+	v.id("ID", id)
+	if p == (TodoPatch{}) {
+		v.fail("TodoPatch", "sets no field; set at least one")
+	}
+	if p.Title != nil {
+		v.text("Title", *p.Title, true, MaxTitleLen)
+	}
+	if p.Description != nil {
+		v.text("Description", *p.Description, false, MaxDescriptionLen)
+	}
+	if p.Priority != nil {
+		v.priority(*p.Priority)
+	}
+	if p.CategoryID != nil {
+		v.categoryRef(*p.CategoryID)
+	}
+	return v.err
+}
+
+func validateNewCategory(username string, in NewCategory) error {
+	var v validator
+	v.username(username)
+	v.text("Name", in.Name, true, MaxCategoryNameLen)
+	v.color(in.Color)
+	return v.err
+}
+
+func validateCategoryPatch(username, id string, p CategoryPatch) error {
+	var v validator
+	v.username(username)
+	v.id("ID", id)
+	if p == (CategoryPatch{}) {
+		v.fail("CategoryPatch", "sets no field; set at least one")
+	}
+	if p.Name != nil {
+		v.text("Name", *p.Name, true, MaxCategoryNameLen)
+	}
+	if p.Color != nil {
+		v.color(*p.Color)
+	}
+	return v.err
+}
+
+func validateUsername(username string) error {
+	var v validator
+	v.username(username)
+	return v.err
+}
+
+func validateRef(username, id string) error {
+	var v validator
+	v.username(username)
+	v.id("ID", id)
+	return v.err
+}
+
+// apply returns t with patch applied.
+func (p TodoPatch) apply(t Todo) Todo {
+	if p.Title != nil {
+		t.Title = *p.Title
+	}
+	if p.Description != nil {
+		t.Description = *p.Description
+	}
+	if p.Priority != nil {
+		t.Priority = *p.Priority
+	}
+	if p.Completed != nil {
+		t.Completed = *p.Completed
+	}
+	if p.CategoryID != nil {
+		t.CategoryID = *p.CategoryID
+	}
+	return t
+}
+
+// apply returns c with patch applied.
+func (p CategoryPatch) apply(c Category) Category {
+	if p.Name != nil {
+		c.Name = *p.Name
+	}
+	if p.Color != nil {
+		c.Color = *p.Color
+	}
+	return c
+}

@@ -1,0 +1,800 @@
+// Package todotest is the conformance suite for todo.Store implementations.
+// The DynamoDB store and the memory store both run it, which is what keeps
+// the memory store an honest fake: same results, errors, order and page
+// boundaries.
+package todotest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/todo"
+)
+
+// NewStore returns a fresh, empty store configured with opts. Each subtest
+// calls it once.
+type NewStore func(t *testing.T, opts ...func(*todo.Options)) todo.Store
+
+// Start is the time of the suite's clock.
+var Start = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Run runs every conformance test against stores made by newStore.
+func Run(t *testing.T, newStore NewStore) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, NewStore)
+	}{
+		{"Users", testUsers},
+		{"ListUsersPages", testListUsersPages},
+		{"CreateAndGetTodo", testCreateAndGetTodo},
+		{"DefaultIDsAreUUIDv4", testDefaultIDs},
+		{"RepeatedIDIsAlreadyExists", testRepeatedID},
+		{"UpdateTodo", testUpdateTodo},
+		{"ToggleTodo", testToggleTodo},
+		{"DeleteTodo", testDeleteTodo},
+		{"Categories", testCategories},
+		{"DeleteCategoryUncategorizesTodos", testDeleteCategory},
+		{"DeleteUserDeletesData", testDeleteUser},
+		{"ListPages", testListPages},
+		{"ListUserData", testListUserData},
+		{"InvalidCursors", testInvalidCursors},
+		{"BadInputWritesNothing", testBadInput},
+		{"ConcurrentCreateUserOneWins", testConcurrentCreateUser},
+		{"ConcurrentCreateAndToggle", testConcurrentCreateAndToggle},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
+	}
+}
+
+// fixed returns a store with a step clock (one millisecond per call) and
+// deterministic IDs.
+func fixed(t *testing.T, newStore NewStore, more ...func(*todo.Options)) todo.Store {
+	t.Helper()
+	opts := append([]func(*todo.Options){func(o *todo.Options) {
+		o.Clock = ddbkit.StepClock(Start, time.Millisecond)
+		o.NewID = ddbkit.SeededUUIDv4(1)
+	}}, more...)
+	return newStore(t, opts...)
+}
+
+func ctx(t *testing.T) context.Context { return t.Context() }
+
+func mustUser(t *testing.T, s todo.Store, name string) {
+	t.Helper()
+	if err := s.CreateUser(ctx(t), todo.User{Username: name, Email: name + "@example.com"}); err != nil {
+		t.Fatalf("CreateUser(%q): %v", name, err)
+	}
+}
+
+func mustTodo(t *testing.T, s todo.Store, user string, in todo.NewTodo) todo.Todo {
+	t.Helper()
+	if in.Title == "" {
+		in.Title = "title"
+	}
+	if in.Priority == "" {
+		in.Priority = todo.PriorityMedium
+	}
+	td, err := s.CreateTodo(ctx(t), user, in)
+	if err != nil {
+		t.Fatalf("CreateTodo(%q): %v", user, err)
+	}
+	return td
+}
+
+func mustCategory(t *testing.T, s todo.Store, user, name string) todo.Category {
+	t.Helper()
+	c, err := s.CreateCategory(ctx(t), user, todo.NewCategory{Name: name, Color: todo.ColorPrimary})
+	if err != nil {
+		t.Fatalf("CreateCategory(%q): %v", user, err)
+	}
+	return c
+}
+
+func wantErr(t *testing.T, what string, err, want error) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("%s: got error %v, want %v", what, err, want)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// allUserData reads everything a user has, through the public API.
+func allUserData(t *testing.T, s todo.Store, user string) []todo.Record {
+	t.Helper()
+	var out []todo.Record
+	for r, err := range ddbkit.All(func(c string) (ddbkit.Page[todo.Record], error) {
+		return s.ListUserData(ctx(t), user, ddbkit.PageOptions{Cursor: c})
+	}) {
+		if err != nil {
+			t.Fatalf("ListUserData(%q): %v", user, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func allTodos(t *testing.T, s todo.Store, user string, limit int) ([]todo.Todo, []int) {
+	t.Helper()
+	var (
+		out   []todo.Todo
+		sizes []int
+		c     string
+	)
+	for {
+		p, err := s.ListTodos(ctx(t), user, ddbkit.PageOptions{Limit: limit, Cursor: c})
+		if err != nil {
+			t.Fatalf("ListTodos(%q, limit %d): %v", user, limit, err)
+		}
+		out = append(out, p.Items...)
+		sizes = append(sizes, len(p.Items))
+		if p.Next == "" {
+			return out, sizes
+		}
+		c = p.Next
+	}
+}
+
+func testUsers(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	got, err := s.GetUser(ctx(t), "alice")
+	if err != nil || got != (todo.User{Username: "alice", Email: "alice@example.com"}) {
+		t.Fatalf("GetUser = %+v, %v; want alice", got, err)
+	}
+	wantErr(t, "CreateUser twice", s.CreateUser(ctx(t), todo.User{Username: "alice", Email: "other@example.com"}), ddbkit.ErrAlreadyExists)
+	if got, _ := s.GetUser(ctx(t), "alice"); got.Email != "alice@example.com" {
+		t.Fatalf("a refused CreateUser overwrote the user: email %q", got.Email)
+	}
+	_, err = s.GetUser(ctx(t), "bob")
+	wantErr(t, "GetUser(bob)", err, ddbkit.ErrNotFound)
+
+	if err := s.UpdateUser(ctx(t), todo.User{Username: "alice", Email: "a@example.org"}); err != nil {
+		t.Fatalf("UpdateUser: %v", err)
+	}
+	if got, _ := s.GetUser(ctx(t), "alice"); got.Email != "a@example.org" {
+		t.Fatalf("after UpdateUser, email = %q, want a@example.org", got.Email)
+	}
+	wantErr(t, "UpdateUser(bob)", s.UpdateUser(ctx(t), todo.User{Username: "bob", Email: "b@example.com"}), ddbkit.ErrNotFound)
+	if _, err := s.GetUser(ctx(t), "bob"); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("UpdateUser of a missing user created it")
+	}
+	// Japanese usernames are letters too.
+	mustUser(t, s, "山田_taro-1.x")
+}
+
+func testListUsersPages(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	names := []string{"eve", "bob", "dave", "alice", "carol", "Zed", "山田"}
+	for _, n := range names {
+		mustUser(t, s, n)
+	}
+	want := slices.Clone(names)
+	slices.Sort(want) // byte order, as DynamoDB sorts String keys
+	var got []string
+	var sizes []int
+	c := ""
+	for {
+		p, err := s.ListUsers(ctx(t), ddbkit.PageOptions{Limit: 3, Cursor: c})
+		if err != nil {
+			t.Fatalf("ListUsers: %v", err)
+		}
+		for _, u := range p.Items {
+			got = append(got, u.Username)
+		}
+		sizes = append(sizes, len(p.Items))
+		if p.Next == "" {
+			break
+		}
+		c = p.Next
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ListUsers order = %v, want %v", got, want)
+	}
+	if !slices.Equal(sizes, []int{3, 3, 1}) {
+		t.Fatalf("page sizes = %v, want [3 3 1]", sizes)
+	}
+}
+
+func testCreateAndGetTodo(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	cat := mustCategory(t, s, "alice", "仕事")
+	in := todo.NewTodo{Title: "プロジェクトの企画書作成", Description: "ドラフトしてレビューを依頼する",
+		Priority: todo.PriorityHigh, CategoryID: cat.ID}
+	got, err := s.CreateTodo(ctx(t), "alice", in)
+	if err != nil {
+		t.Fatalf("CreateTodo: %v", err)
+	}
+	if got.ID == "" || got.Username != "alice" || got.Title != in.Title || got.Description != in.Description ||
+		got.Priority != in.Priority || got.Completed || got.CategoryID != cat.ID {
+		t.Fatalf("CreateTodo returned %+v for input %+v", got, in)
+	}
+	if got.CreatedAt.IsZero() || !got.CreatedAt.Equal(got.UpdatedAt) || got.CreatedAt.Location() != time.UTC {
+		t.Fatalf("CreatedAt %v, UpdatedAt %v: want equal, non-zero, UTC", got.CreatedAt, got.UpdatedAt)
+	}
+	read, err := s.GetTodo(ctx(t), "alice", got.ID)
+	if err != nil || read != got {
+		t.Fatalf("GetTodo = %+v, %v; want %+v", read, err, got)
+	}
+	_, err = s.GetTodo(ctx(t), "alice", "no-such-id")
+	wantErr(t, "GetTodo(missing)", err, ddbkit.ErrNotFound)
+
+	mustUser(t, s, "bob")
+	_, err = s.GetTodo(ctx(t), "bob", got.ID)
+	wantErr(t, "GetTodo(another user's todo)", err, ddbkit.ErrNotFound)
+
+	_, err = s.CreateTodo(ctx(t), "nobody", todo.NewTodo{Title: "x", Priority: todo.PriorityLow})
+	wantErr(t, "CreateTodo(unknown user)", err, ddbkit.ErrNotFound)
+	if recs := allUserData(t, s, "nobody"); len(recs) != 0 {
+		t.Fatalf("CreateTodo for an unknown user wrote %d items", len(recs))
+	}
+	// A todo may only reference its own user's categories.
+	_, err = s.CreateTodo(ctx(t), "bob", todo.NewTodo{Title: "x", Priority: todo.PriorityLow, CategoryID: cat.ID})
+	wantErr(t, "CreateTodo(another user's category)", err, ddbkit.ErrInvalidArgument)
+}
+
+func testDefaultIDs(t *testing.T, newStore NewStore) {
+	s := newStore(t) // default ID generator
+	mustUser(t, s, "alice")
+	td := mustTodo(t, s, "alice", todo.NewTodo{})
+	c := mustCategory(t, s, "alice", "home")
+	for _, id := range []string{td.ID, c.ID} {
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 4 || u.String() != id {
+			t.Fatalf("ID %q: want a canonical UUIDv4 (parse error %v)", id, err)
+		}
+	}
+}
+
+func testRepeatedID(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore, func(o *todo.Options) { o.NewID = func() string { return "same-id" } })
+	mustUser(t, s, "alice")
+	first := mustTodo(t, s, "alice", todo.NewTodo{Title: "first"})
+	_, err := s.CreateTodo(ctx(t), "alice", todo.NewTodo{Title: "second", Priority: todo.PriorityLow})
+	wantErr(t, "CreateTodo with a repeated ID", err, ddbkit.ErrAlreadyExists)
+	if got, _ := s.GetTodo(ctx(t), "alice", "same-id"); got != first {
+		t.Fatalf("a refused create overwrote the todo: %+v", got)
+	}
+	mustCategory(t, s, "alice", "one")
+	_, err = s.CreateCategory(ctx(t), "alice", todo.NewCategory{Name: "two", Color: todo.ColorDark})
+	wantErr(t, "CreateCategory with a repeated ID", err, ddbkit.ErrAlreadyExists)
+}
+
+func testUpdateTodo(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	cat := mustCategory(t, s, "alice", "work")
+	td := mustTodo(t, s, "alice", todo.NewTodo{Title: "old", Description: "d"})
+
+	got, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{Title: ptr("new"), Priority: ptr(todo.PriorityLow), CategoryID: ptr(cat.ID)})
+	if err != nil {
+		t.Fatalf("UpdateTodo: %v", err)
+	}
+	want := td
+	want.Title, want.Priority, want.CategoryID = "new", todo.PriorityLow, cat.ID
+	want.UpdatedAt = got.UpdatedAt
+	if got != want || !got.UpdatedAt.After(td.UpdatedAt) {
+		t.Fatalf("UpdateTodo = %+v, want %+v with a later UpdatedAt", got, want)
+	}
+	if read, _ := s.GetTodo(ctx(t), "alice", td.ID); read != got {
+		t.Fatalf("GetTodo after update = %+v, want %+v", read, got)
+	}
+
+	got2, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{CategoryID: ptr(""), Completed: ptr(true), Description: ptr("")})
+	if err != nil || got2.CategoryID != "" || !got2.Completed || got2.Description != "" {
+		t.Fatalf("UpdateTodo(clear category, complete) = %+v, %v", got2, err)
+	}
+
+	_, err = s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{CategoryID: ptr("missing")})
+	wantErr(t, "UpdateTodo(unknown category)", err, ddbkit.ErrInvalidArgument)
+	if read, _ := s.GetTodo(ctx(t), "alice", td.ID); read != got2 {
+		t.Fatalf("a refused update changed the todo: %+v, want %+v", read, got2)
+	}
+	_, err = s.UpdateTodo(ctx(t), "alice", "missing", todo.TodoPatch{Title: ptr("x")})
+	wantErr(t, "UpdateTodo(missing)", err, ddbkit.ErrNotFound)
+	_, err = s.UpdateTodo(ctx(t), "alice", "missing", todo.TodoPatch{CategoryID: ptr(cat.ID)})
+	wantErr(t, "UpdateTodo(missing, with category)", err, ddbkit.ErrNotFound)
+	if recs := allUserData(t, s, "alice"); len(recs) != 2 {
+		t.Fatalf("updates of a missing todo created items: %d records, want 2", len(recs))
+	}
+}
+
+func testToggleTodo(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	td := mustTodo(t, s, "alice", todo.NewTodo{})
+	for i, want := range []bool{true, false, true} {
+		got, err := s.ToggleTodo(ctx(t), "alice", td.ID)
+		if err != nil || got.Completed != want || !got.UpdatedAt.After(td.UpdatedAt) {
+			t.Fatalf("toggle %d = %+v, %v; want Completed %v and a later UpdatedAt", i, got, err, want)
+		}
+		td = got
+	}
+	_, err := s.ToggleTodo(ctx(t), "alice", "missing")
+	wantErr(t, "ToggleTodo(missing)", err, ddbkit.ErrNotFound)
+}
+
+func testDeleteTodo(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	td := mustTodo(t, s, "alice", todo.NewTodo{})
+	if err := s.DeleteTodo(ctx(t), "alice", td.ID); err != nil {
+		t.Fatalf("DeleteTodo: %v", err)
+	}
+	_, err := s.GetTodo(ctx(t), "alice", td.ID)
+	wantErr(t, "GetTodo after delete", err, ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTodo twice", s.DeleteTodo(ctx(t), "alice", td.ID), ddbkit.ErrNotFound)
+}
+
+func testCategories(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	for _, c := range todo.Colors {
+		got, err := s.CreateCategory(ctx(t), "alice", todo.NewCategory{Name: "色 " + string(c), Color: c})
+		if err != nil || got.Color != c || got.Username != "alice" {
+			t.Fatalf("CreateCategory(%s) = %+v, %v", c, got, err)
+		}
+		if read, err := s.GetCategory(ctx(t), "alice", got.ID); err != nil || read != got {
+			t.Fatalf("GetCategory = %+v, %v; want %+v", read, err, got)
+		}
+	}
+	p, err := s.ListCategories(ctx(t), "alice", ddbkit.PageOptions{})
+	if err != nil || len(p.Items) != len(todo.Colors) || p.Next != "" {
+		t.Fatalf("ListCategories = %d items, next %q, %v; want %d, \"\"", len(p.Items), p.Next, err, len(todo.Colors))
+	}
+	c := p.Items[0]
+	got, err := s.UpdateCategory(ctx(t), "alice", c.ID, todo.CategoryPatch{Name: ptr("renamed"), Color: ptr(todo.ColorDanger)})
+	if err != nil || got.Name != "renamed" || got.Color != todo.ColorDanger || !got.UpdatedAt.After(c.UpdatedAt) || !got.CreatedAt.Equal(c.CreatedAt) {
+		t.Fatalf("UpdateCategory = %+v, %v", got, err)
+	}
+	_, err = s.UpdateCategory(ctx(t), "alice", "missing", todo.CategoryPatch{Name: ptr("x")})
+	wantErr(t, "UpdateCategory(missing)", err, ddbkit.ErrNotFound)
+	_, err = s.GetCategory(ctx(t), "alice", "missing")
+	wantErr(t, "GetCategory(missing)", err, ddbkit.ErrNotFound)
+	_, err = s.CreateCategory(ctx(t), "nobody", todo.NewCategory{Name: "x", Color: todo.ColorDark})
+	wantErr(t, "CreateCategory(unknown user)", err, ddbkit.ErrNotFound)
+	wantErr(t, "DeleteCategory(missing)", s.DeleteCategory(ctx(t), "alice", "missing"), ddbkit.ErrNotFound)
+}
+
+func testDeleteCategory(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	doomed := mustCategory(t, s, "alice", "doomed")
+	kept := mustCategory(t, s, "alice", "kept")
+	var refs, others []todo.Todo
+	for i := range 5 {
+		refs = append(refs, mustTodo(t, s, "alice", todo.NewTodo{Title: fmt.Sprint("ref ", i), CategoryID: doomed.ID}))
+		others = append(others, mustTodo(t, s, "alice", todo.NewTodo{Title: fmt.Sprint("other ", i), CategoryID: kept.ID}))
+	}
+	others = append(others, mustTodo(t, s, "alice", todo.NewTodo{Title: "none"}))
+
+	if err := s.DeleteCategory(ctx(t), "alice", doomed.ID); err != nil {
+		t.Fatalf("DeleteCategory: %v", err)
+	}
+	_, err := s.GetCategory(ctx(t), "alice", doomed.ID)
+	wantErr(t, "GetCategory after delete", err, ddbkit.ErrNotFound)
+	for _, r := range refs {
+		got, err := s.GetTodo(ctx(t), "alice", r.ID)
+		if err != nil || got.CategoryID != "" || !got.UpdatedAt.After(r.UpdatedAt) || got.Title != r.Title {
+			t.Fatalf("todo %q after its category was deleted = %+v, %v; want uncategorized, UpdatedAt bumped", r.ID, got, err)
+		}
+	}
+	for _, o := range others {
+		if got, _ := s.GetTodo(ctx(t), "alice", o.ID); got != o {
+			t.Fatalf("todo of another category changed: %+v, want %+v", got, o)
+		}
+	}
+	_, err = s.CreateTodo(ctx(t), "alice", todo.NewTodo{Title: "late", Priority: todo.PriorityLow, CategoryID: doomed.ID})
+	wantErr(t, "CreateTodo(deleted category)", err, ddbkit.ErrInvalidArgument)
+}
+
+func testDeleteUser(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	mustUser(t, s, "bob")
+	c := mustCategory(t, s, "alice", "c")
+	for range 30 {
+		mustTodo(t, s, "alice", todo.NewTodo{CategoryID: c.ID})
+	}
+	bobs := mustTodo(t, s, "bob", todo.NewTodo{})
+	if err := s.DeleteUser(ctx(t), "alice"); err != nil {
+		t.Fatalf("DeleteUser: %v", err)
+	}
+	if _, err := s.GetUser(ctx(t), "alice"); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("GetUser after delete: %v, want ErrNotFound", err)
+	}
+	if recs := allUserData(t, s, "alice"); len(recs) != 0 {
+		t.Fatalf("DeleteUser left %d items", len(recs))
+	}
+	if got, err := s.GetTodo(ctx(t), "bob", bobs.ID); err != nil || got != bobs {
+		t.Fatalf("DeleteUser(alice) touched bob's todo: %+v, %v", got, err)
+	}
+	wantErr(t, "DeleteUser twice", s.DeleteUser(ctx(t), "alice"), ddbkit.ErrNotFound)
+	_, err := s.CreateTodo(ctx(t), "alice", todo.NewTodo{Title: "x", Priority: todo.PriorityLow})
+	wantErr(t, "CreateTodo after DeleteUser", err, ddbkit.ErrNotFound)
+}
+
+func testListPages(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	mustCategory(t, s, "alice", "c") // must not appear among todos
+	var ids []string
+	for range 7 {
+		ids = append(ids, mustTodo(t, s, "alice", todo.NewTodo{}).ID)
+	}
+	slices.Sort(ids) // todos list in sort key order: todo#{id}
+	tests := []struct {
+		name  string
+		limit int
+		sizes []int
+	}{
+		{"limit 3", 3, []int{3, 3, 1}},
+		{"limit 1", 1, []int{1, 1, 1, 1, 1, 1, 1}},
+		{"exact fit", 7, []int{7}},
+		{"more than all", 8, []int{7}},
+		{"default", 0, []int{7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, sizes := allTodos(t, s, "alice", tt.limit)
+			var gotIDs []string
+			for _, td := range got {
+				gotIDs = append(gotIDs, td.ID)
+			}
+			if !slices.Equal(gotIDs, ids) {
+				t.Fatalf("IDs = %v, want %v", gotIDs, ids)
+			}
+			if !slices.Equal(sizes, tt.sizes) {
+				t.Fatalf("page sizes = %v, want %v", sizes, tt.sizes)
+			}
+		})
+	}
+	p, err := s.ListTodos(ctx(t), "nobody", ddbkit.PageOptions{})
+	if err != nil || len(p.Items) != 0 || p.Next != "" {
+		t.Fatalf("ListTodos(unknown user) = %+v, %v; want an empty last page", p, err)
+	}
+}
+
+func testListUserData(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	c1 := mustCategory(t, s, "alice", "c1")
+	c2 := mustCategory(t, s, "alice", "c2")
+	t1 := mustTodo(t, s, "alice", todo.NewTodo{CategoryID: c1.ID})
+	t2 := mustTodo(t, s, "alice", todo.NewTodo{})
+	recs := allUserData(t, s, "alice")
+	if len(recs) != 4 {
+		t.Fatalf("ListUserData: %d records, want 4", len(recs))
+	}
+	cats := []string{c1.ID, c2.ID}
+	todos := []string{t1.ID, t2.ID}
+	slices.Sort(cats)
+	slices.Sort(todos)
+	var got []string
+	for _, r := range recs {
+		switch {
+		case r.Category != nil && r.Todo == nil:
+			got = append(got, "category "+r.Category.ID)
+		case r.Todo != nil && r.Category == nil:
+			got = append(got, "todo "+r.Todo.ID)
+		default:
+			t.Fatalf("record %+v: want exactly one of Todo and Category", r)
+		}
+	}
+	want := []string{"category " + cats[0], "category " + cats[1], "todo " + todos[0], "todo " + todos[1]}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ListUserData order = %v, want %v", got, want)
+	}
+	// Records are copies: changing one does not change the store.
+	recs[0].Category.Name = "mutated"
+	if again := allUserData(t, s, "alice"); again[0].Category.Name == "mutated" {
+		t.Fatalf("ListUserData returned a record that aliases the store")
+	}
+}
+
+func testInvalidCursors(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	for _, u := range []string{"alice", "bob"} {
+		mustUser(t, s, u)
+		mustCategory(t, s, u, "c1")
+		mustCategory(t, s, u, "c2")
+		for range 3 {
+			mustTodo(t, s, u, todo.NewTodo{})
+		}
+	}
+	p, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1})
+	if err != nil || p.Next == "" {
+		t.Fatalf("ListTodos first page: next %q, %v", p.Next, err)
+	}
+	cp, err := s.ListCategories(ctx(t), "alice", ddbkit.PageOptions{Limit: 1})
+	if err != nil || cp.Next == "" {
+		t.Fatalf("ListCategories first page: next %q, %v", cp.Next, err)
+	}
+	flip := func(c string, i int) string {
+		b := []byte(c)
+		if b[i] == 'A' {
+			b[i] = 'B'
+		} else {
+			b[i] = 'A'
+		}
+		return string(b)
+	}
+	tests := []struct {
+		name string
+		call func(cursor string) error
+		cur  string
+	}{
+		{"another user's cursor", func(c string) error {
+			_, err := s.ListTodos(ctx(t), "bob", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, p.Next},
+		{"another listing's cursor", func(c string) error {
+			_, err := s.ListCategories(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, p.Next},
+		{"todos cursor for all data", func(c string) error {
+			_, err := s.ListUserData(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, p.Next},
+		{"categories cursor for todos", func(c string) error {
+			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, cp.Next},
+		{"users cursor with todos cursor", func(c string) error {
+			_, err := s.ListUsers(ctx(t), ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, p.Next},
+		{"tampered first byte", func(c string) error {
+			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, flip(p.Next, 0)},
+		{"tampered middle byte", func(c string) error {
+			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, flip(p.Next, len(p.Next)/2)},
+		{"truncated", func(c string) error {
+			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, p.Next[:len(p.Next)-3]},
+		{"garbage", func(c string) error {
+			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: c})
+			return err
+		}, "not a cursor!"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			wantErr(t, tt.name, tt.call(tt.cur), ddbkit.ErrInvalidCursor)
+		})
+	}
+	// The genuine cursor still works.
+	if _, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next}); err != nil {
+		t.Fatalf("ListTodos with its own cursor: %v", err)
+	}
+}
+
+func testBadInput(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	cat := mustCategory(t, s, "alice", "c")
+	td := mustTodo(t, s, "alice", todo.NewTodo{Title: "keep", CategoryID: cat.ID})
+	before := allUserData(t, s, "alice")
+	ok := todo.NewTodo{Title: "t", Priority: todo.PriorityLow}
+	with := func(f func(*todo.NewTodo)) todo.NewTodo { in := ok; f(&in); return in }
+	create := func(user string, in todo.NewTodo) error { _, err := s.CreateTodo(ctx(t), user, in); return err }
+	long := func(n int) string { return strings.Repeat("あ", n) }
+
+	tests := []struct {
+		name  string
+		call  func() error
+		field string
+	}{
+		{"empty title", func() error { return create("alice", with(func(in *todo.NewTodo) { in.Title = "" })) }, "Title"},
+		{"blank title", func() error { return create("alice", with(func(in *todo.NewTodo) { in.Title = " \t" })) }, "Title"},
+		{"title 201 characters", func() error { return create("alice", with(func(in *todo.NewTodo) { in.Title = long(201) })) }, "Title"},
+		{"invalid UTF-8 title", func() error { return create("alice", with(func(in *todo.NewTodo) { in.Title = "\xff" })) }, "Title"},
+		{"description 2001 characters", func() error {
+			return create("alice", with(func(in *todo.NewTodo) { in.Description = long(2001) }))
+		}, "Description"},
+		{"unknown priority", func() error { return create("alice", with(func(in *todo.NewTodo) { in.Priority = "urgent" })) }, "Priority"},
+		{"empty priority", func() error { return create("alice", with(func(in *todo.NewTodo) { in.Priority = "" })) }, "Priority"},
+		{"unknown category", func() error { return create("alice", with(func(in *todo.NewTodo) { in.CategoryID = "nope" })) }, "CategoryID"},
+		{"# in category id", func() error { return create("alice", with(func(in *todo.NewTodo) { in.CategoryID = "a#b" })) }, "CategoryID"},
+		{"# in username", func() error { return create("ali#ce", ok) }, "Username"},
+		{"empty username", func() error { return create("", ok) }, "Username"},
+		{"username 65 characters", func() error { return create(long(65), ok) }, "Username"},
+		{"create user with #", func() error {
+			return s.CreateUser(ctx(t), todo.User{Username: "user#alice", Email: "a@example.com"})
+		}, "Username"},
+		{"create user with space", func() error {
+			return s.CreateUser(ctx(t), todo.User{Username: "al ice", Email: "a@example.com"})
+		}, "Username"},
+		{"bad email", func() error { return s.CreateUser(ctx(t), todo.User{Username: "carol", Email: "not-an-email"}) }, "Email"},
+		{"email with name", func() error {
+			return s.CreateUser(ctx(t), todo.User{Username: "carol", Email: "Carol <c@example.com>"})
+		}, "Email"},
+		{"update user bad email", func() error { return s.UpdateUser(ctx(t), todo.User{Username: "alice", Email: ""}) }, "Email"},
+		{"empty patch", func() error { _, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{}); return err }, "TodoPatch"},
+		{"patch empty title", func() error {
+			_, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{Title: ptr("")})
+			return err
+		}, "Title"},
+		{"patch unknown priority", func() error {
+			_, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{Priority: ptr(todo.Priority("HIGH"))})
+			return err
+		}, "Priority"},
+		{"patch unknown category", func() error {
+			_, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{Title: ptr("changed"), CategoryID: ptr("nope")})
+			return err
+		}, "CategoryID"},
+		{"# in todo id", func() error { _, err := s.GetTodo(ctx(t), "alice", "x#y"); return err }, "ID"},
+		{"# in todo id on toggle", func() error { _, err := s.ToggleTodo(ctx(t), "alice", td.ID+"#x"); return err }, "ID"},
+		{"unknown color", func() error {
+			_, err := s.CreateCategory(ctx(t), "alice", todo.NewCategory{Name: "x", Color: "purple"})
+			return err
+		}, "Color"},
+		{"category name 51 characters", func() error {
+			_, err := s.CreateCategory(ctx(t), "alice", todo.NewCategory{Name: long(51), Color: todo.ColorDark})
+			return err
+		}, "Name"},
+		{"empty category patch", func() error {
+			_, err := s.UpdateCategory(ctx(t), "alice", cat.ID, todo.CategoryPatch{})
+			return err
+		}, "CategoryPatch"},
+		{"patch unknown color", func() error {
+			_, err := s.UpdateCategory(ctx(t), "alice", cat.ID, todo.CategoryPatch{Color: ptr(todo.Color("Primary"))})
+			return err
+		}, "Color"},
+		{"negative limit", func() error {
+			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: -1})
+			return err
+		}, "Limit"},
+		{"limit too large", func() error {
+			_, err := s.ListUserData(ctx(t), "alice", ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1})
+			return err
+		}, "Limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			wantErr(t, tt.name, err, ddbkit.ErrInvalidArgument)
+			var ve *ddbkit.ValidationError
+			if !errors.As(err, &ve) || ve.Field != tt.field {
+				t.Fatalf("error %v: want a *ddbkit.ValidationError for field %q", err, tt.field)
+			}
+			if !strings.HasPrefix(err.Error(), "todo: ") {
+				t.Fatalf("error %q does not start with the package name", err)
+			}
+		})
+	}
+	// Exactly 200 and 2000 characters are fine: limits count characters, not bytes.
+	mustTodo(t, s, "alice", todo.NewTodo{Title: long(200), Description: long(2000)})
+
+	after := allUserData(t, s, "alice")
+	if len(after) != len(before)+1 {
+		t.Fatalf("bad input wrote items: %d records before, %d after (one valid create)", len(before), len(after))
+	}
+	if got, _ := s.GetTodo(ctx(t), "alice", td.ID); got != td {
+		t.Fatalf("bad updates changed the todo: %+v, want %+v", got, td)
+	}
+	if got, _ := s.GetCategory(ctx(t), "alice", cat.ID); got != cat {
+		t.Fatalf("bad updates changed the category: %+v, want %+v", got, cat)
+	}
+	users, err := s.ListUsers(ctx(t), ddbkit.PageOptions{})
+	if err != nil || len(users.Items) != 1 {
+		t.Fatalf("bad input created users: %+v, %v", users.Items, err)
+	}
+	if u, _ := s.GetUser(ctx(t), "alice"); u.Email != "alice@example.com" {
+		t.Fatalf("a bad UpdateUser changed the email to %q", u.Email)
+	}
+}
+
+func testConcurrentCreateUser(t *testing.T, newStore NewStore) {
+	s := newStore(t)
+	const n = 20
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		wins int
+	)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.CreateUser(ctx(t), todo.User{Username: "racer", Email: fmt.Sprintf("r%d@example.com", i)})
+			if err != nil && !errors.Is(err, ddbkit.ErrAlreadyExists) {
+				t.Errorf("CreateUser: %v", err)
+			}
+			if err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("%d of %d concurrent creates of one user won; want exactly 1", wins, n)
+	}
+}
+
+func testConcurrentCreateAndToggle(t *testing.T, newStore NewStore) {
+	s := newStore(t, func(o *todo.Options) { o.MaxAttempts = 50 })
+	mustUser(t, s, "alice")
+	cat := mustCategory(t, s, "alice", "shared")
+	shared := mustTodo(t, s, "alice", todo.NewTodo{Title: "shared"})
+	const (
+		workers = 16
+		creates = 4
+		toggles = 5
+	)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		toggled  int
+		conflict int
+	)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range creates {
+				td, err := s.CreateTodo(ctx(t), "alice", todo.NewTodo{Title: fmt.Sprintf("w%d-%d", w, i), Priority: todo.PriorityLow, CategoryID: cat.ID})
+				if err != nil {
+					t.Errorf("CreateTodo: %v", err)
+					return
+				}
+				if _, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{Completed: ptr(true)}); err != nil {
+					t.Errorf("UpdateTodo: %v", err)
+				}
+			}
+			for range toggles {
+				_, err := s.ToggleTodo(ctx(t), "alice", shared.ID)
+				mu.Lock()
+				switch {
+				case err == nil:
+					toggled++
+				case errors.Is(err, ddbkit.ErrConflict):
+					conflict++
+				default:
+					t.Errorf("ToggleTodo: %v", err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	todos, _ := allTodos(t, s, "alice", 0)
+	if len(todos) != 1+workers*creates {
+		t.Fatalf("%d todos, want %d", len(todos), 1+workers*creates)
+	}
+	for _, td := range todos {
+		if td.ID != shared.ID && (!td.Completed || td.CategoryID != cat.ID) {
+			t.Fatalf("todo %+v: want completed, in category %q", td, cat.ID)
+		}
+	}
+	got, err := s.GetTodo(ctx(t), "alice", shared.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every successful toggle took effect exactly once.
+	if want := toggled%2 == 1; got.Completed != want {
+		t.Fatalf("after %d successful toggles (%d gave up), Completed = %v, want %v", toggled, conflict, got.Completed, want)
+	}
+	if toggled+conflict != workers*toggles {
+		t.Fatalf("%d toggles accounted for, want %d", toggled+conflict, workers*toggles)
+	}
+}
