@@ -1,0 +1,326 @@
+package todo_test
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/todo"
+	"github.com/ddbkit/ddbkit/todo/todotest"
+)
+
+func TestMain(m *testing.M) { ddbtest.Main(m) }
+
+// newDynamo returns a DynamoStore on a fresh table, talking to DynamoDB Local
+// through wrap (the raw client when wrap is nil), and the raw client.
+func newDynamo(t *testing.T, wrap func(ddbkit.Client) ddbkit.Client, opts ...func(*todo.Options)) (*todo.DynamoStore, *dynamodb.Client, string) {
+	t.Helper()
+	c := ddbtest.Client(t)
+	name := ddbtest.NewTable(t, c, todo.CreateTableInput("todo"))
+	var client ddbkit.Client = c
+	if wrap != nil {
+		client = wrap(c)
+	}
+	opts = append(opts, func(o *todo.Options) { o.TableName = name })
+	return todo.NewDynamoStore(client, opts...), c, name
+}
+
+func TestDynamoStore(t *testing.T) {
+	todotest.Run(t, func(t *testing.T, opts ...func(*todo.Options)) todo.Store {
+		s, _, _ := newDynamo(t, nil, opts...)
+		return s
+	})
+}
+
+var start = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func deterministic(o *todo.Options) {
+	o.Clock = ddbkit.StepClock(start, time.Second)
+	o.NewID = ddbkit.SeededUUIDv4(7)
+}
+
+func rawItem(t *testing.T, c *dynamodb.Client, table, pk, sk string) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: pk}, "sk": &types.AttributeValueMemberS{Value: sk}}})
+	if err != nil {
+		t.Fatalf("GetItem(%s, %s): %v", pk, sk, err)
+	}
+	return out.Item
+}
+
+func S(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func B(v bool) types.AttributeValue   { return &types.AttributeValueMemberBOOL{Value: v} }
+
+// render shows each attribute as type:value, so a comparison checks types
+// as well as values.
+func render(item map[string]types.AttributeValue) map[string]string {
+	out := make(map[string]string, len(item))
+	for k, v := range item {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			out[k] = "S:" + v.Value
+		case *types.AttributeValueMemberN:
+			out[k] = "N:" + v.Value
+		case *types.AttributeValueMemberBOOL:
+			out[k] = fmt.Sprint("BOOL:", v.Value)
+		default:
+			out[k] = fmt.Sprintf("%T", v)
+		}
+	}
+	return out
+}
+
+func checkItem(t *testing.T, got, want map[string]types.AttributeValue) {
+	t.Helper()
+	if g, w := render(got), render(want); !maps.Equal(g, w) {
+		t.Fatalf("raw item:\n got %v\nwant %v", g, w)
+	}
+}
+
+// TestRawLayout reads back what the DynamoDB store wrote and compares it,
+// attribute by attribute and type by type, with the seed's layouts.
+func TestRawLayout(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	if err := s.CreateUser(ctx, todo.User{Username: "testuser", Email: "test@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	checkItem(t, rawItem(t, c, table, "users", "testuser"), map[string]types.AttributeValue{
+		"pk": S("users"), "sk": S("testuser"), "username": S("testuser"), "email": S("test@example.com"),
+	})
+
+	cat, err := s.CreateCategory(ctx, "testuser", todo.NewCategory{Name: "仕事", Color: todo.ColorPrimary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkItem(t, rawItem(t, c, table, "user#testuser", "category#"+cat.ID), map[string]types.AttributeValue{
+		"pk": S("user#testuser"), "sk": S("category#" + cat.ID), "id": S(cat.ID), "entity_type": S("category"),
+		"name": S("仕事"), "color": S("primary"),
+		"created_at": S("2024-01-01T00:00:00.000Z"), "updated_at": S("2024-01-01T00:00:00.000Z"),
+	})
+
+	td, err := s.CreateTodo(ctx, "testuser", todo.NewTodo{Title: "プロジェクトの企画書作成", Description: "",
+		Priority: todo.PriorityHigh, CategoryID: cat.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTodo := map[string]types.AttributeValue{
+		"pk": S("user#testuser"), "sk": S("todo#" + td.ID), "id": S(td.ID), "entity_type": S("todo"),
+		"title": S("プロジェクトの企画書作成"), "description": S(""), "priority": S("high"), "completed": B(false),
+		"category_id": S(cat.ID), "created_at": S("2024-01-01T00:00:01.000Z"), "updated_at": S("2024-01-01T00:00:01.000Z"),
+	}
+	checkItem(t, rawItem(t, c, table, "user#testuser", "todo#"+td.ID), wantTodo)
+
+	if _, err := s.ToggleTodo(ctx, "testuser", td.ID); err != nil {
+		t.Fatal(err)
+	}
+	wantTodo["completed"], wantTodo["updated_at"] = B(true), S("2024-01-01T00:00:02.000Z")
+	checkItem(t, rawItem(t, c, table, "user#testuser", "todo#"+td.ID), wantTodo)
+
+	if _, err := s.UpdateTodo(ctx, "testuser", td.ID, todo.TodoPatch{Priority: ptr(todo.PriorityLow)}); err != nil {
+		t.Fatal(err)
+	}
+	wantTodo["priority"], wantTodo["updated_at"] = S("low"), S("2024-01-01T00:00:03.000Z")
+	checkItem(t, rawItem(t, c, table, "user#testuser", "todo#"+td.ID), wantTodo)
+
+	if err := s.DeleteCategory(ctx, "testuser", cat.ID); err != nil {
+		t.Fatal(err)
+	}
+	if it := rawItem(t, c, table, "user#testuser", "category#"+cat.ID); it != nil {
+		t.Fatalf("category item still there: %v", it)
+	}
+	wantTodo["category_id"], wantTodo["updated_at"] = S(""), S("2024-01-01T00:00:04.000Z")
+	checkItem(t, rawItem(t, c, table, "user#testuser", "todo#"+td.ID), wantTodo)
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestRoundTrips pins the number of DynamoDB calls of each access pattern.
+func TestRoundTrips(t *testing.T) {
+	var cc *ddbtest.CountingClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic)
+	ctx := t.Context()
+	step := func(name string, want map[string]int, fn func() error) {
+		t.Helper()
+		cc.Reset()
+		if err := fn(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := cc.Counts(); !maps.Equal(got, want) {
+			t.Fatalf("%s: calls %v, want %v", name, got, want)
+		}
+	}
+	step("CreateUser", map[string]int{"PutItem": 1}, func() error {
+		return s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"})
+	})
+	var cat todo.Category
+	step("CreateCategory", map[string]int{"TransactWriteItems": 1}, func() (err error) {
+		cat, err = s.CreateCategory(ctx, "alice", todo.NewCategory{Name: "c", Color: todo.ColorInfo})
+		return err
+	})
+	var ids []string
+	for range 7 {
+		step("CreateTodo", map[string]int{"TransactWriteItems": 1}, func() error {
+			td, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow, CategoryID: cat.ID})
+			ids = append(ids, td.ID)
+			return err
+		})
+	}
+	step("GetTodo", map[string]int{"GetItem": 1}, func() error { _, err := s.GetTodo(ctx, "alice", ids[0]); return err })
+	step("UpdateTodo", map[string]int{"UpdateItem": 1}, func() error {
+		_, err := s.UpdateTodo(ctx, "alice", ids[0], todo.TodoPatch{Title: ptr("x")})
+		return err
+	})
+	step("UpdateTodo with category", map[string]int{"TransactWriteItems": 1, "GetItem": 1}, func() error {
+		_, err := s.UpdateTodo(ctx, "alice", ids[0], todo.TodoPatch{CategoryID: ptr(cat.ID)})
+		return err
+	})
+	step("ToggleTodo", map[string]int{"GetItem": 1, "UpdateItem": 1}, func() error { _, err := s.ToggleTodo(ctx, "alice", ids[0]); return err })
+	step("all user data is one Query", map[string]int{"Query": 1}, func() error {
+		p, err := s.ListUserData(ctx, "alice", ddbkit.PageOptions{})
+		if err == nil && len(p.Items) != 8 {
+			t.Fatalf("ListUserData: %d records, want 8", len(p.Items))
+		}
+		return err
+	})
+	step("three pages of todos are three Queries", map[string]int{"Query": 3}, func() error {
+		c := ""
+		for range 3 {
+			p, err := s.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 3, Cursor: c})
+			if err != nil {
+				return err
+			}
+			c = p.Next
+		}
+		if c != "" {
+			t.Fatalf("a fourth page was announced")
+		}
+		return nil
+	})
+	step("DeleteCategory with 7 references", map[string]int{"DeleteItem": 1, "Query": 2, "TransactWriteItems": 1}, func() error {
+		return s.DeleteCategory(ctx, "alice", cat.ID)
+	})
+	step("DeleteUser with 7 todos", map[string]int{"DeleteItem": 1, "Query": 2, "BatchWriteItem": 1}, func() error {
+		return s.DeleteUser(ctx, "alice")
+	})
+}
+
+// TestFaults covers what DynamoDB Local never does by itself: conflicts,
+// throttling and unprocessed batch items.
+func TestFaults(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic)
+	ctx := t.Context()
+	if err := s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+
+	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 1)
+	_, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
+	if !errors.Is(err, ddbkit.ErrConflict) {
+		t.Fatalf("CreateTodo under a transaction conflict: %v, want ErrConflict", err)
+	}
+	if p, _ := s.ListUserData(ctx, "alice", ddbkit.PageOptions{}); len(p.Items) != 0 {
+		t.Fatalf("a cancelled create wrote %d items", len(p.Items))
+	}
+
+	td, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc.Inject("UpdateItem", ddbtest.Throttle, 2)
+	got, err := s.ToggleTodo(ctx, "alice", td.ID)
+	if err != nil || !got.Completed || fc.Injected("UpdateItem") != 2 {
+		t.Fatalf("ToggleTodo through 2 throttles = %+v, %v (%d injected); want it retried to success", got, err, fc.Injected("UpdateItem"))
+	}
+
+	fc.Inject("UpdateItem", ddbtest.Throttle, 100)
+	_, err = s.ToggleTodo(ctx, "alice", td.ID)
+	if !errors.Is(err, ddbkit.ErrConflict) {
+		t.Fatalf("ToggleTodo under endless throttling: %v, want ErrConflict after bounded retries", err)
+	}
+	if got, _ := s.GetTodo(ctx, "alice", td.ID); !got.Completed {
+		t.Fatalf("a failed toggle changed the todo")
+	}
+	s2, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic)
+	if err := s2.CreateUser(ctx, todo.User{Username: "bob", Email: "b@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := s2.CreateCategory(ctx, "bob", todo.NewCategory{Name: "c", Color: todo.ColorDark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 30 {
+		if _, err := s2.CreateTodo(ctx, "bob", todo.NewTodo{Title: "t", Priority: todo.PriorityLow, CategoryID: cat.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 2)
+	if err := s2.DeleteCategory(ctx, "bob", cat.ID); err != nil {
+		t.Fatalf("DeleteCategory through 2 conflicts: %v", err)
+	}
+	for td, err := range ddbkit.All(func(c string) (ddbkit.Page[todo.Todo], error) {
+		return s2.ListTodos(ctx, "bob", ddbkit.PageOptions{Cursor: c})
+	}) {
+		if err != nil || td.CategoryID != "" {
+			t.Fatalf("after DeleteCategory: %+v, %v; want uncategorized", td, err)
+		}
+	}
+
+	fc.Inject("BatchWriteItem", ddbtest.Unprocessed, 3)
+	if err := s2.DeleteUser(ctx, "bob"); err != nil {
+		t.Fatalf("DeleteUser with unprocessed items: %v", err)
+	}
+	if p, _ := s2.ListUserData(ctx, "bob", ddbkit.PageOptions{}); len(p.Items) != 0 {
+		t.Fatalf("unprocessed deletes were dropped: %d items left", len(p.Items))
+	}
+}
+
+func TestEnsureTable(t *testing.T) {
+	c := ddbtest.Client(t)
+	name := ddbtest.UniqueName("ensure")
+	t.Cleanup(func() { c.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
+	for i := range 2 { // idempotent
+		if err := todo.EnsureTable(t.Context(), c, name); err != nil {
+			t.Fatalf("EnsureTable #%d: %v", i+1, err)
+		}
+	}
+	out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.Table
+	if d.TableStatus != types.TableStatusActive {
+		t.Fatalf("status %s, want ACTIVE", d.TableStatus)
+	}
+	if d.BillingModeSummary == nil || d.BillingModeSummary.BillingMode != types.BillingModePayPerRequest {
+		t.Fatalf("billing %+v, want PAY_PER_REQUEST", d.BillingModeSummary)
+	}
+	want := []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}, {AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange}}
+	if !slices.EqualFunc(d.KeySchema, want, func(a, b types.KeySchemaElement) bool {
+		return aws.ToString(a.AttributeName) == aws.ToString(b.AttributeName) && a.KeyType == b.KeyType
+	}) {
+		t.Fatalf("key schema %v, want pk HASH, sk RANGE", d.KeySchema)
+	}
+}
+
+func TestTableName(t *testing.T) {
+	t.Setenv("DYNAMODB_TABLE", "")
+	if got := todo.TableName(); got != "wambda-table-ssr001" {
+		t.Fatalf("default table name %q", got)
+	}
+	t.Setenv("DYNAMODB_TABLE", "custom")
+	if got := todo.TableName(); got != "custom" {
+		t.Fatalf("DYNAMODB_TABLE ignored: %q", got)
+	}
+}

@@ -1,0 +1,90 @@
+package todo_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/todo"
+)
+
+func Example() {
+	ctx := context.Background()
+	s := todo.NewMemoryStore(func(o *todo.Options) {
+		o.Clock = ddbkit.StepClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), time.Minute)
+	})
+	_ = s.CreateUser(ctx, todo.User{Username: "testuser", Email: "test@example.com"})
+	work, _ := s.CreateCategory(ctx, "testuser", todo.NewCategory{Name: "仕事", Color: todo.ColorPrimary})
+	t, _ := s.CreateTodo(ctx, "testuser", todo.NewTodo{
+		Title:      "プロジェクトの企画書作成",
+		Priority:   todo.PriorityHigh,
+		CategoryID: work.ID,
+	})
+	t, _ = s.ToggleTodo(ctx, "testuser", t.ID)
+	fmt.Println(t.Title, t.Priority, t.Completed, t.UpdatedAt.Format(time.RFC3339))
+
+	// All of the user's data, one Query per page on DynamoDB.
+	for r, err := range ddbkit.All(func(cursor string) (ddbkit.Page[todo.Record], error) {
+		return s.ListUserData(ctx, "testuser", ddbkit.PageOptions{Cursor: cursor})
+	}) {
+		if err != nil {
+			panic(err)
+		}
+		switch {
+		case r.Category != nil:
+			fmt.Println("category:", r.Category.Name)
+		case r.Todo != nil:
+			fmt.Println("todo:", r.Todo.Title)
+		}
+	}
+	// Output:
+	// プロジェクトの企画書作成 high true 2024-01-01T00:02:00Z
+	// category: 仕事
+	// todo: プロジェクトの企画書作成
+}
+
+func ExampleMemoryStore_CreateTodo_validation() {
+	ctx := context.Background()
+	s := todo.NewMemoryStore()
+	_ = s.CreateUser(ctx, todo.User{Username: "alice", Email: "alice@example.com"})
+
+	_, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "buy milk", Priority: "urgent"})
+	var ve *ddbkit.ValidationError
+	fmt.Println(errors.Is(err, ddbkit.ErrInvalidArgument), errors.As(err, &ve) && ve.Field == "Priority")
+	fmt.Println(err)
+
+	_, err = s.CreateTodo(ctx, "bob", todo.NewTodo{Title: "buy milk", Priority: todo.PriorityLow})
+	fmt.Println(errors.Is(err, ddbkit.ErrNotFound))
+	// Output:
+	// true true
+	// todo: create todo: invalid argument: Priority: must be one of high, medium, low; got "urgent"
+	// true
+}
+
+func ExampleMemoryStore_ListTodos() {
+	ctx := context.Background()
+	s := todo.NewMemoryStore(func(o *todo.Options) { o.NewID = ddbkit.SeededUUIDv4(1) })
+	_ = s.CreateUser(ctx, todo.User{Username: "alice", Email: "alice@example.com"})
+	for _, title := range []string{"a", "b", "c", "d", "e"} {
+		_, _ = s.CreateTodo(ctx, "alice", todo.NewTodo{Title: title, Priority: todo.PriorityLow})
+	}
+	cursor, pages := "", 0
+	for {
+		p, err := s.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 2, Cursor: cursor})
+		if err != nil {
+			panic(err)
+		}
+		pages++
+		fmt.Println("page", pages, "has", len(p.Items), "todos")
+		if p.Next == "" {
+			break
+		}
+		cursor = p.Next
+	}
+	// Output:
+	// page 1 has 2 todos
+	// page 2 has 2 todos
+	// page 3 has 1 todos
+}
