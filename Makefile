@@ -1,0 +1,65 @@
+# ddbkit is two modules in one workspace (go.work): the root module and
+# ddbtest (see ddbtest/doc.go for why). "./..." at the root does not reach
+# ddbtest, so every command names both.
+
+GO ?= go
+PKGS := ./... ./ddbtest/...
+
+# timeout bounds "docker info" where coreutils has it.
+TIMEOUT := $(if $(shell command -v timeout 2>/dev/null),timeout 10)
+
+# dynamodb_env chooses the DynamoDB Local the tests use, in the order ddbtest
+# tries them: DYNAMODB_ENDPOINT or DYNAMODB_LOCAL_JAR when already set, else
+# Docker when "docker info" answers, else the jar that
+# scripts/dynamodb-local.sh fetches into a cache outside the repository.
+dynamodb_env = \
+	if [ -n "$${DYNAMODB_ENDPOINT:-}$${DYNAMODB_LOCAL_JAR:-}" ]; then \
+		echo "make: DynamoDB Local: $${DYNAMODB_ENDPOINT:-$$DYNAMODB_LOCAL_JAR}" >&2; \
+	elif command -v docker >/dev/null 2>&1 && $(TIMEOUT) docker info >/dev/null 2>&1; then \
+		echo "make: DynamoDB Local: Docker" >&2; \
+	else \
+		DYNAMODB_LOCAL_JAR="$$(scripts/dynamodb-local.sh)" || exit 1; \
+		export DYNAMODB_LOCAL_JAR; \
+		echo "make: DynamoDB Local: $$DYNAMODB_LOCAL_JAR" >&2; \
+	fi
+
+.PHONY: test bench fmt-check vet tidy
+
+# test runs every test against DynamoDB Local; DDBTEST_REQUIRED=1 turns a
+# missing DynamoDB Local into a failure instead of a skip.
+test: fmt-check vet
+	@$(dynamodb_env); \
+	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS)
+
+# bench runs the benchmarks; those of the memory stores need no DynamoDB.
+bench:
+	@$(dynamodb_env); \
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+fmt-check:
+	@files="$$(gofmt -l .)"; \
+	if [ -n "$$files" ]; then \
+		echo "gofmt -l: these files need formatting:" >&2; \
+		echo "$$files" >&2; \
+		exit 1; \
+	fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+# tidy tidies both modules. The root module's tests import ddbtest, which
+# only the workspace resolves, hence -e (it reports that import, and goes on).
+# The checks catch tidy pulling ddbtest in from a proxy, which would raise
+# the root's go line.
+tidy:
+	cd ddbtest && $(GO) mod tidy
+	GOWORK=off $(GO) mod tidy -e
+	@grep -qx 'go 1.24' go.mod || { \
+		echo "go.mod: the go line must stay 'go 1.24' (ddbtest/doc.go says why); it is now:" >&2; \
+		grep '^go ' go.mod >&2; \
+		exit 1; \
+	}
+	@! grep -nE 'ddbkit/ddbtest|testcontainers' go.mod || { \
+		echo "go.mod: the root module must not require ddbtest or testcontainers (ddbtest/doc.go says why)" >&2; \
+		exit 1; \
+	}

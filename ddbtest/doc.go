@@ -1,0 +1,50 @@
+// Package ddbtest gives tests a DynamoDB to talk to, fresh tables, and
+// client wrappers that count round trips and inject the faults DynamoDB
+// Local never produces.
+//
+// # Where DynamoDB comes from
+//
+// The first call to [Endpoint] or [Client] in a test binary picks a
+// DynamoDB Local, once, in this order:
+//
+//  1. DYNAMODB_ENDPOINT: an already running DynamoDB Local
+//     (for example http://127.0.0.1:8000).
+//  2. DYNAMODB_LOCAL_JAR: the path of DynamoDBLocal.jar, which is started
+//     in memory on a free loopback port and stopped when the test binary
+//     exits. scripts/dynamodb-local.sh fetches it and prints the path.
+//  3. Docker, through testcontainers-go, with the image
+//     amazon/dynamodb-local:3.1.0 (DDBTEST_DYNAMODB_IMAGE overrides it),
+//     unless DDBTEST_DOCKER=0. Finding no Docker engine takes milliseconds.
+//
+// With none of them, tests that need DynamoDB are skipped, or fail when
+// DDBTEST_REQUIRED=1 (as in CI). A configured source that does not work
+// (an endpoint that does not answer, a jar that does not start) always
+// fails: a skip would hide the misconfiguration.
+//
+// DynamoDB Local stops on its own when the test binary exits, however it
+// exits: the jar's supervisor kills java when the binary's end of a pipe
+// closes, and testcontainers' reaper (Ryuk) removes the container. A package
+// that wants it stopped as soon as its tests end calls [Main] from its
+// TestMain.
+//
+// # Why ddbtest is a module of its own
+//
+// testcontainers-go v0.44.0 declares go 1.25.0, and Go requires a main
+// module's go line to be at least every dependency's. ddbkit itself
+// declares go 1.24, so ddbtest lives in the module
+// github.com/ddbkit/ddbkit/ddbtest (go 1.25.0), which requires ddbkit
+// through a replace directive. The repository's go.work puts both modules
+// in one workspace, so ddbkit's own _test.go files import ddbtest without
+// ddbkit's go.mod naming it or testcontainers: users of ddbkit never see
+// either. The price: "go test ./..." at the root does not cover this
+// module; name ./ddbtest/... too (the Makefile does).
+//
+// # Round trips and faults
+//
+// [CountingClient] counts calls per SDK operation, for tests that pin how
+// many round trips a store method makes. [FaultClient] returns throttling,
+// TransactionConflict cancellations, 500s and unprocessed batch items on
+// demand, for tests of retry and error-mapping code. Both wrap any
+// [github.com/ddbkit/ddbkit.Client] and stack: counting outside a fault
+// client counts attempts, counting inside it counts what reached DynamoDB.
+package ddbtest
