@@ -3,7 +3,6 @@ package ddb
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -237,29 +236,36 @@ func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, curs
 	}
 }
 
-// Bounds returns the half-open range [lo, hi) of the n sorted keys (key(i)
-// is the i-th) that match the condition. Every condition selects a
-// contiguous run of a sorted partition, which is why DynamoDB can serve it
-// with one seek; the in-memory tables find it by binary search.
-func (c SortCond) Bounds(n int, key func(i int) string) (lo, hi int) {
-	first := func(pred func(string) bool) int { return sort.Search(n, func(i int) bool { return pred(key(i)) }) }
-	geA := first(func(s string) bool { return s >= c.a })
-	gtA := first(func(s string) bool { return s > c.a })
-	switch c.op {
-	case sortEq:
-		return geA, gtA
-	case sortBeginsWith:
-		return geA, first(func(s string) bool { return s > c.a && !strings.HasPrefix(s, c.a) })
-	case sortBetween:
-		return geA, max(geA, first(func(s string) bool { return s > c.b }))
-	case sortLT:
-		return 0, geA
-	case sortLE:
-		return 0, gtA
-	case sortGT:
-		return gtA, n
-	case sortGE:
-		return geA, n
+// Seek returns where a walk of a sorted partition in the given direction
+// enters the keys that match the condition, as a sort key and a tie-breaker
+// (keys equal in sort key are ordered by their full key, see
+// ddb.KeyString): the walk starts at the first entry at or past that point.
+// ok is false when the walk starts at the partition's end. Every condition
+// selects a contiguous run of a sorted partition, which is why DynamoDB can
+// serve it with one seek; the walk ends at the first key that does not
+// match.
+func (c SortCond) Seek(descending bool) (sk, tie string, ok bool) {
+	// maxTie sorts after every tie-breaker, and maxSuffix after every valid
+	// UTF-8 continuation of a prefix: 0xFF never occurs in UTF-8.
+	const maxTie, maxSuffix = "\xff", "\xff"
+	if !descending {
+		switch c.op {
+		case sortEq, sortBeginsWith, sortBetween, sortGE:
+			return c.a, "", true
+		case sortGT:
+			return c.a, maxTie, true
+		}
+		return "", "", false
 	}
-	return 0, n
+	switch c.op {
+	case sortEq, sortLE:
+		return c.a, maxTie, true
+	case sortBetween:
+		return c.b, maxTie, true
+	case sortBeginsWith:
+		return c.a + maxSuffix, "", true
+	case sortLT:
+		return c.a, "", true
+	}
+	return "", "", false
 }

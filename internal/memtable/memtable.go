@@ -4,15 +4,16 @@
 // cursors of package ddb, so a memory store returns the same items, in the
 // same order, with the same page boundaries and cursors as its DynamoDB twin.
 //
+// Each partition is a B-tree, so a write, a read and the seek of a page cost
+// O(log n) whatever the partition's size; a page then costs its items.
+//
 // A Table is not safe for concurrent use: a memory store guards its tables
 // with one lock, which is what makes its multi-item writes atomic.
 package memtable
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/btree"
 
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
@@ -21,123 +22,145 @@ import (
 // DynamoDB table or a global secondary index; for an index, entries with equal
 // sort keys are told apart, and ordered, by their full key.
 type Table[T any] struct {
-	parts map[string][]entry[T]
+	parts map[string]*btree.BTreeG[entry[T]]
 }
 
 type entry[T any] struct {
-	sk, tie string
+	sk, tie string // order: sort key, then the full key (ddb.KeyString)
 	key     ddb.Item
 	v       T
 }
 
-// New returns an empty table.
-func New[T any]() *Table[T] { return &Table[T]{parts: make(map[string][]entry[T])} }
-
-func cmp[T any](e entry[T], sk, tie string) int {
-	if c := strings.Compare(e.sk, sk); c != 0 {
-		return c
+func less[T any](a, b entry[T]) bool {
+	if a.sk != b.sk {
+		return a.sk < b.sk
 	}
-	return strings.Compare(e.tie, tie)
+	return a.tie < b.tie
 }
+
+// New returns an empty table.
+func New[T any]() *Table[T] { return &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]])} }
 
 // Put stores v under partition pk and sort key sk, replacing the entry with
 // the same key. key holds every attribute a cursor positioned at this entry
 // carries (see ddb.KeyQuery.KeyAttrs).
 func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
-	tie := ddb.KeyString(key)
-	es := t.parts[pk]
-	i, found := slices.BinarySearchFunc(es, struct{}{}, func(e entry[T], _ struct{}) int { return cmp(e, sk, tie) })
-	if found {
-		es[i].v = v
-		return
+	p := t.parts[pk]
+	if p == nil {
+		p = btree.NewG(16, less[T])
+		t.parts[pk] = p
 	}
-	t.parts[pk] = slices.Insert(es, i, entry[T]{sk: sk, tie: tie, key: key, v: v})
+	p.ReplaceOrInsert(entry[T]{sk: sk, tie: ddb.KeyString(key), key: key, v: v})
 }
 
 // Get returns the first value under pk and sk. In a base table, where sort
 // keys are unique, it is the only one.
 func (t *Table[T]) Get(pk, sk string) (T, bool) {
-	es := t.parts[pk]
-	i, _ := slices.BinarySearchFunc(es, sk, func(e entry[T], sk string) int { return strings.Compare(e.sk, sk) })
-	if i < len(es) && es[i].sk == sk {
-		return es[i].v, true
+	var (
+		v  T
+		ok bool
+	)
+	if p := t.parts[pk]; p != nil {
+		p.AscendGreaterOrEqual(entry[T]{sk: sk}, func(e entry[T]) bool {
+			v, ok = e.v, e.sk == sk
+			return false
+		})
 	}
-	var zero T
-	return zero, false
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return v, true
 }
 
 // Delete removes the entry under pk and sk with the given key, reporting
 // whether it existed.
 func (t *Table[T]) Delete(pk, sk string, key ddb.Item) bool {
-	es := t.parts[pk]
-	i, found := slices.BinarySearchFunc(es, struct{}{}, func(e entry[T], _ struct{}) int { return cmp(e, sk, ddb.KeyString(key)) })
-	if !found {
+	p := t.parts[pk]
+	if p == nil {
 		return false
 	}
-	if len(es) == 1 {
+	_, found := p.Delete(entry[T]{sk: sk, tie: ddb.KeyString(key)})
+	if p.Len() == 0 {
 		delete(t.parts, pk)
-		return true
 	}
-	t.parts[pk] = slices.Delete(es, i, i+1)
-	return true
+	return found
 }
 
 // Partition returns the values under pk in sort key order.
 func (t *Table[T]) Partition(pk string) []T {
-	es := t.parts[pk]
-	vs := make([]T, len(es))
-	for i, e := range es {
-		vs[i] = e.v
+	p := t.parts[pk]
+	if p == nil {
+		return nil
 	}
+	vs := make([]T, 0, p.Len())
+	p.Ascend(func(e entry[T]) bool {
+		vs = append(vs, e.v)
+		return true
+	})
 	return vs
 }
 
 // Query returns up to limit values of q for which keep (when not nil) is
 // true, starting after cursor, and the next page's cursor. It has the
 // semantics of ddb.QueryPage: Next is "" exactly when nothing follows, and a
-// cursor not issued for q fails with ddbkit.ErrInvalidCursor. Its cost is a
-// binary search plus the page, whatever the partition's size.
+// cursor not issued for q fails with ddbkit.ErrInvalidCursor. Its cost is
+// one seek plus the entries it visits, whatever the partition's size.
 func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) bool) ([]T, string, error) {
 	start, err := ddb.DecodeCursor(q, cursor)
 	if err != nil {
 		return nil, "", err
 	}
-	es := t.parts[q.PartitionValue]
-	lo, hi := q.Sort.Bounds(len(es), func(i int) string { return es[i].sk })
-	i, step := lo, 1
-	if q.Descending {
-		i, step = hi-1, -1
-	}
-	if start != nil {
-		sk, tie := sortValue(start, q.SortAttr()), ddb.KeyString(start)
-		n, found := slices.BinarySearchFunc(es, struct{}{}, func(e entry[T], _ struct{}) int { return cmp(e, sk, tie) })
-		switch {
-		case q.Descending:
-			i = min(i, n-1)
-		case found:
-			i = max(i, n+1)
-		default:
-			i = max(i, n)
+	var (
+		out     []T
+		last    ddb.Item
+		next    string
+		nextErr error
+		from    *entry[T]
+	)
+	switch {
+	case start != nil:
+		// A cursor's key matched the sort condition when it was decoded, so
+		// the walk resumes inside the range, just past the cursor's entry.
+		from = &entry[T]{sk: sortValue(start, q.SortAttr()), tie: ddb.KeyString(start)}
+	default:
+		if sk, tie, ok := q.Sort.Seek(q.Descending); ok {
+			from = &entry[T]{sk: sk, tie: tie}
 		}
 	}
-	var (
-		out  []T
-		last ddb.Item
-	)
-	for ; i >= lo && i < hi; i += step {
-		if keep != nil && !keep(es[i].v) {
-			continue
+	visit := func(e entry[T]) bool {
+		if start != nil && e.sk == from.sk && e.tie == from.tie {
+			return true // the cursor's own entry ends the previous page
+		}
+		if !q.Sort.Match(e.sk) {
+			return false // the range is contiguous: past its end
+		}
+		if keep != nil && !keep(e.v) {
+			return true
 		}
 		if len(out) == limit {
-			// es[i] follows the page, so there is a next page; it starts
+			// e follows the page, so there is a next page; it starts
 			// after the page's last entry.
-			next, err := ddb.EncodeCursor(q, last)
-			return out, next, err
+			next, nextErr = ddb.EncodeCursor(q, last)
+			return false
 		}
-		out = append(out, es[i].v)
-		last = es[i].key
+		out = append(out, e.v)
+		last = e.key
+		return true
 	}
-	return out, "", nil
+	if p := t.parts[q.PartitionValue]; p != nil {
+		switch {
+		case from == nil && q.Descending:
+			p.Descend(visit)
+		case from == nil:
+			p.Ascend(visit)
+		case q.Descending:
+			p.DescendLessOrEqual(*from, visit)
+		default:
+			p.AscendGreaterOrEqual(*from, visit)
+		}
+	}
+	return out, next, nextErr
 }
 
 func sortValue(key ddb.Item, attr string) string {
