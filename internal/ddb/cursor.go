@@ -62,7 +62,9 @@ func DecodeCursor(q KeyQuery, cursor string) (Item, error) {
 		return nil, nil
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(cursor)
-	if err != nil || len(raw) <= 1+cursorTagLen {
+	// Re-encoding rejects other spellings of the same bytes (unused trailing
+	// bits, line breaks), so that a cursor has exactly one spelling.
+	if err != nil || len(raw) <= 1+cursorTagLen || base64.RawURLEncoding.EncodeToString(raw) != cursor {
 		return nil, invalidCursor("it is not a cursor this library issued")
 	}
 	payload, got := raw[:len(raw)-cursorTagLen], raw[len(raw)-cursorTagLen:]

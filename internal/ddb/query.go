@@ -186,6 +186,9 @@ func (c SortCond) key(attr string) (expression.KeyConditionBuilder, bool) {
 // A cursor that was not issued for q fails with ddbkit.ErrInvalidCursor
 // before any call.
 func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) ([]Item, string, error) {
+	if limit < 1 {
+		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
+	}
 	start, err := DecodeCursor(q, cursor)
 	if err != nil {
 		return nil, "", err

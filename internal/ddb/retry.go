@@ -30,17 +30,19 @@ var DefaultBackoff = Backoff{Attempts: 8, Base: 5 * time.Millisecond, Max: 500 *
 // random duration in [0, min(Max, Base*2^(n-1))]. Jitter keeps racing writers
 // from retrying in lockstep.
 func (b Backoff) Delay(n int) time.Duration {
-	ceil := b.Base
+	ceil := min(b.Base, b.Max)
 	for i := 1; i < n && ceil < b.Max; i++ {
+		if ceil > b.Max/2 { // doubling would pass Max, or overflow
+			ceil = b.Max
+			break
+		}
 		ceil *= 2
-	}
-	if ceil > b.Max {
-		ceil = b.Max
 	}
 	if ceil <= 0 {
 		return 0
 	}
-	return rand.N(ceil + 1)
+	// Uint64N: ceil+1 overflows a Duration when ceil is the largest one.
+	return time.Duration(rand.Uint64N(uint64(ceil) + 1))
 }
 
 // Sleep waits d or until ctx ends, whichever is first.

@@ -116,7 +116,7 @@ func (tx *Tx) expr(label string, upd *expression.UpdateBuilder, cond []expressio
 		return expression.Expression{}, false
 	}
 	if len(cond) > 1 {
-		tx.err = fmt.Errorf("ddb: transaction item %q: at most one condition, got %d", label, len(cond))
+		tx.err = fmt.Errorf("ddb: transaction item %q: %w: at most one condition, got %d", label, ddbkit.ErrInvalidArgument, len(cond))
 		return expression.Expression{}, false
 	}
 	if upd == nil && len(cond) == 0 {
@@ -131,7 +131,7 @@ func (tx *Tx) expr(label string, upd *expression.UpdateBuilder, cond []expressio
 	}
 	e, err := b.Build()
 	if err != nil {
-		tx.err = fmt.Errorf("ddb: transaction item %q: %w", label, err)
+		tx.err = fmt.Errorf("ddb: transaction item %q: %w: %w", label, ddbkit.ErrInvalidArgument, err)
 		return expression.Expression{}, false
 	}
 	return e, true

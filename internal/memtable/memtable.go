@@ -15,12 +15,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/btree"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
 // Table holds values of type T by partition key and sort key. It models a
 // DynamoDB table or a global secondary index; for an index, entries with equal
-// sort keys are told apart, and ordered, by their full key.
+// sort keys are told apart, and ordered, by their full key. DynamoDB orders
+// equal index sort keys in an undocumented order of its own, so domains make
+// every index sort key unique (the seeds end them with the item's ID); then
+// the order, page boundaries and cursors match DynamoDB's exactly.
 type Table[T any] struct {
 	parts map[string]*btree.BTreeG[entry[T]]
 }
@@ -107,6 +111,9 @@ func (t *Table[T]) Partition(pk string) []T {
 // cursor not issued for q fails with ddbkit.ErrInvalidCursor. Its cost is
 // one seek plus the entries it visits, whatever the partition's size.
 func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) bool) ([]T, string, error) {
+	if limit < 1 {
+		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
+	}
 	start, err := ddb.DecodeCursor(q, cursor)
 	if err != nil {
 		return nil, "", err

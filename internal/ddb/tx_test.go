@@ -1,0 +1,520 @@
+package ddb_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+var (
+	tblA = ddb.Table{Name: "a", PartitionKey: "pk", SortKey: "sk"}
+	tblB = ddb.Table{Name: "b", PartitionKey: "pk", SortKey: "sk"}
+)
+
+// item returns an item of tblA/tblB with key (pk, sk) and one more attribute.
+func item(pk, sk string) ddb.Item {
+	return ddb.Item{"pk": ddb.S(pk), "sk": ddb.S(sk), "v": ddb.S("value of " + sk)}
+}
+
+func setV() expression.UpdateBuilder {
+	return expression.Set(expression.Name("v"), expression.Value("new"))
+}
+
+func notExists() expression.ConditionBuilder {
+	return expression.AttributeNotExists(expression.Name("pk"))
+}
+
+func TestTxBuildSize(t *testing.T) {
+	tests := []struct {
+		name    string
+		n       int
+		wantErr error
+	}{
+		{name: "empty", n: 0, wantErr: ddbkit.ErrInvalidArgument},
+		{name: "one", n: 1},
+		{name: "exactly the limit", n: ddb.MaxTxItems},
+		{name: "one over the limit", n: ddb.MaxTxItems + 1, wantErr: ddbkit.ErrInvalidArgument},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tx ddb.Tx
+			for i := range tt.n {
+				tx.Put(fmt.Sprintf("put %d", i), tblA, item("p", fmt.Sprint(i)))
+			}
+			if got := tx.Len(); got != tt.n {
+				t.Errorf("Len() = %d, want %d", got, tt.n)
+			}
+			in, err := tx.Build()
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("Build() error = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr != nil {
+				if in != nil {
+					t.Errorf("Build() input = %v, want nil with an error", in)
+				}
+				s := &stubClient{}
+				if err := tx.Exec(context.Background(), s); !errors.Is(err, tt.wantErr) {
+					t.Errorf("Exec() error = %v, want %v", err, tt.wantErr)
+				}
+				if got := s.calls(); got != 0 {
+					t.Errorf("Exec() made %d calls, want 0", got)
+				}
+				return
+			}
+			if got := len(in.TransactItems); got != tt.n {
+				t.Errorf("len(TransactItems) = %d, want %d", got, tt.n)
+			}
+		})
+	}
+}
+
+func TestTxDuplicateKey(t *testing.T) {
+	k := tblA.Key("p", "s")
+	tests := []struct {
+		name  string
+		build func(tx *ddb.Tx)
+		first string // label of the first item on the key
+		dup   string // label of the second
+	}{
+		{
+			name:  "put then update",
+			build: func(tx *ddb.Tx) { tx.Put("create", tblA, item("p", "s")).Update("bump", tblA, k, setV()) },
+			first: "create", dup: "bump",
+		},
+		{
+			name:  "put then delete",
+			build: func(tx *ddb.Tx) { tx.Put("create", tblA, item("p", "s")).Delete("remove", tblA, k) },
+			first: "create", dup: "remove",
+		},
+		{
+			name:  "delete then check",
+			build: func(tx *ddb.Tx) { tx.Delete("remove", tblA, k).Check("guard", tblA, k, notExists()) },
+			first: "remove", dup: "guard",
+		},
+		{
+			name: "check then put, with other items between",
+			build: func(tx *ddb.Tx) {
+				tx.Check("guard", tblA, k, notExists()).
+					Put("other", tblA, item("p", "other")).
+					Put("elsewhere", tblB, item("p", "s")).
+					Put("create", tblA, item("p", "s"))
+			},
+			first: "guard", dup: "create",
+		},
+		{
+			name: "update then update, key maps built differently",
+			build: func(tx *ddb.Tx) {
+				tx.Update("one", tblA, ddb.Item{"sk": ddb.S("s"), "pk": ddb.S("p")}, setV()).
+					Update("two", tblA, tblA.KeyOf(item("p", "s")), setV())
+			},
+			first: "one", dup: "two",
+		},
+		{
+			name: "error is sticky: later valid items do not clear it",
+			build: func(tx *ddb.Tx) {
+				tx.Put("create", tblA, item("p", "s")).
+					Delete("remove", tblA, k).
+					Put("later", tblA, item("p", "later"))
+			},
+			first: "create", dup: "remove",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tx ddb.Tx
+			tt.build(&tx)
+			_, err := tx.Build()
+			if !errors.Is(err, ddbkit.ErrInvalidArgument) {
+				t.Fatalf("Build() error = %v, want ErrInvalidArgument", err)
+			}
+			// The labels have no structured field, so the message is the only
+			// place that names them.
+			for _, label := range []string{tt.first, tt.dup} {
+				if !strings.Contains(err.Error(), fmt.Sprintf("%q", label)) {
+					t.Errorf("Build() error = %q, want it to name item %q", err, label)
+				}
+			}
+			s := &stubClient{}
+			if err := tx.Exec(context.Background(), s); !errors.Is(err, ddbkit.ErrInvalidArgument) {
+				t.Errorf("Exec() error = %v, want ErrInvalidArgument", err)
+			}
+			if got := s.calls(); got != 0 {
+				t.Errorf("Exec() made %d calls, want 0", got)
+			}
+		})
+	}
+}
+
+func TestTxSameKeyInTwoTables(t *testing.T) {
+	var tx ddb.Tx
+	tx.Put("in a", tblA, item("p", "s")).
+		Put("in b", tblB, item("p", "s")).
+		Update("same sk, other pk", tblA, tblA.Key("q", "s"), setV())
+	in, err := tx.Build()
+	if err != nil {
+		t.Fatalf("Build() error = %v, want nil", err)
+	}
+	if got := len(in.TransactItems); got != 3 {
+		t.Errorf("len(TransactItems) = %d, want 3", got)
+	}
+}
+
+func TestTxToken(t *testing.T) {
+	tests := []struct {
+		name  string
+		token string
+		want  *string
+	}{
+		{name: "set", token: "req-42", want: aws.String("req-42")},
+		{name: "not set", token: "", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tx ddb.Tx
+			if tt.token != "" {
+				tx.Token(tt.token)
+			}
+			tx.Put("p", tblA, item("p", "s"))
+			in, err := tx.Build()
+			if err != nil {
+				t.Fatalf("Build() error = %v", err)
+			}
+			if got := in.ClientRequestToken; !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ClientRequestToken = %v, want %v", aws.ToString(got), aws.ToString(tt.want))
+			}
+		})
+	}
+}
+
+// buildExpr builds what Tx should have built for one item.
+func buildExpr(t *testing.T, upd *expression.UpdateBuilder, cond *expression.ConditionBuilder) expression.Expression {
+	t.Helper()
+	b := expression.NewBuilder()
+	if upd != nil {
+		b = b.WithUpdate(*upd)
+	}
+	if cond != nil {
+		b = b.WithCondition(*cond)
+	}
+	e, err := b.Build()
+	if err != nil {
+		t.Fatalf("expression Build() error = %v", err)
+	}
+	return e
+}
+
+func TestTxExpressions(t *testing.T) {
+	cond := expression.Name("v").Equal(expression.Value("old")).And(expression.AttributeExists(expression.Name("pk")))
+	upd := setV().Add(expression.Name("n"), expression.Value(1))
+	it := item("p", "put")
+	var tx ddb.Tx
+	tx.Put("put", tblA, it, notExists()).
+		Put("put, unconditional", tblA, item("p", "plain")).
+		Update("update", tblA, tblA.Key("p", "upd"), upd, cond).
+		Update("update, unconditional", tblA, tblA.Key("p", "upd2"), upd).
+		Delete("delete", tblA, tblA.Key("p", "del"), cond).
+		Check("check", tblA, tblA.Key("p", "chk"), cond)
+	in, err := tx.Build()
+	if err != nil {
+		t.Fatalf("Build() error = %v", err)
+	}
+	if got := len(in.TransactItems); got != 6 {
+		t.Fatalf("len(TransactItems) = %d, want 6", got)
+	}
+	nx := notExists()
+	putE, updE, updOnlyE, condE := buildExpr(t, nil, &nx), buildExpr(t, &upd, &cond), buildExpr(t, &upd, nil), buildExpr(t, nil, &cond)
+	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
+
+	// expr is the part of a transaction item that expressions fill in.
+	type expr struct {
+		Table, Update, Condition  *string
+		Names                     map[string]string
+		Values                    map[string]types.AttributeValue
+		Key, Item                 ddb.Item
+		ReturnValuesOnCheckFailed types.ReturnValuesOnConditionCheckFailure
+	}
+	got := make([]expr, len(in.TransactItems))
+	for i, ti := range in.TransactItems {
+		switch {
+		case ti.Put != nil:
+			p := ti.Put
+			got[i] = expr{p.TableName, nil, p.ConditionExpression, p.ExpressionAttributeNames, p.ExpressionAttributeValues, nil, p.Item, p.ReturnValuesOnConditionCheckFailure}
+		case ti.Update != nil:
+			u := ti.Update
+			got[i] = expr{u.TableName, u.UpdateExpression, u.ConditionExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues, u.Key, nil, u.ReturnValuesOnConditionCheckFailure}
+		case ti.Delete != nil:
+			d := ti.Delete
+			got[i] = expr{d.TableName, nil, d.ConditionExpression, d.ExpressionAttributeNames, d.ExpressionAttributeValues, d.Key, nil, d.ReturnValuesOnConditionCheckFailure}
+		case ti.ConditionCheck != nil:
+			c := ti.ConditionCheck
+			got[i] = expr{c.TableName, nil, c.ConditionExpression, c.ExpressionAttributeNames, c.ExpressionAttributeValues, c.Key, nil, c.ReturnValuesOnConditionCheckFailure}
+		}
+	}
+	tbl := aws.String("a")
+	want := []expr{
+		{tbl, nil, putE.Condition(), putE.Names(), putE.Values(), nil, it, allOld},
+		{tbl, nil, nil, nil, nil, nil, item("p", "plain"), allOld},
+		{tbl, updE.Update(), updE.Condition(), updE.Names(), updE.Values(), tblA.Key("p", "upd"), nil, allOld},
+		{tbl, updOnlyE.Update(), nil, updOnlyE.Names(), updOnlyE.Values(), tblA.Key("p", "upd2"), nil, allOld},
+		{tbl, nil, condE.Condition(), condE.Names(), condE.Values(), tblA.Key("p", "del"), nil, allOld},
+		{tbl, nil, condE.Condition(), condE.Names(), condE.Values(), tblA.Key("p", "chk"), nil, allOld},
+	}
+	kinds := []string{"Put", "Put", "Update", "Update", "Delete", "ConditionCheck"}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("TransactItems[%d] (%s):\n got %s\nwant %s", i, kinds[i], dumpExpr(got[i]), dumpExpr(want[i]))
+		}
+	}
+}
+
+func dumpExpr(e any) string {
+	s := fmt.Sprintf("%+v", e)
+	// Dereference the *string fields for a readable message.
+	v := reflect.ValueOf(e)
+	for i := range v.NumField() {
+		if p, ok := v.Field(i).Interface().(*string); ok {
+			s += fmt.Sprintf(" %s=%q", v.Type().Field(i).Name, aws.ToString(p))
+		}
+	}
+	return s
+}
+
+// TestTxBadExpressionIsInvalidArgument pins that every build-time refusal is
+// bad input, as ErrInvalidArgument's doc says ("Nothing was written").
+func TestTxBadExpressionIsInvalidArgument(t *testing.T) {
+	tests := []struct {
+		name  string
+		build func(tx *ddb.Tx)
+	}{
+		{
+			name:  "two conditions",
+			build: func(tx *ddb.Tx) { tx.Put("p", tblA, item("p", "s"), notExists(), notExists()) },
+		},
+		{
+			name:  "unset condition builder",
+			build: func(tx *ddb.Tx) { tx.Check("c", tblA, tblA.Key("p", "s"), expression.ConditionBuilder{}) },
+		},
+		{
+			name:  "unset update builder",
+			build: func(tx *ddb.Tx) { tx.Update("u", tblA, tblA.Key("p", "s"), expression.UpdateBuilder{}) },
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tx ddb.Tx
+			tt.build(&tx)
+			_, err := tx.Build()
+			if err == nil {
+				t.Fatal("Build() error = nil, want an error")
+			}
+			if !errors.Is(err, ddbkit.ErrInvalidArgument) {
+				t.Errorf("errors.Is(%v, ErrInvalidArgument) = false, want true", err)
+			}
+			s := &stubClient{}
+			if err := tx.Exec(context.Background(), s); err == nil {
+				t.Error("Exec() error = nil, want an error")
+			}
+			if got := s.calls(); got != 0 {
+				t.Errorf("Exec() made %d calls, want 0", got)
+			}
+		})
+	}
+}
+
+// canceledTx returns a transaction of four labelled items and the
+// cancellation DynamoDB would return for it with the given reason codes.
+func canceledTx(codes ...string) (*ddb.Tx, error) {
+	var tx ddb.Tx
+	tx.Put("create", tblA, item("p", "1"), notExists()).
+		Update("bump", tblA, tblA.Key("p", "2"), setV()).
+		Delete("remove", tblA, tblA.Key("p", "3")).
+		Check("guard", tblA, tblA.Key("p", "4"), notExists())
+	reasons := make([]types.CancellationReason, len(codes))
+	for i, c := range codes {
+		reasons[i] = types.CancellationReason{Code: aws.String(c)}
+		if c != ddb.ReasonNone {
+			reasons[i].Message = aws.String("message for " + c)
+		}
+	}
+	return &tx, &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "TransactWriteItems",
+		Err: &types.TransactionCanceledException{Message: aws.String("Transaction cancelled"), CancellationReasons: reasons}}
+}
+
+func TestTxExecDecodesCancellation(t *testing.T) {
+	old := item("p", "1")
+	var tx ddb.Tx
+	tx.Put("create", tblA, item("p", "1"), notExists()).
+		Update("bump", tblA, tblA.Key("p", "2"), setV()).
+		Delete("remove", tblA, tblA.Key("p", "3"), notExists()).
+		Check("guard", tblA, tblA.Key("p", "4"), notExists())
+	sdkErr := &types.TransactionCanceledException{
+		Message: aws.String("Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, ConditionalCheckFailed, None]"),
+		CancellationReasons: []types.CancellationReason{
+			{Code: aws.String("ConditionalCheckFailed"), Message: aws.String("The conditional request failed"), Item: old},
+			{Code: aws.String("None")},
+			{Code: aws.String("ConditionalCheckFailed"), Message: aws.String("The conditional request failed")}, // no item: it did not exist
+			{Code: aws.String("None")},
+		},
+	}
+	s := &stubClient{transact: func(*dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
+		return nil, &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "TransactWriteItems", Err: sdkErr}
+	}}
+	err := tx.Exec(context.Background(), s)
+	if got := len(s.transactions); got != 1 {
+		t.Fatalf("Exec() made %d TransactWriteItems calls, want 1", got)
+	}
+	if got := len(s.transactions[0].TransactItems); got != 4 {
+		t.Errorf("Exec() sent %d items, want 4", got)
+	}
+
+	var ce *ddb.TxCanceledError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Exec() error = %T %v, want a *ddb.TxCanceledError", err, err)
+	}
+	want := []ddb.TxReason{
+		{Index: 0, Label: "create", Code: ddb.ReasonConditionalCheckFailed, Message: "The conditional request failed", Item: old},
+		{Index: 1, Label: "bump", Code: ddb.ReasonNone},
+		{Index: 2, Label: "remove", Code: ddb.ReasonConditionalCheckFailed, Message: "The conditional request failed"},
+		{Index: 3, Label: "guard", Code: ddb.ReasonNone},
+	}
+	if !reflect.DeepEqual(ce.Reasons, want) {
+		t.Errorf("Reasons =\n%+v\nwant\n%+v", ce.Reasons, want)
+	}
+
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || tce != sdkErr {
+		t.Errorf("errors.As(err, *types.TransactionCanceledException) = %v, want the SDK's exception", tce)
+	}
+	var opErr *smithy.OperationError
+	if !errors.As(err, &opErr) {
+		t.Errorf("errors.As(err, *smithy.OperationError) = false, want true")
+	}
+	if errors.Is(err, ddbkit.ErrConflict) {
+		t.Errorf("errors.Is(err, ErrConflict) = true for failed conditions, want false")
+	}
+
+	condTests := []struct {
+		name       string
+		label      string
+		wantOld    ddb.Item
+		wantFailed bool
+	}{
+		{name: "failed with an old item", label: "create", wantOld: old, wantFailed: true},
+		{name: "failed without an old item", label: "remove", wantOld: nil, wantFailed: true},
+		{name: "did not fail", label: "bump"},
+		{name: "unknown label", label: "nope"},
+	}
+	for _, tt := range condTests {
+		t.Run(tt.name, func(t *testing.T) {
+			gotOld, gotFailed := ddb.ConditionFailed(err, tt.label)
+			if gotFailed != tt.wantFailed || !reflect.DeepEqual(gotOld, tt.wantOld) {
+				t.Errorf("ConditionFailed(err, %q) = (%v, %t), want (%v, %t)", tt.label, gotOld, gotFailed, tt.wantOld, tt.wantFailed)
+			}
+		})
+	}
+	// Wrapped further by a caller, it still works.
+	if _, failed := ddb.ConditionFailed(fmt.Errorf("store: %w", err), "create"); !failed {
+		t.Errorf("ConditionFailed(wrapped err, %q) = false, want true", "create")
+	}
+}
+
+func TestTxCanceledErrorIsConflict(t *testing.T) {
+	tests := []struct {
+		name         string
+		codes        []string
+		wantConflict bool
+		wantFailed   string // label Failed finds, "" for none
+	}{
+		{name: "transaction conflict", codes: []string{"None", "TransactionConflict", "None", "None"}, wantConflict: true, wantFailed: "bump"},
+		{name: "conflict among failed conditions", codes: []string{"ConditionalCheckFailed", "None", "TransactionConflict", "None"}, wantConflict: true, wantFailed: "create"},
+		{name: "condition failed", codes: []string{"None", "None", "None", "ConditionalCheckFailed"}, wantFailed: "guard"},
+		{name: "throttled", codes: []string{"ThrottlingError", "None", "None", "None"}, wantFailed: "create"},
+		{name: "validation", codes: []string{"None", "ValidationError", "None", "None"}, wantFailed: "bump"},
+		{name: "item collection too large", codes: []string{"None", "None", "ItemCollectionSizeLimitExceeded", "None"}, wantFailed: "remove"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tx, sdkErr := canceledTx(tt.codes...)
+			s := &stubClient{transact: func(*dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
+				return nil, sdkErr
+			}}
+			err := tx.Exec(context.Background(), s)
+			var ce *ddb.TxCanceledError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Exec() error = %T %v, want a *ddb.TxCanceledError", err, err)
+			}
+			if got := errors.Is(err, ddbkit.ErrConflict); got != tt.wantConflict {
+				t.Errorf("errors.Is(err, ErrConflict) = %t, want %t", got, tt.wantConflict)
+			}
+			if got := errors.Is(fmt.Errorf("wrapped: %w", err), ddbkit.ErrConflict); got != tt.wantConflict {
+				t.Errorf("errors.Is(wrapped err, ErrConflict) = %t, want %t", got, tt.wantConflict)
+			}
+			for i, r := range ce.Reasons {
+				if r.Code != tt.codes[i] {
+					t.Errorf("Reasons[%d].Code = %q, want %q", i, r.Code, tt.codes[i])
+				}
+			}
+			r, ok := ce.Failed(tt.wantFailed)
+			if !ok || r.Label != tt.wantFailed {
+				t.Errorf("Failed(%q) = (%+v, %t), want that item and true", tt.wantFailed, r, ok)
+			}
+		})
+	}
+}
+
+func TestTxExecPassesOtherErrorsThrough(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{name: "internal server error", err: &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "TransactWriteItems", Err: &types.InternalServerError{Message: aws.String("boom")}}},
+		{name: "idempotent parameter mismatch", err: &types.IdempotentParameterMismatchException{Message: aws.String("token reused")}},
+		{name: "context canceled", err: context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tx ddb.Tx
+			tx.Put("p", tblA, item("p", "s"))
+			s := &stubClient{transact: func(*dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
+				return nil, tt.err
+			}}
+			err := tx.Exec(context.Background(), s)
+			if !errors.Is(err, tt.err) {
+				t.Errorf("Exec() error = %v, want %v", err, tt.err)
+			}
+			var ce *ddb.TxCanceledError
+			if errors.As(err, &ce) {
+				t.Errorf("Exec() error is a *TxCanceledError, want not")
+			}
+			if _, failed := ddb.ConditionFailed(err, "p"); failed {
+				t.Errorf("ConditionFailed(err, %q) = true, want false", "p")
+			}
+		})
+	}
+	t.Run("success", func(t *testing.T) {
+		var tx ddb.Tx
+		tx.Put("p", tblA, item("p", "s")).Token("t")
+		s := &stubClient{transact: func(*dynamodb.TransactWriteItemsInput) (*dynamodb.TransactWriteItemsOutput, error) {
+			return &dynamodb.TransactWriteItemsOutput{}, nil
+		}}
+		if err := tx.Exec(context.Background(), s); err != nil {
+			t.Fatalf("Exec() error = %v, want nil", err)
+		}
+		want, _ := tx.Build()
+		if len(s.transactions) != 1 || !reflect.DeepEqual(s.transactions[0], want) {
+			t.Errorf("Exec() sent %+v, want %+v", s.transactions, want)
+		}
+	})
+}
