@@ -23,11 +23,11 @@ dynamodb_env = \
 		echo "make: DynamoDB Local: $$DYNAMODB_LOCAL_JAR" >&2; \
 	fi
 
-.PHONY: test bench fmt-check vet tidy
+.PHONY: test bench fmt-check vet deps-check tidy
 
 # test runs every test against DynamoDB Local; DDBTEST_REQUIRED=1 turns a
 # missing DynamoDB Local into a failure instead of a skip.
-test: fmt-check vet
+test: fmt-check vet deps-check
 	@$(dynamodb_env); \
 	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS)
 
@@ -46,6 +46,16 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+
+# deps-check keeps Docker and testcontainers out of what users build: only
+# ddbtest may import them.
+deps-check:
+	@bad="$$($(GO) list -deps $$($(GO) list ./... | grep -v /examples/) | grep -E 'testcontainers|docker' || true)"; \
+	if [ -n "$$bad" ]; then \
+		echo "production packages depend on test-only modules:" >&2; \
+		echo "$$bad" >&2; \
+		exit 1; \
+	fi
 
 # tidy tidies both modules. The root module's tests import ddbtest, which
 # only the workspace resolves, hence -e (it reports that import, and goes on).

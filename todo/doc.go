@@ -62,7 +62,9 @@
 //   - Listings are in sort key order, that is by ID for todos and
 //     categories, and by username (byte order) for users. ListUserData lists
 //     categories before todos ("category#" < "todo#"). An unknown user has an
-//     empty listing.
+//     empty listing. ListUserData skips items of entity types it does not
+//     know, since the seed plans for new ones; such a page may hold fewer
+//     items than the limit.
 //   - Reads are strongly consistent, so the DynamoDB store shows its own
 //     writes as the memory store does.
 //   - Creates never overwrite: a repeated ID fails with ErrAlreadyExists.

@@ -46,6 +46,7 @@ func (s *MemoryStore) exists(k itemKey) bool {
 
 func (s *MemoryStore) remove(k itemKey) bool { return s.items.Delete(k.pk, k.sk, k.item(s.t)) }
 
+// CreateUser implements UserStore.CreateUser, which documents its errors.
 func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
 	const op = "create user"
 	if err := validateUser(u); err != nil {
@@ -64,6 +65,7 @@ func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
 	return nil
 }
 
+// GetUser implements UserStore.GetUser, which documents its errors.
 func (s *MemoryStore) GetUser(_ context.Context, username string) (User, error) {
 	const op = "get user"
 	if err := validateUsername(username); err != nil {
@@ -82,11 +84,13 @@ func (s *MemoryStore) GetUser(_ context.Context, username string) (User, error) 
 	return *e.user, nil
 }
 
+// ListUsers implements UserStore.ListUsers, which documents its errors.
 func (s *MemoryStore) ListUsers(_ context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
 	return memList(s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
 		func(e entity) User { return *e.user })
 }
 
+// UpdateUser implements UserStore.UpdateUser, which documents its errors.
 func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
 	const op = "update user"
 	if err := validateUser(u); err != nil {
@@ -105,6 +109,7 @@ func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
 	return nil
 }
 
+// DeleteUser implements UserStore.DeleteUser, which documents its errors.
 func (s *MemoryStore) DeleteUser(_ context.Context, username string) error {
 	const op = "delete user"
 	if err := validateUsername(username); err != nil {
@@ -171,6 +176,7 @@ func (s *MemoryStore) checkCategory(username, categoryID string) error {
 	return nil
 }
 
+// CreateTodo implements TodoStore.CreateTodo, which documents its errors.
 func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo) (Todo, error) {
 	const op = "create todo"
 	if err := validateNewTodo(username, in); err != nil {
@@ -195,6 +201,7 @@ func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo)
 	return t, nil
 }
 
+// GetTodo implements TodoStore.GetTodo, which documents its errors.
 func (s *MemoryStore) GetTodo(_ context.Context, username, id string) (Todo, error) {
 	const op = "get todo"
 	if err := validateRef(username, id); err != nil {
@@ -213,11 +220,13 @@ func (s *MemoryStore) GetTodo(_ context.Context, username, id string) (Todo, err
 	return *e.todo, nil
 }
 
+// ListTodos implements TodoStore.ListTodos, which documents its errors.
 func (s *MemoryStore) ListTodos(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
 	return memList(s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
 		func(e entity) Todo { return *e.todo })
 }
 
+// UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
 func (s *MemoryStore) UpdateTodo(_ context.Context, username, id string, patch TodoPatch) (Todo, error) {
 	const op = "update todo"
 	if err := validateTodoPatch(username, id, patch); err != nil {
@@ -245,6 +254,7 @@ func (s *MemoryStore) UpdateTodo(_ context.Context, username, id string, patch T
 	return t, nil
 }
 
+// ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
 func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
 	if err := validateRef(username, id); err != nil {
@@ -268,6 +278,7 @@ func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, 
 	return t, nil
 }
 
+// DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
 func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
 	const op = "delete todo"
 	if err := validateRef(username, id); err != nil {
@@ -285,6 +296,7 @@ func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
 	return nil
 }
 
+// CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
 func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewCategory) (Category, error) {
 	const op = "create category"
 	if err := validateNewCategory(username, in); err != nil {
@@ -308,6 +320,7 @@ func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewC
 	return c, nil
 }
 
+// GetCategory implements CategoryStore.GetCategory, which documents its errors.
 func (s *MemoryStore) GetCategory(_ context.Context, username, id string) (Category, error) {
 	const op = "get category"
 	if err := validateRef(username, id); err != nil {
@@ -326,11 +339,13 @@ func (s *MemoryStore) GetCategory(_ context.Context, username, id string) (Categ
 	return *e.category, nil
 }
 
+// ListCategories implements CategoryStore.ListCategories, which documents its errors.
 func (s *MemoryStore) ListCategories(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
 	return memList(s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
 		func(e entity) Category { return *e.category })
 }
 
+// UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
 func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, patch CategoryPatch) (Category, error) {
 	const op = "update category"
 	if err := validateCategoryPatch(username, id, patch); err != nil {
@@ -353,6 +368,7 @@ func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, pat
 	return c, nil
 }
 
+// DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
 func (s *MemoryStore) DeleteCategory(_ context.Context, username, id string) error {
 	const op = "delete category"
 	if err := validateRef(username, id); err != nil {
@@ -382,6 +398,7 @@ func (s *MemoryStore) DeleteCategory(_ context.Context, username, id string) err
 	return nil
 }
 
+// ListUserData implements Store.ListUserData, which documents its errors.
 func (s *MemoryStore) ListUserData(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
 	return memList(s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
 		func(e entity) Record {
