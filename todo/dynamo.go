@@ -82,12 +82,9 @@ var (
 // CreateUser implements UserStore.CreateUser, which documents its errors.
 func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	const op = "create user"
-	if err := validateUser(u); err != nil {
-		return wrap(op, err)
-	}
-	k, err := userKey(u.Username)
+	k, err := newUserRef(op, u)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	item, err := attributevalue.MarshalMap(userItem{PK: k.pk, SK: k.sk, Username: u.Username, Email: u.Email})
 	if err != nil {
@@ -103,12 +100,9 @@ func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 // GetUser implements UserStore.GetUser, which documents its errors.
 func (s *DynamoStore) GetUser(ctx context.Context, username string) (User, error) {
 	const op = "get user"
-	if err := validateUsername(username); err != nil {
-		return User{}, wrap(op, err)
-	}
-	k, err := userKey(username)
+	k, err := userRef(op, username)
 	if err != nil {
-		return User{}, wrap(op, err)
+		return User{}, err
 	}
 	var it userItem
 	if found, err := s.get(ctx, k, &it); err != nil || !found {
@@ -126,12 +120,9 @@ func (s *DynamoStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (d
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
 func (s *DynamoStore) UpdateUser(ctx context.Context, u User) error {
 	const op = "update user"
-	if err := validateUser(u); err != nil {
-		return wrap(op, err)
-	}
-	k, err := userKey(u.Username)
+	k, err := newUserRef(op, u)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	upd := expression.Set(expression.Name("email"), expression.Value(u.Email))
 	_, err = s.update(ctx, k, upd, types.ReturnValueNone)
@@ -144,12 +135,9 @@ func (s *DynamoStore) UpdateUser(ctx context.Context, u User) error {
 // DeleteUser implements UserStore.DeleteUser, which documents its errors.
 func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 	const op = "delete user"
-	if err := validateUsername(username); err != nil {
-		return wrap(op, err)
-	}
-	k, err := userKey(username)
+	k, err := userRef(op, username)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	// The user goes first: from then on no todo or category can be created
 	// for it (creates check the user), so the sweep below leaves nothing. A
@@ -190,15 +178,9 @@ func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
 func (s *DynamoStore) CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error) {
 	const op = "create todo"
-	if err := validateNewTodo(username, in); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	now := s.o.now()
-	t := Todo{ID: s.o.NewID(), Username: username, Title: in.Title, Description: in.Description,
-		Priority: in.Priority, Completed: in.Completed, CategoryID: in.CategoryID, CreatedAt: now, UpdatedAt: now}
-	k, err := todoKey(username, t.ID)
+	t, k, err := s.o.newTodo(op, username, in)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	item, err := marshalTodo(k, t)
 	if err != nil {
@@ -263,12 +245,9 @@ func (s *DynamoStore) refError(err error, username, categoryID string) error {
 // GetTodo implements TodoStore.GetTodo, which documents its errors.
 func (s *DynamoStore) GetTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "get todo"
-	if err := validateRef(username, id); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoRef(op, username, id)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	var it todoItem
 	if found, err := s.get(ctx, k, &it); err != nil || !found {
@@ -288,12 +267,9 @@ func (s *DynamoStore) ListTodos(ctx context.Context, username string, opts ddbki
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
 func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error) {
 	const op = "update todo"
-	if err := validateTodoPatch(username, id, patch); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoPatchRef(op, username, id, patch)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(s.o.now())))
 	set := func(name string, v any) { upd = upd.Set(expression.Name(name), expression.Value(v)) }
@@ -342,12 +318,9 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
 func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
-	if err := validateRef(username, id); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoRef(op, username, id)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	now := keys.Timestamp(s.o.now())
 	var t Todo
@@ -374,12 +347,9 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 // DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
 func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error {
 	const op = "delete todo"
-	if err := validateRef(username, id); err != nil {
-		return wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoRef(op, username, id)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	err = s.delete(ctx, k)
 	if ddb.IsConditionFailed(err) {
@@ -391,14 +361,9 @@ func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
 func (s *DynamoStore) CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error) {
 	const op = "create category"
-	if err := validateNewCategory(username, in); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	now := s.o.now()
-	c := Category{ID: s.o.NewID(), Username: username, Name: in.Name, Color: in.Color, CreatedAt: now, UpdatedAt: now}
-	k, err := categoryKey(username, c.ID)
+	c, k, err := s.o.newCategory(op, username, in)
 	if err != nil {
-		return Category{}, wrap(op, err)
+		return Category{}, err
 	}
 	item, err := marshalCategory(k, c)
 	if err != nil {
@@ -421,12 +386,9 @@ func (s *DynamoStore) CreateCategory(ctx context.Context, username string, in Ne
 // GetCategory implements CategoryStore.GetCategory, which documents its errors.
 func (s *DynamoStore) GetCategory(ctx context.Context, username, id string) (Category, error) {
 	const op = "get category"
-	if err := validateRef(username, id); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	k, err := categoryKey(username, id)
+	k, err := categoryRef(op, username, id)
 	if err != nil {
-		return Category{}, wrap(op, err)
+		return Category{}, err
 	}
 	var it categoryItem
 	if found, err := s.get(ctx, k, &it); err != nil || !found {
@@ -446,12 +408,9 @@ func (s *DynamoStore) ListCategories(ctx context.Context, username string, opts 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
 func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error) {
 	const op = "update category"
-	if err := validateCategoryPatch(username, id, patch); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	k, err := categoryKey(username, id)
+	k, err := categoryPatchRef(op, username, id, patch)
 	if err != nil {
-		return Category{}, wrap(op, err)
+		return Category{}, err
 	}
 	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(s.o.now())))
 	if patch.Name != nil {
@@ -474,12 +433,9 @@ func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, p
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
 func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) error {
 	const op = "delete category"
-	if err := validateRef(username, id); err != nil {
-		return wrap(op, err)
-	}
-	k, err := categoryKey(username, id)
+	k, err := categoryRef(op, username, id)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	err = s.delete(ctx, k)
 	if ddb.IsConditionFailed(err) {

@@ -69,6 +69,9 @@ func usersQuery(t ddb.Table) ddb.KeyQuery {
 }
 
 func userDataQuery(t ddb.Table, username, prefix string) (ddb.KeyQuery, error) {
+	if err := validateUsername(username); err != nil {
+		return ddb.KeyQuery{}, err
+	}
 	pk, err := userDataPK(username)
 	if err != nil {
 		return ddb.KeyQuery{}, err

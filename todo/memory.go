@@ -49,12 +49,9 @@ func (s *MemoryStore) remove(k itemKey) bool { return s.items.Delete(k.pk, k.sk,
 // CreateUser implements UserStore.CreateUser, which documents its errors.
 func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
 	const op = "create user"
-	if err := validateUser(u); err != nil {
-		return wrap(op, err)
-	}
-	k, err := userKey(u.Username)
+	k, err := newUserRef(op, u)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -68,12 +65,9 @@ func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
 // GetUser implements UserStore.GetUser, which documents its errors.
 func (s *MemoryStore) GetUser(_ context.Context, username string) (User, error) {
 	const op = "get user"
-	if err := validateUsername(username); err != nil {
-		return User{}, wrap(op, err)
-	}
-	k, err := userKey(username)
+	k, err := userRef(op, username)
 	if err != nil {
-		return User{}, wrap(op, err)
+		return User{}, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -93,12 +87,9 @@ func (s *MemoryStore) ListUsers(_ context.Context, opts ddbkit.PageOptions) (ddb
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
 func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
 	const op = "update user"
-	if err := validateUser(u); err != nil {
-		return wrap(op, err)
-	}
-	k, err := userKey(u.Username)
+	k, err := newUserRef(op, u)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -112,12 +103,9 @@ func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
 // DeleteUser implements UserStore.DeleteUser, which documents its errors.
 func (s *MemoryStore) DeleteUser(_ context.Context, username string) error {
 	const op = "delete user"
-	if err := validateUsername(username); err != nil {
-		return wrap(op, err)
-	}
-	k, err := userKey(username)
+	k, err := userRef(op, username)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	q, err := userDataQuery(s.t, username, "")
 	if err != nil {
@@ -179,15 +167,9 @@ func (s *MemoryStore) checkCategory(username, categoryID string) error {
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
 func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo) (Todo, error) {
 	const op = "create todo"
-	if err := validateNewTodo(username, in); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	now := s.o.now()
-	t := Todo{ID: s.o.NewID(), Username: username, Title: in.Title, Description: in.Description,
-		Priority: in.Priority, Completed: in.Completed, CategoryID: in.CategoryID, CreatedAt: now, UpdatedAt: now}
-	k, err := todoKey(username, t.ID)
+	t, k, err := s.o.newTodo(op, username, in)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -204,12 +186,9 @@ func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo)
 // GetTodo implements TodoStore.GetTodo, which documents its errors.
 func (s *MemoryStore) GetTodo(_ context.Context, username, id string) (Todo, error) {
 	const op = "get todo"
-	if err := validateRef(username, id); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoRef(op, username, id)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -229,12 +208,9 @@ func (s *MemoryStore) ListTodos(_ context.Context, username string, opts ddbkit.
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
 func (s *MemoryStore) UpdateTodo(_ context.Context, username, id string, patch TodoPatch) (Todo, error) {
 	const op = "update todo"
-	if err := validateTodoPatch(username, id, patch); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoPatchRef(op, username, id, patch)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	now := s.o.now()
 	s.mu.Lock()
@@ -257,12 +233,9 @@ func (s *MemoryStore) UpdateTodo(_ context.Context, username, id string, patch T
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
 func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
-	if err := validateRef(username, id); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoRef(op, username, id)
 	if err != nil {
-		return Todo{}, wrap(op, err)
+		return Todo{}, err
 	}
 	now := s.o.now()
 	s.mu.Lock()
@@ -281,12 +254,9 @@ func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, 
 // DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
 func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
 	const op = "delete todo"
-	if err := validateRef(username, id); err != nil {
-		return wrap(op, err)
-	}
-	k, err := todoKey(username, id)
+	k, err := todoRef(op, username, id)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -299,14 +269,9 @@ func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
 func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewCategory) (Category, error) {
 	const op = "create category"
-	if err := validateNewCategory(username, in); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	now := s.o.now()
-	c := Category{ID: s.o.NewID(), Username: username, Name: in.Name, Color: in.Color, CreatedAt: now, UpdatedAt: now}
-	k, err := categoryKey(username, c.ID)
+	c, k, err := s.o.newCategory(op, username, in)
 	if err != nil {
-		return Category{}, wrap(op, err)
+		return Category{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -323,12 +288,9 @@ func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewC
 // GetCategory implements CategoryStore.GetCategory, which documents its errors.
 func (s *MemoryStore) GetCategory(_ context.Context, username, id string) (Category, error) {
 	const op = "get category"
-	if err := validateRef(username, id); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	k, err := categoryKey(username, id)
+	k, err := categoryRef(op, username, id)
 	if err != nil {
-		return Category{}, wrap(op, err)
+		return Category{}, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -348,12 +310,9 @@ func (s *MemoryStore) ListCategories(_ context.Context, username string, opts dd
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
 func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, patch CategoryPatch) (Category, error) {
 	const op = "update category"
-	if err := validateCategoryPatch(username, id, patch); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	k, err := categoryKey(username, id)
+	k, err := categoryPatchRef(op, username, id, patch)
 	if err != nil {
-		return Category{}, wrap(op, err)
+		return Category{}, err
 	}
 	now := s.o.now()
 	s.mu.Lock()
@@ -371,12 +330,9 @@ func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, pat
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
 func (s *MemoryStore) DeleteCategory(_ context.Context, username, id string) error {
 	const op = "delete category"
-	if err := validateRef(username, id); err != nil {
-		return wrap(op, err)
-	}
-	k, err := categoryKey(username, id)
+	k, err := categoryRef(op, username, id)
 	if err != nil {
-		return wrap(op, err)
+		return err
 	}
 	q, err := userDataQuery(s.t, username, todoSKPrefix)
 	if err != nil {

@@ -392,3 +392,80 @@ func (p CategoryPatch) apply(c Category) Category {
 	}
 	return c
 }
+
+// The prologue of every operation, shared by both stores: validate the
+// input, then build the key, with errors wrapped for op. Keeping it in one
+// place is what makes the stores refuse the same inputs with the same errors.
+
+func userRef(op, username string) (itemKey, error) {
+	if err := validateUsername(username); err != nil {
+		return itemKey{}, wrap(op, err)
+	}
+	k, err := userKey(username)
+	return k, wrap(op, err)
+}
+
+func newUserRef(op string, u User) (itemKey, error) {
+	if err := validateUser(u); err != nil {
+		return itemKey{}, wrap(op, err)
+	}
+	k, err := userKey(u.Username)
+	return k, wrap(op, err)
+}
+
+func todoRef(op, username, id string) (itemKey, error) {
+	if err := validateRef(username, id); err != nil {
+		return itemKey{}, wrap(op, err)
+	}
+	k, err := todoKey(username, id)
+	return k, wrap(op, err)
+}
+
+func categoryRef(op, username, id string) (itemKey, error) {
+	if err := validateRef(username, id); err != nil {
+		return itemKey{}, wrap(op, err)
+	}
+	k, err := categoryKey(username, id)
+	return k, wrap(op, err)
+}
+
+func todoPatchRef(op, username, id string, p TodoPatch) (itemKey, error) {
+	if err := validateTodoPatch(username, id, p); err != nil {
+		return itemKey{}, wrap(op, err)
+	}
+	k, err := todoKey(username, id)
+	return k, wrap(op, err)
+}
+
+func categoryPatchRef(op, username, id string, p CategoryPatch) (itemKey, error) {
+	if err := validateCategoryPatch(username, id, p); err != nil {
+		return itemKey{}, wrap(op, err)
+	}
+	k, err := categoryKey(username, id)
+	return k, wrap(op, err)
+}
+
+// newTodo validates in and returns the todo to create, with a fresh ID and
+// timestamps, and its key.
+func (o Options) newTodo(op, username string, in NewTodo) (Todo, itemKey, error) {
+	if err := validateNewTodo(username, in); err != nil {
+		return Todo{}, itemKey{}, wrap(op, err)
+	}
+	now := o.now()
+	t := Todo{ID: o.NewID(), Username: username, Title: in.Title, Description: in.Description,
+		Priority: in.Priority, Completed: in.Completed, CategoryID: in.CategoryID, CreatedAt: now, UpdatedAt: now}
+	k, err := todoKey(username, t.ID)
+	return t, k, wrap(op, err)
+}
+
+// newCategory validates in and returns the category to create, with a fresh
+// ID and timestamps, and its key.
+func (o Options) newCategory(op, username string, in NewCategory) (Category, itemKey, error) {
+	if err := validateNewCategory(username, in); err != nil {
+		return Category{}, itemKey{}, wrap(op, err)
+	}
+	now := o.now()
+	c := Category{ID: o.NewID(), Username: username, Name: in.Name, Color: in.Color, CreatedAt: now, UpdatedAt: now}
+	k, err := categoryKey(username, c.ID)
+	return c, k, wrap(op, err)
+}

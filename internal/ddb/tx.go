@@ -43,71 +43,60 @@ func (tx *Tx) Len() int { return len(tx.items) }
 
 // Put adds a PutItem, conditional on cond when given.
 func (tx *Tx) Put(label string, t Table, item Item, cond ...expression.ConditionBuilder) *Tx {
-	e, ok := tx.expr(label, nil, cond)
-	if !ok || !tx.claim(label, t, t.KeyOf(item)) {
-		return tx
-	}
-	tx.add(label, types.TransactWriteItem{Put: &types.Put{
-		TableName:                           aws.String(t.Name),
-		Item:                                item,
-		ConditionExpression:                 e.Condition(),
-		ExpressionAttributeNames:            e.Names(),
-		ExpressionAttributeValues:           e.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	}})
-	return tx
+	return tx.op(label, t, t.KeyOf(item), nil, cond, func(e expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{Put: &types.Put{
+			TableName: aws.String(t.Name), Item: item,
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+			ReturnValuesOnConditionCheckFailure: allOld,
+		}}
+	})
 }
 
 // Update adds an UpdateItem, conditional on cond when given.
 func (tx *Tx) Update(label string, t Table, key Item, upd expression.UpdateBuilder, cond ...expression.ConditionBuilder) *Tx {
-	e, ok := tx.expr(label, &upd, cond)
-	if !ok || !tx.claim(label, t, key) {
-		return tx
-	}
-	tx.add(label, types.TransactWriteItem{Update: &types.Update{
-		TableName:                           aws.String(t.Name),
-		Key:                                 key,
-		UpdateExpression:                    e.Update(),
-		ConditionExpression:                 e.Condition(),
-		ExpressionAttributeNames:            e.Names(),
-		ExpressionAttributeValues:           e.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	}})
-	return tx
+	return tx.op(label, t, key, &upd, cond, func(e expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{Update: &types.Update{
+			TableName: aws.String(t.Name), Key: key, UpdateExpression: e.Update(),
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+			ReturnValuesOnConditionCheckFailure: allOld,
+		}}
+	})
 }
 
 // Delete adds a DeleteItem, conditional on cond when given.
 func (tx *Tx) Delete(label string, t Table, key Item, cond ...expression.ConditionBuilder) *Tx {
-	e, ok := tx.expr(label, nil, cond)
-	if !ok || !tx.claim(label, t, key) {
-		return tx
-	}
-	tx.add(label, types.TransactWriteItem{Delete: &types.Delete{
-		TableName:                           aws.String(t.Name),
-		Key:                                 key,
-		ConditionExpression:                 e.Condition(),
-		ExpressionAttributeNames:            e.Names(),
-		ExpressionAttributeValues:           e.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	}})
-	return tx
+	return tx.op(label, t, key, nil, cond, func(e expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{Delete: &types.Delete{
+			TableName: aws.String(t.Name), Key: key,
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+			ReturnValuesOnConditionCheckFailure: allOld,
+		}}
+	})
 }
 
 // Check adds a ConditionCheck: the transaction only commits if cond holds for
 // the item at key.
 func (tx *Tx) Check(label string, t Table, key Item, cond expression.ConditionBuilder) *Tx {
-	e, ok := tx.expr(label, nil, []expression.ConditionBuilder{cond})
-	if !ok || !tx.claim(label, t, key) {
-		return tx
+	return tx.op(label, t, key, nil, []expression.ConditionBuilder{cond}, func(e expression.Expression) types.TransactWriteItem {
+		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName: aws.String(t.Name), Key: key,
+			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+			ReturnValuesOnConditionCheckFailure: allOld,
+		}}
+	})
+}
+
+// allOld asks DynamoDB to return the item as it was when its condition
+// fails, so that callers can tell "missing" from "in another state".
+const allOld = types.ReturnValuesOnConditionCheckFailureAllOld
+
+// op builds the expressions, claims the key and adds the item that mk makes.
+func (tx *Tx) op(label string, t Table, key Item, upd *expression.UpdateBuilder, cond []expression.ConditionBuilder, mk func(expression.Expression) types.TransactWriteItem) *Tx {
+	e, ok := tx.expr(label, upd, cond)
+	if ok && tx.claim(label, t, key) {
+		tx.items = append(tx.items, mk(e))
+		tx.labels = append(tx.labels, label)
 	}
-	tx.add(label, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-		TableName:                           aws.String(t.Name),
-		Key:                                 key,
-		ConditionExpression:                 e.Condition(),
-		ExpressionAttributeNames:            e.Names(),
-		ExpressionAttributeValues:           e.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	}})
 	return tx
 }
 
@@ -151,11 +140,6 @@ func (tx *Tx) claim(label string, t Table, key Item) bool {
 	}
 	tx.seen[k] = label
 	return true
-}
-
-func (tx *Tx) add(label string, it types.TransactWriteItem) {
-	tx.items = append(tx.items, it)
-	tx.labels = append(tx.labels, label)
 }
 
 // Build returns the TransactWriteItems input, or the first error recorded

@@ -655,6 +655,10 @@ func testBadInput(t *testing.T, newStore NewStore) {
 			_, err := s.UpdateCategory(ctx(t), "alice", cat.ID, todo.CategoryPatch{Color: ptr(todo.Color("Primary"))})
 			return err
 		}, "Color"},
+		{"list with a bad username", func() error {
+			_, err := s.ListTodos(ctx(t), "al ice", ddbkit.PageOptions{})
+			return err
+		}, "Username"},
 		{"negative limit", func() error {
 			_, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{Limit: -1})
 			return err
