@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -323,4 +324,76 @@ func TestTableName(t *testing.T) {
 	if got := todo.TableName(); got != "custom" {
 		t.Fatalf("DYNAMODB_TABLE ignored: %q", got)
 	}
+}
+
+// TestBadInputWritesNothingRaw sends bad input through the DynamoDB store and
+// then reads the whole table raw: only the items written before remain,
+// unchanged.
+func TestBadInputWritesNothingRaw(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	if err := s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := s.CreateCategory(ctx, "alice", todo.NewCategory{Name: "c", Color: todo.ColorDark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	td, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "keep", Priority: todo.PriorityLow, CategoryID: cat.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := scanAll(t, c, table)
+
+	title := strings.Repeat("長", todo.MaxTitleLen+1)
+	bad := []error{
+		s.CreateUser(ctx, todo.User{Username: "a#b", Email: "x@example.com"}),
+		s.CreateUser(ctx, todo.User{Username: "carol", Email: "carol"}),
+		s.UpdateUser(ctx, todo.User{Username: "alice", Email: ""}),
+		second(s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "", Priority: todo.PriorityLow})),
+		second(s.CreateTodo(ctx, "alice", todo.NewTodo{Title: title, Priority: todo.PriorityLow})),
+		second(s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: "urgent"})),
+		second(s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow, CategoryID: "missing"})),
+		second(s.CreateTodo(ctx, "nobody", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})),
+		second(s.CreateCategory(ctx, "alice", todo.NewCategory{Name: "c", Color: "purple"})),
+		second(s.UpdateTodo(ctx, "alice", td.ID, todo.TodoPatch{Title: ptr("x"), CategoryID: ptr("missing")})),
+		second(s.UpdateTodo(ctx, "alice", td.ID, todo.TodoPatch{Title: ptr(title)})),
+		second(s.UpdateCategory(ctx, "alice", cat.ID, todo.CategoryPatch{Color: ptr(todo.Color("PRIMARY"))})),
+		second(s.ListTodos(ctx, "alice", ddbkit.PageOptions{Cursor: "tampered"})),
+	}
+	for i, err := range bad {
+		if err == nil {
+			t.Fatalf("bad input %d was accepted", i)
+		}
+	}
+	after := scanAll(t, c, table)
+	if len(after) != len(before) {
+		t.Fatalf("table holds %d items after bad input, %d before", len(after), len(before))
+	}
+	for k, v := range before {
+		if !maps.Equal(render(after[k]), render(v)) {
+			t.Fatalf("item %s changed:\n got %v\nwant %v", k, render(after[k]), render(v))
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// scanAll reads every item of a test table, keyed by pk and sk. Only tests
+// scan; the library never does.
+func scanAll(t *testing.T, c *dynamodb.Client, table string) map[string]map[string]types.AttributeValue {
+	t.Helper()
+	out := map[string]map[string]types.AttributeValue{}
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			r := render(it)
+			out[r["pk"]+" "+r["sk"]] = it
+		}
+	}
+	return out
 }
