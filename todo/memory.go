@@ -69,13 +69,7 @@ func (s *MemoryStore) GetUser(_ context.Context, username string) (User, error) 
 	if err != nil {
 		return User{}, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	e, ok := s.items.Get(k.pk, k.sk)
-	if !ok {
-		return User{}, wrap(op, errUserNotFound(username))
-	}
-	return *e.user, nil
+	return memGet(s, op, k, errUserNotFound(username), func(e entity) User { return *e.user })
 }
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
@@ -190,13 +184,7 @@ func (s *MemoryStore) GetTodo(_ context.Context, username, id string) (Todo, err
 	if err != nil {
 		return Todo{}, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	e, ok := s.items.Get(k.pk, k.sk)
-	if !ok {
-		return Todo{}, wrap(op, errNotFound("todo", username, id))
-	}
-	return *e.todo, nil
+	return memGet(s, op, k, errNotFound("todo", username, id), func(e entity) Todo { return *e.todo })
 }
 
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
@@ -292,13 +280,7 @@ func (s *MemoryStore) GetCategory(_ context.Context, username, id string) (Categ
 	if err != nil {
 		return Category{}, err
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	e, ok := s.items.Get(k.pk, k.sk)
-	if !ok {
-		return Category{}, wrap(op, errNotFound("category", username, id))
-	}
-	return *e.category, nil
+	return memGet(s, op, k, errNotFound("category", username, id), func(e entity) Category { return *e.category })
 }
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
@@ -366,6 +348,18 @@ func (s *MemoryStore) ListUserData(_ context.Context, username string, opts ddbk
 			c := *e.category
 			return Record{Category: &c}
 		})
+}
+
+// memGet returns the entity at k, as pick converts it, or notFound.
+func memGet[T any](s *MemoryStore, op string, k itemKey, notFound error, pick func(entity) T) (T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
+		var zero T
+		return zero, wrap(op, notFound)
+	}
+	return pick(e), nil
 }
 
 // memList runs one page of a listing on the memory table, with the
