@@ -60,6 +60,7 @@ type lockedReader struct {
 	r  io.Reader
 }
 
+// Read implements io.Reader, one caller at a time.
 func (l *lockedReader) Read(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -166,6 +166,7 @@ type tailBuffer struct {
 	buf []byte
 }
 
+// Write implements io.Writer, keeping only the tail.
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -176,6 +177,7 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String returns the last tailSize bytes written.
 func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
