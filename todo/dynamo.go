@@ -186,18 +186,26 @@ func (s *DynamoStore) CreateTodo(ctx context.Context, username string, in NewTod
 	if err != nil {
 		return Todo{}, wrap(op, err)
 	}
-	var tx ddb.Tx
-	if err := s.checkRefs(&tx, username, in.CategoryID); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	tx.Put(labelItem, s.t, item, notExists)
-	if err := s.refError(tx.Exec(ctx, s.c), username, in.CategoryID); err != nil {
-		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
-			err = errExists("todo", username, t.ID)
-		}
+	if err := s.create(ctx, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
 		return Todo{}, wrap(op, err)
 	}
 	return t, nil
+}
+
+// create puts a new item in one transaction with the checks that its user
+// and, when categoryID is set, its category exist. It returns taken when the
+// item's key is in use.
+func (s *DynamoStore) create(ctx context.Context, item ddb.Item, username, categoryID string, taken error) error {
+	var tx ddb.Tx
+	if err := s.checkRefs(&tx, username, categoryID); err != nil {
+		return err
+	}
+	tx.Put(labelItem, s.t, item, notExists)
+	err := s.refError(tx.Exec(ctx, s.c), username, categoryID)
+	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
+		return taken
+	}
+	return err
 }
 
 // Transaction item labels, by which cancellation reasons are told apart.
@@ -369,15 +377,7 @@ func (s *DynamoStore) CreateCategory(ctx context.Context, username string, in Ne
 	if err != nil {
 		return Category{}, wrap(op, err)
 	}
-	var tx ddb.Tx
-	if err := s.checkRefs(&tx, username, ""); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	tx.Put(labelItem, s.t, item, notExists)
-	if err := s.refError(tx.Exec(ctx, s.c), username, ""); err != nil {
-		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
-			err = errExists("category", username, c.ID)
-		}
+	if err := s.create(ctx, item, username, "", errExists("category", username, c.ID)); err != nil {
 		return Category{}, wrap(op, err)
 	}
 	return c, nil

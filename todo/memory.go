@@ -165,16 +165,25 @@ func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo)
 	if err != nil {
 		return Todo{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkRefs(username, in.CategoryID); err != nil {
+	if err := s.create(k, entity{todo: &t}, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
 		return Todo{}, wrap(op, err)
 	}
-	if s.exists(k) {
-		return Todo{}, wrap(op, errExists("todo", username, t.ID))
-	}
-	s.put(k, entity{todo: &t})
 	return t, nil
+}
+
+// create stores e at k if its user and, when categoryID is set, its category
+// exist, checked in DynamoStore's order. It returns taken when k is in use.
+func (s *MemoryStore) create(k itemKey, e entity, username, categoryID string, taken error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.checkRefs(username, categoryID); err != nil {
+		return err
+	}
+	if s.exists(k) {
+		return taken
+	}
+	s.put(k, e)
+	return nil
 }
 
 // GetTodo implements TodoStore.GetTodo, which documents its errors.
@@ -261,15 +270,9 @@ func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewC
 	if err != nil {
 		return Category{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.checkRefs(username, ""); err != nil {
+	if err := s.create(k, entity{category: &c}, username, "", errExists("category", username, c.ID)); err != nil {
 		return Category{}, wrap(op, err)
 	}
-	if s.exists(k) {
-		return Category{}, wrap(op, errExists("category", username, c.ID))
-	}
-	s.put(k, entity{category: &c})
 	return c, nil
 }
 
