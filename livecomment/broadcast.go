@@ -1,0 +1,133 @@
+package livecomment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// SendFunc delivers one message to one connection, as the API Gateway
+// Management API's PostToConnection does; the message is the caller's, held
+// by the closure. It returns ErrGone (possibly wrapped), or API Gateway's
+// GoneException, when the connection no longer exists. It must be safe for
+// concurrent use.
+type SendFunc func(ctx context.Context, c Connection) error
+
+// ConnectionPruner is what Broadcast needs: the connections of a room, and
+// deleting those that are gone. Note that deleting is a write to the
+// Connections table, which the seed does not grant PostCommentFunction (it
+// has read access only): a function that broadcasts and prunes needs
+// DeleteItem on Connections too.
+type ConnectionPruner interface {
+	ConnectionLister
+	Disconnect(ctx context.Context, connectionID string) error
+}
+
+// BroadcastResult counts what Broadcast did, one count per connection.
+type BroadcastResult struct {
+	Sent   int // send succeeded
+	Gone   int // send reported the connection gone; it was disconnected
+	Failed int // send failed otherwise; the connection was kept
+}
+
+// BroadcastOptions tune Broadcast.
+type BroadcastOptions struct {
+	// Concurrency is the most sends in flight at once. The default is
+	// DefaultBroadcastConcurrency.
+	Concurrency int
+}
+
+// DefaultBroadcastConcurrency is the default bound on concurrent sends.
+const DefaultBroadcastConcurrency = 16
+
+// maxJoinedErrors bounds how many send errors Broadcast returns in full.
+const maxJoinedErrors = 10
+
+// Broadcast calls send for every connection of roomID, at most
+// opts.Concurrency at once, while it walks the room's connections page by
+// page. A connection whose send reports it gone (see IsGone) is
+// disconnected, so the next broadcast does not try it again.
+//
+// The result counts every connection Broadcast reached, also when it returns
+// an error. The error is nil when listing succeeded and every send either
+// succeeded or found the connection gone; otherwise it joins the listing
+// error (ErrInvalidArgument for a bad room ID, or the store's error), the
+// context's error, and the first failed sends and disconnects, each naming
+// its connection. A room with no connections, or no such room, sends
+// nothing.
+func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send SendFunc, optFns ...func(*BroadcastOptions)) (BroadcastResult, error) {
+	const op = "broadcast"
+	o := BroadcastOptions{Concurrency: DefaultBroadcastConcurrency}
+	for _, fn := range optFns {
+		fn(&o)
+	}
+	if o.Concurrency < 1 {
+		return BroadcastResult{}, wrap(op, ddbkit.Invalid("Concurrency", "must be at least 1, got %d", o.Concurrency))
+	}
+	if send == nil {
+		return BroadcastResult{}, wrap(op, ddbkit.Invalid("send", "must not be nil"))
+	}
+	var (
+		res     BroadcastResult
+		errs    []error
+		dropped int
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		sem     = make(chan struct{}, o.Concurrency)
+	)
+	fail := func(err error) {
+		if len(errs) < maxJoinedErrors {
+			errs = append(errs, err)
+		} else {
+			dropped++
+		}
+	}
+	deliver := func(c Connection) {
+		defer wg.Done()
+		defer func() { <-sem }()
+		err := send(ctx, c)
+		var derr error
+		if err != nil && IsGone(err) {
+			derr = s.Disconnect(ctx, c.ID)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err == nil:
+			res.Sent++
+		case IsGone(err):
+			res.Gone++
+			if derr != nil {
+				fail(fmt.Errorf("disconnect gone connection %q: %w", c.ID, derr))
+			}
+		default:
+			res.Failed++
+			fail(fmt.Errorf("send to connection %q: %w", c.ID, err))
+		}
+	}
+	var stop error
+walk:
+	for c, err := range AllConnections(ctx, s, roomID) {
+		if err != nil {
+			stop = err
+			break
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			stop = wrap(op, ctx.Err())
+			break walk
+		}
+		wg.Add(1)
+		go deliver(c)
+	}
+	wg.Wait()
+	if dropped > 0 {
+		errs = append(errs, fmt.Errorf("and %d more failures", dropped))
+	}
+	// A listing error is already wrapped by its own op.
+	return res, errors.Join(stop, wrap(op, errors.Join(errs...)))
+}

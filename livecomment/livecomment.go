@@ -1,0 +1,306 @@
+package livecomment
+
+import (
+	"context"
+	"iter"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// RoomStatus is the state of a room.
+type RoomStatus string
+
+// The two states the seed allows. A room is created OPEN and can only go to
+// CLOSED, once.
+const (
+	RoomOpen   RoomStatus = "OPEN"
+	RoomClosed RoomStatus = "CLOSED"
+)
+
+// Room is a place where a host presents and viewers comment.
+type Room struct {
+	ID        string // UUIDv4, assigned by the store
+	Name      string
+	HostID    string
+	Status    RoomStatus
+	CreatedAt time.Time
+	UpdatedAt time.Time // for a closed room: when the close took effect
+}
+
+// NewRoom is the input of CreateRoom.
+type NewRoom struct {
+	Name   string
+	HostID string
+}
+
+// Comment is one comment posted to a room.
+type Comment struct {
+	RoomID    string
+	ID        string // UUIDv7 whose timestamp is CreatedAt, assigned by the store
+	Content   string
+	Nickname  string // DefaultNickname when none was given
+	CreatedAt time.Time
+}
+
+// NewComment is the input of PostComment.
+type NewComment struct {
+	Content  string
+	Nickname string // optional; "" means DefaultNickname
+}
+
+// Connection is a WebSocket connection that has joined a room.
+type Connection struct {
+	ID       string // the API Gateway connectionId
+	RoomID   string
+	JoinedAt time.Time // the item's "timestamp": when it last joined
+}
+
+// RoomReader reads rooms: the Rooms table with read access, as the seed gives
+// GetUserRoomsFunction.
+type RoomReader interface {
+	// GetRoom returns ErrInvalidArgument for a bad room ID and ErrNotFound if
+	// there is no such room.
+	GetRoom(ctx context.Context, roomID string) (Room, error)
+	// ListHostRooms lists the rooms hostID created, newest first, one Query
+	// of hostId-index per page. An unknown host has no rooms. The index is
+	// eventually consistent on DynamoDB. It returns ErrInvalidArgument or
+	// ErrInvalidCursor.
+	ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error)
+}
+
+// RoomStore reads and writes rooms: the Rooms table with read and write
+// access, as the seed gives CreateRoomFunction and CloseRoomFunction.
+type RoomStore interface {
+	RoomReader
+	// CreateRoom stores a new OPEN room with a fresh ID. It returns
+	// ErrInvalidArgument for a bad name or host ID, and ErrAlreadyExists if
+	// the ID generator repeated an ID.
+	CreateRoom(ctx context.Context, in NewRoom) (Room, error)
+	// CloseRoom moves an OPEN room to CLOSED and sets UpdatedAt to a time
+	// read after the close took effect, so no stored comment is newer. A
+	// room that is already closed is returned as it is, without error. It
+	// returns ErrInvalidArgument or ErrNotFound.
+	CloseRoom(ctx context.Context, roomID string) (Room, error)
+}
+
+// CommentReader reads comments: the Comments table with read access, as the
+// seed gives GetRoomCommentsFunction.
+type CommentReader interface {
+	// ListComments lists a room's comments in the order they were posted
+	// (by comment ID, which is time-ordered), one Query per page. An unknown
+	// room has no comments. It returns ErrInvalidArgument or
+	// ErrInvalidCursor.
+	ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
+}
+
+// CommentStore reads and writes comments: the Comments table with read and
+// write access.
+type CommentStore interface {
+	CommentReader
+	// PostComment stores a comment if, when it commits, the room exists and
+	// is OPEN: one transaction checks the room and puts the comment. It
+	// returns ErrInvalidArgument for bad input, ErrNotFound if there is no
+	// such room, ErrRoomClosed (which matches ErrConflict) if the room is
+	// closed, and ErrAlreadyExists if the comment ID generator repeated an
+	// ID.
+	PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error)
+}
+
+// ConnectionLister lists the connections of a room: what Broadcast reads.
+type ConnectionLister interface {
+	// ListConnections lists the connections that joined roomID, one Query
+	// of roomId-index per page, in no particular order (the index has no
+	// sort key). The index is eventually consistent on DynamoDB. It returns
+	// ErrInvalidArgument or ErrInvalidCursor.
+	ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error)
+}
+
+// ConnectionReader reads connections: the Connections table with read
+// access, as the seed gives PostCommentFunction.
+type ConnectionReader interface {
+	ConnectionLister
+	// GetConnection returns ErrInvalidArgument for a bad connection ID and
+	// ErrNotFound if the connection has not joined a room.
+	GetConnection(ctx context.Context, connectionID string) (Connection, error)
+}
+
+// ConnectionStore reads and writes connections: the Connections table with
+// read and write access, as the seed gives DisconnectFunction.
+type ConnectionStore interface {
+	ConnectionReader
+	// JoinRoom records that connectionID joined roomID, if, when it commits,
+	// the room exists and is OPEN (checked in the same transaction). A
+	// connection is in at most one room: joining again moves it, and
+	// refreshes JoinedAt. It returns ErrInvalidArgument, ErrNotFound if there
+	// is no such room, or ErrRoomClosed (which matches ErrConflict).
+	JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error)
+	// Disconnect forgets the connection. It is idempotent: an unknown
+	// connection is not an error. It returns ErrInvalidArgument for a bad
+	// connection ID.
+	Disconnect(ctx context.Context, connectionID string) error
+}
+
+// The roles of the seed's permission table, one interface per Lambda
+// function, each holding only what that function's grants allow.
+type (
+	// CreateRoomFunction: Rooms read and write.
+	RoomCreator = RoomStore
+	// CloseRoomFunction: Rooms read and write.
+	RoomCloser = RoomStore
+	// GetUserRoomsFunction: Rooms read.
+	HostRoomsReader = RoomReader
+	// GetRoomCommentsFunction: Comments read.
+	RoomCommentsReader = CommentReader
+	// DisconnectFunction: Connections read and write.
+	Disconnecter = ConnectionStore
+)
+
+// CommentPoster is what PostCommentFunction needs: Comments read and write,
+// and Connections read to find whom to send a new comment to. It cannot
+// write rooms. Pruning gone connections while broadcasting needs Connections
+// write too (see Broadcast).
+type CommentPoster interface {
+	CommentStore
+	ConnectionReader
+}
+
+// RoomJoiner is what JoinRoomFunction needs: Connections read and write, and
+// Rooms read (JoinRoom checks the room).
+type RoomJoiner interface {
+	ConnectionStore
+	RoomReader
+}
+
+// Store is everything the livecomment seed describes. Both DynamoStore and
+// MemoryStore implement it.
+type Store interface {
+	RoomStore
+	CommentStore
+	ConnectionStore
+}
+
+// AllConnections walks every page of a room's connections.
+func AllConnections(ctx context.Context, s ConnectionLister, roomID string) iter.Seq2[Connection, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[Connection], error) {
+		return s.ListConnections(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
+	})
+}
+
+// AllComments walks every page of a room's comments, oldest first.
+func AllComments(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
+		return s.ListComments(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
+	})
+}
+
+// DefaultNickname is the nickname of a comment posted without one, as the
+// seed specifies.
+const DefaultNickname = "Anonymous"
+
+// Field limits, in characters (not bytes).
+const (
+	MaxRoomNameLen = 100
+	MaxContentLen  = 500
+	MaxNicknameLen = 50
+	MaxIDLen       = 128
+)
+
+// validator collects the first validation error, so a validation reads as a
+// list of rules.
+type validator struct{ err error }
+
+func (v *validator) fail(field, format string, args ...any) {
+	if v.err == nil {
+		v.err = ddbkit.Invalid(field, format, args...)
+	}
+}
+
+// text checks a free-text field: valid UTF-8, not only white space, at most
+// max characters.
+func (v *validator) text(field, s string, max int) {
+	switch n := utf8.RuneCountInString(s); {
+	case !utf8.ValidString(s):
+		v.fail(field, "must be valid UTF-8")
+	case strings.TrimSpace(s) == "":
+		v.fail(field, "must not be empty")
+	case n > max:
+		v.fail(field, "must be at most %d characters, got %d", max, n)
+	}
+}
+
+// line checks a one-line text: text, and no control characters.
+func (v *validator) line(field, s string, max int) {
+	v.text(field, s, max)
+	if v.err == nil && strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		v.fail(field, "must not contain control characters")
+	}
+}
+
+// id checks an identifier: a room, host or connection ID. The seed's IDs are
+// UUIDs and API Gateway connection IDs, but any short token without white
+// space, control characters or '#' (ddbkit's key separator, kept free for
+// composite keys) is accepted.
+func (v *validator) id(field, s string) {
+	v.text(field, s, MaxIDLen)
+	if v.err == nil && strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		v.fail(field, "must not contain white space or control characters")
+	}
+	if v.err == nil && strings.Contains(s, "#") {
+		v.fail(field, "must not contain '#'")
+	}
+}
+
+// The prologue of every operation, shared by both stores: validate the
+// input, with errors wrapped for op. Keeping it in one place is what makes
+// the stores refuse the same inputs with the same errors.
+
+func checkID(op, field, id string) error {
+	var v validator
+	v.id(field, id)
+	return wrap(op, v.err)
+}
+
+func checkJoin(op, roomID, connectionID string) error {
+	var v validator
+	v.id("RoomID", roomID)
+	v.id("ConnectionID", connectionID)
+	return wrap(op, v.err)
+}
+
+// newRoom validates in and returns the room to create, OPEN, with a fresh ID
+// and timestamps.
+func (o Options) newRoom(op string, in NewRoom) (Room, error) {
+	var v validator
+	v.line("Name", in.Name, MaxRoomNameLen)
+	v.id("HostID", in.HostID)
+	if v.err != nil {
+		return Room{}, wrap(op, v.err)
+	}
+	now := o.now()
+	return Room{ID: o.NewID(), Name: in.Name, HostID: in.HostID, Status: RoomOpen, CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// checkComment validates a comment and applies the default nickname.
+func checkComment(op, roomID string, in NewComment) (NewComment, error) {
+	var v validator
+	v.id("RoomID", roomID)
+	v.text("Content", in.Content, MaxContentLen)
+	if in.Nickname != "" {
+		v.line("Nickname", in.Nickname, MaxNicknameLen)
+	}
+	if in.Nickname == "" {
+		in.Nickname = DefaultNickname
+	}
+	return in, wrap(op, v.err)
+}
+
+// stampComment returns the comment to store: its ID is a UUIDv7 of the same
+// instant as CreatedAt, so the sort key orders comments by time.
+func (o Options) stampComment(roomID string, in NewComment) Comment {
+	now := o.now()
+	return Comment{RoomID: roomID, ID: o.NewCommentID(now), Content: in.Content, Nickname: in.Nickname, CreatedAt: now}
+}

@@ -1,0 +1,135 @@
+package livecomment
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// DefaultEnv is the environment name used when Options.Env is empty. It is
+// the seed's development environment, so that a store that was not told
+// otherwise never touches production tables.
+const DefaultEnv = "dev"
+
+// Options configure a store. Both stores take the same options.
+type Options struct {
+	// Env is the seed's ${environmentName}, which names the three tables
+	// (see Tables) and so separates dev from prod. The default is
+	// DefaultEnv. The memory store uses it too, because page cursors are
+	// bound to table names.
+	Env string
+	// Clock stamps createdAt, updatedAt, the connections' timestamp and
+	// the time inside comment IDs. The default is time.Now.
+	Clock ddbkit.Clock
+	// NewID makes room IDs. The default makes UUIDv4s, as the seed says.
+	NewID ddbkit.IDGenerator
+	// NewCommentID makes the ID of a comment posted at the given instant.
+	// The default is NewCommentIDs(): UUIDv7s of that instant, so that the
+	// Comments sort key is in time order.
+	NewCommentID CommentIDGenerator
+	// MaxAttempts bounds the attempts of a transaction that DynamoDB
+	// throttles, cancels for a conflict or fails with a 5xx. The default
+	// is 8.
+	MaxAttempts int
+}
+
+func newOptions(optFns []func(*Options)) Options {
+	o := Options{
+		Env:          DefaultEnv,
+		Clock:        time.Now,
+		NewID:        ddbkit.NewUUIDv4,
+		NewCommentID: NewCommentIDs(),
+		MaxAttempts:  ddb.DefaultBackoff.Attempts,
+	}
+	for _, fn := range optFns {
+		fn(&o)
+	}
+	if o.Env == "" {
+		o.Env = DefaultEnv
+	}
+	return o
+}
+
+// now returns the time to store: UTC, at the millisecond precision of the
+// seed's timestamps, so what a store returns equals what it later reads back.
+func (o Options) now() time.Time { return o.Clock().UTC().Truncate(time.Millisecond) }
+
+func (o Options) backoff() ddb.Backoff {
+	b := ddb.DefaultBackoff
+	b.Attempts = max(o.MaxAttempts, 1)
+	return b
+}
+
+// ErrRoomClosed reports that a room is CLOSED, so it takes no comments and
+// no new connections. It matches ddbkit.ErrConflict through errors.Is: the
+// room is in a state that forbids the operation.
+var ErrRoomClosed error = &kindError{msg: "room is closed", kind: ddbkit.ErrConflict}
+
+// ErrGone is what a SendFunc returns, possibly wrapped, when the connection
+// no longer exists (API Gateway's HTTP 410). Broadcast also recognises API
+// Gateway's own GoneException; see IsGone.
+var ErrGone = errors.New("connection gone")
+
+// IsGone reports whether err says that a connection no longer exists: it
+// matches ErrGone, or it is an API error with code "GoneException" or an
+// HTTP 410 response, as the API Gateway Management API's PostToConnection
+// returns for a closed connection.
+func IsGone(err error) bool {
+	if errors.Is(err, ErrGone) {
+		return true
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) && api.ErrorCode() == "GoneException" {
+		return true
+	}
+	var re *http.ResponseError
+	return errors.As(err, &re) && re.HTTPStatusCode() == 410
+}
+
+// kindError is a sentinel of this package that also matches one of
+// ddbkit's categories.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+// Errors both stores return, so that they match in category and in text.
+
+func errRoomNotFound(id string) error {
+	return fmt.Errorf("room %q: %w", id, ddbkit.ErrNotFound)
+}
+
+func errRoomClosed(id string) error {
+	return fmt.Errorf("room %q: %w", id, ErrRoomClosed)
+}
+
+func errRoomExists(id string) error {
+	return fmt.Errorf("room %q: %w; the ID generator repeated an ID", id, ddbkit.ErrAlreadyExists)
+}
+
+func errCommentExists(roomID, id string) error {
+	return fmt.Errorf("comment %q in room %q: %w; the comment ID generator repeated an ID", id, roomID, ddbkit.ErrAlreadyExists)
+}
+
+func errConnectionNotFound(id string) error {
+	return fmt.Errorf("connection %q: %w", id, ddbkit.ErrNotFound)
+}
+
+// wrap prefixes err with the package and operation, as every error of the
+// package reads.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("livecomment: %s: %w", op, err)
+}
