@@ -1,0 +1,1070 @@
+package wardrobe
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// DynamoStore is the Store on DynamoDB. Its base-table reads are strongly
+// consistent; its listings read GSIs, which DynamoDB updates eventually
+// (DynamoDB Local, and MemoryStore, at once).
+type DynamoStore struct {
+	c ddbkit.Client
+	o Options
+	t ddb.Table
+}
+
+var _ Store = (*DynamoStore)(nil)
+
+// NewDynamoStore returns a Store on the table named by the options, which
+// must exist (see EnsureTable). c is usually a *dynamodb.Client.
+func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
+	o := newOptions(optFns)
+	return &DynamoStore{c: c, o: o, t: table(o.TableName)}
+}
+
+// BatchGetChunk is the seed's unit of BatchGetItem: at most 80 keys a call.
+const BatchGetChunk = 80
+
+// The item layouts, attribute for attribute as the seed gives them. Times
+// are Unix ms Numbers; deletedAt and a history's templateId are NULL when
+// unset.
+type wardrobeItem struct {
+	PK         string `dynamodbav:"PK"`
+	SK         string `dynamodbav:"SK"`
+	WardrobeID string `dynamodbav:"wardrobeId"`
+	Name       string `dynamodbav:"name"`
+	CreatedAt  int64  `dynamodbav:"createdAt"`
+}
+
+// wornItem is a clothing (clothingId, imageKey) or a template (templateId,
+// clothingIds).
+type wornItem struct {
+	PK           string   `dynamodbav:"PK"`
+	SK           string   `dynamodbav:"SK"`
+	ClothingID   string   `dynamodbav:"clothingId,omitempty"`
+	TemplateID   string   `dynamodbav:"templateId,omitempty"`
+	Name         string   `dynamodbav:"name"`
+	Status       string   `dynamodbav:"status"`
+	ImageKey     string   `dynamodbav:"imageKey,omitempty"`
+	ClothingIDs  []string `dynamodbav:"clothingIds,omitempty"`
+	WearCount    int      `dynamodbav:"wearCount"`
+	LastWornAt   int64    `dynamodbav:"lastWornAt"`
+	CreatedAt    int64    `dynamodbav:"createdAt"`
+	DeletedAt    *int64   `dynamodbav:"deletedAt"`
+	StatusListPK string   `dynamodbav:"statusListPk"`
+	CreatedAtSK  string   `dynamodbav:"createdAtSk"`
+	WearCountSK  string   `dynamodbav:"wearCountSk"`
+	LastWornAtSK string   `dynamodbav:"lastWornAtSk"`
+}
+
+type historyItem struct {
+	PK          string   `dynamodbav:"PK"`
+	SK          string   `dynamodbav:"SK"`
+	HistoryID   string   `dynamodbav:"historyId"`
+	CreatedAt   int64    `dynamodbav:"createdAt"`
+	Date        string   `dynamodbav:"date"`
+	TemplateID  *string  `dynamodbav:"templateId"`
+	ClothingIDs []string `dynamodbav:"clothingIds"`
+	DateSK      string   `dynamodbav:"dateSk"`
+}
+
+type counterItem struct {
+	PK    string `dynamodbav:"PK"`
+	SK    string `dynamodbav:"SK"`
+	Date  string `dynamodbav:"date"`
+	Count int    `dynamodbav:"count"`
+}
+
+// Attribute names used in expressions.
+var (
+	nPK           = expression.Name(AttrPK)
+	nName         = expression.Name("name")
+	nStatus       = expression.Name("status")
+	nImageKey     = expression.Name("imageKey")
+	nClothingIDs  = expression.Name("clothingIds")
+	nWearCount    = expression.Name("wearCount")
+	nLastWornAt   = expression.Name("lastWornAt")
+	nDeletedAt    = expression.Name("deletedAt")
+	nStatusListPK = expression.Name(AttrStatusListPK)
+	nWearCountSK  = expression.Name(AttrWearCountSK)
+	nLastWornSK   = expression.Name(AttrLastWornAtSK)
+	nCount        = expression.Name("count")
+	nDate         = expression.Name("date")
+	exists        = expression.AttributeExists(nPK)
+	notExists     = expression.AttributeNotExists(nPK)
+	isActive      = exists.And(expression.Equal(nStatus, expression.Value(string(StatusActive))))
+	consistently  = aws.Bool(true)
+)
+
+// Transaction item labels, by which cancellation reasons are told apart.
+// References are labelled by the input field that names them.
+const (
+	labelWardrobe = "wardrobe"
+	labelItem     = "item"
+)
+
+// CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
+func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
+	const op = "create wardrobe"
+	w, k, err := s.o.newWardrobe(op, in)
+	if err != nil {
+		return Wardrobe{}, err
+	}
+	item, err := attributevalue.MarshalMap(wardrobeItem{PK: k.pk, SK: k.sk, WardrobeID: w.ID, Name: w.Name, CreatedAt: w.CreatedAt.UnixMilli()})
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	var tx ddb.Tx
+	tx.Put(labelItem, s.t, item, notExists)
+	if err := tx.Exec(ctx, s.c); err != nil {
+		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
+			return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
+		}
+		return Wardrobe{}, wrap(op, err)
+	}
+	return w, nil
+}
+
+// GetWardrobe implements WardrobeStore.GetWardrobe, which documents its errors.
+func (s *DynamoStore) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error) {
+	const op = "get wardrobe"
+	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return Wardrobe{}, err
+	}
+	k, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	item, err := s.get(ctx, k)
+	if err != nil || item == nil {
+		return Wardrobe{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
+	}
+	var it wardrobeItem
+	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	return Wardrobe{ID: it.WardrobeID, Name: it.Name, CreatedAt: msTime(it.CreatedAt)}, nil
+}
+
+// AddClothing implements ClothingStore.AddClothing, which documents its errors.
+func (s *DynamoStore) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
+	const op = "add clothing"
+	w, err := s.o.newClothing(op, wardrobeID, in)
+	if err != nil {
+		return Clothing{}, err
+	}
+	return w.clothing(), wrap(op, s.create(ctx, w))
+}
+
+// create puts a new clothing or template in one transaction with the checks
+// that its wardrobe exists and that the clothes it names are ACTIVE.
+func (s *DynamoStore) create(ctx context.Context, w worn) error {
+	item, err := marshalWorn(w)
+	if err != nil {
+		return err
+	}
+	wk, err := wardrobeKey(w.wardrobeID)
+	if err != nil {
+		return err
+	}
+	var tx ddb.Tx
+	tx.Check(labelWardrobe, s.t, wk.item(s.t), exists)
+	refs := outfitRefs("", w.clothingIDs)
+	if err := s.checkActive(&tx, w.wardrobeID, refs); err != nil {
+		return err
+	}
+	tx.Put(labelItem, s.t, item, notExists)
+	err = tx.Exec(ctx, s.c)
+	if _, ok := ddb.ConditionFailed(err, labelWardrobe); ok {
+		return errWardrobeNotFound(w.wardrobeID)
+	}
+	if err := refsError(err, refs); err != nil {
+		return err
+	}
+	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
+		return errExists(w.kind.noun(), w.id)
+	}
+	return err
+}
+
+// checkActive adds a check per reference that it is ACTIVE when the
+// transaction commits.
+func (s *DynamoStore) checkActive(tx *ddb.Tx, wardrobeID string, refs []wornRef) error {
+	for _, r := range refs {
+		k, err := wornKey(wardrobeID, r.kind, r.id)
+		if err != nil {
+			return err
+		}
+		tx.Check(r.field, s.t, k.item(s.t), isActive)
+	}
+	return nil
+}
+
+// refsError turns the failed reference checks of a cancelled transaction
+// into the error MemoryStore gives for the same references: the first one
+// that is missing or DELETED. It returns err itself when no reference check
+// failed.
+func refsError(err error, refs []wornRef) error {
+	failed := false
+	for i := range refs {
+		old, ok := ddb.ConditionFailed(err, refs[i].field)
+		refs[i].found, refs[i].status = true, StatusActive
+		if ok {
+			failed = true
+			refs[i].found, refs[i].status = old != nil, StatusDeleted
+		}
+	}
+	if !failed {
+		return nil
+	}
+	return checkWearable(refs)
+}
+
+// GetClothing implements ClothingStore.GetClothing, which documents its errors.
+func (s *DynamoStore) GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.getWorn(ctx, "get clothing", wardrobeID, KindClothing, clothingID)
+	return w.clothing(), err
+}
+
+// getWorn validates a reference and reads one clothing or template.
+func (s *DynamoStore) getWorn(ctx context.Context, op, wardrobeID string, kind Kind, id string) (worn, error) {
+	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	w, err := s.readWorn(ctx, wardrobeID, kind, id)
+	return w, wrap(op, err)
+}
+
+func (s *DynamoStore) readWorn(ctx context.Context, wardrobeID string, kind Kind, id string) (worn, error) {
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, err
+	}
+	item, err := s.get(ctx, k)
+	if err != nil || item == nil {
+		return worn{}, orNotFound(err, errNotFound(kind.noun(), wardrobeID, id))
+	}
+	return unmarshalWorn(item, wardrobeID)
+}
+
+// ListClothes implements ClothingStore.ListClothes, which documents its errors.
+func (s *DynamoStore) ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
+	const op = "list clothes"
+	ws, next, err := s.listWorn(ctx, op, wardrobeID, KindClothing, opts)
+	if err != nil {
+		return ddbkit.Page[Clothing]{}, err
+	}
+	out := make([]Clothing, len(ws))
+	for i, w := range ws {
+		out[i] = w.clothing()
+	}
+	return ddbkit.Page[Clothing]{Items: out, Next: next}, nil
+}
+
+// listWorn reads one page of a status list.
+func (s *DynamoStore) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, error) {
+	if err := validateList(op, wardrobeID, opts); err != nil {
+		return nil, "", err
+	}
+	q, err := statusListQuery(s.t, wardrobeID, kind, opts)
+	if err != nil {
+		return nil, "", wrap(op, err)
+	}
+	items, next, err := s.query(ctx, q, opts.PageOptions)
+	if err != nil {
+		return nil, "", wrap(op, err)
+	}
+	ws := make([]worn, len(items))
+	for i, it := range items {
+		if ws[i], err = unmarshalWorn(it, wardrobeID); err != nil {
+			return nil, "", wrap(op, err)
+		}
+	}
+	return ws, next, nil
+}
+
+// UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
+func (s *DynamoStore) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
+	const op = "update clothing"
+	if err := validateClothingPatch(op, wardrobeID, clothingID, patch); err != nil {
+		return Clothing{}, err
+	}
+	var upd expression.UpdateBuilder
+	if patch.Name != nil {
+		upd = upd.Set(nName, expression.Value(*patch.Name))
+	}
+	switch {
+	case patch.ImageKey == nil:
+	case *patch.ImageKey == "":
+		upd = upd.Remove(nImageKey)
+	default:
+		upd = upd.Set(nImageKey, expression.Value(*patch.ImageKey))
+	}
+	w, err := s.updateWorn(ctx, wardrobeID, KindClothing, clothingID, upd)
+	return w.clothing(), wrap(op, err)
+}
+
+// updateWorn applies upd to an existing clothing or template and returns
+// it as it is afterwards.
+func (s *DynamoStore) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id string, upd expression.UpdateBuilder) (worn, error) {
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, err
+	}
+	out, err := s.update(ctx, k, upd, exists)
+	if ddb.IsConditionFailed(err) {
+		return worn{}, errNotFound(kind.noun(), wardrobeID, id)
+	}
+	if err != nil {
+		return worn{}, err
+	}
+	return unmarshalWorn(out, wardrobeID)
+}
+
+// DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
+func (s *DynamoStore) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.setStatus(ctx, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
+	return w.clothing(), err
+}
+
+// RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
+func (s *DynamoStore) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.setStatus(ctx, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
+	return w.clothing(), err
+}
+
+// setStatus deletes or restores a clothing or template: status, deletedAt
+// and the status-list partition change in one conditional write. An item
+// already in that status is returned unchanged.
+func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
+	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, wrap(op, err)
+	}
+	pk, err := statusListPK(wardrobeID, kind, to)
+	if err != nil {
+		return worn{}, wrap(op, err)
+	}
+	var deletedAt *int64
+	if to == StatusDeleted {
+		ms := s.o.now().UnixMilli()
+		deletedAt = &ms
+	}
+	upd := expression.Set(nStatus, expression.Value(string(to))).
+		Set(nDeletedAt, expression.Value(deletedAt)).
+		Set(nStatusListPK, expression.Value(pk))
+	out, err := s.update(ctx, k, upd, exists.And(expression.NotEqual(nStatus, expression.Value(string(to)))))
+	var failed *types.ConditionalCheckFailedException
+	switch {
+	case errors.As(err, &failed) && failed.Item == nil:
+		return worn{}, wrap(op, errNotFound(kind.noun(), wardrobeID, id))
+	case errors.As(err, &failed):
+		out = failed.Item // already in that status: nothing to do
+	case err != nil:
+		return worn{}, wrap(op, err)
+	}
+	w, err := unmarshalWorn(out, wardrobeID)
+	return w, wrap(op, err)
+}
+
+// AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
+func (s *DynamoStore) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error) {
+	const op = "add template"
+	w, err := s.o.newTemplate(op, wardrobeID, in)
+	if err != nil {
+		return Template{}, err
+	}
+	return w.template(), wrap(op, s.create(ctx, w))
+}
+
+// GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
+func (s *DynamoStore) GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.getWorn(ctx, "get template", wardrobeID, KindTemplate, templateID)
+	return w.template(), err
+}
+
+// ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
+func (s *DynamoStore) ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
+	const op = "list templates"
+	ws, next, err := s.listWorn(ctx, op, wardrobeID, KindTemplate, opts)
+	if err != nil {
+		return ddbkit.Page[TemplateSummary]{}, err
+	}
+	lists := make([][]string, len(ws))
+	for i, w := range ws {
+		lists[i] = w.clothingIDs
+	}
+	found, err := s.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	if err != nil {
+		return ddbkit.Page[TemplateSummary]{}, wrap(op, err)
+	}
+	out := make([]TemplateSummary, len(ws))
+	for i, w := range ws {
+		out[i].Template = w.template()
+		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, found)
+	}
+	return ddbkit.Page[TemplateSummary]{Items: out, Next: next}, nil
+}
+
+// thumbnails reads the clothes ids name with BatchGetItem, BatchGetChunk
+// keys a call, and returns those found by ID.
+func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	ks := make([]ddb.Item, len(ids))
+	for i, id := range ids {
+		k, err := wornKey(wardrobeID, KindClothing, id)
+		if err != nil {
+			return nil, err
+		}
+		ks[i] = k.item(s.t)
+	}
+	items, err := s.batchGet(ctx, ks)
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[string]Thumbnail, len(ids))
+	for _, it := range items {
+		if it == nil {
+			continue
+		}
+		w, err := unmarshalWorn(it, wardrobeID)
+		if err != nil {
+			return nil, err
+		}
+		found[w.id] = w.thumbnail()
+	}
+	return found, nil
+}
+
+// UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
+func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+	const op = "update template"
+	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
+		return Template{}, err
+	}
+	var upd expression.UpdateBuilder
+	if patch.Name != nil {
+		upd = upd.Set(nName, expression.Value(*patch.Name))
+	}
+	if patch.ClothingIDs == nil {
+		w, err := s.updateWorn(ctx, wardrobeID, KindTemplate, templateID, upd)
+		return w.template(), wrap(op, err)
+	}
+	// A new list must name ACTIVE clothes when the update commits; a
+	// transaction cannot return the new item, so read it back.
+	upd = upd.Set(nClothingIDs, expression.Value(patch.ClothingIDs))
+	k, err := wornKey(wardrobeID, KindTemplate, templateID)
+	if err != nil {
+		return Template{}, wrap(op, err)
+	}
+	var tx ddb.Tx
+	tx.Update(labelItem, s.t, k.item(s.t), upd, exists)
+	refs := outfitRefs("", patch.ClothingIDs)
+	if err := s.checkActive(&tx, wardrobeID, refs); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	err = tx.Exec(ctx, s.c)
+	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
+		return Template{}, wrap(op, errNotFound("template", wardrobeID, templateID))
+	}
+	if err := refsError(err, refs); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	if err != nil {
+		return Template{}, wrap(op, err)
+	}
+	return s.GetTemplate(ctx, wardrobeID, templateID)
+}
+
+// DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
+func (s *DynamoStore) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.setStatus(ctx, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
+	return w.template(), err
+}
+
+// RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
+func (s *DynamoStore) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.setStatus(ctx, "restore template", wardrobeID, KindTemplate, templateID, StatusActive)
+	return w.template(), err
+}
+
+// AddHistory implements HistoryStore.AddHistory, which documents its errors.
+//
+// The padded WEAR# key needs the new count, so it reads the wardrobe, the
+// template and the clothes with one BatchGetItem, then writes everything
+// in one transaction conditional on what it read, and starts over when a
+// concurrent write got in between.
+func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
+	const op = "add history"
+	h, hk, err := s.o.newHistory(op, wardrobeID, in)
+	if err != nil {
+		return History{}, err
+	}
+	hitem, err := marshalHistory(hk, h)
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	wk, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	day := dayMs(h.Date)
+	err = ddb.Retry(ctx, s.o.backoff(), func() error {
+		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
+		found, err := s.readRefs(ctx, wardrobeID, wk, refs, "")
+		if err != nil {
+			return err
+		}
+		if !found {
+			return errWardrobeNotFound(wardrobeID)
+		}
+		if err := checkWearable(refs); err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		tx.Put(labelItem, s.t, hitem, notExists)
+		for _, r := range refs {
+			if err := s.wear(&tx, wardrobeID, r, h.Date, +1, r.st.worn(day)); err != nil {
+				return err
+			}
+		}
+		err = tx.Exec(ctx, s.c)
+		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
+			return errExists("history", h.ID)
+		}
+		return raced(err, "the outfit's statistics")
+	})
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	return h, nil
+}
+
+// readRefs reads, with one BatchGetItem, the item at first, the referenced
+// items and, when d is set, their counters of day d, and fills refs in. It
+// reports whether first exists.
+func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first itemKey, refs []wornRef, d Date) (bool, error) {
+	ks := []ddb.Item{first.item(s.t)}
+	for _, r := range refs {
+		k, err := wornKey(wardrobeID, r.kind, r.id)
+		if err != nil {
+			return false, err
+		}
+		ks = append(ks, k.item(s.t))
+	}
+	if d != "" {
+		for _, r := range refs {
+			k, err := counterKey(wardrobeID, r.kind, r.id, d)
+			if err != nil {
+				return false, err
+			}
+			ks = append(ks, k.item(s.t))
+		}
+	}
+	items, err := s.batchGet(ctx, ks)
+	if err != nil {
+		return false, err
+	}
+	for i := range refs {
+		if it := items[1+i]; it != nil {
+			w, err := unmarshalWorn(it, wardrobeID)
+			if err != nil {
+				return false, err
+			}
+			refs[i].found, refs[i].status, refs[i].st = true, w.status, w.st
+		}
+		if d != "" {
+			if it := items[1+len(refs)+i]; it != nil {
+				var c counterItem
+				if err := attributevalue.UnmarshalMap(it, &c); err != nil {
+					return false, err
+				}
+				refs[i].dayCount = c.Count
+			}
+		}
+	}
+	return items[0] != nil, nil
+}
+
+// wear adds to tx the change one history makes to r: delta (+1 or -1) on
+// the counter of day d, and r's statistics set to st, with their index
+// keys, on condition that they are still r.st. A wear added to a counter
+// creates it; the last wear taken from it deletes it. A new wear needs r
+// ACTIVE at commit.
+func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, delta int, st stats) error {
+	ck, err := counterKey(wardrobeID, r.kind, r.id, d)
+	if err != nil {
+		return err
+	}
+	label := "counter of " + r.field
+	switch {
+	case delta > 0:
+		tx.Update(label, s.t, ck.item(s.t), expression.Add(nCount, expression.Value(1)).Set(nDate, expression.Value(string(d))))
+	case r.dayCount == 1:
+		tx.Delete(label, s.t, ck.item(s.t), expression.Equal(nCount, expression.Value(1)))
+	case r.dayCount > 1:
+		tx.Update(label, s.t, ck.item(s.t), expression.Set(nCount, expression.Value(r.dayCount-1)),
+			expression.Equal(nCount, expression.Value(r.dayCount)))
+	}
+	if !r.found {
+		return nil // damaged data: nothing to take the wear from
+	}
+	k, err := wornKey(wardrobeID, r.kind, r.id)
+	if err != nil {
+		return err
+	}
+	upd, cond, err := statsUpdate(wardrobeID, r.kind, r.id, r.st, st)
+	if err != nil {
+		return err
+	}
+	if delta > 0 {
+		cond = cond.And(isActive)
+	}
+	tx.Update(r.field, s.t, k.item(s.t), upd, cond)
+	return nil
+}
+
+// statsUpdate sets the statistics of an item from old to st, with their
+// index keys, on condition that they are still old.
+func statsUpdate(wardrobeID string, kind Kind, id string, old, st stats) (expression.UpdateBuilder, expression.ConditionBuilder, error) {
+	var ik indexKeys
+	var err error
+	if ik.wear, err = orderSK(segWear, int64(st.count), wearDigits, kind, id); err != nil {
+		return expression.UpdateBuilder{}, expression.ConditionBuilder{}, err
+	}
+	if ik.lastWorn, err = orderSK(segLastWorn, st.lastMs, msDigits, kind, id); err != nil {
+		return expression.UpdateBuilder{}, expression.ConditionBuilder{}, err
+	}
+	upd := expression.Set(nWearCount, expression.Value(st.count)).
+		Set(nLastWornAt, expression.Value(st.lastMs)).
+		Set(nWearCountSK, expression.Value(ik.wear)).
+		Set(nLastWornSK, expression.Value(ik.lastWorn))
+	cond := expression.Equal(nWearCount, expression.Value(old.count)).
+		And(expression.Equal(nLastWornAt, expression.Value(old.lastMs)))
+	return upd, cond, nil
+}
+
+// raced turns a transaction cancelled by a failed condition into
+// ErrConflict, which Retry retries: something the condition relied on was
+// changed by a concurrent write.
+func raced(err error, what string) error {
+	var canceled *ddb.TxCanceledError
+	if errors.As(err, &canceled) {
+		for _, r := range canceled.Reasons {
+			if r.Code == ddb.ReasonConditionalCheckFailed {
+				return errRaced(what)
+			}
+		}
+	}
+	return err
+}
+
+// GetHistory implements HistoryStore.GetHistory, which documents its errors.
+func (s *DynamoStore) GetHistory(ctx context.Context, wardrobeID, historyID string) (HistoryDetail, error) {
+	const op = "get history"
+	h, err := s.getHistory(ctx, op, wardrobeID, historyID)
+	if err != nil {
+		return HistoryDetail{}, err
+	}
+	found, err := s.thumbnails(ctx, wardrobeID, h.ClothingIDs)
+	if err != nil {
+		return HistoryDetail{}, wrap(op, err)
+	}
+	d := HistoryDetail{History: h}
+	d.Clothes, _ = thumbnails(h.ClothingIDs, len(h.ClothingIDs), found)
+	return d, nil
+}
+
+func (s *DynamoStore) getHistory(ctx context.Context, op, wardrobeID, historyID string) (History, error) {
+	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return History{}, err
+	}
+	h, err := s.readHistory(ctx, wardrobeID, historyID)
+	return h, wrap(op, err)
+}
+
+func (s *DynamoStore) readHistory(ctx context.Context, wardrobeID, historyID string) (History, error) {
+	k, err := historyKey(wardrobeID, historyID)
+	if err != nil {
+		return History{}, err
+	}
+	item, err := s.get(ctx, k)
+	if err != nil || item == nil {
+		return History{}, orNotFound(err, errNotFound("history", wardrobeID, historyID))
+	}
+	return unmarshalHistory(item, wardrobeID)
+}
+
+// ListHistory implements HistoryStore.ListHistory, which documents its errors.
+func (s *DynamoStore) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQuery) (ddbkit.Page[HistorySummary], error) {
+	const op = "list history"
+	if err := validateHistoryQuery(op, wardrobeID, hq); err != nil {
+		return ddbkit.Page[HistorySummary]{}, err
+	}
+	q, err := historyQuery(s.t, wardrobeID, hq)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	items, next, err := s.query(ctx, q, hq.PageOptions)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	hs := make([]History, len(items))
+	lists := make([][]string, len(items))
+	for i, it := range items {
+		if hs[i], err = unmarshalHistory(it, wardrobeID); err != nil {
+			return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+		}
+		lists[i] = hs[i].ClothingIDs
+	}
+	found, err := s.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	out := make([]HistorySummary, len(hs))
+	for i, h := range hs {
+		out[i].History = h
+		out[i].Thumbnails, out[i].More = thumbnails(h.ClothingIDs, ThumbnailCount, found)
+	}
+	return ddbkit.Page[HistorySummary]{Items: out, Next: next}, nil
+}
+
+// DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
+//
+// It reads the history, then the items it wore and their counters of its
+// day with one BatchGetItem, looks up the next latest day of each item
+// whose latest wear it takes away (one Query each), and writes everything
+// in one transaction conditional on what it read.
+func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
+	const op = "delete history"
+	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return err
+	}
+	hk, err := historyKey(wardrobeID, historyID)
+	if err != nil {
+		return wrap(op, err)
+	}
+	return wrap(op, ddb.Retry(ctx, s.o.backoff(), func() error {
+		h, err := s.readHistory(ctx, wardrobeID, historyID)
+		if err != nil {
+			return err
+		}
+		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
+		if _, err := s.readRefs(ctx, wardrobeID, hk, refs, h.Date); err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		tx.Delete(labelItem, s.t, hk.item(s.t), exists)
+		day := dayMs(h.Date)
+		for _, r := range refs {
+			st, again := r.st.unworn(day, r.dayCount)
+			if again {
+				if st.lastMs, err = s.latestBefore(ctx, wardrobeID, r, h.Date); err != nil {
+					return err
+				}
+			}
+			if err := s.wear(&tx, wardrobeID, r, h.Date, -1, st); err != nil {
+				return err
+			}
+		}
+		err = tx.Exec(ctx, s.c)
+		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
+			return errNotFound("history", wardrobeID, historyID)
+		}
+		return raced(err, "the outfit's statistics")
+	}))
+}
+
+// latestBefore returns the latest day before d with a wear of r, in Unix
+// ms, or 0 if there is none: one Query, newest first, for one counter.
+func (s *DynamoStore) latestBefore(ctx context.Context, wardrobeID string, r wornRef, d Date) (int64, error) {
+	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d)
+	if err != nil {
+		return 0, err
+	}
+	items, _, err := ddb.QueryPage(ctx, s.c, q, 1, "", nil)
+	if err != nil || len(items) == 0 {
+		return 0, err
+	}
+	c, err := unmarshalCounter(items[0])
+	if err != nil {
+		return 0, err
+	}
+	return dayMs(c.Date), nil
+}
+
+// ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
+func (s *DynamoStore) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {
+	const op = "list daily wear"
+	if err := validateDailyQuery(op, wardrobeID, kind, id, dq); err != nil {
+		return ddbkit.Page[DailyWear]{}, err
+	}
+	q, err := dailyQuery(s.t, wardrobeID, kind, id, dq)
+	if err != nil {
+		return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	}
+	items, next, err := s.query(ctx, q, dq.PageOptions)
+	if err != nil {
+		return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	}
+	out := make([]DailyWear, len(items))
+	for i, it := range items {
+		if out[i], err = unmarshalCounter(it); err != nil {
+			return ddbkit.Page[DailyWear]{}, wrap(op, err)
+		}
+	}
+	return ddbkit.Page[DailyWear]{Items: out, Next: next}, nil
+}
+
+// RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
+//
+// It lists the wardrobe's clothes and templates from the base table, reads
+// each one's counters, and repairs a drifted item with an update
+// conditional on the statistics it read, reading again after a race.
+func (s *DynamoStore) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
+	const op = "recalculate stats"
+	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return StatsReport{}, err
+	}
+	wk, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return StatsReport{}, wrap(op, err)
+	}
+	if item, err := s.get(ctx, wk); err != nil || item == nil {
+		return StatsReport{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
+	}
+	var rep StatsReport
+	for _, kind := range []Kind{KindClothing, KindTemplate} {
+		pk, err := wardrobePK(wardrobeID, keys.Lit(string(kind)))
+		if err != nil {
+			return StatsReport{}, wrap(op, err)
+		}
+		q := baseQuery(s.t, pk)
+		for cursor := ""; ; {
+			items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+			if err != nil {
+				return StatsReport{}, wrap(op, err)
+			}
+			for _, it := range items {
+				w, err := unmarshalWorn(it, wardrobeID)
+				if err != nil {
+					return StatsReport{}, wrap(op, err)
+				}
+				rep.Checked++
+				d, drifted, err := s.recalc(ctx, w)
+				if err != nil {
+					return StatsReport{}, wrap(op, err)
+				}
+				if drifted {
+					rep.Drifts = append(rep.Drifts, d)
+				}
+			}
+			if next == "" {
+				break
+			}
+			cursor = next
+		}
+	}
+	return rep, nil
+}
+
+// recalc repairs one item's statistics from its counters.
+func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
+	var (
+		d       Drift
+		drifted bool
+		reread  bool
+	)
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		if reread {
+			var err error
+			if w, err = s.readWorn(ctx, w.wardrobeID, w.kind, w.id); err != nil {
+				return err
+			}
+		}
+		reread = true
+		counters, err := s.allCounters(ctx, w)
+		if err != nil {
+			return err
+		}
+		st := truth(counters)
+		if d, drifted = drift(w, st); !drifted {
+			return nil
+		}
+		k, err := w.key()
+		if err != nil {
+			return err
+		}
+		upd, cond, err := statsUpdate(w.wardrobeID, w.kind, w.id, w.st, st)
+		if err != nil {
+			return err
+		}
+		_, err = s.update(ctx, k, upd, cond)
+		if ddb.IsConditionFailed(err) {
+			return errRaced(w.kind.noun() + " " + w.id)
+		}
+		return err
+	})
+	return d, drifted, err
+}
+
+// allCounters reads every daily counter of w.
+func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, error) {
+	q, err := dailyQuery(s.t, w.wardrobeID, w.kind, w.id, DailyQuery{})
+	if err != nil {
+		return nil, err
+	}
+	var out []DailyWear
+	for cursor := ""; ; {
+		items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			c, err := unmarshalCounter(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c)
+		}
+		if next == "" {
+			return out, nil
+		}
+		cursor = next
+	}
+}
+
+// query runs one page of a listing.
+func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.PageOptions) ([]ddb.Item, string, error) {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return nil, "", err
+	}
+	return ddb.QueryPage(ctx, s.c, q, limit, opts.Cursor, nil)
+}
+
+func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) ([]ddb.Item, error) {
+	return ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true})
+}
+
+func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
+	out, err := s.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t), ConsistentRead: consistently})
+	if err != nil {
+		return nil, err
+	}
+	return out.Item, nil
+}
+
+// update applies upd to the item at k if cond holds, and returns the item
+// as it is afterwards. A failed condition returns the item as it was in the
+// *types.ConditionalCheckFailedException.
+func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.UpdateBuilder, cond expression.ConditionBuilder) (ddb.Item, error) {
+	e, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t),
+		UpdateExpression: e.Update(), ConditionExpression: e.Condition(),
+		ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
+}
+
+func orNotFound(err, notFound error) error {
+	if err != nil {
+		return err
+	}
+	return notFound
+}
+
+func marshalWorn(w worn) (ddb.Item, error) {
+	k, err := w.key()
+	if err != nil {
+		return nil, err
+	}
+	ik, err := w.indexKeys()
+	if err != nil {
+		return nil, err
+	}
+	it := wornItem{PK: k.pk, SK: k.sk, Name: w.name, Status: string(w.status), ImageKey: w.imageKey,
+		ClothingIDs: w.clothingIDs, WearCount: w.st.count, LastWornAt: w.st.lastMs, CreatedAt: w.createdAt.UnixMilli(),
+		StatusListPK: ik.statusList, CreatedAtSK: ik.created, WearCountSK: ik.wear, LastWornAtSK: ik.lastWorn}
+	if w.kind == KindTemplate {
+		it.TemplateID = w.id
+	} else {
+		it.ClothingID = w.id
+	}
+	if !w.deletedAt.IsZero() {
+		ms := w.deletedAt.UnixMilli()
+		it.DeletedAt = &ms
+	}
+	return attributevalue.MarshalMap(it)
+}
+
+func unmarshalWorn(item ddb.Item, wardrobeID string) (worn, error) {
+	var it wornItem
+	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+		return worn{}, err
+	}
+	w := worn{kind: KindClothing, wardrobeID: wardrobeID, id: it.ClothingID, name: it.Name, status: Status(it.Status),
+		imageKey: it.ImageKey, clothingIDs: it.ClothingIDs, st: stats{count: it.WearCount, lastMs: it.LastWornAt},
+		createdAt: msTime(it.CreatedAt)}
+	if it.TemplateID != "" {
+		w.kind, w.id = KindTemplate, it.TemplateID
+	}
+	if it.DeletedAt != nil {
+		w.deletedAt = msTime(*it.DeletedAt)
+	}
+	return w, nil
+}
+
+func marshalHistory(k itemKey, h History) (ddb.Item, error) {
+	dsk, err := historyDateSK(h.Date, h.ID)
+	if err != nil {
+		return nil, err
+	}
+	it := historyItem{PK: k.pk, SK: k.sk, HistoryID: h.ID, CreatedAt: h.CreatedAt.UnixMilli(), Date: string(h.Date),
+		ClothingIDs: h.ClothingIDs, DateSK: dsk}
+	if h.TemplateID != "" {
+		it.TemplateID = &h.TemplateID
+	}
+	return attributevalue.MarshalMap(it)
+}
+
+func unmarshalHistory(item ddb.Item, wardrobeID string) (History, error) {
+	var it historyItem
+	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+		return History{}, err
+	}
+	h := History{ID: it.HistoryID, WardrobeID: wardrobeID, Date: Date(it.Date), ClothingIDs: it.ClothingIDs,
+		CreatedAt: msTime(it.CreatedAt)}
+	if it.TemplateID != nil {
+		h.TemplateID = *it.TemplateID
+	}
+	return h, nil
+}
+
+func unmarshalCounter(item ddb.Item) (DailyWear, error) {
+	var it counterItem
+	err := attributevalue.UnmarshalMap(item, &it)
+	return DailyWear{Date: Date(it.Date), Count: it.Count}, err
+}

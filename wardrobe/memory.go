@@ -1,0 +1,667 @@
+package wardrobe
+
+import (
+	"context"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/memtable"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// MemoryStore is an in-memory Store for tests. It keeps items under the same
+// key strings the DynamoDB store writes, keeps an ordered copy of each GSI,
+// and pages with the same cursors, so it returns the same results, errors,
+// order and page boundaries; the shared conformance suite (package
+// wardrobetest) holds both to that. It is safe for concurrent use: one lock
+// makes every operation atomic.
+type MemoryStore struct {
+	o Options
+	t ddb.Table
+
+	mu      sync.RWMutex
+	items   *memtable.Table[*record]            // the base table
+	indexes map[string]*memtable.Table[*record] // the GSIs, by name
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// record is one stored item: exactly one of its values is set. attrs holds
+// its table and index key attributes, as the DynamoDB store writes them.
+type record struct {
+	attrs    ddb.Item
+	wardrobe *Wardrobe
+	worn     *worn
+	history  *History
+	counter  *DailyWear
+}
+
+var memIndexes = []ddb.Index{IndexByCreatedAt, IndexByWearCount, IndexByLastWornAt, IndexHistoryByDate}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
+	o := newOptions(optFns)
+	s := &MemoryStore{o: o, t: table(o.TableName), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{}}
+	for _, ix := range memIndexes {
+		s.indexes[ix.Name] = memtable.New[*record]()
+	}
+	return s
+}
+
+func keyAttrs(k itemKey) ddb.Item { return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk)} }
+
+func str(v types.AttributeValue) string {
+	if s, ok := v.(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// put stores r, replacing the item with its key, in the table and in every
+// GSI whose key attributes it has.
+func (s *MemoryStore) put(r *record) {
+	pk, sk := str(r.attrs[AttrPK]), str(r.attrs[AttrSK])
+	s.remove(pk, sk)
+	s.items.Put(pk, sk, s.t.KeyOf(r.attrs), r)
+	for _, ix := range memIndexes {
+		if ipk, isk := str(r.attrs[ix.PartitionKey]), str(r.attrs[ix.SortKey]); ipk != "" && isk != "" {
+			q := ddb.KeyQuery{Table: s.t, Index: ix}
+			s.indexes[ix.Name].Put(ipk, isk, q.CursorKey(r.attrs), r)
+		}
+	}
+}
+
+// remove deletes the item at pk and sk, and its GSI entries.
+func (s *MemoryStore) remove(pk, sk string) {
+	old, ok := s.items.Get(pk, sk)
+	if !ok {
+		return
+	}
+	s.items.Delete(pk, sk, s.t.KeyOf(old.attrs))
+	for _, ix := range memIndexes {
+		if ipk, isk := str(old.attrs[ix.PartitionKey]), str(old.attrs[ix.SortKey]); ipk != "" && isk != "" {
+			q := ddb.KeyQuery{Table: s.t, Index: ix}
+			s.indexes[ix.Name].Delete(ipk, isk, q.CursorKey(old.attrs))
+		}
+	}
+}
+
+func (s *MemoryStore) get(k itemKey) (*record, bool) { return s.items.Get(k.pk, k.sk) }
+
+func (s *MemoryStore) putWorn(w worn) error {
+	k, err := w.key()
+	if err != nil {
+		return err
+	}
+	ik, err := w.indexKeys()
+	if err != nil {
+		return err
+	}
+	attrs := keyAttrs(k)
+	attrs[AttrStatusListPK] = ddb.S(ik.statusList)
+	attrs[AttrCreatedAtSK] = ddb.S(ik.created)
+	attrs[AttrWearCountSK] = ddb.S(ik.wear)
+	attrs[AttrLastWornAtSK] = ddb.S(ik.lastWorn)
+	s.put(&record{attrs: attrs, worn: &w})
+	return nil
+}
+
+// CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
+func (s *MemoryStore) CreateWardrobe(_ context.Context, in NewWardrobe) (Wardrobe, error) {
+	const op = "create wardrobe"
+	w, k, err := s.o.newWardrobe(op, in)
+	if err != nil {
+		return Wardrobe{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.get(k); ok {
+		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
+	}
+	s.put(&record{attrs: keyAttrs(k), wardrobe: &w})
+	return w, nil
+}
+
+// GetWardrobe implements WardrobeStore.GetWardrobe, which documents its errors.
+func (s *MemoryStore) GetWardrobe(_ context.Context, wardrobeID string) (Wardrobe, error) {
+	const op = "get wardrobe"
+	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return Wardrobe{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r, err := s.wardrobe(wardrobeID)
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	return *r.wardrobe, nil
+}
+
+func (s *MemoryStore) wardrobe(wardrobeID string) (*record, error) {
+	k, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return nil, err
+	}
+	r, ok := s.get(k)
+	if !ok {
+		return nil, errWardrobeNotFound(wardrobeID)
+	}
+	return r, nil
+}
+
+// AddClothing implements ClothingStore.AddClothing, which documents its errors.
+func (s *MemoryStore) AddClothing(_ context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
+	const op = "add clothing"
+	w, err := s.o.newClothing(op, wardrobeID, in)
+	if err != nil {
+		return Clothing{}, err
+	}
+	return w.clothing(), wrap(op, s.create(w))
+}
+
+// create stores a new clothing or template if its wardrobe exists and the
+// clothes it names are ACTIVE, checked in the order DynamoStore decodes
+// them.
+func (s *MemoryStore) create(w worn) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.wardrobe(w.wardrobeID); err != nil {
+		return err
+	}
+	refs := outfitRefs("", w.clothingIDs)
+	if err := s.readRefs(w.wardrobeID, refs, ""); err != nil {
+		return err
+	}
+	if err := checkWearable(refs); err != nil {
+		return err
+	}
+	k, err := w.key()
+	if err != nil {
+		return err
+	}
+	if _, ok := s.get(k); ok {
+		return errExists(w.kind.noun(), w.id)
+	}
+	return s.putWorn(w)
+}
+
+// readRefs fills refs in from what is stored, with their counters of day d
+// when d is set.
+func (s *MemoryStore) readRefs(wardrobeID string, refs []wornRef, d Date) error {
+	for i, r := range refs {
+		w, err := s.worn(wardrobeID, r.kind, r.id)
+		if err == nil {
+			refs[i].found, refs[i].status, refs[i].st = true, w.status, w.st
+		}
+		if d == "" {
+			continue
+		}
+		ck, err := counterKey(wardrobeID, r.kind, r.id, d)
+		if err != nil {
+			return err
+		}
+		if c, ok := s.get(ck); ok {
+			refs[i].dayCount = c.counter.Count
+		}
+	}
+	return nil
+}
+
+// worn returns a stored clothing or template.
+func (s *MemoryStore) worn(wardrobeID string, kind Kind, id string) (worn, error) {
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, err
+	}
+	r, ok := s.get(k)
+	if !ok {
+		return worn{}, errNotFound(kind.noun(), wardrobeID, id)
+	}
+	return *r.worn, nil
+}
+
+// GetClothing implements ClothingStore.GetClothing, which documents its errors.
+func (s *MemoryStore) GetClothing(_ context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.getWorn("get clothing", wardrobeID, KindClothing, clothingID)
+	return w.clothing(), err
+}
+
+func (s *MemoryStore) getWorn(op, wardrobeID string, kind Kind, id string) (worn, error) {
+	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w, err := s.worn(wardrobeID, kind, id)
+	return w, wrap(op, err)
+}
+
+// ListClothes implements ClothingStore.ListClothes, which documents its errors.
+func (s *MemoryStore) ListClothes(_ context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
+	const op = "list clothes"
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ws, next, err := s.listWorn(op, wardrobeID, KindClothing, opts)
+	if err != nil {
+		return ddbkit.Page[Clothing]{}, err
+	}
+	out := make([]Clothing, len(ws))
+	for i, w := range ws {
+		out[i] = w.clothing()
+	}
+	return ddbkit.Page[Clothing]{Items: out, Next: next}, nil
+}
+
+func (s *MemoryStore) listWorn(op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, error) {
+	if err := validateList(op, wardrobeID, opts); err != nil {
+		return nil, "", err
+	}
+	q, err := statusListQuery(s.t, wardrobeID, kind, opts)
+	if err != nil {
+		return nil, "", wrap(op, err)
+	}
+	rs, next, err := s.query(q, opts.PageOptions)
+	if err != nil {
+		return nil, "", wrap(op, err)
+	}
+	ws := make([]worn, len(rs))
+	for i, r := range rs {
+		ws[i] = *r.worn
+	}
+	return ws, next, nil
+}
+
+// query runs one page of a listing on the table or the GSI q names.
+func (s *MemoryStore) query(q ddb.KeyQuery, opts ddbkit.PageOptions) ([]*record, string, error) {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return nil, "", err
+	}
+	t := s.items
+	if q.Index.Name != "" {
+		t = s.indexes[q.Index.Name]
+	}
+	return t.Query(q, limit, opts.Cursor, nil)
+}
+
+// UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
+func (s *MemoryStore) UpdateClothing(_ context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
+	const op = "update clothing"
+	if err := validateClothingPatch(op, wardrobeID, clothingID, patch); err != nil {
+		return Clothing{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, err := s.worn(wardrobeID, KindClothing, clothingID)
+	if err != nil {
+		return Clothing{}, wrap(op, err)
+	}
+	if patch.Name != nil {
+		w.name = *patch.Name
+	}
+	if patch.ImageKey != nil {
+		w.imageKey = *patch.ImageKey
+	}
+	return w.clothing(), wrap(op, s.putWorn(w))
+}
+
+// DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
+func (s *MemoryStore) DeleteClothing(_ context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.setStatus("delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
+	return w.clothing(), err
+}
+
+// RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
+func (s *MemoryStore) RestoreClothing(_ context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.setStatus("restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
+	return w.clothing(), err
+}
+
+// setStatus deletes or restores a clothing or template; one already in
+// that status is returned unchanged.
+func (s *MemoryStore) setStatus(op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
+	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, err := s.worn(wardrobeID, kind, id)
+	if err != nil || w.status == to {
+		return w, wrap(op, err)
+	}
+	w = w.withStatus(to, s.o.now())
+	return w, wrap(op, s.putWorn(w))
+}
+
+// AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
+func (s *MemoryStore) AddTemplate(_ context.Context, wardrobeID string, in NewTemplate) (Template, error) {
+	const op = "add template"
+	w, err := s.o.newTemplate(op, wardrobeID, in)
+	if err != nil {
+		return Template{}, err
+	}
+	return w.template(), wrap(op, s.create(w))
+}
+
+// GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
+func (s *MemoryStore) GetTemplate(_ context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.getWorn("get template", wardrobeID, KindTemplate, templateID)
+	return w.template(), err
+}
+
+// ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
+func (s *MemoryStore) ListTemplates(_ context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
+	const op = "list templates"
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ws, next, err := s.listWorn(op, wardrobeID, KindTemplate, opts)
+	if err != nil {
+		return ddbkit.Page[TemplateSummary]{}, err
+	}
+	out := make([]TemplateSummary, len(ws))
+	for i, w := range ws {
+		out[i].Template = w.template()
+		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, s.thumbnails(wardrobeID, w.clothingIDs, ThumbnailCount))
+	}
+	return ddbkit.Page[TemplateSummary]{Items: out, Next: next}, nil
+}
+
+// thumbnails looks up the first n clothes of ids.
+func (s *MemoryStore) thumbnails(wardrobeID string, ids []string, n int) map[string]Thumbnail {
+	found := make(map[string]Thumbnail, min(n, len(ids)))
+	for _, id := range ids[:min(n, len(ids))] {
+		if w, err := s.worn(wardrobeID, KindClothing, id); err == nil {
+			found[id] = w.thumbnail()
+		}
+	}
+	return found
+}
+
+// UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
+func (s *MemoryStore) UpdateTemplate(_ context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+	const op = "update template"
+	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
+		return Template{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, err := s.worn(wardrobeID, KindTemplate, templateID)
+	if err != nil {
+		return Template{}, wrap(op, err)
+	}
+	if patch.ClothingIDs != nil {
+		refs := outfitRefs("", patch.ClothingIDs)
+		if err := s.readRefs(wardrobeID, refs, ""); err != nil {
+			return Template{}, wrap(op, err)
+		}
+		if err := checkWearable(refs); err != nil {
+			return Template{}, wrap(op, err)
+		}
+		w.clothingIDs = append([]string(nil), patch.ClothingIDs...)
+	}
+	if patch.Name != nil {
+		w.name = *patch.Name
+	}
+	return w.template(), wrap(op, s.putWorn(w))
+}
+
+// DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
+func (s *MemoryStore) DeleteTemplate(_ context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.setStatus("delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
+	return w.template(), err
+}
+
+// RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
+func (s *MemoryStore) RestoreTemplate(_ context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.setStatus("restore template", wardrobeID, KindTemplate, templateID, StatusActive)
+	return w.template(), err
+}
+
+// AddHistory implements HistoryStore.AddHistory, which documents its errors.
+func (s *MemoryStore) AddHistory(_ context.Context, wardrobeID string, in NewHistory) (History, error) {
+	const op = "add history"
+	h, hk, err := s.o.newHistory(op, wardrobeID, in)
+	if err != nil {
+		return History{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.wardrobe(wardrobeID); err != nil {
+		return History{}, wrap(op, err)
+	}
+	refs := outfitRefs(h.TemplateID, h.ClothingIDs)
+	if err := s.readRefs(wardrobeID, refs, ""); err != nil {
+		return History{}, wrap(op, err)
+	}
+	if err := checkWearable(refs); err != nil {
+		return History{}, wrap(op, err)
+	}
+	if _, ok := s.get(hk); ok {
+		return History{}, wrap(op, errExists("history", h.ID))
+	}
+	if err := s.putHistory(hk, h); err != nil {
+		return History{}, wrap(op, err)
+	}
+	day := dayMs(h.Date)
+	for _, r := range refs {
+		if err := s.wear(wardrobeID, r, h.Date, +1, r.st.worn(day)); err != nil {
+			return History{}, wrap(op, err)
+		}
+	}
+	return h, nil
+}
+
+func (s *MemoryStore) putHistory(k itemKey, h History) error {
+	dsk, err := historyDateSK(h.Date, h.ID)
+	if err != nil {
+		return err
+	}
+	attrs := keyAttrs(k)
+	attrs[AttrDateSK] = ddb.S(dsk)
+	s.put(&record{attrs: attrs, history: &h})
+	return nil
+}
+
+// wear applies the change one history makes to r, as DynamoStore.wear
+// writes it.
+func (s *MemoryStore) wear(wardrobeID string, r wornRef, d Date, delta int, st stats) error {
+	ck, err := counterKey(wardrobeID, r.kind, r.id, d)
+	if err != nil {
+		return err
+	}
+	switch n := r.dayCount + delta; {
+	case delta > 0:
+		n = delta
+		if c, ok := s.get(ck); ok {
+			n += c.counter.Count
+		}
+		s.put(&record{attrs: keyAttrs(ck), counter: &DailyWear{Date: d, Count: n}})
+	case r.dayCount == 1:
+		s.remove(ck.pk, ck.sk)
+	case r.dayCount > 1:
+		s.put(&record{attrs: keyAttrs(ck), counter: &DailyWear{Date: d, Count: n}})
+	}
+	if !r.found {
+		return nil
+	}
+	w, err := s.worn(wardrobeID, r.kind, r.id)
+	if err != nil {
+		return err
+	}
+	w.st = st
+	return s.putWorn(w)
+}
+
+// GetHistory implements HistoryStore.GetHistory, which documents its errors.
+func (s *MemoryStore) GetHistory(_ context.Context, wardrobeID, historyID string) (HistoryDetail, error) {
+	const op = "get history"
+	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return HistoryDetail{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	h, err := s.history(wardrobeID, historyID)
+	if err != nil {
+		return HistoryDetail{}, wrap(op, err)
+	}
+	n := len(h.ClothingIDs)
+	d := HistoryDetail{History: h}
+	d.Clothes, _ = thumbnails(h.ClothingIDs, n, s.thumbnails(wardrobeID, h.ClothingIDs, n))
+	return d, nil
+}
+
+func (s *MemoryStore) history(wardrobeID, historyID string) (History, error) {
+	k, err := historyKey(wardrobeID, historyID)
+	if err != nil {
+		return History{}, err
+	}
+	r, ok := s.get(k)
+	if !ok {
+		return History{}, errNotFound("history", wardrobeID, historyID)
+	}
+	h := *r.history
+	h.ClothingIDs = append([]string(nil), h.ClothingIDs...)
+	return h, nil
+}
+
+// ListHistory implements HistoryStore.ListHistory, which documents its errors.
+func (s *MemoryStore) ListHistory(_ context.Context, wardrobeID string, hq HistoryQuery) (ddbkit.Page[HistorySummary], error) {
+	const op = "list history"
+	if err := validateHistoryQuery(op, wardrobeID, hq); err != nil {
+		return ddbkit.Page[HistorySummary]{}, err
+	}
+	q, err := historyQuery(s.t, wardrobeID, hq)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs, next, err := s.query(q, hq.PageOptions)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	out := make([]HistorySummary, len(rs))
+	for i, r := range rs {
+		h := *r.history
+		h.ClothingIDs = append([]string(nil), h.ClothingIDs...)
+		out[i].History = h
+		out[i].Thumbnails, out[i].More = thumbnails(h.ClothingIDs, ThumbnailCount, s.thumbnails(wardrobeID, h.ClothingIDs, ThumbnailCount))
+	}
+	return ddbkit.Page[HistorySummary]{Items: out, Next: next}, nil
+}
+
+// DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
+func (s *MemoryStore) DeleteHistory(_ context.Context, wardrobeID, historyID string) error {
+	const op = "delete history"
+	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h, err := s.history(wardrobeID, historyID)
+	if err != nil {
+		return wrap(op, err)
+	}
+	refs := outfitRefs(h.TemplateID, h.ClothingIDs)
+	if err := s.readRefs(wardrobeID, refs, h.Date); err != nil {
+		return wrap(op, err)
+	}
+	day := dayMs(h.Date)
+	hk, err := historyKey(wardrobeID, historyID)
+	if err != nil {
+		return wrap(op, err)
+	}
+	s.remove(hk.pk, hk.sk)
+	for _, r := range refs {
+		st, again := r.st.unworn(day, r.dayCount)
+		if again {
+			if st.lastMs, err = s.latestBefore(wardrobeID, r, h.Date); err != nil {
+				return wrap(op, err)
+			}
+		}
+		if err := s.wear(wardrobeID, r, h.Date, -1, st); err != nil {
+			return wrap(op, err)
+		}
+	}
+	return nil
+}
+
+// latestBefore is DynamoStore.latestBefore on the stored counters.
+func (s *MemoryStore) latestBefore(wardrobeID string, r wornRef, d Date) (int64, error) {
+	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d)
+	if err != nil {
+		return 0, err
+	}
+	rs, _, err := s.items.Query(q, 1, "", nil)
+	if err != nil || len(rs) == 0 {
+		return 0, err
+	}
+	return dayMs(rs[0].counter.Date), nil
+}
+
+// ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
+func (s *MemoryStore) ListDailyWear(_ context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {
+	const op = "list daily wear"
+	if err := validateDailyQuery(op, wardrobeID, kind, id, dq); err != nil {
+		return ddbkit.Page[DailyWear]{}, err
+	}
+	q, err := dailyQuery(s.t, wardrobeID, kind, id, dq)
+	if err != nil {
+		return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rs, next, err := s.query(q, dq.PageOptions)
+	if err != nil {
+		return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	}
+	out := make([]DailyWear, len(rs))
+	for i, r := range rs {
+		out[i] = *r.counter
+	}
+	return ddbkit.Page[DailyWear]{Items: out, Next: next}, nil
+}
+
+// RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
+func (s *MemoryStore) RecalculateStats(_ context.Context, wardrobeID string) (StatsReport, error) {
+	const op = "recalculate stats"
+	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return StatsReport{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.wardrobe(wardrobeID); err != nil {
+		return StatsReport{}, wrap(op, err)
+	}
+	var rep StatsReport
+	for _, kind := range []Kind{KindClothing, KindTemplate} {
+		pk, err := wardrobePK(wardrobeID, keys.Lit(string(kind)))
+		if err != nil {
+			return StatsReport{}, wrap(op, err)
+		}
+		for _, r := range s.items.Partition(pk) {
+			w := *r.worn
+			rep.Checked++
+			cpk, err := counterPK(wardrobeID, w.kind, w.id)
+			if err != nil {
+				return StatsReport{}, wrap(op, err)
+			}
+			var counters []DailyWear
+			for _, c := range s.items.Partition(cpk) {
+				counters = append(counters, *c.counter)
+			}
+			st := truth(counters)
+			if d, drifted := drift(w, st); drifted {
+				rep.Drifts = append(rep.Drifts, d)
+				w.st = st
+				if err := s.putWorn(w); err != nil {
+					return StatsReport{}, wrap(op, err)
+				}
+			}
+		}
+	}
+	return rep, nil
+}

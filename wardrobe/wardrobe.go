@@ -1,0 +1,646 @@
+package wardrobe
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// Wardrobe is one person's wardrobe: the root every other item hangs from.
+type Wardrobe struct {
+	ID        string // UUIDv7, assigned by the store
+	Name      string
+	CreatedAt time.Time
+}
+
+// Status is the logical-deletion state of a clothing or a template.
+type Status string
+
+// The two states the seed allows.
+const (
+	StatusActive  Status = "ACTIVE"
+	StatusDeleted Status = "DELETED"
+)
+
+// Kind says whether an item with statistics is a clothing or a template. Its
+// values are the seed's key segments.
+type Kind string
+
+// The two kinds of worn items.
+const (
+	KindClothing Kind = "CLOTH"
+	KindTemplate Kind = "TPL"
+)
+
+// Order is the sort axis of a clothing or template listing: one GSI each.
+type Order string
+
+// The seed's three orders. The zero Order means OrderCreatedAt.
+const (
+	OrderCreatedAt  Order = "CREATED"  // GSI StatusListByCreatedAt: registration order
+	OrderWearCount  Order = "WEAR"     // GSI StatusListByWearCount: how often worn
+	OrderLastWornAt Order = "LASTWORN" // GSI StatusListByLastWornAt: how recently worn
+)
+
+// Clothing is one piece of clothing.
+type Clothing struct {
+	ID         string // UUIDv7, assigned by the store
+	WardrobeID string
+	Name       string
+	Status     Status
+	ImageKey   string    // "" when it has no image
+	WearCount  int       // a cache of the daily counters' sum
+	LastWornAt time.Time // a cache: midnight UTC of the latest day worn; zero if never worn
+	CreatedAt  time.Time
+	DeletedAt  time.Time // zero unless Status is StatusDeleted
+}
+
+// Template is a saved outfit: an ordered list of clothes.
+type Template struct {
+	ID          string // UUIDv7, assigned by the store
+	WardrobeID  string
+	Name        string
+	Status      Status
+	ClothingIDs []string // in the order given, 1 to MaxClothes
+	WearCount   int
+	LastWornAt  time.Time
+	CreatedAt   time.Time
+	DeletedAt   time.Time
+}
+
+// History records that an outfit was worn on a date.
+type History struct {
+	ID          string // UUIDv7, assigned by the store
+	WardrobeID  string
+	Date        Date
+	TemplateID  string   // "" when the outfit was not a template
+	ClothingIDs []string // in the order given, 1 to MaxClothes
+	CreatedAt   time.Time
+}
+
+// Thumbnail is how one referenced clothing is drawn: its image, "no image"
+// when ImageKey is "", and a deleted overlay when Deleted is set. A
+// reference to a clothing that no longer exists (the seed never deletes
+// clothes physically, so only damaged data has one) reads as Deleted with
+// no image.
+type Thumbnail struct {
+	ClothingID string
+	Name       string
+	ImageKey   string
+	Deleted    bool
+}
+
+// NoImage reports whether the thumbnail has no image to draw.
+func (t Thumbnail) NoImage() bool { return t.ImageKey == "" }
+
+// ThumbnailCount is the seed's THUMB_N: lists show the first 4 clothes of a
+// template or history.
+const ThumbnailCount = 4
+
+// TemplateSummary is one row of the template list: the template, the
+// thumbnails of its first ThumbnailCount clothes, and More, the "+x" badge
+// (how many clothes the thumbnails leave out).
+type TemplateSummary struct {
+	Template
+	Thumbnails []Thumbnail
+	More       int
+}
+
+// HistorySummary is one row of the history list, like TemplateSummary.
+type HistorySummary struct {
+	History
+	Thumbnails []Thumbnail
+	More       int
+}
+
+// HistoryDetail is one history with every clothing it names, in order.
+type HistoryDetail struct {
+	History
+	Clothes []Thumbnail
+}
+
+// DailyWear is one daily counter: how often an item was worn on Date.
+type DailyWear struct {
+	Date  Date
+	Count int
+}
+
+// NewWardrobe is the input of CreateWardrobe.
+type NewWardrobe struct {
+	Name string
+}
+
+// NewClothing is the input of AddClothing.
+type NewClothing struct {
+	Name     string
+	ImageKey string // optional
+}
+
+// ClothingPatch changes the fields that are not nil. ImageKey "" removes
+// the image.
+type ClothingPatch struct {
+	Name     *string
+	ImageKey *string
+}
+
+// NewTemplate is the input of AddTemplate.
+type NewTemplate struct {
+	Name        string
+	ClothingIDs []string // 1 to MaxClothes ACTIVE clothes of the wardrobe, no duplicates
+}
+
+// TemplatePatch changes the fields that are set. A non-nil ClothingIDs
+// replaces the list, and must then name 1 to MaxClothes ACTIVE clothes.
+type TemplatePatch struct {
+	Name        *string
+	ClothingIDs []string
+}
+
+// NewHistory is the input of AddHistory.
+type NewHistory struct {
+	Date        Date
+	TemplateID  string   // optional: an ACTIVE template of the wardrobe
+	ClothingIDs []string // 1 to MaxClothes ACTIVE clothes of the wardrobe, no duplicates
+}
+
+// ListOptions select and page a clothing or template listing.
+type ListOptions struct {
+	Order      Order  // zero means OrderCreatedAt
+	Descending bool   // newest, most worn or most recently worn first
+	Status     Status // zero means StatusActive
+	ddbkit.PageOptions
+}
+
+// HistoryQuery selects and pages the history list: the days From to To,
+// both included. A zero From or To leaves that end open.
+type HistoryQuery struct {
+	From, To   Date
+	Descending bool // latest day first
+	ddbkit.PageOptions
+}
+
+// DailyQuery selects and pages the daily counters of one clothing or
+// template, like HistoryQuery.
+type DailyQuery struct {
+	From, To   Date
+	Descending bool
+	ddbkit.PageOptions
+}
+
+// Drift is one item whose cached statistics disagreed with its daily
+// counters, as RecalculateStats found and repaired it.
+type Drift struct {
+	Kind                      Kind
+	ID                        string
+	WearCountWas, WearCount   int
+	LastWornAtWas, LastWornAt time.Time
+}
+
+// StatsReport is what RecalculateStats checked and repaired.
+type StatsReport struct {
+	Checked int     // clothes and templates, ACTIVE and DELETED
+	Drifts  []Drift // those repaired, clothes first, each kind in ID order
+}
+
+// WardrobeStore creates and reads wardrobes (AP-01, AP-02).
+type WardrobeStore interface {
+	// CreateWardrobe stores a new wardrobe with a fresh ID. It returns
+	// ErrInvalidArgument for a bad name, or ErrAlreadyExists if the ID
+	// generator repeated an ID.
+	CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error)
+	// GetWardrobe returns ErrInvalidArgument for a bad ID, or ErrNotFound.
+	GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error)
+}
+
+// ClothingStore stores clothes (AP-04 to AP-08).
+type ClothingStore interface {
+	// AddClothing stores a new ACTIVE, never worn clothing. It returns
+	// ErrInvalidArgument, ErrNotFound if the wardrobe does not exist, or
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error)
+	// GetClothing returns ErrInvalidArgument or ErrNotFound.
+	GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
+	// ListClothes lists the clothes of one status in one order, one Query
+	// per page; ties are broken by ID, as the index keys are. An unknown
+	// wardrobe has none. It returns ErrInvalidArgument or ErrInvalidCursor.
+	ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error)
+	// UpdateClothing applies patch to a clothing, ACTIVE or DELETED. It
+	// returns ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error)
+	// DeleteClothing deletes a clothing logically: it becomes DELETED and
+	// moves to the DELETED listings. Deleting a DELETED clothing changes
+	// nothing and returns it as it is. It returns ErrInvalidArgument or
+	// ErrNotFound.
+	DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
+	// RestoreClothing makes a DELETED clothing ACTIVE again; restoring an
+	// ACTIVE one changes nothing. It returns ErrInvalidArgument or
+	// ErrNotFound.
+	RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
+}
+
+// TemplateStore stores templates (AP-09 to AP-13).
+type TemplateStore interface {
+	// AddTemplate stores a new ACTIVE template. Its clothes must be ACTIVE
+	// clothes of the wardrobe when it commits. It returns
+	// ErrInvalidArgument (naming the offending ClothingIDs entry),
+	// ErrNotFound if the wardrobe does not exist, or ErrAlreadyExists.
+	AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error)
+	// GetTemplate returns ErrInvalidArgument or ErrNotFound.
+	GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
+	// ListTemplates lists templates like ListClothes, each with its
+	// thumbnails: a page costs one Query and one BatchGetItem per 80
+	// distinct thumbnail clothes. It returns ErrInvalidArgument or
+	// ErrInvalidCursor.
+	ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error)
+	// UpdateTemplate applies patch, keeping the order of ClothingIDs. A new
+	// list must name ACTIVE clothes of the wardrobe. It returns
+	// ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error)
+	// DeleteTemplate and RestoreTemplate behave as DeleteClothing and
+	// RestoreClothing do.
+	DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
+	// RestoreTemplate makes a DELETED template ACTIVE again.
+	RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
+}
+
+// HistoryStore records what was worn (AP-03, AP-14 to AP-17).
+type HistoryStore interface {
+	// AddHistory records an outfit worn on in.Date and, in the same
+	// transaction, adds one wear to the daily counter, wear count and last
+	// worn day of the template (if any) and of every clothing. It returns
+	// ErrInvalidArgument (bad input, or a clothing or template that is not
+	// ACTIVE in this wardrobe), ErrNotFound if the wardrobe does not exist,
+	// or ErrConflict when it kept losing races within its retry budget;
+	// on every error nothing is written.
+	AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error)
+	// GetHistory returns a history with all its clothes (one GetItem and
+	// one BatchGetItem). It returns ErrInvalidArgument or ErrNotFound.
+	GetHistory(ctx context.Context, wardrobeID, historyID string) (HistoryDetail, error)
+	// ListHistory lists histories by date, then by ID, with thumbnails as
+	// ListTemplates has them. It returns ErrInvalidArgument or
+	// ErrInvalidCursor.
+	ListHistory(ctx context.Context, wardrobeID string, q HistoryQuery) (ddbkit.Page[HistorySummary], error)
+	// DeleteHistory deletes a history and takes its wear back from the
+	// counters and statistics it added to, in one transaction: a daily
+	// counter that reaches 0 is deleted, and a last worn day that loses
+	// its last wear moves to the next latest day (zero if none). It
+	// returns ErrInvalidArgument, ErrNotFound or ErrConflict.
+	DeleteHistory(ctx context.Context, wardrobeID, historyID string) error
+}
+
+// StatsStore reads and repairs wear statistics, which the seed's ADR keeps
+// in daily counters as the source of truth.
+type StatsStore interface {
+	// ListDailyWear lists the daily counters of one clothing or template
+	// in date order: the wear trend of a period. It returns
+	// ErrInvalidArgument or ErrInvalidCursor.
+	ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, q DailyQuery) (ddbkit.Page[DailyWear], error)
+	// RecalculateStats rebuilds every clothing's and template's wear count
+	// and last worn day from its daily counters, repairs those that
+	// drifted, and reports them. It returns ErrInvalidArgument, ErrNotFound
+	// for an unknown wardrobe, or ErrConflict.
+	RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error)
+}
+
+// Store is everything the wardrobe seed describes.
+type Store interface {
+	WardrobeStore
+	ClothingStore
+	TemplateStore
+	HistoryStore
+	StatsStore
+}
+
+// Limits, in characters (not bytes) for text.
+const (
+	MaxNameLen     = 40   // the seed's limit for clothing and template names; wardrobes share it
+	MaxImageKeyLen = 1024 // an S3 object key's limit
+	MaxIDLen       = 128
+	MaxClothes     = 20 // the seed's limit on clothingIds
+)
+
+// Valid reports whether s is a status the seed allows.
+func (s Status) Valid() bool { return s == StatusActive || s == StatusDeleted }
+
+// Valid reports whether k is KindClothing or KindTemplate.
+func (k Kind) Valid() bool { return k == KindClothing || k == KindTemplate }
+
+// Valid reports whether o is one of the three orders.
+func (o Order) Valid() bool {
+	return o == OrderCreatedAt || o == OrderWearCount || o == OrderLastWornAt
+}
+
+// validator collects the first validation error, so a validation reads as a
+// list of rules.
+type validator struct{ err error }
+
+func (v *validator) fail(field, format string, args ...any) {
+	if v.err == nil {
+		v.err = ddbkit.Invalid(field, format, args...)
+	}
+}
+
+// text checks a free-text field: valid UTF-8, at most max characters, and,
+// when required, not only white space.
+func (v *validator) text(field, s string, required bool, max int) {
+	switch n := utf8.RuneCountInString(s); {
+	case !utf8.ValidString(s):
+		v.fail(field, "must be valid UTF-8")
+	case required && strings.TrimSpace(s) == "":
+		v.fail(field, "must not be empty")
+	case n > max:
+		v.fail(field, "must be at most %d characters, got %d", max, n)
+	}
+}
+
+// id checks an identifier that becomes part of a key.
+func (v *validator) id(field, s string) {
+	v.text(field, s, true, MaxIDLen)
+	if v.err == nil && strings.Contains(s, keys.Sep) {
+		v.fail(field, "must not contain '#', the key separator")
+	}
+	if v.err == nil && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
+		v.fail(field, "must not contain white space")
+	}
+}
+
+// clothingIDs checks a list of clothing references: 1 to MaxClothes
+// distinct IDs.
+func (v *validator) clothingIDs(ids []string) {
+	if len(ids) == 0 || len(ids) > MaxClothes {
+		v.fail("ClothingIDs", "must hold 1 to %d clothes, got %d", MaxClothes, len(ids))
+		return
+	}
+	seen := make(map[string]int, len(ids))
+	for i, id := range ids {
+		field := clothingField(i)
+		v.id(field, id)
+		if j, dup := seen[id]; dup && v.err == nil {
+			v.fail(field, "repeats ClothingIDs[%d] (%q); an outfit names each clothing once", j, id)
+		}
+		seen[id] = i
+	}
+}
+
+func clothingField(i int) string { return "ClothingIDs[" + strconv.Itoa(i) + "]" }
+
+// date checks a date field; optional dates may be "".
+func (v *validator) date(field string, d Date, required bool) {
+	if d == "" && !required {
+		return
+	}
+	if _, err := d.Time(); err != nil {
+		v.fail(field, "must be a date from %s to %s as yyyymmdd, got %q", MinDate, MaxDate, string(d))
+	}
+}
+
+func (v *validator) dateRange(from, to Date) {
+	v.date("From", from, false)
+	v.date("To", to, false)
+	if v.err == nil && from != "" && to != "" && from > to {
+		v.fail("To", "must not be before From (%s), got %s", from, to)
+	}
+}
+
+func (v *validator) listOptions(o ListOptions) {
+	if o.Order != "" && !o.Order.Valid() {
+		v.fail("Order", "must be one of CREATED, WEAR, LASTWORN; got %q", string(o.Order))
+	}
+	if o.Status != "" && !o.Status.Valid() {
+		v.fail("Status", "must be ACTIVE or DELETED; got %q", string(o.Status))
+	}
+}
+
+func (v *validator) kind(k Kind) {
+	if !k.Valid() {
+		v.fail("Kind", "must be CLOTH or TPL; got %q", string(k))
+	}
+}
+
+// Date is a calendar date as the seed writes it: "yyyymmdd". The valid dates
+// run from MinDate to MaxDate.
+type Date string
+
+// The range of dates. A date's midnight in Unix milliseconds is what
+// lastWornAt stores, and 0 there means "never worn", so the first valid day
+// is the one after the epoch.
+const (
+	MinDate Date = "19700102"
+	MaxDate Date = "99991231"
+)
+
+// DateOf returns the date of t in t's location.
+func DateOf(t time.Time) Date { return Date(keys.DateCompact(t)) }
+
+// Time returns midnight UTC of d, or an error (a *ddbkit.ValidationError)
+// if d is not a valid date.
+func (d Date) Time() (time.Time, error) {
+	t, err := keys.ParseDateCompact(string(d))
+	if err != nil {
+		return time.Time{}, err
+	}
+	if d < MinDate {
+		return time.Time{}, ddbkit.Invalid("date", "must be %s or later, got %s", MinDate, string(d))
+	}
+	return t, nil
+}
+
+// AddDays returns the date n days after d (before it when n is negative),
+// or "" if d is not a valid date.
+func (d Date) AddDays(n int) Date {
+	t, err := keys.ParseDateCompact(string(d))
+	if err != nil {
+		return ""
+	}
+	return DateOf(t.AddDate(0, 0, n))
+}
+
+// The prologue of every operation, shared by both stores: validate the
+// input, with errors wrapped for op. Keeping it in one place is what makes
+// the stores refuse the same inputs with the same errors.
+
+func validateWardrobeID(op, wardrobeID string) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	return wrap(op, v.err)
+}
+
+func validateRef(op, wardrobeID, field, id string) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.id(field, id)
+	return wrap(op, v.err)
+}
+
+func validateNewWardrobe(op string, in NewWardrobe) error {
+	var v validator
+	v.text("Name", in.Name, true, MaxNameLen)
+	return wrap(op, v.err)
+}
+
+func validateNewClothing(op, wardrobeID string, in NewClothing) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.text("Name", in.Name, true, MaxNameLen)
+	v.text("ImageKey", in.ImageKey, false, MaxImageKeyLen)
+	return wrap(op, v.err)
+}
+
+func validateClothingPatch(op, wardrobeID, clothingID string, p ClothingPatch) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.id("ClothingID", clothingID)
+	if p == (ClothingPatch{}) {
+		v.fail("ClothingPatch", "sets no field; set at least one")
+	}
+	if p.Name != nil {
+		v.text("Name", *p.Name, true, MaxNameLen)
+	}
+	if p.ImageKey != nil {
+		v.text("ImageKey", *p.ImageKey, false, MaxImageKeyLen)
+	}
+	return wrap(op, v.err)
+}
+
+func validateNewTemplate(op, wardrobeID string, in NewTemplate) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.text("Name", in.Name, true, MaxNameLen)
+	v.clothingIDs(in.ClothingIDs)
+	return wrap(op, v.err)
+}
+
+func validateTemplatePatch(op, wardrobeID, templateID string, p TemplatePatch) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.id("TemplateID", templateID)
+	if p.Name == nil && p.ClothingIDs == nil {
+		v.fail("TemplatePatch", "sets no field; set at least one")
+	}
+	if p.Name != nil {
+		v.text("Name", *p.Name, true, MaxNameLen)
+	}
+	if p.ClothingIDs != nil {
+		v.clothingIDs(p.ClothingIDs)
+	}
+	return wrap(op, v.err)
+}
+
+func validateNewHistory(op, wardrobeID string, in NewHistory) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.date("Date", in.Date, true)
+	if in.TemplateID != "" {
+		v.id("TemplateID", in.TemplateID)
+	}
+	v.clothingIDs(in.ClothingIDs)
+	return wrap(op, v.err)
+}
+
+func validateList(op, wardrobeID string, o ListOptions) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.listOptions(o)
+	return wrap(op, v.err)
+}
+
+func validateHistoryQuery(op, wardrobeID string, q HistoryQuery) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.dateRange(q.From, q.To)
+	return wrap(op, v.err)
+}
+
+func validateDailyQuery(op, wardrobeID string, kind Kind, id string, q DailyQuery) error {
+	var v validator
+	v.id("WardrobeID", wardrobeID)
+	v.kind(kind)
+	v.id("ID", id)
+	v.dateRange(q.From, q.To)
+	return wrap(op, v.err)
+}
+
+// worn is a clothing or a template. The two share their life cycle
+// (logical deletion), their statistics and their index keys, so both stores
+// handle them as one.
+type worn struct {
+	kind                 Kind
+	wardrobeID, id, name string
+	status               Status
+	imageKey             string   // clothes only
+	clothingIDs          []string // templates only
+	st                   stats
+	createdAt, deletedAt time.Time
+}
+
+func (w worn) key() (itemKey, error) { return wornKey(w.wardrobeID, w.kind, w.id) }
+
+func (w worn) indexKeys() (indexKeys, error) {
+	return wornIndexKeys(w.wardrobeID, w.kind, w.id, w.status, w.createdAt, w.st)
+}
+
+func (w worn) clothing() Clothing {
+	return Clothing{ID: w.id, WardrobeID: w.wardrobeID, Name: w.name, Status: w.status, ImageKey: w.imageKey,
+		WearCount: w.st.count, LastWornAt: msTime(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
+}
+
+func (w worn) template() Template {
+	return Template{ID: w.id, WardrobeID: w.wardrobeID, Name: w.name, Status: w.status,
+		ClothingIDs: append([]string(nil), w.clothingIDs...),
+		WearCount:   w.st.count, LastWornAt: msTime(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
+}
+
+// withStatus returns w deleted or restored at now.
+func (w worn) withStatus(s Status, now time.Time) worn {
+	w.status = s
+	w.deletedAt = time.Time{}
+	if s == StatusDeleted {
+		w.deletedAt = now
+	}
+	return w
+}
+
+// newWardrobe validates in and returns the wardrobe to create and its key.
+func (o Options) newWardrobe(op string, in NewWardrobe) (Wardrobe, itemKey, error) {
+	if err := validateNewWardrobe(op, in); err != nil {
+		return Wardrobe{}, itemKey{}, err
+	}
+	w := Wardrobe{ID: o.NewID(), Name: in.Name, CreatedAt: o.now()}
+	k, err := wardrobeKey(w.ID)
+	return w, k, wrap(op, err)
+}
+
+// newClothing and newTemplate validate their input and return the item to
+// create, ACTIVE and never worn, with a fresh ID.
+func (o Options) newClothing(op, wardrobeID string, in NewClothing) (worn, error) {
+	if err := validateNewClothing(op, wardrobeID, in); err != nil {
+		return worn{}, err
+	}
+	return worn{kind: KindClothing, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
+		status: StatusActive, imageKey: in.ImageKey, createdAt: o.now()}, nil
+}
+
+func (o Options) newTemplate(op, wardrobeID string, in NewTemplate) (worn, error) {
+	if err := validateNewTemplate(op, wardrobeID, in); err != nil {
+		return worn{}, err
+	}
+	return worn{kind: KindTemplate, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
+		status: StatusActive, clothingIDs: append([]string(nil), in.ClothingIDs...), createdAt: o.now()}, nil
+}
+
+// newHistory validates in and returns the history to record and its key.
+func (o Options) newHistory(op, wardrobeID string, in NewHistory) (History, itemKey, error) {
+	if err := validateNewHistory(op, wardrobeID, in); err != nil {
+		return History{}, itemKey{}, err
+	}
+	h := History{ID: o.NewID(), WardrobeID: wardrobeID, Date: in.Date, TemplateID: in.TemplateID,
+		ClothingIDs: append([]string(nil), in.ClothingIDs...), CreatedAt: o.now()}
+	k, err := historyKey(wardrobeID, h.ID)
+	return h, k, wrap(op, err)
+}
