@@ -64,12 +64,12 @@ type connectionItem struct {
 
 // Attribute names and conditions used in expressions.
 var (
-	nRoomID       = expression.Name(attrRoomID)
-	nStatus       = expression.Name(attrStatus)
-	nUpdatedAt    = expression.Name(attrUpdatedAt)
-	roomIsOpen    = expression.Equal(nStatus, expression.Value(string(RoomOpen)))
-	roomIsClosed  = expression.Equal(nStatus, expression.Value(string(RoomClosed)))
-	consistently  = aws.Bool(true)
+	nRoomID      = expression.Name(attrRoomID)
+	nStatus      = expression.Name(attrStatus)
+	nUpdatedAt   = expression.Name(attrUpdatedAt)
+	roomIsOpen   = expression.Equal(nStatus, expression.Value(string(RoomOpen)))
+	roomIsClosed = expression.Equal(nStatus, expression.Value(string(RoomClosed)))
+	consistently = aws.Bool(true)
 )
 
 // Transaction item labels, by which cancellation reasons are told apart.
@@ -136,8 +136,13 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
 	}
-	_, err := s.update(ctx, s.t.rooms, s.t.roomKey(roomID),
-		expression.Set(nStatus, expression.Value(string(RoomClosed))), roomIsOpen, types.ReturnValueNone)
+	// Retried, like the second write, because an UpdateItem on an item
+	// that a transaction (a post, a join) holds fails with a conflict.
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		_, err := s.update(ctx, s.t.rooms, s.t.roomKey(roomID),
+			expression.Set(nStatus, expression.Value(string(RoomClosed))), roomIsOpen, types.ReturnValueNone)
+		return err
+	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		if ccf.Item == nil {

@@ -119,11 +119,12 @@ func uuidV7s(r io.Reader) CommentIDGenerator {
 			seq = binary.BigEndian.Uint16(u[6:8]) & 0x7FF
 		}
 		lastMs = ms
+		counter := seq
 		mu.Unlock()
 		binary.BigEndian.PutUint16(u[0:2], uint16(ms>>32))
 		binary.BigEndian.PutUint32(u[2:6], uint32(ms))
-		binary.BigEndian.PutUint16(u[6:8], 0x7000|seq) // version 7, counter
-		u[8] = u[8]&0x3F | 0x80                         // RFC 9562 variant
+		binary.BigEndian.PutUint16(u[6:8], 0x7000|counter) // version 7, counter
+		u[8] = u[8]&0x3F | 0x80                            // RFC 9562 variant
 		return u.String()
 	}
 }
