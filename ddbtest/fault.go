@@ -135,6 +135,14 @@ func (f *FaultClient) push(op string, in injection, times int) {
 	}
 }
 
+// Clear drops the faults still queued, for every op, so a test can end an
+// "endless" fault it injected.
+func (f *FaultClient) Clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	clear(f.queue)
+}
+
 // Injected returns how many injected faults (of any kind, InjectErr
 // included) have fired for op.
 func (f *FaultClient) Injected(op string) int {

@@ -46,7 +46,7 @@
 // # Access patterns
 //
 //	seed   method                           DynamoDB calls
-//	AP-01  CreateWardrobe                   1 TransactWriteItems (a conditional Put)
+//	AP-01  CreateWardrobe                   1 conditional PutItem
 //	AP-02  GetWardrobe                      1 GetItem
 //	AP-03  ListHistory (From..To)           1 Query on HistoryByDate + BatchGetItem for thumbnails
 //	AP-04  ListClothes                      1 Query per page on the order's GSI

@@ -125,12 +125,16 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	if err != nil {
 		return Wardrobe{}, wrap(op, err)
 	}
-	var tx ddb.Tx
-	tx.Put(labelItem, s.t, item, notExists)
-	if err := tx.Exec(ctx, s.c); err != nil {
-		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
-			return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
-		}
+	e, err := expression.NewBuilder().WithCondition(notExists).Build()
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	_, err = s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.t.Name), Item: item,
+		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names()})
+	if ddb.IsConditionFailed(err) {
+		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
+	}
+	if err != nil {
 		return Wardrobe{}, wrap(op, err)
 	}
 	return w, nil

@@ -1,8 +1,10 @@
 package wardrobe_test
 
 import (
+	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -252,5 +254,222 @@ func TestRawLayout(t *testing.T) {
 		if it := rawItem(t, c, table, k[0], k[1]); it != nil {
 			t.Fatalf("%s | %s still there after DeleteHistory: %v", k[0], k[1], render(it))
 		}
+	}
+}
+
+// TestRoundTrips pins the number of DynamoDB calls of each access pattern.
+func TestRoundTrips(t *testing.T) {
+	var cc *ddbtest.CountingClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic)
+	ctx := t.Context()
+	step := func(name string, want map[string]int, fn func() error) {
+		t.Helper()
+		cc.Reset()
+		if err := fn(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := cc.Counts(); !maps.Equal(got, want) {
+			t.Fatalf("%s: calls %v, want %v", name, got, want)
+		}
+	}
+	var w wardrobe.Wardrobe
+	step("AP-01 CreateWardrobe", map[string]int{"PutItem": 1}, func() (err error) {
+		w, err = s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
+		return err
+	})
+	step("AP-02 GetWardrobe", map[string]int{"GetItem": 1}, func() error { _, err := s.GetWardrobe(ctx, w.ID); return err })
+	// 100 clothes, so that 25 templates of 4 distinct clothes each need
+	// 100 thumbnails: two BatchGetItem calls of at most 80 keys.
+	var clothes []string
+	for i := range 100 {
+		step("AP-06 AddClothing", map[string]int{"TransactWriteItems": 1}, func() error {
+			c, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: fmt.Sprint("c", i)})
+			clothes = append(clothes, c.ID)
+			return err
+		})
+	}
+	step("AP-05 GetClothing", map[string]int{"GetItem": 1}, func() error { _, err := s.GetClothing(ctx, w.ID, clothes[0]); return err })
+	step("AP-07 UpdateClothing", map[string]int{"UpdateItem": 1}, func() error {
+		_, err := s.UpdateClothing(ctx, w.ID, clothes[0], wardrobe.ClothingPatch{ImageKey: ptr("k")})
+		return err
+	})
+	step("AP-04 a page of clothes", map[string]int{"Query": 1}, func() error {
+		p, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: ddbkit.PageOptions{Limit: 30}})
+		if err == nil && (len(p.Items) != 30 || p.Next == "") {
+			t.Fatalf("page of %d, next %q", len(p.Items), p.Next)
+		}
+		return err
+	})
+	var tpls []string
+	for i := range 25 {
+		step("AP-11 AddTemplate", map[string]int{"TransactWriteItems": 1}, func() error {
+			tp, err := s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: append(slices.Clone(clothes[4*i:4*i+4]), clothes[99-i])})
+			tpls = append(tpls, tp.ID)
+			return err
+		})
+	}
+	step("AP-09 a page of 25 templates with 100 distinct thumbnails", map[string]int{"Query": 1, "BatchGetItem": 2}, func() error {
+		p, err := s.ListTemplates(ctx, w.ID, wardrobe.ListOptions{})
+		if err == nil && (len(p.Items) != 25 || p.Items[24].More != 1) {
+			t.Fatalf("page of %d templates", len(p.Items))
+		}
+		return err
+	})
+	step("AP-10 GetTemplate", map[string]int{"GetItem": 1}, func() error { _, err := s.GetTemplate(ctx, w.ID, tpls[0]); return err })
+	step("AP-12 UpdateTemplate name", map[string]int{"UpdateItem": 1}, func() error {
+		_, err := s.UpdateTemplate(ctx, w.ID, tpls[0], wardrobe.TemplatePatch{Name: ptr("u")})
+		return err
+	})
+	step("AP-12 UpdateTemplate clothes", map[string]int{"TransactWriteItems": 1, "GetItem": 1}, func() error {
+		_, err := s.UpdateTemplate(ctx, w.ID, tpls[0], wardrobe.TemplatePatch{ClothingIDs: clothes[:20]})
+		return err
+	})
+	step("AP-13 DeleteTemplate", map[string]int{"UpdateItem": 1}, func() error { _, err := s.DeleteTemplate(ctx, w.ID, tpls[1]); return err })
+	step("AP-13 DeleteTemplate again", map[string]int{"UpdateItem": 1}, func() error { _, err := s.DeleteTemplate(ctx, w.ID, tpls[1]); return err })
+	var hs []string
+	for _, d := range []wardrobe.Date{"20260101", "20260102", "20260103"} {
+		step("AP-16 AddHistory of 20 clothes and a template", map[string]int{"BatchGetItem": 1, "TransactWriteItems": 1}, func() error {
+			h, err := s.AddHistory(ctx, w.ID, wardrobe.NewHistory{Date: d, TemplateID: tpls[0], ClothingIDs: clothes[:20]})
+			hs = append(hs, h.ID)
+			return err
+		})
+	}
+	step("AP-15 GetHistory", map[string]int{"GetItem": 1, "BatchGetItem": 1}, func() error {
+		h, err := s.GetHistory(ctx, w.ID, hs[0])
+		if err == nil && len(h.Clothes) != 20 {
+			t.Fatalf("history with %d clothes", len(h.Clothes))
+		}
+		return err
+	})
+	step("AP-03 the last week", map[string]int{"Query": 1, "BatchGetItem": 1}, func() error {
+		p, err := s.ListHistory(ctx, w.ID, wardrobe.HistoryQuery{From: "20251228", To: "20260103", Descending: true})
+		if err == nil && len(p.Items) != 3 {
+			t.Fatalf("%d histories", len(p.Items))
+		}
+		return err
+	})
+	step("ListDailyWear", map[string]int{"Query": 1}, func() error {
+		_, err := s.ListDailyWear(ctx, w.ID, wardrobe.KindClothing, clothes[0], wardrobe.DailyQuery{})
+		return err
+	})
+	step("AP-17 DeleteHistory of an older day", map[string]int{"GetItem": 1, "BatchGetItem": 1, "TransactWriteItems": 1}, func() error {
+		return s.DeleteHistory(ctx, w.ID, hs[1])
+	})
+	step("AP-17 DeleteHistory of the latest day: one Query per item to find the day before",
+		map[string]int{"GetItem": 1, "BatchGetItem": 1, "Query": 21, "TransactWriteItems": 1}, func() error {
+			return s.DeleteHistory(ctx, w.ID, hs[2])
+		})
+	if c, _ := s.GetClothing(ctx, w.ID, clothes[0]); c.WearCount != 1 || wardrobe.DateOf(c.LastWornAt) != "20260101" {
+		t.Fatalf("after the deletes: wearCount %d, last worn %s; want 1, 20260101", c.WearCount, c.LastWornAt)
+	}
+}
+
+// TestFaults covers what DynamoDB Local never does by itself: conflicts,
+// throttling and unprocessed batch keys. Whatever happens, the statistics
+// stay exactly those of the histories that exist.
+func TestFaults(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc },
+		deterministic, func(o *wardrobe.Options) { o.MaxAttempts = 4 })
+	ctx := t.Context()
+	w, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clothes []string
+	for i := range 3 {
+		c, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: fmt.Sprint("c", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clothes = append(clothes, c.ID)
+	}
+	tpl, err := s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: clothes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := wardrobe.NewHistory{Date: "20260110", TemplateID: tpl.ID, ClothingIDs: clothes}
+	wantWorn := func(n int) {
+		t.Helper()
+		checkStats(t, s, w.ID, wardrobe.KindTemplate, tpl.ID, n)
+		for _, id := range clothes {
+			checkStats(t, s, w.ID, wardrobe.KindClothing, id, n)
+		}
+	}
+
+	tests := []struct {
+		name   string
+		op     string
+		fault  ddbtest.Fault
+		times  int
+		delete bool // DeleteHistory instead of AddHistory
+		fails  bool // the operation gives up with ErrConflict
+	}{
+		{"AddHistory through a transaction conflict", "TransactWriteItems", ddbtest.TxConflict, 1, false, false},
+		{"AddHistory through throttling", "TransactWriteItems", ddbtest.Throttle, 2, false, false},
+		{"AddHistory through unprocessed keys", "BatchGetItem", ddbtest.Unprocessed, 3, false, false},
+		{"AddHistory under endless conflicts", "TransactWriteItems", ddbtest.TxConflict, 100, false, true},
+		{"DeleteHistory through a transaction conflict", "TransactWriteItems", ddbtest.TxConflict, 1, true, false},
+		{"DeleteHistory through unprocessed keys", "BatchGetItem", ddbtest.Unprocessed, 2, true, false},
+		{"DeleteHistory under endless throttling", "TransactWriteItems", ddbtest.Throttle, 100, true, true},
+	}
+	var live []string
+	for _, tt := range tests {
+		fc.Inject(tt.op, tt.fault, tt.times)
+		if tt.delete {
+			err = s.DeleteHistory(ctx, w.ID, live[len(live)-1])
+		} else {
+			var h wardrobe.History
+			h, err = s.AddHistory(ctx, w.ID, in)
+			if err == nil {
+				live = append(live, h.ID)
+			}
+		}
+		switch {
+		case tt.fails && !errors.Is(err, ddbkit.ErrConflict):
+			t.Fatalf("%s: %v, want ErrConflict", tt.name, err)
+		case !tt.fails && err != nil:
+			t.Fatalf("%s: %v, want success after retries", tt.name, err)
+		case tt.delete && err == nil:
+			live = live[:len(live)-1]
+		}
+		fc.Clear()
+		wantWorn(len(live))
+	}
+}
+
+// checkStats checks the invariants of one item against n histories that
+// all wear it on 2026-01-10: its wear count and daily counters say n.
+func checkStats(t *testing.T, s wardrobe.Store, wardrobeID string, kind wardrobe.Kind, id string, n int) {
+	t.Helper()
+	var count int
+	var last time.Time
+	if kind == wardrobe.KindTemplate {
+		tp, err := s.GetTemplate(t.Context(), wardrobeID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count, last = tp.WearCount, tp.LastWornAt
+	} else {
+		c, err := s.GetClothing(t.Context(), wardrobeID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count, last = c.WearCount, c.LastWornAt
+	}
+	p, err := s.ListDailyWear(t.Context(), wardrobeID, kind, id, wardrobe.DailyQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, d := range p.Items {
+		sum += d.Count
+	}
+	wantLast := time.Time{}
+	if n > 0 {
+		wantLast = time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC)
+	}
+	if count != n || sum != n || !last.Equal(wantLast) {
+		t.Fatalf("%s %s: wearCount %d, counters sum %d, last worn %v; want %d, %d, %v", kind, id, count, sum, last, n, n, wantLast)
 	}
 }
