@@ -1,6 +1,7 @@
 package wardrobe_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -471,5 +472,195 @@ func checkStats(t *testing.T, s wardrobe.Store, wardrobeID string, kind wardrobe
 	}
 	if count != n || sum != n || !last.Equal(wantLast) {
 		t.Fatalf("%s %s: wearCount %d, counters sum %d, last worn %v; want %d, %d, %v", kind, id, count, sum, last, n, n, wantLast)
+	}
+}
+
+// TestBadInputWritesNothingRaw sends bad input through the DynamoDB store and
+// then reads the whole table raw: only the items written before remain,
+// unchanged.
+func TestBadInputWritesNothingRaw(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	w, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clothes []string
+	for i := range 21 {
+		c, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: fmt.Sprint("c", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clothes = append(clothes, c.ID)
+	}
+	gone, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: "gone"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.DeleteClothing(ctx, w.ID, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	foreign, err := s.AddClothing(ctx, other.ID, wardrobe.NewClothing{Name: "foreign"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: clothes[:2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.AddHistory(ctx, w.ID, wardrobe.NewHistory{Date: "20260101", ClothingIDs: clothes[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := rawTable(t, c, table)
+
+	long := strings.Repeat("服", wardrobe.MaxNameLen+1)
+	hist := func(d wardrobe.Date, tplID string, ids ...string) error {
+		_, err := s.AddHistory(ctx, w.ID, wardrobe.NewHistory{Date: d, TemplateID: tplID, ClothingIDs: ids})
+		return err
+	}
+	bad := []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"41-character wardrobe name", second(s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: long})), ddbkit.ErrInvalidArgument},
+		{"41-character clothing name", second(s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: long})), ddbkit.ErrInvalidArgument},
+		{"clothing of an unknown wardrobe", second(s.AddClothing(ctx, "nowhere", wardrobe.NewClothing{Name: "c"})), ddbkit.ErrNotFound},
+		{"'#' in a wardrobe ID", second(s.AddClothing(ctx, "a#b", wardrobe.NewClothing{Name: "c"})), ddbkit.ErrInvalidArgument},
+		{"41-character edit", second(s.UpdateClothing(ctx, w.ID, clothes[0], wardrobe.ClothingPatch{Name: ptr(long)})), ddbkit.ErrInvalidArgument},
+		{"21 clothes in a template", second(s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: clothes})), ddbkit.ErrInvalidArgument},
+		{"duplicate clothes in a template", second(s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: []string{clothes[0], clothes[0]}})), ddbkit.ErrInvalidArgument},
+		{"foreign clothing in a template", second(s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: []string{clothes[0], foreign.ID}})), ddbkit.ErrInvalidArgument},
+		{"deleted clothing in a template", second(s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "t", ClothingIDs: []string{gone.ID}})), ddbkit.ErrInvalidArgument},
+		{"unknown clothing in a template edit", second(s.UpdateTemplate(ctx, w.ID, tpl.ID, wardrobe.TemplatePatch{Name: ptr("x"), ClothingIDs: []string{"nope"}})), ddbkit.ErrInvalidArgument},
+		{"21 clothes in a history", hist("20260102", "", clothes...), ddbkit.ErrInvalidArgument},
+		{"duplicate clothes in a history", hist("20260102", "", clothes[1], clothes[1]), ddbkit.ErrInvalidArgument},
+		{"unknown clothing in a history", hist("20260102", "", clothes[1], "nope"), ddbkit.ErrInvalidArgument},
+		{"foreign clothing in a history", hist("20260102", "", foreign.ID), ddbkit.ErrInvalidArgument},
+		{"deleted clothing in a history", hist("20260102", "", clothes[1], gone.ID), ddbkit.ErrInvalidArgument},
+		{"unknown template in a history", hist("20260102", "nope", clothes[1]), ddbkit.ErrInvalidArgument},
+		{"malformed date", hist("2026-01-02", "", clothes[1]), ddbkit.ErrInvalidArgument},
+		{"impossible date", hist("20260230", "", clothes[1]), ddbkit.ErrInvalidArgument},
+		{"history of an unknown wardrobe", second(s.AddHistory(ctx, "nowhere", wardrobe.NewHistory{Date: "20260102", ClothingIDs: clothes[:1]})), ddbkit.ErrNotFound},
+		{"unknown history", s.DeleteHistory(ctx, w.ID, "nope"), ddbkit.ErrNotFound},
+		{"'#' in a history ID", s.DeleteHistory(ctx, w.ID, h.ID+"#x"), ddbkit.ErrInvalidArgument},
+		{"tampered cursor", second(s.ListClothes(ctx, w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Cursor: "tampered"}})), ddbkit.ErrInvalidCursor},
+	}
+	for _, b := range bad {
+		if !errors.Is(b.err, b.want) {
+			t.Errorf("%s: %v, want %v", b.name, b.err, b.want)
+		}
+	}
+	after := rawTable(t, c, table)
+	if !maps.EqualFunc(after, before, maps.Equal) {
+		for k, v := range after {
+			if !maps.Equal(before[k], v) {
+				t.Errorf("after bad input: %s is %v, was %v", k, v, before[k])
+			}
+		}
+		t.Fatalf("bad input changed the table: %d items, %d before", len(after), len(before))
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// TestRecalculateStatsRepairsDrift damages the cached statistics behind the
+// store's back, as a bug or a manual edit would, and checks that
+// RecalculateStats rebuilds them, index keys included, from the counters.
+func TestRecalculateStatsRepairsDrift(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	w, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []wardrobe.Date{"20260101", "20260104", "20260104"} {
+		if _, err := s.AddHistory(ctx, w.ID, wardrobe.NewHistory{Date: d, ClothingIDs: []string{a.ID, b.ID}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pk, sk := "W#"+w.ID+"#CLOTH", "CLOTH#"+a.ID
+	good := rawItem(t, c, table, pk, sk)
+	_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table),
+		Key:              map[string]types.AttributeValue{"PK": S(pk), "SK": S(sk)},
+		UpdateExpression: aws.String("SET wearCount = :n, lastWornAt = :l, wearCountSk = :nk, lastWornAtSk = :lk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":n": N(7), ":l": N(0),
+			":nk": S("WEAR#0000000007#" + a.ID), ":lk": S("LASTWORN#0000000000000#" + a.ID)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.RecalculateStats(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	day4 := time.Date(2026, 1, 4, 0, 0, 0, 0, time.UTC)
+	want := []wardrobe.Drift{{Kind: wardrobe.KindClothing, ID: a.ID, WearCountWas: 7, WearCount: 3, LastWornAt: day4}}
+	if rep.Checked != 2 || !slices.EqualFunc(rep.Drifts, want, func(x, y wardrobe.Drift) bool {
+		return x.Kind == y.Kind && x.ID == y.ID && x.WearCountWas == y.WearCountWas && x.WearCount == y.WearCount &&
+			x.LastWornAtWas.Equal(y.LastWornAtWas) && x.LastWornAt.Equal(y.LastWornAt)
+	}) {
+		t.Fatalf("report %+v, want 2 checked and drifts %+v", rep, want)
+	}
+	checkItem(t, "repaired clothing", rawItem(t, c, table, pk, sk), good)
+	if rep, err := s.RecalculateStats(ctx, w.ID); err != nil || len(rep.Drifts) != 0 {
+		t.Fatalf("second RecalculateStats: %+v, %v; want no drift", rep, err)
+	}
+}
+
+func TestEnsureTable(t *testing.T) {
+	c := ddbtest.Client(t)
+	name := ddbtest.UniqueName("ensure")
+	t.Cleanup(func() { c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
+	for i := range 2 { // idempotent
+		if err := wardrobe.EnsureTable(t.Context(), c, name); err != nil {
+			t.Fatalf("EnsureTable #%d: %v", i+1, err)
+		}
+	}
+	out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.Table
+	if d.TableStatus != types.TableStatusActive {
+		t.Fatalf("status %s, want ACTIVE", d.TableStatus)
+	}
+	if d.BillingModeSummary == nil || d.BillingModeSummary.BillingMode != types.BillingModePayPerRequest {
+		t.Fatalf("billing %+v, want PAY_PER_REQUEST", d.BillingModeSummary)
+	}
+	schema := func(ks []types.KeySchemaElement) string {
+		var parts []string
+		for _, k := range ks {
+			parts = append(parts, aws.ToString(k.AttributeName)+" "+string(k.KeyType))
+		}
+		return strings.Join(parts, ", ")
+	}
+	if got := schema(d.KeySchema); got != "PK HASH, SK RANGE" {
+		t.Fatalf("key schema %s", got)
+	}
+	got := map[string]string{}
+	for _, g := range d.GlobalSecondaryIndexes {
+		got[aws.ToString(g.IndexName)] = schema(g.KeySchema) + " / " + string(g.Projection.ProjectionType)
+	}
+	want := map[string]string{
+		"StatusListByCreatedAt":  "statusListPk HASH, createdAtSk RANGE / ALL",
+		"StatusListByWearCount":  "statusListPk HASH, wearCountSk RANGE / ALL",
+		"StatusListByLastWornAt": "statusListPk HASH, lastWornAtSk RANGE / ALL",
+		"HistoryByDate":          "PK HASH, dateSk RANGE / ALL",
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("GSIs %v, want %v", got, want)
 	}
 }
