@@ -168,7 +168,10 @@ func (s *DynamoStore) AddClothing(ctx context.Context, wardrobeID string, in New
 	if err != nil {
 		return Clothing{}, err
 	}
-	return w.clothing(), wrap(op, s.create(ctx, w))
+	if err := s.create(ctx, w); err != nil {
+		return Clothing{}, wrap(op, err)
+	}
+	return w.clothing(), nil
 }
 
 // create puts a new clothing or template in one transaction with the checks
@@ -364,8 +367,8 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 		return worn{}, wrap(op, err)
 	}
 	var deletedAt *int64
-	if to == StatusDeleted {
-		ms := s.o.now().UnixMilli()
+	if at := s.o.deletedAt(to); !at.IsZero() {
+		ms := at.UnixMilli()
 		deletedAt = &ms
 	}
 	upd := expression.Set(nStatus, expression.Value(string(to))).
@@ -392,7 +395,10 @@ func (s *DynamoStore) AddTemplate(ctx context.Context, wardrobeID string, in New
 	if err != nil {
 		return Template{}, err
 	}
-	return w.template(), wrap(op, s.create(ctx, w))
+	if err := s.create(ctx, w); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	return w.template(), nil
 }
 
 // GetTemplate implements TemplateStore.GetTemplate, which documents its errors.

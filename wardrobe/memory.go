@@ -159,7 +159,10 @@ func (s *MemoryStore) AddClothing(_ context.Context, wardrobeID string, in NewCl
 	if err != nil {
 		return Clothing{}, err
 	}
-	return w.clothing(), wrap(op, s.create(w))
+	if err := s.create(w); err != nil {
+		return Clothing{}, wrap(op, err)
+	}
+	return w.clothing(), nil
 }
 
 // create stores a new clothing or template if its wardrobe exists and the
@@ -326,13 +329,14 @@ func (s *MemoryStore) setStatus(op, wardrobeID string, kind Kind, id string, to 
 	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
 		return worn{}, err
 	}
+	at := s.o.deletedAt(to)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w, err := s.worn(wardrobeID, kind, id)
 	if err != nil || w.status == to {
 		return w, wrap(op, err)
 	}
-	w = w.withStatus(to, s.o.now())
+	w = w.withStatus(to, at)
 	return w, wrap(op, s.putWorn(w))
 }
 
@@ -343,7 +347,10 @@ func (s *MemoryStore) AddTemplate(_ context.Context, wardrobeID string, in NewTe
 	if err != nil {
 		return Template{}, err
 	}
-	return w.template(), wrap(op, s.create(w))
+	if err := s.create(w); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	return w.template(), nil
 }
 
 // GetTemplate implements TemplateStore.GetTemplate, which documents its errors.

@@ -596,14 +596,20 @@ func (w worn) template() Template {
 		WearCount:   w.st.count, LastWornAt: msTime(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
 }
 
-// withStatus returns w deleted or restored at now.
-func (w worn) withStatus(s Status, now time.Time) worn {
-	w.status = s
-	w.deletedAt = time.Time{}
-	if s == StatusDeleted {
-		w.deletedAt = now
-	}
+// withStatus returns w in status s, with deletedAt (zero unless DELETED).
+func (w worn) withStatus(s Status, deletedAt time.Time) worn {
+	w.status, w.deletedAt = s, deletedAt
 	return w
+}
+
+// deletedAt is the deletedAt of an item moving to status s: now for
+// DELETED, zero otherwise. Both stores read the clock here, whether or not
+// the item changes, so they stamp the same times.
+func (o Options) deletedAt(s Status) time.Time {
+	if s == StatusDeleted {
+		return o.now()
+	}
+	return time.Time{}
 }
 
 // newWardrobe validates in and returns the wardrobe to create and its key.
