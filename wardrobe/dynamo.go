@@ -499,7 +499,8 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	if err != nil {
 		return Template{}, wrap(op, err)
 	}
-	return s.GetTemplate(ctx, wardrobeID, templateID)
+	w, err := s.readWorn(ctx, wardrobeID, KindTemplate, templateID)
+	return w.template(), wrap(op, err)
 }
 
 // DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.

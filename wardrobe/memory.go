@@ -479,9 +479,9 @@ func (s *MemoryStore) wear(wardrobeID string, r wornRef, d Date, delta int, st s
 	if err != nil {
 		return err
 	}
-	switch n := r.dayCount + delta; {
+	switch {
 	case delta > 0:
-		n = delta
+		n := 1
 		if c, ok := s.get(ck); ok {
 			n += c.counter.Count
 		}
@@ -489,7 +489,7 @@ func (s *MemoryStore) wear(wardrobeID string, r wornRef, d Date, delta int, st s
 	case r.dayCount == 1:
 		s.remove(ck.pk, ck.sk)
 	case r.dayCount > 1:
-		s.put(&record{attrs: keyAttrs(ck), counter: &DailyWear{Date: d, Count: n}})
+		s.put(&record{attrs: keyAttrs(ck), counter: &DailyWear{Date: d, Count: r.dayCount - 1}})
 	}
 	if !r.found {
 		return nil
