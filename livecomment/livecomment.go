@@ -145,17 +145,21 @@ type ConnectionStore interface {
 }
 
 // The roles of the seed's permission table, one interface per Lambda
-// function, each holding only what that function's grants allow.
+// function, each holding only what that function's grants allow (see the
+// package documentation). Those whose grants cover one table are names for
+// that table's interface.
 type (
-	// CreateRoomFunction: Rooms read and write.
+	// RoomCreator is what CreateRoomFunction needs: Rooms read and write.
 	RoomCreator = RoomStore
-	// CloseRoomFunction: Rooms read and write.
+	// RoomCloser is what CloseRoomFunction needs: Rooms read and write.
 	RoomCloser = RoomStore
-	// GetUserRoomsFunction: Rooms read.
+	// HostRoomsReader is what GetUserRoomsFunction needs: Rooms read.
 	HostRoomsReader = RoomReader
-	// GetRoomCommentsFunction: Comments read.
+	// RoomCommentsReader is what GetRoomCommentsFunction needs: Comments
+	// read.
 	RoomCommentsReader = CommentReader
-	// DisconnectFunction: Connections read and write.
+	// Disconnecter is what DisconnectFunction needs: Connections read and
+	// write.
 	Disconnecter = ConnectionStore
 )
 
@@ -183,14 +187,16 @@ type Store interface {
 	ConnectionStore
 }
 
-// AllConnections walks every page of a room's connections.
+// AllConnections walks every page of a room's connections. It yields the
+// errors of ListConnections: ErrInvalidArgument or the store's own.
 func AllConnections(ctx context.Context, s ConnectionLister, roomID string) iter.Seq2[Connection, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[Connection], error) {
 		return s.ListConnections(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
 	})
 }
 
-// AllComments walks every page of a room's comments, oldest first.
+// AllComments walks every page of a room's comments, oldest first. It yields
+// the errors of ListComments: ErrInvalidArgument or the store's own.
 func AllComments(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
 		return s.ListComments(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
@@ -289,11 +295,13 @@ func checkComment(op, roomID string, in NewComment) (NewComment, error) {
 	var v validator
 	v.id("RoomID", roomID)
 	v.text("Content", in.Content, MaxContentLen)
-	if in.Nickname != "" {
-		v.line("Nickname", in.Nickname, MaxNicknameLen)
-	}
-	if in.Nickname == "" {
+	switch {
+	case in.Nickname == "":
 		in.Nickname = DefaultNickname
+	case strings.TrimSpace(in.Nickname) == "":
+		v.fail("Nickname", "must not be blank; leave it empty for %q", DefaultNickname)
+	default:
+		v.line("Nickname", in.Nickname, MaxNicknameLen)
 	}
 	return in, wrap(op, v.err)
 }

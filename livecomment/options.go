@@ -21,8 +21,9 @@ const DefaultEnv = "dev"
 type Options struct {
 	// Env is the seed's ${environmentName}, which names the three tables
 	// (see Tables) and so separates dev from prod. The default is
-	// DefaultEnv. The memory store uses it too, because page cursors are
-	// bound to table names.
+	// DefaultEnv. It must pass CheckEnv, or DynamoDB refuses the table
+	// names. The memory store uses it too, because page cursors are bound
+	// to table names.
 	Env string
 	// Clock stamps createdAt, updatedAt, the connections' timestamp and
 	// the time inside comment IDs. The default is time.Now.
