@@ -17,8 +17,9 @@ import (
 // undocumented: rooms of one host created in the same millisecond, and the
 // connections of a room, which the index does not sort). The shared
 // conformance suite (package livecommenttest) holds both to that. It is safe
-// for concurrent use: one lock makes every operation atomic, and each write
-// reads the clock under it, so timestamps follow the order of the writes.
+// for concurrent use: one lock makes every operation atomic, and posts,
+// joins and closes read the clock under it, so their timestamps follow the
+// order in which they took effect.
 type MemoryStore struct {
 	o Options
 	t tables

@@ -883,6 +883,7 @@ func testConcurrentPostsAndClose(t *testing.T, newStore NewStore) {
 	if len(posted) < closeAfter || failed != workers {
 		t.Fatalf("%d posts succeeded and %d failed; want at least %d, and one failure per worker (%d)", len(posted), failed, closeAfter, workers)
 	}
+	t.Logf("%d posts succeeded, %d were refused by the close", len(posted), failed)
 	stored, _ := comments(t, s, r.ID, 7)
 	slices.SortFunc(posted, func(a, b livecomment.Comment) int { return strings.Compare(a.ID, b.ID) })
 	if !slices.Equal(stored, posted) {
