@@ -38,6 +38,9 @@ type BroadcastOptions struct {
 	// Concurrency is the most sends in flight at once. The default is
 	// DefaultBroadcastConcurrency.
 	Concurrency int
+	// PageLimit is the page size of the walk over the room's connections.
+	// The default is ddbkit.DefaultPageLimit.
+	PageLimit int
 }
 
 // DefaultBroadcastConcurrency is the default bound on concurrent sends.
@@ -47,8 +50,8 @@ const DefaultBroadcastConcurrency = 16
 const maxJoinedErrors = 10
 
 // Broadcast calls send for every connection of roomID, at most
-// opts.Concurrency at once, while it walks the room's connections page by
-// page. A connection whose send reports it gone (see IsGone) is
+// opts.Concurrency at once, while it walks the room's connections,
+// opts.PageLimit per page. A connection whose send reports it gone (see IsGone) is
 // disconnected, so the next broadcast does not try it again.
 //
 // The result counts every connection Broadcast reached, also when it returns
@@ -60,7 +63,7 @@ const maxJoinedErrors = 10
 // nothing.
 func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send SendFunc, optFns ...func(*BroadcastOptions)) (BroadcastResult, error) {
 	const op = "broadcast"
-	o := BroadcastOptions{Concurrency: DefaultBroadcastConcurrency}
+	o := BroadcastOptions{Concurrency: DefaultBroadcastConcurrency, PageLimit: ddbkit.DefaultPageLimit}
 	for _, fn := range optFns {
 		fn(&o)
 	}
@@ -110,7 +113,11 @@ func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send Send
 	}
 	var stop error
 walk:
-	for c, err := range AllConnections(ctx, s, roomID) {
+	// Deleting gone connections during the walk is safe: a cursor resumes
+	// after its key whether or not that item still exists.
+	for c, err := range ddbkit.All(func(cursor string) (ddbkit.Page[Connection], error) {
+		return s.ListConnections(ctx, roomID, ddbkit.PageOptions{Limit: o.PageLimit, Cursor: cursor})
+	}) {
 		if err != nil {
 			stop = err
 			break

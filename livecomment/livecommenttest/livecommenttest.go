@@ -554,7 +554,9 @@ func testBroadcast(t *testing.T, newStore NewStore) {
 		}
 		return nil
 	}
-	res, err := livecomment.Broadcast(ctx(t), s, r.ID, send, func(o *livecomment.BroadcastOptions) { o.Concurrency = 4 })
+	// Small pages, so that gone connections are deleted while later pages
+	// are still to be read.
+	res, err := livecomment.Broadcast(ctx(t), s, r.ID, send, func(o *livecomment.BroadcastOptions) { o.Concurrency, o.PageLimit = 4, 3 })
 	if want := (livecomment.BroadcastResult{Sent: 18, Gone: 6, Failed: 1}); res != want {
 		t.Fatalf("Broadcast = %+v, want %+v", res, want)
 	}
