@@ -230,6 +230,25 @@ func TestFaultOrder(t *testing.T) {
 	}
 }
 
+func TestFaultClear(t *testing.T) {
+	stub := new(stubClient)
+	f := ddbtest.NewFaultClient(stub)
+	f.Inject("GetItem", ddbtest.Throttle, 100)
+	f.Inject("TransactWriteItems", ddbtest.TxConflict, 100)
+	if err := call(f, "GetItem", 0); err == nil {
+		t.Fatal("the first injected fault did not fire")
+	}
+	f.Clear()
+	for _, op := range []string{"GetItem", "TransactWriteItems"} {
+		if err := call(f, op, 0); err != nil {
+			t.Errorf("%s after Clear: %v, want nil", op, err)
+		}
+	}
+	if got := f.Injected("GetItem"); got != 1 {
+		t.Errorf("Injected(GetItem) = %d, want 1: Clear keeps the count of fired faults", got)
+	}
+}
+
 func TestFaultPanics(t *testing.T) {
 	f := ddbtest.NewFaultClient(new(stubClient))
 	c := ddbtest.NewCountingClient(new(stubClient))

@@ -261,7 +261,12 @@ func TestRawLayout(t *testing.T) {
 // TestRoundTrips pins the number of DynamoDB calls of each access pattern.
 func TestRoundTrips(t *testing.T) {
 	var cc *ddbtest.CountingClient
-	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic)
+	tx := &txSizes{}
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client {
+		cc = ddbtest.NewCountingClient(c)
+		tx.Client = cc
+		return tx
+	}, deterministic)
 	ctx := t.Context()
 	step := func(name string, want map[string]int, fn func() error) {
 		t.Helper()
@@ -335,6 +340,9 @@ func TestRoundTrips(t *testing.T) {
 			return err
 		})
 	}
+	if got, want := tx.last(), 1+2+2*20; got != want {
+		t.Fatalf("AP-16 with a template and 20 clothes wrote %d items in its transaction, want %d", got, want)
+	}
 	step("AP-15 GetHistory", map[string]int{"GetItem": 1, "BatchGetItem": 1}, func() error {
 		h, err := s.GetHistory(ctx, w.ID, hs[0])
 		if err == nil && len(h.Clothes) != 20 {
@@ -363,6 +371,26 @@ func TestRoundTrips(t *testing.T) {
 	if c, _ := s.GetClothing(ctx, w.ID, clothes[0]); c.WearCount != 1 || wardrobe.DateOf(c.LastWornAt) != "20260101" {
 		t.Fatalf("after the deletes: wearCount %d, last worn %s; want 1, 20260101", c.WearCount, c.LastWornAt)
 	}
+}
+
+// txSizes records the number of items of each TransactWriteItems call.
+type txSizes struct {
+	ddbkit.Client
+	mu    sync.Mutex
+	sizes []int
+}
+
+func (r *txSizes) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	r.mu.Lock()
+	r.sizes = append(r.sizes, len(in.TransactItems))
+	r.mu.Unlock()
+	return r.Client.TransactWriteItems(ctx, in, opts...)
+}
+
+func (r *txSizes) last() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sizes[len(r.sizes)-1]
 }
 
 // TestFaults covers what DynamoDB Local never does by itself: conflicts,
