@@ -130,7 +130,9 @@ func (s *DynamoStore) ListHostRooms(ctx context.Context, hostID string, opts ddb
 // read after the first returned, so it is no earlier than the createdAt of
 // any comment that committed before the close (which read the clock before
 // committing). If the second write fails, the room is closed but keeps its
-// previous updatedAt, and CloseRoom returns the error.
+// previous updatedAt, and CloseRoom returns the error. A concurrent
+// CloseRoom that loses the race may return the room before the winner's
+// second write.
 func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	const op = "close room"
 	if err := checkID(op, "RoomID", roomID); err != nil {

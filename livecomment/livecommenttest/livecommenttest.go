@@ -404,7 +404,11 @@ func testConnections(t *testing.T, newStore NewStore) {
 	if got, err := s.GetConnection(ctx(t), c.ID); err != nil || got != c {
 		t.Fatalf("GetConnection = %+v, %v; want %+v", got, err, c)
 	}
-	mustJoin(t, s, r.ID, "conn-2")
+	first := mustJoin(t, s, r.ID, "conn-2")
+	// Joining the same room again refreshes the timestamp.
+	if again := mustJoin(t, s, r.ID, "conn-2"); again.RoomID != r.ID || !again.JoinedAt.After(first.JoinedAt) {
+		t.Fatalf("joining again = %+v, want a later JoinedAt than %v", again, first.JoinedAt)
+	}
 	if ids, _ := connIDs(t, s, r.ID, 0); !slices.Equal(ids, []string{"L0SM9cOFvHcCIhw=", "conn-2"}) {
 		t.Fatalf("ListConnections = %v", ids)
 	}
