@@ -7,6 +7,9 @@
 //
 //	package      design
 //	todo         users, todos and categories in one table (pk/sk)
+//	livecomment  rooms, comments and WebSocket connections in three tables
+//	wardrobe     clothes, outfit templates and wear history in one table, with
+//	             wear statistics in daily counters
 //
 // This root package holds what every domain shares: the error categories
 // (ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument with

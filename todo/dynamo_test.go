@@ -1,6 +1,7 @@
 package todo_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -290,7 +291,7 @@ func TestFaults(t *testing.T) {
 func TestEnsureTable(t *testing.T) {
 	c := ddbtest.Client(t)
 	name := ddbtest.UniqueName("ensure")
-	t.Cleanup(func() { c.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
+	t.Cleanup(func() { c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
 	for i := range 2 { // idempotent
 		if err := todo.EnsureTable(t.Context(), c, name); err != nil {
 			t.Fatalf("EnsureTable #%d: %v", i+1, err)
