@@ -5,10 +5,9 @@ import (
 	"iter"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/valid"
 )
 
 // RoomStatus is the state of a room.
@@ -215,50 +214,9 @@ const (
 	MaxIDLen       = 128
 )
 
-// validator collects the first validation error, so a validation reads as a
-// list of rules.
-type validator struct{ err error }
-
-func (v *validator) fail(field, format string, args ...any) {
-	if v.err == nil {
-		v.err = ddbkit.Invalid(field, format, args...)
-	}
-}
-
-// text checks a free-text field: valid UTF-8, not only white space, at most
-// max characters.
-func (v *validator) text(field, s string, max int) {
-	switch n := utf8.RuneCountInString(s); {
-	case !utf8.ValidString(s):
-		v.fail(field, "must be valid UTF-8")
-	case strings.TrimSpace(s) == "":
-		v.fail(field, "must not be empty")
-	case n > max:
-		v.fail(field, "must be at most %d characters, got %d", max, n)
-	}
-}
-
-// line checks a one-line text: text, and no control characters.
-func (v *validator) line(field, s string, max int) {
-	v.text(field, s, max)
-	if v.err == nil && strings.IndexFunc(s, unicode.IsControl) >= 0 {
-		v.fail(field, "must not contain control characters")
-	}
-}
-
-// id checks an identifier: a room, host or connection ID. The seed's IDs are
-// UUIDs and API Gateway connection IDs, but any short token without white
-// space, control characters or '#' (ddbkit's key separator, kept free for
-// composite keys) is accepted.
-func (v *validator) id(field, s string) {
-	v.text(field, s, MaxIDLen)
-	if v.err == nil && strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		v.fail(field, "must not contain white space or control characters")
-	}
-	if v.err == nil && strings.Contains(s, "#") {
-		v.fail(field, "must not contain '#'")
-	}
-}
+// validator checks input: the shared rules of valid.Validator, and this
+// package's own.
+type validator struct{ valid.Validator }
 
 // The prologue of every operation, shared by both stores: validate the
 // input, with errors wrapped for op. Keeping it in one place is what makes
@@ -266,25 +224,25 @@ func (v *validator) id(field, s string) {
 
 func checkID(op, field, id string) error {
 	var v validator
-	v.id(field, id)
-	return wrap(op, v.err)
+	v.ID(field, id, MaxIDLen)
+	return wrap(op, v.Err)
 }
 
 func checkJoin(op, roomID, connectionID string) error {
 	var v validator
-	v.id("RoomID", roomID)
-	v.id("ConnectionID", connectionID)
-	return wrap(op, v.err)
+	v.ID("RoomID", roomID, MaxIDLen)
+	v.ID("ConnectionID", connectionID, MaxIDLen)
+	return wrap(op, v.Err)
 }
 
 // newRoom validates in and returns the room to create, OPEN, with a fresh ID
 // and timestamps.
 func (o Options) newRoom(op string, in NewRoom) (Room, error) {
 	var v validator
-	v.line("Name", in.Name, MaxRoomNameLen)
-	v.id("HostID", in.HostID)
-	if v.err != nil {
-		return Room{}, wrap(op, v.err)
+	v.Line("Name", in.Name, true, MaxRoomNameLen)
+	v.ID("HostID", in.HostID, MaxIDLen)
+	if v.Err != nil {
+		return Room{}, wrap(op, v.Err)
 	}
 	now := o.now()
 	return Room{ID: o.NewID(), Name: in.Name, HostID: in.HostID, Status: RoomOpen, CreatedAt: now, UpdatedAt: now}, nil
@@ -293,17 +251,17 @@ func (o Options) newRoom(op string, in NewRoom) (Room, error) {
 // checkComment validates a comment and applies the default nickname.
 func checkComment(op, roomID string, in NewComment) (NewComment, error) {
 	var v validator
-	v.id("RoomID", roomID)
-	v.text("Content", in.Content, MaxContentLen)
+	v.ID("RoomID", roomID, MaxIDLen)
+	v.Text("Content", in.Content, true, MaxContentLen)
 	switch {
 	case in.Nickname == "":
 		in.Nickname = DefaultNickname
 	case strings.TrimSpace(in.Nickname) == "":
-		v.fail("Nickname", "must not be blank; leave it empty for %q", DefaultNickname)
+		v.Fail("Nickname", "must not be blank; leave it empty for %q", DefaultNickname)
 	default:
-		v.line("Nickname", in.Nickname, MaxNicknameLen)
+		v.Line("Nickname", in.Nickname, true, MaxNicknameLen)
 	}
-	return in, wrap(op, v.err)
+	return in, wrap(op, v.Err)
 }
 
 // stampComment returns the comment to store: its ID is a UUIDv7 of the same

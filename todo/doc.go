@@ -40,8 +40,8 @@
 //     Usernames are case-sensitive, as DynamoDB keys are.
 //   - Limits count characters, not bytes: title 1–200 (not only white space),
 //     description 0–2000, category name 1–50, email up to 254 and a plain
-//     address. IDs passed in are 1–128 characters without '#' or white
-//     space; they need not be UUIDs, because the seed's own data has IDs like
+//     address. IDs passed in are 1–128 characters without '#', white
+//     space or control characters; they need not be UUIDs, because the seed's own data has IDs like
 //     "category001".
 //   - Priority is required; there is no default.
 //   - category_id is always written; "" means uncategorized. A non-empty

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/valid"
 )
 
 // User is an account. Username is its identity and cannot change.
@@ -209,80 +209,48 @@ func oneOf[T comparable](v T, allowed []T) bool {
 	return false
 }
 
-// validator collects the first validation error, so a validation reads as a
-// list of rules.
-type validator struct{ err error }
-
-func (v *validator) fail(field, format string, args ...any) {
-	if v.err == nil {
-		v.err = ddbkit.Invalid(field, format, args...)
-	}
-}
-
-// text checks a free-text field: valid UTF-8, within [min, max] characters,
-// and, when required, not only white space.
-func (v *validator) text(field, s string, required bool, max int) {
-	switch n := utf8.RuneCountInString(s); {
-	case !utf8.ValidString(s):
-		v.fail(field, "must be valid UTF-8")
-	case required && strings.TrimSpace(s) == "":
-		v.fail(field, "must not be empty")
-	case n > max:
-		v.fail(field, "must be at most %d characters, got %d", max, n)
-	}
-}
+// validator checks input: the shared rules of valid.Validator, and this
+// package's own.
+type validator struct{ valid.Validator }
 
 func (v *validator) username(s string) {
-	v.text("Username", s, true, MaxUsernameLen)
-	if v.err != nil {
+	v.Text("Username", s, true, MaxUsernameLen)
+	if v.Err != nil {
 		return
 	}
 	for _, r := range s {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r) {
-			v.fail("Username", "may hold only letters, digits, '.', '_' and '-', got %q", r)
+			v.Fail("Username", "may hold only letters, digits, '.', '_' and '-', got %q", r)
 			return
 		}
 	}
 }
 
-// id checks an identifier that becomes part of a key. Stored IDs made
-// elsewhere (the seed's own example is "category001") are accepted as long
-// as they can be a key segment.
-func (v *validator) id(field, s string) {
-	v.text(field, s, true, MaxIDLen)
-	if v.err == nil && strings.Contains(s, "#") {
-		v.fail(field, "must not contain '#', the key separator")
-	}
-	if v.err == nil && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
-		v.fail(field, "must not contain white space")
-	}
-}
-
 func (v *validator) email(s string) {
-	v.text("Email", s, true, MaxEmailLen)
-	if v.err != nil {
+	v.Text("Email", s, true, MaxEmailLen)
+	if v.Err != nil {
 		return
 	}
 	if a, err := mail.ParseAddress(s); err != nil || a.Address != s || a.Name != "" {
-		v.fail("Email", "must be a plain address like name@example.com")
+		v.Fail("Email", "must be a plain address like name@example.com")
 	}
 }
 
 func (v *validator) priority(p Priority) {
 	if !p.Valid() {
-		v.fail("Priority", "must be one of high, medium, low; got %q", p)
+		v.Fail("Priority", "must be one of high, medium, low; got %q", p)
 	}
 }
 
 func (v *validator) color(c Color) {
 	if !c.Valid() {
-		v.fail("Color", "must be one of primary, info, success, warning, danger, link, light, dark; got %q", c)
+		v.Fail("Color", "must be one of primary, info, success, warning, danger, link, light, dark; got %q", c)
 	}
 }
 
 func (v *validator) categoryRef(id string) {
 	if id != "" {
-		v.id("CategoryID", id)
+		v.ID("CategoryID", id, MaxIDLen)
 	}
 }
 
@@ -290,31 +258,31 @@ func validateUser(u User) error {
 	var v validator
 	v.username(u.Username)
 	v.email(u.Email)
-	return v.err
+	return v.Err
 }
 
 func validateNewTodo(username string, in NewTodo) error {
 	var v validator
 	v.username(username)
-	v.text("Title", in.Title, true, MaxTitleLen)
-	v.text("Description", in.Description, false, MaxDescriptionLen)
+	v.Text("Title", in.Title, true, MaxTitleLen)
+	v.Text("Description", in.Description, false, MaxDescriptionLen)
 	v.priority(in.Priority)
 	v.categoryRef(in.CategoryID)
-	return v.err
+	return v.Err
 }
 
 func validateTodoPatch(username, id string, p TodoPatch) error {
 	var v validator
 	v.username(username)
-	v.id("ID", id)
+	v.ID("ID", id, MaxIDLen)
 	if p == (TodoPatch{}) {
-		v.fail("TodoPatch", "sets no field; set at least one")
+		v.Fail("TodoPatch", "sets no field; set at least one")
 	}
 	if p.Title != nil {
-		v.text("Title", *p.Title, true, MaxTitleLen)
+		v.Text("Title", *p.Title, true, MaxTitleLen)
 	}
 	if p.Description != nil {
-		v.text("Description", *p.Description, false, MaxDescriptionLen)
+		v.Text("Description", *p.Description, false, MaxDescriptionLen)
 	}
 	if p.Priority != nil {
 		v.priority(*p.Priority)
@@ -322,44 +290,44 @@ func validateTodoPatch(username, id string, p TodoPatch) error {
 	if p.CategoryID != nil {
 		v.categoryRef(*p.CategoryID)
 	}
-	return v.err
+	return v.Err
 }
 
 func validateNewCategory(username string, in NewCategory) error {
 	var v validator
 	v.username(username)
-	v.text("Name", in.Name, true, MaxCategoryNameLen)
+	v.Text("Name", in.Name, true, MaxCategoryNameLen)
 	v.color(in.Color)
-	return v.err
+	return v.Err
 }
 
 func validateCategoryPatch(username, id string, p CategoryPatch) error {
 	var v validator
 	v.username(username)
-	v.id("ID", id)
+	v.ID("ID", id, MaxIDLen)
 	if p == (CategoryPatch{}) {
-		v.fail("CategoryPatch", "sets no field; set at least one")
+		v.Fail("CategoryPatch", "sets no field; set at least one")
 	}
 	if p.Name != nil {
-		v.text("Name", *p.Name, true, MaxCategoryNameLen)
+		v.Text("Name", *p.Name, true, MaxCategoryNameLen)
 	}
 	if p.Color != nil {
 		v.color(*p.Color)
 	}
-	return v.err
+	return v.Err
 }
 
 func validateUsername(username string) error {
 	var v validator
 	v.username(username)
-	return v.err
+	return v.Err
 }
 
 func validateRef(username, id string) error {
 	var v validator
 	v.username(username)
-	v.id("ID", id)
-	return v.err
+	v.ID("ID", id, MaxIDLen)
+	return v.Err
 }
 
 // apply returns t with patch applied.

@@ -1,0 +1,63 @@
+// Package valid holds the input checks every domain package shares, so that
+// they refuse the same kinds of input with the same messages. A domain adds
+// its own rules (enums, references, dates) as methods on a type that embeds
+// Validator.
+package valid
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// Validator collects the first validation error, so that a validation reads
+// as a list of rules and the caller checks Err once. The zero value is
+// ready to use.
+type Validator struct {
+	// Err is the first rule broken: a *ddbkit.ValidationError naming the
+	// field, or nil.
+	Err error
+}
+
+// Fail records that field breaks a rule, unless an earlier rule was broken.
+func (v *Validator) Fail(field, format string, args ...any) {
+	if v.Err == nil {
+		v.Err = ddbkit.Invalid(field, format, args...)
+	}
+}
+
+// Text checks a free-text field: valid UTF-8, at most max characters (not
+// bytes), and, when required, not only white space.
+func (v *Validator) Text(field, s string, required bool, max int) {
+	switch n := utf8.RuneCountInString(s); {
+	case !utf8.ValidString(s):
+		v.Fail(field, "must be valid UTF-8")
+	case required && strings.TrimSpace(s) == "":
+		v.Fail(field, "must not be empty")
+	case n > max:
+		v.Fail(field, "must be at most %d characters, got %d", max, n)
+	}
+}
+
+// Line checks a one-line text: Text, and no control characters.
+func (v *Validator) Line(field, s string, required bool, max int) {
+	v.Text(field, s, required, max)
+	if v.Err == nil && strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		v.Fail(field, "must not contain control characters")
+	}
+}
+
+// ID checks an identifier that may become part of a key: 1 to max
+// characters, without white space, control characters or '#', the key
+// separator.
+func (v *Validator) ID(field, s string, max int) {
+	v.Text(field, s, true, max)
+	if v.Err == nil && strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		v.Fail(field, "must not contain white space or control characters")
+	}
+	if v.Err == nil && strings.Contains(s, "#") {
+		v.Fail(field, "must not contain '#', the key separator")
+	}
+}
