@@ -77,10 +77,11 @@
 //
 // # Decisions where the seed is silent
 //
-//   - Names (wardrobe, clothing, template) are 1–40 characters, counted as
-//     characters, not bytes, and not only white space. ImageKey is optional,
-//     up to 1024 characters. IDs passed in are 1–128 characters without '#'
-//     or white space; they need not be UUIDs.
+//   - Names (wardrobe, clothing, template) are one line of 1–40 characters,
+//     counted as characters, not bytes, and not only white space. ImageKey
+//     is optional, one line of up to 1024 characters. IDs passed in are
+//     1–128 characters without '#', white space or control characters; they
+//     need not be UUIDs.
 //   - clothingIds hold 1–20 distinct IDs, in the caller's order. A history
 //     names its clothes itself; TemplateID, when set, only records (and
 //     counts) the template worn.
@@ -97,7 +98,8 @@
 //     Statistics stay with DELETED items, and deleting a history that wore
 //     one still takes the wear back.
 //   - lastWornAt is the seed's dateToEpochMs: midnight UTC of the date.
-//     Dates therefore run from 1970-01-02 (0 means never worn) to 9999-12-31.
+//     Dates therefore run from 1970-01-02 (0 means never worn) to
+//     2286-11-20 (the last midnight with 13 digits of milliseconds).
 //     Which calendar day it is for the user is the caller's choice
 //     (DateOf(time.Now().In(loc))).
 //   - ListHistory and ListDailyWear select a date range with both ends

@@ -2,6 +2,7 @@ package wardrobe
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -468,6 +469,7 @@ func (s *MemoryStore) putHistory(k itemKey, h History) error {
 	}
 	attrs := keyAttrs(k)
 	attrs[AttrDateSK] = ddb.S(dsk)
+	h.ClothingIDs = slices.Clone(h.ClothingIDs) // the caller keeps h
 	s.put(&record{attrs: attrs, history: &h})
 	return nil
 }

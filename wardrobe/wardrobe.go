@@ -3,12 +3,10 @@ package wardrobe
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/valid"
 	"github.com/ddbkit/ddbkit/keys"
 )
 
@@ -336,53 +334,23 @@ func (o Order) Valid() bool {
 	return o == OrderCreatedAt || o == OrderWearCount || o == OrderLastWornAt
 }
 
-// validator collects the first validation error, so a validation reads as a
-// list of rules.
-type validator struct{ err error }
-
-func (v *validator) fail(field, format string, args ...any) {
-	if v.err == nil {
-		v.err = ddbkit.Invalid(field, format, args...)
-	}
-}
-
-// text checks a free-text field: valid UTF-8, at most max characters, and,
-// when required, not only white space.
-func (v *validator) text(field, s string, required bool, max int) {
-	switch n := utf8.RuneCountInString(s); {
-	case !utf8.ValidString(s):
-		v.fail(field, "must be valid UTF-8")
-	case required && strings.TrimSpace(s) == "":
-		v.fail(field, "must not be empty")
-	case n > max:
-		v.fail(field, "must be at most %d characters, got %d", max, n)
-	}
-}
-
-// id checks an identifier that becomes part of a key.
-func (v *validator) id(field, s string) {
-	v.text(field, s, true, MaxIDLen)
-	if v.err == nil && strings.Contains(s, keys.Sep) {
-		v.fail(field, "must not contain '#', the key separator")
-	}
-	if v.err == nil && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
-		v.fail(field, "must not contain white space")
-	}
-}
+// validator checks input: the shared rules of valid.Validator, and this
+// package's own.
+type validator struct{ valid.Validator }
 
 // clothingIDs checks a list of clothing references: 1 to MaxClothes
 // distinct IDs.
 func (v *validator) clothingIDs(ids []string) {
 	if len(ids) == 0 || len(ids) > MaxClothes {
-		v.fail("ClothingIDs", "must hold 1 to %d clothes, got %d", MaxClothes, len(ids))
+		v.Fail("ClothingIDs", "must hold 1 to %d clothes, got %d", MaxClothes, len(ids))
 		return
 	}
 	seen := make(map[string]int, len(ids))
 	for i, id := range ids {
 		field := clothingField(i)
-		v.id(field, id)
-		if j, dup := seen[id]; dup && v.err == nil {
-			v.fail(field, "repeats ClothingIDs[%d] (%q); an outfit names each clothing once", j, id)
+		v.ID(field, id, MaxIDLen)
+		if j, dup := seen[id]; dup && v.Err == nil {
+			v.Fail(field, "repeats ClothingIDs[%d] (%q); an outfit names each clothing once", j, id)
 		}
 		seen[id] = i
 	}
@@ -396,30 +364,30 @@ func (v *validator) date(field string, d Date, required bool) {
 		return
 	}
 	if _, err := d.Time(); err != nil {
-		v.fail(field, "must be a date from %s to %s as yyyymmdd, got %q", MinDate, MaxDate, string(d))
+		v.Fail(field, "must be a date from %s to %s as yyyymmdd, got %q", MinDate, MaxDate, string(d))
 	}
 }
 
 func (v *validator) dateRange(from, to Date) {
 	v.date("From", from, false)
 	v.date("To", to, false)
-	if v.err == nil && from != "" && to != "" && from > to {
-		v.fail("To", "must not be before From (%s), got %s", from, to)
+	if v.Err == nil && from != "" && to != "" && from > to {
+		v.Fail("To", "must not be before From (%s), got %s", from, to)
 	}
 }
 
 func (v *validator) listOptions(o ListOptions) {
 	if o.Order != "" && !o.Order.Valid() {
-		v.fail("Order", "must be one of CREATED, WEAR, LASTWORN; got %q", string(o.Order))
+		v.Fail("Order", "must be one of CREATED, WEAR, LASTWORN; got %q", string(o.Order))
 	}
 	if o.Status != "" && !o.Status.Valid() {
-		v.fail("Status", "must be ACTIVE or DELETED; got %q", string(o.Status))
+		v.Fail("Status", "must be ACTIVE or DELETED; got %q", string(o.Status))
 	}
 }
 
 func (v *validator) kind(k Kind) {
 	if !k.Valid() {
-		v.fail("Kind", "must be CLOTH or TPL; got %q", string(k))
+		v.Fail("Kind", "must be CLOTH or TPL; got %q", string(k))
 	}
 }
 
@@ -429,10 +397,11 @@ type Date string
 
 // The range of dates. A date's midnight in Unix milliseconds is what
 // lastWornAt stores, and 0 there means "never worn", so the first valid day
-// is the one after the epoch.
+// is the one after the epoch; the LASTWORN# key holds 13 digits of
+// milliseconds, which last until 2286-11-20.
 const (
 	MinDate Date = "19700102"
-	MaxDate Date = "99991231"
+	MaxDate Date = "22861120"
 )
 
 // DateOf returns the date of t in t's location.
@@ -445,8 +414,8 @@ func (d Date) Time() (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if d < MinDate {
-		return time.Time{}, ddbkit.Invalid("date", "must be %s or later, got %s", MinDate, string(d))
+	if d < MinDate || d > MaxDate {
+		return time.Time{}, ddbkit.Invalid("date", "must be from %s to %s, got %s", MinDate, MaxDate, string(d))
 	}
 	return t, nil
 }
@@ -467,103 +436,103 @@ func (d Date) AddDays(n int) Date {
 
 func validateWardrobeID(op, wardrobeID string) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
-	return wrap(op, v.err)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
+	return wrap(op, v.Err)
 }
 
 func validateRef(op, wardrobeID, field, id string) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
-	v.id(field, id)
-	return wrap(op, v.err)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
+	v.ID(field, id, MaxIDLen)
+	return wrap(op, v.Err)
 }
 
 func validateNewWardrobe(op string, in NewWardrobe) error {
 	var v validator
-	v.text("Name", in.Name, true, MaxNameLen)
-	return wrap(op, v.err)
+	v.Line("Name", in.Name, true, MaxNameLen)
+	return wrap(op, v.Err)
 }
 
 func validateNewClothing(op, wardrobeID string, in NewClothing) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
-	v.text("Name", in.Name, true, MaxNameLen)
-	v.text("ImageKey", in.ImageKey, false, MaxImageKeyLen)
-	return wrap(op, v.err)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
+	v.Line("Name", in.Name, true, MaxNameLen)
+	v.Line("ImageKey", in.ImageKey, false, MaxImageKeyLen)
+	return wrap(op, v.Err)
 }
 
 func validateClothingPatch(op, wardrobeID, clothingID string, p ClothingPatch) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
-	v.id("ClothingID", clothingID)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
+	v.ID("ClothingID", clothingID, MaxIDLen)
 	if p == (ClothingPatch{}) {
-		v.fail("ClothingPatch", "sets no field; set at least one")
+		v.Fail("ClothingPatch", "sets no field; set at least one")
 	}
 	if p.Name != nil {
-		v.text("Name", *p.Name, true, MaxNameLen)
+		v.Line("Name", *p.Name, true, MaxNameLen)
 	}
 	if p.ImageKey != nil {
-		v.text("ImageKey", *p.ImageKey, false, MaxImageKeyLen)
+		v.Line("ImageKey", *p.ImageKey, false, MaxImageKeyLen)
 	}
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 func validateNewTemplate(op, wardrobeID string, in NewTemplate) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
-	v.text("Name", in.Name, true, MaxNameLen)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
+	v.Line("Name", in.Name, true, MaxNameLen)
 	v.clothingIDs(in.ClothingIDs)
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 func validateTemplatePatch(op, wardrobeID, templateID string, p TemplatePatch) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
-	v.id("TemplateID", templateID)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
+	v.ID("TemplateID", templateID, MaxIDLen)
 	if p.Name == nil && p.ClothingIDs == nil {
-		v.fail("TemplatePatch", "sets no field; set at least one")
+		v.Fail("TemplatePatch", "sets no field; set at least one")
 	}
 	if p.Name != nil {
-		v.text("Name", *p.Name, true, MaxNameLen)
+		v.Line("Name", *p.Name, true, MaxNameLen)
 	}
 	if p.ClothingIDs != nil {
 		v.clothingIDs(p.ClothingIDs)
 	}
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 func validateNewHistory(op, wardrobeID string, in NewHistory) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
 	v.date("Date", in.Date, true)
 	if in.TemplateID != "" {
-		v.id("TemplateID", in.TemplateID)
+		v.ID("TemplateID", in.TemplateID, MaxIDLen)
 	}
 	v.clothingIDs(in.ClothingIDs)
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 func validateList(op, wardrobeID string, o ListOptions) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
 	v.listOptions(o)
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 func validateHistoryQuery(op, wardrobeID string, q HistoryQuery) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
 	v.dateRange(q.From, q.To)
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 func validateDailyQuery(op, wardrobeID string, kind Kind, id string, q DailyQuery) error {
 	var v validator
-	v.id("WardrobeID", wardrobeID)
+	v.ID("WardrobeID", wardrobeID, MaxIDLen)
 	v.kind(kind)
-	v.id("ID", id)
+	v.ID("ID", id, MaxIDLen)
 	v.dateRange(q.From, q.To)
-	return wrap(op, v.err)
+	return wrap(op, v.Err)
 }
 
 // worn is a clothing or a template. The two share their life cycle
