@@ -91,46 +91,60 @@ func testAddHistory(t *testing.T, newStore NewStore) {
 	wantDaily(t, s, w.ID, wardrobe.KindTemplate, tp2.ID, dw(d3, 2))
 }
 
-// testDateLimits wears clothes on the first and last dates the package
-// documents as valid (MinDate, MaxDate), and on the last day whose
-// midnight still fits the seed's 13-digit Unix ms.
+// testDateLimits wears clothes on the first and last valid dates: the
+// last is the last midnight whose Unix ms fits the seed's 13 digits.
+// The day after is refused, and nothing is written.
 func testDateLimits(t *testing.T, newStore NewStore) {
 	const mid = wardrobe.Date("20260103")
-	for _, d := range []wardrobe.Date{wardrobe.MinDate, "22861120", wardrobe.MaxDate} {
+	if wardrobe.MaxDate != "22861120" {
+		t.Fatalf("MaxDate = %s, want 22861120, the last midnight with 13 digits of Unix ms (%d)",
+			wardrobe.MaxDate, day(t, "22861120").UnixMilli())
+	}
+	for _, d := range []wardrobe.Date{wardrobe.MinDate, wardrobe.MaxDate} {
 		t.Run(string(d), func(t *testing.T) {
 			s := fixed(t, newStore)
 			w := mustWardrobe(t, s, "w")
 			c := mustClothing(t, s, w.ID, "c", "")
 			mustHistory(t, s, w.ID, mid, "", c.ID)
-			h, err := s.AddHistory(ctx(t), w.ID, wardrobe.NewHistory{Date: d, ClothingIDs: []string{c.ID}})
-			if err != nil {
-				t.Errorf("AddHistory(%s): %v; want success, the package documents dates from MinDate %s to MaxDate %s as valid",
-					d, err, wardrobe.MinDate, wardrobe.MaxDate)
-				// Whatever the reason, a refused AddHistory must write nothing.
-				if hs := allHistory(t, s, w.ID); len(hs) != 1 {
-					t.Errorf("after the refused AddHistory(%s): %d histories, want 1: %+v", d, len(hs), hs)
-				}
-				if got := getClothing(t, s, w.ID, c.ID); got.WearCount != 1 || !got.LastWornAt.Equal(day(t, mid)) {
-					t.Errorf("after the refused AddHistory(%s): WearCount %d, LastWornAt %v; want 1, %v", d, got.WearCount, got.LastWornAt, day(t, mid))
-				}
-				if daily := allDaily(t, s, w.ID, wardrobe.KindClothing, c.ID); !reflect.DeepEqual(daily, []wardrobe.DailyWear{dw(mid, 1)}) {
-					t.Errorf("after the refused AddHistory(%s): daily counters %v, want [{%s 1}]", d, daily, mid)
-				}
-				return
-			}
+			h := mustHistory(t, s, w.ID, d, "", c.ID)
 			last := day(t, mid)
 			if d > mid {
 				last = day(t, d)
 			}
 			wantClothingStats(t, s, w.ID, c.ID, 2, last)
 			wantDaily(t, s, w.ID, wardrobe.KindClothing, c.ID, sortedDaily(dw(mid, 1), dw(d, 1))...)
+			checkWalk(t, "ListClothes by LASTWORN", []string{c.ID}, clothingID,
+				clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt}), 0)
 			p, err := s.ListHistory(ctx(t), w.ID, wardrobe.HistoryQuery{From: d, To: d})
 			if err != nil || len(p.Items) != 1 || p.Items[0].ID != h.ID {
 				t.Fatalf("ListHistory(%s..%s) = %+v, %v; want the history", d, d, p.Items, err)
 			}
+			p, err = s.ListHistory(ctx(t), w.ID, wardrobe.HistoryQuery{From: wardrobe.MinDate, To: wardrobe.MaxDate})
+			if err != nil || len(p.Items) != 2 {
+				t.Fatalf("ListHistory(MinDate..MaxDate) = %+v, %v; want both histories", p.Items, err)
+			}
 			mustDeleteHistory(t, s, w.ID, h.ID)
 			wantClothingStats(t, s, w.ID, c.ID, 1, day(t, mid))
 			wantDaily(t, s, w.ID, wardrobe.KindClothing, c.ID, dw(mid, 1))
+		})
+	}
+	for _, d := range []wardrobe.Date{wardrobe.MaxDate.AddDays(1), "99991231", "19700101"} {
+		t.Run("refused "+string(d), func(t *testing.T) {
+			s := fixed(t, newStore)
+			w := mustWardrobe(t, s, "w")
+			c := mustClothing(t, s, w.ID, "c", "")
+			mustHistory(t, s, w.ID, mid, "", c.ID)
+			_, err := s.AddHistory(ctx(t), w.ID, wardrobe.NewHistory{Date: d, ClothingIDs: []string{c.ID}})
+			wantField(t, fmt.Sprintf("AddHistory(%s)", d), err, "Date")
+			if hs := allHistory(t, s, w.ID); len(hs) != 1 {
+				t.Errorf("after the refused AddHistory(%s): %d histories, want 1: %+v", d, len(hs), hs)
+			}
+			wantClothingStats(t, s, w.ID, c.ID, 1, day(t, mid))
+			wantDaily(t, s, w.ID, wardrobe.KindClothing, c.ID, dw(mid, 1))
+			_, err = s.ListHistory(ctx(t), w.ID, wardrobe.HistoryQuery{To: d})
+			wantField(t, fmt.Sprintf("ListHistory(To %s)", d), err, "To")
+			_, err = s.ListDailyWear(ctx(t), w.ID, wardrobe.KindClothing, c.ID, wardrobe.DailyQuery{From: d})
+			wantField(t, fmt.Sprintf("ListDailyWear(From %s)", d), err, "From")
 		})
 	}
 }

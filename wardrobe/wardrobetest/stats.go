@@ -169,6 +169,18 @@ func testBadInput(t *testing.T, newStore NewStore) {
 	}{
 		{"create wardrobe, blank name", func() error { return e(s.CreateWardrobe(ctx(t), wardrobe.NewWardrobe{Name: "\u3000"})) }, "Name"},
 		{"create wardrobe, 41 characters", func() error { return e(s.CreateWardrobe(ctx(t), wardrobe.NewWardrobe{Name: long(41)})) }, "Name"},
+		{"create wardrobe, two lines", func() error { return e(s.CreateWardrobe(ctx(t), wardrobe.NewWardrobe{Name: "a\nb"})) }, "Name"},
+		{"add clothing, tab in name", func() error { return e(s.AddClothing(ctx(t), w.ID, wardrobe.NewClothing{Name: "a\tb"})) }, "Name"},
+		{"add clothing, two-line image key", func() error {
+			return e(s.AddClothing(ctx(t), w.ID, wardrobe.NewClothing{Name: "x", ImageKey: "a\nb"}))
+		}, "ImageKey"},
+		{"update clothing, control character in name", func() error {
+			return e(s.UpdateClothing(ctx(t), w.ID, c.ID, wardrobe.ClothingPatch{Name: ptr("a\x00b")}))
+		}, "Name"},
+		{"update template, two-line name", func() error {
+			return e(s.UpdateTemplate(ctx(t), w.ID, tp.ID, wardrobe.TemplatePatch{Name: ptr("a\r\nb")}))
+		}, "Name"},
+		{"get clothing, control character", func() error { return e(s.GetClothing(ctx(t), w.ID, "a\x7fb")) }, "ClothingID"},
 		{"get wardrobe, #", func() error { return e(s.GetWardrobe(ctx(t), "W#x")) }, "WardrobeID"},
 		{"get wardrobe, white space", func() error { return e(s.GetWardrobe(ctx(t), "a\tb")) }, "WardrobeID"},
 		{"get wardrobe, 129 characters", func() error { return e(s.GetWardrobe(ctx(t), longID)) }, "WardrobeID"},

@@ -454,3 +454,127 @@ func testListTemplatesOrders(t *testing.T, newStore NewStore) {
 		}
 	}
 }
+
+// testManyThumbnails lists a page whose thumbnails name more distinct
+// clothes than one BatchGetItem reads (the seed's 80).
+func testManyThumbnails(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	w := mustWardrobe(t, s, "w")
+	const n = 24 // templates and histories, 4 distinct clothes each: 96 > 80
+	cs := make([]wardrobe.Clothing, 4*n+2)
+	for i := range cs {
+		img := ""
+		if i%3 != 0 {
+			img = fmt.Sprintf("img/%03d.png", i)
+		}
+		cs[i] = mustClothing(t, s, w.ID, fmt.Sprintf("c%03d", i), img)
+	}
+	lists := make([][]string, n)
+	for i := range lists {
+		// Four clothes of its own, then two shared ones beyond the
+		// thumbnails.
+		lists[i] = ids(cs, 4*i+3, 4*i+1, 4*i+2, 4*i, 4*n, 4*n+1)
+		mustTemplate(t, s, w.ID, fmt.Sprint("t", i), lists[i]...)
+		mustHistory(t, s, w.ID, wardrobe.Date("20260101").AddDays(i), "", lists[i]...)
+	}
+	// Deleted overlays early and late in the page.
+	for _, i := range []int{1, 50, 94} {
+		mustDeleteClothing(t, s, w.ID, cs[i].ID)
+	}
+	gone := map[string]bool{cs[1].ID: true, cs[50].ID: true, cs[94].ID: true}
+	byID := map[string]wardrobe.Clothing{}
+	for _, c := range cs {
+		byID[c.ID] = c
+	}
+	tps, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+	hs, _ := walk(t, "ListHistory", 0, historyFetch(t, s, w.ID, wardrobe.HistoryQuery{}))
+	if len(tps) != n || len(hs) != n {
+		t.Fatalf("%d templates and %d histories, want %d each", len(tps), len(hs), n)
+	}
+	deleted := 0
+	for i := range n {
+		th := make([]wardrobe.Thumbnail, wardrobe.ThumbnailCount)
+		for j, id := range lists[i][:wardrobe.ThumbnailCount] {
+			c := byID[id]
+			th[j] = wardrobe.Thumbnail{ClothingID: id, Name: c.Name, ImageKey: c.ImageKey, Deleted: gone[id]}
+		}
+		more := 2
+		if !slices.Equal(tps[i].ClothingIDs, lists[i]) || !reflect.DeepEqual(tps[i].Thumbnails, th) || tps[i].More != more {
+			t.Fatalf("template %d: %v, thumbnails %+v, +%d; want %v, %+v, +%d", i, tps[i].ClothingIDs, tps[i].Thumbnails, tps[i].More, lists[i], th, more)
+		}
+		if !slices.Equal(hs[i].ClothingIDs, lists[i]) || !reflect.DeepEqual(hs[i].Thumbnails, th) || hs[i].More != more {
+			t.Fatalf("history %d: %v, thumbnails %+v, +%d; want %v, %+v, +%d", i, hs[i].ClothingIDs, hs[i].Thumbnails, hs[i].More, lists[i], th, more)
+		}
+		for _, x := range th {
+			if x.Deleted {
+				deleted++
+			}
+		}
+	}
+	if deleted != 3 {
+		t.Fatalf("%d deleted thumbnails, want 3", deleted)
+	}
+}
+
+// testResultsDoNotAlias changes the slices a store returned or was given
+// and checks that the stored items did not change with them.
+func testResultsDoNotAlias(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	w := mustWardrobe(t, s, "w")
+	cs := mustClothes(t, s, w.ID, 3)
+	in := ids(cs, 0, 1)
+	tp := mustTemplate(t, s, w.ID, "tp", in...)
+	in[0] = "mutated-input"
+	tp.ClothingIDs[1] = "mutated-result"
+	if got := getTemplate(t, s, w.ID, tp.ID).ClothingIDs; !slices.Equal(got, ids(cs, 0, 1)) {
+		t.Fatalf("template clothes after changing AddTemplate's input and result = %v, want %v", got, ids(cs, 0, 1))
+	}
+	patch := ids(cs, 2, 0)
+	up, err := s.UpdateTemplate(ctx(t), w.ID, tp.ID, wardrobe.TemplatePatch{ClothingIDs: patch})
+	if err != nil {
+		t.Fatalf("UpdateTemplate: %v", err)
+	}
+	patch[0], up.ClothingIDs[1] = "mutated-input", "mutated-result"
+	got := getTemplate(t, s, w.ID, tp.ID)
+	if !slices.Equal(got.ClothingIDs, ids(cs, 2, 0)) {
+		t.Fatalf("template clothes after changing UpdateTemplate's input and result = %v, want %v", got.ClothingIDs, ids(cs, 2, 0))
+	}
+	got.ClothingIDs[0] = "mutated-get"
+	p, err := s.ListTemplates(ctx(t), w.ID, wardrobe.ListOptions{})
+	if err != nil || len(p.Items) != 1 {
+		t.Fatalf("ListTemplates = %+v, %v", p, err)
+	}
+	p.Items[0].ClothingIDs[1] = "mutated-list"
+	p.Items[0].Thumbnails[0].Name = "mutated-thumbnail"
+	if got := getTemplate(t, s, w.ID, tp.ID).ClothingIDs; !slices.Equal(got, ids(cs, 2, 0)) {
+		t.Fatalf("template clothes after changing GetTemplate's and ListTemplates' results = %v, want %v", got, ids(cs, 2, 0))
+	}
+
+	hin := ids(cs, 1, 2)
+	h, err := s.AddHistory(ctx(t), w.ID, wardrobe.NewHistory{Date: "20260101", ClothingIDs: hin})
+	if err != nil {
+		t.Fatalf("AddHistory: %v", err)
+	}
+	hin[0] = "mutated-input"
+	h.ClothingIDs[1] = "mutated-result"
+	d, err := s.GetHistory(ctx(t), w.ID, h.ID)
+	if err != nil || !slices.Equal(d.ClothingIDs, ids(cs, 1, 2)) {
+		t.Fatalf("GetHistory after changing AddHistory's input and result = %v, %v; want clothes %v", d.ClothingIDs, err, ids(cs, 1, 2))
+	}
+	d.ClothingIDs[0] = "mutated-get"
+	d.Clothes[0].Name = "mutated-get"
+	hs := allHistory(t, s, w.ID)
+	if len(hs) != 1 || !slices.Equal(hs[0].ClothingIDs, ids(cs, 1, 2)) || hs[0].Thumbnails[0].Name != cs[1].Name {
+		t.Fatalf("ListHistory after changing GetHistory's result = %+v, want clothes %v", hs, ids(cs, 1, 2))
+	}
+	hs[0].ClothingIDs[0] = "mutated-list"
+	if d, err := s.GetHistory(ctx(t), w.ID, h.ID); err != nil || !slices.Equal(d.ClothingIDs, ids(cs, 1, 2)) {
+		t.Fatalf("GetHistory after changing ListHistory's result = %v, %v; want clothes %v", d.ClothingIDs, err, ids(cs, 1, 2))
+	}
+	// The history's wear is taken back from the clothes it named, not from
+	// a changed slice.
+	mustDeleteHistory(t, s, w.ID, h.ID)
+	for _, c := range cs {
+		wantClothingStats(t, s, w.ID, c.ID, 0, time.Time{})
+	}
+}

@@ -47,6 +47,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"DeleteAndRestoreTemplate", testDeleteTemplate},
 		{"ListTemplatesThumbnails", testTemplateThumbnails},
 		{"ListTemplatesOrders", testListTemplatesOrders},
+		{"ThumbnailsBeyondOneBatch", testManyThumbnails},
+		{"ResultsDoNotAlias", testResultsDoNotAlias},
 		{"AddHistoryUpdatesStats", testAddHistory},
 		{"AddHistoryBadInputWritesNothing", testAddHistoryBadInput},
 		{"DateLimits", testDateLimits},
