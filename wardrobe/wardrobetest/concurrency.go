@@ -2,10 +2,12 @@ package wardrobetest
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,7 +35,31 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 		added     int
 		deleted   int
 		conflicts int
+		refused   int
 	)
+	// One more writer deletes and restores the last clothing meanwhile: an
+	// AddHistory naming it may then be refused, and nothing else may change.
+	toggled := cs[3]
+	var done atomic.Int64 // operations finished
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 5 { // ends DELETED
+			// Spread the toggles over the run.
+			for done.Load() < int64((i+1)*workers*ops/6) {
+				time.Sleep(100 * time.Microsecond)
+			}
+			var err error
+			if i%2 == 0 {
+				_, err = s.DeleteClothing(ctx(t), w.ID, toggled.ID)
+			} else {
+				_, err = s.RestoreClothing(ctx(t), w.ID, toggled.ID)
+			}
+			if err != nil {
+				t.Errorf("delete or restore %d: %v", i, err)
+			}
+		}
+	}()
 	for wk := range workers {
 		wg.Add(1)
 		go func() {
@@ -57,11 +83,15 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 						t.Errorf("DeleteHistory: %v", err)
 					}
 					mu.Unlock()
+					done.Add(1)
 					continue
 				}
 				in := wardrobe.NewHistory{Date: days[rng.IntN(len(days))]}
-				for _, i := range rng.Perm(len(cs))[:1+rng.IntN(len(cs))] {
+				for _, i := range rng.Perm(3)[:1+rng.IntN(3)] {
 					in.ClothingIDs = append(in.ClothingIDs, cs[i].ID)
+				}
+				if rng.IntN(3) == 0 {
+					in.ClothingIDs = slices.Insert(in.ClothingIDs, rng.IntN(len(in.ClothingIDs)+1), toggled.ID)
 				}
 				if rng.IntN(2) == 0 {
 					in.TemplateID = tp.ID
@@ -75,10 +105,13 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 					added++
 				case errors.Is(err, ddbkit.ErrConflict):
 					conflicts++
+				case refusedToggled(err, in.ClothingIDs, toggled.ID):
+					refused++
 				default:
 					t.Errorf("AddHistory(%+v): %v", in, err)
 				}
 				mu.Unlock()
+				done.Add(1)
 			}
 		}()
 	}
@@ -86,7 +119,7 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 	if t.Failed() {
 		return
 	}
-	t.Logf("%d histories added, %d deleted, %d operations gave up on conflicts", added, deleted, conflicts)
+	t.Logf("%d histories added, %d deleted, %d refused a DELETED clothing, %d operations gave up on conflicts", added, deleted, refused, conflicts)
 	if added == 0 {
 		t.Fatalf("no AddHistory succeeded")
 	}
@@ -159,8 +192,131 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 	check("template", wardrobe.KindTemplate, tp.ID, got.WearCount, got.LastWornAt,
 		model(func(h wardrobe.History) bool { return h.TemplateID == tp.ID }))
 
+	// The index keys agree with the statistics: every listing holds each
+	// clothing once, in its status, in the order of its statistics.
+	stats := map[wardrobe.Status][]wornStat{}
+	for _, c := range cs {
+		got := getClothing(t, s, w.ID, c.ID)
+		stats[got.Status] = append(stats[got.Status], wornStat{id: got.ID, created: got.CreatedAt, count: got.WearCount, last: got.LastWornAt})
+	}
+	if len(stats[wardrobe.StatusActive]) != 3 || len(stats[wardrobe.StatusDeleted]) != 1 {
+		t.Fatalf("after 3 deletes and 2 restores: %d ACTIVE and %d DELETED clothes, want 3 and 1", len(stats[wardrobe.StatusActive]), len(stats[wardrobe.StatusDeleted]))
+	}
+	for _, st := range []wardrobe.Status{wardrobe.StatusActive, wardrobe.StatusDeleted} {
+		for _, o := range orders {
+			for _, desc := range []bool{false, true} {
+				checkWalk(t, fmt.Sprintf("ListClothes %s %s desc=%v", st, o, desc), expectOrder(stats[st], o, desc), clothingID,
+					clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: o, Status: st, Descending: desc}), 0)
+			}
+		}
+	}
+
 	rep, err := s.RecalculateStats(ctx(t), w.ID)
 	if err != nil || rep.Checked != len(cs)+1 || len(rep.Drifts) != 0 {
 		t.Fatalf("RecalculateStats = %+v, %v; want %d checked, no drift", rep, err, len(cs)+1)
 	}
+}
+
+// refusedToggled reports whether err refuses the clothing id, named by
+// ids, as DELETED.
+func refusedToggled(err error, ids []string, id string) bool {
+	var ve *ddbkit.ValidationError
+	if !errors.As(err, &ve) {
+		return false
+	}
+	i := slices.Index(ids, id)
+	return i >= 0 && ve.Field == fmt.Sprintf("ClothingIDs[%d]", i)
+}
+
+// testConcurrentDeleteOneWins deletes one history from many goroutines at
+// once: exactly one succeeds, and its wear is taken back exactly once.
+func testConcurrentDeleteOneWins(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore, func(o *wardrobe.Options) { o.MaxAttempts = 100 })
+	w := mustWardrobe(t, s, "w")
+	cs := mustClothes(t, s, w.ID, 2)
+	tp := mustTemplate(t, s, w.ID, "tp", ids(cs, 0, 1)...)
+	mustHistory(t, s, w.ID, "20260101", tp.ID, ids(cs, 0, 1)...)
+	h := mustHistory(t, s, w.ID, "20260102", tp.ID, ids(cs, 1, 0)...)
+	const n = 8
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		wins int
+	)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.DeleteHistory(ctx(t), w.ID, h.ID)
+			if err != nil && !errors.Is(err, ddbkit.ErrNotFound) {
+				t.Errorf("DeleteHistory: %v", err)
+			}
+			if err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("%d of %d concurrent deletes of one history succeeded; want exactly 1", wins, n)
+	}
+	for _, c := range cs {
+		wantClothingStats(t, s, w.ID, c.ID, 1, day(t, "20260101"))
+		wantDaily(t, s, w.ID, wardrobe.KindClothing, c.ID, dw("20260101", 1))
+	}
+	wantTemplateStats(t, s, w.ID, tp.ID, 1, day(t, "20260101"))
+	wantDaily(t, s, w.ID, wardrobe.KindTemplate, tp.ID, dw("20260101", 1))
+}
+
+// testConcurrentCreateOneWins creates with a repeated ID from many
+// goroutines at once: exactly one create wins.
+func testConcurrentCreateOneWins(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore, func(o *wardrobe.Options) { o.NewID = func() string { return "same-id" } })
+	const n = 8
+	race := func(what string, create func(i int) error) {
+		t.Helper()
+		var (
+			wg   sync.WaitGroup
+			mu   sync.Mutex
+			wins int
+		)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := create(i)
+				if err != nil && !errors.Is(err, ddbkit.ErrAlreadyExists) {
+					t.Errorf("%s: %v", what, err)
+				}
+				if err == nil {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if wins != 1 {
+			t.Fatalf("%d of %d concurrent %s calls with one ID won; want exactly 1", wins, n, what)
+		}
+	}
+	race("CreateWardrobe", func(i int) error {
+		_, err := s.CreateWardrobe(ctx(t), wardrobe.NewWardrobe{Name: fmt.Sprint("w", i)})
+		return err
+	})
+	race("AddClothing", func(i int) error {
+		_, err := s.AddClothing(ctx(t), "same-id", wardrobe.NewClothing{Name: fmt.Sprint("c", i)})
+		return err
+	})
+	race("AddHistory", func(i int) error {
+		_, err := s.AddHistory(ctx(t), "same-id", wardrobe.NewHistory{Date: wardrobe.Date("20260101").AddDays(i), ClothingIDs: []string{"same-id"}})
+		return err
+	})
+	c := getClothing(t, s, "same-id", "same-id")
+	if hs := allHistory(t, s, "same-id"); len(hs) != 1 || c.WearCount != 1 || !c.LastWornAt.Equal(day(t, hs[0].Date)) {
+		t.Fatalf("after racing AddHistory calls: %d histories, clothing %+v; want one history and its wear", len(hs), c)
+	}
+	wantDaily(t, s, "same-id", wardrobe.KindClothing, c.ID, dw(allHistory(t, s, "same-id")[0].Date, 1))
 }

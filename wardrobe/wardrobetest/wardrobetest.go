@@ -60,6 +60,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"RecalculateStats", testRecalculateStats},
 		{"BadInput", testBadInput},
 		{"ConcurrentHistories", testConcurrentHistories},
+		{"ConcurrentDeleteHistoryOneWins", testConcurrentDeleteOneWins},
+		{"ConcurrentCreateOneWins", testConcurrentCreateOneWins},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
