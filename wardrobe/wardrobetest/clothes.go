@@ -3,6 +3,7 @@ package wardrobetest
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -68,11 +69,29 @@ func testDefaultIDs(t *testing.T, newStore NewStore) {
 			t.Fatalf("%s ID %q: want a canonical UUIDv7 (parse error %v)", what, id, err)
 		}
 	}
-	if h.CreatedAt.IsZero() || c.CreatedAt.IsZero() || w.CreatedAt.IsZero() || tp.CreatedAt.IsZero() {
-		t.Fatalf("a default clock left CreatedAt zero: %v %v %v %v", w.CreatedAt, c.CreatedAt, tp.CreatedAt, h.CreatedAt)
+	// The default clock's times are UTC, at the millisecond precision of
+	// the stored Unix ms, so what a create returns equals what a read gives.
+	for what, ct := range map[string]time.Time{"wardrobe": w.CreatedAt, "clothing": c.CreatedAt, "template": tp.CreatedAt, "history": h.CreatedAt} {
+		if ct.IsZero() || ct.Location() != time.UTC || ct.Nanosecond()%int(time.Millisecond) != 0 || time.Since(ct) > time.Hour {
+			t.Fatalf("%s CreatedAt %v: want now, in UTC, whole milliseconds", what, ct)
+		}
 	}
-	if got, err := s.GetHistory(ctx(t), w.ID, h.ID); err != nil || got.ID != h.ID {
-		t.Fatalf("GetHistory(%q) = %+v, %v", h.ID, got, err)
+	if got, err := s.GetWardrobe(ctx(t), w.ID); err != nil || got != w {
+		t.Fatalf("GetWardrobe = %+v, %v; want %+v", got, err, w)
+	}
+	if got := getClothing(t, s, w.ID, c.ID); got.CreatedAt != c.CreatedAt {
+		t.Fatalf("GetClothing CreatedAt %v, want %v", got.CreatedAt, c.CreatedAt)
+	}
+	if got := getTemplate(t, s, w.ID, tp.ID); got.CreatedAt != tp.CreatedAt {
+		t.Fatalf("GetTemplate CreatedAt %v, want %v", got.CreatedAt, tp.CreatedAt)
+	}
+	if got, err := s.GetHistory(ctx(t), w.ID, h.ID); err != nil || !reflect.DeepEqual(got.History, h) {
+		t.Fatalf("GetHistory(%q) = %+v, %v; want %+v", h.ID, got.History, err, h)
+	}
+	// Deleting stamps DeletedAt the same way.
+	del := mustDeleteClothing(t, s, w.ID, c.ID)
+	if got := getClothing(t, s, w.ID, c.ID); got != del || del.DeletedAt.IsZero() || del.DeletedAt.Location() != time.UTC {
+		t.Fatalf("GetClothing after delete = %+v, DeleteClothing returned %+v; want equal, DeletedAt set in UTC", got, del)
 	}
 }
 

@@ -121,6 +121,9 @@ func wantErr(t *testing.T, what string, err, want error) {
 	if !errors.Is(err, want) {
 		t.Fatalf("%s: got error %v, want %v", what, err, want)
 	}
+	if !strings.HasPrefix(err.Error(), "wardrobe: ") {
+		t.Fatalf("%s: error %q does not start with the package name", what, err)
+	}
 }
 
 // wantField checks that err is an ErrInvalidArgument naming field.
