@@ -13,10 +13,10 @@
 //	wardrobe    W#<wardrobeId>              META               wardrobeId, name, createdAt
 //	clothing    W#<wardrobeId>#CLOTH        CLOTH#<clothingId> clothingId, name, status, imageKey (if any),
 //	                                                           wearCount, lastWornAt, createdAt, deletedAt,
-//	                                                           + the status-list index keys
+//	                                                           + statsVersion and the status-list index keys
 //	template    W#<wardrobeId>#TPL          TPL#<templateId>   templateId, name, status, clothingIds (List),
 //	                                                           wearCount, lastWornAt, createdAt, deletedAt,
-//	                                                           + the status-list index keys
+//	                                                           + statsVersion and the status-list index keys
 //	history     W#<wardrobeId>#HIST         HIST#<historyId>   historyId, createdAt, date (yyyymmdd),
 //	                                                           templateId (S or NULL), clothingIds (List), dateSk
 //	counter     W#<wardrobeId>#COUNT#CLOTH#<clothingId>   DATE#<yyyymmdd>   date, count
@@ -69,9 +69,14 @@
 //	                                        + 1 Query per item + 1 UpdateItem per drifted item
 //
 // AP-16 and AP-17 are read-modify-writes: the transaction is conditional on
-// the wearCount and lastWornAt they read (the padded WEAR# key needs the new
-// count), and they start over, up to Options.MaxAttempts times, when a
-// concurrent write got in between; then they return ErrConflict. Daily
+// the statistics they read (the padded WEAR# key needs the new count), and
+// they start over, up to Options.MaxAttempts times, when a concurrent write
+// got in between; then they return ErrConflict. The condition is on
+// statsVersion (Number), the one attribute this package adds to the seed's:
+// every change of wearCount or lastWornAt increments it. wearCount and
+// lastWornAt alone cannot serve, because they can return to the values a
+// reader saw (a wear deleted, another added) while the day AP-17 recomputed
+// for lastWornAt lost its last wear. Daily
 // counters are incremented atomically and deleted, conditionally, when
 // their last wear goes.
 //

@@ -60,6 +60,7 @@ type wornItem struct {
 	ClothingIDs  []string `dynamodbav:"clothingIds,omitempty"`
 	WearCount    int      `dynamodbav:"wearCount"`
 	LastWornAt   int64    `dynamodbav:"lastWornAt"`
+	StatsVersion int64    `dynamodbav:"statsVersion"`
 	CreatedAt    int64    `dynamodbav:"createdAt"`
 	DeletedAt    *int64   `dynamodbav:"deletedAt"`
 	StatusListPK string   `dynamodbav:"statusListPk"`
@@ -95,6 +96,7 @@ var (
 	nClothingIDs  = expression.Name("clothingIds")
 	nWearCount    = expression.Name("wearCount")
 	nLastWornAt   = expression.Name("lastWornAt")
+	nStatsVersion = expression.Name("statsVersion")
 	nDeletedAt    = expression.Name("deletedAt")
 	nStatusListPK = expression.Name(AttrStatusListPK)
 	nWearCountSK  = expression.Name(AttrWearCountSK)
@@ -652,7 +654,8 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 }
 
 // statsUpdate sets the statistics of an item from old to st, with their
-// index keys, on condition that they are still old.
+// index keys, on condition that they are still old: that statsVersion has
+// not moved.
 func statsUpdate(wardrobeID string, kind Kind, id string, old, st stats) (expression.UpdateBuilder, expression.ConditionBuilder, error) {
 	var ik indexKeys
 	var err error
@@ -664,10 +667,14 @@ func statsUpdate(wardrobeID string, kind Kind, id string, old, st stats) (expres
 	}
 	upd := expression.Set(nWearCount, expression.Value(st.count)).
 		Set(nLastWornAt, expression.Value(st.lastMs)).
+		Set(nStatsVersion, expression.Value(st.version)).
 		Set(nWearCountSK, expression.Value(ik.wear)).
 		Set(nLastWornSK, expression.Value(ik.lastWorn))
-	cond := expression.Equal(nWearCount, expression.Value(old.count)).
-		And(expression.Equal(nLastWornAt, expression.Value(old.lastMs)))
+	cond := expression.Equal(nStatsVersion, expression.Value(old.version))
+	if old.version == 0 {
+		// Items written by other tools may lack the attribute.
+		cond = expression.Or(cond, expression.AttributeNotExists(nStatsVersion))
+	}
 	return upd, cond, nil
 }
 
@@ -914,8 +921,8 @@ func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 		if err != nil {
 			return err
 		}
-		st := truth(counters)
-		if d, drifted = drift(w, st); !drifted {
+		var st stats
+		if st, d, drifted = w.recalculated(counters); !drifted {
 			return nil
 		}
 		k, err := w.key()
@@ -1017,7 +1024,7 @@ func marshalWorn(w worn) (ddb.Item, error) {
 		return nil, err
 	}
 	it := wornItem{PK: k.pk, SK: k.sk, Name: w.name, Status: string(w.status), ImageKey: w.imageKey,
-		ClothingIDs: w.clothingIDs, WearCount: w.st.count, LastWornAt: w.st.lastMs, CreatedAt: w.createdAt.UnixMilli(),
+		ClothingIDs: w.clothingIDs, WearCount: w.st.count, LastWornAt: w.st.lastMs, StatsVersion: w.st.version, CreatedAt: w.createdAt.UnixMilli(),
 		StatusListPK: ik.statusList, CreatedAtSK: ik.created, WearCountSK: ik.wear, LastWornAtSK: ik.lastWorn}
 	if w.kind == KindTemplate {
 		it.TemplateID = w.id
@@ -1037,7 +1044,7 @@ func unmarshalWorn(item ddb.Item, wardrobeID string) (worn, error) {
 		return worn{}, err
 	}
 	w := worn{kind: KindClothing, wardrobeID: wardrobeID, id: it.ClothingID, name: it.Name, status: Status(it.Status),
-		imageKey: it.ImageKey, clothingIDs: it.ClothingIDs, st: stats{count: it.WearCount, lastMs: it.LastWornAt},
+		imageKey: it.ImageKey, clothingIDs: it.ClothingIDs, st: stats{count: it.WearCount, lastMs: it.LastWornAt, version: it.StatsVersion},
 		createdAt: msTime(it.CreatedAt)}
 	if it.TemplateID != "" {
 		w.kind, w.id = KindTemplate, it.TemplateID

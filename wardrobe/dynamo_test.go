@@ -165,7 +165,7 @@ func TestRawLayout(t *testing.T) {
 	created := start.Add(time.Second).UnixMilli()
 	wantShirt := map[string]types.AttributeValue{
 		"PK": S("W#id01#CLOTH"), "SK": S("CLOTH#id02"), "clothingId": S("id02"), "name": S("白シャツ"),
-		"status": S("ACTIVE"), "imageKey": S("img/shirt.png"), "wearCount": N(0), "lastWornAt": N(0),
+		"status": S("ACTIVE"), "imageKey": S("img/shirt.png"), "wearCount": N(0), "lastWornAt": N(0), "statsVersion": N(0),
 		"createdAt": N(created), "deletedAt": null,
 		"statusListPk": S("W#id01#CLOTH#ACTIVE"), "createdAtSk": S(fmt.Sprintf("CREATED#%d#id02", created)),
 		"wearCountSk": S("WEAR#0000000000#id02"), "lastWornAtSk": S("LASTWORN#0000000000000#id02"),
@@ -188,7 +188,7 @@ func TestRawLayout(t *testing.T) {
 	tplCreated := start.Add(3 * time.Second).UnixMilli()
 	wantTpl := map[string]types.AttributeValue{
 		"PK": S("W#id01#TPL"), "SK": S("TPL#id04"), "templateId": S("id04"), "name": S("休日"),
-		"status": S("ACTIVE"), "clothingIds": L("id03", "id02"), "wearCount": N(0), "lastWornAt": N(0),
+		"status": S("ACTIVE"), "clothingIds": L("id03", "id02"), "wearCount": N(0), "lastWornAt": N(0), "statsVersion": N(0),
 		"createdAt": N(tplCreated), "deletedAt": null,
 		"statusListPk": S("W#id01#TPL#ACTIVE"), "createdAtSk": S(fmt.Sprintf("CREATED#%d#id04", tplCreated)),
 		"wearCountSk": S("WEAR#0000000000#id04"), "lastWornAtSk": S("LASTWORN#0000000000000#id04"),
@@ -222,15 +222,15 @@ func TestRawLayout(t *testing.T) {
 			"PK": S(pk), "SK": S("DATE#20260105"), "date": S("20260105"), "count": N(1),
 		})
 	}
-	worn := func(want map[string]types.AttributeValue, id string, n int, last int64) map[string]types.AttributeValue {
+	worn := func(want map[string]types.AttributeValue, id string, n int, last, version int64) map[string]types.AttributeValue {
 		want = maps.Clone(want)
-		want["wearCount"], want["lastWornAt"] = N(int64(n)), N(last)
+		want["wearCount"], want["lastWornAt"], want["statsVersion"] = N(int64(n)), N(last), N(version)
 		want["wearCountSk"] = S(fmt.Sprintf("WEAR#%010d#%s", n, id))
 		want["lastWornAtSk"] = S(fmt.Sprintf("LASTWORN#%013d#%s", last, id))
 		return want
 	}
-	checkItem(t, "worn template", rawItem(t, c, table, "W#id01#TPL", "TPL#id04"), worn(wantTpl, "id04", 1, day5))
-	checkItem(t, "worn clothing", rawItem(t, c, table, "W#id01#CLOTH", "CLOTH#id02"), worn(wantShirt, "id02", 1, day5))
+	checkItem(t, "worn template", rawItem(t, c, table, "W#id01#TPL", "TPL#id04"), worn(wantTpl, "id04", 1, day5, 1))
+	checkItem(t, "worn clothing", rawItem(t, c, table, "W#id01#CLOTH", "CLOTH#id02"), worn(wantShirt, "id02", 1, day5, 1))
 
 	// A history without a template has a NULL templateId; an earlier day
 	// leaves lastWornAt alone.
@@ -241,7 +241,7 @@ func TestRawLayout(t *testing.T) {
 	if got := rawItem(t, c, table, "W#id01#HIST", "HIST#"+h2.ID)["templateId"]; renderValue(got) != "NULL" {
 		t.Fatalf("templateId of a history without template: %v, want NULL", renderValue(got))
 	}
-	checkItem(t, "clothing worn twice", rawItem(t, c, table, "W#id01#CLOTH", "CLOTH#id02"), worn(wantShirt, "id02", 2, day5))
+	checkItem(t, "clothing worn twice", rawItem(t, c, table, "W#id01#CLOTH", "CLOTH#id02"), worn(wantShirt, "id02", 2, day5, 2))
 
 	// AP-17: the latest day loses its only wear, so lastWornAt moves back to
 	// the 3rd, and the 5th's counter goes.
@@ -249,8 +249,8 @@ func TestRawLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	day3 := time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC).UnixMilli()
-	checkItem(t, "unworn clothing", rawItem(t, c, table, "W#id01#CLOTH", "CLOTH#id02"), worn(wantShirt, "id02", 1, day3))
-	checkItem(t, "unworn template", rawItem(t, c, table, "W#id01#TPL", "TPL#id04"), wantTpl)
+	checkItem(t, "unworn clothing", rawItem(t, c, table, "W#id01#CLOTH", "CLOTH#id02"), worn(wantShirt, "id02", 1, day3, 3))
+	checkItem(t, "unworn template", rawItem(t, c, table, "W#id01#TPL", "TPL#id04"), worn(wantTpl, "id04", 0, 0, 2))
 	for _, k := range [][2]string{{"W#id01#HIST", "HIST#id05"}, {"W#id01#COUNT#CLOTH#id02", "DATE#20260105"}, {"W#id01#COUNT#TPL#id04", "DATE#20260105"}} {
 		if it := rawItem(t, c, table, k[0], k[1]); it != nil {
 			t.Fatalf("%s | %s still there after DeleteHistory: %v", k[0], k[1], render(it))
@@ -642,6 +642,7 @@ func TestRecalculateStatsRepairsDrift(t *testing.T) {
 	}) {
 		t.Fatalf("report %+v, want 2 checked and drifts %+v", rep, want)
 	}
+	good["statsVersion"] = N(4) // three histories, then the repair
 	checkItem(t, "repaired clothing", rawItem(t, c, table, pk, sk), good)
 	if rep, err := s.RecalculateStats(ctx, w.ID); err != nil || len(rep.Drifts) != 0 {
 		t.Fatalf("second RecalculateStats: %+v, %v; want no drift", rep, err)
@@ -690,5 +691,73 @@ func TestEnsureTable(t *testing.T) {
 	}
 	if !maps.Equal(got, want) {
 		t.Fatalf("GSIs %v, want %v", got, want)
+	}
+}
+
+// beforeTx runs a hook once, just before the next TransactWriteItems call
+// reaches DynamoDB: a write that lands between a read-modify-write's read
+// and its write.
+type beforeTx struct {
+	ddbkit.Client
+	mu   sync.Mutex
+	hook func()
+}
+
+func (b *beforeTx) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, opts ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	b.mu.Lock()
+	hook := b.hook
+	b.hook = nil
+	b.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	return b.Client.TransactWriteItems(ctx, in, opts...)
+}
+
+// TestDeleteHistoryABA interleaves two writes between DeleteHistory's read
+// and its write that leave wearCount and lastWornAt as it read them, but
+// delete the day it recomputed lastWornAt to. The statsVersion condition
+// sends it back to read again, so lastWornAt ends on a day that has a wear.
+func TestDeleteHistoryABA(t *testing.T) {
+	hooked := &beforeTx{}
+	s, c, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { hooked.Client = c; return hooked }, deterministic)
+	other := wardrobe.NewDynamoStore(c, func(o *wardrobe.Options) { o.TableName = table })
+	ctx := t.Context()
+	w, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := func(s wardrobe.Store, d wardrobe.Date) wardrobe.History {
+		t.Helper()
+		h, err := s.AddHistory(ctx, w.ID, wardrobe.NewHistory{Date: d, ClothingIDs: []string{x.ID}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	h3 := add(s, "20260103")
+	h5 := add(s, "20260105")
+	hooked.mu.Lock()
+	hooked.hook = func() {
+		// DeleteHistory(h5) has read (2, the 5th) and recomputed the 3rd.
+		if err := other.DeleteHistory(ctx, w.ID, h3.ID); err != nil {
+			t.Error(err)
+		}
+		add(other, "20260101")
+	}
+	hooked.mu.Unlock()
+	if err := s.DeleteHistory(ctx, w.ID, h5.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetClothing(ctx, w.ID, x.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC); got.WearCount != 1 || !got.LastWornAt.Equal(want) {
+		t.Fatalf("after the interleaving: wearCount %d, last worn %v; want 1, %v", got.WearCount, got.LastWornAt, want)
 	}
 }

@@ -662,8 +662,7 @@ func (s *MemoryStore) RecalculateStats(_ context.Context, wardrobeID string) (St
 			for _, c := range s.items.Partition(cpk) {
 				counters = append(counters, *c.counter)
 			}
-			st := truth(counters)
-			if d, drifted := drift(w, st); drifted {
+			if st, d, drifted := w.recalculated(counters); drifted {
 				rep.Drifts = append(rep.Drifts, d)
 				w.st = st
 				if err := s.putWorn(w); err != nil {

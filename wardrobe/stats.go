@@ -9,15 +9,20 @@ import (
 // wear changes the counters and caches. The stores only read and write.
 
 // stats are the cached statistics of a clothing or template: wearCount and
-// lastWornAt in Unix ms, 0 meaning never worn.
+// lastWornAt in Unix ms, 0 meaning never worn, and statsVersion, which every
+// change of them increments. A read-modify-write is conditional on the
+// version it read: the count and the day alone can come back to the values
+// it read after other writes (one history deleted, another added), which
+// would let a stale recomputed lastWornAt through.
 type stats struct {
-	count  int
-	lastMs int64
+	count   int
+	lastMs  int64
+	version int64
 }
 
 // worn returns s after one more wear on the day whose midnight is dayMs.
 func (s stats) worn(dayMs int64) stats {
-	return stats{count: s.count + 1, lastMs: max(s.lastMs, dayMs)}
+	return stats{count: s.count + 1, lastMs: max(s.lastMs, dayMs), version: s.version + 1}
 }
 
 // unworn returns s after one wear on dayMs is taken away, given the day's
@@ -25,7 +30,7 @@ func (s stats) worn(dayMs int64) stats {
 // when this was the last wear on the latest day. The count never goes
 // below 0.
 func (s stats) unworn(dayMs int64, dayCount int) (stats, bool) {
-	return stats{count: max(s.count-1, 0), lastMs: s.lastMs}, s.lastMs == dayMs && dayCount <= 1
+	return stats{count: max(s.count-1, 0), lastMs: s.lastMs, version: s.version + 1}, s.lastMs == dayMs && dayCount <= 1
 }
 
 // msTime converts lastWornAt and the like from Unix ms to time.Time, with
@@ -133,8 +138,11 @@ func truth(counters []DailyWear) stats {
 	return st
 }
 
-// drift compares w's cached statistics with st.
-func drift(w worn, st stats) (Drift, bool) {
-	return Drift{Kind: w.kind, ID: w.id, WearCountWas: w.st.count, WearCount: st.count,
-		LastWornAtWas: msTime(w.st.lastMs), LastWornAt: msTime(st.lastMs)}, w.st != st
+// recalculated returns what w's statistics must become after its
+// counters, and the drift it had, if any.
+func (w worn) recalculated(counters []DailyWear) (stats, Drift, bool) {
+	st := truth(counters)
+	st.version = w.st.version + 1
+	return st, Drift{Kind: w.kind, ID: w.id, WearCountWas: w.st.count, WearCount: st.count,
+		LastWornAtWas: msTime(w.st.lastMs), LastWornAt: msTime(st.lastMs)}, w.st.count != st.count || w.st.lastMs != st.lastMs
 }
