@@ -248,18 +248,18 @@ func (s *MemoryStore) ListClothes(_ context.Context, wardrobeID string, opts Lis
 	const op = "list clothes"
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ws, next, err := s.listWorn(op, wardrobeID, KindClothing, opts)
+	rs, next, err := s.listWorn(op, wardrobeID, KindClothing, opts)
 	if err != nil {
 		return ddbkit.Page[Clothing]{}, err
 	}
-	out := make([]Clothing, len(ws))
-	for i, w := range ws {
-		out[i] = w.clothing()
+	out := make([]Clothing, len(rs))
+	for i, r := range rs {
+		out[i] = r.worn.clothing()
 	}
 	return ddbkit.Page[Clothing]{Items: out, Next: next}, nil
 }
 
-func (s *MemoryStore) listWorn(op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, error) {
+func (s *MemoryStore) listWorn(op, wardrobeID string, kind Kind, opts ListOptions) ([]*record, string, error) {
 	if err := validateList(op, wardrobeID, opts); err != nil {
 		return nil, "", err
 	}
@@ -268,14 +268,7 @@ func (s *MemoryStore) listWorn(op, wardrobeID string, kind Kind, opts ListOption
 		return nil, "", wrap(op, err)
 	}
 	rs, next, err := s.query(q, opts.PageOptions)
-	if err != nil {
-		return nil, "", wrap(op, err)
-	}
-	ws := make([]worn, len(rs))
-	for i, r := range rs {
-		ws[i] = *r.worn
-	}
-	return ws, next, nil
+	return rs, next, wrap(op, err)
 }
 
 // query runs one page of a listing on the table or the GSI q names.
@@ -365,12 +358,13 @@ func (s *MemoryStore) ListTemplates(_ context.Context, wardrobeID string, opts L
 	const op = "list templates"
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	ws, next, err := s.listWorn(op, wardrobeID, KindTemplate, opts)
+	rs, next, err := s.listWorn(op, wardrobeID, KindTemplate, opts)
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, err
 	}
-	out := make([]TemplateSummary, len(ws))
-	for i, w := range ws {
+	out := make([]TemplateSummary, len(rs))
+	for i, r := range rs {
+		w := r.worn
 		out[i].Template = w.template()
 		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, s.thumbnails(wardrobeID, w.clothingIDs, ThumbnailCount))
 	}
