@@ -69,7 +69,6 @@ var (
 	nUpdatedAt   = expression.Name(attrUpdatedAt)
 	roomIsOpen   = expression.Equal(nStatus, expression.Value(string(RoomOpen)))
 	roomIsClosed = expression.Equal(nStatus, expression.Value(string(RoomClosed)))
-	consistently = aws.Bool(true)
 )
 
 // Transaction item labels, by which cancellation reasons are told apart.
@@ -89,12 +88,7 @@ func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
-	e, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(nRoomID)).Build()
-	if err != nil {
-		return Room{}, wrap(op, err)
-	}
-	_, err = s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.t.rooms.Name), Item: item,
-		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names()})
+	err = ddb.PutItem(ctx, s.c, s.t.rooms, item, expression.AttributeNotExists(nRoomID))
 	if ddb.IsConditionFailed(err) {
 		return Room{}, wrap(op, errRoomExists(r.ID))
 	}
@@ -110,7 +104,7 @@ func (s *DynamoStore) GetRoom(ctx context.Context, roomID string) (Room, error) 
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
 	}
-	item, err := s.get(ctx, s.t.rooms, s.t.roomKey(roomID))
+	item, err := ddb.GetItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID))
 	if err != nil || item == nil {
 		return Room{}, wrap(op, orNotFound(err, errRoomNotFound(roomID)))
 	}
@@ -141,7 +135,7 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	// Retried, like the second write, because an UpdateItem on an item
 	// that a transaction (a post, a join) holds fails with a conflict.
 	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		_, err := s.update(ctx, s.t.rooms, s.t.roomKey(roomID),
+		_, err := ddb.UpdateItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID),
 			expression.Set(nStatus, expression.Value(string(RoomClosed))), roomIsOpen, types.ReturnValueNone)
 		return err
 	})
@@ -159,7 +153,7 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	now := keys.Timestamp(s.o.now())
 	var out ddb.Item
 	err = ddb.Retry(ctx, s.o.backoff(), func() error {
-		out, err = s.update(ctx, s.t.rooms, s.t.roomKey(roomID), expression.Set(nUpdatedAt, expression.Value(now)),
+		out, err = ddb.UpdateItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID), expression.Set(nUpdatedAt, expression.Value(now)),
 			roomIsClosed, types.ReturnValueAllNew)
 		return err
 	})
@@ -225,7 +219,7 @@ func (s *DynamoStore) GetConnection(ctx context.Context, connectionID string) (C
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return Connection{}, err
 	}
-	item, err := s.get(ctx, s.t.connections, s.t.connectionKey(connectionID))
+	item, err := ddb.GetItem(ctx, s.c, s.t.connections, s.t.connectionKey(connectionID))
 	if err != nil || item == nil {
 		return Connection{}, wrap(op, orNotFound(err, errConnectionNotFound(connectionID)))
 	}
@@ -319,31 +313,6 @@ func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts
 		out = append(out, v)
 	}
 	return ddbkit.Page[T]{Items: out, Next: next}, nil
-}
-
-func (s *DynamoStore) get(ctx context.Context, t ddb.Table, key ddb.Item) (ddb.Item, error) {
-	out, err := s.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(t.Name), Key: key, ConsistentRead: consistently})
-	if err != nil {
-		return nil, err
-	}
-	return out.Item, nil
-}
-
-// update applies upd to the item at key if cond holds. When it does not,
-// the *types.ConditionalCheckFailedException holds the item as it was.
-func (s *DynamoStore) update(ctx context.Context, t ddb.Table, key ddb.Item, upd expression.UpdateBuilder, cond expression.ConditionBuilder, rv types.ReturnValue) (ddb.Item, error) {
-	e, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(t.Name), Key: key,
-		UpdateExpression: e.Update(), ConditionExpression: e.Condition(),
-		ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(), ReturnValues: rv,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-	if err != nil {
-		return nil, err
-	}
-	return out.Attributes, nil
 }
 
 func orNotFound(err, notFound error) error {

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -70,13 +68,12 @@ type categoryItem struct {
 
 // Attribute names used in expressions.
 var (
-	nPK          = expression.Name(AttrPK)
-	nCompleted   = expression.Name("completed")
-	nCategoryID  = expression.Name("category_id")
-	nUpdatedAt   = expression.Name("updated_at")
-	exists       = expression.AttributeExists(nPK)
-	notExists    = expression.AttributeNotExists(nPK)
-	consistently = aws.Bool(true)
+	nPK         = expression.Name(AttrPK)
+	nCompleted  = expression.Name("completed")
+	nCategoryID = expression.Name("category_id")
+	nUpdatedAt  = expression.Name("updated_at")
+	exists      = expression.AttributeExists(nPK)
+	notExists   = expression.AttributeNotExists(nPK)
 )
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
@@ -90,7 +87,7 @@ func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	if err != nil {
 		return wrap(op, err)
 	}
-	err = s.put(ctx, item, notExists)
+	err = ddb.PutItem(ctx, s.c, s.t, item, notExists)
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errUserExists(u.Username))
 	}
@@ -512,21 +509,11 @@ func list[T any](ctx context.Context, s *DynamoStore, op string, opts ddbkit.Pag
 }
 
 func (s *DynamoStore) get(ctx context.Context, k itemKey, v any) (bool, error) {
-	out, err := s.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t), ConsistentRead: consistently})
-	if err != nil || out.Item == nil {
+	item, err := ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
+	if err != nil || item == nil {
 		return false, err
 	}
-	return true, attributevalue.UnmarshalMap(out.Item, v)
-}
-
-func (s *DynamoStore) put(ctx context.Context, item ddb.Item, cond expression.ConditionBuilder) error {
-	e, err := expression.NewBuilder().WithCondition(cond).Build()
-	if err != nil {
-		return err
-	}
-	_, err = s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.t.Name), Item: item,
-		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()})
-	return err
+	return true, attributevalue.UnmarshalMap(item, v)
 }
 
 // update applies upd to the existing item at k, and only if cond holds.
@@ -535,28 +522,12 @@ func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.Upda
 	for _, x := range cond {
 		c = c.And(x)
 	}
-	e, err := expression.NewBuilder().WithUpdate(upd).WithCondition(c).Build()
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t),
-		UpdateExpression: e.Update(), ConditionExpression: e.Condition(),
-		ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(), ReturnValues: rv})
-	if err != nil {
-		return nil, err
-	}
-	return out.Attributes, nil
+	return ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, c, rv)
 }
 
 // delete deletes the existing item at k; a missing item fails its condition.
 func (s *DynamoStore) delete(ctx context.Context, k itemKey) error {
-	e, err := expression.NewBuilder().WithCondition(exists).Build()
-	if err != nil {
-		return err
-	}
-	_, err = s.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t),
-		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names()})
-	return err
+	return ddb.DeleteItem(ctx, s.c, s.t, k.item(s.t), exists)
 }
 
 func orNotFound(err, notFound error) error {

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -106,7 +104,6 @@ var (
 	exists        = expression.AttributeExists(nPK)
 	notExists     = expression.AttributeNotExists(nPK)
 	isActive      = exists.And(expression.Equal(nStatus, expression.Value(string(StatusActive))))
-	consistently  = aws.Bool(true)
 )
 
 // Transaction item labels, by which cancellation reasons are told apart.
@@ -127,12 +124,7 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	if err != nil {
 		return Wardrobe{}, wrap(op, err)
 	}
-	e, err := expression.NewBuilder().WithCondition(notExists).Build()
-	if err != nil {
-		return Wardrobe{}, wrap(op, err)
-	}
-	_, err = s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.t.Name), Item: item,
-		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names()})
+	err = ddb.PutItem(ctx, s.c, s.t, item, notExists)
 	if ddb.IsConditionFailed(err) {
 		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
 	}
@@ -982,29 +974,14 @@ func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) ([]ddb.Item, 
 }
 
 func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
-	out, err := s.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t), ConsistentRead: consistently})
-	if err != nil {
-		return nil, err
-	}
-	return out.Item, nil
+	return ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
 }
 
 // update applies upd to the item at k if cond holds, and returns the item
 // as it is afterwards. A failed condition returns the item as it was in the
 // *types.ConditionalCheckFailedException.
 func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.UpdateBuilder, cond expression.ConditionBuilder) (ddb.Item, error) {
-	e, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(s.t.Name), Key: k.item(s.t),
-		UpdateExpression: e.Update(), ConditionExpression: e.Condition(),
-		ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-	if err != nil {
-		return nil, err
-	}
-	return out.Attributes, nil
+	return ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, cond, types.ReturnValueAllNew)
 }
 
 func orNotFound(err, notFound error) error {

@@ -539,3 +539,47 @@ func TestEnsureTable(t *testing.T) {
 		t.Errorf("hash key = %q, want pk", got)
 	}
 }
+
+// TestItemCalls checks the single-item helpers against DynamoDB Local:
+// conditions hold or fail, and a failed update reports the item as it was.
+func TestItemCalls(t *testing.T) {
+	c := ddbtest.Client(t)
+	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
+		TableName:            aws.String("ddb-item"),
+		AttributeDefinitions: []types.AttributeDefinition{attrS("pk"), attrS("sk")},
+		KeySchema:            keySchema("pk", "sk"),
+	})
+	tbl := ddb.Table{Name: name, PartitionKey: "pk", SortKey: "sk"}
+	ctx := t.Context()
+	pk := expression.Name("pk")
+	key := tbl.Key("p", "x")
+
+	if got, err := ddb.GetItem(ctx, c, tbl, key); err != nil || got != nil {
+		t.Fatalf("GetItem(missing) = %v, %v; want nil, nil", got, err)
+	}
+	if err := ddb.PutItem(ctx, c, tbl, item("p", "x"), expression.AttributeNotExists(pk)); err != nil {
+		t.Fatalf("PutItem = %v", err)
+	}
+	if err := ddb.PutItem(ctx, c, tbl, item("p", "x"), expression.AttributeNotExists(pk)); !ddb.IsConditionFailed(err) {
+		t.Fatalf("PutItem over an existing item = %v, want a failed condition", err)
+	}
+	v := expression.Name("v")
+	out, err := ddb.UpdateItem(ctx, c, tbl, key, expression.Set(v, expression.Value("new")), expression.AttributeExists(pk), types.ReturnValueAllNew)
+	if err != nil || str(out, "v") != "new" {
+		t.Fatalf("UpdateItem = %v, %v; want v=new", out, err)
+	}
+	_, err = ddb.UpdateItem(ctx, c, tbl, key, expression.Set(v, expression.Value("newer")), expression.Equal(v, expression.Value("old")), types.ReturnValueNone)
+	var failed *types.ConditionalCheckFailedException
+	if !errors.As(err, &failed) || str(failed.Item, "v") != "new" {
+		t.Fatalf("UpdateItem with a failing condition = %v; want the item as it was", err)
+	}
+	if got, err := ddb.GetItem(ctx, c, tbl, key); err != nil || str(got, "v") != "new" {
+		t.Fatalf("GetItem = %v, %v; want v=new", got, err)
+	}
+	if err := ddb.DeleteItem(ctx, c, tbl, key, expression.AttributeExists(pk)); err != nil {
+		t.Fatalf("DeleteItem = %v", err)
+	}
+	if err := ddb.DeleteItem(ctx, c, tbl, key, expression.AttributeExists(pk)); !ddb.IsConditionFailed(err) {
+		t.Fatalf("DeleteItem of a missing item = %v, want a failed condition", err)
+	}
+}
