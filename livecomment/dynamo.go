@@ -260,30 +260,14 @@ func (s *DynamoStore) execChecked(ctx context.Context, tx *ddb.Tx, roomID string
 
 // exec runs tx, retrying what DynamoDB answers under load: throttling and
 // transaction conflicts, as ddb.Retry does, and also 5xx errors, which
-// ddb.Retry leaves alone. Every attempt carries the same ClientRequestToken,
+// ddb.Retry leaves alone. A 5xx that outlasts the attempts is not a
+// conflict. Every attempt carries the same ClientRequestToken,
 // so a retry after an ambiguous 500 cannot apply the writes twice: if the
 // first attempt committed, DynamoDB reports success without writing again.
 func (s *DynamoStore) exec(ctx context.Context, tx *ddb.Tx) error {
 	tx.Token(ddbkit.NewUUIDv4())
-	b := s.o.backoff()
-	for n := 1; ; n++ {
-		err := tx.Exec(ctx, s.c)
-		if err == nil || !(ddb.Retryable(err) || serverError(err)) {
-			return err
-		}
-		if n >= b.Attempts {
-			// As ddb.Retry reports it: throttling or conflicts that outlast
-			// the attempts are a conflict; a server that keeps failing is
-			// not.
-			if ddb.Retryable(err) && !errors.Is(err, ddbkit.ErrConflict) {
-				return fmt.Errorf("gave up after %d attempts: %w: %w", n, ddbkit.ErrConflict, err)
-			}
-			return fmt.Errorf("gave up after %d attempts: %w", n, err)
-		}
-		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
-			return err
-		}
-	}
+	retryable := func(err error) bool { return ddb.Retryable(err) || serverError(err) }
+	return ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error { return tx.Exec(ctx, s.c) })
 }
 
 // serverError reports a DynamoDB 5xx: an error the server, not the request,

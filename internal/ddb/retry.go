@@ -63,13 +63,22 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // and TransactionConflict cancellations) and throttling. When the attempts run
 // out, the error matches ddbkit.ErrConflict and wraps the last cause.
 func Retry(ctx context.Context, b Backoff, fn func() error) error {
+	return RetryIf(ctx, b, Retryable, fn)
+}
+
+// RetryIf is Retry with its own test of which errors are worth retrying,
+// for callers that may retry more than Retryable allows (such as a
+// transaction with a ClientRequestToken after a 5xx). When the attempts run
+// out, the error matches ddbkit.ErrConflict if the last one was a conflict
+// or throttling, as with Retry, and wraps the last cause.
+func RetryIf(ctx context.Context, b Backoff, retryable func(error) bool, fn func() error) error {
 	for n := 1; ; n++ {
 		err := fn()
-		if err == nil || !Retryable(err) {
+		if err == nil || !retryable(err) {
 			return err
 		}
 		if b.Attempts > 0 && n >= b.Attempts {
-			if errors.Is(err, ddbkit.ErrConflict) {
+			if errors.Is(err, ddbkit.ErrConflict) || !Retryable(err) {
 				return fmt.Errorf("gave up after %d attempts: %w", n, err)
 			}
 			return fmt.Errorf("gave up after %d attempts: %w: %w", n, ddbkit.ErrConflict, err)

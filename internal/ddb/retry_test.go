@@ -140,6 +140,39 @@ func TestRetryDoesNotRetryOtherErrors(t *testing.T) {
 	}
 }
 
+func TestRetryIf(t *testing.T) {
+	serverErr := apiErr(&types.InternalServerError{Message: aws.String("boom")})
+	isServer := func(err error) bool {
+		var api smithy.APIError
+		return errors.As(err, &api) && api.ErrorFault() == smithy.FaultServer
+	}
+	retryable := func(err error) bool { return ddb.Retryable(err) || isServer(err) }
+
+	calls := 0
+	err := ddb.RetryIf(context.Background(), fastBackoff, retryable, func() error {
+		calls++
+		if calls < 3 {
+			return serverErr
+		}
+		return nil
+	})
+	if err != nil || calls != 3 {
+		t.Fatalf("RetryIf through two 5xx = %v after %d calls, want success after 3", err, calls)
+	}
+
+	calls = 0
+	err = ddb.RetryIf(context.Background(), fastBackoff, retryable, func() error { calls++; return serverErr })
+	if calls != fastBackoff.Attempts || !errors.Is(err, serverErr) || errors.Is(err, ddbkit.ErrConflict) {
+		t.Fatalf("RetryIf under endless 5xx = %v after %d calls; want the 5xx, not ErrConflict, after %d", err, calls, fastBackoff.Attempts)
+	}
+
+	throttled := apiErr(&types.ProvisionedThroughputExceededException{Message: aws.String("slow down")})
+	err = ddb.RetryIf(context.Background(), fastBackoff, retryable, func() error { return throttled })
+	if !errors.Is(err, ddbkit.ErrConflict) || !errors.Is(err, throttled) {
+		t.Fatalf("RetryIf under endless throttling = %v; want ErrConflict wrapping the cause, as Retry gives", err)
+	}
+}
+
 func TestRetrySuccessIsOneCall(t *testing.T) {
 	calls := 0
 	if err := ddb.Retry(context.Background(), fastBackoff, func() error { calls++; return nil }); err != nil {
