@@ -3,6 +3,7 @@ package wardrobe
 import (
 	"context"
 	"errors"
+	"iter"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -634,7 +635,7 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	if err != nil {
 		return err
 	}
-	upd, cond, err := statsUpdate(wardrobeID, r.kind, r.id, r.st, st)
+	upd, cond, err := statsUpdate(r.kind, r.id, r.st, st)
 	if err != nil {
 		return err
 	}
@@ -648,20 +649,16 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 // statsUpdate sets the statistics of an item from old to st, with their
 // index keys, on condition that they are still old: that statsVersion has
 // not moved.
-func statsUpdate(wardrobeID string, kind Kind, id string, old, st stats) (expression.UpdateBuilder, expression.ConditionBuilder, error) {
-	var ik indexKeys
-	var err error
-	if ik.wear, err = orderSK(segWear, int64(st.count), wearDigits, kind, id); err != nil {
-		return expression.UpdateBuilder{}, expression.ConditionBuilder{}, err
-	}
-	if ik.lastWorn, err = orderSK(segLastWorn, st.lastMs, msDigits, kind, id); err != nil {
+func statsUpdate(kind Kind, id string, old, st stats) (expression.UpdateBuilder, expression.ConditionBuilder, error) {
+	wear, lastWorn, err := statsKeys(kind, id, st)
+	if err != nil {
 		return expression.UpdateBuilder{}, expression.ConditionBuilder{}, err
 	}
 	upd := expression.Set(nWearCount, expression.Value(st.count)).
 		Set(nLastWornAt, expression.Value(st.lastMs)).
 		Set(nStatsVersion, expression.Value(st.version)).
-		Set(nWearCountSK, expression.Value(ik.wear)).
-		Set(nLastWornSK, expression.Value(ik.lastWorn))
+		Set(nWearCountSK, expression.Value(wear)).
+		Set(nLastWornSK, expression.Value(lastWorn))
 	cond := expression.Equal(nStatsVersion, expression.Value(old.version))
 	if old.version == 0 {
 		// Items written by other tools may lack the attribute.
@@ -865,30 +862,22 @@ func (s *DynamoStore) RecalculateStats(ctx context.Context, wardrobeID string) (
 		if err != nil {
 			return StatsReport{}, wrap(op, err)
 		}
-		q := baseQuery(s.t, pk)
-		for cursor := ""; ; {
-			items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+		for it, err := range s.all(ctx, baseQuery(s.t, pk)) {
 			if err != nil {
 				return StatsReport{}, wrap(op, err)
 			}
-			for _, it := range items {
-				w, err := unmarshalWorn(it, wardrobeID)
-				if err != nil {
-					return StatsReport{}, wrap(op, err)
-				}
-				rep.Checked++
-				d, drifted, err := s.recalc(ctx, w)
-				if err != nil {
-					return StatsReport{}, wrap(op, err)
-				}
-				if drifted {
-					rep.Drifts = append(rep.Drifts, d)
-				}
+			w, err := unmarshalWorn(it, wardrobeID)
+			if err != nil {
+				return StatsReport{}, wrap(op, err)
 			}
-			if next == "" {
-				break
+			rep.Checked++
+			d, drifted, err := s.recalc(ctx, w)
+			if err != nil {
+				return StatsReport{}, wrap(op, err)
 			}
-			cursor = next
+			if drifted {
+				rep.Drifts = append(rep.Drifts, d)
+			}
 		}
 	}
 	return rep, nil
@@ -921,7 +910,7 @@ func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 		if err != nil {
 			return err
 		}
-		upd, cond, err := statsUpdate(w.wardrobeID, w.kind, w.id, w.st, st)
+		upd, cond, err := statsUpdate(w.kind, w.id, w.st, st)
 		if err != nil {
 			return err
 		}
@@ -941,23 +930,25 @@ func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, err
 		return nil, err
 	}
 	var out []DailyWear
-	for cursor := ""; ; {
-		items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+	for it, err := range s.all(ctx, q) {
 		if err != nil {
 			return nil, err
 		}
-		for _, it := range items {
-			c, err := unmarshalCounter(it)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, c)
+		c, err := unmarshalCounter(it)
+		if err != nil {
+			return nil, err
 		}
-		if next == "" {
-			return out, nil
-		}
-		cursor = next
+		out = append(out, c)
 	}
+	return out, nil
+}
+
+// all walks every item of q, with one Query per ddbkit.MaxPageLimit items.
+func (s *DynamoStore) all(ctx context.Context, q ddb.KeyQuery) iter.Seq2[ddb.Item, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
+		items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
+	})
 }
 
 // query runs one page of a listing.

@@ -121,11 +121,18 @@ func wornIndexKeys(wardrobeID string, kind Kind, id string, s Status, created ti
 	if ik.created, err = orderSK(segCreated, created.UnixMilli(), msDigits, kind, id); err != nil {
 		return ik, err
 	}
-	if ik.wear, err = orderSK(segWear, int64(st.count), wearDigits, kind, id); err != nil {
-		return ik, err
-	}
-	ik.lastWorn, err = orderSK(segLastWorn, st.lastMs, msDigits, kind, id)
+	ik.wear, ik.lastWorn, err = statsKeys(kind, id, st)
 	return ik, err
+}
+
+// statsKeys are the index keys that follow an item's statistics: every
+// write of wearCount and lastWornAt writes them too.
+func statsKeys(kind Kind, id string, st stats) (wear, lastWorn string, err error) {
+	if wear, err = orderSK(segWear, int64(st.count), wearDigits, kind, id); err != nil {
+		return "", "", err
+	}
+	lastWorn, err = orderSK(segLastWorn, st.lastMs, msDigits, kind, id)
+	return wear, lastWorn, err
 }
 
 // orderSK is <AXIS>#<zero-padded n>#<id>: padding makes the string order
