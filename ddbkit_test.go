@@ -151,3 +151,46 @@ func TestIDGenerators(t *testing.T) {
 		t.Fatalf("NewUUIDv7: %s then %s: want version 7, increasing (%v)", v7a, v7b, err)
 	}
 }
+
+// TestUUIDv7BurstStaysInOrder: 10,000 IDs of one frozen instant, more than
+// the 12-bit counter holds, still sort in the order they were made, and
+// are version 7.
+func TestUUIDv7BurstStaysInOrder(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for name, g := range map[string]ddbkit.UUIDv7Generator{
+		"crypto": ddbkit.NewUUIDv7Generator(),
+		"seeded": ddbkit.SeededUUIDv7Generator(1),
+	} {
+		prev := ""
+		for i := range 10_000 {
+			id := g(at)
+			if id <= prev {
+				t.Fatalf("%s: ID %d = %s, not after %s", name, i, id, prev)
+			}
+			if u := uuid.MustParse(id); u.Version() != 7 {
+				t.Fatalf("%s: %s has version %d", name, id, u.Version())
+			}
+			prev = id
+		}
+		// An earlier instant never goes back.
+		if id := g(at.Add(-time.Hour)); id <= prev {
+			t.Fatalf("%s: ID for an earlier instant = %s, not after %s", name, id, prev)
+		}
+	}
+}
+
+func TestSeededUUIDv7(t *testing.T) {
+	clock := func() ddbkit.Clock {
+		return ddbkit.StepClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), time.Millisecond)
+	}
+	a, b := ddbkit.SeededUUIDv7(7, clock()), ddbkit.SeededUUIDv7(7, clock())
+	for range 100 {
+		x, y := a(), b()
+		if x != y {
+			t.Fatalf("same seed and clock gave %s and %s", x, y)
+		}
+		if u := uuid.MustParse(x); u.Version() != 7 {
+			t.Fatalf("%s has version %d, want 7", x, u.Version())
+		}
+	}
+}

@@ -3,11 +3,13 @@ package ddbkit
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
-// Sentinel errors. Every store in ddbkit reports failures in one of these
-// categories, wrapped with context and the underlying cause, so callers test
-// them with errors.Is and still reach AWS errors with errors.As.
+// Sentinel errors. Every error a ddbkit store returns matches exactly one of
+// these with errors.Is. The error keeps its cause, so callers still reach
+// AWS errors with errors.As, and a context's error still matches
+// context.Canceled or context.DeadlineExceeded.
 var (
 	// ErrNotFound reports that an item, or an item it refers to, does not exist.
 	ErrNotFound = errors.New("not found")
@@ -22,7 +24,27 @@ var (
 	// or was issued for a different query. Nothing was read. Restart the listing
 	// without a cursor.
 	ErrInvalidCursor = errors.New("invalid cursor")
+	// ErrCorruptItem reports a stored item that cannot be decoded: an
+	// attribute of the wrong type, an unparsable value, a key that is not in
+	// the design's format. The item was written by someone else; the caller's
+	// input was fine. A *CorruptItemError names the table, key and attribute.
+	ErrCorruptItem = errors.New("corrupt item")
+	// ErrUnavailable reports that DynamoDB did not complete the call: it
+	// kept throttling or failing (HTTP 5xx) through the retries, could not
+	// be reached, or the context ended first. Whether a write took effect
+	// is unknown unless the method documents otherwise; repeating the same
+	// call is safe (see WithIdempotencyKey).
+	ErrUnavailable = errors.New("unavailable")
+	// ErrSchemaMismatch reports a table that is missing, or whose keys or
+	// indexes differ from the design in a way ddbkit cannot add. A
+	// *SchemaMismatchError lists every difference.
+	ErrSchemaMismatch = errors.New("schema mismatch")
 )
+
+// Sentinels lists every sentinel, in the order above. Tests use it to check
+// that an error matches exactly one.
+var Sentinels = []error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument,
+	ErrInvalidCursor, ErrCorruptItem, ErrUnavailable, ErrSchemaMismatch}
 
 // ValidationError describes one invalid input field. It matches
 // ErrInvalidArgument through errors.Is.
@@ -46,3 +68,49 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidArg
 func Invalid(field, format string, args ...any) *ValidationError {
 	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
+
+// CorruptItemError describes a stored item that cannot be decoded. It
+// matches ErrCorruptItem through errors.Is.
+type CorruptItemError struct {
+	// Table is the table the item was read from.
+	Table string
+	// Key is the item's primary key, as "pk=…, sk=…".
+	Key string
+	// Attr is the attribute that cannot be decoded.
+	Attr string
+	// Reason says what is wrong with it.
+	Reason string
+	// Err is the decoder's error, if any.
+	Err error
+}
+
+// Error implements error.
+func (e *CorruptItemError) Error() string {
+	return fmt.Sprintf("corrupt item: table %s, key {%s}, attribute %q: %s", e.Table, e.Key, e.Attr, e.Reason)
+}
+
+// Is reports whether target is ErrCorruptItem.
+func (e *CorruptItemError) Is(target error) bool { return target == ErrCorruptItem }
+
+// Unwrap returns the decoder's error.
+func (e *CorruptItemError) Unwrap() error { return e.Err }
+
+// SchemaMismatchError lists how a table differs from its definition in
+// ways ddbkit cannot reconcile by adding what is missing. It matches
+// ErrSchemaMismatch through errors.Is.
+type SchemaMismatchError struct {
+	// Table is the table's name.
+	Table string
+	// Diffs holds one line per difference, such as
+	// `GSI "hostId-index": sort key is "updatedAt", want "createdAt"`.
+	Diffs []string
+}
+
+// Error implements error.
+func (e *SchemaMismatchError) Error() string {
+	return fmt.Sprintf("schema mismatch: table %s differs from its definition: %s; fix or recreate the table by hand, ddbkit changes nothing it cannot add",
+		e.Table, strings.Join(e.Diffs, "; "))
+}
+
+// Is reports whether target is ErrSchemaMismatch.
+func (e *SchemaMismatchError) Is(target error) bool { return target == ErrSchemaMismatch }

@@ -39,6 +39,11 @@ const (
 	// any) and return all the others as UnprocessedKeys or UnprocessedItems, so a
 	// correct retry loop always makes progress.
 	Unprocessed
+	// LoseResponse lets the call through to the wrapped client and, when it
+	// succeeds, returns *types.InternalServerError instead of its answer:
+	// the write took effect, and the caller cannot know. This is how a
+	// response lost on the network looks to a client. Any operation.
+	LoseResponse
 )
 
 // String returns the name of the constant, such as "TxConflict".
@@ -52,6 +57,8 @@ func (f Fault) String() string {
 		return "InternalError"
 	case Unprocessed:
 		return "Unprocessed"
+	case LoseResponse:
+		return "LoseResponse"
 	}
 	return fmt.Sprintf("Fault(%d)", int(f))
 }
@@ -59,7 +66,7 @@ func (f Fault) String() string {
 // appliesTo reports whether f makes sense for op.
 func (f Fault) appliesTo(op string) bool {
 	switch f {
-	case Throttle, InternalError:
+	case Throttle, InternalError, LoseResponse:
 		return true
 	case TxConflict:
 		return isTransact(op)
@@ -73,10 +80,11 @@ func isTransact(op string) bool {
 	return op == opTransactWriteItems || op == opTransactGetItems
 }
 
-// injection is one queued fault: a Fault, or an arbitrary error.
+// injection is one queued fault: a Fault, an arbitrary error, or a hook.
 type injection struct {
 	fault Fault
 	err   error
+	hook  func()
 }
 
 // FaultClient wraps a ddbkit.Client and makes chosen calls fail. Calls with
@@ -122,6 +130,37 @@ func (f *FaultClient) InjectErr(op string, err error, times int) {
 		panic("ddbtest: InjectErr: nil error")
 	}
 	f.push(op, injection{err: err}, times)
+}
+
+// Before runs hook once, just before the next call of op reaches the
+// wrapped client, so a test can act as another writer between two calls of
+// a store (for example, between a read and the transaction built from it).
+// It queues like a fault, and counts in Injected.
+func (f *FaultClient) Before(op string, hook func()) {
+	mustBeOp("Before", op)
+	if hook == nil {
+		panic("ddbtest: Before: nil hook")
+	}
+	f.push(op, injection{hook: hook}, 1)
+}
+
+// run serves a call of op with n items for which in is due: a hook runs,
+// then the call; LoseResponse makes the call and hides its success; any
+// other fault fails the call without making it.
+func run[Out any](op string, in injection, n int, do func() (Out, error)) (Out, error) {
+	var zero Out
+	switch {
+	case in.hook != nil:
+		in.hook()
+		return do()
+	case in.err == nil && in.fault == LoseResponse:
+		out, err := do()
+		if err != nil {
+			return out, err
+		}
+		return zero, errorFor(op, in, n)
+	}
+	return zero, errorFor(op, in, n)
 }
 
 func (f *FaultClient) push(op string, in injection, times int) {
@@ -182,6 +221,8 @@ func errorFor(op string, in injection, items int) error {
 		err = canceled(items, "TransactionConflict", mark+"Transaction is ongoing for the item")
 	case in.fault == InternalError:
 		err = &types.InternalServerError{Message: aws.String(mark + "Internal server error")}
+	case in.fault == LoseResponse:
+		err = &types.InternalServerError{Message: aws.String(mark + "Internal server error (the call took effect; its response was lost)")}
 	default:
 		panic(fmt.Sprintf("ddbtest: fault %v has no error for %s", in.fault, op))
 	}
@@ -212,72 +253,79 @@ func canceled(items int, code, message string) *types.TransactionCanceledExcepti
 // GetItem fails with the next fault queued for "GetItem", or calls the
 // wrapped client.
 func (f *FaultClient) GetItem(ctx context.Context, params *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
+	do := func() (*dynamodb.GetItemOutput, error) { return f.c.GetItem(ctx, params, optFns...) }
 	if in, ok := f.next(opGetItem); ok {
-		return nil, errorFor(opGetItem, in, 1)
+		return run(opGetItem, in, 1, do)
 	}
-	return f.c.GetItem(ctx, params, optFns...)
+	return do()
 }
 
 // PutItem fails with the next fault queued for "PutItem", or calls the
 // wrapped client.
 func (f *FaultClient) PutItem(ctx context.Context, params *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
+	do := func() (*dynamodb.PutItemOutput, error) { return f.c.PutItem(ctx, params, optFns...) }
 	if in, ok := f.next(opPutItem); ok {
-		return nil, errorFor(opPutItem, in, 1)
+		return run(opPutItem, in, 1, do)
 	}
-	return f.c.PutItem(ctx, params, optFns...)
+	return do()
 }
 
 // UpdateItem fails with the next fault queued for "UpdateItem", or calls
 // the wrapped client.
 func (f *FaultClient) UpdateItem(ctx context.Context, params *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	do := func() (*dynamodb.UpdateItemOutput, error) { return f.c.UpdateItem(ctx, params, optFns...) }
 	if in, ok := f.next(opUpdateItem); ok {
-		return nil, errorFor(opUpdateItem, in, 1)
+		return run(opUpdateItem, in, 1, do)
 	}
-	return f.c.UpdateItem(ctx, params, optFns...)
+	return do()
 }
 
 // DeleteItem fails with the next fault queued for "DeleteItem", or calls
 // the wrapped client.
 func (f *FaultClient) DeleteItem(ctx context.Context, params *dynamodb.DeleteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
+	do := func() (*dynamodb.DeleteItemOutput, error) { return f.c.DeleteItem(ctx, params, optFns...) }
 	if in, ok := f.next(opDeleteItem); ok {
-		return nil, errorFor(opDeleteItem, in, 1)
+		return run(opDeleteItem, in, 1, do)
 	}
-	return f.c.DeleteItem(ctx, params, optFns...)
+	return do()
 }
 
 // Query fails with the next fault queued for "Query", or calls the wrapped
 // client.
 func (f *FaultClient) Query(ctx context.Context, params *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	do := func() (*dynamodb.QueryOutput, error) { return f.c.Query(ctx, params, optFns...) }
 	if in, ok := f.next(opQuery); ok {
-		return nil, errorFor(opQuery, in, 1)
+		return run(opQuery, in, 1, do)
 	}
-	return f.c.Query(ctx, params, optFns...)
+	return do()
 }
 
 // TransactWriteItems fails with the next fault queued for
 // "TransactWriteItems", or calls the wrapped client.
 func (f *FaultClient) TransactWriteItems(ctx context.Context, params *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	do := func() (*dynamodb.TransactWriteItemsOutput, error) { return f.c.TransactWriteItems(ctx, params, optFns...) }
 	if in, ok := f.next(opTransactWriteItems); ok {
 		n := 0
 		if params != nil {
 			n = len(params.TransactItems)
 		}
-		return nil, errorFor(opTransactWriteItems, in, n)
+		return run(opTransactWriteItems, in, n, do)
 	}
-	return f.c.TransactWriteItems(ctx, params, optFns...)
+	return do()
 }
 
 // TransactGetItems fails with the next fault queued for "TransactGetItems",
 // or calls the wrapped client.
 func (f *FaultClient) TransactGetItems(ctx context.Context, params *dynamodb.TransactGetItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
+	do := func() (*dynamodb.TransactGetItemsOutput, error) { return f.c.TransactGetItems(ctx, params, optFns...) }
 	if in, ok := f.next(opTransactGetItems); ok {
 		n := 0
 		if params != nil {
 			n = len(params.TransactItems)
 		}
-		return nil, errorFor(opTransactGetItems, in, n)
+		return run(opTransactGetItems, in, n, do)
 	}
-	return f.c.TransactGetItems(ctx, params, optFns...)
+	return do()
 }
 
 // BatchGetItem fails with the next fault queued for "BatchGetItem", or
@@ -289,8 +337,8 @@ func (f *FaultClient) BatchGetItem(ctx context.Context, params *dynamodb.BatchGe
 	if !ok {
 		return f.c.BatchGetItem(ctx, params, optFns...)
 	}
-	if in.err != nil || in.fault != Unprocessed {
-		return nil, errorFor(opBatchGetItem, in, 1)
+	if in.hook != nil || in.err != nil || in.fault != Unprocessed {
+		return run(opBatchGetItem, in, 1, func() (*dynamodb.BatchGetItemOutput, error) { return f.c.BatchGetItem(ctx, params, optFns...) })
 	}
 	var keys map[string]int
 	if params != nil {
@@ -344,8 +392,8 @@ func (f *FaultClient) BatchWriteItem(ctx context.Context, params *dynamodb.Batch
 	if !ok {
 		return f.c.BatchWriteItem(ctx, params, optFns...)
 	}
-	if in.err != nil || in.fault != Unprocessed {
-		return nil, errorFor(opBatchWriteItem, in, 1)
+	if in.hook != nil || in.err != nil || in.fault != Unprocessed {
+		return run(opBatchWriteItem, in, 1, func() (*dynamodb.BatchWriteItemOutput, error) { return f.c.BatchWriteItem(ctx, params, optFns...) })
 	}
 	var writes map[string]int
 	if params != nil {

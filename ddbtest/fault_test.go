@@ -445,3 +445,28 @@ func keyStrings(items []map[string]types.AttributeValue) []string {
 	}
 	return s
 }
+
+// TestLoseResponseAndBefore: LoseResponse makes the call and hides its
+// success behind a 500; Before runs its hook, then the call.
+func TestLoseResponseAndBefore(t *testing.T) {
+	for _, op := range allOps {
+		t.Run(op, func(t *testing.T) {
+			s := &stubClient{}
+			f := ddbtest.NewFaultClient(s)
+			f.Inject(op, ddbtest.LoseResponse, 1)
+			err := call(f, op, 2)
+			var ise *types.InternalServerError
+			if !errors.As(err, &ise) || s.calls.Load() != 1 {
+				t.Fatalf("%s under LoseResponse = %v after %d calls; want an InternalServerError after the call", op, err, s.calls.Load())
+			}
+			hooked := int64(-1)
+			f.Before(op, func() { hooked = s.calls.Load() })
+			if err := call(f, op, 2); err != nil || hooked != 1 || s.calls.Load() != 2 {
+				t.Fatalf("%s after Before = %v; hook saw %d calls, then %d; want success, the hook before the call", op, err, hooked, s.calls.Load())
+			}
+			if got := f.Injected(op); got != 2 {
+				t.Errorf("Injected(%s) = %d, want 2", op, got)
+			}
+		})
+	}
+}

@@ -276,6 +276,31 @@ func ParseTimestamp(s string) (time.Time, error) {
 	return parseStrict("timestamp", TimestampLayout, "YYYY-MM-DDThh:mm:ss.sssZ (UTC, exactly three fractional digits)", s)
 }
 
+// ParseTime parses a stored timestamp leniently, as written by any program
+// that follows an ISO 8601 design: RFC 3339 with or without a fraction of
+// any length, with "Z" or any offset, "T" or "t" and "Z" or "z"; and the
+// same without a zone, which is read as UTC. The result is in UTC.
+// Writers use [Timestamp]; readers of tables that other programs also write
+// use ParseTime, and [ParseTimestamp] only where the exact form matters
+// (sort keys).
+//
+// It returns a *ddbkit.ValidationError with Field "timestamp" (matching
+// ddbkit.ErrInvalidArgument) for anything else; a store reports that as a
+// corrupt item, not as the caller's error.
+func ParseTime(s string) (time.Time, error) {
+	if t, err := ParseTimestamp(s); err == nil {
+		return t, nil // the canonical form, without allocating
+	}
+	u := strings.ToUpper(s)
+	if t, err := time.Parse(time.RFC3339Nano, u); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse("2006-01-02T15:04:05.999999999", u); err == nil {
+		return t, nil
+	}
+	return time.Time{}, ddbkit.Invalid("timestamp", "got %q, want an ISO 8601 date and time such as 2024-01-05T10:00:00Z", s)
+}
+
 const (
 	dateCompactLayout = "20060102"
 	dateISOLayout     = time.DateOnly

@@ -670,3 +670,33 @@ func FuzzParseRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestParseTime(t *testing.T) {
+	want := time.Date(2024, 1, 5, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Time
+	}{
+		{"2024-01-05T10:00:00.000Z", want},
+		{"2024-01-05T10:00:00Z", want},
+		{"2024-01-05t10:00:00z", want},
+		{"2024-01-05T19:00:00+09:00", want},
+		{"2024-01-05T05:00:00-05:00", want},
+		{"2024-01-05T10:00:00.123456Z", want.Add(123456 * time.Microsecond)},
+		{"2024-01-05T10:00:00.1Z", want.Add(100 * time.Millisecond)},
+		{"2024-01-05T10:00:00.123456789+00:00", want.Add(123456789)},
+		{"2024-01-05T10:00:00", want},
+		{"2024-01-05T10:00:00.5", want.Add(500 * time.Millisecond)},
+	}
+	for _, tt := range tests {
+		got, err := keys.ParseTime(tt.in)
+		if err != nil || !got.Equal(tt.want) || got.Location() != time.UTC {
+			t.Errorf("ParseTime(%q) = %v, %v; want %v in UTC", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "2024-01-05", "yesterday", "2024-13-05T10:00:00Z", "2024-01-05 10:00:00Z", "1704448800000"} {
+		if _, err := keys.ParseTime(bad); !errors.Is(err, ddbkit.ErrInvalidArgument) {
+			t.Errorf("ParseTime(%q) error = %v, want ErrInvalidArgument", bad, err)
+		}
+	}
+}

@@ -23,14 +23,15 @@ type BatchGetOptions struct {
 	ChunkSize int
 	// ConsistentRead asks for strongly consistent reads.
 	ConsistentRead bool
-	// Backoff paces retries of UnprocessedKeys; zero means DefaultBackoff
-	// without an attempt bound.
+	// Backoff paces retries of UnprocessedKeys; zero means DefaultBackoff.
 	Backoff Backoff
 }
 
 // BatchGet reads keys from t with as few BatchGetItem calls as the chunk size
 // allows. Duplicate keys are read once. UnprocessedKeys are retried with
-// exponential backoff until all are read or ctx ends; none is dropped. The
+// exponential backoff until all are read; none is dropped. When DynamoDB
+// leaves keys unprocessed for Backoff.Attempts calls in a row, or ctx ends,
+// BatchGet fails with ddbkit.ErrUnavailable. The
 // result is in request order: result[i] is the item at keys[i], or nil when
 // that item does not exist.
 func BatchGet(ctx context.Context, c ddbkit.Client, t Table, keys []Item, o BatchGetOptions) ([]Item, error) {
@@ -41,7 +42,7 @@ func BatchGet(ctx context.Context, c ddbkit.Client, t Table, keys []Item, o Batc
 	if size < 0 || size > MaxBatchGet {
 		return nil, fmt.Errorf("%w: batch get chunk size %d; must be 1..%d", ddbkit.ErrInvalidArgument, size, MaxBatchGet)
 	}
-	b := unboundedDefault(o.Backoff)
+	b := orDefault(o.Backoff)
 
 	var pending []Item
 	seen := make(map[string]bool, len(keys))
@@ -81,11 +82,13 @@ func BatchGet(ctx context.Context, c ddbkit.Client, t Table, keys []Item, o Batc
 
 // BatchWrite applies puts and deletes to t, MaxBatchWrite per
 // BatchWriteItem call. UnprocessedItems are retried with exponential backoff
-// until all are written or ctx ends. A key may appear only once, as DynamoDB
+// until all are written; when DynamoDB leaves items unprocessed for
+// b.Attempts calls in a row, or ctx ends, it fails with
+// ddbkit.ErrUnavailable. A key may appear only once, as DynamoDB
 // requires; a duplicate is refused with ErrInvalidArgument before any call.
 // BatchWrite is not atomic: on error, some writes may have been applied.
 func BatchWrite(ctx context.Context, c ddbkit.Client, t Table, reqs []types.WriteRequest, b Backoff) error {
-	b = unboundedDefault(b)
+	b = orDefault(b)
 	seen := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
 		var k Item
@@ -135,8 +138,9 @@ func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call fu
 			continue
 		}
 		stalls++
-		if b.Attempts > 0 && stalls >= b.Attempts {
-			return fmt.Errorf("%d requests still unprocessed after %d attempts", len(retry), stalls)
+		if stalls >= b.attempts() {
+			return fmt.Errorf("%w: %d requests still unprocessed after %d attempts without progress; nothing was dropped, repeat the call",
+				ddbkit.ErrUnavailable, len(retry), stalls)
 		}
 		if err := Sleep(ctx, b.Delay(stalls)); err != nil {
 			return fmt.Errorf("%d requests unprocessed: %w", len(pending), err)
@@ -145,13 +149,12 @@ func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call fu
 	return nil
 }
 
-// unboundedDefault returns b, or DefaultBackoff without an attempt bound when
-// b is zero: unprocessed items mean DynamoDB made partial progress, so the
-// loop ends when the work is done or ctx ends.
-func unboundedDefault(b Backoff) Backoff {
+// orDefault returns b, or DefaultBackoff when b is zero. The bound counts
+// calls in a row that made no progress: a batch that keeps draining goes
+// on, one that DynamoDB keeps refusing ends with ErrUnavailable.
+func orDefault(b Backoff) Backoff {
 	if b == (Backoff{}) {
-		b = DefaultBackoff
-		b.Attempts = 0
+		return DefaultBackoff
 	}
 	return b
 }

@@ -14,13 +14,18 @@ import (
 )
 
 // A cursor is base64url(payload || tag). The payload is a version byte and
-// the JSON of the LastEvaluatedKey; the tag is HMAC-SHA256 keyed with the
-// query's binding (table, index, partition, sort condition, direction),
-// truncated to 16 bytes. A cursor from another query, or one with any byte
-// changed or cut, fails the tag check. Cursors are not encrypted: they reveal
-// key values of the caller's own listing, which the page items reveal anyway.
-// On top of the tag, the decoded key must belong to the query's partition, so
-// even a forged cursor cannot reach another partition's data.
+// the JSON of the LastEvaluatedKey; the tag is HMAC-SHA256 over the
+// payload and the query's binding (table, index, partition, sort
+// condition, direction), truncated to 16 bytes, keyed with the table's
+// CursorSecret. A cursor from another query, or one with any byte changed
+// or cut, fails the tag check. Without a secret the key is public, so
+// someone who reads this code can forge a cursor; with one, nobody without
+// the secret can. Cursors are not encrypted: they reveal key values of the
+// caller's own listing, which the page items reveal anyway. On top of the
+// tag, the decoded key must have the listing's key attributes, all of type
+// String as every ddbkit key is, and belong to the query's partition and
+// range, so even a forged cursor cannot reach another partition's data nor
+// make DynamoDB refuse the query.
 
 const (
 	cursorVersion = 1
@@ -105,6 +110,11 @@ func DecodeCursor(q KeyQuery, cursor string) (Item, error) {
 			return nil, invalidCursor("wrong key attributes")
 		}
 	}
+	for _, v := range key {
+		if _, ok := v.(*types.AttributeValueMemberS); !ok {
+			return nil, invalidCursor("a key attribute is not a String")
+		}
+	}
 	if pv, ok := key[q.PartitionAttr()].(*types.AttributeValueMemberS); !ok || pv.Value != q.PartitionValue {
 		return nil, invalidCursor("it belongs to another partition")
 	}
@@ -115,7 +125,9 @@ func DecodeCursor(q KeyQuery, cursor string) (Item, error) {
 }
 
 func tag(q KeyQuery, payload []byte) []byte {
-	m := hmac.New(sha256.New, []byte(q.binding()))
+	m := hmac.New(sha256.New, []byte("ddbkit-cursor-key\x00"+q.Table.CursorSecret))
+	m.Write([]byte(q.binding()))
+	m.Write([]byte{0})
 	m.Write(payload)
 	return m.Sum(nil)[:cursorTagLen]
 }

@@ -25,14 +25,16 @@ func GetItem(ctx context.Context, c ddbkit.Client, t Table, key Item) (Item, err
 	return out.Item, nil
 }
 
-// PutItem writes item if cond holds.
+// PutItem writes item if cond holds. When cond fails, the
+// *types.ConditionalCheckFailedException holds the item as it was.
 func PutItem(ctx context.Context, c ddbkit.Client, t Table, item Item, cond expression.ConditionBuilder) error {
 	e, err := expression.NewBuilder().WithCondition(cond).Build()
 	if err != nil {
 		return err
 	}
 	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(t.Name), Item: item,
-		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()})
+		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
 	return err
 }
 

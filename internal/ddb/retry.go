@@ -13,18 +13,22 @@ import (
 	"github.com/ddbkit/ddbkit"
 )
 
-// Backoff bounds a retry loop.
+// Backoff is a ddbkit.RetryPolicy with its defaults applied.
 type Backoff struct {
-	// Attempts is the most calls to make, the first included. Zero means no
-	// bound (for unprocessed batch items, which always make progress).
+	// Attempts is the most calls to make, the first included; at least 1.
 	Attempts int
 	// Base is the ceiling of the first delay; it doubles per retry up to Max.
 	Base, Max time.Duration
 }
 
-// DefaultBackoff is used for read-modify-write retries and for unprocessed
-// batch items.
-var DefaultBackoff = Backoff{Attempts: 8, Base: 5 * time.Millisecond, Max: 500 * time.Millisecond}
+// BackoffOf applies p's defaults: fields of zero or less take the default.
+func BackoffOf(p ddbkit.RetryPolicy) Backoff {
+	p = p.WithDefaults()
+	return Backoff{Attempts: p.MaxAttempts, Base: p.BaseDelay, Max: p.MaxDelay}
+}
+
+// DefaultBackoff is BackoffOf(ddbkit.RetryPolicy{}).
+var DefaultBackoff = BackoffOf(ddbkit.RetryPolicy{})
 
 // Delay returns the full-jitter delay before retry number n (1-based): a
 // random duration in [0, min(Max, Base*2^(n-1))]. Jitter keeps racing writers
@@ -45,6 +49,10 @@ func (b Backoff) Delay(n int) time.Duration {
 	return time.Duration(rand.Uint64N(uint64(ceil) + 1))
 }
 
+// attempts is b.Attempts, at least 1: a Backoff built by hand with zero
+// attempts still makes its one call and never loops without bound.
+func (b Backoff) attempts() int { return max(b.Attempts, 1) }
+
 // Sleep waits d or until ctx ends, whichever is first.
 func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -60,8 +68,9 @@ func Sleep(ctx context.Context, d time.Duration) error {
 // Retry calls fn until it succeeds, returns an error that is not worth
 // retrying, the attempts run out or ctx ends. Worth retrying are conflicts
 // (ddbkit.ErrConflict, which domains return when a version condition failed,
-// and TransactionConflict cancellations) and throttling. When the attempts run
-// out, the error matches ddbkit.ErrConflict and wraps the last cause.
+// and TransactionConflict cancellations) and throttling. When the attempts
+// run out, the error matches ddbkit.ErrConflict after conflicts and
+// ddbkit.ErrUnavailable after throttling, and wraps the last cause.
 func Retry(ctx context.Context, b Backoff, fn func() error) error {
 	return RetryIf(ctx, b, Retryable, fn)
 }
@@ -69,19 +78,16 @@ func Retry(ctx context.Context, b Backoff, fn func() error) error {
 // RetryIf is Retry with its own test of which errors are worth retrying,
 // for callers that may retry more than Retryable allows (such as a
 // transaction with a ClientRequestToken after a 5xx). When the attempts run
-// out, the error matches ddbkit.ErrConflict if the last one was a conflict
-// or throttling, as with Retry, and wraps the last cause.
+// out, the last error is returned through Classify: a conflict matches
+// ddbkit.ErrConflict, throttling and 5xx ddbkit.ErrUnavailable.
 func RetryIf(ctx context.Context, b Backoff, retryable func(error) bool, fn func() error) error {
 	for n := 1; ; n++ {
 		err := fn()
 		if err == nil || !retryable(err) {
 			return err
 		}
-		if b.Attempts > 0 && n >= b.Attempts {
-			if errors.Is(err, ddbkit.ErrConflict) || !Retryable(err) {
-				return fmt.Errorf("gave up after %d attempts: %w", n, err)
-			}
-			return fmt.Errorf("gave up after %d attempts: %w: %w", n, ddbkit.ErrConflict, err)
+		if n >= b.attempts() {
+			return fmt.Errorf("gave up after %d attempts: %w", n, Classify(err))
 		}
 		if err := Sleep(ctx, b.Delay(n)); err != nil {
 			return err
@@ -91,23 +97,17 @@ func RetryIf(ctx context.Context, b Backoff, retryable func(error) bool, fn func
 
 // Retryable reports whether err is a conflict or throttling worth retrying.
 func Retryable(err error) bool {
-	if errors.Is(err, ddbkit.ErrConflict) {
-		return true
-	}
-	var ce *TxCanceledError
-	if errors.As(err, &ce) && ce.has(ReasonThrottling) {
+	if errors.Is(err, ddbkit.ErrConflict) || Throttled(err) {
 		return true
 	}
 	var api smithy.APIError
-	if errors.As(err, &api) {
-		switch api.ErrorCode() {
-		case "ProvisionedThroughputExceededException", "ThrottlingException",
-			"RequestLimitExceeded", "TransactionConflictException":
-			return true
-		}
-	}
-	return false
+	return errors.As(err, &api) && api.ErrorCode() == "TransactionConflictException"
 }
+
+// RetryableWithToken reports whether err is worth retrying for a write that
+// carries a ClientRequestToken: Retryable, and also a 5xx or a lost
+// response, since repeating the token cannot apply the write twice.
+func RetryableWithToken(err error) bool { return Retryable(err) || ServerError(err) }
 
 // IsConditionFailed reports whether a single-item write failed its condition.
 func IsConditionFailed(err error) bool {

@@ -74,8 +74,12 @@ func TestRetryRetryable(t *testing.T) {
 			if calls != fastBackoff.Attempts {
 				t.Errorf("Retry made %d calls, want %d", calls, fastBackoff.Attempts)
 			}
-			if !errors.Is(err, ddbkit.ErrConflict) {
-				t.Errorf("errors.Is(%v, ErrConflict) = false, want true", err)
+			want := ddbkit.ErrConflict
+			if ddb.Throttled(tt.err) {
+				want = ddbkit.ErrUnavailable
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("errors.Is(%v, %v) = false, want true", err, want)
 			}
 			if !errors.Is(err, tt.err) {
 				t.Errorf("errors.Is(%v, last cause) = false, want true", err)
@@ -162,14 +166,14 @@ func TestRetryIf(t *testing.T) {
 
 	calls = 0
 	err = ddb.RetryIf(context.Background(), fastBackoff, retryable, func() error { calls++; return serverErr })
-	if calls != fastBackoff.Attempts || !errors.Is(err, serverErr) || errors.Is(err, ddbkit.ErrConflict) {
-		t.Fatalf("RetryIf under endless 5xx = %v after %d calls; want the 5xx, not ErrConflict, after %d", err, calls, fastBackoff.Attempts)
+	if calls != fastBackoff.Attempts || !errors.Is(err, serverErr) || !errors.Is(err, ddbkit.ErrUnavailable) || errors.Is(err, ddbkit.ErrConflict) {
+		t.Fatalf("RetryIf under endless 5xx = %v after %d calls; want ErrUnavailable wrapping the 5xx, not ErrConflict, after %d", err, calls, fastBackoff.Attempts)
 	}
 
 	throttled := apiErr(&types.ProvisionedThroughputExceededException{Message: aws.String("slow down")})
 	err = ddb.RetryIf(context.Background(), fastBackoff, retryable, func() error { return throttled })
-	if !errors.Is(err, ddbkit.ErrConflict) || !errors.Is(err, throttled) {
-		t.Fatalf("RetryIf under endless throttling = %v; want ErrConflict wrapping the cause, as Retry gives", err)
+	if !errors.Is(err, ddbkit.ErrUnavailable) || !errors.Is(err, throttled) {
+		t.Fatalf("RetryIf under endless throttling = %v; want ErrUnavailable wrapping the cause, as Retry gives", err)
 	}
 }
 
@@ -183,19 +187,25 @@ func TestRetrySuccessIsOneCall(t *testing.T) {
 	}
 }
 
-func TestRetryUnbounded(t *testing.T) {
-	b := fastBackoff
-	b.Attempts = 0
-	calls := 0
-	err := ddb.Retry(context.Background(), b, func() error {
-		calls++
-		if calls < 20 {
-			return ddbkit.ErrConflict
+// TestRetryAlwaysBounded: no Backoff loops without bound. A policy of zero
+// or fewer attempts means the default; a Backoff built by hand with zero
+// attempts makes its one call.
+func TestRetryAlwaysBounded(t *testing.T) {
+	for _, n := range []int{0, -1, -100} {
+		b := ddb.BackoffOf(ddbkit.RetryPolicy{MaxAttempts: n, BaseDelay: time.Microsecond, MaxDelay: time.Microsecond})
+		if b.Attempts != ddbkit.DefaultMaxAttempts {
+			t.Errorf("BackoffOf(MaxAttempts: %d).Attempts = %d, want the default %d", n, b.Attempts, ddbkit.DefaultMaxAttempts)
 		}
-		return nil
-	})
-	if err != nil || calls != 20 {
-		t.Errorf("Retry() = %v after %d calls, want nil after 20", err, calls)
+		calls := 0
+		err := ddb.Retry(context.Background(), b, func() error { calls++; return ddbkit.ErrConflict })
+		if calls != ddbkit.DefaultMaxAttempts || !errors.Is(err, ddbkit.ErrConflict) {
+			t.Errorf("Retry(MaxAttempts: %d) under endless conflicts = %v after %d calls, want ErrConflict after %d", n, err, calls, ddbkit.DefaultMaxAttempts)
+		}
+	}
+	calls := 0
+	err := ddb.Retry(context.Background(), ddb.Backoff{}, func() error { calls++; return ddbkit.ErrConflict })
+	if calls != 1 || !errors.Is(err, ddbkit.ErrConflict) {
+		t.Errorf("Retry(Backoff{}) = %v after %d calls, want ErrConflict after 1", err, calls)
 	}
 }
 

@@ -17,6 +17,10 @@ type Table struct {
 	Name         string
 	PartitionKey string
 	SortKey      string // "" for a partition-key-only table
+	// CursorSecret, when set, keys the MAC of the table's page cursors, so
+	// that only a holder of the secret can make a cursor that passes. It is
+	// a string so that Table stays comparable.
+	CursorSecret string
 }
 
 // KeyOf returns the primary key attributes of item.
@@ -72,4 +76,65 @@ func KeyString(key Item) string {
 // different keys print the same.
 func quote(s string) string {
 	return strconv.Itoa(len(s)) + ":" + s
+}
+
+// AttrString returns a canonical string for any attribute value, equal for
+// equal values whatever the order of map entries or set members. It compares
+// items (ItemsEqual) and renders them in errors.
+func AttrString(v types.AttributeValue) string {
+	var b strings.Builder
+	writeAttr(&b, v)
+	return b.String()
+}
+
+func writeAttr(b *strings.Builder, v types.AttributeValue) {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		b.WriteString("S" + quote(v.Value))
+	case *types.AttributeValueMemberN:
+		b.WriteString("N" + quote(v.Value))
+	case *types.AttributeValueMemberB:
+		b.WriteString("B" + quote(base64.StdEncoding.EncodeToString(v.Value)))
+	case *types.AttributeValueMemberBOOL:
+		b.WriteString("BOOL" + strconv.FormatBool(v.Value))
+	case *types.AttributeValueMemberNULL:
+		b.WriteString("NULL")
+	case *types.AttributeValueMemberSS:
+		writeSet(b, "SS", v.Value, quote)
+	case *types.AttributeValueMemberNS:
+		writeSet(b, "NS", v.Value, quote)
+	case *types.AttributeValueMemberBS:
+		writeSet(b, "BS", v.Value, func(x []byte) string { return quote(base64.StdEncoding.EncodeToString(x)) })
+	case *types.AttributeValueMemberL:
+		b.WriteString("L[")
+		for _, e := range v.Value {
+			writeAttr(b, e)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case *types.AttributeValueMemberM:
+		names := make([]string, 0, len(v.Value))
+		for n := range v.Value {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		b.WriteString("M{")
+		for _, n := range names {
+			b.WriteString(quote(n) + "=")
+			writeAttr(b, v.Value[n])
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString("?")
+	}
+}
+
+func writeSet[T any](b *strings.Builder, kind string, vs []T, str func(T) string) {
+	ss := make([]string, len(vs))
+	for i, x := range vs {
+		ss[i] = str(x)
+	}
+	sort.Strings(ss)
+	b.WriteString(kind + "[" + strings.Join(ss, ",") + "]")
 }

@@ -49,15 +49,32 @@ func (v *Validator) Line(field, s string, required bool, max int) {
 	}
 }
 
-// ID checks an identifier that may become part of a key: 1 to max
-// characters, without white space, control characters or '#', the key
-// separator.
+// ID checks an identifier that may become part of a key. The alphabet is
+// the same in every domain and both stores: 1 to max characters, each a
+// graphic character (a letter, mark, number, punctuation or symbol, of
+// any script; unicode.IsGraphic) other than white space and '#', the key
+// separator. That leaves out control and format characters, surrogates,
+// private-use code points and noncharacters such as U+10FFFF, which the
+// key builder reserves, so an ID that passes always makes a key.
 func (v *Validator) ID(field, s string, max int) {
 	v.Text(field, s, true, max)
-	if v.Err == nil && strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
-		v.Fail(field, "must not contain white space or control characters")
+	if v.Err != nil {
+		return
 	}
-	if v.Err == nil && strings.Contains(s, "#") {
-		v.Fail(field, "must not contain '#', the key separator")
+	if i := strings.IndexFunc(s, func(r rune) bool { return !IDRune(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '#':
+			v.Fail(field, "must not contain '#', the key separator")
+		case unicode.IsSpace(r):
+			v.Fail(field, "must not contain white space")
+		default:
+			v.Fail(field, "must hold only letters, marks, numbers, punctuation and symbols; got %U at byte %d", r, i)
+		}
 	}
+}
+
+// IDRune reports whether r may appear in an ID (see Validator.ID).
+func IDRune(r rune) bool {
+	return r != '#' && unicode.IsGraphic(r) && !unicode.IsSpace(r)
 }

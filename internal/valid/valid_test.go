@@ -4,9 +4,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/valid"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 func TestValidator(t *testing.T) {
@@ -25,6 +27,11 @@ func TestValidator(t *testing.T) {
 		{"ID with '#'", func(v *valid.Validator) { v.ID("ID", "a#b", 128) }, "ID"},
 		{"ID with a space", func(v *valid.Validator) { v.ID("ID", "a b", 128) }, "ID"},
 		{"empty ID", func(v *valid.Validator) { v.ID("ID", "", 128) }, "ID"},
+		{"ID in other scripts", func(v *valid.Validator) { v.ID("ID", "category001-服-नमस्ते-ไทย", 128) }, ""},
+		{"ID with U+10FFFF", func(v *valid.Validator) { v.ID("ID", "a\U0010FFFF", 128) }, "ID"},
+		{"ID with a private-use character", func(v *valid.Validator) { v.ID("ID", "a\uE000", 128) }, "ID"},
+		{"ID with a zero-width joiner", func(v *valid.Validator) { v.ID("ID", "a\u200Db", 128) }, "ID"},
+		{"ID with an ideographic space", func(v *valid.Validator) { v.ID("ID", "a\u3000b", 128) }, "ID"},
 		{"first failure wins", func(v *valid.Validator) { v.ID("A", "", 128); v.ID("B", "", 128) }, "A"},
 	}
 	for _, tt := range tests {
@@ -39,5 +46,19 @@ func TestValidator(t *testing.T) {
 				t.Fatalf("Err = %v, want a ValidationError for %s", v.Err, tt.field)
 			}
 		})
+	}
+}
+
+// TestIDAlphabetMakesKeys: every character the ID alphabet admits is one
+// the key builder accepts, so both stores refuse the same IDs with the same
+// ErrInvalidArgument, before any key is built.
+func TestIDAlphabetMakesKeys(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if !valid.IDRune(r) {
+			continue
+		}
+		if err := keys.CheckSegment("ID", string(r)); err != nil {
+			t.Fatalf("IDRune(%U) = true, but keys.CheckSegment refuses it: %v", r, err)
+		}
 	}
 }

@@ -1,0 +1,113 @@
+package ddb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbkit/ddbkit"
+)
+
+// Classify makes err match exactly one ddbkit sentinel, keeping it as the
+// cause so that errors.As still reaches the SDK's error and errors.Is still
+// matches a context's error. Every domain's error wrapper calls it on the
+// way out, so no error of a store escapes the contract. An error that
+// already matches a sentinel is returned as it is.
+//
+//	what                                          sentinel
+//	context canceled or deadline exceeded         ErrUnavailable
+//	throttling, 5xx, a network failure            ErrUnavailable
+//	a missing table or index                      ErrSchemaMismatch
+//	a transaction conflict                        ErrConflict
+//	a condition that failed, unhandled            ErrConflict
+//	a token reused for other writes               ErrConflict
+//	anything else                                 ErrUnavailable
+func Classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, s := range ddbkit.Sentinels {
+		if errors.Is(err, s) {
+			return err
+		}
+	}
+	kind, why := classify(err)
+	return &classified{kind: kind, why: why, err: err}
+}
+
+func classify(err error) (kind error, why string) {
+	var (
+		missing  *types.ResourceNotFoundException
+		mismatch *types.IdempotentParameterMismatchException
+		ce       *TxCanceledError
+		tce      *types.TransactionCanceledException
+		api      smithy.APIError
+	)
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return ddbkit.ErrUnavailable, "the context ended before DynamoDB answered"
+	case errors.As(err, &missing):
+		return ddbkit.ErrSchemaMismatch, "the table or index does not exist; create or reconcile it with the domain's EnsureTable"
+	case errors.As(err, &mismatch):
+		return ddbkit.ErrConflict, "the idempotency key was already used, within DynamoDB's 10-minute window, for different writes"
+	case errors.As(err, &ce) && ce.has(ReasonThrottling):
+		return ddbkit.ErrUnavailable, "DynamoDB kept throttling; retry later or raise the table's capacity"
+	case errors.As(err, &ce) || errors.As(err, &tce) || IsConditionFailed(err) ||
+		errors.As(err, &api) && api.ErrorCode() == "TransactionConflictException":
+		return ddbkit.ErrConflict, "a condition failed: the item changed under the operation"
+	case Throttled(err):
+		return ddbkit.ErrUnavailable, "DynamoDB kept throttling; retry later or raise the table's capacity"
+	case errors.As(err, &api) && api.ErrorCode() == "ValidationException":
+		// DynamoDB reports a query on a missing index, or on an index with
+		// other key attributes, as a ValidationException.
+		return ddbkit.ErrSchemaMismatch, "DynamoDB refused the request; the table may not match its definition (run the domain's EnsureTable)"
+	}
+	return ddbkit.ErrUnavailable, "DynamoDB did not complete the call; it is safe to repeat"
+}
+
+// classified is an error given its sentinel by Classify.
+type classified struct {
+	kind error
+	why  string
+	err  error
+}
+
+func (e *classified) Error() string { return fmt.Sprintf("%v: %s: %v", e.kind, e.why, e.err) }
+
+func (e *classified) Is(target error) bool { return target == e.kind }
+
+func (e *classified) Unwrap() error { return e.err }
+
+// Throttled reports whether err is DynamoDB throttling a call.
+func Throttled(err error) bool {
+	var ce *TxCanceledError
+	if errors.As(err, &ce) && ce.has(ReasonThrottling) {
+		return true
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		switch api.ErrorCode() {
+		case "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded":
+			return true
+		}
+	}
+	return false
+}
+
+// ServerError reports a DynamoDB 5xx, or a failure to get an answer at all
+// (a broken connection, a response that never came): the server, not the
+// request, is at fault, and whether a write took effect is unknown.
+func ServerError(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		return api.ErrorFault() == smithy.FaultServer
+	}
+	var op *smithy.OperationError
+	return errors.As(err, &op) // no API error inside: the transport failed
+}
