@@ -303,7 +303,9 @@ func (f *FaultClient) Query(ctx context.Context, params *dynamodb.QueryInput, op
 // TransactWriteItems fails with the next fault queued for
 // "TransactWriteItems", or calls the wrapped client.
 func (f *FaultClient) TransactWriteItems(ctx context.Context, params *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	do := func() (*dynamodb.TransactWriteItemsOutput, error) { return f.c.TransactWriteItems(ctx, params, optFns...) }
+	do := func() (*dynamodb.TransactWriteItemsOutput, error) {
+		return f.c.TransactWriteItems(ctx, params, optFns...)
+	}
 	if in, ok := f.next(opTransactWriteItems); ok {
 		n := 0
 		if params != nil {
