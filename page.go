@@ -13,6 +13,14 @@ type Page[T any] struct {
 	// same table, index, partition and direction. Anything else, or a modified
 	// cursor, fails with ErrInvalidCursor.
 	Next string
+	// Skipped holds one error for each stored item of this page that could
+	// not be decoded (each matches ErrCorruptItem and names the table, key
+	// and attribute). Such items are left out of Items rather than failing
+	// the page, so that one bad item written by another program does not
+	// hide the rest of a listing; log them. A page with skipped items may
+	// hold fewer items than the limit, and Next still continues after them.
+	// The memory stores hold only items they decoded, so theirs is empty.
+	Skipped []error
 }
 
 // PageOptions selects one page of a listing.
