@@ -112,7 +112,9 @@ func TestPutNewRecognisesItsOwnWrite(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	op := func(err error) error { return &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Query", Err: err} }
+	op := func(err error) error {
+		return &smithy.OperationError{ServiceID: "DynamoDB", OperationName: "Query", Err: err}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
