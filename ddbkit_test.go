@@ -194,3 +194,42 @@ func TestSeededUUIDv7(t *testing.T) {
 		}
 	}
 }
+
+func TestRetryPolicyDefaults(t *testing.T) {
+	for _, p := range []ddbkit.RetryPolicy{{}, {MaxAttempts: -1, BaseDelay: -1, MaxDelay: -1}} {
+		got := p.WithDefaults()
+		want := ddbkit.RetryPolicy{MaxAttempts: ddbkit.DefaultMaxAttempts, BaseDelay: ddbkit.DefaultBaseDelay, MaxDelay: ddbkit.DefaultMaxDelay}
+		if got != want {
+			t.Errorf("%+v.WithDefaults() = %+v, want %+v", p, got, want)
+		}
+	}
+	p := ddbkit.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Second, MaxDelay: time.Minute}
+	if got := p.WithDefaults(); got != p {
+		t.Errorf("%+v.WithDefaults() = %+v, want it unchanged", p, got)
+	}
+}
+
+func TestTypedErrorsMatchOneSentinel(t *testing.T) {
+	for _, tt := range []struct {
+		err  error
+		want error
+	}{
+		{&ddbkit.CorruptItemError{Table: "t", Key: "pk=a", Attr: "x", Reason: "bad"}, ddbkit.ErrCorruptItem},
+		{&ddbkit.SchemaMismatchError{Table: "t", Diffs: []string{"a", "b"}}, ddbkit.ErrSchemaMismatch},
+		{ddbkit.Invalid("F", "bad"), ddbkit.ErrInvalidArgument},
+	} {
+		var matched []error
+		for _, s := range ddbkit.Sentinels {
+			if errors.Is(fmt.Errorf("wrapped: %w", tt.err), s) {
+				matched = append(matched, s)
+			}
+		}
+		if len(matched) != 1 || matched[0] != tt.want {
+			t.Errorf("%v matches %v, want exactly %v", tt.err, matched, tt.want)
+		}
+	}
+	cause := errors.New("decoder said no")
+	if err := (&ddbkit.CorruptItemError{Err: cause}); !errors.Is(err, cause) {
+		t.Error("CorruptItemError does not unwrap to its cause")
+	}
+}

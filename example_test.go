@@ -1,6 +1,7 @@
 package ddbkit_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -41,4 +42,47 @@ func ExampleValidationError() {
 	// Output:
 	// field: Priority
 	// todo: create todo: invalid argument: Priority: must be one of high, medium, low; got "urgent"
+}
+
+// A handler passes the request's Idempotency-Key header on, so that a
+// client's retry of a request whose response it never got commits once.
+func ExampleWithIdempotencyKey() {
+	ctx := ddbkit.WithIdempotencyKey(context.Background(), "3f1c9a52-request")
+	// Stores derive one ClientRequestToken per operation from the key.
+	a, _ := ddbkit.RequestToken(ctx, "create todo")
+	b, _ := ddbkit.RequestToken(ctx, "create todo")
+	c, _ := ddbkit.RequestToken(ctx, "delete todo")
+	fmt.Println(len(a), a == b, a == c)
+	_, ok := ddbkit.RequestToken(context.Background(), "create todo")
+	fmt.Println(ok)
+	// Output:
+	// 32 true false
+	// false
+}
+
+// Every error a store returns matches exactly one sentinel, so a handler
+// maps errors to responses with one switch.
+func Example_errorContract() {
+	status := func(err error) int {
+		switch {
+		case err == nil:
+			return 200
+		case errors.Is(err, ddbkit.ErrInvalidArgument), errors.Is(err, ddbkit.ErrInvalidCursor):
+			return 400
+		case errors.Is(err, ddbkit.ErrNotFound):
+			return 404
+		case errors.Is(err, ddbkit.ErrAlreadyExists), errors.Is(err, ddbkit.ErrConflict):
+			return 409
+		case errors.Is(err, ddbkit.ErrUnavailable):
+			return 503
+		default: // ErrCorruptItem, ErrSchemaMismatch: the data or table, not the request
+			return 500
+		}
+	}
+	corrupt := &ddbkit.CorruptItemError{Table: "wambda-table-ssr001", Key: "pk=user#alice, sk=todo#1", Attr: "created_at", Reason: `got "yesterday"`}
+	fmt.Println(status(corrupt), corrupt)
+	fmt.Println(status(fmt.Errorf("todo: get todo: %w", context.DeadlineExceeded)), status(fmt.Errorf("x: %w", ddbkit.ErrUnavailable)))
+	// Output:
+	// 500 corrupt item: table wambda-table-ssr001, key {pk=user#alice, sk=todo#1}, attribute "created_at": got "yesterday"
+	// 500 503
 }
