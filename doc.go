@@ -11,12 +11,45 @@
 //	wardrobe     clothes, outfit templates and wear history in one table, with
 //	             wear statistics in daily counters
 //
-// This root package holds what every domain shares: the error categories
-// (ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument with
-// *ValidationError, ErrInvalidCursor), Page and PageOptions for cursor
-// pagination with the All iterator, the narrow Client interface that
-// *dynamodb.Client satisfies, and Clock and IDGenerator for deterministic
-// tests.
+// This root package holds what every domain shares: the error categories,
+// Page and PageOptions for cursor pagination with the All iterator, the
+// narrow Client interface that *dynamodb.Client satisfies, RetryPolicy,
+// idempotency keys, and Clock and IDGenerator for deterministic tests.
+//
+// # Errors
+//
+// Every error a store returns matches exactly one sentinel with errors.Is,
+// keeps its cause for errors.As (the SDK's error, a *ValidationError, a
+// *CorruptItemError), and still matches context.Canceled or
+// context.DeadlineExceeded when the context ended:
+//
+//	ErrInvalidArgument  bad input; nothing was written (a *ValidationError names the field)
+//	ErrInvalidCursor    a page cursor not issued for this listing
+//	ErrNotFound         no such item
+//	ErrAlreadyExists    a create would overwrite
+//	ErrConflict         a concurrent writer won within the retry policy, or the
+//	                    item's state forbids the operation
+//	ErrUnavailable      DynamoDB throttled or failed through the retries, or the
+//	                    context ended; repeating the call is safe
+//	ErrCorruptItem      a stored item cannot be decoded (written by another program)
+//	ErrSchemaMismatch   the table is missing or differs from its design
+//
+// # Live tables
+//
+// Each design describes a table already in production that other programs
+// keep writing. Stores are exact in what they write and lenient in what they
+// read: any ISO 8601 time, IDs and kinds taken from the key when an
+// attribute is missing, missing optional attributes as zero values. Package
+// schema creates, verifies and reconciles tables from their definitions, and
+// exports them as CloudFormation. Each domain documents what another writer
+// of its table must maintain.
+//
+// # Retries and exactly-once writes
+//
+// Read-modify-writes are conditional and retry within a RetryPolicy, which
+// is always bounded. Every transaction carries a ClientRequestToken and is
+// retried with it, so a response lost on the network never applies a write
+// twice; WithIdempotencyKey extends that to a caller's own retries.
 //
 // Package keys builds and parses composite keys; ddbtest (a separate module,
 // github.com/ddbkit/ddbkit/ddbtest) gives tests a real DynamoDB Local.
