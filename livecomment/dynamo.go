@@ -3,7 +3,7 @@ package livecomment
 import (
 	"context"
 	"errors"
-	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,7 +11,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -20,22 +19,25 @@ import (
 
 // DynamoStore is the Store on DynamoDB. Its reads of the tables are strongly
 // consistent, so that it behaves like MemoryStore: a write is visible to the
-// next read. Its index listings (ListHostRooms, ListConnections) cannot be:
-// DynamoDB updates global secondary indexes asynchronously.
+// next read. Its listings read global secondary indexes, which cannot be:
+// DynamoDB updates them asynchronously, so a listing may lag a write by a
+// moment.
 type DynamoStore struct {
-	c ddbkit.Client
-	o Options
-	t tables
+	c     ddbkit.Client
+	o     Options
+	t     tables
+	stamp *stamper
+	gate  closeGate
 }
 
 var _ Store = (*DynamoStore)(nil)
 
 // NewDynamoStore returns a Store on the three tables of the environment
-// named by the options, which must exist (see EnsureTables). c is usually a
-// *dynamodb.Client.
+// named by the options, which must exist with their indexes (see
+// EnsureTables). c is usually a *dynamodb.Client.
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
-	return &DynamoStore{c: c, o: o, t: newTables(o.Env)}
+	return &DynamoStore{c: c, o: o, t: newTables(o.Env, o.CursorSecret), stamp: newStamper(o.Clock)}
 }
 
 // The item layouts, attribute for attribute as the seed gives them.
@@ -64,11 +66,10 @@ type connectionItem struct {
 
 // Attribute names and conditions used in expressions.
 var (
-	nRoomID      = expression.Name(attrRoomID)
-	nStatus      = expression.Name(attrStatus)
-	nUpdatedAt   = expression.Name(attrUpdatedAt)
-	roomIsOpen   = expression.Equal(nStatus, expression.Value(string(RoomOpen)))
-	roomIsClosed = expression.Equal(nStatus, expression.Value(string(RoomClosed)))
+	nRoomID    = expression.Name(attrRoomID)
+	nStatus    = expression.Name(attrStatus)
+	nUpdatedAt = expression.Name(attrUpdatedAt)
+	roomIsOpen = expression.Equal(nStatus, expression.Value(string(RoomOpen)))
 )
 
 // Transaction item labels, by which cancellation reasons are told apart.
@@ -78,17 +79,23 @@ const (
 )
 
 // CreateRoom implements RoomStore.CreateRoom, which documents its errors.
+//
+// One conditional PutItem, retried after throttling, a 5xx or a lost
+// response: an attempt that finds the very item it writes already stored
+// knows an earlier attempt succeeded (ddb.PutNew).
 func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	const op = "create room"
-	r, err := s.o.newRoom(op, in)
-	if err != nil {
+	if err := checkRoom(op, in); err != nil {
 		return Room{}, err
 	}
+	r := s.o.newRoom(in, s.stamp.now())
 	item, err := marshalRoom(r)
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
-	err = ddb.PutItem(ctx, s.c, s.t.rooms, item, expression.AttributeNotExists(nRoomID))
+	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
+		return ddb.PutNew(ctx, s.c, s.t.rooms, item, expression.AttributeNotExists(nRoomID))
+	})
 	if ddb.IsConditionFailed(err) {
 		return Room{}, wrap(op, errRoomExists(r.ID))
 	}
@@ -108,35 +115,45 @@ func (s *DynamoStore) GetRoom(ctx context.Context, roomID string) (Room, error) 
 	if err != nil || item == nil {
 		return Room{}, wrap(op, orNotFound(err, errRoomNotFound(roomID)))
 	}
-	r, err := unmarshalRoom(item)
+	r, err := s.t.decodeRoom(item)
 	return r, wrap(op, err)
 }
 
 // ListHostRooms implements RoomReader.ListHostRooms, which documents its errors.
 func (s *DynamoStore) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error) {
-	return list(ctx, s, "list host rooms", "HostID", hostID, opts, s.t.hostRoomsQuery, unmarshalRoom)
+	return list(ctx, s, "list host rooms", "HostID", hostID, opts, s.t.hostRoomsQuery, s.t.decodeRoom)
 }
 
 // CloseRoom implements RoomStore.CloseRoom, which documents its errors.
 //
-// It takes two writes. The first moves the room from OPEN to CLOSED; from
-// then on no comment can commit. The second stamps updatedAt with a time
-// read after the first returned, so it is no earlier than the createdAt of
-// any comment that committed before the close (which read the clock before
-// committing). If the second write fails, the room is closed but keeps its
-// previous updatedAt, and CloseRoom returns the error. A concurrent
-// CloseRoom that loses the race may return the room before the winner's
-// second write.
+// It is one UpdateItem: if the room is OPEN, set it CLOSED and stamp
+// updatedAt, together, and return the new item. A room that is not OPEN
+// fails the condition, and DynamoDB returns the item as it is: closed
+// before, by another call or by an earlier attempt of this one whose
+// response was lost (then its updatedAt is this call's stamp); either way
+// the stored room is the answer, so a retry or a repeated call cannot
+// stamp a closed room again. The close waits for this store's posts to
+// the room that are in flight, and holds back new ones until it is done
+// (see closeGate), so its stamp is later than every comment of this store
+// that it lets through.
 func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	const op = "close room"
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
 	}
-	// Retried, like the second write, because an UpdateItem on an item
-	// that a transaction (a post, a join) holds fails with a conflict.
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		_, err := ddb.UpdateItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID),
-			expression.Set(nStatus, expression.Value(string(RoomClosed))), roomIsOpen, types.ReturnValueNone)
+	release, err := s.gate.close(ctx, roomID)
+	if err != nil {
+		return Room{}, wrap(op, err)
+	}
+	defer release()
+	now := keys.Timestamp(s.stamp.now())
+	var out ddb.Item
+	// Retried also after a conflict: an UpdateItem on an item that a
+	// transaction (a post or join from elsewhere) holds fails with one.
+	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() (err error) {
+		out, err = ddb.UpdateItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID),
+			expression.Set(nStatus, expression.Value(string(RoomClosed))).Set(nUpdatedAt, expression.Value(now)),
+			roomIsOpen, types.ReturnValueAllNew)
 		return err
 	})
 	var ccf *types.ConditionalCheckFailedException
@@ -144,23 +161,13 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 		if ccf.Item == nil {
 			return Room{}, wrap(op, errRoomNotFound(roomID))
 		}
-		r, err := unmarshalRoom(ccf.Item) // already closed: unchanged
+		r, err := s.t.decodeRoom(ccf.Item)
 		return r, wrap(op, err)
 	}
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
-	now := keys.Timestamp(s.o.now())
-	var out ddb.Item
-	err = ddb.Retry(ctx, s.o.backoff(), func() error {
-		out, err = ddb.UpdateItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID), expression.Set(nUpdatedAt, expression.Value(now)),
-			roomIsClosed, types.ReturnValueAllNew)
-		return err
-	})
-	if err != nil {
-		return Room{}, wrap(op, fmt.Errorf("room %q is closed, but stamping its updatedAt failed: %w", roomID, err))
-	}
-	r, err := unmarshalRoom(out)
+	r, err := s.t.decodeRoom(out)
 	return r, wrap(op, err)
 }
 
@@ -171,7 +178,12 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 	if err != nil {
 		return Comment{}, err
 	}
-	c := s.o.stampComment(roomID, in)
+	release, err := s.gate.post(ctx, roomID)
+	if err != nil {
+		return Comment{}, wrap(op, err)
+	}
+	defer release()
+	c := s.o.newComment(roomID, in, s.stamp.now())
 	item, err := attributevalue.MarshalMap(commentItem{RoomID: roomID, CommentID: c.ID, Content: c.Content,
 		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
 	if err != nil {
@@ -179,7 +191,7 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 	}
 	var tx ddb.Tx
 	tx.Put(labelItem, s.t.comments, item, expression.AttributeNotExists(nRoomID))
-	err = s.execChecked(ctx, &tx, roomID)
+	err = s.execChecked(ctx, op, &tx, roomID)
 	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 		return Comment{}, wrap(op, errCommentExists(roomID, c.ID))
 	}
@@ -191,7 +203,7 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 
 // ListComments implements CommentReader.ListComments, which documents its errors.
 func (s *DynamoStore) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
-	return list(ctx, s, "list comments", "RoomID", roomID, opts, s.t.commentsQuery, unmarshalComment)
+	return list(ctx, s, "list comments", "RoomID", roomID, opts, s.t.commentsQuery, s.t.decodeComment)
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.
@@ -200,14 +212,14 @@ func (s *DynamoStore) JoinRoom(ctx context.Context, roomID, connectionID string)
 	if err := checkJoin(op, roomID, connectionID); err != nil {
 		return Connection{}, err
 	}
-	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.o.now()}
+	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.stamp.now()}
 	item, err := attributevalue.MarshalMap(connectionItem{ConnectionID: c.ID, RoomID: roomID, Timestamp: keys.Timestamp(c.JoinedAt)})
 	if err != nil {
 		return Connection{}, wrap(op, err)
 	}
 	var tx ddb.Tx
 	tx.Put(labelItem, s.t.connections, item)
-	if err := s.execChecked(ctx, &tx, roomID); err != nil {
+	if err := s.execChecked(ctx, op, &tx, roomID); err != nil {
 		return Connection{}, wrap(op, err)
 	}
 	return c, nil
@@ -223,32 +235,39 @@ func (s *DynamoStore) GetConnection(ctx context.Context, connectionID string) (C
 	if err != nil || item == nil {
 		return Connection{}, wrap(op, orNotFound(err, errConnectionNotFound(connectionID)))
 	}
-	c, err := unmarshalConnection(item)
+	c, err := s.t.decodeConnection(item)
 	return c, wrap(op, err)
 }
 
 // Disconnect implements ConnectionStore.Disconnect, which documents its errors.
+//
+// One unconditional DeleteItem, retried after throttling, a 5xx or a lost
+// response: deleting again what is gone is a success.
 func (s *DynamoStore) Disconnect(ctx context.Context, connectionID string) error {
 	const op = "disconnect"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return err
 	}
-	_, err := s.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.t.connections.Name),
-		Key: s.t.connectionKey(connectionID)})
-	return wrap(op, err)
+	in := &dynamodb.DeleteItemInput{TableName: aws.String(s.t.connections.Name), Key: s.t.connectionKey(connectionID)}
+	return wrap(op, ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
+		_, err := s.c.DeleteItem(ctx, in)
+		return err
+	}))
 }
 
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
 func (s *DynamoStore) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
-	return list(ctx, s, "list connections", "RoomID", roomID, opts, s.t.connectionsQuery, unmarshalConnection)
+	return list(ctx, s, "list connections", "RoomID", roomID, opts, s.t.connectionsQuery, s.t.decodeConnection)
 }
 
-// execChecked adds to tx the check that roomID exists and is OPEN, runs it,
-// and turns a failed check into ErrNotFound or ErrRoomClosed: the item the
-// check saw tells which.
-func (s *DynamoStore) execChecked(ctx context.Context, tx *ddb.Tx, roomID string) error {
+// execChecked adds to tx the check that roomID exists and is OPEN, runs it
+// exactly once (ddb.ExecTx: one ClientRequestToken, the caller's
+// idempotency key's when ctx has one, for every attempt), and turns a failed
+// check into ErrNotFound or ErrRoomClosed: the item the check saw tells
+// which.
+func (s *DynamoStore) execChecked(ctx context.Context, op string, tx *ddb.Tx, roomID string) error {
 	tx.Check(labelRoom, s.t.rooms, s.t.roomKey(roomID), roomIsOpen)
-	err := s.exec(ctx, tx)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
 	if old, ok := ddb.ConditionFailed(err, labelRoom); ok {
 		if old == nil {
 			return errRoomNotFound(roomID)
@@ -258,28 +277,10 @@ func (s *DynamoStore) execChecked(ctx context.Context, tx *ddb.Tx, roomID string
 	return err
 }
 
-// exec runs tx, retrying what DynamoDB answers under load: throttling and
-// transaction conflicts, as ddb.Retry does, and also 5xx errors, which
-// ddb.Retry leaves alone. A 5xx that outlasts the attempts is not a
-// conflict. Every attempt carries the same ClientRequestToken,
-// so a retry after an ambiguous 500 cannot apply the writes twice: if the
-// first attempt committed, DynamoDB reports success without writing again.
-func (s *DynamoStore) exec(ctx context.Context, tx *ddb.Tx) error {
-	tx.Token(ddbkit.NewUUIDv4())
-	retryable := func(err error) bool { return ddb.Retryable(err) || serverError(err) }
-	return ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error { return tx.Exec(ctx, s.c) })
-}
-
-// serverError reports a DynamoDB 5xx: an error the server, not the request,
-// is at fault for.
-func serverError(err error) bool {
-	var api smithy.APIError
-	return errors.As(err, &api) && api.ErrorFault() == smithy.FaultServer
-}
-
-// list runs one page of a listing of the partition id and converts its
-// items.
-func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts ddbkit.PageOptions, query func(string) ddb.KeyQuery, conv func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+// list runs one page of a listing of the partition id and decodes its
+// items. An item that cannot be decoded is left out and reported in
+// Page.Skipped.
+func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts ddbkit.PageOptions, query func(string) ddb.KeyQuery, decode func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
 	limit, err := listPrologue(op, field, id, opts)
 	if err != nil {
 		return ddbkit.Page[T]{}, err
@@ -288,15 +289,16 @@ func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	out := make([]T, 0, len(items))
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for _, item := range items {
-		v, err := conv(item)
+		v, err := decode(item)
 		if err != nil {
-			return ddbkit.Page[T]{}, wrap(op, err)
+			p.Skipped = append(p.Skipped, wrap(op, err))
+			continue
 		}
-		out = append(out, v)
+		p.Items = append(p.Items, v)
 	}
-	return ddbkit.Page[T]{Items: out, Next: next}, nil
+	return p, nil
 }
 
 func orNotFound(err, notFound error) error {
@@ -311,42 +313,168 @@ func marshalRoom(r Room) (ddb.Item, error) {
 		CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
 }
 
-func unmarshalRoom(item ddb.Item) (Room, error) {
+// Reads are lenient: they accept what any writer of the seed's layout may
+// have stored (see "Other writers" in the package documentation). A missing
+// attribute reads as its zero value, a missing or empty nickname as
+// DefaultNickname, a timestamp in any ISO 8601 form. What cannot be read at
+// all (an attribute of another type, a timestamp that is no time) is a
+// *ddbkit.CorruptItemError naming the table, key and attribute.
+
+func (t tables) decodeRoom(item ddb.Item) (Room, error) {
 	var it roomItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+	if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
 		return Room{}, err
 	}
-	created, err := parseTime(attrCreatedAt, it.CreatedAt)
+	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
 	if err != nil {
 		return Room{}, err
 	}
-	updated, err := parseTime(attrUpdatedAt, it.UpdatedAt)
+	updated, err := readTime(t.rooms, item, attrUpdatedAt, it.UpdatedAt)
 	return Room{ID: it.RoomID, Name: it.Name, HostID: it.HostID, Status: RoomStatus(it.Status),
 		CreatedAt: created, UpdatedAt: updated}, err
 }
 
-func unmarshalComment(item ddb.Item) (Comment, error) {
+func (t tables) decodeComment(item ddb.Item) (Comment, error) {
 	var it commentItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+	if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
 		return Comment{}, err
 	}
-	created, err := parseTime(attrCreatedAt, it.CreatedAt)
+	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
+	if it.Nickname == "" {
+		it.Nickname = DefaultNickname
+	}
 	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
 }
 
-func unmarshalConnection(item ddb.Item) (Connection, error) {
+func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
 	var it connectionItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+	if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
 		return Connection{}, err
 	}
-	joined, err := parseTime(attrTimestamp, it.Timestamp)
+	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
 	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
 }
 
-func parseTime(attr, s string) (time.Time, error) {
-	t, err := keys.ParseTimestamp(s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("stored %s: %w", attr, err)
+// readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;
+// the zero time when the attribute is missing or empty.
+func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
 	}
-	return t, nil
+	v, err := keys.ParseTime(s)
+	if err != nil {
+		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is not an ISO 8601 date and time", s)
+	}
+	return v, nil
+}
+
+// closeGate orders one store's posts to a room and its closes of that room.
+// A close waits until the posts in flight have finished, and posts that
+// start meanwhile wait until the close has finished; posts run
+// concurrently with each other. A close then stamps updatedAt after every
+// comment that committed before it, although it is one write: without the
+// gate, a post could read the clock after the close read it and commit
+// before the close did. Waits end with the context. The gate orders only
+// this store's own calls; see the package documentation for other writers.
+type closeGate struct {
+	mu    sync.Mutex
+	rooms map[string]*roomGate
+}
+
+type roomGate struct {
+	posts   int           // posts in flight
+	closing chan struct{} // while a close waits or runs; closed when it ends
+	drained chan struct{} // while a close waits for posts; closed at zero posts
+}
+
+// room returns roomID's gate, under g.mu.
+func (g *closeGate) room(roomID string) *roomGate {
+	if g.rooms == nil {
+		g.rooms = make(map[string]*roomGate)
+	}
+	r := g.rooms[roomID]
+	if r == nil {
+		r = &roomGate{}
+		g.rooms[roomID] = r
+	}
+	return r
+}
+
+// forget drops an idle gate, under g.mu.
+func (g *closeGate) forget(roomID string, r *roomGate) {
+	if r.posts == 0 && r.closing == nil && g.rooms[roomID] == r {
+		delete(g.rooms, roomID)
+	}
+}
+
+// post waits until no close of roomID runs, and registers a post until
+// release is called.
+func (g *closeGate) post(ctx context.Context, roomID string) (release func(), err error) {
+	g.mu.Lock()
+	for {
+		r := g.room(roomID)
+		if r.closing == nil {
+			r.posts++
+			g.mu.Unlock()
+			return func() {
+				g.mu.Lock()
+				defer g.mu.Unlock()
+				if r.posts--; r.posts == 0 && r.drained != nil {
+					close(r.drained)
+					r.drained = nil
+				}
+				g.forget(roomID, r)
+			}, nil
+		}
+		wait := r.closing
+		g.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		g.mu.Lock()
+	}
+}
+
+// close waits until no other close of roomID runs and no post to it is in
+// flight, and holds back posts until release is called.
+func (g *closeGate) close(ctx context.Context, roomID string) (release func(), err error) {
+	g.mu.Lock()
+	for {
+		r := g.room(roomID)
+		if wait := r.closing; wait != nil {
+			g.mu.Unlock()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			g.mu.Lock()
+			continue
+		}
+		done := make(chan struct{})
+		r.closing = done
+		end := func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			r.closing, r.drained = nil, nil
+			close(done)
+			g.forget(roomID, r)
+		}
+		if r.posts == 0 {
+			g.mu.Unlock()
+			return end, nil
+		}
+		drained := make(chan struct{})
+		r.drained = drained
+		g.mu.Unlock()
+		select {
+		case <-drained:
+			return end, nil
+		case <-ctx.Done():
+			end()
+			return nil, ctx.Err()
+		}
+	}
 }

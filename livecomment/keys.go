@@ -1,15 +1,9 @@
 package livecomment
 
 import (
-	"crypto/rand"
-	"encoding/binary"
-	"io"
-	mrand "math/rand/v2"
-	"sync"
 	"time"
 
-	"github.com/google/uuid"
-
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -28,8 +22,14 @@ const (
 // The global secondary indexes.
 const (
 	// HostIDIndex is the index the seed recommends for listing a host's
-	// rooms: partition key hostId, sort key createdAt.
+	// rooms: partition key hostId, sort key createdAt. The seed's app
+	// scans instead, so its Rooms table may lack it; EnsureTables adds it.
 	HostIDIndex = "hostId-index"
+	// CommentsByTimeIndex orders a room's comments by createdAt: partition
+	// key roomId, sort key createdAt. The seed's comment IDs are random
+	// UUIDv4s, so the Comments table's own sort key is in no useful order;
+	// EnsureTables adds this index to an existing table.
+	CommentsByTimeIndex = "roomId-createdAt-index"
 	// RoomIDIndex is the Connections index for finding a room's
 	// connections: partition key roomId, no sort key.
 	RoomIDIndex = "roomId-index"
@@ -37,17 +37,19 @@ const (
 
 // tables are the three tables of one environment, with their keys.
 type tables struct {
-	rooms, comments, connections ddb.Table
-	hostIndex, roomIndex         ddb.Index
+	rooms, comments, connections     ddb.Table
+	hostIndex, timeIndex, roomIndex ddb.Index
 }
 
-func newTables(env string) tables {
+func newTables(env string, cursorSecret []byte) tables {
 	n := Tables(env)
+	secret := string(cursorSecret)
 	return tables{
-		rooms:       ddb.Table{Name: n.Rooms, PartitionKey: attrRoomID},
-		comments:    ddb.Table{Name: n.Comments, PartitionKey: attrRoomID, SortKey: attrCommentID},
-		connections: ddb.Table{Name: n.Connections, PartitionKey: attrConnectionID},
+		rooms:       ddb.Table{Name: n.Rooms, PartitionKey: attrRoomID, CursorSecret: secret},
+		comments:    ddb.Table{Name: n.Comments, PartitionKey: attrRoomID, SortKey: attrCommentID, CursorSecret: secret},
+		connections: ddb.Table{Name: n.Connections, PartitionKey: attrConnectionID, CursorSecret: secret},
 		hostIndex:   ddb.Index{Name: HostIDIndex, PartitionKey: attrHostID, SortKey: attrCreatedAt},
+		timeIndex:   ddb.Index{Name: CommentsByTimeIndex, PartitionKey: attrRoomID, SortKey: attrCreatedAt},
 		roomIndex:   ddb.Index{Name: RoomIDIndex, PartitionKey: attrRoomID},
 	}
 }
@@ -57,18 +59,17 @@ func (t tables) roomKey(roomID string) ddb.Item { return t.rooms.Key(roomID, "")
 func (t tables) connectionKey(id string) ddb.Item { return t.connections.Key(id, "") }
 
 // The listings: each is a KeyQuery that both stores run, so they share
-// order, page boundaries and cursors.
+// order, page boundaries and cursors. Index reads cannot be strongly
+// consistent.
 
-// hostRoomsQuery lists a host's rooms newest first. Index reads cannot be
-// strongly consistent.
+// hostRoomsQuery lists a host's rooms newest first.
 func (t tables) hostRoomsQuery(hostID string) ddb.KeyQuery {
 	return ddb.KeyQuery{Table: t.rooms, Index: t.hostIndex, PartitionValue: hostID, Descending: true}
 }
 
-// commentsQuery lists a room's comments oldest first, consistently, so a
-// poster sees its own comment.
+// commentsQuery lists a room's comments oldest first, by createdAt.
 func (t tables) commentsQuery(roomID string) ddb.KeyQuery {
-	return ddb.KeyQuery{Table: t.comments, PartitionValue: roomID, ConsistentRead: true}
+	return ddb.KeyQuery{Table: t.comments, Index: t.timeIndex, PartitionValue: roomID}
 }
 
 func (t tables) connectionsQuery(roomID string) ddb.KeyQuery {
@@ -79,52 +80,20 @@ func (t tables) connectionsQuery(roomID string) ddb.KeyQuery {
 // instant. Stores call it with the same instant they store as createdAt.
 type CommentIDGenerator func(at time.Time) string
 
-// NewCommentIDs returns the default comment ID generator: UUIDv7s (RFC 9562)
-// whose 48-bit timestamp is at's Unix millisecond, so that IDs sort as their
-// instants do, even under a test clock. Within one millisecond the 12 bits
-// after the version count up from a random start (RFC 9562 method 1), so one
-// generator's IDs of the same instant sort in the order it made them; the
-// other 62 bits are random. It is safe for concurrent use.
-func NewCommentIDs() CommentIDGenerator { return uuidV7s(rand.Reader) }
+// NewCommentIDs returns the default comment ID generator,
+// ddbkit.NewUUIDv7Generator: UUIDv7s (RFC 9562) whose 48-bit timestamp is
+// at's Unix millisecond, with a counter within one millisecond, so that one
+// generator's IDs sort in the order it made them, whatever the instants.
+// Past the counter's room, or for an instant earlier than one it already
+// used, the timestamp advances past the last one, as RFC 9562 allows: a
+// burst of any size under a frozen clock stays in order. It is safe for
+// concurrent use.
+func NewCommentIDs() CommentIDGenerator { return CommentIDGenerator(ddbkit.NewUUIDv7Generator()) }
 
 // SeededCommentIDs returns a CommentIDGenerator like NewCommentIDs whose
-// random bits come from a pseudo-random source seeded with seed: the same
-// seed and instants give the same IDs. Use it in tests and examples only.
+// random bits come from a pseudo-random source seeded with seed
+// (ddbkit.SeededUUIDv7Generator): the same seed and instants give the same
+// IDs. Use it in tests and examples only.
 func SeededCommentIDs(seed uint64) CommentIDGenerator {
-	var s [32]byte
-	binary.LittleEndian.PutUint64(s[:], seed)
-	return uuidV7s(mrand.NewChaCha8(s))
-}
-
-func uuidV7s(r io.Reader) CommentIDGenerator {
-	var (
-		mu     sync.Mutex
-		lastMs int64 = -1
-		seq    uint16
-	)
-	return func(at time.Time) string {
-		ms := max(at.UnixMilli(), 0) & (1<<48 - 1)
-		var u uuid.UUID
-		mu.Lock()
-		_, err := io.ReadFull(r, u[6:])
-		if err != nil {
-			mu.Unlock()
-			panic("livecomment: reading random bits for a comment ID: " + err.Error())
-		}
-		if ms == lastMs && seq < 0xFFF {
-			seq++
-		} else {
-			// A new millisecond starts the counter at a random value below
-			// 2048, leaving room to count up.
-			seq = binary.BigEndian.Uint16(u[6:8]) & 0x7FF
-		}
-		lastMs = ms
-		counter := seq
-		mu.Unlock()
-		binary.BigEndian.PutUint16(u[0:2], uint16(ms>>32))
-		binary.BigEndian.PutUint32(u[2:6], uint32(ms))
-		binary.BigEndian.PutUint16(u[6:8], 0x7000|counter) // version 7, counter
-		u[8] = u[8]&0x3F | 0x80                            // RFC 9562 variant
-		return u.String()
-	}
+	return CommentIDGenerator(ddbkit.SeededUUIDv7Generator(seed))
 }

@@ -235,17 +235,18 @@ func checkJoin(op, roomID, connectionID string) error {
 	return wrap(op, v.Err)
 }
 
-// newRoom validates in and returns the room to create, OPEN, with a fresh ID
-// and timestamps.
-func (o Options) newRoom(op string, in NewRoom) (Room, error) {
+// checkRoom validates the input of CreateRoom.
+func checkRoom(op string, in NewRoom) error {
 	var v validator
 	v.Line("Name", in.Name, true, MaxRoomNameLen)
 	v.ID("HostID", in.HostID, MaxIDLen)
-	if v.Err != nil {
-		return Room{}, wrap(op, v.Err)
-	}
-	now := o.now()
-	return Room{ID: o.NewID(), Name: in.Name, HostID: in.HostID, Status: RoomOpen, CreatedAt: now, UpdatedAt: now}, nil
+	return wrap(op, v.Err)
+}
+
+// newRoom returns the room to create from checked input: OPEN, with a fresh
+// ID, created and updated at now.
+func (o Options) newRoom(in NewRoom, now time.Time) Room {
+	return Room{ID: o.NewID(), Name: in.Name, HostID: in.HostID, Status: RoomOpen, CreatedAt: now, UpdatedAt: now}
 }
 
 // checkComment validates a comment and applies the default nickname.
@@ -264,9 +265,9 @@ func checkComment(op, roomID string, in NewComment) (NewComment, error) {
 	return in, wrap(op, v.Err)
 }
 
-// stampComment returns the comment to store: its ID is a UUIDv7 of the same
-// instant as CreatedAt, so the sort key orders comments by time.
-func (o Options) stampComment(roomID string, in NewComment) Comment {
-	now := o.now()
+// newComment returns the comment to store, posted at now: its ID is a
+// UUIDv7 of the same instant, so the base table's sort key is in time order
+// too.
+func (o Options) newComment(roomID string, in NewComment, now time.Time) Comment {
 	return Comment{RoomID: roomID, ID: o.NewCommentID(now), Content: in.Content, Nickname: in.Nickname, CreatedAt: now}
 }

@@ -2,7 +2,9 @@ package livecomment
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -14,22 +16,29 @@ import (
 // index in a memtable under the same key values the DynamoDB store writes,
 // and pages with the same cursors, so it returns the same results, errors,
 // order and page boundaries (up to the order of ties that DynamoDB leaves
-// undocumented: rooms of one host created in the same millisecond, and the
-// connections of a room, which the index does not sort). The shared
-// conformance suite (package livecommenttest) holds both to that. It is safe
-// for concurrent use: one lock makes every operation atomic, and posts,
-// joins and closes read the clock under it, so their timestamps follow the
-// order in which they took effect.
+// undocumented: the connections of a room, which roomId-index does not
+// sort, and the index entries of equal sort key, which a store never writes
+// itself; see the package documentation). The shared conformance suite
+// (package livecommenttest) holds both to that. It honours contexts as
+// DynamoStore does: under a cancelled or expired context it writes nothing
+// and fails with ErrUnavailable. It emulates the ClientRequestToken of
+// DynamoStore's transactions (PostComment, JoinRoom) for callers'
+// idempotency keys. It is safe for concurrent use: one lock makes every
+// operation atomic, and operations read the clock under it, so their
+// timestamps follow the order in which they took effect.
 type MemoryStore struct {
-	o Options
-	t tables
+	o     Options
+	t     tables
+	stamp *stamper
 
 	mu          sync.RWMutex
 	rooms       *memtable.Table[Room]
 	hostRooms   *memtable.Table[Room] // hostId-index
 	comments    *memtable.Table[Comment]
+	roomTime    *memtable.Table[Comment] // roomId-createdAt-index
 	connections *memtable.Table[Connection]
 	roomConns   *memtable.Table[Connection] // roomId-index
+	tokens      memtable.Tokens
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -37,8 +46,9 @@ var _ Store = (*MemoryStore)(nil)
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	return &MemoryStore{o: o, t: newTables(o.Env),
-		rooms: memtable.New[Room](), hostRooms: memtable.New[Room](), comments: memtable.New[Comment](),
+	return &MemoryStore{o: o, t: newTables(o.Env, o.CursorSecret), stamp: newStamper(o.Clock),
+		rooms: memtable.New[Room](), hostRooms: memtable.New[Room](),
+		comments: memtable.New[Comment](), roomTime: memtable.New[Comment](),
 		connections: memtable.New[Connection](), roomConns: memtable.New[Connection]()}
 }
 
@@ -48,6 +58,12 @@ func (s *MemoryStore) putRoom(r Room) {
 	s.rooms.Put(r.ID, "", s.t.roomKey(r.ID), r)
 	created := keys.Timestamp(r.CreatedAt)
 	s.hostRooms.Put(r.HostID, created, ddb.Item{attrRoomID: ddb.S(r.ID), attrHostID: ddb.S(r.HostID), attrCreatedAt: ddb.S(created)}, r)
+}
+
+func (s *MemoryStore) putComment(c Comment) {
+	s.comments.Put(c.RoomID, c.ID, s.t.comments.Key(c.RoomID, c.ID), c)
+	created := keys.Timestamp(c.CreatedAt)
+	s.roomTime.Put(c.RoomID, created, ddb.Item{attrRoomID: ddb.S(c.RoomID), attrCommentID: ddb.S(c.ID), attrCreatedAt: ddb.S(created)}, c)
 }
 
 func (s *MemoryStore) putConnection(c Connection) {
@@ -77,15 +93,41 @@ func (s *MemoryStore) openRoom(roomID string) error {
 	return nil
 }
 
+// transact runs write, the memory twin of one of DynamoStore's
+// transactions of op, under the caller's idempotency key if ctx has one,
+// as DynamoDB treats a ClientRequestToken: writes (which describes the
+// transaction exactly) already committed under the key within the window
+// are not applied again, and succeed; other writes under the same key fail
+// with ErrConflict. The caller holds s.mu.
+func (s *MemoryStore) transact(ctx context.Context, op, writes string, write func() error) error {
+	token, keyed := ddbkit.RequestToken(ctx, op)
+	if !keyed {
+		return write()
+	}
+	// DynamoDB's window is in real time, whatever the store's clock.
+	replay, err := s.tokens.Check(token, writes, time.Now())
+	if err != nil || replay {
+		return err
+	}
+	if err := write(); err != nil {
+		return err
+	}
+	s.tokens.Commit(token, writes, time.Now())
+	return nil
+}
+
 // CreateRoom implements RoomStore.CreateRoom, which documents its errors.
-func (s *MemoryStore) CreateRoom(_ context.Context, in NewRoom) (Room, error) {
+func (s *MemoryStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	const op = "create room"
-	r, err := s.o.newRoom(op, in)
-	if err != nil {
+	if err := checkRoom(op, in); err != nil {
 		return Room{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	r := s.o.newRoom(in, s.stamp.now())
 	if _, ok := s.rooms.Get(r.ID, ""); ok {
 		return Room{}, wrap(op, errRoomExists(r.ID))
 	}
@@ -94,10 +136,13 @@ func (s *MemoryStore) CreateRoom(_ context.Context, in NewRoom) (Room, error) {
 }
 
 // GetRoom implements RoomReader.GetRoom, which documents its errors.
-func (s *MemoryStore) GetRoom(_ context.Context, roomID string) (Room, error) {
+func (s *MemoryStore) GetRoom(ctx context.Context, roomID string) (Room, error) {
 	const op = "get room"
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -109,82 +154,111 @@ func (s *MemoryStore) GetRoom(_ context.Context, roomID string) (Room, error) {
 }
 
 // ListHostRooms implements RoomReader.ListHostRooms, which documents its errors.
-func (s *MemoryStore) ListHostRooms(_ context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error) {
-	return memList(s, "list host rooms", "HostID", hostID, opts, s.hostRooms, s.t.hostRoomsQuery)
+func (s *MemoryStore) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error) {
+	return memList(ctx, s, "list host rooms", "HostID", hostID, opts, s.hostRooms, s.t.hostRoomsQuery)
 }
 
 // CloseRoom implements RoomStore.CloseRoom, which documents its errors.
-func (s *MemoryStore) CloseRoom(_ context.Context, roomID string) (Room, error) {
+func (s *MemoryStore) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	const op = "close room"
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Stamped whatever the room's state, as DynamoStore stamps before its
+	// write, so a shared test clock stays in step.
+	now := s.stamp.now()
 	r, ok := s.rooms.Get(roomID, "")
-	if !ok {
+	switch {
+	case !ok:
 		return Room{}, wrap(op, errRoomNotFound(roomID))
-	}
-	if r.Status == RoomClosed {
+	case r.Status != RoomOpen:
 		return r, nil
 	}
-	r.Status, r.UpdatedAt = RoomClosed, s.o.now()
+	r.Status, r.UpdatedAt = RoomClosed, now
 	s.putRoom(r)
 	return r, nil
 }
 
 // PostComment implements CommentStore.PostComment, which documents its errors.
-func (s *MemoryStore) PostComment(_ context.Context, roomID string, in NewComment) (Comment, error) {
+func (s *MemoryStore) PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error) {
 	const op = "post comment"
 	in, err := checkComment(op, roomID, in)
 	if err != nil {
 		return Comment{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Comment{}, wrap(op, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Stamped under the lock, so a comment is never newer than a close
 	// that locked out after it; stamped before the checks, as DynamoStore
 	// stamps before its transaction, so a shared test clock stays in step.
-	c := s.o.stampComment(roomID, in)
-	if err := s.openRoom(roomID); err != nil {
+	c := s.o.newComment(roomID, in, s.stamp.now())
+	writes := fmt.Sprintf("%q %q %q %q %q", c.RoomID, c.ID, c.Content, c.Nickname, keys.Timestamp(c.CreatedAt))
+	err = s.transact(ctx, op, writes, func() error {
+		if err := s.openRoom(roomID); err != nil {
+			return err
+		}
+		if _, ok := s.comments.Get(roomID, c.ID); ok {
+			return errCommentExists(roomID, c.ID)
+		}
+		s.putComment(c)
+		return nil
+	})
+	if err != nil {
 		return Comment{}, wrap(op, err)
 	}
-	if _, ok := s.comments.Get(roomID, c.ID); ok {
-		return Comment{}, wrap(op, errCommentExists(roomID, c.ID))
-	}
-	s.comments.Put(roomID, c.ID, s.t.comments.Key(roomID, c.ID), c)
 	return c, nil
 }
 
 // ListComments implements CommentReader.ListComments, which documents its errors.
-func (s *MemoryStore) ListComments(_ context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
-	return memList(s, "list comments", "RoomID", roomID, opts, s.comments, s.t.commentsQuery)
+func (s *MemoryStore) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
+	return memList(ctx, s, "list comments", "RoomID", roomID, opts, s.roomTime, s.t.commentsQuery)
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.
-func (s *MemoryStore) JoinRoom(_ context.Context, roomID, connectionID string) (Connection, error) {
+func (s *MemoryStore) JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error) {
 	const op = "join room"
 	if err := checkJoin(op, roomID, connectionID); err != nil {
 		return Connection{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.o.now()}
-	if err := s.openRoom(roomID); err != nil {
+	if err := ctx.Err(); err != nil {
 		return Connection{}, wrap(op, err)
 	}
-	if old, ok := s.connections.Get(connectionID, ""); ok {
-		s.deleteConnection(old) // it may move to another room
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.stamp.now()}
+	writes := fmt.Sprintf("%q %q %q", c.ID, c.RoomID, keys.Timestamp(c.JoinedAt))
+	err := s.transact(ctx, op, writes, func() error {
+		if err := s.openRoom(roomID); err != nil {
+			return err
+		}
+		if old, ok := s.connections.Get(connectionID, ""); ok {
+			s.deleteConnection(old) // it may move to another room
+		}
+		s.putConnection(c)
+		return nil
+	})
+	if err != nil {
+		return Connection{}, wrap(op, err)
 	}
-	s.putConnection(c)
 	return c, nil
 }
 
 // GetConnection implements ConnectionReader.GetConnection, which documents its errors.
-func (s *MemoryStore) GetConnection(_ context.Context, connectionID string) (Connection, error) {
+func (s *MemoryStore) GetConnection(ctx context.Context, connectionID string) (Connection, error) {
 	const op = "get connection"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return Connection{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Connection{}, wrap(op, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -196,10 +270,13 @@ func (s *MemoryStore) GetConnection(_ context.Context, connectionID string) (Con
 }
 
 // Disconnect implements ConnectionStore.Disconnect, which documents its errors.
-func (s *MemoryStore) Disconnect(_ context.Context, connectionID string) error {
+func (s *MemoryStore) Disconnect(ctx context.Context, connectionID string) error {
 	const op = "disconnect"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -210,16 +287,19 @@ func (s *MemoryStore) Disconnect(_ context.Context, connectionID string) error {
 }
 
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
-func (s *MemoryStore) ListConnections(_ context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
-	return memList(s, "list connections", "RoomID", roomID, opts, s.roomConns, s.t.connectionsQuery)
+func (s *MemoryStore) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
+	return memList(ctx, s, "list connections", "RoomID", roomID, opts, s.roomConns, s.t.connectionsQuery)
 }
 
 // memList runs one page of a listing of the partition id on a memory table,
 // with the validation, order and cursors of DynamoStore's list.
-func memList[T any](s *MemoryStore, op, field, id string, opts ddbkit.PageOptions, tbl *memtable.Table[T], query func(string) ddb.KeyQuery) (ddbkit.Page[T], error) {
+func memList[T any](ctx context.Context, s *MemoryStore, op, field, id string, opts ddbkit.PageOptions, tbl *memtable.Table[T], query func(string) ddb.KeyQuery) (ddbkit.Page[T], error) {
 	limit, err := listPrologue(op, field, id, opts)
 	if err != nil {
 		return ddbkit.Page[T]{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

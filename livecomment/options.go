@@ -3,6 +3,7 @@ package livecomment
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -26,7 +27,10 @@ type Options struct {
 	// to table names.
 	Env string
 	// Clock stamps createdAt, updatedAt, the connections' timestamp and
-	// the time inside comment IDs. The default is time.Now.
+	// the time inside comment IDs. The default is time.Now. A store never
+	// stamps one millisecond twice: when the clock has not moved past its
+	// last stamp (a burst, a frozen test clock), the next stamp is the last
+	// one plus a millisecond.
 	Clock ddbkit.Clock
 	// NewID makes room IDs. The default makes UUIDv4s, as the seed says.
 	NewID ddbkit.IDGenerator
@@ -34,10 +38,15 @@ type Options struct {
 	// The default is NewCommentIDs(): UUIDv7s of that instant, so that the
 	// Comments sort key is in time order.
 	NewCommentID CommentIDGenerator
-	// MaxAttempts bounds the attempts of a transaction that DynamoDB
-	// throttles, cancels for a conflict or fails with a 5xx. The default
-	// is 8.
-	MaxAttempts int
+	// Retry bounds the retries of a write that DynamoDB throttles,
+	// cancels for a conflict, fails with a 5xx or whose response is lost.
+	// The zero value is the default policy; see ddbkit.RetryPolicy.
+	Retry ddbkit.RetryPolicy
+	// CursorSecret keys the page cursors. The default is none: cursors are
+	// bound to their listing and tamper-evident but, without a secret,
+	// forgeable within the caller's own partition and range. Set a secret
+	// shared by all instances to make them unforgeable. Both stores use it.
+	CursorSecret []byte
 }
 
 func newOptions(optFns []func(*Options)) Options {
@@ -46,7 +55,6 @@ func newOptions(optFns []func(*Options)) Options {
 		Clock:        time.Now,
 		NewID:        ddbkit.NewUUIDv4,
 		NewCommentID: NewCommentIDs(),
-		MaxAttempts:  ddb.DefaultBackoff.Attempts,
 	}
 	for _, fn := range optFns {
 		fn(&o)
@@ -57,14 +65,34 @@ func newOptions(optFns []func(*Options)) Options {
 	return o
 }
 
-// now returns the time to store: UTC, at the millisecond precision of the
-// seed's timestamps, so what a store returns equals what it later reads back.
-func (o Options) now() time.Time { return o.Clock().UTC().Truncate(time.Millisecond) }
+func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
 
-func (o Options) backoff() ddb.Backoff {
-	b := ddb.DefaultBackoff
-	b.Attempts = max(o.MaxAttempts, 1)
-	return b
+// stamper hands out a store's timestamps: the clock's reading, at
+// millisecond precision, but never the same millisecond twice and never
+// earlier than the last one. When the clock has not moved past the last
+// stamp (a burst within one millisecond, a frozen test clock, a clock set
+// back), the stamp is the last one plus a millisecond, as a UUIDv7
+// generator advances its timestamp. So one store's comments never tie on
+// createdAt, the sort key of their listing, and a close is stamped after
+// every comment the store posted before it.
+type stamper struct {
+	clock ddbkit.Clock
+	mu    sync.Mutex
+	last  time.Time
+}
+
+func newStamper(clock ddbkit.Clock) *stamper { return &stamper{clock: clock} }
+
+// now returns the next stamp, in UTC.
+func (s *stamper) now() time.Time {
+	t := s.clock().UTC().Truncate(time.Millisecond)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !t.After(s.last) && !s.last.IsZero() {
+		t = s.last.Add(time.Millisecond)
+	}
+	s.last = t
+	return t
 }
 
 // ErrRoomClosed reports that a room is CLOSED, so it takes no comments and
@@ -127,10 +155,12 @@ func errConnectionNotFound(id string) error {
 }
 
 // wrap prefixes err with the package and operation, as every error of the
-// package reads.
+// package reads, and makes it match exactly one of ddbkit's sentinels (see
+// ddb.Classify). An error that already matches one, such as ErrRoomClosed,
+// keeps its category.
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("livecomment: %s: %w", op, err)
+	return fmt.Errorf("livecomment: %s: %w", op, ddb.Classify(err))
 }

@@ -2,8 +2,9 @@ package livecomment
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/schema"
 )
 
 // TableNames are the names of one environment's three tables.
@@ -75,13 +77,19 @@ func RoomsTableInput(env string) *dynamodb.CreateTableInput {
 }
 
 // CommentsTableInput returns the Comments table: String partition key roomId
-// and sort key commentId, on-demand billing.
+// and sort key commentId, the GSI roomId-createdAt-index (roomId, createdAt;
+// all attributes projected), on-demand billing.
 func CommentsTableInput(env string) *dynamodb.CreateTableInput {
 	return &dynamodb.CreateTableInput{
 		TableName:            aws.String(Tables(env).Comments),
 		BillingMode:          types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{attr(attrRoomID), attr(attrCommentID)},
+		AttributeDefinitions: []types.AttributeDefinition{attr(attrRoomID), attr(attrCommentID), attr(attrCreatedAt)},
 		KeySchema:            []types.KeySchemaElement{key(attrRoomID, types.KeyTypeHash), key(attrCommentID, types.KeyTypeRange)},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
+			IndexName:  aws.String(CommentsByTimeIndex),
+			KeySchema:  []types.KeySchemaElement{key(attrRoomID, types.KeyTypeHash), key(attrCreatedAt, types.KeyTypeRange)},
+			Projection: allAttributes,
+		}},
 	}
 }
 
@@ -102,31 +110,73 @@ func ConnectionsTableInput(env string) *dynamodb.CreateTableInput {
 	}
 }
 
-// CreateTableInputs returns the definitions of env's three tables: Rooms,
-// Comments and Connections.
-func CreateTableInputs(env string) []*dynamodb.CreateTableInput {
-	return []*dynamodb.CreateTableInput{RoomsTableInput(env), CommentsTableInput(env), ConnectionsTableInput(env)}
+// Definitions returns the designs of env's three tables: Rooms, Comments
+// and Connections. The same values create the tables, reconcile existing
+// ones (EnsureTables) and export them to infrastructure code
+// (schema.Definition.CloudFormation).
+func Definitions(env string) []schema.Definition {
+	return []schema.Definition{{Input: RoomsTableInput(env)}, {Input: CommentsTableInput(env)}, {Input: ConnectionsTableInput(env)}}
 }
 
-// EnsureTables creates whichever of env's three tables do not exist, and
-// waits until all are ACTIVE. It never modifies or deletes an existing
-// table, so it is safe to call at every start. (The seed's stacks delete
-// dev tables with the stack and retain prod tables; deleting is left to
-// whoever owns the stack.) It returns ErrInvalidArgument for a bad env.
-func EnsureTables(ctx context.Context, c ddbkit.SchemaClient, env string) error {
-	if err := CheckEnv(env); err != nil {
-		return wrap("ensure tables", err)
+// CreateTableInputs returns the CreateTableInput of each of Definitions(env).
+func CreateTableInputs(env string) []*dynamodb.CreateTableInput {
+	ds := Definitions(env)
+	ins := make([]*dynamodb.CreateTableInput, len(ds))
+	for i, d := range ds {
+		ins[i] = d.CreateTableInput()
 	}
-	ins := CreateTableInputs(env)
-	errs := make([]error, len(ins))
+	return ins
+}
+
+// EnsureTables makes env's three tables match Definitions(env) with
+// schema.Ensure, all three at once, and returns the changes it made, in
+// table order. A missing table is created. On an existing one, missing
+// indexes are added one UpdateTable at a time, waiting for each to be
+// ACTIVE: the seed's app has no hostId-index (it scans) and no
+// roomId-createdAt-index, which ListHostRooms and ListComments query. It
+// never deletes or changes what it cannot add, so it is safe to call at
+// every start. (The seed's stacks delete dev tables with the stack and
+// retain prod tables; deleting is left to whoever owns the stack.) With
+// schema.PlanOnly it reports the changes and makes none.
+//
+// It returns ErrInvalidArgument for a bad env, ErrSchemaMismatch (a
+// *ddbkit.SchemaMismatchError) for a table whose keys or indexes differ in
+// a way it cannot add, and ErrUnavailable. When several tables fail, the
+// error matches the first one's sentinel and names them all.
+func EnsureTables(ctx context.Context, c ddbkit.SchemaClient, env string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
+	const op = "ensure tables"
+	if err := CheckEnv(env); err != nil {
+		return nil, wrap(op, err)
+	}
+	ds := Definitions(env)
+	changes := make([][]schema.Change, len(ds))
+	errs := make([]error, len(ds))
 	var wg sync.WaitGroup
-	for i, in := range ins {
+	for i, d := range ds {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = ddb.EnsureTable(ctx, c, in)
+			changes[i], errs[i] = schema.Ensure(ctx, c, d, optFns...)
 		}()
 	}
 	wg.Wait()
-	return wrap("ensure tables", errors.Join(errs...))
+	var (
+		all    []schema.Change
+		first  error
+		others []string
+	)
+	for i := range ds {
+		all = append(all, changes[i]...)
+		switch {
+		case errs[i] == nil:
+		case first == nil:
+			first = errs[i]
+		default:
+			others = append(others, errs[i].Error())
+		}
+	}
+	if len(others) > 0 {
+		first = fmt.Errorf("%w; and %s", ddb.Classify(first), strings.Join(others, "; and "))
+	}
+	return all, wrap(op, first)
 }

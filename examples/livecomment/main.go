@@ -8,7 +8,8 @@
 //	go run ./examples/livecomment
 //
 // With -endpoint it runs on DynamoDB (for example DynamoDB Local), creating
-// the environment's three tables if they do not exist:
+// the environment's three tables if they do not exist, and adding the
+// indexes an existing table lacks:
 //
 //	go run ./examples/livecomment -endpoint http://127.0.0.1:8000 -env dev
 package main
@@ -85,8 +86,12 @@ func run(ctx context.Context, endpoint, env, region string) error {
 			BaseEndpoint: aws.String(endpoint),
 			Credentials:  credentials.NewStaticCredentialsProvider(envOr("AWS_ACCESS_KEY_ID", "local"), envOr("AWS_SECRET_ACCESS_KEY", "local"), ""),
 		})
-		if err := livecomment.EnsureTables(ctx, c, env); err != nil {
+		changes, err := livecomment.EnsureTables(ctx, c, env)
+		if err != nil {
 			return err
+		}
+		for _, ch := range changes {
+			fmt.Println("schema:", ch)
 		}
 		n := livecomment.Tables(env)
 		fmt.Printf("store: DynamoDB at %s, tables %s, %s, %s\n", endpoint, n.Rooms, n.Comments, n.Connections)

@@ -815,7 +815,7 @@ func testBadInput(t *testing.T, newStore NewStore) {
 // the close, and every post that started after the close returned failed
 // with ErrRoomClosed.
 func testConcurrentPostsAndClose(t *testing.T, newStore NewStore) {
-	s := fixed(t, newStore, func(o *livecomment.Options) { o.MaxAttempts = 50 })
+	s := fixed(t, newStore, func(o *livecomment.Options) { o.Retry = ddbkit.RetryPolicy{MaxAttempts: 50} })
 	r := mustRoom(t, s, "host", "room")
 	const (
 		workers      = 32
