@@ -37,7 +37,7 @@ const (
 
 // tables are the three tables of one environment, with their keys.
 type tables struct {
-	rooms, comments, connections     ddb.Table
+	rooms, comments, connections    ddb.Table
 	hostIndex, timeIndex, roomIndex ddb.Index
 }
 
