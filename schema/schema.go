@@ -3,6 +3,36 @@
 // missing (global secondary indexes one at a time, TTL, the stream), and
 // exports the same design as a CloudFormation resource for infrastructure
 // code. Every ddbkit domain's EnsureTable is built on Ensure.
+//
+// # What Ensure compares
+//
+// Only what the data layout depends on, and what cannot be changed without
+// rebuilding the table, is compared: the table's key schema, the types of
+// the attributes used as keys, and, for each index the definition names,
+// its keys and projection (type, and for INCLUDE the non-key attributes as
+// a set). What is missing and can be added (a GSI, TTL, the stream) is added;
+// a difference in anything else compared is a mismatch.
+//
+// # Decisions
+//
+//   - Billing mode, capacity, encryption (SSE), table class, deletion
+//     protection and tags are operational choices the table's owner may
+//     change at any time: they are used when Ensure creates the table and
+//     exported by CloudFormation, but never compared with or changed on an
+//     existing table. An index added to a provisioned table gets the
+//     definition's capacity for it, else the table's current capacity.
+//   - Indexes, attributes and a stream the table has and the definition
+//     does not name are left alone; they are not a mismatch.
+//   - A mismatch changes nothing at all, not even what could be added:
+//     fixing the table by hand, then running Ensure again, is one reviewed
+//     step instead of a half-migrated table.
+//   - Ensure waits for each added index to be ACTIVE and done backfilling,
+//     because the next UpdateTable would be refused until then and because
+//     a domain must not query an index that is still filling. It does not
+//     wait for TTL to leave ENABLING, which takes up to an hour and changes
+//     no query.
+//   - CloudFormation refuses, rather than drops, the parts of a
+//     CreateTableInput it does not export.
 package schema
 
 import (
@@ -29,12 +59,26 @@ type Definition struct {
 type Change struct {
 	// Table is the table's name.
 	Table string
-	// Action says what changes: "create table", "add GSI", "enable TTL",
-	// "enable stream".
+	// Action says what changes: ActionCreateTable, ActionAddGSI,
+	// ActionEnableTTL or ActionEnableStream.
 	Action string
 	// Detail names what is added, such as the index's name and keys.
 	Detail string
 }
+
+// The actions of a Change.
+const (
+	// ActionCreateTable creates the missing table with its indexes and
+	// stream; its Detail lists the keys and indexes.
+	ActionCreateTable = "create table"
+	// ActionAddGSI adds one global secondary index; its Detail names the
+	// index, its keys and its projection.
+	ActionAddGSI = "add GSI"
+	// ActionEnableTTL enables TTL; its Detail names the attribute.
+	ActionEnableTTL = "enable TTL"
+	// ActionEnableStream enables the stream; its Detail is the view type.
+	ActionEnableStream = "enable stream"
+)
 
 // String renders c as one line.
 func (c Change) String() string { return fmt.Sprintf("%s: %s %s", c.Table, c.Action, c.Detail) }
@@ -43,9 +87,11 @@ func (c Change) String() string { return fmt.Sprintf("%s: %s %s", c.Table, c.Act
 type Options struct {
 	// PlanOnly reports the changes Ensure would make, and makes none.
 	PlanOnly bool
-	// Timeout bounds the wait for the table, and for each index added, to
-	// become ACTIVE. Zero means 10 minutes; a backfill of a large table
-	// can take longer, in which case Ensure fails and a later call goes on.
+	// Timeout bounds each wait: for the table to become ACTIVE, for each
+	// index added to be ACTIVE and done backfilling, and for the table to
+	// be ACTIVE again after its stream is enabled. Zero means 10 minutes;
+	// a backfill of a large table can take longer, in which case Ensure
+	// fails and a later call goes on.
 	Timeout time.Duration
 	// PollInterval is the pause between two DescribeTable calls while
 	// waiting. Zero means one second.
@@ -68,6 +114,32 @@ type Options struct {
 //
 // With Options.PlanOnly it returns the changes it would make, and makes
 // none. Two callers racing to ensure the same table both succeed.
+//
+// In detail:
+//   - A table that is CREATING or UPDATING, or has an index being created,
+//     is waited for before it is changed; each wait polls DescribeTable
+//     every Options.PollInterval for at most Options.Timeout.
+//   - An index added to a provisioned table gets the capacity d gives it,
+//     else the table's current capacity.
+//   - A stream is enabled with d's view type; a stream enabled with another
+//     view type is a mismatch. TTL is enabled on d.TTLAttribute unless it is
+//     ENABLED or ENABLING there; TTL on another attribute is a mismatch.
+//     Ensure does not wait for TTL to leave ENABLING (DynamoDB takes up to
+//     an hour).
+//   - Billing mode, capacity, encryption (SSE), table class, deletion
+//     protection and tags are an owner's operational choices: they are set
+//     when Ensure creates the table, and never compared or changed after.
+//   - A local secondary index d names that the table lacks is a mismatch:
+//     LSIs exist only from the table's creation.
+//
+// Errors: ddbkit.ErrInvalidArgument (a *ddbkit.ValidationError) for a
+// definition that cannot create a table (no name, a key attribute without
+// a type, an index without a projection), before any call;
+// ddbkit.ErrSchemaMismatch as above; an AWS error (such as a missing
+// permission) wrapped with what Ensure was doing, reachable with errors.As;
+// and the context's error, or context.DeadlineExceeded when a wait exceeds
+// Options.Timeout. On an error after some changes were made, the returned
+// slice holds them; calling Ensure again goes on from where it stopped.
 func Ensure(ctx context.Context, c ddbkit.SchemaClient, d Definition, optFns ...func(*Options)) ([]Change, error) {
 	return ensure(ctx, c, d, optFns)
 }
