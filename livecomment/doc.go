@@ -7,33 +7,41 @@
 // Each environment (Options.Env, the seed's ${environmentName}: "dev",
 // "prod", ...) has its own three tables, which is how the seed keeps
 // development data away from production. All keys and attributes are
-// Strings, billing is on demand. CreateTableInputs returns their
-// definitions; EnsureTables creates the missing ones.
+// Strings, billing is on demand. Definitions returns their designs;
+// EnsureTables creates the missing tables and adds the missing indexes.
 //
 //	table                          key                       attributes / index
 //	LiveComment-Rooms-{env}        roomId                    name, hostId, status (OPEN|CLOSED), createdAt, updatedAt
 //	                                                         GSI hostId-index: hostId, createdAt; projection ALL
 //	LiveComment-Comments-{env}     roomId, commentId         content, nickname, createdAt
+//	                                                         GSI roomId-createdAt-index: roomId, createdAt; projection ALL
 //	LiveComment-Connections-{env}  connectionId              roomId, timestamp
 //	                                                         GSI roomId-index: roomId; projection ALL
 //
-// Timestamps, the connections' timestamp included, are ISO 8601 UTC with
-// milliseconds ("2024-01-01T00:00:00.000Z"). Room IDs are UUIDv4s, made by
-// the store. The seed's deletion policy is its stack's business, not this
-// package's: dev tables are destroyed with their stack, prod tables are
-// retained; EnsureTables never deletes or changes a table.
+// The seed's app has only roomId-index: it scans Rooms for a host's rooms,
+// and its comment IDs (random UUIDv4s) leave the Comments sort key in no
+// useful order. The two other indexes are ddbkit's; EnsureTables adds them
+// to the app's existing tables, one UpdateTable each, and the app's writes
+// keep them filled without knowing.
+//
+// Timestamps, the connections' timestamp included, are written as ISO 8601
+// UTC with milliseconds ("2024-01-01T00:00:00.000Z", what JavaScript's
+// toISOString writes) and read in any ISO 8601 form. Room IDs are UUIDv4s,
+// made by the store. The seed's deletion policy is its stack's business, not
+// this package's: dev tables are destroyed with their stack, prod tables
+// are retained; EnsureTables never deletes or changes what exists.
 //
 // # Access patterns
 //
 //	seed pattern                      method            DynamoDB calls
 //	room by roomId                    GetRoom           1 GetItem
-//	a host's rooms (hostId-index)     ListHostRooms     1 Query of the index per page, newest first
+//	a host's rooms (Scan + Filter)    ListHostRooms     1 Query of hostId-index per page, newest first
 //	  create a room                   CreateRoom        1 PutItem
-//	  close a room                    CloseRoom         2 UpdateItem (1 when already closed)
-//	a room's comments                 ListComments      1 Query per page, oldest first
+//	  close a room                    CloseRoom         1 UpdateItem
+//	a room's comments (Query)         ListComments      1 Query of roomId-createdAt-index per page, oldest first
 //	post a comment (PutItem)          PostComment       1 TransactWriteItems (room check + put)
 //	connection by connectionId        GetConnection     1 GetItem
-//	a room's connections (GSI)        ListConnections   1 Query of the index per page
+//	a room's connections (GSI)        ListConnections   1 Query of roomId-index per page
 //	joinRoom                          JoinRoom          1 TransactWriteItems (room check + put)
 //	disconnect (DeleteItem)           Disconnect        1 DeleteItem
 //	deliver a new comment             Broadcast         1 Query per page + 1 DeleteItem per gone connection
@@ -59,26 +67,49 @@
 // check the room inside their transaction, which takes
 // dynamodb:ConditionCheckItem on Rooms (a read of one item, but IAM names it
 // apart). Broadcast deletes gone connections, which takes DeleteItem on
-// Connections; the seed gives PostCommentFunction read access only.
+// Connections; the seed gives PostCommentFunction read access only. Reads
+// of an index need dynamodb:Query on the index's ARN
+// (table/…/index/roomId-createdAt-index), which a grant on the table alone
+// does not cover.
 //
 // # Decisions where the seed is silent
 //
-//   - Comments are in time order without sorting: a comment ID is a UUIDv7
-//     (still a UUID, as the seed says) whose 48-bit timestamp is the comment's
-//     createdAt, taken from the store's Clock, so the sort key commentId
-//     orders comments as createdAt does. Comments of the same millisecond are
-//     ordered by the rest of the ID: as posted, for one store, thanks to a
-//     counter; the full ID is a total order, so pages never skip or repeat
-//     them.
+//   - Comments are listed in createdAt order, from roomId-createdAt-index:
+//     the seed's comment IDs are random, and its design says to order by
+//     createdAt. The order is that of the stored createdAt strings, byte by
+//     byte, as DynamoDB compares String keys. For the form this package
+//     and toISOString write, that is time order. Other ISO 8601 forms that
+//     another writer may have stored sort as strings, not as times:
+//     "2024-01-05T19:00:00+09:00" (10:00 UTC) sorts after
+//     "2024-01-05T18:00:00.000Z", and "2024-01-05T10:00:00Z" after
+//     "2024-01-05T10:00:00.500Z". ListComments does not reorder them (it
+//     could not page if it did); their CreatedAt is still read as the right
+//     instant.
+//   - Ties: a store never stamps the same millisecond twice (a burst, or a
+//     frozen test clock, advances its stamps by a millisecond each), so one
+//     store's comments never share a createdAt and list in the order it
+//     posted them. Comments of the same createdAt from different writers
+//     come in an order DynamoDB does not document; the memory store, which
+//     holds only its own, never has any. Pages never skip or repeat a
+//     comment either way: a cursor holds the comment's full key.
+//   - Comment IDs are UUIDv7s (still UUIDs, as the seed says) whose
+//     timestamp is the comment's createdAt, so the base table's sort key is
+//     in time order for this package's comments too. A generator's IDs of
+//     one instant count up, and past the counter's room the timestamp
+//     advances, so they stay in creation order past any burst.
 //   - A comment can be posted only while its room exists and is OPEN, checked
 //     in the transaction that stores it. A missing room is ErrNotFound; a
 //     closed one is ErrRoomClosed, which matches ErrConflict. The same holds
 //     for JoinRoom.
-//   - Closing is OPEN→CLOSED once. Closing a closed room returns it
-//     unchanged, without error, so a retried close is harmless. updatedAt of
-//     a closed room is read after the close took effect, so no stored comment
-//     is newer (when the writers' clocks agree); on DynamoDB that takes a
-//     second UpdateItem.
+//   - Closing is OPEN→CLOSED once, in one conditional write that also stamps
+//     updatedAt. Closing a closed room returns it unchanged, without error,
+//     so a retried or repeated close is harmless and never moves updatedAt.
+//     No comment a store posted is newer than its close of the room: a
+//     DynamoStore's close waits for its posts in flight to the room and
+//     holds back new ones until it is written. A post from another process
+//     (another DynamoStore, the seed's app) stamps with its own clock, and
+//     may commit while the close is on its way to DynamoDB; such a comment
+//     can be newer than the close by up to that round trip.
 //   - Closing a room leaves its connections: the CloseRoomFunction cannot
 //     write Connections. The caller broadcasts a closing notice, and clients
 //     disconnect (or are disconnected when a send finds them gone).
@@ -86,32 +117,86 @@
 //     are allowed. A nickname is up to 50 characters on one line; "" means
 //     "Anonymous". Room names are 1–100 characters on one line. Limits count
 //     characters, not bytes.
-//   - Room, host and connection IDs are 1–128 characters without white space,
-//     control characters or '#'. They need not be UUIDs: API Gateway
-//     connection IDs are not, and host IDs come from elsewhere.
+//   - Room, host and connection IDs are 1–128 characters of one alphabet,
+//     enforced identically by both stores: graphic characters
+//     (unicode.IsGraphic), no white space and no '#'. They need not be
+//     UUIDs: API Gateway connection IDs are not, and host IDs come from
+//     elsewhere.
 //   - A connection is in at most one room. Joining again overwrites its item:
 //     it moves to the new room, and its timestamp becomes the time of the
 //     latest join. Disconnect is idempotent.
-//   - Both indexes project ALL attributes: the items are small, and a listing
+//   - All indexes project ALL attributes: the items are small, and a listing
 //     then needs no GetItem per item. roomId-index has no sort key, so a
 //     room's connections come in no particular order; hostId-index orders a
-//     host's rooms by createdAt, and rooms of one host created in the same
-//     millisecond in an order DynamoDB does not document.
-//   - Index listings are eventually consistent on DynamoDB (GSIs cannot be
-//     read consistently); table reads are strongly consistent.
-//   - Transactions that DynamoDB throttles, cancels for a conflict or fails
-//     with a 5xx are retried, up to Options.MaxAttempts, with one
-//     ClientRequestToken, so a retry after a lost response cannot post a
-//     comment twice.
+//     host's rooms by createdAt, newest first (rooms of different writers
+//     created in the same millisecond in an order DynamoDB does not
+//     document).
+//   - Listings read indexes, which are eventually consistent on DynamoDB
+//     (GSIs cannot be read consistently): a comment may take a moment to be
+//     listed after PostComment returned. Gets are strongly consistent.
+//   - Writes are retried within Options.Retry after throttling, conflicts,
+//     5xx and lost responses, and each recognises its own earlier success:
+//     transactions (PostComment, JoinRoom) repeat one ClientRequestToken,
+//     CreateRoom finds its own item, CloseRoom returns the stored room,
+//     Disconnect deletes what is already gone. Reads are retried by the
+//     SDK's own retryer.
+//   - Idempotency keys (ddbkit.WithIdempotencyKey) become the
+//     ClientRequestToken of PostComment's and JoinRoom's transactions, on
+//     both stores. Each call stamps a fresh createdAt (and comment ID), so a
+//     repeat with the same key within DynamoDB's ten minutes never writes
+//     again: it fails with ErrConflict, which tells the caller the first
+//     call committed.
+//   - Reads are lenient. A missing attribute reads as its zero value (a
+//     missing or empty nickname as "Anonymous", the seed's default), a
+//     status other than OPEN or CLOSED is returned as stored and takes no
+//     comments. An item that cannot be decoded (an attribute of another
+//     type, a timestamp that is no ISO 8601 time) is ddbkit.ErrCorruptItem
+//     for a get; a listing leaves it out of Items, reports it in
+//     Page.Skipped, and goes on.
 //   - Broadcast sends with bounded concurrency and deletes the connections
 //     that are gone (ErrGone, API Gateway's GoneException or HTTP 410).
 //
+// # Other writers
+//
+// The seed's Lambda functions keep writing these tables. What they, or any
+// other program, must maintain for this package to read and order their
+// items, and what happens if they don't:
+//
+//   - Rooms: roomId, hostId and createdAt are Strings; a room without them
+//     is missing from hostId-index, so ListHostRooms never lists it
+//     (DynamoDB refuses a write with another type once the index exists).
+//     status is "OPEN" or "CLOSED": PostComment and JoinRoom accept only
+//     "OPEN", and CloseRoom closes only an "OPEN" room. Close with the
+//     condition status = "OPEN" and stamp updatedAt in the same write, or
+//     a concurrent close of this package may be overwritten.
+//   - Comments: roomId, commentId and createdAt are Strings, and createdAt
+//     is in the form "YYYY-MM-DDThh:mm:ss.sssZ" (toISOString's): a comment
+//     without createdAt is missing from roomId-createdAt-index and never
+//     listed, and one in another form is listed where its string sorts (see
+//     above). A writer that does not check the room's status can post to a
+//     closed room, and after the close; ListComments lists such comments
+//     all the same.
+//   - Connections: connectionId and roomId are Strings; a connection
+//     without roomId is missing from roomId-index and never receives a
+//     broadcast.
+//   - Timestamps in any ISO 8601 form are read; anything else makes the
+//     item corrupt (ErrCorruptItem on a get, Page.Skipped in a listing), as
+//     does an attribute of another type than the layout's.
+//   - Clocks: the promise that no comment is newer than the close assumes
+//     the writers' clocks agree.
+//
 // # Errors
 //
-// Every error starts with "livecomment: " and matches one of ddbkit's
-// sentinels with errors.Is: ErrInvalidArgument (as a *ddbkit.ValidationError
-// naming the field), ErrNotFound, ErrAlreadyExists (an ID generator that
-// repeats), ErrConflict (ErrRoomClosed, or throttling and conflicts that
-// outlast the retries) and ErrInvalidCursor. Bad input is refused before any
-// call, so nothing is written.
+// Every error starts with "livecomment: " and matches exactly one of
+// ddbkit's sentinels with errors.Is: ErrInvalidArgument (as a
+// *ddbkit.ValidationError naming the field), ErrNotFound, ErrAlreadyExists
+// (an ID generator that repeats), ErrConflict (ErrRoomClosed, conflicts
+// that outlast the retries, an idempotency key reused), ErrInvalidCursor,
+// ErrCorruptItem (stored data that cannot be read), ErrUnavailable
+// (throttling or 5xx through the retries, a context that ended) and
+// ErrSchemaMismatch (a table or index missing: run EnsureTables). The
+// cause stays reachable with errors.As, and a context's error still
+// matches context.Canceled or context.DeadlineExceeded. Bad input is
+// refused before any call, so nothing is written; so is a context that has
+// already ended, on both stores.
 package livecomment

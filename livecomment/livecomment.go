@@ -27,7 +27,7 @@ type Room struct {
 	HostID    string
 	Status    RoomStatus
 	CreatedAt time.Time
-	UpdatedAt time.Time // for a closed room: when the close took effect
+	UpdatedAt time.Time // for a closed room: when it was closed
 }
 
 // NewRoom is the input of CreateRoom.
@@ -39,9 +39,9 @@ type NewRoom struct {
 // Comment is one comment posted to a room.
 type Comment struct {
 	RoomID    string
-	ID        string // UUIDv7 whose timestamp is CreatedAt, assigned by the store
+	ID        string // UUIDv7 whose timestamp is CreatedAt, assigned by the store (UUIDv4 from the seed's app)
 	Content   string
-	Nickname  string // DefaultNickname when none was given
+	Nickname  string // DefaultNickname when none was given (or none is stored)
 	CreatedAt time.Time
 }
 
@@ -61,13 +61,17 @@ type Connection struct {
 // RoomReader reads rooms: the Rooms table with read access, as the seed gives
 // GetUserRoomsFunction.
 type RoomReader interface {
-	// GetRoom returns ErrInvalidArgument for a bad room ID and ErrNotFound if
-	// there is no such room.
+	// GetRoom returns ErrInvalidArgument for a bad room ID, ErrNotFound if
+	// there is no such room, ErrCorruptItem if the stored room cannot be
+	// read, and ErrUnavailable.
 	GetRoom(ctx context.Context, roomID string) (Room, error)
-	// ListHostRooms lists the rooms hostID created, newest first, one Query
-	// of hostId-index per page. An unknown host has no rooms. The index is
-	// eventually consistent on DynamoDB. It returns ErrInvalidArgument or
-	// ErrInvalidCursor.
+	// ListHostRooms lists the rooms hostID created, newest first (by the
+	// stored createdAt string), one Query of hostId-index per page. An
+	// unknown host has no rooms. The index is eventually consistent on
+	// DynamoDB. Rooms that cannot be read are left out and reported in
+	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor,
+	// ErrSchemaMismatch if the table lacks the index (run EnsureTables),
+	// and ErrUnavailable.
 	ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error)
 }
 
@@ -76,23 +80,31 @@ type RoomReader interface {
 type RoomStore interface {
 	RoomReader
 	// CreateRoom stores a new OPEN room with a fresh ID. It returns
-	// ErrInvalidArgument for a bad name or host ID, and ErrAlreadyExists if
-	// the ID generator repeated an ID.
+	// ErrInvalidArgument for a bad name or host ID, ErrAlreadyExists if the
+	// ID generator repeated an ID, and ErrUnavailable (the room may then
+	// exist; a repeated call creates another).
 	CreateRoom(ctx context.Context, in NewRoom) (Room, error)
-	// CloseRoom moves an OPEN room to CLOSED and sets UpdatedAt to a time
-	// read after the close took effect, so no stored comment is newer. A
-	// room that is already closed is returned as it is, without error. It
-	// returns ErrInvalidArgument or ErrNotFound.
+	// CloseRoom moves an OPEN room to CLOSED and stamps UpdatedAt, in one
+	// write, and returns the closed room. No comment the store posted to
+	// the room is newer than the stamp. A room that is not OPEN (already
+	// closed) is returned as it is, without error, so repeating a close is
+	// safe. It returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem if
+	// the stored room cannot be read, and ErrUnavailable.
 	CloseRoom(ctx context.Context, roomID string) (Room, error)
 }
 
 // CommentReader reads comments: the Comments table with read access, as the
 // seed gives GetRoomCommentsFunction.
 type CommentReader interface {
-	// ListComments lists a room's comments in the order they were posted
-	// (by comment ID, which is time-ordered), one Query per page. An unknown
-	// room has no comments. It returns ErrInvalidArgument or
-	// ErrInvalidCursor.
+	// ListComments lists a room's comments oldest first, by the stored
+	// createdAt string (time order for the seed's form; see the package
+	// documentation), one Query of roomId-createdAt-index per page. One
+	// store's own comments come in the order it posted them. An unknown
+	// room has no comments. The index is eventually consistent on
+	// DynamoDB. Comments that cannot be read are left out and reported in
+	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor,
+	// ErrSchemaMismatch if the table lacks the index (run EnsureTables),
+	// and ErrUnavailable.
 	ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
 }
 
@@ -101,11 +113,15 @@ type CommentReader interface {
 type CommentStore interface {
 	CommentReader
 	// PostComment stores a comment if, when it commits, the room exists and
-	// is OPEN: one transaction checks the room and puts the comment. It
-	// returns ErrInvalidArgument for bad input, ErrNotFound if there is no
-	// such room, ErrRoomClosed (which matches ErrConflict) if the room is
-	// closed, and ErrAlreadyExists if the comment ID generator repeated an
-	// ID.
+	// is OPEN: one transaction checks the room and puts the comment,
+	// exactly once however often it is retried. It returns
+	// ErrInvalidArgument for bad input, ErrNotFound if there is no such
+	// room, ErrRoomClosed (which matches ErrConflict) if the room is
+	// closed, ErrAlreadyExists if the comment ID generator repeated an ID,
+	// ErrConflict for conflicts through the retries or an idempotency key
+	// (ddbkit.WithIdempotencyKey) that already posted within ten minutes,
+	// and ErrUnavailable (the comment may then be stored: repeat with an
+	// idempotency key to post it at most once).
 	PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error)
 }
 
@@ -113,8 +129,10 @@ type CommentStore interface {
 type ConnectionLister interface {
 	// ListConnections lists the connections that joined roomID, one Query
 	// of roomId-index per page, in no particular order (the index has no
-	// sort key). The index is eventually consistent on DynamoDB. It returns
-	// ErrInvalidArgument or ErrInvalidCursor.
+	// sort key). The index is eventually consistent on DynamoDB.
+	// Connections that cannot be read are left out and reported in
+	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor,
+	// ErrSchemaMismatch if the table lacks the index, and ErrUnavailable.
 	ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error)
 }
 
@@ -122,8 +140,9 @@ type ConnectionLister interface {
 // access, as the seed gives PostCommentFunction.
 type ConnectionReader interface {
 	ConnectionLister
-	// GetConnection returns ErrInvalidArgument for a bad connection ID and
-	// ErrNotFound if the connection has not joined a room.
+	// GetConnection returns ErrInvalidArgument for a bad connection ID,
+	// ErrNotFound if the connection has not joined a room, ErrCorruptItem
+	// if the stored connection cannot be read, and ErrUnavailable.
 	GetConnection(ctx context.Context, connectionID string) (Connection, error)
 }
 
@@ -134,12 +153,15 @@ type ConnectionStore interface {
 	// JoinRoom records that connectionID joined roomID, if, when it commits,
 	// the room exists and is OPEN (checked in the same transaction). A
 	// connection is in at most one room: joining again moves it, and
-	// refreshes JoinedAt. It returns ErrInvalidArgument, ErrNotFound if there
-	// is no such room, or ErrRoomClosed (which matches ErrConflict).
+	// refreshes JoinedAt. The transaction commits exactly once however
+	// often it is retried. It returns ErrInvalidArgument, ErrNotFound if
+	// there is no such room, ErrRoomClosed (which matches ErrConflict),
+	// ErrConflict for conflicts through the retries or an idempotency key
+	// that already joined within ten minutes, and ErrUnavailable.
 	JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error)
 	// Disconnect forgets the connection. It is idempotent: an unknown
 	// connection is not an error. It returns ErrInvalidArgument for a bad
-	// connection ID.
+	// connection ID, and ErrUnavailable.
 	Disconnect(ctx context.Context, connectionID string) error
 }
 
@@ -187,7 +209,8 @@ type Store interface {
 }
 
 // AllConnections walks every page of a room's connections. It yields the
-// errors of ListConnections: ErrInvalidArgument or the store's own.
+// errors of ListConnections; connections a page skipped as corrupt are not
+// yielded (call ListConnections to see Page.Skipped).
 func AllConnections(ctx context.Context, s ConnectionLister, roomID string) iter.Seq2[Connection, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[Connection], error) {
 		return s.ListConnections(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
@@ -195,7 +218,8 @@ func AllConnections(ctx context.Context, s ConnectionLister, roomID string) iter
 }
 
 // AllComments walks every page of a room's comments, oldest first. It yields
-// the errors of ListComments: ErrInvalidArgument or the store's own.
+// the errors of ListComments; comments a page skipped as corrupt are not
+// yielded (call ListComments to see Page.Skipped).
 func AllComments(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
 		return s.ListComments(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
