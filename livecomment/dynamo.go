@@ -183,7 +183,7 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 		return Comment{}, wrap(op, err)
 	}
 	defer release()
-	c := s.o.newComment(roomID, in, s.stamp.now())
+	c := s.o.newComment(roomID, in, s.stamp)
 	item, err := attributevalue.MarshalMap(commentItem{RoomID: roomID, CommentID: c.ID, Content: c.Content,
 		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
 	if err != nil {

@@ -289,9 +289,12 @@ func checkComment(op, roomID string, in NewComment) (NewComment, error) {
 	return in, wrap(op, v.Err)
 }
 
-// newComment returns the comment to store, posted at now: its ID is a
-// UUIDv7 of the same instant, so the base table's sort key is in time order
-// too.
-func (o Options) newComment(roomID string, in NewComment, now time.Time) Comment {
-	return Comment{RoomID: roomID, ID: o.NewCommentID(now), Content: in.Content, Nickname: in.Nickname, CreatedAt: now}
+// newComment returns the comment to store, stamped by st: its ID is a
+// UUIDv7 of the same instant, made under the stamp's lock, so that one
+// store's comment IDs are in the order of their createdAt and the base
+// table's sort key is in time order too.
+func (o Options) newComment(roomID string, in NewComment, st *stamper) Comment {
+	c := Comment{RoomID: roomID, Content: in.Content, Nickname: in.Nickname}
+	c.CreatedAt = st.with(func(at time.Time) { c.ID = o.NewCommentID(at) })
+	return c
 }

@@ -199,7 +199,7 @@ func (s *MemoryStore) PostComment(ctx context.Context, roomID string, in NewComm
 	// Stamped under the lock, so a comment is never newer than a close
 	// that locked out after it; stamped before the checks, as DynamoStore
 	// stamps before its transaction, so a shared test clock stays in step.
-	c := s.o.newComment(roomID, in, s.stamp.now())
+	c := s.o.newComment(roomID, in, s.stamp)
 	writes := fmt.Sprintf("%q %q %q %q %q", c.RoomID, c.ID, c.Content, c.Nickname, keys.Timestamp(c.CreatedAt))
 	err = s.transact(ctx, op, writes, func() error {
 		if err := s.openRoom(roomID); err != nil {

@@ -84,7 +84,12 @@ type stamper struct {
 func newStamper(clock ddbkit.Clock) *stamper { return &stamper{clock: clock} }
 
 // now returns the next stamp, in UTC.
-func (s *stamper) now() time.Time {
+func (s *stamper) now() time.Time { return s.with(nil) }
+
+// with returns the next stamp and, if f is not nil, calls f with it before
+// any other stamp is handed out: what f derives from the stamp (a comment
+// ID) is then in the same order as the stamps.
+func (s *stamper) with(f func(time.Time)) time.Time {
 	t := s.clock().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -92,6 +97,9 @@ func (s *stamper) now() time.Time {
 		t = s.last.Add(time.Millisecond)
 	}
 	s.last = t
+	if f != nil {
+		f(t)
+	}
 	return t
 }
 

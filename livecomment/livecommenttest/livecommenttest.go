@@ -44,6 +44,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"PostToMissingOrClosedRoom", testPostRefused},
 		{"ListCommentsInOrder", testListComments},
 		{"CommentsOfOneInstantKeepTheirOrder", testTiedComments},
+		{"CancelledContextWritesNothing", testCancelledContext},
+		{"IdempotencyKey", testIdempotencyKey},
 		{"Connections", testConnections},
 		{"ListConnectionsPages", testListConnectionsPages},
 		{"ClosingKeepsConnections", testCloseKeepsConnections},
@@ -376,20 +378,162 @@ func testListComments(t *testing.T, newStore NewStore) {
 	}
 }
 
-// testTiedComments posts comments that all carry the same instant: their
-// IDs still order them as they were posted, and paging visits each once.
+// testTiedComments posts more comments than a UUIDv7 counter holds in one
+// millisecond, all under a frozen clock: they still list in the order they
+// were posted, each once, whatever the page size, and neither their
+// createdAt nor their IDs tie.
 func testTiedComments(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore, func(o *livecomment.Options) { o.Clock = func() time.Time { return Start } })
 	r := mustRoom(t, s, "host", "room")
-	var want []livecomment.Comment
-	for i := range 10 {
-		want = append(want, mustPost(t, s, r.ID, fmt.Sprint("tied ", i)))
+	const n = 3100 // past the 4,096 values of the 12-bit counter from a start below 2,048
+	want := make([]livecomment.Comment, n)
+	for i := range want {
+		want[i] = mustPost(t, s, r.ID, fmt.Sprint("tied ", i))
 	}
-	for _, limit := range []int{1, 3, 10} {
-		got, _ := comments(t, s, r.ID, limit)
-		if !slices.Equal(got, want) {
-			t.Fatalf("limit %d: ListComments = %+v\nwant (posting order) %+v", limit, got, want)
+	for i := 1; i < n; i++ {
+		if !want[i].CreatedAt.After(want[i-1].CreatedAt) || want[i].ID <= want[i-1].ID {
+			t.Fatalf("post %d: createdAt %v, ID %s after createdAt %v, ID %s: want both strictly increasing",
+				i, want[i].CreatedAt, want[i].ID, want[i-1].CreatedAt, want[i-1].ID)
 		}
+	}
+	for _, limit := range []int{1000, 7} {
+		got, _ := comments(t, s, r.ID, limit)
+		if len(got) != n {
+			t.Fatalf("limit %d: ListComments returned %d comments, want %d", limit, len(got), n)
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("limit %d: comment %d = %+v, want (posting order) %+v", limit, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// testCancelledContext calls every operation under a cancelled and an
+// expired context: each fails with ErrUnavailable that also matches the
+// context's error, and writes nothing. Bad input is still reported as
+// such, before the context is looked at.
+func testCancelledContext(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	kept := mustPost(t, s, r.ID, "kept")
+	conn := mustJoin(t, s, r.ID, "conn")
+	cancelled, cancel := context.WithCancel(ctx(t))
+	cancel()
+	expired, cancel2 := context.WithDeadline(ctx(t), Start)
+	defer cancel2()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"cancelled", cancelled, context.Canceled}, {"expired", expired, context.DeadlineExceeded}} {
+		calls := []struct {
+			name string
+			call func() error
+		}{
+			{"CreateRoom", func() error {
+				_, err := s.CreateRoom(c.ctx, livecomment.NewRoom{Name: "new", HostID: "host"})
+				return err
+			}},
+			{"GetRoom", func() error { _, err := s.GetRoom(c.ctx, r.ID); return err }},
+			{"ListHostRooms", func() error { _, err := s.ListHostRooms(c.ctx, "host", ddbkit.PageOptions{}); return err }},
+			{"CloseRoom", func() error { _, err := s.CloseRoom(c.ctx, r.ID); return err }},
+			{"PostComment", func() error {
+				_, err := s.PostComment(c.ctx, r.ID, livecomment.NewComment{Content: "lost"})
+				return err
+			}},
+			{"ListComments", func() error { _, err := s.ListComments(c.ctx, r.ID, ddbkit.PageOptions{}); return err }},
+			{"JoinRoom", func() error { _, err := s.JoinRoom(c.ctx, r.ID, "late"); return err }},
+			{"GetConnection", func() error { _, err := s.GetConnection(c.ctx, conn.ID); return err }},
+			{"Disconnect", func() error { return s.Disconnect(c.ctx, conn.ID) }},
+			{"ListConnections", func() error {
+				_, err := s.ListConnections(c.ctx, r.ID, ddbkit.PageOptions{})
+				return err
+			}},
+			{"Broadcast", func() error {
+				_, err := livecomment.Broadcast(c.ctx, s, r.ID, func(context.Context, livecomment.Connection) error {
+					t.Errorf("Broadcast sent under a %s context", c.name)
+					return nil
+				})
+				return err
+			}},
+		}
+		for _, call := range calls {
+			err := call.call()
+			wantOnly(t, c.name+" "+call.name, err, ddbkit.ErrUnavailable)
+			if !errors.Is(err, c.want) || !strings.HasPrefix(err.Error(), "livecomment: ") {
+				t.Errorf("%s %s: error %v; want it to match %v and name the package", c.name, call.name, err, c.want)
+			}
+		}
+		_, err := s.PostComment(c.ctx, r.ID, livecomment.NewComment{Content: ""})
+		wantOnly(t, c.name+" PostComment with bad input", err, ddbkit.ErrInvalidArgument)
+	}
+	// Nothing was written.
+	if got, err := s.GetRoom(ctx(t), r.ID); err != nil || got != r {
+		t.Fatalf("GetRoom = %+v, %v; want %+v unchanged (not closed)", got, err, r)
+	}
+	if rooms, _ := hostRooms(t, s, "host", 0); len(rooms) != 1 {
+		t.Fatalf("rooms after cancelled calls: %+v", rooms)
+	}
+	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{kept}) {
+		t.Fatalf("comments after cancelled calls: %+v", got)
+	}
+	if ids, _ := connIDs(t, s, r.ID, 0); !slices.Equal(ids, []string{conn.ID}) {
+		t.Fatalf("connections after cancelled calls: %v; want only %s, still joined", ids, conn.ID)
+	}
+}
+
+// testIdempotencyKey repeats transactional writes under one idempotency
+// key. The first commits; a repeat within DynamoDB's window never writes
+// again: every call stamps afresh, so its writes differ, and the key's
+// earlier use is reported as ErrConflict. The key is per operation: a join
+// under the key a post used is a new request.
+func testIdempotencyKey(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	keyed := ddbkit.WithIdempotencyKey(ctx(t), "request-1")
+	first, err := s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "once"})
+	if err != nil {
+		t.Fatalf("PostComment with a key: %v", err)
+	}
+	_, err = s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "once"})
+	wantOnly(t, "PostComment repeated with its key", err, ddbkit.ErrConflict)
+	if errors.Is(err, livecomment.ErrRoomClosed) {
+		t.Fatalf("PostComment repeated with its key = %v: not a closed room", err)
+	}
+	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{first}) {
+		t.Fatalf("after a repeated post, comments = %+v; want only %+v", got, first)
+	}
+	other, err := s.PostComment(ddbkit.WithIdempotencyKey(ctx(t), "request-2"), r.ID, livecomment.NewComment{Content: "once"})
+	if err != nil {
+		t.Fatalf("PostComment with another key: %v", err)
+	}
+
+	c, err := s.JoinRoom(keyed, r.ID, "conn")
+	if err != nil {
+		t.Fatalf("JoinRoom under the key a post used: %v", err)
+	}
+	_, err = s.JoinRoom(keyed, r.ID, "conn")
+	wantOnly(t, "JoinRoom repeated with its key", err, ddbkit.ErrConflict)
+	if got, err := s.GetConnection(ctx(t), "conn"); err != nil || got != c {
+		t.Fatalf("after a repeated join, GetConnection = %+v, %v; want %+v", got, err, c)
+	}
+	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{first, other}) {
+		t.Fatalf("comments = %+v; want %+v", got, []livecomment.Comment{first, other})
+	}
+}
+
+// wantOnly fails unless err matches want and no other ddbkit sentinel.
+func wantOnly(t *testing.T, what string, err, want error) {
+	t.Helper()
+	var matched []error
+	for _, s := range ddbkit.Sentinels {
+		if errors.Is(err, s) {
+			matched = append(matched, s)
+		}
+	}
+	if len(matched) != 1 || matched[0] != want {
+		t.Errorf("%s: error %v matches %v, want exactly [%v]", what, err, matched, want)
 	}
 }
 
