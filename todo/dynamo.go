@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/uuid"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -19,9 +21,10 @@ import (
 // consistent, so that it behaves like MemoryStore: a write is visible to the
 // next read.
 type DynamoStore struct {
-	c ddbkit.Client
-	o Options
-	t ddb.Table
+	c       ddbkit.Client
+	o       Options
+	t       ddb.Table
+	toggles toggleClock
 }
 
 var _ Store = (*DynamoStore)(nil)
@@ -30,10 +33,11 @@ var _ Store = (*DynamoStore)(nil)
 // must exist (see EnsureTable). c is usually a *dynamodb.Client.
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
-	return &DynamoStore{c: c, o: o, t: table(o.TableName)}
+	return &DynamoStore{c: c, o: o, t: o.table()}
 }
 
-// The item layouts, attribute for attribute as the seed gives them.
+// The item layouts, attribute for attribute as the seed gives them. Writes
+// marshal them whole; reads decode them leniently (see decodeTodo).
 type userItem struct {
 	PK       string `dynamodbav:"pk"`
 	SK       string `dynamodbav:"sk"`
@@ -67,14 +71,25 @@ type categoryItem struct {
 }
 
 // Attribute names used in expressions.
+const (
+	attrCompleted  = "completed"
+	attrCategoryID = "category_id"
+	attrCreatedAt  = "created_at"
+	attrUpdatedAt  = "updated_at"
+)
+
 var (
 	nPK         = expression.Name(AttrPK)
-	nCompleted  = expression.Name("completed")
-	nCategoryID = expression.Name("category_id")
-	nUpdatedAt  = expression.Name("updated_at")
+	nCompleted  = expression.Name(attrCompleted)
+	nCategoryID = expression.Name(attrCategoryID)
+	nUpdatedAt  = expression.Name(attrUpdatedAt)
 	exists      = expression.AttributeExists(nPK)
 	notExists   = expression.AttributeNotExists(nPK)
 )
+
+// todoAttrs are the non-key attributes of a todo, as the seed lists them.
+var todoAttrs = []string{"id", "entity_type", "title", "description", "priority", attrCompleted,
+	attrCategoryID, attrCreatedAt, attrUpdatedAt}
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
 func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
@@ -87,7 +102,9 @@ func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	if err != nil {
 		return wrap(op, err)
 	}
-	err = ddb.PutItem(ctx, s.c, s.t, item, notExists)
+	// PutNew takes the user it finds, if it is exactly this one, for the
+	// write of an earlier attempt whose response was lost.
+	err = s.retry(ctx, func() error { return ddb.PutNew(ctx, s.c, s.t, item, notExists) })
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errUserExists(u.Username))
 	}
@@ -101,17 +118,18 @@ func (s *DynamoStore) GetUser(ctx context.Context, username string) (User, error
 	if err != nil {
 		return User{}, err
 	}
-	var it userItem
-	if found, err := s.get(ctx, k, &it); err != nil || !found {
+	item, err := s.get(ctx, k)
+	if err != nil || item == nil {
 		return User{}, wrap(op, orNotFound(err, errUserNotFound(username)))
 	}
-	return User{Username: it.Username, Email: it.Email}, nil
+	u, err := s.decodeUser(item)
+	return u, wrap(op, err)
 }
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
 func (s *DynamoStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
 	return list(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
-		unmarshalUser)
+		s.decodeUser)
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
@@ -122,7 +140,11 @@ func (s *DynamoStore) UpdateUser(ctx context.Context, u User) error {
 		return err
 	}
 	upd := expression.Set(expression.Name("email"), expression.Value(u.Email))
-	_, err = s.update(ctx, k, upd, types.ReturnValueNone)
+	// Setting a value is safe to repeat after a lost response.
+	err = s.retry(ctx, func() error {
+		_, err := s.update(ctx, k, upd, types.ReturnValueNone)
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errUserNotFound(u.Username))
 	}
@@ -130,46 +152,89 @@ func (s *DynamoStore) UpdateUser(ctx context.Context, u User) error {
 }
 
 // DeleteUser implements UserStore.DeleteUser, which documents its errors.
+//
+// The partition is swept first, in transactions that each check that the
+// user still exists, and the user item goes last, in the transaction of
+// the last batch. So the name cannot be registered again while its data is
+// being deleted, and an interrupted call leaves the user in place for a
+// repeated call to finish. Once the user is gone, one more query catches
+// items a create committed between the last query and that transaction;
+// they are deleted only while no user of that name exists, so the data of
+// a user who registered the name again is never touched.
 func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 	const op = "delete user"
-	k, err := userRef(op, username)
+	uk, err := userRef(op, username)
 	if err != nil {
 		return err
-	}
-	// The user goes first: from then on no todo or category can be created
-	// for it (creates check the user), so the sweep below leaves nothing. A
-	// repeated call sweeps what an interrupted one left.
-	err = s.delete(ctx, k)
-	existed := !ddb.IsConditionFailed(err)
-	if existed && err != nil {
-		return wrap(op, err)
 	}
 	q, err := userDataQuery(s.t, username, "")
 	if err != nil {
 		return wrap(op, err)
 	}
-	swept := false
+	user := uk.item(s.t)
+	var (
+		userGone bool // this call deleted the user, or found none
+		found    bool // this call deleted something
+	)
 	for {
-		items, _, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, "", nil)
+		items, next, err := s.queryPage(ctx, q, ddb.MaxTxItems-1, "", nil)
 		if err != nil {
 			return wrap(op, err)
 		}
-		if len(items) == 0 {
-			break
+		last := next == ""
+		var tx ddb.Tx
+		switch {
+		case !userGone && last:
+			tx.Delete(labelUser, s.t, user, exists)
+		case !userGone:
+			tx.Check(labelUser, s.t, user, exists)
+		case len(items) == 0:
+			return s.deleted(op, found, errUserNotFound(username))
+		default:
+			tx.Check(labelUser, s.t, user, notExists)
 		}
-		swept = true
-		reqs := make([]types.WriteRequest, len(items))
 		for i, it := range items {
-			reqs[i] = types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: s.t.KeyOf(it)}}
+			tx.Delete(fmt.Sprint("item ", i), s.t, s.t.KeyOf(it))
 		}
-		if err := ddb.BatchWrite(ctx, s.c, s.t, reqs, ddb.Backoff{}); err != nil {
+		err = s.execStep(ctx, op, &tx)
+		_, userFailed := ddb.ConditionFailed(err, labelUser)
+		switch {
+		case err == nil:
+			found = true
+			userGone = userGone || last
+		case userFailed && !userGone:
+			// No user: sweep what is left of its data without it.
+			userGone = true
+			if len(items) == 0 && last {
+				return s.deleted(op, found, errUserNotFound(username))
+			}
+		case userFailed:
+			// The name was registered again: what is there now is the
+			// new user's.
+			return s.deleted(op, found, fmt.Errorf("user %q was registered again while its old data was being deleted: %w", username, ddbkit.ErrConflict))
+		default:
 			return wrap(op, err)
 		}
 	}
-	if !existed && !swept {
-		return wrap(op, errUserNotFound(username))
+}
+
+// deleted is the result of a sweep: success if it deleted anything, else
+// none.
+func (s *DynamoStore) deleted(op string, found bool, none error) error {
+	if found {
+		return nil
 	}
-	return nil
+	return wrap(op, none)
+}
+
+// execStep runs one transaction of a multi-step sweep (DeleteUser,
+// DeleteCategory) with ExecTx, under a token of its own that no other step
+// or call shares, not one made from the caller's idempotency key: each step
+// writes other items at another time, so a repeated call under the key
+// would only fail with ErrConflict where it should finish the sweep. The
+// retries of the step still share its token.
+func (s *DynamoStore) execStep(ctx context.Context, op string, tx *ddb.Tx) error {
+	return ddb.ExecTx(ctx, s.c, s.o.backoff(), op+" step "+uuid.NewString(), tx)
 }
 
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
@@ -183,7 +248,7 @@ func (s *DynamoStore) CreateTodo(ctx context.Context, username string, in NewTod
 	if err != nil {
 		return Todo{}, wrap(op, err)
 	}
-	if err := s.create(ctx, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
+	if err := s.create(ctx, op, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
 		return Todo{}, wrap(op, err)
 	}
 	return t, nil
@@ -191,23 +256,26 @@ func (s *DynamoStore) CreateTodo(ctx context.Context, username string, in NewTod
 
 // create puts a new item in one transaction with the checks that its user
 // and, when categoryID is set, its category exist. It returns taken when the
-// item's key is in use.
-func (s *DynamoStore) create(ctx context.Context, item ddb.Item, username, categoryID string, taken error) error {
+// item's key is in use. The transaction's token makes it exactly-once
+// across lost responses, and across the caller's repeats under one
+// idempotency key.
+func (s *DynamoStore) create(ctx context.Context, op string, item ddb.Item, username, categoryID string, taken error) error {
 	var tx ddb.Tx
 	if err := s.checkRefs(&tx, username, categoryID); err != nil {
 		return err
 	}
 	tx.Put(labelItem, s.t, item, notExists)
-	err := s.refError(tx.Exec(ctx, s.c), username, categoryID)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 		return taken
 	}
-	return err
+	return s.refError(err, username, categoryID)
 }
 
 // Transaction item labels, by which cancellation reasons are told apart.
 const (
 	labelUser        = "user"
+	labelCategory    = "category"
 	labelCategoryRef = "category reference"
 	labelItem        = "item"
 )
@@ -254,11 +322,11 @@ func (s *DynamoStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 	if err != nil {
 		return Todo{}, err
 	}
-	var it todoItem
-	if found, err := s.get(ctx, k, &it); err != nil || !found {
+	item, err := s.get(ctx, k)
+	if err != nil || item == nil {
 		return Todo{}, wrap(op, orNotFound(err, errNotFound("todo", username, id)))
 	}
-	t, err := it.todo(username)
+	t, err := s.decodeTodo(item, username)
 	return t, wrap(op, err)
 }
 
@@ -266,7 +334,7 @@ func (s *DynamoStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 func (s *DynamoStore) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
 	return list(ctx, s, "list todos", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
-		func(it ddb.Item) (Todo, error) { return unmarshalTodo(it, username) })
+		func(it ddb.Item) (Todo, error) { return s.decodeTodo(it, username) })
 }
 
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
@@ -276,7 +344,83 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 	if err != nil {
 		return Todo{}, err
 	}
-	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(s.o.now())))
+	now := s.o.now()
+	if patch.CategoryID != nil && *patch.CategoryID != "" {
+		t, err := s.updateTodoInCategory(ctx, op, k, username, id, patch, now)
+		return t, wrap(op, err)
+	}
+	// Without a category to check, one UpdateItem that returns the new
+	// item. Setting values is safe to repeat after a lost response.
+	upd := todoUpdate(patch, now)
+	var out ddb.Item
+	err = s.retry(ctx, func() (err error) {
+		out, err = s.update(ctx, k, upd, types.ReturnValueAllNew)
+		return err
+	})
+	if ddb.IsConditionFailed(err) {
+		return Todo{}, wrap(op, errNotFound("todo", username, id))
+	}
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	t, err := s.decodeTodo(out, username)
+	return t, wrap(op, err)
+}
+
+// updateTodoInCategory applies patch, which sets a category, in a
+// transaction with the check that the category exists. A transaction
+// cannot return the new item, so it reads the todo first and conditions
+// the update on every attribute it read: the todo as committed is then
+// exactly the one read with the patch applied, and no read-back (which
+// could fail, or see a later write) follows the commit.
+func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k itemKey, username, id string, patch TodoPatch, now time.Time) (Todo, error) {
+	var res Todo
+	build := 0
+	err := ddb.RetryIf(ctx, s.o.backoff(), isChanged, func() error {
+		build++
+		item, err := s.get(ctx, k)
+		if err != nil || item == nil {
+			return orNotFound(err, errNotFound("todo", username, id))
+		}
+		old, err := s.decodeTodo(item, username)
+		if err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		if err := s.checkCategory(&tx, username, *patch.CategoryID); err != nil {
+			return err
+		}
+		tx.Update(labelItem, s.t, k.item(s.t), todoUpdate(patch, now), unchanged(item, todoAttrs))
+		// Each build writes other values, so each has a token of its own.
+		if err := ddb.ExecTx(ctx, s.c, s.o.backoff(), buildOp(op, build), &tx); err != nil {
+			if old, failed := ddb.ConditionFailed(err, labelItem); failed {
+				if old == nil {
+					return errNotFound("todo", username, id)
+				}
+				return changed("todo %q changed while it was being updated", id)
+			}
+			return s.refError(err, username, *patch.CategoryID)
+		}
+		res = patch.apply(old)
+		res.UpdatedAt = now
+		return nil
+	})
+	return res, err
+}
+
+// buildOp names the nth build of a read-modify-write's transaction for its
+// token: the first takes op's own, so a caller's repeat under an
+// idempotency key meets the token of the first build.
+func buildOp(op string, n int) string {
+	if n <= 1 {
+		return op
+	}
+	return fmt.Sprintf("%s (build %d)", op, n)
+}
+
+// todoUpdate is the update expression of patch at time now.
+func todoUpdate(patch TodoPatch, now time.Time) expression.UpdateBuilder {
+	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(now)))
 	set := func(name string, v any) { upd = upd.Set(expression.Name(name), expression.Value(v)) }
 	if patch.Title != nil {
 		set("title", *patch.Title)
@@ -288,65 +432,85 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 		set("priority", string(*patch.Priority))
 	}
 	if patch.Completed != nil {
-		set("completed", *patch.Completed)
+		set(attrCompleted, *patch.Completed)
 	}
 	if patch.CategoryID != nil {
-		set("category_id", *patch.CategoryID)
+		set(attrCategoryID, *patch.CategoryID)
 	}
-	if patch.CategoryID == nil || *patch.CategoryID == "" {
-		out, err := s.update(ctx, k, upd, types.ReturnValueAllNew)
-		if ddb.IsConditionFailed(err) {
-			return Todo{}, wrap(op, errNotFound("todo", username, id))
-		}
-		if err != nil {
-			return Todo{}, wrap(op, err)
-		}
-		t, err := unmarshalTodo(out, username)
-		return t, wrap(op, err)
-	}
-	// A new category must exist when the update commits; a transaction
-	// cannot return the new item, so read it back.
-	var tx ddb.Tx
-	if err := s.checkCategory(&tx, username, *patch.CategoryID); err != nil {
-		return Todo{}, wrap(op, err)
-	}
-	tx.Update(labelItem, s.t, k.item(s.t), upd, exists)
-	if err := tx.Exec(ctx, s.c); err != nil {
-		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
-			return Todo{}, wrap(op, errNotFound("todo", username, id))
-		}
-		return Todo{}, wrap(op, s.refError(err, username, *patch.CategoryID))
-	}
-	return s.GetTodo(ctx, username, id)
+	return upd
 }
 
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
+//
+// It reads the todo and writes the flipped value, conditioned on completed
+// and updated_at as read (either may be missing). When the condition fails,
+// the item DynamoDB returns tells a lost race (re-read and try again) from
+// this call's own write, committed by an attempt whose response was lost
+// and repeated by the SDK or by this loop: that item holds the completed
+// value and the updated_at this attempt writes, and the toggle is done.
 func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
 		return Todo{}, err
 	}
-	now := keys.Timestamp(s.o.now())
-	var t Todo
-	err = ddb.Retry(ctx, s.o.backoff(), func() error {
-		var it todoItem
-		found, err := s.get(ctx, k, &it)
-		if err != nil || !found {
-			return orNotFound(err, errNotFound("todo", username, id))
+	var (
+		res Todo
+		w   *toggleWrite // the write under way; nil to read (again)
+	)
+	err = s.retry(ctx, func() error {
+		if w == nil {
+			item, err := s.getOnce(ctx, k)
+			if err != nil || item == nil {
+				return orNotFound(err, errNotFound("todo", username, id))
+			}
+			old, err := s.decodeTodo(item, username)
+			if err != nil {
+				return err
+			}
+			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(s.toggles.stamp(s.o)),
+				cond: unchanged(item, []string{attrCompleted, attrUpdatedAt})}
 		}
-		upd := expression.Set(nCompleted, expression.Value(!it.Completed)).Set(nUpdatedAt, expression.Value(now))
-		out, err := s.update(ctx, k, upd, types.ReturnValueAllNew, expression.Equal(nCompleted, expression.Value(it.Completed)))
-		if ddb.IsConditionFailed(err) {
-			return fmt.Errorf("todo %q changed while toggling: %w", id, ddbkit.ErrConflict)
-		}
-		if err != nil {
+		upd := expression.Set(nCompleted, expression.Value(w.completed)).Set(nUpdatedAt, expression.Value(w.stamp))
+		out, err := ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, w.cond, types.ReturnValueAllNew)
+		var ccf *types.ConditionalCheckFailedException
+		switch {
+		case err == nil:
+			res, err = s.decodeTodo(out, username)
 			return err
+		case errors.As(err, &ccf) && ccf.Item == nil:
+			return errNotFound("todo", username, id)
+		case errors.As(err, &ccf) && w.mine(ccf.Item):
+			res, err = s.decodeTodo(ccf.Item, username)
+			return err
+		case errors.As(err, &ccf) && w.uncertain:
+			return fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
+				id, ddbkit.ErrUnavailable)
+		case errors.As(err, &ccf):
+			w = nil
+			return changed("todo %q changed while it was being toggled", id)
+		case ddb.ServerError(err):
+			w.uncertain = true // it may have committed
 		}
-		t, err = unmarshalTodo(out, username)
 		return err
 	})
-	return t, wrap(op, err)
+	return res, wrap(op, err)
+}
+
+// toggleWrite is one toggle's write, kept across the attempts that repeat
+// it.
+type toggleWrite struct {
+	completed bool
+	stamp     string
+	cond      expression.ConditionBuilder
+	uncertain bool // an attempt failed after it may have committed
+}
+
+// mine reports whether item holds what w writes.
+func (w *toggleWrite) mine(item ddb.Item) bool {
+	c, ok := item[attrCompleted].(*types.AttributeValueMemberBOOL)
+	u, ok2 := item[attrUpdatedAt].(*types.AttributeValueMemberS)
+	return ok && ok2 && c.Value == w.completed && u.Value == w.stamp
 }
 
 // DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
@@ -356,7 +520,19 @@ func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error
 	if err != nil {
 		return err
 	}
-	err = s.delete(ctx, k)
+	uncertain := false
+	err = s.retry(ctx, func() error {
+		err := s.delete(ctx, k)
+		switch {
+		case ddb.ServerError(err):
+			uncertain = true
+		case uncertain && ddb.IsConditionFailed(err):
+			// An attempt whose response was lost deleted it (or another
+			// writer did): either way the todo is gone, as asked.
+			return nil
+		}
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errNotFound("todo", username, id))
 	}
@@ -374,7 +550,7 @@ func (s *DynamoStore) CreateCategory(ctx context.Context, username string, in Ne
 	if err != nil {
 		return Category{}, wrap(op, err)
 	}
-	if err := s.create(ctx, item, username, "", errExists("category", username, c.ID)); err != nil {
+	if err := s.create(ctx, op, item, username, "", errExists("category", username, c.ID)); err != nil {
 		return Category{}, wrap(op, err)
 	}
 	return c, nil
@@ -387,11 +563,11 @@ func (s *DynamoStore) GetCategory(ctx context.Context, username, id string) (Cat
 	if err != nil {
 		return Category{}, err
 	}
-	var it categoryItem
-	if found, err := s.get(ctx, k, &it); err != nil || !found {
+	item, err := s.get(ctx, k)
+	if err != nil || item == nil {
 		return Category{}, wrap(op, orNotFound(err, errNotFound("category", username, id)))
 	}
-	c, err := it.category(username)
+	c, err := s.decodeCategory(item, username)
 	return c, wrap(op, err)
 }
 
@@ -399,7 +575,7 @@ func (s *DynamoStore) GetCategory(ctx context.Context, username, id string) (Cat
 func (s *DynamoStore) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
 	return list(ctx, s, "list categories", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
-		func(it ddb.Item) (Category, error) { return unmarshalCategory(it, username) })
+		func(it ddb.Item) (Category, error) { return s.decodeCategory(it, username) })
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
@@ -416,71 +592,125 @@ func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, p
 	if patch.Color != nil {
 		upd = upd.Set(expression.Name("color"), expression.Value(string(*patch.Color)))
 	}
-	out, err := s.update(ctx, k, upd, types.ReturnValueAllNew)
+	var out ddb.Item
+	err = s.retry(ctx, func() (err error) {
+		out, err = s.update(ctx, k, upd, types.ReturnValueAllNew)
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return Category{}, wrap(op, errNotFound("category", username, id))
 	}
 	if err != nil {
 		return Category{}, wrap(op, err)
 	}
-	c, err := unmarshalCategory(out, username)
+	c, err := s.decodeCategory(out, username)
 	return c, wrap(op, err)
 }
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
+//
+// The category goes last. Consistent queries find the todos referring to
+// it, and transactions of up to 100 items clear them, each with a check
+// that the category still exists; the last batch's transaction deletes the
+// category. So a crash at any point leaves either the category (and a
+// repeated call goes on) or no reference to it. A create that references
+// the category between the last query and that transaction is caught by
+// one more query, and so is, on a repeated call, anything an interrupted
+// one left: once the category is gone, references are cleared while no
+// category of that ID exists.
 func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) error {
 	const op = "delete category"
-	k, err := categoryRef(op, username, id)
+	ck, err := categoryRef(op, username, id)
 	if err != nil {
 		return err
 	}
-	err = s.delete(ctx, k)
-	if ddb.IsConditionFailed(err) {
-		return wrap(op, errNotFound("category", username, id))
-	}
-	if err != nil {
-		return wrap(op, err)
-	}
-	// With the category gone, no create or update can point at it any
-	// more, so once a consistent query finds no todo referring to it, none
-	// ever will.
 	q, err := userDataQuery(s.t, username, todoSKPrefix)
 	if err != nil {
 		return wrap(op, err)
 	}
 	refersTo := expression.Equal(nCategoryID, expression.Value(id))
-	now := keys.Timestamp(s.o.now())
-	upd := expression.Set(nCategoryID, expression.Value("")).Set(nUpdatedAt, expression.Value(now))
-	return wrap(op, ddb.Retry(ctx, s.o.backoff(), func() error {
-		for {
-			refs, _, err := ddb.QueryPage(ctx, s.c, q, ddb.MaxTxItems, "", &refersTo)
-			if err != nil || len(refs) == 0 {
-				return err
-			}
-			var tx ddb.Tx
-			for i, it := range refs {
-				tx.Update(fmt.Sprint("todo ", i), s.t, s.t.KeyOf(it), upd, refersTo)
-			}
-			if err := tx.Exec(ctx, s.c); err != nil {
-				var canceled *ddb.TxCanceledError
-				if errors.As(err, &canceled) {
-					// A todo changed under us: query again.
-					return fmt.Errorf("todos of category %q changed while uncategorizing them: %w", id, ddbkit.ErrConflict)
-				}
-				return err
-			}
+	upd := expression.Set(nCategoryID, expression.Value("")).Set(nUpdatedAt, expression.Value(keys.Timestamp(s.o.now())))
+	category := ck.item(s.t)
+	b := s.o.backoff()
+	var (
+		catGone   bool // this call deleted the category, or found none
+		found     bool // this call deleted or cleared something
+		conflicts int
+	)
+	for {
+		refs, next, err := s.queryPage(ctx, q, ddb.MaxTxItems-1, "", &refersTo)
+		if err != nil {
+			return wrap(op, err)
 		}
-	}))
+		last := next == ""
+		var tx ddb.Tx
+		switch {
+		case !catGone && last:
+			tx.Delete(labelCategory, s.t, category, exists)
+		case !catGone:
+			tx.Check(labelCategory, s.t, category, exists)
+		case len(refs) == 0:
+			return s.deleted(op, found, errNotFound("category", username, id))
+		default:
+			tx.Check(labelCategory, s.t, category, notExists)
+		}
+		for i, it := range refs {
+			tx.Update(fmt.Sprint("todo ", i), s.t, s.t.KeyOf(it), upd, refersTo)
+		}
+		err = s.execStep(ctx, op, &tx)
+		_, catFailed := ddb.ConditionFailed(err, labelCategory)
+		switch {
+		case err == nil:
+			found = true
+			catGone = catGone || last
+		case catFailed && !catGone:
+			// No category: clear what still refers to it.
+			catGone = true
+			if len(refs) == 0 && last {
+				return s.deleted(op, found, errNotFound("category", username, id))
+			}
+		case catFailed:
+			// A category of this ID was created again: the todos that
+			// refer to it now are its own.
+			return s.deleted(op, found, fmt.Errorf("category %q of user %q was created again while todos were being uncategorized: %w", id, username, ddbkit.ErrConflict))
+		case refChanged(err):
+			// A todo changed between the query and the transaction.
+			if conflicts++; conflicts >= b.Attempts {
+				return wrap(op, fmt.Errorf("todos of category %q kept changing while being uncategorized (%d attempts): %w", id, conflicts, ddbkit.ErrConflict))
+			}
+			if err := ddb.Sleep(ctx, b.Delay(conflicts)); err != nil {
+				return wrap(op, err)
+			}
+		default:
+			return wrap(op, err)
+		}
+	}
+}
+
+// refChanged reports whether a transaction of DeleteCategory failed because
+// a todo it clears no longer referred to the category.
+func refChanged(err error) bool {
+	var ce *ddb.TxCanceledError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	for _, r := range ce.Reasons {
+		if r.Code == ddb.ReasonConditionalCheckFailed && strings.HasPrefix(r.Label, "todo ") {
+			return true
+		}
+	}
+	return false
 }
 
 // ListUserData implements Store.ListUserData, which documents its errors.
 func (s *DynamoStore) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
 	return list(ctx, s, "list user data", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
-		func(it ddb.Item) (Record, error) { return unmarshalRecord(it, username) })
+		func(it ddb.Item) (Record, error) { return s.decodeRecord(it, username) })
 }
 
-// list runs one page of a listing and converts its items.
+// list runs one page of a listing and converts its items. Items that
+// cannot be decoded are left out and reported in Page.Skipped.
 func list[T any](ctx context.Context, s *DynamoStore, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
@@ -490,44 +720,98 @@ func list[T any](ctx context.Context, s *DynamoStore, op string, opts ddbkit.Pag
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	items, next, err := ddb.QueryPage(ctx, s.c, q, limit, opts.Cursor, nil)
+	items, next, err := s.queryPage(ctx, q, limit, opts.Cursor, nil)
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	out := make([]T, 0, len(items))
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for _, item := range items {
 		v, err := conv(item)
-		if err == errSkip {
-			continue
-		}
-		if err != nil {
+		switch {
+		case err == errSkip:
+		case errors.Is(err, ddbkit.ErrCorruptItem):
+			p.Skipped = append(p.Skipped, wrap(op, err))
+		case err != nil:
 			return ddbkit.Page[T]{}, wrap(op, err)
+		default:
+			p.Items = append(p.Items, v)
 		}
-		out = append(out, v)
 	}
-	return ddbkit.Page[T]{Items: out, Next: next}, nil
+	return p, nil
 }
 
-func (s *DynamoStore) get(ctx context.Context, k itemKey, v any) (bool, error) {
-	item, err := ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
-	if err != nil || item == nil {
-		return false, err
-	}
-	return true, attributevalue.UnmarshalMap(item, v)
+// retry runs fn, a call that is safe to repeat, again after throttling, a
+// 5xx or a lost response, within the retry policy.
+func (s *DynamoStore) retry(ctx context.Context, fn func() error) error {
+	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
 }
 
-// update applies upd to the existing item at k, and only if cond holds.
-func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.UpdateBuilder, rv types.ReturnValue, cond ...expression.ConditionBuilder) (ddb.Item, error) {
-	c := exists
-	for _, x := range cond {
-		c = c.And(x)
-	}
-	return ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, c, rv)
+// get reads the item at k, or nil when there is none.
+func (s *DynamoStore) get(ctx context.Context, k itemKey) (item ddb.Item, err error) {
+	err = s.retry(ctx, func() error {
+		item, err = s.getOnce(ctx, k)
+		return err
+	})
+	return item, err
+}
+
+func (s *DynamoStore) getOnce(ctx context.Context, k itemKey) (ddb.Item, error) {
+	return ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
+}
+
+func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) (items []ddb.Item, next string, err error) {
+	err = s.retry(ctx, func() error {
+		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
+		return err
+	})
+	return items, next, err
+}
+
+// update applies upd to the existing item at k.
+func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.UpdateBuilder, rv types.ReturnValue) (ddb.Item, error) {
+	return ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, exists, rv)
 }
 
 // delete deletes the existing item at k; a missing item fails its condition.
 func (s *DynamoStore) delete(ctx context.Context, k itemKey) error {
 	return ddb.DeleteItem(ctx, s.c, s.t, k.item(s.t), exists)
+}
+
+// unchanged is the condition that the item exists and that each of attrs
+// still has the value it has in item, or is still missing where item has
+// none: a write built from item then commits only on the item it read,
+// whoever else writes the table.
+func unchanged(item ddb.Item, attrs []string) expression.ConditionBuilder {
+	c := exists
+	for _, a := range attrs {
+		n := expression.Name(a)
+		if v, ok := item[a]; ok {
+			c = c.And(expression.Equal(n, expression.Value(v)))
+		} else {
+			c = c.And(expression.AttributeNotExists(n))
+		}
+	}
+	return c
+}
+
+// changedError is a condition on values read that failed: the item changed
+// between the read and the write, and the read-modify-write starts over. It
+// matches ddbkit.ErrConflict.
+type changedError struct{ msg string }
+
+func changed(format string, args ...any) error {
+	return &changedError{msg: fmt.Sprintf(format, args...)}
+}
+
+func (e *changedError) Error() string { return e.msg + ": " + ddbkit.ErrConflict.Error() }
+
+func (e *changedError) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+// isChanged is the retry test of a read-modify-write around a transaction,
+// which retries throttling and 5xx itself (ExecTx).
+func isChanged(err error) bool {
+	var c *changedError
+	return errors.As(err, &c)
 }
 
 func orNotFound(err, notFound error) error {
@@ -536,6 +820,8 @@ func orNotFound(err, notFound error) error {
 	}
 	return notFound
 }
+
+// Writes are exact: every attribute of the seed's layout, in its format.
 
 func marshalTodo(k itemKey, t Todo) (ddb.Item, error) {
 	return attributevalue.MarshalMap(todoItem{PK: k.pk, SK: k.sk, ID: t.ID, EntityType: entityTodo,
@@ -548,41 +834,64 @@ func marshalCategory(k itemKey, c Category) (ddb.Item, error) {
 		Name: c.Name, Color: string(c.Color), CreatedAt: keys.Timestamp(c.CreatedAt), UpdatedAt: keys.Timestamp(c.UpdatedAt)})
 }
 
-func unmarshalTodo(item ddb.Item, username string) (Todo, error) {
+// Reads are lenient: identities come from the key (the "id" and "username"
+// attributes are only kept for the seed's older code), missing attributes
+// read as zero values, timestamps may be any ISO 8601 form. An attribute of
+// the wrong type, an unparsable timestamp or a key outside the layout make
+// the item corrupt (ddbkit.ErrCorruptItem).
+
+func (s *DynamoStore) decodeUser(item ddb.Item) (User, error) {
+	var it userItem
+	if err := ddb.Unmarshal(s.t, item, &it); err != nil {
+		return User{}, err
+	}
+	if it.SK == "" {
+		return User{}, ddb.Corrupt(s.t, item, AttrSK, "a user's sort key is its username, got an empty one")
+	}
+	return User{Username: it.SK, Email: it.Email}, nil
+}
+
+func (s *DynamoStore) decodeTodo(item ddb.Item, username string) (Todo, error) {
 	var it todoItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+	if err := ddb.Unmarshal(s.t, item, &it); err != nil {
 		return Todo{}, err
 	}
-	return it.todo(username)
+	id, err := s.idOf(item, it.SK, todoSKPrefix)
+	if err != nil {
+		return Todo{}, err
+	}
+	created, updated, err := s.times(item, it.CreatedAt, it.UpdatedAt)
+	return Todo{ID: id, Username: username, Title: it.Title, Description: it.Description,
+		Priority: Priority(it.Priority), Completed: it.Completed, CategoryID: it.CategoryID,
+		CreatedAt: created, UpdatedAt: updated}, err
 }
 
-func unmarshalUser(item ddb.Item) (User, error) {
-	var it userItem
-	err := attributevalue.UnmarshalMap(item, &it)
-	return User{Username: it.Username, Email: it.Email}, err
-}
-
-func unmarshalCategory(item ddb.Item, username string) (Category, error) {
+func (s *DynamoStore) decodeCategory(item ddb.Item, username string) (Category, error) {
 	var it categoryItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
+	if err := ddb.Unmarshal(s.t, item, &it); err != nil {
 		return Category{}, err
 	}
-	return it.category(username)
+	id, err := s.idOf(item, it.SK, categorySKPref)
+	if err != nil {
+		return Category{}, err
+	}
+	created, updated, err := s.times(item, it.CreatedAt, it.UpdatedAt)
+	return Category{ID: id, Username: username, Name: it.Name, Color: Color(it.Color),
+		CreatedAt: created, UpdatedAt: updated}, err
 }
 
-func unmarshalRecord(item ddb.Item, username string) (Record, error) {
-	var kind struct {
-		EntityType string `dynamodbav:"entity_type"`
-	}
-	if err := attributevalue.UnmarshalMap(item, &kind); err != nil {
-		return Record{}, err
-	}
-	switch kind.EntityType {
-	case entityTodo:
-		t, err := unmarshalTodo(item, username)
+// decodeRecord takes the item's kind from its sort key, as ListTodos and
+// ListCategories do, whatever entity_type says or whether it is there.
+func (s *DynamoStore) decodeRecord(item ddb.Item, username string) (Record, error) {
+	sk, _ := item[AttrSK].(*types.AttributeValueMemberS)
+	switch {
+	case sk == nil:
+		return Record{}, errSkip
+	case strings.HasPrefix(sk.Value, todoSKPrefix+keys.Sep):
+		t, err := s.decodeTodo(item, username)
 		return Record{Todo: &t}, err
-	case entityCategory:
-		c, err := unmarshalCategory(item, username)
+	case strings.HasPrefix(sk.Value, categorySKPref+keys.Sep):
+		c, err := s.decodeCategory(item, username)
 		return Record{Category: &c}, err
 	}
 	return Record{}, errSkip
@@ -592,27 +901,31 @@ func unmarshalRecord(item ddb.Item, username string) (Record, error) {
 // types in a user's partition, and a reader that predates them skips them.
 var errSkip = errors.New("skip")
 
-func (it todoItem) todo(username string) (Todo, error) {
-	created, updated, err := parseTimes(it.CreatedAt, it.UpdatedAt)
-	return Todo{ID: it.ID, Username: username, Title: it.Title, Description: it.Description,
-		Priority: Priority(it.Priority), Completed: it.Completed, CategoryID: it.CategoryID,
-		CreatedAt: created, UpdatedAt: updated}, err
+// idOf returns the ID in sort key sk, "{prefix}#{id}".
+func (s *DynamoStore) idOf(item ddb.Item, sk, prefix string) (string, error) {
+	id, ok := strings.CutPrefix(sk, prefix+keys.Sep)
+	if !ok || id == "" {
+		return "", ddb.Corrupt(s.t, item, AttrSK, "want %s%s{id}, got %q", prefix, keys.Sep, sk)
+	}
+	return id, nil
 }
 
-func (it categoryItem) category(username string) (Category, error) {
-	created, updated, err := parseTimes(it.CreatedAt, it.UpdatedAt)
-	return Category{ID: it.ID, Username: username, Name: it.Name, Color: Color(it.Color),
-		CreatedAt: created, UpdatedAt: updated}, err
+// times parses created_at and updated_at; a missing one is the zero time.
+func (s *DynamoStore) times(item ddb.Item, created, updated string) (c, u time.Time, err error) {
+	if c, err = s.parseTime(item, attrCreatedAt, created); err != nil {
+		return c, u, err
+	}
+	u, err = s.parseTime(item, attrUpdatedAt, updated)
+	return c, u, err
 }
 
-func parseTimes(created, updated string) (time.Time, time.Time, error) {
-	c, err := keys.ParseTimestamp(created)
-	if err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("stored created_at: %w", err)
+func (s *DynamoStore) parseTime(item ddb.Item, attr, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
 	}
-	u, err := keys.ParseTimestamp(updated)
+	t, err := keys.ParseTime(v)
 	if err != nil {
-		return time.Time{}, time.Time{}, fmt.Errorf("stored updated_at: %w", err)
+		return time.Time{}, ddb.Corrupt(s.t, item, attr, "want an ISO 8601 date and time such as 2024-01-01T00:00:00.000Z, got %q", v)
 	}
-	return c, u, nil
+	return t, nil
 }

@@ -2,7 +2,6 @@ package todo_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -183,7 +182,8 @@ func TestRoundTrips(t *testing.T) {
 		_, err := s.UpdateTodo(ctx, "alice", ids[0], todo.TodoPatch{Title: ptr("x")})
 		return err
 	})
-	step("UpdateTodo with category", map[string]int{"TransactWriteItems": 1, "GetItem": 1}, func() error {
+	// Read first, then one transaction; no read-back after the commit.
+	step("UpdateTodo with category", map[string]int{"GetItem": 1, "TransactWriteItems": 1}, func() error {
 		_, err := s.UpdateTodo(ctx, "alice", ids[0], todo.TodoPatch{CategoryID: ptr(cat.ID)})
 		return err
 	})
@@ -209,16 +209,20 @@ func TestRoundTrips(t *testing.T) {
 		}
 		return nil
 	})
-	step("DeleteCategory with 7 references", map[string]int{"DeleteItem": 1, "Query": 2, "TransactWriteItems": 1}, func() error {
+	// One query for the references, one transaction that clears them and
+	// deletes the category, one query that finds none left.
+	step("DeleteCategory with 7 references", map[string]int{"Query": 2, "TransactWriteItems": 1}, func() error {
 		return s.DeleteCategory(ctx, "alice", cat.ID)
 	})
-	step("DeleteUser with 7 todos", map[string]int{"DeleteItem": 1, "Query": 2, "BatchWriteItem": 1}, func() error {
+	// Likewise: the data and the user in one transaction, then a query
+	// that finds nothing left.
+	step("DeleteUser with 7 todos", map[string]int{"Query": 2, "TransactWriteItems": 1}, func() error {
 		return s.DeleteUser(ctx, "alice")
 	})
 }
 
-// TestFaults covers what DynamoDB Local never does by itself: conflicts,
-// throttling and unprocessed batch items.
+// TestFaults covers what DynamoDB Local never does by itself: conflicts
+// and throttling.
 func TestFaults(t *testing.T) {
 	var fc *ddbtest.FaultClient
 	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic)
@@ -227,18 +231,23 @@ func TestFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 1)
+	// A conflict is retried (with the same token); conflicts without end
+	// give ErrConflict after the bounded attempts, and write nothing.
+	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 100)
 	_, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
-	if !errors.Is(err, ddbkit.ErrConflict) {
-		t.Fatalf("CreateTodo under a transaction conflict: %v, want ErrConflict", err)
+	ddbtest.WantSentinel(t, "CreateTodo under endless transaction conflicts", err, ddbkit.ErrConflict)
+	if got := fc.Injected("TransactWriteItems"); got != ddbkit.DefaultMaxAttempts {
+		t.Fatalf("CreateTodo made %d attempts under endless conflicts, want %d", got, ddbkit.DefaultMaxAttempts)
 	}
+	fc.Clear()
 	if p, _ := s.ListUserData(ctx, "alice", ddbkit.PageOptions{}); len(p.Items) != 0 {
 		t.Fatalf("a cancelled create wrote %d items", len(p.Items))
 	}
 
+	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 1)
 	td, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("CreateTodo through one conflict: %v", err)
 	}
 	fc.Inject("UpdateItem", ddbtest.Throttle, 2)
 	got, err := s.ToggleTodo(ctx, "alice", td.ID)
@@ -248,9 +257,11 @@ func TestFaults(t *testing.T) {
 
 	fc.Inject("UpdateItem", ddbtest.Throttle, 100)
 	_, err = s.ToggleTodo(ctx, "alice", td.ID)
-	if !errors.Is(err, ddbkit.ErrConflict) {
-		t.Fatalf("ToggleTodo under endless throttling: %v, want ErrConflict after bounded retries", err)
+	ddbtest.WantSentinel(t, "ToggleTodo under endless throttling", err, ddbkit.ErrUnavailable)
+	if got := fc.Injected("UpdateItem"); got != 2+ddbkit.DefaultMaxAttempts {
+		t.Fatalf("ToggleTodo under endless throttling made %d calls, want %d (bounded)", got-2, ddbkit.DefaultMaxAttempts)
 	}
+	fc.Clear()
 	if got, _ := s.GetTodo(ctx, "alice", td.ID); !got.Completed {
 		t.Fatalf("a failed toggle changed the todo")
 	}
@@ -279,12 +290,12 @@ func TestFaults(t *testing.T) {
 		}
 	}
 
-	fc.Inject("BatchWriteItem", ddbtest.Unprocessed, 3)
+	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 2)
 	if err := s2.DeleteUser(ctx, "bob"); err != nil {
-		t.Fatalf("DeleteUser with unprocessed items: %v", err)
+		t.Fatalf("DeleteUser through 2 conflicts: %v", err)
 	}
 	if p, _ := s2.ListUserData(ctx, "bob", ddbkit.PageOptions{}); len(p.Items) != 0 {
-		t.Fatalf("unprocessed deletes were dropped: %d items left", len(p.Items))
+		t.Fatalf("DeleteUser left %d items", len(p.Items))
 	}
 }
 
@@ -292,10 +303,13 @@ func TestEnsureTable(t *testing.T) {
 	c := ddbtest.Client(t)
 	name := ddbtest.UniqueName("ensure")
 	t.Cleanup(func() { c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
-	for i := range 2 { // idempotent
-		if err := todo.EnsureTable(t.Context(), c, name); err != nil {
-			t.Fatalf("EnsureTable #%d: %v", i+1, err)
-		}
+	changes, err := todo.EnsureTable(t.Context(), c, name)
+	if err != nil || len(changes) != 1 || changes[0].Action != "create table" {
+		t.Fatalf("EnsureTable on no table = %v, %v; want one change, create table", changes, err)
+	}
+	// Idempotent: the second call finds the table as defined.
+	if changes, err := todo.EnsureTable(t.Context(), c, name); err != nil || len(changes) != 0 {
+		t.Fatalf("EnsureTable again = %v, %v; want no change", changes, err)
 	}
 	out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	if err != nil {

@@ -2,7 +2,10 @@ package todo
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -14,12 +17,21 @@ import (
 // it returns the same results, errors, order and page boundaries; the shared
 // conformance suite (package todotest) holds both to that. It is safe for
 // concurrent use: one lock makes every operation atomic.
+//
+// It keeps the DynamoDB store's other promises too: under a cancelled or
+// expired context it returns the same error (ErrUnavailable, matching the
+// context's error) and writes nothing, and the operations that send one
+// transaction on DynamoDB (CreateTodo, CreateCategory, UpdateTodo with a
+// category) honour an idempotency key (ddbkit.WithIdempotencyKey) as
+// DynamoDB honours the ClientRequestToken made from it.
 type MemoryStore struct {
-	o Options
-	t ddb.Table
+	o       Options
+	t       ddb.Table
+	toggles toggleClock
 
-	mu    sync.RWMutex
-	items *memtable.Table[entity]
+	mu     sync.RWMutex
+	items  *memtable.Table[entity]
+	tokens memtable.Tokens
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -34,7 +46,7 @@ type entity struct {
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	return &MemoryStore{o: o, t: table(o.TableName), items: memtable.New[entity]()}
+	return &MemoryStore{o: o, t: o.table(), items: memtable.New[entity]()}
 }
 
 func (s *MemoryStore) put(k itemKey, e entity) { s.items.Put(k.pk, k.sk, k.item(s.t), e) }
@@ -46,16 +58,34 @@ func (s *MemoryStore) exists(k itemKey) bool {
 
 func (s *MemoryStore) remove(k itemKey) bool { return s.items.Delete(k.pk, k.sk, k.item(s.t)) }
 
+// live is the check every operation makes after validating its input and
+// before touching the table, where the DynamoDB store would make its first
+// call.
+func live(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
+	}
+	return nil
+}
+
 // CreateUser implements UserStore.CreateUser, which documents its errors.
-func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
+func (s *MemoryStore) CreateUser(ctx context.Context, u User) error {
 	const op = "create user"
 	k, err := newUserRef(op, u)
 	if err != nil {
 		return err
 	}
+	if err := live(ctx, op); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.exists(k) {
+	if e, ok := s.items.Get(k.pk, k.sk); ok {
+		if *e.user == u {
+			// DynamoStore cannot tell this user from the write of an
+			// earlier attempt of its own, and succeeds.
+			return nil
+		}
 		return wrap(op, errUserExists(u.Username))
 	}
 	s.put(k, entity{user: &u})
@@ -63,26 +93,29 @@ func (s *MemoryStore) CreateUser(_ context.Context, u User) error {
 }
 
 // GetUser implements UserStore.GetUser, which documents its errors.
-func (s *MemoryStore) GetUser(_ context.Context, username string) (User, error) {
+func (s *MemoryStore) GetUser(ctx context.Context, username string) (User, error) {
 	const op = "get user"
 	k, err := userRef(op, username)
 	if err != nil {
 		return User{}, err
 	}
-	return memGet(s, op, k, errUserNotFound(username), func(e entity) User { return *e.user })
+	return memGet(ctx, s, op, k, errUserNotFound(username), func(e entity) User { return *e.user })
 }
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
-func (s *MemoryStore) ListUsers(_ context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
-	return memList(s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
+func (s *MemoryStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
+	return memList(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
 		func(e entity) User { return *e.user })
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
-func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
+func (s *MemoryStore) UpdateUser(ctx context.Context, u User) error {
 	const op = "update user"
 	k, err := newUserRef(op, u)
 	if err != nil {
+		return err
+	}
+	if err := live(ctx, op); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -95,7 +128,7 @@ func (s *MemoryStore) UpdateUser(_ context.Context, u User) error {
 }
 
 // DeleteUser implements UserStore.DeleteUser, which documents its errors.
-func (s *MemoryStore) DeleteUser(_ context.Context, username string) error {
+func (s *MemoryStore) DeleteUser(ctx context.Context, username string) error {
 	const op = "delete user"
 	k, err := userRef(op, username)
 	if err != nil {
@@ -105,14 +138,16 @@ func (s *MemoryStore) DeleteUser(_ context.Context, username string) error {
 	if err != nil {
 		return wrap(op, err)
 	}
+	if err := live(ctx, op); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	existed := s.remove(k)
 	data := s.items.Partition(q.PartitionValue)
 	for _, e := range data {
 		s.remove(s.keyOf(e))
 	}
-	if !existed && len(data) == 0 {
+	if !s.remove(k) && len(data) == 0 {
 		return wrap(op, errUserNotFound(username))
 	}
 	return nil
@@ -159,13 +194,18 @@ func (s *MemoryStore) checkCategory(username, categoryID string) error {
 }
 
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
-func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo) (Todo, error) {
+func (s *MemoryStore) CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error) {
 	const op = "create todo"
 	t, k, err := s.o.newTodo(op, username, in)
 	if err != nil {
 		return Todo{}, err
 	}
-	if err := s.create(k, entity{todo: &t}, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
+	if err := live(ctx, op); err != nil {
+		return Todo{}, err
+	}
+	err = s.create(ctx, op, k, entity{todo: &t}, username, in.CategoryID, errExists("todo", username, t.ID),
+		writes(k, t, in.CategoryID), t.CreatedAt)
+	if err != nil {
 		return Todo{}, wrap(op, err)
 	}
 	return t, nil
@@ -173,68 +213,121 @@ func (s *MemoryStore) CreateTodo(_ context.Context, username string, in NewTodo)
 
 // create stores e at k if its user and, when categoryID is set, its category
 // exist, checked in DynamoStore's order. It returns taken when k is in use.
-func (s *MemoryStore) create(k itemKey, e entity, username, categoryID string, taken error) error {
+// w describes the writes of DynamoStore's transaction, for the token of
+// the caller's idempotency key, if any; at is the time of the write.
+func (s *MemoryStore) create(ctx context.Context, op string, k itemKey, e entity, username, categoryID string, taken error, w string, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.checkRefs(username, categoryID); err != nil {
+	return s.once(ctx, op, w, at, func() error {
+		if err := s.checkRefs(username, categoryID); err != nil {
+			return err
+		}
+		if s.exists(k) {
+			return taken
+		}
+		s.put(k, e)
+		return nil
+	})
+}
+
+// once runs write, the equivalent of one DynamoDB transaction of op whose
+// writes w describes, under the token of the caller's idempotency key in
+// ctx, as DynamoDB does: a repeat of writes that committed under the token
+// succeeds without writing, other writes under it fail with ErrConflict.
+// Without a key, it just runs write. The caller holds the lock.
+func (s *MemoryStore) once(ctx context.Context, op, w string, at time.Time, write func() error) error {
+	token, keyed := ddbkit.RequestToken(ctx, op)
+	if !keyed {
+		return write()
+	}
+	replay, err := s.tokens.Check(token, w, at)
+	if err != nil || replay {
 		return err
 	}
-	if s.exists(k) {
-		return taken
+	if err := write(); err != nil {
+		return err
 	}
-	s.put(k, e)
+	s.tokens.Commit(token, w, at)
 	return nil
 }
 
+// writes describes a transaction's writes, exactly: two calls with the
+// same parts give the same string.
+func writes(parts ...any) string {
+	b, err := json.Marshal(parts)
+	if err != nil {
+		return fmt.Sprint(parts...) // unreachable: the parts are plain data
+	}
+	return string(b)
+}
+
 // GetTodo implements TodoStore.GetTodo, which documents its errors.
-func (s *MemoryStore) GetTodo(_ context.Context, username, id string) (Todo, error) {
+func (s *MemoryStore) GetTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "get todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
 		return Todo{}, err
 	}
-	return memGet(s, op, k, errNotFound("todo", username, id), func(e entity) Todo { return *e.todo })
+	return memGet(ctx, s, op, k, errNotFound("todo", username, id), func(e entity) Todo { return *e.todo })
 }
 
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
-func (s *MemoryStore) ListTodos(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
-	return memList(s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
+func (s *MemoryStore) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
+	return memList(ctx, s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
 		func(e entity) Todo { return *e.todo })
 }
 
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
-func (s *MemoryStore) UpdateTodo(_ context.Context, username, id string, patch TodoPatch) (Todo, error) {
+func (s *MemoryStore) UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error) {
 	const op = "update todo"
 	k, err := todoPatchRef(op, username, id, patch)
 	if err != nil {
 		return Todo{}, err
 	}
 	now := s.o.now()
+	if err := live(ctx, op); err != nil {
+		return Todo{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.items.Get(k.pk, k.sk)
 	if !ok {
 		return Todo{}, wrap(op, errNotFound("todo", username, id))
 	}
-	if patch.CategoryID != nil {
-		if err := s.checkCategory(username, *patch.CategoryID); err != nil {
-			return Todo{}, wrap(op, err)
-		}
-	}
 	t := patch.apply(*e.todo)
 	t.UpdatedAt = now
-	s.put(k, entity{todo: &t})
-	return t, nil
+	write := func() error {
+		s.put(k, entity{todo: &t})
+		return nil
+	}
+	if patch.CategoryID != nil && *patch.CategoryID != "" {
+		// DynamoStore's transaction: the category check, and the update
+		// conditioned on the todo as read.
+		cat := *patch.CategoryID
+		err = s.once(ctx, op, writes(k, *e.todo, patch, now, cat), now, func() error {
+			if err := s.checkCategory(username, cat); err != nil {
+				return err
+			}
+			return write()
+		})
+		if err != nil {
+			return Todo{}, wrap(op, err)
+		}
+		return t, nil
+	}
+	return t, write()
 }
 
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
-func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, error) {
+func (s *MemoryStore) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
 		return Todo{}, err
 	}
-	now := s.o.now()
+	if err := live(ctx, op); err != nil {
+		return Todo{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.items.Get(k.pk, k.sk)
@@ -243,16 +336,19 @@ func (s *MemoryStore) ToggleTodo(_ context.Context, username, id string) (Todo, 
 	}
 	t := *e.todo
 	t.Completed = !t.Completed
-	t.UpdatedAt = now
+	t.UpdatedAt = s.toggles.stamp(s.o)
 	s.put(k, entity{todo: &t})
 	return t, nil
 }
 
 // DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
-func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
+func (s *MemoryStore) DeleteTodo(ctx context.Context, username, id string) error {
 	const op = "delete todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
+		return err
+	}
+	if err := live(ctx, op); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -264,42 +360,50 @@ func (s *MemoryStore) DeleteTodo(_ context.Context, username, id string) error {
 }
 
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
-func (s *MemoryStore) CreateCategory(_ context.Context, username string, in NewCategory) (Category, error) {
+func (s *MemoryStore) CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error) {
 	const op = "create category"
 	c, k, err := s.o.newCategory(op, username, in)
 	if err != nil {
 		return Category{}, err
 	}
-	if err := s.create(k, entity{category: &c}, username, "", errExists("category", username, c.ID)); err != nil {
+	if err := live(ctx, op); err != nil {
+		return Category{}, err
+	}
+	err = s.create(ctx, op, k, entity{category: &c}, username, "", errExists("category", username, c.ID),
+		writes(k, c), c.CreatedAt)
+	if err != nil {
 		return Category{}, wrap(op, err)
 	}
 	return c, nil
 }
 
 // GetCategory implements CategoryStore.GetCategory, which documents its errors.
-func (s *MemoryStore) GetCategory(_ context.Context, username, id string) (Category, error) {
+func (s *MemoryStore) GetCategory(ctx context.Context, username, id string) (Category, error) {
 	const op = "get category"
 	k, err := categoryRef(op, username, id)
 	if err != nil {
 		return Category{}, err
 	}
-	return memGet(s, op, k, errNotFound("category", username, id), func(e entity) Category { return *e.category })
+	return memGet(ctx, s, op, k, errNotFound("category", username, id), func(e entity) Category { return *e.category })
 }
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
-func (s *MemoryStore) ListCategories(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
-	return memList(s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
+func (s *MemoryStore) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
+	return memList(ctx, s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
 		func(e entity) Category { return *e.category })
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
-func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, patch CategoryPatch) (Category, error) {
+func (s *MemoryStore) UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error) {
 	const op = "update category"
 	k, err := categoryPatchRef(op, username, id, patch)
 	if err != nil {
 		return Category{}, err
 	}
 	now := s.o.now()
+	if err := live(ctx, op); err != nil {
+		return Category{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.items.Get(k.pk, k.sk)
@@ -313,7 +417,7 @@ func (s *MemoryStore) UpdateCategory(_ context.Context, username, id string, pat
 }
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
-func (s *MemoryStore) DeleteCategory(_ context.Context, username, id string) error {
+func (s *MemoryStore) DeleteCategory(ctx context.Context, username, id string) error {
 	const op = "delete category"
 	k, err := categoryRef(op, username, id)
 	if err != nil {
@@ -324,24 +428,29 @@ func (s *MemoryStore) DeleteCategory(_ context.Context, username, id string) err
 		return wrap(op, err)
 	}
 	now := s.o.now()
+	if err := live(ctx, op); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.remove(k) {
-		return wrap(op, errNotFound("category", username, id))
-	}
+	found := s.remove(k)
 	for _, e := range s.items.Partition(q.PartitionValue) {
 		if e.todo != nil && e.todo.CategoryID == id {
 			t := *e.todo
 			t.CategoryID, t.UpdatedAt = "", now
 			s.put(s.keyOf(e), entity{todo: &t})
+			found = true
 		}
+	}
+	if !found {
+		return wrap(op, errNotFound("category", username, id))
 	}
 	return nil
 }
 
 // ListUserData implements Store.ListUserData, which documents its errors.
-func (s *MemoryStore) ListUserData(_ context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
-	return memList(s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
+func (s *MemoryStore) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
+	return memList(ctx, s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
 		func(e entity) Record {
 			// Copies, so that callers cannot reach into the store.
 			if e.todo != nil {
@@ -354,12 +463,15 @@ func (s *MemoryStore) ListUserData(_ context.Context, username string, opts ddbk
 }
 
 // memGet returns the entity at k, as pick converts it, or notFound.
-func memGet[T any](s *MemoryStore, op string, k itemKey, notFound error, pick func(entity) T) (T, error) {
+func memGet[T any](ctx context.Context, s *MemoryStore, op string, k itemKey, notFound error, pick func(entity) T) (T, error) {
+	var zero T
+	if err := live(ctx, op); err != nil {
+		return zero, err
+	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	e, ok := s.items.Get(k.pk, k.sk)
 	if !ok {
-		var zero T
 		return zero, wrap(op, notFound)
 	}
 	return pick(e), nil
@@ -367,7 +479,7 @@ func memGet[T any](s *MemoryStore, op string, k itemKey, notFound error, pick fu
 
 // memList runs one page of a listing on the memory table, with the
 // validation, order and cursors of DynamoStore's list.
-func memList[T any](s *MemoryStore, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(entity) T) (ddbkit.Page[T], error) {
+func memList[T any](ctx context.Context, s *MemoryStore, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(entity) T) (ddbkit.Page[T], error) {
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
@@ -378,9 +490,14 @@ func memList[T any](s *MemoryStore, op string, opts ddbkit.PageOptions, query fu
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	// The cursor is checked before the context, as DynamoStore decodes it
+	// before its first call.
 	es, next, err := s.items.Query(q, limit, opts.Cursor, nil)
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	if err := live(ctx, op); err != nil {
+		return ddbkit.Page[T]{}, err
 	}
 	out := make([]T, len(es))
 	for i, e := range es {

@@ -2,6 +2,7 @@ package todo
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -19,17 +20,24 @@ type Options struct {
 	// NewID makes todo and category IDs. The default makes UUIDv4s, as the
 	// seed's example IDs are.
 	NewID ddbkit.IDGenerator
-	// MaxAttempts bounds the attempts of a read-modify-write (ToggleTodo,
-	// DeleteCategory) that loses races. The default is 8.
-	MaxAttempts int
+	// Retry bounds the retries of every operation: a read-modify-write
+	// (ToggleTodo, UpdateTodo with a category, DeleteCategory, DeleteUser)
+	// that loses a race, and calls DynamoDB throttles, fails with a 5xx or
+	// whose response is lost. The zero value is the default policy; see
+	// ddbkit.RetryPolicy.
+	Retry ddbkit.RetryPolicy
+	// CursorSecret keys the MAC of page cursors. The default is none:
+	// cursors are bound to their listing and tamper-evident but, without a
+	// secret, forgeable within the caller's own partition and range. Set a
+	// secret shared by all instances to make them unforgeable.
+	CursorSecret []byte
 }
 
 func newOptions(optFns []func(*Options)) Options {
 	o := Options{
-		TableName:   TableName(),
-		Clock:       time.Now,
-		NewID:       ddbkit.NewUUIDv4,
-		MaxAttempts: ddb.DefaultBackoff.Attempts,
+		TableName: TableName(),
+		Clock:     time.Now,
+		NewID:     ddbkit.NewUUIDv4,
 	}
 	for _, fn := range optFns {
 		fn(&o)
@@ -41,10 +49,34 @@ func newOptions(optFns []func(*Options)) Options {
 // seed's timestamps, so what a store returns equals what it later reads back.
 func (o Options) now() time.Time { return o.Clock().UTC().Truncate(time.Millisecond) }
 
-func (o Options) backoff() ddb.Backoff {
-	b := ddb.DefaultBackoff
-	b.Attempts = o.MaxAttempts
-	return b
+func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
+
+// table returns the store's table, with the cursor secret.
+func (o Options) table() ddb.Table {
+	t := table(o.TableName)
+	t.CursorSecret = string(o.CursorSecret)
+	return t
+}
+
+// toggleClock stamps toggles. ToggleTodo recognises its own earlier write,
+// after a lost response, by the updated_at it wrote; two toggles of one
+// store must therefore never write the same one, even within a millisecond
+// or under a clock that stands still. Each stamp is the clock's time, or a
+// millisecond after the previous stamp when that is not later.
+type toggleClock struct {
+	mu   sync.Mutex
+	last time.Time
+}
+
+func (c *toggleClock) stamp(o Options) time.Time {
+	t := o.now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !t.After(c.last) {
+		t = c.last.Add(time.Millisecond)
+	}
+	c.last = t
+	return t
 }
 
 // Errors both stores return, so that they match in category and in text.
@@ -70,10 +102,10 @@ func errUnknownCategory(id string) error {
 }
 
 // wrap prefixes err with the package and operation, as every error of the
-// package reads.
+// package reads, and gives it exactly one ddbkit sentinel (ddb.Classify).
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("todo: %s: %w", op, err)
+	return fmt.Errorf("todo: %s: %w", op, ddb.Classify(err))
 }

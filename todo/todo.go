@@ -44,7 +44,7 @@ const (
 
 // Todo is one item of a user's todo list.
 type Todo struct {
-	ID          string // UUIDv4, assigned by the store
+	ID          string // UUIDv4 when ddbkit made it; read from the sort key
 	Username    string
 	Title       string
 	Description string
@@ -57,7 +57,7 @@ type Todo struct {
 
 // Category groups a user's todos.
 type Category struct {
-	ID        string // UUIDv4, assigned by the store
+	ID        string // UUIDv4 when ddbkit made it; read from the sort key
 	Username  string
 	Name      string
 	Color     Color
@@ -103,23 +103,37 @@ type Record struct {
 	Category *Category
 }
 
+// Every method below can also return ErrUnavailable: DynamoDB kept
+// throttling or failing through the retries, could not be reached, or the
+// context ended first (the error then also matches context.Canceled or
+// context.DeadlineExceeded). Every error matches exactly one ddbkit
+// sentinel, and bad input is refused with ErrInvalidArgument before any
+// call, so nothing is written.
+
 // UserStore stores users.
 type UserStore interface {
 	// CreateUser stores a new user. It returns ErrInvalidArgument for a bad
-	// username or email and ErrAlreadyExists if the username is taken.
+	// username or email and ErrAlreadyExists if the username is taken. A
+	// create whose response was lost and that is repeated recognises its
+	// own write and succeeds.
 	CreateUser(ctx context.Context, u User) error
-	// GetUser returns ErrNotFound if there is no such user.
+	// GetUser returns ErrNotFound if there is no such user, and
+	// ErrCorruptItem if the stored user cannot be decoded.
 	GetUser(ctx context.Context, username string) (User, error)
 	// ListUsers lists users in username order (byte order). It returns
 	// ErrInvalidArgument for a bad limit and ErrInvalidCursor for a cursor
-	// not issued by ListUsers.
+	// not issued by ListUsers. Stored users that cannot be decoded are left
+	// out and reported in Page.Skipped.
 	ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error)
 	// UpdateUser replaces the email of an existing user. It returns
-	// ErrInvalidArgument or ErrNotFound.
+	// ErrInvalidArgument, ErrNotFound or ErrCorruptItem.
 	UpdateUser(ctx context.Context, u User) error
-	// DeleteUser deletes the user and then all of the user's todos and
-	// categories. It returns ErrNotFound if there was neither a user nor any
-	// of its data.
+	// DeleteUser deletes all of the user's todos and categories, and the
+	// user last, so that an interrupted call, repeated, finishes the job,
+	// and a user who registers the same name afterwards keeps their new
+	// data. It returns ErrNotFound if there was neither a user nor any of
+	// its data, and ErrConflict if the data kept changing through the
+	// retries.
 	DeleteUser(ctx context.Context, username string) error
 }
 
@@ -127,21 +141,34 @@ type UserStore interface {
 type TodoStore interface {
 	// CreateTodo stores a new todo with a fresh ID. It returns
 	// ErrInvalidArgument for bad fields or a CategoryID that names no
-	// category of the user, ErrNotFound if the user does not exist, and
-	// ErrAlreadyExists if the ID generator repeated an ID.
+	// category of the user, ErrNotFound if the user does not exist,
+	// ErrAlreadyExists if the ID generator repeated an ID, and ErrConflict
+	// if the call repeats an idempotency key (ddbkit.WithIdempotencyKey)
+	// that committed other writes.
 	CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error)
-	// GetTodo returns ErrNotFound if there is no such todo.
+	// GetTodo returns ErrNotFound if there is no such todo, and
+	// ErrCorruptItem if the stored todo cannot be decoded.
 	GetTodo(ctx context.Context, username, id string) (Todo, error)
 	// ListTodos lists a user's todos in ID order, one Query per page. An
 	// unknown user has no todos. It returns ErrInvalidArgument or
-	// ErrInvalidCursor.
+	// ErrInvalidCursor. Stored todos that cannot be decoded are left out
+	// and reported in Page.Skipped.
 	ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error)
-	// UpdateTodo applies patch and bumps UpdatedAt. It returns
-	// ErrInvalidArgument (an empty patch included), or ErrNotFound.
+	// UpdateTodo applies patch, bumps UpdatedAt and returns the todo as
+	// committed. It returns ErrInvalidArgument (an empty patch included, or
+	// a CategoryID that names no category of the user), ErrNotFound,
+	// ErrCorruptItem, or, when it sets a category, ErrConflict if the todo
+	// kept changing through the retries or the call repeats an idempotency
+	// key that committed other writes.
 	UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error)
-	// ToggleTodo flips Completed and bumps UpdatedAt. Concurrent toggles
-	// each take effect exactly once; when it cannot win a race within its
-	// retry budget it returns ErrConflict. It returns ErrNotFound.
+	// ToggleTodo flips Completed (a todo stored without it counts as not
+	// completed) and bumps UpdatedAt. Concurrent toggles each take effect
+	// exactly once, and a toggle whose response was lost and that is
+	// repeated inside the call is not applied twice. It returns ErrNotFound,
+	// ErrCorruptItem, ErrConflict when it cannot win a race within its
+	// retry budget, and ErrUnavailable when a response was lost and the
+	// todo changed before the retry, so whether the toggle took effect is
+	// unknown.
 	ToggleTodo(ctx context.Context, username, id string) (Todo, error)
 	// DeleteTodo returns ErrNotFound if there is no such todo.
 	DeleteTodo(ctx context.Context, username, id string) error
@@ -150,20 +177,27 @@ type TodoStore interface {
 // CategoryStore stores categories.
 type CategoryStore interface {
 	// CreateCategory stores a new category with a fresh ID. It returns
-	// ErrInvalidArgument, ErrNotFound if the user does not exist, or
-	// ErrAlreadyExists if the ID generator repeated an ID.
+	// ErrInvalidArgument, ErrNotFound if the user does not exist,
+	// ErrAlreadyExists if the ID generator repeated an ID, or ErrConflict
+	// if the call repeats an idempotency key that committed other writes.
 	CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error)
-	// GetCategory returns ErrNotFound if there is no such category.
+	// GetCategory returns ErrNotFound if there is no such category, and
+	// ErrCorruptItem if the stored category cannot be decoded.
 	GetCategory(ctx context.Context, username, id string) (Category, error)
 	// ListCategories lists a user's categories in ID order. It returns
-	// ErrInvalidArgument or ErrInvalidCursor.
+	// ErrInvalidArgument or ErrInvalidCursor. Stored categories that cannot
+	// be decoded are left out and reported in Page.Skipped.
 	ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error)
 	// UpdateCategory applies patch and bumps UpdatedAt. It returns
-	// ErrInvalidArgument (an empty patch included), or ErrNotFound.
+	// ErrInvalidArgument (an empty patch included), ErrNotFound or
+	// ErrCorruptItem.
 	UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error)
-	// DeleteCategory deletes the category, then uncategorizes every todo
-	// that referred to it (CategoryID becomes "", UpdatedAt is bumped). It
-	// returns ErrNotFound if there is no such category.
+	// DeleteCategory uncategorizes every todo that refers to the category
+	// (CategoryID becomes "", UpdatedAt is bumped) and deletes it, so that
+	// no todo is ever left pointing at a deleted category; an interrupted
+	// call, repeated, finishes the job. It returns ErrNotFound if there was
+	// neither the category nor any todo referring to it, and ErrConflict
+	// if the todos kept changing through the retries.
 	DeleteCategory(ctx context.Context, username, id string) error
 }
 
@@ -174,11 +208,14 @@ type Store interface {
 	CategoryStore
 	// ListUserData lists all of a user's todos and categories with one
 	// Query per page, in sort key order: categories first, then todos. It
-	// returns ErrInvalidArgument or ErrInvalidCursor.
+	// returns ErrInvalidArgument or ErrInvalidCursor. Stored items that
+	// cannot be decoded are left out and reported in Page.Skipped; items of
+	// kinds this package does not know are left out silently.
 	ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error)
 }
 
-// Field limits, in characters (not bytes).
+// Field limits, in characters: Unicode code points, not bytes and not
+// grapheme clusters, so "नमस्ते" counts 6 (न म स ् त े).
 const (
 	MaxUsernameLen     = 64
 	MaxEmailLen        = 254
@@ -218,9 +255,13 @@ func (v *validator) username(s string) {
 	if v.Err != nil {
 		return
 	}
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r) {
-			v.Fail("Username", "may hold only letters, digits, '.', '_' and '-', got %q", r)
+	for i, r := range s {
+		switch {
+		case unicode.IsMark(r) && i == 0:
+			v.Fail("Username", "must not start with a combining mark, got %U", r)
+			return
+		case !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) && !strings.ContainsRune("._-", r):
+			v.Fail("Username", "may hold only letters, marks, digits, '.', '_' and '-', got %q", r)
 			return
 		}
 	}

@@ -50,8 +50,12 @@ func run(ctx context.Context, endpoint, table, region string) error {
 			BaseEndpoint: aws.String(endpoint),
 			Credentials:  credentials.NewStaticCredentialsProvider(envOr("AWS_ACCESS_KEY_ID", "local"), envOr("AWS_SECRET_ACCESS_KEY", "local"), ""),
 		})
-		if err := todo.EnsureTable(ctx, c, table); err != nil {
+		changes, err := todo.EnsureTable(ctx, c, table)
+		if err != nil {
 			return err
+		}
+		for _, ch := range changes {
+			fmt.Println("schema:", ch)
 		}
 		fmt.Printf("store: DynamoDB at %s, table %s\n", endpoint, table)
 		s = todo.NewDynamoStore(c, func(o *todo.Options) { o.TableName = table })

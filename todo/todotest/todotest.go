@@ -733,7 +733,7 @@ func testConcurrentCreateUser(t *testing.T, newStore NewStore) {
 }
 
 func testConcurrentCreateAndToggle(t *testing.T, newStore NewStore) {
-	s := newStore(t, func(o *todo.Options) { o.MaxAttempts = 50 })
+	s := newStore(t, func(o *todo.Options) { o.Retry = ddbkit.RetryPolicy{MaxAttempts: 50} })
 	mustUser(t, s, "alice")
 	cat := mustCategory(t, s, "alice", "shared")
 	shared := mustTodo(t, s, "alice", todo.NewTodo{Title: "shared"})
