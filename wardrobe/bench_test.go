@@ -23,7 +23,11 @@ import (
 var benchDates = func() []wardrobe.Date {
 	ds := make([]wardrobe.Date, 365)
 	for i := range ds {
-		ds[i] = wardrobe.Date("20250101").AddDays(i)
+		d, err := wardrobe.Date("20250101").AddDays(i)
+		if err != nil {
+			panic(err)
+		}
+		ds[i] = d
 	}
 	return ds
 }()

@@ -29,15 +29,15 @@ var _ Store = (*DynamoStore)(nil)
 // must exist (see EnsureTable). c is usually a *dynamodb.Client.
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
-	return &DynamoStore{c: c, o: o, t: table(o.TableName)}
+	return &DynamoStore{c: c, o: o, t: o.table()}
 }
 
 // BatchGetChunk is the seed's unit of BatchGetItem: at most 80 keys a call.
 const BatchGetChunk = 80
 
-// The item layouts, attribute for attribute as the seed gives them. Times
-// are Unix ms Numbers; deletedAt and a history's templateId are NULL when
-// unset.
+// The item layouts this package writes, attribute for attribute as the
+// seed gives them. Times are Unix ms Numbers; deletedAt and a history's
+// templateId are NULL when unset. (Reads are lenient: see decode.go.)
 type wardrobeItem struct {
 	PK         string `dynamodbav:"PK"`
 	SK         string `dynamodbav:"SK"`
@@ -79,33 +79,62 @@ type historyItem struct {
 	DateSK      string   `dynamodbav:"dateSk"`
 }
 
-type counterItem struct {
-	PK    string `dynamodbav:"PK"`
-	SK    string `dynamodbav:"SK"`
-	Date  string `dynamodbav:"date"`
-	Count int    `dynamodbav:"count"`
-}
-
 // Attribute names used in expressions.
+const (
+	attrName         = "name"
+	attrStatus       = "status"
+	attrImageKey     = "imageKey"
+	attrClothingIDs  = "clothingIds"
+	attrWearCount    = "wearCount"
+	attrLastWornAt   = "lastWornAt"
+	attrStatsVersion = "statsVersion"
+	attrCreatedAt    = "createdAt"
+	attrDeletedAt    = "deletedAt"
+	attrCount        = "count"
+	attrDate         = "date"
+)
+
 var (
 	nPK           = expression.Name(AttrPK)
-	nName         = expression.Name("name")
-	nStatus       = expression.Name("status")
-	nImageKey     = expression.Name("imageKey")
-	nClothingIDs  = expression.Name("clothingIds")
-	nWearCount    = expression.Name("wearCount")
-	nLastWornAt   = expression.Name("lastWornAt")
-	nStatsVersion = expression.Name("statsVersion")
-	nDeletedAt    = expression.Name("deletedAt")
+	nName         = expression.Name(attrName)
+	nStatus       = expression.Name(attrStatus)
+	nImageKey     = expression.Name(attrImageKey)
+	nClothingIDs  = expression.Name(attrClothingIDs)
+	nWearCount    = expression.Name(attrWearCount)
+	nLastWornAt   = expression.Name(attrLastWornAt)
+	nStatsVersion = expression.Name(attrStatsVersion)
+	nDeletedAt    = expression.Name(attrDeletedAt)
 	nStatusListPK = expression.Name(AttrStatusListPK)
 	nWearCountSK  = expression.Name(AttrWearCountSK)
 	nLastWornSK   = expression.Name(AttrLastWornAtSK)
-	nCount        = expression.Name("count")
-	nDate         = expression.Name("date")
+	nCount        = expression.Name(attrCount)
+	nDate         = expression.Name(attrDate)
 	exists        = expression.AttributeExists(nPK)
 	notExists     = expression.AttributeNotExists(nPK)
 	isActive      = exists.And(expression.Equal(nStatus, expression.Value(string(StatusActive))))
 )
+
+// unchanged is the condition that each of attrs still holds the value it
+// had in item as read, or is still missing if it was missing. A condition
+// on the stored values, not on the decoded ones, holds for whatever form
+// another writer stored (a Number written "5.0", no statsVersion at all).
+func unchanged(item ddb.Item, attrs ...string) expression.ConditionBuilder {
+	cond := exists
+	for _, a := range attrs {
+		n := expression.Name(a)
+		if v, ok := item[a]; ok {
+			cond = cond.And(expression.Equal(n, expression.Value(v)))
+		} else {
+			cond = cond.And(expression.AttributeNotExists(n))
+		}
+	}
+	return cond
+}
+
+// statsAttrs are the attributes a statistics write reads and conditions
+// on: the two the seed's app maintains, and statsVersion, which only this
+// package does.
+var statsAttrs = []string{attrWearCount, attrLastWornAt, attrStatsVersion}
 
 // Transaction item labels, by which cancellation reasons are told apart.
 // References are labelled by the input field that names them.
@@ -113,6 +142,47 @@ const (
 	labelWardrobe = "wardrobe"
 	labelItem     = "item"
 )
+
+// raceError reports that an item a read-modify-write read changed before
+// its write: the operation reads again and starts over, within
+// Options.Retry, and reports it (matching ddbkit.ErrConflict) when the
+// attempts run out.
+type raceError struct{ what string }
+
+func (e *raceError) Error() string {
+	return e.what + " changed while being updated: " + ddbkit.ErrConflict.Error()
+}
+
+func (e *raceError) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+func errRaced(what string) error { return &raceError{what: what} }
+
+func isRace(err error) bool {
+	var r *raceError
+	return errors.As(err, &r)
+}
+
+// raced turns a transaction cancelled by a failed condition into a
+// raceError: something the condition relied on was changed by a
+// concurrent write.
+func raced(err error, what string) error {
+	var canceled *ddb.TxCanceledError
+	if errors.As(err, &canceled) {
+		for _, r := range canceled.Reasons {
+			if r.Code == ddb.ReasonConditionalCheckFailed {
+				return errRaced(what)
+			}
+		}
+	}
+	return err
+}
+
+// write runs a single-item write that is safe to repeat (it sets the same
+// values again, or recognises its own earlier success), retrying
+// throttling, 5xx and lost responses within Options.Retry.
+func (s *DynamoStore) write(ctx context.Context, fn func() error) error {
+	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
+}
 
 // CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
 func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
@@ -125,7 +195,9 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	if err != nil {
 		return Wardrobe{}, wrap(op, err)
 	}
-	err = ddb.PutItem(ctx, s.c, s.t, item, notExists)
+	// PutNew recognises its own earlier write when a retry follows a lost
+	// response.
+	err = s.write(ctx, func() error { return ddb.PutNew(ctx, s.c, s.t, item, notExists) })
 	if ddb.IsConditionFailed(err) {
 		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
 	}
@@ -149,11 +221,8 @@ func (s *DynamoStore) GetWardrobe(ctx context.Context, wardrobeID string) (Wardr
 	if err != nil || item == nil {
 		return Wardrobe{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
 	}
-	var it wardrobeItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
-		return Wardrobe{}, wrap(op, err)
-	}
-	return Wardrobe{ID: it.WardrobeID, Name: it.Name, CreatedAt: msTime(it.CreatedAt)}, nil
+	w, err := unmarshalWardrobe(s.t, item, wardrobeID)
+	return w, wrap(op, err)
 }
 
 // AddClothing implements ClothingStore.AddClothing, which documents its errors.
@@ -163,15 +232,15 @@ func (s *DynamoStore) AddClothing(ctx context.Context, wardrobeID string, in New
 	if err != nil {
 		return Clothing{}, err
 	}
-	if err := s.create(ctx, w); err != nil {
+	if err := s.create(ctx, op, w); err != nil {
 		return Clothing{}, wrap(op, err)
 	}
-	return w.clothing(), nil
+	return s.o.clothing(w), nil
 }
 
 // create puts a new clothing or template in one transaction with the checks
 // that its wardrobe exists and that the clothes it names are ACTIVE.
-func (s *DynamoStore) create(ctx context.Context, w worn) error {
+func (s *DynamoStore) create(ctx context.Context, op string, w worn) error {
 	item, err := marshalWorn(w)
 	if err != nil {
 		return err
@@ -187,7 +256,7 @@ func (s *DynamoStore) create(ctx context.Context, w worn) error {
 		return err
 	}
 	tx.Put(labelItem, s.t, item, notExists)
-	err = tx.Exec(ctx, s.c)
+	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, ok := ddb.ConditionFailed(err, labelWardrobe); ok {
 		return errWardrobeNotFound(w.wardrobeID)
 	}
@@ -215,7 +284,7 @@ func (s *DynamoStore) checkActive(tx *ddb.Tx, wardrobeID string, refs []wornRef)
 
 // refsError turns the failed reference checks of a cancelled transaction
 // into the error MemoryStore gives for the same references: the first one
-// that is missing or DELETED. It returns err itself when no reference check
+// that is missing or DELETED. It returns nil when no reference check
 // failed.
 func refsError(err error, refs []wornRef) error {
 	failed := false
@@ -236,7 +305,7 @@ func refsError(err error, refs []wornRef) error {
 // GetClothing implements ClothingStore.GetClothing, which documents its errors.
 func (s *DynamoStore) GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
 	w, err := s.getWorn(ctx, "get clothing", wardrobeID, KindClothing, clothingID)
-	return w.clothing(), err
+	return s.o.clothing(w), err
 }
 
 // getWorn validates a reference and reads one clothing or template.
@@ -257,43 +326,52 @@ func (s *DynamoStore) readWorn(ctx context.Context, wardrobeID string, kind Kind
 	if err != nil || item == nil {
 		return worn{}, orNotFound(err, errNotFound(kind.noun(), wardrobeID, id))
 	}
-	return unmarshalWorn(item, wardrobeID)
+	return unmarshalWorn(s.t, item, wardrobeID)
 }
 
 // ListClothes implements ClothingStore.ListClothes, which documents its errors.
 func (s *DynamoStore) ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
 	const op = "list clothes"
-	ws, next, err := s.listWorn(ctx, op, wardrobeID, KindClothing, opts)
+	ws, next, skipped, err := s.listWorn(ctx, op, wardrobeID, KindClothing, opts)
 	if err != nil {
 		return ddbkit.Page[Clothing]{}, err
 	}
 	out := make([]Clothing, len(ws))
 	for i, w := range ws {
-		out[i] = w.clothing()
+		out[i] = s.o.clothing(w)
 	}
-	return ddbkit.Page[Clothing]{Items: out, Next: next}, nil
+	return ddbkit.Page[Clothing]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
-// listWorn reads one page of a status list.
-func (s *DynamoStore) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, error) {
+// listWorn reads one page of a status list, leaving out (and reporting)
+// the items it cannot decode, and those of the other kind (which only
+// damaged data has in a status list).
+func (s *DynamoStore) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, []error, error) {
 	if err := validateList(op, wardrobeID, opts); err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	q, err := statusListQuery(s.t, wardrobeID, kind, opts)
 	if err != nil {
-		return nil, "", wrap(op, err)
+		return nil, "", nil, wrap(op, err)
 	}
 	items, next, err := s.query(ctx, q, opts.PageOptions)
 	if err != nil {
-		return nil, "", wrap(op, err)
+		return nil, "", nil, wrap(op, err)
 	}
-	ws := make([]worn, len(items))
-	for i, it := range items {
-		if ws[i], err = unmarshalWorn(it, wardrobeID); err != nil {
-			return nil, "", wrap(op, err)
+	ws := make([]worn, 0, len(items))
+	var skipped []error
+	for _, it := range items {
+		w, err := unmarshalWorn(s.t, it, wardrobeID)
+		if err == nil && w.kind != kind {
+			err = ddb.Corrupt(s.t, it, AttrStatusListPK, "a %s in the status list of %s", w.kind.noun(), kind.noun())
 		}
+		if err != nil {
+			skipped = append(skipped, wrap(op, err))
+			continue
+		}
+		ws = append(ws, w)
 	}
-	return ws, next, nil
+	return ws, next, skipped, nil
 }
 
 // UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
@@ -314,41 +392,47 @@ func (s *DynamoStore) UpdateClothing(ctx context.Context, wardrobeID, clothingID
 		upd = upd.Set(nImageKey, expression.Value(*patch.ImageKey))
 	}
 	w, err := s.updateWorn(ctx, wardrobeID, KindClothing, clothingID, upd)
-	return w.clothing(), wrap(op, err)
+	return s.o.clothing(w), wrap(op, err)
 }
 
 // updateWorn applies upd to an existing clothing or template and returns
-// it as it is afterwards.
+// it as the write left it (ALL_NEW). upd sets fixed values, so repeating
+// it after a lost response changes nothing more.
 func (s *DynamoStore) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id string, upd expression.UpdateBuilder) (worn, error) {
 	k, err := wornKey(wardrobeID, kind, id)
 	if err != nil {
 		return worn{}, err
 	}
-	out, err := s.update(ctx, k, upd, exists)
+	var out ddb.Item
+	err = s.write(ctx, func() (err error) {
+		out, err = s.update(ctx, k, upd, exists)
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return worn{}, errNotFound(kind.noun(), wardrobeID, id)
 	}
 	if err != nil {
 		return worn{}, err
 	}
-	return unmarshalWorn(out, wardrobeID)
+	return unmarshalWorn(s.t, out, wardrobeID)
 }
 
 // DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
 func (s *DynamoStore) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
 	w, err := s.setStatus(ctx, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
-	return w.clothing(), err
+	return s.o.clothing(w), err
 }
 
 // RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
 func (s *DynamoStore) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
 	w, err := s.setStatus(ctx, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
-	return w.clothing(), err
+	return s.o.clothing(w), err
 }
 
 // setStatus deletes or restores a clothing or template: status, deletedAt
 // and the status-list partition change in one conditional write. An item
-// already in that status is returned unchanged.
+// already in that status is returned unchanged, which is also how a retry
+// after a lost response finds its own write.
 func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
 	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
 		return worn{}, err
@@ -362,14 +446,19 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 		return worn{}, wrap(op, err)
 	}
 	var deletedAt *int64
-	if at := s.o.deletedAt(to); !at.IsZero() {
-		ms := at.UnixMilli()
+	if to == StatusDeleted {
+		ms := s.o.deletedAt(to).UnixMilli()
 		deletedAt = &ms
 	}
 	upd := expression.Set(nStatus, expression.Value(string(to))).
 		Set(nDeletedAt, expression.Value(deletedAt)).
 		Set(nStatusListPK, expression.Value(pk))
-	out, err := s.update(ctx, k, upd, exists.And(expression.NotEqual(nStatus, expression.Value(string(to)))))
+	cond := exists.And(expression.Not(expression.Equal(nStatus, expression.Value(string(to)))))
+	var out ddb.Item
+	err = s.write(ctx, func() (err error) {
+		out, err = s.update(ctx, k, upd, cond)
+		return err
+	})
 	var failed *types.ConditionalCheckFailedException
 	switch {
 	case errors.As(err, &failed) && failed.Item == nil:
@@ -379,7 +468,7 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 	case err != nil:
 		return worn{}, wrap(op, err)
 	}
-	w, err := unmarshalWorn(out, wardrobeID)
+	w, err := unmarshalWorn(s.t, out, wardrobeID)
 	return w, wrap(op, err)
 }
 
@@ -390,22 +479,22 @@ func (s *DynamoStore) AddTemplate(ctx context.Context, wardrobeID string, in New
 	if err != nil {
 		return Template{}, err
 	}
-	if err := s.create(ctx, w); err != nil {
+	if err := s.create(ctx, op, w); err != nil {
 		return Template{}, wrap(op, err)
 	}
-	return w.template(), nil
+	return s.o.template(w), nil
 }
 
 // GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
 func (s *DynamoStore) GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
 	w, err := s.getWorn(ctx, "get template", wardrobeID, KindTemplate, templateID)
-	return w.template(), err
+	return s.o.template(w), err
 }
 
 // ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
 func (s *DynamoStore) ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
 	const op = "list templates"
-	ws, next, err := s.listWorn(ctx, op, wardrobeID, KindTemplate, opts)
+	ws, next, skipped, err := s.listWorn(ctx, op, wardrobeID, KindTemplate, opts)
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, err
 	}
@@ -413,51 +502,65 @@ func (s *DynamoStore) ListTemplates(ctx context.Context, wardrobeID string, opts
 	for i, w := range ws {
 		lists[i] = w.clothingIDs
 	}
-	found, err := s.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	found, bad, err := s.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, wrap(op, err)
 	}
+	for _, e := range bad {
+		skipped = append(skipped, wrap(op, e))
+	}
 	out := make([]TemplateSummary, len(ws))
 	for i, w := range ws {
-		out[i].Template = w.template()
+		out[i].Template = s.o.template(w)
 		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, found)
 	}
-	return ddbkit.Page[TemplateSummary]{Items: out, Next: next}, nil
+	return ddbkit.Page[TemplateSummary]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
 // thumbnails reads the clothes ids name with BatchGetItem, BatchGetChunk
-// keys a call, and returns those found by ID.
-func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, error) {
+// keys a call, and returns those found by ID, and an error for each that
+// could not be decoded (it then shows as missing).
+func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, []error, error) {
 	if len(ids) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ks := make([]ddb.Item, len(ids))
 	for i, id := range ids {
 		k, err := wornKey(wardrobeID, KindClothing, id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ks[i] = k.item(s.t)
 	}
 	items, err := s.batchGet(ctx, ks)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	found := make(map[string]Thumbnail, len(ids))
+	var bad []error
 	for _, it := range items {
 		if it == nil {
 			continue
 		}
-		w, err := unmarshalWorn(it, wardrobeID)
+		w, err := unmarshalWorn(s.t, it, wardrobeID)
 		if err != nil {
-			return nil, err
+			bad = append(bad, err)
+			continue
 		}
 		found[w.id] = w.thumbnail()
 	}
-	return found, nil
+	return found, bad, nil
 }
 
 // UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
+//
+// A new name alone is one UpdateItem, which returns the template as it
+// left it. A new list must name ACTIVE clothes when the update commits,
+// which takes a transaction, and a transaction returns nothing: so it
+// reads the template first, writes on condition that every attribute the
+// result shows and the patch does not set is still as read, and returns
+// what it read with the patch applied, which is then exactly what it
+// committed. A concurrent change sends it back to read again.
 func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
 	const op = "update template"
 	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
@@ -469,45 +572,66 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	}
 	if patch.ClothingIDs == nil {
 		w, err := s.updateWorn(ctx, wardrobeID, KindTemplate, templateID, upd)
-		return w.template(), wrap(op, err)
+		return s.o.template(w), wrap(op, err)
 	}
-	// A new list must name ACTIVE clothes when the update commits; a
-	// transaction cannot return the new item, so read it back.
 	upd = upd.Set(nClothingIDs, expression.Value(patch.ClothingIDs))
 	k, err := wornKey(wardrobeID, KindTemplate, templateID)
 	if err != nil {
 		return Template{}, wrap(op, err)
 	}
-	var tx ddb.Tx
-	tx.Update(labelItem, s.t, k.item(s.t), upd, exists)
-	refs := outfitRefs("", patch.ClothingIDs)
-	if err := s.checkActive(&tx, wardrobeID, refs); err != nil {
-		return Template{}, wrap(op, err)
-	}
-	err = tx.Exec(ctx, s.c)
-	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
-		return Template{}, wrap(op, errNotFound("template", wardrobeID, templateID))
-	}
-	if err := refsError(err, refs); err != nil {
-		return Template{}, wrap(op, err)
-	}
+	var w worn
+	err = ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
+		var err error
+		if w, err = s.readWorn(ctx, wardrobeID, KindTemplate, templateID); err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		tx.Update(labelItem, s.t, k.item(s.t), upd, unchanged(w.raw, templateResultAttrs(patch)...))
+		refs := outfitRefs("", patch.ClothingIDs)
+		if err := s.checkActive(&tx, wardrobeID, refs); err != nil {
+			return err
+		}
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		if old, ok := ddb.ConditionFailed(err, labelItem); ok {
+			if old == nil {
+				return errNotFound("template", wardrobeID, templateID)
+			}
+			return errRaced("template " + templateID)
+		}
+		if err := refsError(err, refs); err != nil {
+			return err
+		}
+		return err
+	})
 	if err != nil {
 		return Template{}, wrap(op, err)
 	}
-	w, err := s.readWorn(ctx, wardrobeID, KindTemplate, templateID)
-	return w.template(), wrap(op, err)
+	return s.o.template(w.patched(patch)), nil
+}
+
+// templateResultAttrs are the stored attributes of a template that
+// UpdateTemplate returns but patch does not set.
+func templateResultAttrs(patch TemplatePatch) []string {
+	attrs := []string{attrStatus, attrWearCount, attrLastWornAt, attrCreatedAt, attrDeletedAt}
+	if patch.Name == nil {
+		attrs = append(attrs, attrName)
+	}
+	if patch.ClothingIDs == nil {
+		attrs = append(attrs, attrClothingIDs)
+	}
+	return attrs
 }
 
 // DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
 func (s *DynamoStore) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
 	w, err := s.setStatus(ctx, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
-	return w.template(), err
+	return s.o.template(w), err
 }
 
 // RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
 func (s *DynamoStore) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
 	w, err := s.setStatus(ctx, "restore template", wardrobeID, KindTemplate, templateID, StatusActive)
-	return w.template(), err
+	return s.o.template(w), err
 }
 
 // AddHistory implements HistoryStore.AddHistory, which documents its errors.
@@ -515,7 +639,8 @@ func (s *DynamoStore) RestoreTemplate(ctx context.Context, wardrobeID, templateI
 // The padded WEAR# key needs the new count, so it reads the wardrobe, the
 // template and the clothes with one BatchGetItem, then writes everything
 // in one transaction conditional on what it read, and starts over when a
-// concurrent write got in between.
+// concurrent write got in between: one of this package's, or one of
+// another writer that changed wearCount or lastWornAt.
 func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
 	const op = "add history"
 	h, hk, err := s.o.newHistory(op, wardrobeID, in)
@@ -530,8 +655,7 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 	if err != nil {
 		return History{}, wrap(op, err)
 	}
-	day := dayMs(h.Date)
-	err = ddb.Retry(ctx, s.o.backoff(), func() error {
+	err = ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
 		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
 		found, err := s.readRefs(ctx, wardrobeID, wk, refs, "")
 		if err != nil {
@@ -546,11 +670,11 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 		var tx ddb.Tx
 		tx.Put(labelItem, s.t, hitem, notExists)
 		for _, r := range refs {
-			if err := s.wear(&tx, wardrobeID, r, h.Date, +1, r.st.worn(day)); err != nil {
+			if err := s.wear(&tx, wardrobeID, r, h.Date, +1, s.o.worn(r.st, h.Date)); err != nil {
 				return err
 			}
 		}
-		err = tx.Exec(ctx, s.c)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 			return errExists("history", h.ID)
 		}
@@ -588,20 +712,21 @@ func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first ite
 		return false, err
 	}
 	for i := range refs {
+		refs[i].found, refs[i].raw, refs[i].dayCount, refs[i].dayRaw = false, nil, 0, nil
 		if it := items[1+i]; it != nil {
-			w, err := unmarshalWorn(it, wardrobeID)
+			w, err := unmarshalWorn(s.t, it, wardrobeID)
 			if err != nil {
 				return false, err
 			}
-			refs[i].found, refs[i].status, refs[i].st = true, w.status, w.st
+			refs[i].found, refs[i].status, refs[i].st, refs[i].raw = true, w.status, w.st, it
 		}
 		if d != "" {
 			if it := items[1+len(refs)+i]; it != nil {
-				var c counterItem
-				if err := attributevalue.UnmarshalMap(it, &c); err != nil {
+				c, err := unmarshalCounter(s.t, it)
+				if err != nil {
 					return false, err
 				}
-				refs[i].dayCount = c.Count
+				refs[i].dayCount, refs[i].dayRaw = c.Count, it
 			}
 		}
 	}
@@ -610,9 +735,9 @@ func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first ite
 
 // wear adds to tx the change one history makes to r: delta (+1 or -1) on
 // the counter of day d, and r's statistics set to st, with their index
-// keys, on condition that they are still r.st. A wear added to a counter
-// creates it; the last wear taken from it deletes it. A new wear needs r
-// ACTIVE at commit.
+// keys, on condition that they are still as read. A wear added to a
+// counter creates it; the last wear taken from it deletes it. A new wear
+// needs r ACTIVE at commit.
 func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, delta int, st stats) error {
 	ck, err := counterKey(wardrobeID, r.kind, r.id, d)
 	if err != nil {
@@ -622,11 +747,13 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	switch {
 	case delta > 0:
 		tx.Update(label, s.t, ck.item(s.t), expression.Add(nCount, expression.Value(1)).Set(nDate, expression.Value(string(d))))
-	case r.dayCount == 1:
-		tx.Delete(label, s.t, ck.item(s.t), expression.Equal(nCount, expression.Value(1)))
-	case r.dayCount > 1:
+	case r.dayRaw == nil:
+		// No counter to take the wear from: damaged data.
+	case r.dayCount <= 1:
+		tx.Delete(label, s.t, ck.item(s.t), unchanged(r.dayRaw, attrCount))
+	default:
 		tx.Update(label, s.t, ck.item(s.t), expression.Set(nCount, expression.Value(r.dayCount-1)),
-			expression.Equal(nCount, expression.Value(r.dayCount)))
+			unchanged(r.dayRaw, attrCount))
 	}
 	if !r.found {
 		return nil // damaged data: nothing to take the wear from
@@ -635,10 +762,11 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	if err != nil {
 		return err
 	}
-	upd, cond, err := statsUpdate(r.kind, r.id, r.st, st)
+	upd, err := statsUpdate(r.kind, r.id, st)
 	if err != nil {
 		return err
 	}
+	cond := unchanged(r.raw, statsAttrs...)
 	if delta > 0 {
 		cond = cond.And(isActive)
 	}
@@ -646,40 +774,18 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	return nil
 }
 
-// statsUpdate sets the statistics of an item from old to st, with their
-// index keys, on condition that they are still old: that statsVersion has
-// not moved.
-func statsUpdate(kind Kind, id string, old, st stats) (expression.UpdateBuilder, expression.ConditionBuilder, error) {
+// statsUpdate sets the statistics of an item to st, with their index keys.
+// Its callers condition it on the statistics they read (statsAttrs).
+func statsUpdate(kind Kind, id string, st stats) (expression.UpdateBuilder, error) {
 	wear, lastWorn, err := statsKeys(kind, id, st)
 	if err != nil {
-		return expression.UpdateBuilder{}, expression.ConditionBuilder{}, err
+		return expression.UpdateBuilder{}, err
 	}
-	upd := expression.Set(nWearCount, expression.Value(st.count)).
+	return expression.Set(nWearCount, expression.Value(st.count)).
 		Set(nLastWornAt, expression.Value(st.lastMs)).
 		Set(nStatsVersion, expression.Value(st.version)).
 		Set(nWearCountSK, expression.Value(wear)).
-		Set(nLastWornSK, expression.Value(lastWorn))
-	cond := expression.Equal(nStatsVersion, expression.Value(old.version))
-	if old.version == 0 {
-		// Items written by other tools may lack the attribute.
-		cond = expression.Or(cond, expression.AttributeNotExists(nStatsVersion))
-	}
-	return upd, cond, nil
-}
-
-// raced turns a transaction cancelled by a failed condition into
-// ErrConflict, which Retry retries: something the condition relied on was
-// changed by a concurrent write.
-func raced(err error, what string) error {
-	var canceled *ddb.TxCanceledError
-	if errors.As(err, &canceled) {
-		for _, r := range canceled.Reasons {
-			if r.Code == ddb.ReasonConditionalCheckFailed {
-				return errRaced(what)
-			}
-		}
-	}
-	return err
+		Set(nLastWornSK, expression.Value(lastWorn)), nil
 }
 
 // GetHistory implements HistoryStore.GetHistory, which documents its errors.
@@ -689,7 +795,10 @@ func (s *DynamoStore) GetHistory(ctx context.Context, wardrobeID, historyID stri
 	if err != nil {
 		return HistoryDetail{}, err
 	}
-	found, err := s.thumbnails(ctx, wardrobeID, h.ClothingIDs)
+	found, bad, err := s.thumbnails(ctx, wardrobeID, h.ClothingIDs)
+	if err == nil && len(bad) > 0 {
+		err = bad[0]
+	}
 	if err != nil {
 		return HistoryDetail{}, wrap(op, err)
 	}
@@ -715,7 +824,7 @@ func (s *DynamoStore) readHistory(ctx context.Context, wardrobeID, historyID str
 	if err != nil || item == nil {
 		return History{}, orNotFound(err, errNotFound("history", wardrobeID, historyID))
 	}
-	return unmarshalHistory(item, wardrobeID)
+	return unmarshalHistory(s.t, item, wardrobeID)
 }
 
 // ListHistory implements HistoryStore.ListHistory, which documents its errors.
@@ -732,24 +841,31 @@ func (s *DynamoStore) ListHistory(ctx context.Context, wardrobeID string, hq His
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	hs := make([]History, len(items))
-	lists := make([][]string, len(items))
-	for i, it := range items {
-		if hs[i], err = unmarshalHistory(it, wardrobeID); err != nil {
-			return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	hs := make([]History, 0, len(items))
+	lists := make([][]string, 0, len(items))
+	var skipped []error
+	for _, it := range items {
+		h, err := unmarshalHistory(s.t, it, wardrobeID)
+		if err != nil {
+			skipped = append(skipped, wrap(op, err))
+			continue
 		}
-		lists[i] = hs[i].ClothingIDs
+		hs = append(hs, h)
+		lists = append(lists, h.ClothingIDs)
 	}
-	found, err := s.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	found, bad, err := s.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	for _, e := range bad {
+		skipped = append(skipped, wrap(op, e))
 	}
 	out := make([]HistorySummary, len(hs))
 	for i, h := range hs {
 		out[i].History = h
 		out[i].Thumbnails, out[i].More = thumbnails(h.ClothingIDs, ThumbnailCount, found)
 	}
-	return ddbkit.Page[HistorySummary]{Items: out, Next: next}, nil
+	return ddbkit.Page[HistorySummary]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
 // DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
@@ -767,7 +883,7 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 	if err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, ddb.Retry(ctx, s.o.backoff(), func() error {
+	return wrap(op, ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
 		h, err := s.readHistory(ctx, wardrobeID, historyID)
 		if err != nil {
 			return err
@@ -778,10 +894,9 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 		}
 		var tx ddb.Tx
 		tx.Delete(labelItem, s.t, hk.item(s.t), exists)
-		day := dayMs(h.Date)
 		for _, r := range refs {
-			st, again := r.st.unworn(day, r.dayCount)
-			if again {
+			st, again := s.o.unworn(r.st, h.Date, r.dayCount)
+			if again && r.found {
 				if st.lastMs, err = s.latestBefore(ctx, wardrobeID, r, h.Date); err != nil {
 					return err
 				}
@@ -790,7 +905,7 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 				return err
 			}
 		}
-		err = tx.Exec(ctx, s.c)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 			return errNotFound("history", wardrobeID, historyID)
 		}
@@ -798,22 +913,24 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 	}))
 }
 
-// latestBefore returns the latest day before d with a wear of r, in Unix
-// ms, or 0 if there is none: one Query, newest first, for one counter.
+// latestBefore returns the midnight, in Unix ms, of the latest day before d
+// with a wear of r, or 0 if there is none: one Query, newest first, on one
+// item's counters, as the seed's AP-17 says. Counters at 0, and counters
+// that cannot be decoded, count for nothing, as in RecalculateStats.
 func (s *DynamoStore) latestBefore(ctx context.Context, wardrobeID string, r wornRef, d Date) (int64, error) {
 	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d)
 	if err != nil {
 		return 0, err
 	}
-	items, _, err := ddb.QueryPage(ctx, s.c, q, 1, "", nil)
-	if err != nil || len(items) == 0 {
-		return 0, err
+	for it, err := range s.pages(ctx, q, 10) {
+		if err != nil {
+			return 0, err
+		}
+		if c, err := unmarshalCounter(s.t, it); err == nil && c.Count > 0 {
+			return s.o.dayMs(c.Date), nil
+		}
 	}
-	c, err := unmarshalCounter(items[0])
-	if err != nil {
-		return 0, err
-	}
-	return dayMs(c.Date), nil
+	return 0, nil
 }
 
 // ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
@@ -830,13 +947,17 @@ func (s *DynamoStore) ListDailyWear(ctx context.Context, wardrobeID string, kind
 	if err != nil {
 		return ddbkit.Page[DailyWear]{}, wrap(op, err)
 	}
-	out := make([]DailyWear, len(items))
-	for i, it := range items {
-		if out[i], err = unmarshalCounter(it); err != nil {
-			return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	out := make([]DailyWear, 0, len(items))
+	var skipped []error
+	for _, it := range items {
+		c, err := unmarshalCounter(s.t, it)
+		if err != nil {
+			skipped = append(skipped, wrap(op, err))
+			continue
 		}
+		out = append(out, c)
 	}
-	return ddbkit.Page[DailyWear]{Items: out, Next: next}, nil
+	return ddbkit.Page[DailyWear]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
@@ -862,19 +983,25 @@ func (s *DynamoStore) RecalculateStats(ctx context.Context, wardrobeID string) (
 		if err != nil {
 			return StatsReport{}, wrap(op, err)
 		}
-		for it, err := range s.all(ctx, baseQuery(s.t, pk)) {
+		for it, err := range s.pages(ctx, baseQuery(s.t, pk), ddbkit.MaxPageLimit) {
 			if err != nil {
 				return StatsReport{}, wrap(op, err)
 			}
-			w, err := unmarshalWorn(it, wardrobeID)
+			w, err := unmarshalWorn(s.t, it, wardrobeID)
 			if err != nil {
+				rep.Skipped = append(rep.Skipped, wrap(op, err))
+				continue
+			}
+			d, drifted, err := s.recalc(ctx, w)
+			var corrupt *ddbkit.CorruptItemError
+			switch {
+			case errors.As(err, &corrupt):
+				rep.Skipped = append(rep.Skipped, wrap(op, err))
+				continue
+			case err != nil:
 				return StatsReport{}, wrap(op, err)
 			}
 			rep.Checked++
-			d, drifted, err := s.recalc(ctx, w)
-			if err != nil {
-				return StatsReport{}, wrap(op, err)
-			}
 			if drifted {
 				rep.Drifts = append(rep.Drifts, d)
 			}
@@ -890,7 +1017,7 @@ func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 		drifted bool
 		reread  bool
 	)
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+	err := ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
 		if reread {
 			var err error
 			if w, err = s.readWorn(ctx, w.wardrobeID, w.kind, w.id); err != nil {
@@ -903,24 +1030,41 @@ func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 			return err
 		}
 		var st stats
-		if st, d, drifted = w.recalculated(counters); !drifted {
+		if st, d, drifted = s.o.recalculated(w, counters); !drifted {
 			return nil
 		}
 		k, err := w.key()
 		if err != nil {
 			return err
 		}
-		upd, cond, err := statsUpdate(w.kind, w.id, w.st, st)
+		upd, err := statsUpdate(w.kind, w.id, st)
 		if err != nil {
 			return err
 		}
-		_, err = s.update(ctx, k, upd, cond)
-		if ddb.IsConditionFailed(err) {
+		err = s.write(ctx, func() error {
+			_, err := s.update(ctx, k, upd, unchanged(w.raw, statsAttrs...))
+			return err
+		})
+		var failed *types.ConditionalCheckFailedException
+		switch {
+		case errors.As(err, &failed) && wroteStats(failed.Item, st):
+			return nil // a retry after a lost response found its own write
+		case errors.As(err, &failed):
 			return errRaced(w.kind.noun() + " " + w.id)
 		}
 		return err
 	})
 	return d, drifted, err
+}
+
+// wroteStats reports whether item holds the statistics st that this
+// package wrote: its statsVersion is st's, which only this write sets.
+func wroteStats(item ddb.Item, st stats) bool {
+	var it wornRead
+	if item == nil || attributevalue.UnmarshalMap(item, &it) != nil {
+		return false
+	}
+	return int64(it.StatsVersion) == st.version && int(it.WearCount) == st.count && it.LastWornAt.ms == st.lastMs
 }
 
 // allCounters reads every daily counter of w.
@@ -930,11 +1074,11 @@ func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, err
 		return nil, err
 	}
 	var out []DailyWear
-	for it, err := range s.all(ctx, q) {
+	for it, err := range s.pages(ctx, q, ddbkit.MaxPageLimit) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := unmarshalCounter(it)
+		c, err := unmarshalCounter(s.t, it)
 		if err != nil {
 			return nil, err
 		}
@@ -943,10 +1087,10 @@ func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, err
 	return out, nil
 }
 
-// all walks every item of q, with one Query per ddbkit.MaxPageLimit items.
-func (s *DynamoStore) all(ctx context.Context, q ddb.KeyQuery) iter.Seq2[ddb.Item, error] {
+// pages walks every item of q, with one Query per limit items.
+func (s *DynamoStore) pages(ctx context.Context, q ddb.KeyQuery, limit int) iter.Seq2[ddb.Item, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-		items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+		items, next, err := ddb.QueryPage(ctx, s.c, q, limit, cursor, nil)
 		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 	})
 }
@@ -961,7 +1105,7 @@ func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.Pag
 }
 
 func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) ([]ddb.Item, error) {
-	return ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true})
+	return ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true, Backoff: s.o.backoff()})
 }
 
 func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
@@ -1006,23 +1150,6 @@ func marshalWorn(w worn) (ddb.Item, error) {
 	return attributevalue.MarshalMap(it)
 }
 
-func unmarshalWorn(item ddb.Item, wardrobeID string) (worn, error) {
-	var it wornItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
-		return worn{}, err
-	}
-	w := worn{kind: KindClothing, wardrobeID: wardrobeID, id: it.ClothingID, name: it.Name, status: Status(it.Status),
-		imageKey: it.ImageKey, clothingIDs: it.ClothingIDs, st: stats{count: it.WearCount, lastMs: it.LastWornAt, version: it.StatsVersion},
-		createdAt: msTime(it.CreatedAt)}
-	if it.TemplateID != "" {
-		w.kind, w.id = KindTemplate, it.TemplateID
-	}
-	if it.DeletedAt != nil {
-		w.deletedAt = msTime(*it.DeletedAt)
-	}
-	return w, nil
-}
-
 func marshalHistory(k itemKey, h History) (ddb.Item, error) {
 	dsk, err := historyDateSK(h.Date, h.ID)
 	if err != nil {
@@ -1034,23 +1161,4 @@ func marshalHistory(k itemKey, h History) (ddb.Item, error) {
 		it.TemplateID = &h.TemplateID
 	}
 	return attributevalue.MarshalMap(it)
-}
-
-func unmarshalHistory(item ddb.Item, wardrobeID string) (History, error) {
-	var it historyItem
-	if err := attributevalue.UnmarshalMap(item, &it); err != nil {
-		return History{}, err
-	}
-	h := History{ID: it.HistoryID, WardrobeID: wardrobeID, Date: Date(it.Date), ClothingIDs: it.ClothingIDs,
-		CreatedAt: msTime(it.CreatedAt)}
-	if it.TemplateID != nil {
-		h.TemplateID = *it.TemplateID
-	}
-	return h, nil
-}
-
-func unmarshalCounter(item ddb.Item) (DailyWear, error) {
-	var it counterItem
-	err := attributevalue.UnmarshalMap(item, &it)
-	return DailyWear{Date: Date(it.Date), Count: it.Count}, err
 }

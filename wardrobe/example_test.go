@@ -44,7 +44,11 @@ func Example() {
 
 	// AP-03: the home screen's last week, latest first.
 	today := wardrobe.Date("20260111")
-	home, err := s.ListHistory(ctx, w.ID, wardrobe.HistoryQuery{From: today.AddDays(-6), To: today, Descending: true})
+	weekAgo, err := today.AddDays(-6)
+	if err != nil {
+		panic(err)
+	}
+	home, err := s.ListHistory(ctx, w.ID, wardrobe.HistoryQuery{From: weekAgo, To: today, Descending: true})
 	if err != nil {
 		panic(err)
 	}
@@ -62,15 +66,15 @@ func Example() {
 		panic(err)
 	}
 	for _, c := range clothes.Items {
-		fmt.Println(c.Name, c.WearCount, c.LastWornAt.Format(time.DateOnly))
+		fmt.Println(c.Name, c.WearCount, c.LastWornAt)
 	}
 	// Output:
 	// 20260111 true ボーダーカットソー,デニム
 	// 20260110 true ボーダーカットソー,デニム
 	// 20260105 false 白シャツ,デニム
-	// デニム 3 2026-01-11
-	// ボーダーカットソー 2 2026-01-11
-	// 白シャツ 1 2026-01-05
+	// デニム 3 20260111
+	// ボーダーカットソー 2 20260111
+	// 白シャツ 1 20260105
 }
 
 func ExampleMemoryStore_AddHistory() {
@@ -84,8 +88,8 @@ func ExampleMemoryStore_AddHistory() {
 			panic(err)
 		}
 		last := "never"
-		if !c.LastWornAt.IsZero() {
-			last = c.LastWornAt.Format(time.DateOnly)
+		if c.LastWornAt != "" {
+			last = string(c.LastWornAt)
 		}
 		fmt.Printf("%-14s worn %d, last %s\n", what, c.WearCount, last)
 	}
@@ -115,11 +119,11 @@ func ExampleMemoryStore_AddHistory() {
 		show("delete " + string(h.Date) + ":")
 	}
 	// Output:
-	// after 3 adds:  worn 3, last 2026-01-08
+	// after 3 adds:  worn 3, last 20260108
 	//    20260105 1
 	//    20260108 2
-	// delete 20260108: worn 2, last 2026-01-08
-	// delete 20260108: worn 1, last 2026-01-05
+	// delete 20260108: worn 2, last 20260108
+	// delete 20260108: worn 1, last 20260105
 	// delete 20260105: worn 0, last never
 }
 

@@ -2,8 +2,10 @@ package wardrobe
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -19,6 +21,14 @@ import (
 // order and page boundaries; the shared conformance suite (package
 // wardrobetest) holds both to that. It is safe for concurrent use: one lock
 // makes every operation atomic.
+//
+// It keeps DynamoStore's other promises too: under a cancelled or expired
+// context it fails as DynamoStore does (ddbkit.ErrUnavailable, and the
+// context's error) and writes nothing; and it emulates the
+// ClientRequestToken that a caller's idempotency key (see
+// ddbkit.WithIdempotencyKey) gives the operations that DynamoStore runs as
+// transactions: AddClothing, AddTemplate, UpdateTemplate with a new list,
+// AddHistory and DeleteHistory.
 type MemoryStore struct {
 	o Options
 	t ddb.Table
@@ -26,6 +36,7 @@ type MemoryStore struct {
 	mu      sync.RWMutex
 	items   *memtable.Table[*record]            // the base table
 	indexes map[string]*memtable.Table[*record] // the GSIs, by name
+	tokens  memtable.Tokens
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -45,7 +56,7 @@ var memIndexes = []ddb.Index{IndexByCreatedAt, IndexByWearCount, IndexByLastWorn
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	s := &MemoryStore{o: o, t: table(o.TableName), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{}}
+	s := &MemoryStore{o: o, t: o.table(), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{}}
 	for _, ix := range memIndexes {
 		s.indexes[ix.Name] = memtable.New[*record]()
 	}
@@ -60,6 +71,35 @@ func str(v types.AttributeValue) string {
 	}
 	return ""
 }
+
+// live is the check both stores make before any I/O: a cancelled or
+// expired context fails the operation, as the DynamoDB store's first call
+// would, and nothing is read or written.
+func live(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
+	}
+	return nil
+}
+
+// replayed emulates DynamoDB's ClientRequestToken for a transactional
+// write of op whose write set writes describes, under the caller's
+// idempotency key: it reports whether the same writes were already
+// committed under that token (so the call succeeds without writing), and
+// fails with ErrConflict if the token committed other writes. commit
+// records the writes once they are made. Without a key, both do nothing.
+func (s *MemoryStore) replayed(ctx context.Context, op, writes string) (replay bool, commit func(), err error) {
+	token, ok := ddbkit.RequestToken(ctx, op)
+	if !ok {
+		return false, func() {}, nil
+	}
+	replay, err = s.tokens.Check(token, writes, time.Now())
+	return replay, func() { s.tokens.Commit(token, writes, time.Now()) }, err
+}
+
+// describe renders a write set for the token emulation: two calls make the
+// same string exactly when DynamoDB would receive the same transaction.
+func describe(parts ...any) string { return fmt.Sprintf("%#v", parts) }
 
 // put stores r, replacing the item with its key, in the table and in every
 // GSI whose key attributes it has.
@@ -106,15 +146,19 @@ func (s *MemoryStore) putWorn(w worn) error {
 	attrs[AttrCreatedAtSK] = ddb.S(ik.created)
 	attrs[AttrWearCountSK] = ddb.S(ik.wear)
 	attrs[AttrLastWornAtSK] = ddb.S(ik.lastWorn)
+	w.clothingIDs = slices.Clone(w.clothingIDs)
 	s.put(&record{attrs: attrs, worn: &w})
 	return nil
 }
 
 // CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
-func (s *MemoryStore) CreateWardrobe(_ context.Context, in NewWardrobe) (Wardrobe, error) {
+func (s *MemoryStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
 	const op = "create wardrobe"
 	w, k, err := s.o.newWardrobe(op, in)
 	if err != nil {
+		return Wardrobe{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return Wardrobe{}, err
 	}
 	s.mu.Lock()
@@ -127,9 +171,12 @@ func (s *MemoryStore) CreateWardrobe(_ context.Context, in NewWardrobe) (Wardrob
 }
 
 // GetWardrobe implements WardrobeStore.GetWardrobe, which documents its errors.
-func (s *MemoryStore) GetWardrobe(_ context.Context, wardrobeID string) (Wardrobe, error) {
+func (s *MemoryStore) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error) {
 	const op = "get wardrobe"
 	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return Wardrobe{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return Wardrobe{}, err
 	}
 	s.mu.RLock()
@@ -154,24 +201,32 @@ func (s *MemoryStore) wardrobe(wardrobeID string) (*record, error) {
 }
 
 // AddClothing implements ClothingStore.AddClothing, which documents its errors.
-func (s *MemoryStore) AddClothing(_ context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
+func (s *MemoryStore) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
 	const op = "add clothing"
 	w, err := s.o.newClothing(op, wardrobeID, in)
 	if err != nil {
 		return Clothing{}, err
 	}
-	if err := s.create(w); err != nil {
+	if err := s.create(ctx, op, w); err != nil {
 		return Clothing{}, wrap(op, err)
 	}
-	return w.clothing(), nil
+	return s.o.clothing(w), nil
 }
 
 // create stores a new clothing or template if its wardrobe exists and the
 // clothes it names are ACTIVE, checked in the order DynamoStore decodes
 // them.
-func (s *MemoryStore) create(w worn) error {
+func (s *MemoryStore) create(ctx context.Context, op string, w worn) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	replay, commit, err := s.replayed(ctx, op, describe(w.kind, w.wardrobeID, w.id, w.name, w.imageKey,
+		w.clothingIDs, w.createdAt.UnixMilli()))
+	if err != nil || replay {
+		return err
+	}
 	if _, err := s.wardrobe(w.wardrobeID); err != nil {
 		return err
 	}
@@ -189,7 +244,11 @@ func (s *MemoryStore) create(w worn) error {
 	if _, ok := s.get(k); ok {
 		return errExists(w.kind.noun(), w.id)
 	}
-	return s.putWorn(w)
+	if err := s.putWorn(w); err != nil {
+		return err
+	}
+	commit()
+	return nil
 }
 
 // readRefs fills refs in from what is stored, with their counters of day d
@@ -228,13 +287,16 @@ func (s *MemoryStore) worn(wardrobeID string, kind Kind, id string) (worn, error
 }
 
 // GetClothing implements ClothingStore.GetClothing, which documents its errors.
-func (s *MemoryStore) GetClothing(_ context.Context, wardrobeID, clothingID string) (Clothing, error) {
-	w, err := s.getWorn("get clothing", wardrobeID, KindClothing, clothingID)
-	return w.clothing(), err
+func (s *MemoryStore) GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.getWorn(ctx, "get clothing", wardrobeID, KindClothing, clothingID)
+	return s.o.clothing(w), err
 }
 
-func (s *MemoryStore) getWorn(op, wardrobeID string, kind Kind, id string) (worn, error) {
+func (s *MemoryStore) getWorn(ctx context.Context, op, wardrobeID string, kind Kind, id string) (worn, error) {
 	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return worn{}, err
 	}
 	s.mu.RLock()
@@ -244,22 +306,22 @@ func (s *MemoryStore) getWorn(op, wardrobeID string, kind Kind, id string) (worn
 }
 
 // ListClothes implements ClothingStore.ListClothes, which documents its errors.
-func (s *MemoryStore) ListClothes(_ context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
+func (s *MemoryStore) ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
 	const op = "list clothes"
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rs, next, err := s.listWorn(op, wardrobeID, KindClothing, opts)
+	rs, next, err := s.listWorn(ctx, op, wardrobeID, KindClothing, opts)
 	if err != nil {
 		return ddbkit.Page[Clothing]{}, err
 	}
 	out := make([]Clothing, len(rs))
 	for i, r := range rs {
-		out[i] = r.worn.clothing()
+		out[i] = s.o.clothing(*r.worn)
 	}
 	return ddbkit.Page[Clothing]{Items: out, Next: next}, nil
 }
 
-func (s *MemoryStore) listWorn(op, wardrobeID string, kind Kind, opts ListOptions) ([]*record, string, error) {
+func (s *MemoryStore) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, opts ListOptions) ([]*record, string, error) {
 	if err := validateList(op, wardrobeID, opts); err != nil {
 		return nil, "", err
 	}
@@ -267,14 +329,22 @@ func (s *MemoryStore) listWorn(op, wardrobeID string, kind Kind, opts ListOption
 	if err != nil {
 		return nil, "", wrap(op, err)
 	}
-	rs, next, err := s.query(q, opts.PageOptions)
+	rs, next, err := s.query(ctx, q, opts.PageOptions)
 	return rs, next, wrap(op, err)
 }
 
-// query runs one page of a listing on the table or the GSI q names.
-func (s *MemoryStore) query(q ddb.KeyQuery, opts ddbkit.PageOptions) ([]*record, string, error) {
+// query runs one page of a listing on the table or the GSI q names. It
+// checks the page options, and then the context, as DynamoStore does
+// before its Query.
+func (s *MemoryStore) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.PageOptions) ([]*record, string, error) {
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
+		return nil, "", err
+	}
+	if _, err := ddb.DecodeCursor(q, opts.Cursor); err != nil {
+		return nil, "", err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
 	t := s.items
@@ -285,9 +355,12 @@ func (s *MemoryStore) query(q ddb.KeyQuery, opts ddbkit.PageOptions) ([]*record,
 }
 
 // UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
-func (s *MemoryStore) UpdateClothing(_ context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
+func (s *MemoryStore) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
 	const op = "update clothing"
 	if err := validateClothingPatch(op, wardrobeID, clothingID, patch); err != nil {
+		return Clothing{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return Clothing{}, err
 	}
 	s.mu.Lock()
@@ -302,28 +375,31 @@ func (s *MemoryStore) UpdateClothing(_ context.Context, wardrobeID, clothingID s
 	if patch.ImageKey != nil {
 		w.imageKey = *patch.ImageKey
 	}
-	return w.clothing(), wrap(op, s.putWorn(w))
+	return s.o.clothing(w), wrap(op, s.putWorn(w))
 }
 
 // DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
-func (s *MemoryStore) DeleteClothing(_ context.Context, wardrobeID, clothingID string) (Clothing, error) {
-	w, err := s.setStatus("delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
-	return w.clothing(), err
+func (s *MemoryStore) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.setStatus(ctx, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
+	return s.o.clothing(w), err
 }
 
 // RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
-func (s *MemoryStore) RestoreClothing(_ context.Context, wardrobeID, clothingID string) (Clothing, error) {
-	w, err := s.setStatus("restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
-	return w.clothing(), err
+func (s *MemoryStore) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := s.setStatus(ctx, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
+	return s.o.clothing(w), err
 }
 
 // setStatus deletes or restores a clothing or template; one already in
 // that status is returned unchanged.
-func (s *MemoryStore) setStatus(op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
+func (s *MemoryStore) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
 	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
 		return worn{}, err
 	}
 	at := s.o.deletedAt(to)
+	if err := live(ctx, op); err != nil {
+		return worn{}, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w, err := s.worn(wardrobeID, kind, id)
@@ -335,37 +411,37 @@ func (s *MemoryStore) setStatus(op, wardrobeID string, kind Kind, id string, to 
 }
 
 // AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
-func (s *MemoryStore) AddTemplate(_ context.Context, wardrobeID string, in NewTemplate) (Template, error) {
+func (s *MemoryStore) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error) {
 	const op = "add template"
 	w, err := s.o.newTemplate(op, wardrobeID, in)
 	if err != nil {
 		return Template{}, err
 	}
-	if err := s.create(w); err != nil {
+	if err := s.create(ctx, op, w); err != nil {
 		return Template{}, wrap(op, err)
 	}
-	return w.template(), nil
+	return s.o.template(w), nil
 }
 
 // GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
-func (s *MemoryStore) GetTemplate(_ context.Context, wardrobeID, templateID string) (Template, error) {
-	w, err := s.getWorn("get template", wardrobeID, KindTemplate, templateID)
-	return w.template(), err
+func (s *MemoryStore) GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.getWorn(ctx, "get template", wardrobeID, KindTemplate, templateID)
+	return s.o.template(w), err
 }
 
 // ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
-func (s *MemoryStore) ListTemplates(_ context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
+func (s *MemoryStore) ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
 	const op = "list templates"
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rs, next, err := s.listWorn(op, wardrobeID, KindTemplate, opts)
+	rs, next, err := s.listWorn(ctx, op, wardrobeID, KindTemplate, opts)
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, err
 	}
 	out := make([]TemplateSummary, len(rs))
 	for i, r := range rs {
 		w := r.worn
-		out[i].Template = w.template()
+		out[i].Template = s.o.template(*w)
 		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, s.thumbnails(wardrobeID, w.clothingIDs, ThumbnailCount))
 	}
 	return ddbkit.Page[TemplateSummary]{Items: out, Next: next}, nil
@@ -383,9 +459,12 @@ func (s *MemoryStore) thumbnails(wardrobeID string, ids []string, n int) map[str
 }
 
 // UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
-func (s *MemoryStore) UpdateTemplate(_ context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+func (s *MemoryStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
 	const op = "update template"
 	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
+		return Template{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return Template{}, err
 	}
 	s.mu.Lock()
@@ -394,39 +473,61 @@ func (s *MemoryStore) UpdateTemplate(_ context.Context, wardrobeID, templateID s
 	if err != nil {
 		return Template{}, wrap(op, err)
 	}
-	if patch.ClothingIDs != nil {
-		refs := outfitRefs("", patch.ClothingIDs)
-		if err := s.readRefs(wardrobeID, refs, ""); err != nil {
-			return Template{}, wrap(op, err)
-		}
-		if err := checkWearable(refs); err != nil {
-			return Template{}, wrap(op, err)
-		}
-		w.clothingIDs = append([]string(nil), patch.ClothingIDs...)
+	if patch.ClothingIDs == nil {
+		w = w.patched(patch)
+		return s.o.template(w), wrap(op, s.putWorn(w))
 	}
+	// DynamoStore's transaction: the patch, on condition that what the
+	// result shows and the patch does not set is as read.
+	var name any = patch.Name
 	if patch.Name != nil {
-		w.name = *patch.Name
+		name = *patch.Name
+	} else {
+		name = []string{"unchanged", w.name}
 	}
-	return w.template(), wrap(op, s.putWorn(w))
+	replay, commit, err := s.replayed(ctx, op, describe(wardrobeID, templateID, name, patch.ClothingIDs,
+		w.status, w.st.count, w.st.lastMs, w.createdAt.UnixMilli(), w.deletedAt.UnixMilli(), w.deletedAt.IsZero()))
+	if err != nil {
+		return Template{}, wrap(op, err)
+	}
+	w = w.patched(patch)
+	if replay {
+		return s.o.template(w), nil
+	}
+	refs := outfitRefs("", patch.ClothingIDs)
+	if err := s.readRefs(wardrobeID, refs, ""); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	if err := checkWearable(refs); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	if err := s.putWorn(w); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	commit()
+	return s.o.template(w), nil
 }
 
 // DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
-func (s *MemoryStore) DeleteTemplate(_ context.Context, wardrobeID, templateID string) (Template, error) {
-	w, err := s.setStatus("delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
-	return w.template(), err
+func (s *MemoryStore) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.setStatus(ctx, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
+	return s.o.template(w), err
 }
 
 // RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
-func (s *MemoryStore) RestoreTemplate(_ context.Context, wardrobeID, templateID string) (Template, error) {
-	w, err := s.setStatus("restore template", wardrobeID, KindTemplate, templateID, StatusActive)
-	return w.template(), err
+func (s *MemoryStore) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := s.setStatus(ctx, "restore template", wardrobeID, KindTemplate, templateID, StatusActive)
+	return s.o.template(w), err
 }
 
 // AddHistory implements HistoryStore.AddHistory, which documents its errors.
-func (s *MemoryStore) AddHistory(_ context.Context, wardrobeID string, in NewHistory) (History, error) {
+func (s *MemoryStore) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
 	const op = "add history"
 	h, hk, err := s.o.newHistory(op, wardrobeID, in)
 	if err != nil {
+		return History{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return History{}, err
 	}
 	s.mu.Lock()
@@ -441,18 +542,29 @@ func (s *MemoryStore) AddHistory(_ context.Context, wardrobeID string, in NewHis
 	if err := checkWearable(refs); err != nil {
 		return History{}, wrap(op, err)
 	}
+	writes := []any{wardrobeID, h.ID, h.Date, h.TemplateID, h.ClothingIDs, h.CreatedAt.UnixMilli()}
+	for _, r := range refs {
+		writes = append(writes, r.kind, r.id, r.st, s.o.worn(r.st, h.Date))
+	}
+	replay, commit, err := s.replayed(ctx, op, describe(writes...))
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	if replay {
+		return h, nil
+	}
 	if _, ok := s.get(hk); ok {
 		return History{}, wrap(op, errExists("history", h.ID))
 	}
 	if err := s.putHistory(hk, h); err != nil {
 		return History{}, wrap(op, err)
 	}
-	day := dayMs(h.Date)
 	for _, r := range refs {
-		if err := s.wear(wardrobeID, r, h.Date, +1, r.st.worn(day)); err != nil {
+		if err := s.wear(wardrobeID, r, h.Date, +1, s.o.worn(r.st, h.Date)); err != nil {
 			return History{}, wrap(op, err)
 		}
 	}
+	commit()
 	return h, nil
 }
 
@@ -499,9 +611,12 @@ func (s *MemoryStore) wear(wardrobeID string, r wornRef, d Date, delta int, st s
 }
 
 // GetHistory implements HistoryStore.GetHistory, which documents its errors.
-func (s *MemoryStore) GetHistory(_ context.Context, wardrobeID, historyID string) (HistoryDetail, error) {
+func (s *MemoryStore) GetHistory(ctx context.Context, wardrobeID, historyID string) (HistoryDetail, error) {
 	const op = "get history"
 	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return HistoryDetail{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return HistoryDetail{}, err
 	}
 	s.mu.RLock()
@@ -531,7 +646,7 @@ func (s *MemoryStore) history(wardrobeID, historyID string) (History, error) {
 }
 
 // ListHistory implements HistoryStore.ListHistory, which documents its errors.
-func (s *MemoryStore) ListHistory(_ context.Context, wardrobeID string, hq HistoryQuery) (ddbkit.Page[HistorySummary], error) {
+func (s *MemoryStore) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQuery) (ddbkit.Page[HistorySummary], error) {
 	const op = "list history"
 	if err := validateHistoryQuery(op, wardrobeID, hq); err != nil {
 		return ddbkit.Page[HistorySummary]{}, err
@@ -542,7 +657,7 @@ func (s *MemoryStore) ListHistory(_ context.Context, wardrobeID string, hq Histo
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rs, next, err := s.query(q, hq.PageOptions)
+	rs, next, err := s.query(ctx, q, hq.PageOptions)
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
@@ -557,9 +672,12 @@ func (s *MemoryStore) ListHistory(_ context.Context, wardrobeID string, hq Histo
 }
 
 // DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
-func (s *MemoryStore) DeleteHistory(_ context.Context, wardrobeID, historyID string) error {
+func (s *MemoryStore) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
 	const op = "delete history"
 	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return err
+	}
+	if err := live(ctx, op); err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -572,23 +690,33 @@ func (s *MemoryStore) DeleteHistory(_ context.Context, wardrobeID, historyID str
 	if err := s.readRefs(wardrobeID, refs, h.Date); err != nil {
 		return wrap(op, err)
 	}
-	day := dayMs(h.Date)
 	hk, err := historyKey(wardrobeID, historyID)
 	if err != nil {
 		return wrap(op, err)
 	}
-	s.remove(hk.pk, hk.sk)
-	for _, r := range refs {
-		st, again := r.st.unworn(day, r.dayCount)
-		if again {
+	sts := make([]stats, len(refs))
+	writes := []any{wardrobeID, historyID}
+	for i, r := range refs {
+		st, again := s.o.unworn(r.st, h.Date, r.dayCount)
+		if again && r.found {
 			if st.lastMs, err = s.latestBefore(wardrobeID, r, h.Date); err != nil {
 				return wrap(op, err)
 			}
 		}
-		if err := s.wear(wardrobeID, r, h.Date, -1, st); err != nil {
+		sts[i] = st
+		writes = append(writes, r.kind, r.id, r.found, r.st, st, r.dayCount)
+	}
+	replay, commit, err := s.replayed(ctx, op, describe(writes...))
+	if err != nil || replay {
+		return wrap(op, err)
+	}
+	s.remove(hk.pk, hk.sk)
+	for i, r := range refs {
+		if err := s.wear(wardrobeID, r, h.Date, -1, sts[i]); err != nil {
 			return wrap(op, err)
 		}
 	}
+	commit()
 	return nil
 }
 
@@ -602,11 +730,11 @@ func (s *MemoryStore) latestBefore(wardrobeID string, r wornRef, d Date) (int64,
 	if err != nil || len(rs) == 0 {
 		return 0, err
 	}
-	return dayMs(rs[0].counter.Date), nil
+	return s.o.dayMs(rs[0].counter.Date), nil
 }
 
 // ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
-func (s *MemoryStore) ListDailyWear(_ context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {
+func (s *MemoryStore) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {
 	const op = "list daily wear"
 	if err := validateDailyQuery(op, wardrobeID, kind, id, dq); err != nil {
 		return ddbkit.Page[DailyWear]{}, err
@@ -617,7 +745,7 @@ func (s *MemoryStore) ListDailyWear(_ context.Context, wardrobeID string, kind K
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	rs, next, err := s.query(q, dq.PageOptions)
+	rs, next, err := s.query(ctx, q, dq.PageOptions)
 	if err != nil {
 		return ddbkit.Page[DailyWear]{}, wrap(op, err)
 	}
@@ -629,9 +757,12 @@ func (s *MemoryStore) ListDailyWear(_ context.Context, wardrobeID string, kind K
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
-func (s *MemoryStore) RecalculateStats(_ context.Context, wardrobeID string) (StatsReport, error) {
+func (s *MemoryStore) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
 	const op = "recalculate stats"
 	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return StatsReport{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return StatsReport{}, err
 	}
 	s.mu.Lock()
@@ -656,7 +787,7 @@ func (s *MemoryStore) RecalculateStats(_ context.Context, wardrobeID string) (St
 			for _, c := range s.items.Partition(cpk) {
 				counters = append(counters, *c.counter)
 			}
-			if st, d, drifted := w.recalculated(counters); drifted {
+			if st, d, drifted := s.o.recalculated(w, counters); drifted {
 				rep.Drifts = append(rep.Drifts, d)
 				w.st = st
 				if err := s.putWorn(w); err != nil {

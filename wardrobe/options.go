@@ -16,22 +16,39 @@ type Options struct {
 	// Clock stamps createdAt and deletedAt. The default is time.Now.
 	Clock ddbkit.Clock
 	// NewID makes wardrobe, clothing, template and history IDs. The
-	// default makes UUIDv7s, as the seed specifies.
+	// default makes UUIDv7s, as the seed specifies; tests use
+	// ddbkit.SeededUUIDv7.
 	NewID ddbkit.IDGenerator
-	// MaxAttempts bounds the attempts of a read-modify-write (AddHistory,
-	// DeleteHistory, RecalculateStats) that loses races. The default is 8.
-	MaxAttempts int
+	// Retry bounds the retries of every operation: a read-modify-write
+	// (AddHistory, DeleteHistory, UpdateTemplate, RecalculateStats) that
+	// loses a race, and calls DynamoDB throttles or fails with a 5xx. The
+	// zero value is the default policy; see ddbkit.RetryPolicy.
+	Retry ddbkit.RetryPolicy
+	// CursorSecret is the key that signs page cursors. The default is
+	// none: cursors are bound to their listing and tamper-evident but,
+	// without a secret, forgeable within the caller's own partition and
+	// range. Set a secret shared by all instances to make them
+	// unforgeable.
+	CursorSecret []byte
+	// TimeZone is the zone of the seed's dateToEpochMs: lastWornAt holds
+	// the Unix ms of midnight, in this zone, of the latest day worn, and
+	// LastWornAt reads back that day in this zone. It must be the zone the
+	// table's other writers use (the seed's app probably uses Asia/Tokyo).
+	// The default is UTC.
+	TimeZone *time.Location
 }
 
 func newOptions(optFns []func(*Options)) Options {
 	o := Options{
-		TableName:   DefaultTableName,
-		Clock:       time.Now,
-		NewID:       ddbkit.NewUUIDv7,
-		MaxAttempts: ddb.DefaultBackoff.Attempts,
+		TableName: DefaultTableName,
+		Clock:     time.Now,
+		NewID:     ddbkit.NewUUIDv7,
 	}
 	for _, fn := range optFns {
 		fn(&o)
+	}
+	if o.TimeZone == nil {
+		o.TimeZone = time.UTC
 	}
 	return o
 }
@@ -40,10 +57,31 @@ func newOptions(optFns []func(*Options)) Options {
 // seed's Unix ms numbers, so what a store returns equals what it reads back.
 func (o Options) now() time.Time { return o.Clock().UTC().Truncate(time.Millisecond) }
 
-func (o Options) backoff() ddb.Backoff {
-	b := ddb.DefaultBackoff
-	b.Attempts = o.MaxAttempts
-	return b
+func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
+
+// table is the table both stores key their items and cursors by.
+func (o Options) table() ddb.Table {
+	t := table(o.TableName)
+	t.CursorSecret = string(o.CursorSecret)
+	return t
+}
+
+// dayMs is the seed's dateToEpochMs: the Unix ms of midnight of a
+// validated date in the store's zone.
+func (o Options) dayMs(d Date) int64 {
+	t, _ := d.In(o.TimeZone)
+	return t.UnixMilli()
+}
+
+// dateOf is the calendar day, in the store's zone, of a lastWornAt in Unix
+// ms; "" for 0, never worn. It is how both stores compare last worn days:
+// by day, never by exact ms, so a lastWornAt another writer stamped at
+// another instant of the same day is the same day.
+func (o Options) dateOf(ms int64) Date {
+	if ms == 0 {
+		return ""
+	}
+	return DateOf(time.UnixMilli(ms).In(o.TimeZone))
 }
 
 // Errors both stores return, so that they match in category and in text.
@@ -70,15 +108,12 @@ func errDeletedRef(field string, kind Kind, id string) error {
 	return ddbkit.Invalid(field, "names a DELETED %s (%q); restore it first or leave it out", kind.noun(), id)
 }
 
-func errRaced(what string) error {
-	return fmt.Errorf("%s changed while being updated: %w", what, ddbkit.ErrConflict)
-}
-
 // wrap prefixes err with the package and operation, as every error of the
-// package reads.
+// package reads, and makes it match exactly one ddbkit sentinel
+// (ddb.Classify), keeping its cause.
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("wardrobe: %s: %w", op, err)
+	return fmt.Errorf("wardrobe: %s: %w", op, ddb.Classify(err))
 }

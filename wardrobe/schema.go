@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/schema"
 )
 
 // DefaultTableName is the seed's table name.
@@ -42,9 +43,12 @@ func table(name string) ddb.Table {
 	return ddb.Table{Name: name, PartitionKey: AttrPK, SortKey: AttrSK}
 }
 
-// CreateTableInput returns the seed's table definition: String keys PK and
-// SK, on-demand billing, and the four GSIs, each projecting all attributes.
-func CreateTableInput(name string) *dynamodb.CreateTableInput {
+// Definition returns the seed's table design under the given name: String
+// keys PK and SK, on-demand billing, and the four GSIs, each projecting all
+// attributes. The same value creates the table (CreateTableInput),
+// verifies and reconciles an existing one (EnsureTable), and exports a
+// CloudFormation resource (schema.Definition.CloudFormation).
+func Definition(name string) schema.Definition {
 	attrs := []string{AttrPK, AttrSK, AttrStatusListPK, AttrCreatedAtSK, AttrWearCountSK, AttrLastWornAtSK, AttrDateSK}
 	defs := make([]types.AttributeDefinition, len(attrs))
 	for i, a := range attrs {
@@ -63,7 +67,13 @@ func CreateTableInput(name string) *dynamodb.CreateTableInput {
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
 		})
 	}
-	return in
+	return schema.Definition{Input: in}
+}
+
+// CreateTableInput returns Definition(name).CreateTableInput(): the input
+// that creates the table.
+func CreateTableInput(name string) *dynamodb.CreateTableInput {
+	return Definition(name).CreateTableInput()
 }
 
 func keySchema(pk, sk string) []types.KeySchemaElement {
@@ -73,9 +83,19 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 	}
 }
 
-// EnsureTable creates the table named name unless it exists, and waits until
-// it is ACTIVE. It never modifies or deletes an existing table, so it is safe
-// to call at every start.
-func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string) error {
-	return ddb.EnsureTable(ctx, c, CreateTableInput(name))
+// EnsureTable makes the table named name match Definition(name), with
+// schema.Ensure, and returns the changes it made. A missing table is
+// created; on an existing one (the seed's app's table, say) each missing
+// GSI is added, one UpdateTable per GSI, waiting until it is ACTIVE. A
+// table whose keys, or whose GSIs of the seed's names, have other key
+// attributes or another projection (such as a StatusListByWearCount
+// sorted by an attribute other than wearCountSk) cannot serve this
+// package's listings: EnsureTable then fails with ddbkit.ErrSchemaMismatch
+// (a *ddbkit.SchemaMismatchError listing every difference) and changes
+// nothing. It never deletes anything, so it is safe to call at every
+// start; schema.PlanOnly reports the changes without making them. Other
+// errors match ddbkit.ErrUnavailable.
+func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
+	changes, err := schema.Ensure(ctx, c, Definition(name), optFns...)
+	return changes, wrap("ensure table", err)
 }

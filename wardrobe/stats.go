@@ -1,8 +1,6 @@
 package wardrobe
 
-import (
-	"time"
-)
+import "github.com/ddbkit/ddbkit/internal/ddb"
 
 // This file holds what both stores decide the same way about wear
 // statistics: which references an outfit may name, and how a history's
@@ -10,42 +8,36 @@ import (
 
 // stats are the cached statistics of a clothing or template: wearCount and
 // lastWornAt in Unix ms, 0 meaning never worn, and statsVersion, which every
-// change of them increments. A read-modify-write is conditional on the
-// version it read: the count and the day alone can come back to the values
-// it read after other writes (one history deleted, another added), which
-// would let a stale recomputed lastWornAt through.
+// change of them by this package increments. A read-modify-write is
+// conditional on all three as it read them: on the count and the day,
+// which another writer of the table changes without knowing statsVersion;
+// and on the version, because the count and the day alone can come back to
+// the values it read after other writes (one history deleted, another
+// added), which would let a stale recomputed lastWornAt through.
 type stats struct {
 	count   int
 	lastMs  int64
 	version int64
 }
 
-// worn returns s after one more wear on the day whose midnight is dayMs.
-func (s stats) worn(dayMs int64) stats {
-	return stats{count: s.count + 1, lastMs: max(s.lastMs, dayMs), version: s.version + 1}
-}
-
-// unworn returns s after one wear on dayMs is taken away, given the day's
-// counter as read, and whether the last worn day must be looked up again:
-// when this was the last wear on the latest day. The count never goes
-// below 0.
-func (s stats) unworn(dayMs int64, dayCount int) (stats, bool) {
-	return stats{count: max(s.count-1, 0), lastMs: s.lastMs, version: s.version + 1}, s.lastMs == dayMs && dayCount <= 1
-}
-
-// msTime converts lastWornAt and the like from Unix ms to time.Time, with
-// 0 standing for the zero time.
-func msTime(ms int64) time.Time {
-	if ms == 0 {
-		return time.Time{}
+// worn returns s after one more wear on day d. Days are compared in the
+// store's zone, so a lastWornAt another writer stamped at another instant
+// of the same day stays as it is.
+func (o Options) worn(s stats, d Date) stats {
+	last := s.lastMs
+	if o.dateOf(last) < d { // "" (never worn) sorts first
+		last = o.dayMs(d)
 	}
-	return time.UnixMilli(ms).UTC()
+	return stats{count: s.count + 1, lastMs: last, version: s.version + 1}
 }
 
-// dayMs is the seed's dateToEpochMs: midnight UTC of a validated date.
-func dayMs(d Date) int64 {
-	t, _ := d.Time()
-	return t.UnixMilli()
+// unworn returns s after one wear on day d is taken away, given the day's
+// counter as read, and whether the last worn day must be looked up again:
+// when this was the last wear of the latest day. The count never goes
+// below 0.
+func (o Options) unworn(s stats, d Date, dayCount int) (stats, bool) {
+	return stats{count: max(s.count-1, 0), lastMs: s.lastMs, version: s.version + 1},
+		o.dateOf(s.lastMs) == d && dayCount <= 1
 }
 
 // wornRef is one item an outfit names: the template or a clothing, with
@@ -59,6 +51,10 @@ type wornRef struct {
 	status   Status
 	st       stats
 	dayCount int // the counter of the history's day, when read
+
+	// What DynamoStore read, to condition its writes on: the item and the
+	// day's counter (nil if missing).
+	raw, dayRaw ddb.Item
 }
 
 // outfitRefs lists the items a history wears: its template first, if any,
@@ -126,23 +122,33 @@ func (w worn) thumbnail() Thumbnail {
 
 // truth is what the daily counters, the source of truth, say the
 // statistics are: the sum of the counts and the latest day with a wear.
-// Counters at 0 or below (which no write leaves) count for nothing.
-func truth(counters []DailyWear) stats {
-	var st stats
+// Counters at 0 or below (which no write of this package leaves) count for
+// nothing.
+func truth(counters []DailyWear) (count int, latest Date) {
 	for _, c := range counters {
 		if c.Count > 0 {
-			st.count += c.Count
-			st.lastMs = max(st.lastMs, dayMs(c.Date))
+			count += c.Count
+			latest = max(latest, c.Date)
 		}
 	}
-	return st
+	return count, latest
 }
 
 // recalculated returns what w's statistics must become after its
-// counters, and the drift it had, if any.
-func (w worn) recalculated(counters []DailyWear) (stats, Drift, bool) {
-	st := truth(counters)
-	st.version = w.st.version + 1
-	return st, Drift{Kind: w.kind, ID: w.id, WearCountWas: w.st.count, WearCount: st.count,
-		LastWornAtWas: msTime(w.st.lastMs), LastWornAt: msTime(st.lastMs)}, w.st.count != st.count || w.st.lastMs != st.lastMs
+// counters, and the drift it had, if any. The last worn day is compared by
+// calendar day in the store's zone, never by exact ms: a lastWornAt on the
+// right day is kept as it is, whatever instant of the day it holds.
+func (o Options) recalculated(w worn, counters []DailyWear) (stats, Drift, bool) {
+	count, latest := truth(counters)
+	was := o.dateOf(w.st.lastMs)
+	st := stats{count: count, lastMs: w.st.lastMs, version: w.st.version + 1}
+	switch {
+	case was == latest:
+	case latest == "":
+		st.lastMs = 0
+	default:
+		st.lastMs = o.dayMs(latest)
+	}
+	return st, Drift{Kind: w.kind, ID: w.id, WearCountWas: w.st.count, WearCount: count,
+		LastWornAtWas: was, LastWornAt: latest}, w.st.count != count || was != latest
 }

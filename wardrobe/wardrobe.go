@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/valid"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -52,9 +53,9 @@ type Clothing struct {
 	WardrobeID string
 	Name       string
 	Status     Status
-	ImageKey   string    // "" when it has no image
-	WearCount  int       // a cache of the daily counters' sum
-	LastWornAt time.Time // a cache: midnight UTC of the latest day worn; zero if never worn
+	ImageKey   string // "" when it has no image
+	WearCount  int    // a cache of the daily counters' sum
+	LastWornAt Date   // a cache: the latest day worn, in Options.TimeZone; "" if never worn
 	CreatedAt  time.Time
 	DeletedAt  time.Time // zero unless Status is StatusDeleted
 }
@@ -67,7 +68,7 @@ type Template struct {
 	Status      Status
 	ClothingIDs []string // in the order given, 1 to MaxClothes
 	WearCount   int
-	LastWornAt  time.Time
+	LastWornAt  Date // "" if never worn
 	CreatedAt   time.Time
 	DeletedAt   time.Time
 }
@@ -197,13 +198,18 @@ type Drift struct {
 	Kind                      Kind
 	ID                        string
 	WearCountWas, WearCount   int
-	LastWornAtWas, LastWornAt time.Time
+	LastWornAtWas, LastWornAt Date
 }
 
 // StatsReport is what RecalculateStats checked and repaired.
 type StatsReport struct {
-	Checked int     // clothes and templates, ACTIVE and DELETED
+	Checked int     // clothes and templates, ACTIVE and DELETED, decoded
 	Drifts  []Drift // those repaired, clothes first, each kind in ID order
+	// Skipped holds one error (matching ddbkit.ErrCorruptItem) per
+	// clothing or template, or per daily counter of one, that could not be
+	// decoded; such an item is neither checked nor repaired. The memory
+	// store holds only items it decoded, so its Skipped is empty.
+	Skipped []error
 }
 
 // WardrobeStore creates and reads wardrobes (AP-01, AP-02).
@@ -392,13 +398,15 @@ func (v *validator) kind(k Kind) {
 }
 
 // Date is a calendar date as the seed writes it: "yyyymmdd". The valid dates
-// run from MinDate to MaxDate.
+// run from MinDate to MaxDate. The zero Date is no date: an open end of a
+// range, or "never" for LastWornAt.
 type Date string
 
 // The range of dates. A date's midnight in Unix milliseconds is what
 // lastWornAt stores, and 0 there means "never worn", so the first valid day
 // is the one after the epoch; the LASTWORN# key holds 13 digits of
-// milliseconds, which last until 2286-11-20.
+// milliseconds, which last until 2286-11-20. Both bounds hold in every time
+// zone (UTC-12 to UTC+14).
 const (
 	MinDate Date = "19700102"
 	MaxDate Date = "22861120"
@@ -407,9 +415,21 @@ const (
 // DateOf returns the date of t in t's location.
 func DateOf(t time.Time) Date { return Date(keys.DateCompact(t)) }
 
+// Valid returns nil if d is a date from MinDate to MaxDate, and otherwise a
+// *ddbkit.ValidationError (matching ddbkit.ErrInvalidArgument).
+func (d Date) Valid() error {
+	_, err := d.Time()
+	return err
+}
+
 // Time returns midnight UTC of d, or an error (a *ddbkit.ValidationError)
 // if d is not a valid date.
-func (d Date) Time() (time.Time, error) {
+func (d Date) Time() (time.Time, error) { return d.In(time.UTC) }
+
+// In returns midnight of d in loc, or an error (a *ddbkit.ValidationError)
+// if d is not a valid date. In a zone whose clocks skip midnight that day,
+// it is the first instant of the day.
+func (d Date) In(loc *time.Location) (time.Time, error) {
 	t, err := keys.ParseDateCompact(string(d))
 	if err != nil {
 		return time.Time{}, err
@@ -417,17 +437,36 @@ func (d Date) Time() (time.Time, error) {
 	if d < MinDate || d > MaxDate {
 		return time.Time{}, ddbkit.Invalid("date", "must be from %s to %s, got %s", MinDate, MaxDate, string(d))
 	}
-	return t, nil
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc), nil
 }
 
-// AddDays returns the date n days after d (before it when n is negative),
-// or "" if d is not a valid date.
-func (d Date) AddDays(n int) Date {
-	t, err := keys.ParseDateCompact(string(d))
+// AddDays returns the date n days after d (before it when n is negative).
+// If d is not a valid date, or the result is outside MinDate..MaxDate, it
+// returns d itself, unchanged, and a *ddbkit.ValidationError (matching
+// ddbkit.ErrInvalidArgument): a bad date never turns into the zero Date,
+// which a range would read as an open end.
+func (d Date) AddDays(n int) (Date, error) {
+	t, err := d.Time()
 	if err != nil {
-		return ""
+		return d, err
 	}
-	return DateOf(t.AddDate(0, 0, n))
+	out := DateOf(t.AddDate(0, 0, n))
+	if err := out.Valid(); err != nil {
+		return d, err
+	}
+	return out, nil
+}
+
+// parseStoredDate reads a date another writer stored: the seed's
+// "yyyymmdd", or ISO 8601's extended "yyyy-mm-dd".
+func parseStoredDate(s string) (Date, bool) {
+	t, err := keys.ParseDateCompact(s)
+	if err != nil {
+		if t, err = keys.ParseDateISO(s); err != nil {
+			return "", false
+		}
+	}
+	return DateOf(t), true
 }
 
 // The prologue of every operation, shared by both stores: validate the
@@ -546,6 +585,8 @@ type worn struct {
 	clothingIDs          []string // templates only
 	st                   stats
 	createdAt, deletedAt time.Time
+
+	raw ddb.Item // the stored item, as DynamoStore read it; nil otherwise
 }
 
 func (w worn) key() (itemKey, error) { return wornKey(w.wardrobeID, w.kind, w.id) }
@@ -554,15 +595,26 @@ func (w worn) indexKeys() (indexKeys, error) {
 	return wornIndexKeys(w.wardrobeID, w.kind, w.id, w.status, w.createdAt, w.st)
 }
 
-func (w worn) clothing() Clothing {
+func (o Options) clothing(w worn) Clothing {
 	return Clothing{ID: w.id, WardrobeID: w.wardrobeID, Name: w.name, Status: w.status, ImageKey: w.imageKey,
-		WearCount: w.st.count, LastWornAt: msTime(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
+		WearCount: w.st.count, LastWornAt: o.dateOf(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
 }
 
-func (w worn) template() Template {
+func (o Options) template(w worn) Template {
 	return Template{ID: w.id, WardrobeID: w.wardrobeID, Name: w.name, Status: w.status,
 		ClothingIDs: append([]string(nil), w.clothingIDs...),
-		WearCount:   w.st.count, LastWornAt: msTime(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
+		WearCount:   w.st.count, LastWornAt: o.dateOf(w.st.lastMs), CreatedAt: w.createdAt, DeletedAt: w.deletedAt}
+}
+
+// patched returns w with a template patch applied.
+func (w worn) patched(p TemplatePatch) worn {
+	if p.Name != nil {
+		w.name = *p.Name
+	}
+	if p.ClothingIDs != nil {
+		w.clothingIDs = append([]string(nil), p.ClothingIDs...)
+	}
+	return w
 }
 
 // withStatus returns w in status s, with deletedAt (zero unless DELETED).

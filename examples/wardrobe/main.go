@@ -9,7 +9,8 @@
 //	go run ./examples/wardrobe
 //
 // With -endpoint it runs on DynamoDB (for example DynamoDB Local), creating
-// the table if it does not exist:
+// the table if it does not exist, or adding the indexes an existing one
+// lacks:
 //
 //	go run ./examples/wardrobe -endpoint http://127.0.0.1:8000 -table wardrobe-example
 //
@@ -56,8 +57,12 @@ func run(ctx context.Context, endpoint, table, region string) error {
 			BaseEndpoint: aws.String(endpoint),
 			Credentials:  credentials.NewStaticCredentialsProvider(envOr("AWS_ACCESS_KEY_ID", "local"), envOr("AWS_SECRET_ACCESS_KEY", "local"), ""),
 		})
-		if err := wardrobe.EnsureTable(ctx, c, table); err != nil {
+		changes, err := wardrobe.EnsureTable(ctx, c, table)
+		if err != nil {
 			return err
+		}
+		for _, ch := range changes {
+			fmt.Println("schema:", ch)
 		}
 		fmt.Printf("store: DynamoDB at %s, table %s\n", endpoint, table)
 		s = wardrobe.NewDynamoStore(c, func(o *wardrobe.Options) { o.TableName = table })
@@ -121,7 +126,14 @@ func run(ctx context.Context, endpoint, table, region string) error {
 	// history names its clothes itself; TemplateID only records the
 	// template worn.
 	const monday wardrobe.Date = "20260105"
-	today := monday.AddDays(6)
+	day := func(n int) wardrobe.Date {
+		d, err := monday.AddDays(n)
+		if err != nil {
+			panic(err) // monday is a valid date, and n small
+		}
+		return d
+	}
+	today := day(6)
 	wearTemplate := func(t wardrobe.Template) wardrobe.NewHistory {
 		return wardrobe.NewHistory{TemplateID: t.ID, ClothingIDs: t.ClothingIDs}
 	}
@@ -136,17 +148,17 @@ func run(ctx context.Context, endpoint, table, region string) error {
 	}
 	var last wardrobe.History
 	for i, in := range week {
-		in.Date = monday.AddDays(i)
+		in.Date = day(i)
 		if last, err = s.AddHistory(ctx, wid, in); err != nil {
 			return err
 		}
 	}
 	// A second outfit on Wednesday evening: the day's counters reach 2.
-	if _, err := s.AddHistory(ctx, wid, wardrobe.NewHistory{Date: monday.AddDays(2),
+	if _, err := s.AddHistory(ctx, wid, wardrobe.NewHistory{Date: day(2),
 		ClothingIDs: outfit("ボーダーカットソー", "白スニーカー")}); err != nil {
 		return err
 	}
-	fmt.Printf("recorded %d outfits, %s to %s\n", len(week)+1, day(monday), day(today))
+	fmt.Printf("recorded %d outfits, %s to %s\n", len(week)+1, show(monday), show(today))
 
 	// AP-03: the home screen, the last seven days, latest first.
 	if err := printHome(ctx, s, wid, today, tplName); err != nil {
@@ -180,14 +192,14 @@ func run(ctx context.Context, endpoint, table, region string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("deleted the history of %s: %s worn %d -> %d times, last worn %s -> %s\n", day(last.Date),
-		after.Name, before.WearCount, after.WearCount, day(wardrobe.DateOf(before.LastWornAt)), day(wardrobe.DateOf(after.LastWornAt)))
+	fmt.Printf("deleted the history of %s: %s worn %d -> %d times, last worn %s -> %s\n", show(last.Date),
+		after.Name, before.WearCount, after.WearCount, show(before.LastWornAt), show(after.LastWornAt))
 	tplAfter, err := s.GetTemplate(ctx, wid, weekend.ID)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("  %s worn %d -> %d times, last worn %s -> %s\n", tplAfter.Name, tplBefore.WearCount, tplAfter.WearCount,
-		day(wardrobe.DateOf(tplBefore.LastWornAt)), day(wardrobe.DateOf(tplAfter.LastWornAt)))
+		show(tplBefore.LastWornAt), show(tplAfter.LastWornAt))
 
 	// AP-08: logically delete the jacket. Templates keep it, drawn with
 	// the deleted overlay; a new outfit may not name it.
@@ -225,7 +237,7 @@ func run(ctx context.Context, endpoint, table, region string) error {
 		return err
 	}
 	for _, d := range trend.Items {
-		fmt.Printf("  %s %s\n", day(d.Date), strings.Repeat("■", d.Count))
+		fmt.Printf("  %s %s\n", show(d.Date), strings.Repeat("■", d.Count))
 	}
 
 	// The counters are the source of truth; the cached wearCount and
@@ -245,7 +257,11 @@ func run(ctx context.Context, endpoint, table, region string) error {
 // with the thumbnails of its first clothes and the "+x" badge.
 func printHome(ctx context.Context, s wardrobe.Store, wid string, today wardrobe.Date, tplName map[string]string) error {
 	fmt.Println("home, the last 7 days:")
-	q := wardrobe.HistoryQuery{From: today.AddDays(-6), To: today, Descending: true}
+	from, err := today.AddDays(-6)
+	if err != nil {
+		return err
+	}
+	q := wardrobe.HistoryQuery{From: from, To: today, Descending: true}
 	for h, err := range ddbkit.All(func(cursor string) (ddbkit.Page[wardrobe.HistorySummary], error) {
 		q.Cursor = cursor
 		return s.ListHistory(ctx, wid, q)
@@ -257,7 +273,7 @@ func printHome(ctx context.Context, s wardrobe.Store, wid string, today wardrobe
 		if h.TemplateID != "" {
 			name = tplName[h.TemplateID]
 		}
-		fmt.Printf("  %s %s %s\n", day(h.Date), pad(name, 18), thumbs(h.Thumbnails, h.More))
+		fmt.Printf("  %s %s %s\n", show(h.Date), pad(name, 18), thumbs(h.Thumbnails, h.More))
 	}
 	return nil
 }
@@ -273,8 +289,8 @@ func printClothes(ctx context.Context, s wardrobe.Store, wid string, opts wardro
 			return err
 		}
 		lastWorn := "never"
-		if !c.LastWornAt.IsZero() {
-			lastWorn = day(wardrobe.DateOf(c.LastWornAt))
+		if c.LastWornAt != "" {
+			lastWorn = show(c.LastWornAt)
 		}
 		fmt.Printf("  %s worn %d, last %s\n", pad(c.Name, 20), c.WearCount, lastWorn)
 	}
@@ -314,8 +330,11 @@ func pad(s string, width int) string {
 	return s + strings.Repeat(" ", max(width-n, 1))
 }
 
-// day formats a date for the screen.
-func day(d wardrobe.Date) string {
+// show formats a date for the screen; "" is never.
+func show(d wardrobe.Date) string {
+	if d == "" {
+		return "never"
+	}
 	t, err := d.Time()
 	if err != nil {
 		return string(d)

@@ -19,7 +19,7 @@ import (
 // same clothes and template at once, then checks that the cached
 // statistics, the daily counters and the surviving histories agree exactly.
 func testConcurrentHistories(t *testing.T, newStore NewStore) {
-	s := fixed(t, newStore, func(o *wardrobe.Options) { o.MaxAttempts = 100 })
+	s := fixed(t, newStore, func(o *wardrobe.Options) { o.Retry = ddbkit.RetryPolicy{MaxAttempts: 100} })
 	w := mustWardrobe(t, s, "w")
 	cs := mustClothes(t, s, w.ID, 4)
 	tp := mustTemplate(t, s, w.ID, "tp", ids(cs, 0, 1)...)
@@ -145,7 +145,7 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 	// What the histories say each item's statistics are.
 	type truth struct {
 		count int
-		last  time.Time
+		last  wardrobe.Date
 		byDay map[wardrobe.Date]int
 	}
 	model := func(wears func(wardrobe.History) bool) truth {
@@ -156,15 +156,13 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 			}
 			tr.count++
 			tr.byDay[h.Date]++
-			if d := day(t, h.Date); d.After(tr.last) {
-				tr.last = d
-			}
+			tr.last = max(tr.last, day(t, h.Date))
 		}
 		return tr
 	}
-	check := func(what string, kind wardrobe.Kind, id string, count int, last time.Time, tr truth) {
+	check := func(what string, kind wardrobe.Kind, id string, count int, last wardrobe.Date, tr truth) {
 		t.Helper()
-		if count != tr.count || !last.Equal(tr.last) {
+		if count != tr.count || last != tr.last {
 			t.Errorf("%s: WearCount %d, LastWornAt %v; the histories say %d, %v", what, count, last, tr.count, tr.last)
 		}
 		sum := 0
@@ -231,7 +229,7 @@ func refusedToggled(err error, ids []string, id string) bool {
 // testConcurrentDeleteOneWins deletes one history from many goroutines at
 // once: exactly one succeeds, and its wear is taken back exactly once.
 func testConcurrentDeleteOneWins(t *testing.T, newStore NewStore) {
-	s := fixed(t, newStore, func(o *wardrobe.Options) { o.MaxAttempts = 100 })
+	s := fixed(t, newStore, func(o *wardrobe.Options) { o.Retry = ddbkit.RetryPolicy{MaxAttempts: 100} })
 	w := mustWardrobe(t, s, "w")
 	cs := mustClothes(t, s, w.ID, 2)
 	tp := mustTemplate(t, s, w.ID, "tp", ids(cs, 0, 1)...)
@@ -311,11 +309,15 @@ func testConcurrentCreateOneWins(t *testing.T, newStore NewStore) {
 		return err
 	})
 	race("AddHistory", func(i int) error {
-		_, err := s.AddHistory(ctx(t), "same-id", wardrobe.NewHistory{Date: wardrobe.Date("20260101").AddDays(i), ClothingIDs: []string{"same-id"}})
+		d, err := wardrobe.Date("20260101").AddDays(i)
+		if err != nil {
+			return err
+		}
+		_, err = s.AddHistory(ctx(t), "same-id", wardrobe.NewHistory{Date: d, ClothingIDs: []string{"same-id"}})
 		return err
 	})
 	c := getClothing(t, s, "same-id", "same-id")
-	if hs := allHistory(t, s, "same-id"); len(hs) != 1 || c.WearCount != 1 || !c.LastWornAt.Equal(day(t, hs[0].Date)) {
+	if hs := allHistory(t, s, "same-id"); len(hs) != 1 || c.WearCount != 1 || c.LastWornAt != day(t, hs[0].Date) {
 		t.Fatalf("after racing AddHistory calls: %d histories, clothing %+v; want one history and its wear", len(hs), c)
 	}
 	wantDaily(t, s, "same-id", wardrobe.KindClothing, c.ID, dw(allHistory(t, s, "same-id")[0].Date, 1))

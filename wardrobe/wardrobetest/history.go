@@ -33,9 +33,9 @@ func testAddHistory(t *testing.T, newStore NewStore) {
 	}
 	wantClothingStats(t, s, w.ID, c1.ID, 1, day(t, d5))
 	wantClothingStats(t, s, w.ID, c2.ID, 1, day(t, d5))
-	wantClothingStats(t, s, w.ID, c3.ID, 0, time.Time{})
+	wantClothingStats(t, s, w.ID, c3.ID, 0, never)
 	wantTemplateStats(t, s, w.ID, tp.ID, 1, day(t, d5))
-	wantTemplateStats(t, s, w.ID, tp2.ID, 0, time.Time{})
+	wantTemplateStats(t, s, w.ID, tp2.ID, 0, never)
 	wantDaily(t, s, w.ID, wardrobe.KindClothing, c1.ID, dw(d5, 1))
 	wantDaily(t, s, w.ID, wardrobe.KindTemplate, tp.ID, dw(d5, 1))
 	wantDaily(t, s, w.ID, wardrobe.KindClothing, c3.ID)
@@ -98,7 +98,7 @@ func testDateLimits(t *testing.T, newStore NewStore) {
 	const mid = wardrobe.Date("20260103")
 	if wardrobe.MaxDate != "22861120" {
 		t.Fatalf("MaxDate = %s, want 22861120, the last midnight with 13 digits of Unix ms (%d)",
-			wardrobe.MaxDate, day(t, "22861120").UnixMilli())
+			wardrobe.MaxDate, time.Date(2286, 11, 20, 0, 0, 0, 0, time.UTC).UnixMilli())
 	}
 	for _, d := range []wardrobe.Date{wardrobe.MinDate, wardrobe.MaxDate} {
 		t.Run(string(d), func(t *testing.T) {
@@ -128,7 +128,7 @@ func testDateLimits(t *testing.T, newStore NewStore) {
 			wantDaily(t, s, w.ID, wardrobe.KindClothing, c.ID, dw(mid, 1))
 		})
 	}
-	for _, d := range []wardrobe.Date{wardrobe.MaxDate.AddDays(1), "99991231", "19700101"} {
+	for _, d := range []wardrobe.Date{"22861121", "99991231", "19700101"} {
 		t.Run("refused "+string(d), func(t *testing.T) {
 			s := fixed(t, newStore)
 			w := mustWardrobe(t, s, "w")
@@ -267,7 +267,7 @@ func testAddHistoryBadInput(t *testing.T, newStore NewStore) {
 	for _, c := range cs {
 		wantClothingStats(t, s, w.ID, c.ID, 1, day(t, "20260105"))
 	}
-	wantClothingStats(t, s, w.ID, gone.ID, 0, time.Time{})
+	wantClothingStats(t, s, w.ID, gone.ID, 0, never)
 }
 
 func testGetHistory(t *testing.T, newStore NewStore) {
@@ -479,14 +479,14 @@ func testLastWeek(t *testing.T, newStore NewStore) {
 	// Today is early in March of a common year: the week reaches back into
 	// February.
 	const today = wardrobe.Date("20260303")
-	if got := today.AddDays(-6); got != "20260225" {
-		t.Fatalf("AddDays(-6) of %s = %s, want 20260225", today, got)
+	if got, err := today.AddDays(-6); got != "20260225" || err != nil {
+		t.Fatalf("AddDays(-6) of %s = %s, %v; want 20260225", today, got, err)
 	}
 	byDay := map[wardrobe.Date]string{}
 	for _, d := range []wardrobe.Date{"20260224", "20260225", "20260228", today, "20260304"} {
 		byDay[d] = mustHistory(t, s, w.ID, d, "", c.ID).ID
 	}
-	q := wardrobe.HistoryQuery{From: today.AddDays(-6), To: today, Descending: true}
+	q := wardrobe.HistoryQuery{From: addDays(t, today, -6), To: today, Descending: true}
 	want := []string{byDay[today], byDay["20260228"], byDay["20260225"]}
 	checkWalk(t, "ListHistory(last 7 days)", want, historyID, historyFetch(t, s, w.ID, q), 1, 2, 0)
 	p, err := s.ListHistory(ctx(t), w.ID, q)
@@ -535,8 +535,8 @@ func testDeleteHistory(t *testing.T, newStore NewStore) {
 	mustDeleteTemplate(t, s, w.ID, tp.ID)
 	mustDeleteHistory(t, s, w.ID, h2.ID)
 	wantClothingStats(t, s, w.ID, c1.ID, 1, day(t, d1))
-	wantClothingStats(t, s, w.ID, c2.ID, 0, time.Time{})
-	wantTemplateStats(t, s, w.ID, tp.ID, 0, time.Time{})
+	wantClothingStats(t, s, w.ID, c2.ID, 0, never)
+	wantTemplateStats(t, s, w.ID, tp.ID, 0, never)
 	wantDaily(t, s, w.ID, wardrobe.KindClothing, c1.ID, dw(d1, 1))
 	wantDaily(t, s, w.ID, wardrobe.KindClothing, c2.ID)
 	wantDaily(t, s, w.ID, wardrobe.KindTemplate, tp.ID)
@@ -557,7 +557,7 @@ func testDeleteHistory(t *testing.T, newStore NewStore) {
 
 	// The last wear goes: never worn again.
 	mustDeleteHistory(t, s, w.ID, h1.ID)
-	wantClothingStats(t, s, w.ID, c1.ID, 0, time.Time{})
+	wantClothingStats(t, s, w.ID, c1.ID, 0, never)
 	wantDaily(t, s, w.ID, wardrobe.KindClothing, c1.ID)
 	if hs := allHistory(t, s, w.ID); len(hs) != 0 {
 		t.Fatalf("histories left: %+v", hs)

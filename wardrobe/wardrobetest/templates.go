@@ -430,10 +430,10 @@ func testListTemplatesOrders(t *testing.T, newStore NewStore) {
 	}
 	model := []struct {
 		count int
-		last  time.Time
+		last  wardrobe.Date
 	}{
 		{2, day(t, d2)}, {1, day(t, d3)}, {2, day(t, d2)}, {2, day(t, d2)},
-		{0, time.Time{}}, {1, day(t, d1)}, {0, time.Time{}},
+		{0, never}, {1, day(t, d1)}, {0, never},
 	}
 	byStatus := map[wardrobe.Status][]wornStat{}
 	for i, m := range model {
@@ -475,7 +475,7 @@ func testManyThumbnails(t *testing.T, newStore NewStore) {
 		// thumbnails.
 		lists[i] = ids(cs, 4*i+3, 4*i+1, 4*i+2, 4*i, 4*n, 4*n+1)
 		mustTemplate(t, s, w.ID, fmt.Sprint("t", i), lists[i]...)
-		mustHistory(t, s, w.ID, wardrobe.Date("20260101").AddDays(i), "", lists[i]...)
+		mustHistory(t, s, w.ID, addDays(t, "20260101", i), "", lists[i]...)
 	}
 	// Deleted overlays early and late in the page.
 	for _, i := range []int{1, 50, 94} {
@@ -575,6 +575,6 @@ func testResultsDoNotAlias(t *testing.T, newStore NewStore) {
 	// a changed slice.
 	mustDeleteHistory(t, s, w.ID, h.ID)
 	for _, c := range cs {
-		wantClothingStats(t, s, w.ID, c.ID, 0, time.Time{})
+		wantClothingStats(t, s, w.ID, c.ID, 0, never)
 	}
 }

@@ -69,12 +69,13 @@ func Run(t *testing.T, newStore NewStore) {
 }
 
 // fixed returns a store with a step clock (one millisecond per call) and
-// deterministic IDs.
+// deterministic IDs of the seed's kind, UUIDv7, stamped by a clock of
+// their own so that making an ID does not move the store's clock.
 func fixed(t *testing.T, newStore NewStore, more ...func(*wardrobe.Options)) wardrobe.Store {
 	t.Helper()
 	opts := append([]func(*wardrobe.Options){func(o *wardrobe.Options) {
 		o.Clock = ddbkit.StepClock(Start, time.Millisecond)
-		o.NewID = ddbkit.SeededUUIDv4(1)
+		o.NewID = ddbkit.SeededUUIDv7(1, ddbkit.StepClock(Start, time.Millisecond))
 	}}, more...)
 	return newStore(t, opts...)
 }
@@ -105,15 +106,27 @@ func ptr[T any](v T) *T { return &v }
 // long returns a Japanese string of n characters (3n bytes).
 func long(n int) string { return strings.Repeat("あ", n) }
 
-// day returns midnight UTC of a yyyymmdd date, computed independently of
-// the package.
-func day(t *testing.T, d wardrobe.Date) time.Time {
+// never is LastWornAt of an item never worn.
+const never = wardrobe.Date("")
+
+// day returns d, the LastWornAt of an item last worn on d, after checking
+// that it is a real date, independently of the package.
+func day(t *testing.T, d wardrobe.Date) wardrobe.Date {
 	t.Helper()
-	tm, err := time.Parse("20060102", string(d))
-	if err != nil {
+	if _, err := time.Parse("20060102", string(d)); err != nil {
 		t.Fatalf("bad test date %q: %v", d, err)
 	}
-	return tm.UTC()
+	return d
+}
+
+// addDays is d.AddDays(n) for dates the test knows are valid.
+func addDays(t *testing.T, d wardrobe.Date, n int) wardrobe.Date {
+	t.Helper()
+	out, err := d.AddDays(n)
+	if err != nil {
+		t.Fatalf("%s.AddDays(%d): %v", d, n, err)
+	}
+	return out
 }
 
 func wantErr(t *testing.T, what string, err, want error) {
@@ -230,20 +243,20 @@ func mustDeleteHistory(t *testing.T, s wardrobe.Store, wid, id string) {
 }
 
 // wantStats checks an item's cached statistics.
-func wantStats(t *testing.T, what string, count, gotCount int, last, gotLast time.Time) {
+func wantStats(t *testing.T, what string, count, gotCount int, last, gotLast wardrobe.Date) {
 	t.Helper()
-	if gotCount != count || !gotLast.Equal(last) {
+	if gotCount != count || gotLast != last {
 		t.Fatalf("%s: WearCount %d, LastWornAt %v; want %d, %v", what, gotCount, gotLast, count, last)
 	}
 }
 
-func wantClothingStats(t *testing.T, s wardrobe.Store, wid, id string, count int, last time.Time) {
+func wantClothingStats(t *testing.T, s wardrobe.Store, wid, id string, count int, last wardrobe.Date) {
 	t.Helper()
 	c := getClothing(t, s, wid, id)
 	wantStats(t, "clothing "+c.Name, count, c.WearCount, last, c.LastWornAt)
 }
 
-func wantTemplateStats(t *testing.T, s wardrobe.Store, wid, id string, count int, last time.Time) {
+func wantTemplateStats(t *testing.T, s wardrobe.Store, wid, id string, count int, last wardrobe.Date) {
 	t.Helper()
 	tp := getTemplate(t, s, wid, id)
 	wantStats(t, "template "+tp.Name, count, tp.WearCount, last, tp.LastWornAt)
