@@ -50,6 +50,9 @@ func Run(t *testing.T, newStore NewStore) {
 		{"BadInputWritesNothing", testBadInput},
 		{"ConcurrentCreateUserOneWins", testConcurrentCreateUser},
 		{"ConcurrentCreateAndToggle", testConcurrentCreateAndToggle},
+		{"UsernamesWithMarks", testUsernamesWithMarks},
+		{"EndedContextWritesNothing", testEndedContext},
+		{"IdempotencyKey", testIdempotencyKey},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
@@ -100,10 +103,18 @@ func mustCategory(t *testing.T, s todo.Store, user, name string) todo.Category {
 	return c
 }
 
+// wantErr fails t unless err matches want and no other ddbkit sentinel:
+// every error of a store matches exactly one.
 func wantErr(t *testing.T, what string, err, want error) {
 	t.Helper()
-	if !errors.Is(err, want) {
-		t.Fatalf("%s: got error %v, want %v", what, err, want)
+	var matched []error
+	for _, s := range ddbkit.Sentinels {
+		if errors.Is(err, s) {
+			matched = append(matched, s)
+		}
+	}
+	if len(matched) != 1 || matched[0] != want {
+		t.Fatalf("%s: got error %v, matching %v; want exactly %v", what, err, matched, want)
 	}
 }
 
@@ -171,6 +182,13 @@ func testUsers(t *testing.T, newStore NewStore) {
 	}
 	// Japanese usernames are letters too.
 	mustUser(t, s, "山田_taro-1.x")
+
+	// Creating a user exactly as it is stored succeeds: the DynamoDB store
+	// cannot tell it from the write of its own earlier attempt whose
+	// response was lost, and the memory store answers the same.
+	if err := s.CreateUser(ctx(t), todo.User{Username: "alice", Email: "a@example.org"}); err != nil {
+		t.Fatalf("CreateUser of the user exactly as stored = %v, want success", err)
+	}
 }
 
 func testListUsersPages(t *testing.T, newStore NewStore) {
@@ -801,4 +819,203 @@ func testConcurrentCreateAndToggle(t *testing.T, newStore NewStore) {
 	if toggled+conflict != workers*toggles {
 		t.Fatalf("%d toggles accounted for, want %d", toggled+conflict, workers*toggles)
 	}
+}
+
+func testUsernamesWithMarks(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	// Vowel signs and viramas are marks, not letters; these names need them.
+	for _, name := range []string{"नमस्ते", "สวัสดี", "வணக்கம்", "e\u0301cole", "नमस्ते_2"} {
+		if err := s.CreateUser(ctx(t), todo.User{Username: name, Email: "x@example.com"}); err != nil {
+			t.Fatalf("CreateUser(%q): %v", name, err)
+		}
+		if got, err := s.GetUser(ctx(t), name); err != nil || got.Username != name {
+			t.Fatalf("GetUser(%q) = %+v, %v", name, got, err)
+		}
+		td := mustTodo(t, s, name, todo.NewTodo{})
+		if got, err := s.GetTodo(ctx(t), name, td.ID); err != nil || got != td {
+			t.Fatalf("GetTodo of %q = %+v, %v; want %+v", name, got, err, td)
+		}
+	}
+	// Lengths count code points: न and ् are two.
+	ok := strings.Repeat("न\u094d", todo.MaxUsernameLen/2)
+	if err := s.CreateUser(ctx(t), todo.User{Username: ok, Email: "x@example.com"}); err != nil {
+		t.Fatalf("CreateUser of %d code points: %v", todo.MaxUsernameLen, err)
+	}
+	tests := []struct{ name, username string }{
+		{"a mark first", "\u0301cole"},
+		{"a virama first", "\u094dनम"},
+		{"one code point too many", ok + "न"},
+		{"a symbol", "a+b"},
+		{"a space", "नम स्ते"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := s.CreateUser(ctx(t), todo.User{Username: tt.username, Email: "x@example.com"})
+			wantErr(t, tt.name, err, ddbkit.ErrInvalidArgument)
+			var ve *ddbkit.ValidationError
+			if !errors.As(err, &ve) || ve.Field != "Username" {
+				t.Fatalf("error %v: want a *ddbkit.ValidationError for Username", err)
+			}
+		})
+	}
+}
+
+// testEndedContext calls every method under a cancelled and under an
+// expired context: each fails with ErrUnavailable, still matching the
+// context's error, and nothing is written.
+func testEndedContext(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	cat := mustCategory(t, s, "alice", "c")
+	td := mustTodo(t, s, "alice", todo.NewTodo{CategoryID: cat.ID})
+	other := mustCategory(t, s, "alice", "other")
+	before := snapshot(t, s, "alice", "bob")
+
+	cancelled, cancel := context.WithCancel(ctx(t))
+	cancel()
+	expired, cancel2 := context.WithDeadline(ctx(t), time.Now().Add(-time.Second))
+	defer cancel2()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		want error
+	}{{"cancelled", cancelled, context.Canceled}, {"expired", expired, context.DeadlineExceeded}} {
+		calls := []struct {
+			name string
+			call func() error
+		}{
+			{"CreateUser", func() error { return s.CreateUser(c.ctx, todo.User{Username: "bob", Email: "b@example.com"}) }},
+			{"GetUser", func() error { _, err := s.GetUser(c.ctx, "alice"); return err }},
+			{"ListUsers", func() error { _, err := s.ListUsers(c.ctx, ddbkit.PageOptions{}); return err }},
+			{"UpdateUser", func() error { return s.UpdateUser(c.ctx, todo.User{Username: "alice", Email: "new@example.com"}) }},
+			{"DeleteUser", func() error { return s.DeleteUser(c.ctx, "alice") }},
+			{"CreateTodo", func() error {
+				_, err := s.CreateTodo(c.ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
+				return err
+			}},
+			{"GetTodo", func() error { _, err := s.GetTodo(c.ctx, "alice", td.ID); return err }},
+			{"ListTodos", func() error { _, err := s.ListTodos(c.ctx, "alice", ddbkit.PageOptions{}); return err }},
+			{"UpdateTodo", func() error {
+				_, err := s.UpdateTodo(c.ctx, "alice", td.ID, todo.TodoPatch{Title: ptr("x")})
+				return err
+			}},
+			{"UpdateTodo with category", func() error {
+				_, err := s.UpdateTodo(c.ctx, "alice", td.ID, todo.TodoPatch{CategoryID: ptr(other.ID)})
+				return err
+			}},
+			{"ToggleTodo", func() error { _, err := s.ToggleTodo(c.ctx, "alice", td.ID); return err }},
+			{"DeleteTodo", func() error { return s.DeleteTodo(c.ctx, "alice", td.ID) }},
+			{"CreateCategory", func() error {
+				_, err := s.CreateCategory(c.ctx, "alice", todo.NewCategory{Name: "n", Color: todo.ColorDark})
+				return err
+			}},
+			{"GetCategory", func() error { _, err := s.GetCategory(c.ctx, "alice", cat.ID); return err }},
+			{"ListCategories", func() error { _, err := s.ListCategories(c.ctx, "alice", ddbkit.PageOptions{}); return err }},
+			{"UpdateCategory", func() error {
+				_, err := s.UpdateCategory(c.ctx, "alice", cat.ID, todo.CategoryPatch{Name: ptr("x")})
+				return err
+			}},
+			{"DeleteCategory", func() error { return s.DeleteCategory(c.ctx, "alice", cat.ID) }},
+			{"ListUserData", func() error { _, err := s.ListUserData(c.ctx, "alice", ddbkit.PageOptions{}); return err }},
+		}
+		for _, call := range calls {
+			t.Run(c.name+"/"+call.name, func(t *testing.T) {
+				err := call.call()
+				wantErr(t, call.name, err, ddbkit.ErrUnavailable)
+				if !errors.Is(err, c.want) {
+					t.Fatalf("%s: error %v does not match %v", call.name, err, c.want)
+				}
+				if !strings.HasPrefix(err.Error(), "todo: ") {
+					t.Fatalf("error %q does not start with the package name", err)
+				}
+			})
+		}
+	}
+	if after := snapshot(t, s, "alice", "bob"); after != before {
+		t.Fatalf("calls under an ended context wrote:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// snapshot renders the users and all data of the given users.
+func snapshot(t *testing.T, s todo.Store, users ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for u, err := range ddbkit.All(func(c string) (ddbkit.Page[todo.User], error) {
+		return s.ListUsers(ctx(t), ddbkit.PageOptions{Cursor: c})
+	}) {
+		if err != nil {
+			t.Fatalf("ListUsers: %v", err)
+		}
+		fmt.Fprintf(&b, "%+v\n", u)
+	}
+	for _, u := range users {
+		for _, r := range allUserData(t, s, u) {
+			switch {
+			case r.Todo != nil:
+				fmt.Fprintf(&b, "%+v\n", *r.Todo)
+			case r.Category != nil:
+				fmt.Fprintf(&b, "%+v\n", *r.Category)
+			}
+		}
+	}
+	return b.String()
+}
+
+// testIdempotencyKey: under one idempotency key, a transactional write
+// repeated with the same writes commits once and succeeds, and other
+// writes fail with ErrConflict and write nothing. A clock that stands
+// still and a constant ID make a repeated create write the same.
+func testIdempotencyKey(t *testing.T, newStore NewStore) {
+	s := newStore(t, func(o *todo.Options) {
+		o.Clock = func() time.Time { return Start }
+		o.NewID = func() string { return "fixed-id" }
+	})
+	mustUser(t, s, "alice")
+	key := ddbkit.WithIdempotencyKey(ctx(t), "request-1")
+	in := todo.NewTodo{Title: "once", Priority: todo.PriorityLow}
+	first, err := s.CreateTodo(key, "alice", in)
+	if err != nil {
+		t.Fatalf("CreateTodo under a key: %v", err)
+	}
+	again, err := s.CreateTodo(key, "alice", in)
+	if err != nil || again != first {
+		t.Fatalf("CreateTodo repeated under its key = %+v, %v; want %+v, nil", again, err, first)
+	}
+	if todos, _ := allTodos(t, s, "alice", 0); len(todos) != 1 {
+		t.Fatalf("%d todos after a repeated create under one key, want 1", len(todos))
+	}
+	// Without the key the same create is a new request: the ID is taken.
+	_, err = s.CreateTodo(ctx(t), "alice", in)
+	wantErr(t, "CreateTodo repeated without the key", err, ddbkit.ErrAlreadyExists)
+	// Other writes under a used key.
+	_, err = s.CreateTodo(key, "alice", todo.NewTodo{Title: "other", Priority: todo.PriorityLow})
+	wantErr(t, "another CreateTodo under a used key", err, ddbkit.ErrConflict)
+	if got, _ := s.GetTodo(ctx(t), "alice", first.ID); got != first {
+		t.Fatalf("a refused write under a used key changed the todo: %+v", got)
+	}
+
+	// Each operation under the key is a request of its own.
+	c, err := s.CreateCategory(key, "alice", todo.NewCategory{Name: "c", Color: todo.ColorInfo})
+	if err != nil {
+		t.Fatalf("CreateCategory under a key used by CreateTodo: %v", err)
+	}
+	if again, err := s.CreateCategory(key, "alice", todo.NewCategory{Name: "c", Color: todo.ColorInfo}); err != nil || again != c {
+		t.Fatalf("CreateCategory repeated under its key = %+v, %v; want %+v", again, err, c)
+	}
+	// An update that sets a category is one transaction too. Repeated, it
+	// reads the todo it changed, so its writes differ: ErrConflict, and
+	// the todo stays as the first call left it.
+	upd, err := s.UpdateTodo(key, "alice", first.ID, todo.TodoPatch{CategoryID: ptr(c.ID)})
+	if err != nil || upd.CategoryID != c.ID {
+		t.Fatalf("UpdateTodo with a category under a key = %+v, %v", upd, err)
+	}
+	_, err = s.UpdateTodo(key, "alice", first.ID, todo.TodoPatch{CategoryID: ptr(c.ID)})
+	wantErr(t, "UpdateTodo repeated under its key", err, ddbkit.ErrConflict)
+	if got, _ := s.GetTodo(ctx(t), "alice", first.ID); got != upd {
+		t.Fatalf("todo after a refused repeat = %+v, want %+v", got, upd)
+	}
+	// A fresh key is a fresh request.
+	key2 := ddbkit.WithIdempotencyKey(ctx(t), "request-2")
+	_, err = s.CreateTodo(key2, "alice", in)
+	wantErr(t, "CreateTodo under a fresh key with a taken ID", err, ddbkit.ErrAlreadyExists)
 }
