@@ -971,7 +971,10 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 		o.NewID = func() string { return "fixed-id" }
 	})
 	mustUser(t, s, "alice")
-	key := ddbkit.WithIdempotencyKey(ctx(t), "request-1")
+	// DynamoDB remembers a token for ten minutes, account-wide: every run
+	// needs keys of its own.
+	run := uuid.NewString()
+	key := ddbkit.WithIdempotencyKey(ctx(t), "request-1-"+run)
 	in := todo.NewTodo{Title: "once", Priority: todo.PriorityLow}
 	first, err := s.CreateTodo(key, "alice", in)
 	if err != nil {
@@ -1015,7 +1018,7 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 		t.Fatalf("todo after a refused repeat = %+v, want %+v", got, upd)
 	}
 	// A fresh key is a fresh request.
-	key2 := ddbkit.WithIdempotencyKey(ctx(t), "request-2")
+	key2 := ddbkit.WithIdempotencyKey(ctx(t), "request-2-"+run)
 	_, err = s.CreateTodo(key2, "alice", in)
 	wantErr(t, "CreateTodo under a fresh key with a taken ID", err, ddbkit.ErrAlreadyExists)
 }
