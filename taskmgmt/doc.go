@@ -1,0 +1,161 @@
+// Package taskmgmt stores a team task-management app's users, teams,
+// members, tags, tasks and counters in one DynamoDB table, exactly as its
+// design document (seed 001, table task-table-v3) lays them out, with the
+// seed's status-group indexes for the board views, and an in-memory twin
+// for unit tests.
+//
+// # Table
+//
+// One table, DefaultTableName "task-table-v3" unless Options.TableName
+// says otherwise, with String keys PK and SK, provisioned at 5 RCU / 5 WCU
+// as the seed says (OnDemandDefinition for on-demand billing), and TTL on
+// expiresAt. Definition returns it; EnsureTable creates it, or verifies an
+// existing one and adds what is missing.
+//
+//	item        PK             SK                  other attributes
+//	user        USER#<userId>  USER#<userId>       user_email, user_name, user_image, user_createdAt
+//	user_team   USER#<userId>  TEAM#<teamId>       user_team_role, user_team_joinedAt, team_name
+//	team        TEAM#<teamId>  TEAM#<teamId>       team_name, team_discription
+//	team_user   TEAM#<teamId>  USER#<userId>       user_team_role, user_team_joinedAt, user_name
+//	team_tag    TEAM#<teamId>  TAG#<tagId>         team_tag_name, team_tag_color (M: color, backgroundColor)
+//	task        TEAM#<teamId>  TASK#<taskId>       team_task_title, team_task_discription, team_task_status,
+//	                                               team_task_startTime, team_task_endTime,
+//	                                               team_task_tagRef (SS of TAG#<tagId>, absent when none),
+//	                                               status_group1..3, start_sort_sk, end_sort_sk
+//	counter     TEAM#<teamId>  COUNTER#ALL         todo, doing, done (N)
+//	            TEAM#<teamId>  COUNTER#<YYYY-MM-DD> todo, doing, done, expiresAt (N, epoch seconds)
+//
+// Every item has type (user, user_team, team, team_user, team_tag, task,
+// counter). Attribute names are the seed's, its spellings team_discription
+// and team_task_discription included: the table in production has them.
+// Dates are YYYY-MM-DD strings.
+//
+// # Indexes
+//
+// The seed's nine GSIs, each projecting all attributes: GSI_Invert (SK,
+// PK), and GSI_Status_{Start,End}_Sort_{All,Group1,Group2,Group3}, whose
+// partition key is PK (All) or status_group1..3 and whose sort key is
+// start_sort_sk (START#<startTime>) or end_sort_sk (END#<endTime>). A
+// task's status_groupN is TEAM#<teamId>#Status#<group>, its status's group
+// in the seed's grouping:
+//
+//	status   Group1       Group2       Group3
+//	todo     todo         todo_doing   todo_done
+//	doing    doing_done   todo_doing   doing
+//	done     doing_done   done         todo_done
+//
+// The seed's examples write TEAM#t{teamId} in two places; the stray 't' is
+// a typo, and this package writes and reads TEAM#<teamId>#Status#<group>.
+// Every write of a task writes all five index keys with its status and
+// dates, so a GSI entry is never stale.
+//
+// # Access patterns
+//
+//	seed  method                                 DynamoDB calls
+//	1     GetUser                                1 GetItem
+//	2     ListMembers                            1 Query per page (TEAM#t, SK begins_with USER#)
+//	3     GetTeam                                1 GetItem
+//	4     ListUserTeams                          1 Query per page (USER#u, SK begins_with TEAM#)
+//	5     ListTags                               1 Query per page (TEAM#t, SK begins_with TAG#)
+//	6     GetTask                                1 GetItem
+//	7     ListBoard ViewInitial                  1 Query per page, GSI_Status_Start_Sort_Group2 (todo_doing)
+//	8     ListBoard ViewTodo                     1 Query per page, GSI_Status_Start_Sort_Group1 (todo)
+//	9-10  ListBoard ViewTodo + TagIDs            Queries on Group1 with a FilterExpression until the page is full
+//	11    ListBoard ViewAll                      1 Query per page, GSI_Status_Start_Sort_All
+//	12-13 ListBoard ViewStartOverdue (+ TagIDs)  Group1 todo, start_sort_sk < START#<today>
+//	14-15 ListBoard ViewEndOverdue (+ TagIDs)    GSI_Status_End_Sort_Group2 todo_doing, end_sort_sk < END#<today>
+//	16    GetCounts, ListDailyCounts             1 GetItem; 1 Query per page (COUNTER#<date> range)
+//	      CreateUser                             1 conditional PutItem
+//	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
+//	      SetRole, RemoveMember                  1 GetItem (+ 1 Query for an admin) + 1 TransactWriteItems
+//	      CreateTag                              1 TransactWriteItems (team check + Put)
+//	      CreateTask                             1 TransactWriteItems (team and tag checks, Put, 2 counters)
+//	      UpdateTask, DeleteTask                 1 GetItem + 1 TransactWriteItems (task, tag checks, counters)
+//	      RenameUser, UpdateTeam                 1 UpdateItem + 1 Query per 1000 copies on GSI_Invert
+//	                                             + 1 TransactWriteItems per 100 stale copies + 1 GetItem
+//	      DeleteTag                              1 DeleteItem + filtered Queries + 1 TransactWriteItems per 100 tasks
+//	      DeleteTeam                             1 Query per 1000 items + BatchWriteItem per 25
+//	      RecalculateCounters                    1 GetItem + 1 Query per 1000 tasks (+ 1 UpdateItem on drift)
+//
+// # Counters
+//
+// COUNTER#ALL holds the current number of tasks per status; it never
+// expires. COUNTER#<YYYY-MM-DD> counts the transitions into each status on
+// that day, creations included (a deletion is no transition). Each task
+// write updates them in its own transaction, with ADD. A daily counter's
+// expiresAt is the start of the following day in Options.Location plus
+// Options.CounterRetention (90 days by default); TTL deletes late, so
+// ListDailyCounts leaves out counters past their expiresAt. A status move
+// and a deletion are conditional on the status (and dates) that were read,
+// so that concurrent writers cannot make the counters drift.
+// RecalculateCounters rebuilds COUNTER#ALL from the tasks for data written
+// by others, conditional on the counter as it read it first.
+//
+// # Decisions where the seed is silent
+//
+//   - IDs. Users are identified by the caller's ID (the auth subject), never
+//     generated. Team, tag and task IDs are UUIDv7s made by the store, so
+//     they sort by creation; any ID is 1-128 characters without '#' or
+//     white space (the shared valid.ID alphabet).
+//   - Text limits: names 1-100 characters on one line, titles 1-200,
+//     descriptions up to 2000, emails up to 254, image URLs up to 2048,
+//     colors 1-64 each. A task has 0-20 tags; both dates are required and
+//     End is not before Start.
+//   - A task without tags has no team_task_tagRef (DynamoDB refuses an
+//     empty set); Task.TagIDs is then nil, and otherwise sorted.
+//   - The board views order by the seed's sort keys, START#<date> or
+//     END#<date>. Tasks with the same date come in DynamoDB's order,
+//     which it does not document; the memory store orders them by key.
+//   - Tag filters: one tag, any of several (MatchAny, the default) or all
+//     of several (MatchAll); all are one FilterExpression of contains.
+//     Filtered pages are filled across DynamoDB pages. A cursor works only
+//     for the view, filter (the same tags in any order) and day that made
+//     it: the filter is bound through the cursor's MAC key.
+//   - "Today" is the clock's date in Options.Location (UTC by default):
+//     the overdue views compare with it, and it dates joinedAt,
+//     user_createdAt and the daily counters.
+//   - Membership: the creator of a team is its admin. Adding a member needs
+//     an existing team and user, and copies their names. A team always
+//     keeps an admin: demoting or removing the last one is ErrConflict;
+//     the transaction checks that the other admin it found is still one.
+//     A user who is not a member gets ErrNotFound from SetRole and
+//     RemoveMember. Authorization (who may do what) is the caller's.
+//   - Renames copy the new name to the denormalised copies found through
+//     GSI_Invert, in transactions of at most 100 updates, each conditional
+//     on its item existing; a repeated call finishes an interrupted one.
+//   - DeleteTag deletes the tag first (so no task write can add it again:
+//     they check their new tags exist), then removes its references.
+//     DeleteTeam deletes the members' user_team items, then the team's
+//     partition, the team item last; neither is atomic, both finish when
+//     repeated. MemoryStore does each at once.
+//   - UpdateTask that changes nothing writes nothing, which also makes a
+//     repeat of a committed update under an idempotency key succeed.
+//   - GSI reads on DynamoDB are eventually consistent; base-table reads
+//     are strongly consistent.
+//
+// # Other writers
+//
+// Another program writing this table must keep, for tasks: the five index
+// keys consistent with team_task_status and the dates (else the task shows
+// in the wrong board view, or in none), and COUNTER#ALL and the day's
+// counter updated in the same transaction as any create, status change or
+// delete (else the counts drift until RecalculateCounters); and, for
+// memberships, both user_team and team_user, with team_name and user_name
+// copied (else one side's listing misses or misnames it). Items this
+// package cannot decode (an unknown status or role, an attribute of the
+// wrong type, a key not in the seed's shape) are ErrCorruptItem from a
+// Get, and left out of listings with one error each in Page.Skipped.
+// Reads are lenient otherwise: missing attributes read as zero values, IDs
+// come from the keys, a date with a time (any ISO 8601 form) reads as its
+// date, and a tag reference without TAG# as the bare ID.
+//
+// # Errors
+//
+// Every error starts with "taskmgmt: " and matches exactly one of ddbkit's
+// sentinels with errors.Is: ErrInvalidArgument (a *ddbkit.ValidationError
+// naming the field; nothing was written), ErrNotFound, ErrAlreadyExists,
+// ErrConflict, ErrInvalidCursor, ErrCorruptItem and ErrUnavailable
+// (throttling, 5xx or a cancelled context through the retries). Every
+// TransactWriteItems carries a ClientRequestToken, from
+// ddbkit.WithIdempotencyKey when the caller gives one.
+package taskmgmt

@@ -1,0 +1,944 @@
+package taskmgmt
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// DynamoStore is the Store on DynamoDB. Its base-table reads are strongly
+// consistent; its board views read GSIs, which DynamoDB updates
+// eventually (DynamoDB Local, and MemoryStore, at once).
+type DynamoStore struct {
+	c ddbkit.Client
+	o Options
+	t ddb.Table
+}
+
+var _ Store = (*DynamoStore)(nil)
+
+// NewDynamoStore returns a Store on the table named by the options, which
+// must exist (see EnsureTable). c is usually a *dynamodb.Client.
+func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
+	o := newOptions(optFns)
+	return &DynamoStore{c: c, o: o, t: o.table()}
+}
+
+// Attribute names used in expressions.
+var (
+	nPK        = expression.Name(AttrPK)
+	nType      = expression.Name(attrType)
+	nUserName  = expression.Name(attrUserName)
+	nTeamName  = expression.Name(attrTeamName)
+	nTeamDesc  = expression.Name(attrTeamDesc)
+	nRole      = expression.Name(attrRole)
+	nStatus    = expression.Name(attrStatus)
+	nStart     = expression.Name(attrStartTime)
+	nEnd       = expression.Name(attrEndTime)
+	nTagRef    = expression.Name(attrTagRef)
+	nExpiresAt = expression.Name(AttrExpiresAt)
+	exists     = expression.AttributeExists(nPK)
+	notExists  = expression.AttributeNotExists(nPK)
+)
+
+// Transaction item labels, by which cancellation reasons are told apart.
+const (
+	labelUser     = "user"
+	labelTeam     = "team"
+	labelUserTeam = "user_team"
+	labelTeamUser = "team_user"
+	labelAdmin    = "other admin"
+	labelTag      = "tag"
+	labelTask     = "task"
+	labelAll      = "COUNTER#ALL"
+	labelDay      = "COUNTER#day"
+)
+
+// equalOrMissing is the condition that attribute name holds v, or, when v
+// is "", that it holds "" or is missing, as a lenient read saw it.
+func equalOrMissing(name expression.NameBuilder, v string) expression.ConditionBuilder {
+	c := expression.Equal(name, expression.Value(v))
+	if v == "" {
+		c = c.Or(expression.AttributeNotExists(name))
+	}
+	return c
+}
+
+func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
+	return ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
+}
+
+// CreateUser implements UserStore.CreateUser, which documents its errors.
+func (s *DynamoStore) CreateUser(ctx context.Context, in NewUser) (User, error) {
+	const op = "create user"
+	if err := validateNewUser(op, in); err != nil {
+		return User{}, err
+	}
+	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: s.o.read().today}
+	err := ddb.PutNew(ctx, s.c, s.t, userItem(u), notExists)
+	if ddb.IsConditionFailed(err) {
+		return User{}, wrap(op, errUserExists(u.ID))
+	}
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	return u, nil
+}
+
+// GetUser implements UserStore.GetUser, which documents its errors.
+func (s *DynamoStore) GetUser(ctx context.Context, userID string) (User, error) {
+	const op = "get user"
+	if err := validateIDs(op, "UserID", userID); err != nil {
+		return User{}, err
+	}
+	u, _, err := s.user(ctx, userID)
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	return u, nil
+}
+
+func (s *DynamoStore) user(ctx context.Context, userID string) (User, ddb.Item, error) {
+	item, err := s.get(ctx, userKey(userID))
+	if err != nil {
+		return User{}, nil, err
+	}
+	if item == nil {
+		return User{}, nil, errUserNotFound(userID)
+	}
+	u, err := decodeUser(s.t, item)
+	return u, item, err
+}
+
+func (s *DynamoStore) team(ctx context.Context, teamID string) (Team, error) {
+	item, err := s.get(ctx, teamKey(teamID))
+	if err != nil {
+		return Team{}, err
+	}
+	if item == nil {
+		return Team{}, errTeamNotFound(teamID)
+	}
+	return decodeTeam(s.t, item)
+}
+
+// RenameUser implements UserStore.RenameUser, which documents its errors.
+func (s *DynamoStore) RenameUser(ctx context.Context, userID, name string) (User, error) {
+	const op = "rename user"
+	var v validator
+	v.ID("UserID", userID, MaxIDLen)
+	v.Line("Name", name, true, MaxNameLen)
+	if err := wrap(op, v.Err); err != nil {
+		return User{}, err
+	}
+	_, err := ddb.UpdateItem(ctx, s.c, s.t, userKey(userID).item(s.t),
+		expression.Set(nUserName, expression.Value(name)), exists, types.ReturnValueNone)
+	if ddb.IsConditionFailed(err) {
+		return User{}, wrap(op, errUserNotFound(userID))
+	}
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	// Fan out to the team_user items: SK = USER#u, PK = TEAM#…
+	err = s.fanOut(ctx, op, invertQuery(s.t, userPK(userID), segTeam), nUserName, attrUserName, name)
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	u, _, err := s.user(ctx, userID)
+	return u, wrap(op, err)
+}
+
+// fanOut sets attr to v on every item of q (a GSI_Invert listing) that
+// does not hold it yet, in transactions of at most ddb.MaxTxItems items,
+// each update conditional on the item still existing. A batch whose item
+// vanished meanwhile starts the walk over. Each batch's token is derived
+// from its content, so that under an idempotency key a repeat of an
+// identical batch replays instead of conflicting.
+func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, name expression.NameBuilder, attr, v string) error {
+	return ddb.Retry(ctx, s.o.backoff(), func() error {
+		var stale []ddb.Item
+		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
+			items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
+		}) {
+			if err != nil {
+				return err
+			}
+			if cur, ok := it[attr].(*types.AttributeValueMemberS); !ok || cur.Value != v {
+				stale = append(stale, s.t.KeyOf(it))
+			}
+		}
+		for len(stale) > 0 {
+			n := min(len(stale), ddb.MaxTxItems)
+			var tx ddb.Tx
+			h := sha256.New()
+			for i, k := range stale[:n] {
+				tx.Update("item "+strconv.Itoa(i), s.t, k, expression.Set(name, expression.Value(v)), exists)
+				h.Write([]byte(ddb.KeyString(k)))
+			}
+			err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op+" fan-out "+hex.EncodeToString(h.Sum(nil)[:8])+" "+v, &tx)
+			if isCondFailed(err) {
+				return errRaced("the list of items to update")
+			}
+			if err != nil {
+				return err
+			}
+			stale = stale[n:]
+		}
+		return nil
+	})
+}
+
+// isCondFailed reports a transaction cancelled by a failed condition.
+func isCondFailed(err error) bool {
+	var ce *ddb.TxCanceledError
+	if !asTx(err, &ce) {
+		return false
+	}
+	for _, r := range ce.Reasons {
+		if r.Code == ddb.ReasonConditionalCheckFailed {
+			return true
+		}
+	}
+	return false
+}
+
+// CreateTeam implements TeamStore.CreateTeam, which documents its errors.
+func (s *DynamoStore) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Team, error) {
+	const op = "create team"
+	if err := validateNewTeam(op, creatorID, in); err != nil {
+		return Team{}, err
+	}
+	team := Team{ID: s.o.NewID(), Name: in.Name, Description: in.Description}
+	today := s.o.read().today
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		u, _, err := s.user(ctx, creatorID)
+		if err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		tx.Check(labelUser, s.t, userKey(creatorID).item(s.t), exists.And(equalOrMissing(nUserName, u.Name)))
+		tx.Put(labelTeam, s.t, teamItem(team), notExists)
+		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today}), notExists)
+		tx.Put(labelTeamUser, s.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today}), notExists)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		if old, ok := ddb.ConditionFailed(err, labelUser); ok {
+			if old == nil {
+				return errUserNotFound(creatorID)
+			}
+			return errRaced("user " + strconv.Quote(creatorID))
+		}
+		if isCondFailed(err) {
+			return errRepeatedID("team", team.ID)
+		}
+		return err
+	})
+	if err != nil {
+		return Team{}, wrap(op, err)
+	}
+	return team, nil
+}
+
+// GetTeam implements TeamStore.GetTeam, which documents its errors.
+func (s *DynamoStore) GetTeam(ctx context.Context, teamID string) (Team, error) {
+	const op = "get team"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return Team{}, err
+	}
+	t, err := s.team(ctx, teamID)
+	if err != nil {
+		return Team{}, wrap(op, err)
+	}
+	return t, nil
+}
+
+// UpdateTeam implements TeamStore.UpdateTeam, which documents its errors.
+func (s *DynamoStore) UpdateTeam(ctx context.Context, teamID string, p TeamPatch) (Team, error) {
+	const op = "update team"
+	if err := validateTeamPatch(op, teamID, p); err != nil {
+		return Team{}, err
+	}
+	var upd expression.UpdateBuilder
+	if p.Name != nil {
+		upd = upd.Set(nTeamName, expression.Value(*p.Name))
+	}
+	if p.Description != nil {
+		upd = upd.Set(nTeamDesc, expression.Value(*p.Description))
+	}
+	_, err := ddb.UpdateItem(ctx, s.c, s.t, teamKey(teamID).item(s.t), upd, exists, types.ReturnValueNone)
+	if ddb.IsConditionFailed(err) {
+		return Team{}, wrap(op, errTeamNotFound(teamID))
+	}
+	if err != nil {
+		return Team{}, wrap(op, err)
+	}
+	if p.Name != nil {
+		// Fan out to the user_team items: SK = TEAM#t, PK = USER#…
+		if err := s.fanOut(ctx, op, invertQuery(s.t, teamPK(teamID), segUser), nTeamName, attrTeamName, *p.Name); err != nil {
+			return Team{}, wrap(op, err)
+		}
+	}
+	t, err := s.team(ctx, teamID)
+	return t, wrap(op, err)
+}
+
+// DeleteTeam implements TeamStore.DeleteTeam, which documents its errors.
+func (s *DynamoStore) DeleteTeam(ctx context.Context, teamID string) error {
+	const op = "delete team"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return err
+	}
+	var memberships, items []ddb.Item
+	var teamItem ddb.Item
+	for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
+		items, next, err := ddb.QueryPage(ctx, s.c, teamItemsQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, nil)
+		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
+	}) {
+		if err != nil {
+			return wrap(op, err)
+		}
+		k := s.t.KeyOf(it)
+		sk, _ := k[AttrSK].(*types.AttributeValueMemberS)
+		if sk != nil && sk.Value == teamPK(teamID) {
+			teamItem = k
+			continue
+		}
+		if sk != nil {
+			if userID, ok := idFrom(sk.Value, segUser); ok {
+				memberships = append(memberships, userTeamKey(userID, teamID).item(s.t))
+			}
+		}
+		items = append(items, k)
+	}
+	if teamItem == nil && len(items) == 0 {
+		return wrap(op, errTeamNotFound(teamID))
+	}
+	// The members' user_team items first, the team item last, so that a
+	// repeat after a failure still finds what is left.
+	for _, batch := range [][]ddb.Item{memberships, items, {teamItem}} {
+		var reqs []types.WriteRequest
+		for _, k := range batch {
+			if k != nil {
+				reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k}})
+			}
+		}
+		if len(reqs) == 0 {
+			continue
+		}
+		if err := ddb.BatchWrite(ctx, s.c, s.t, reqs, s.o.backoff()); err != nil {
+			return wrap(op, err)
+		}
+	}
+	return nil
+}
+
+// ListMembers implements TeamStore.ListMembers, which documents its errors.
+func (s *DynamoStore) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Member], error) {
+	const op = "list members"
+	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Member]{}, err
+	}
+	p, err := queryPage(ctx, s, membersQuery(s.t, teamID), o, nil, decodeMember)
+	return p, wrap(op, err)
+}
+
+// ListUserTeams implements TeamStore.ListUserTeams, which documents its errors.
+func (s *DynamoStore) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOptions) (ddbkit.Page[Membership], error) {
+	const op = "list user teams"
+	if err := validateList(op, "UserID", userID, o); err != nil {
+		return ddbkit.Page[Membership]{}, err
+	}
+	p, err := queryPage(ctx, s, userTeamsQuery(s.t, userID), o, nil, decodeMembership)
+	return p, wrap(op, err)
+}
+
+func queryPage[T any](ctx context.Context, s *DynamoStore, q ddb.KeyQuery, o ddbkit.PageOptions, filter *expression.ConditionBuilder, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	limit, err := o.EffectiveLimit()
+	if err != nil {
+		return ddbkit.Page[T]{}, err
+	}
+	items, next, err := ddb.QueryPage(ctx, s.c, q, limit, o.Cursor, filter)
+	if err != nil {
+		return ddbkit.Page[T]{}, err
+	}
+	return page(s.t, items, next, dec)
+}
+
+// AddMember implements TeamStore.AddMember, which documents its errors.
+func (s *DynamoStore) AddMember(ctx context.Context, teamID, userID string, role Role) (Member, error) {
+	const op = "add member"
+	if err := validateMember(op, teamID, userID, role); err != nil {
+		return Member{}, err
+	}
+	today := s.o.read().today
+	var m Member
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		team, err := s.team(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		u, _, err := s.user(ctx, userID)
+		if err != nil {
+			return err
+		}
+		m = Member{TeamID: teamID, UserID: userID, UserName: u.Name, Role: role, JoinedAt: today}
+		var tx ddb.Tx
+		tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists.And(equalOrMissing(nTeamName, team.Name)))
+		tx.Check(labelUser, s.t, userKey(userID).item(s.t), exists.And(equalOrMissing(nUserName, u.Name)))
+		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today}), notExists)
+		tx.Put(labelTeamUser, s.t, teamUserItem(m), notExists)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		if old, ok := ddb.ConditionFailed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(teamID)
+			}
+			return errRaced("team " + strconv.Quote(teamID))
+		}
+		if old, ok := ddb.ConditionFailed(err, labelUser); ok {
+			if old == nil {
+				return errUserNotFound(userID)
+			}
+			return errRaced("user " + strconv.Quote(userID))
+		}
+		if isCondFailed(err) {
+			return errIsMember(teamID, userID)
+		}
+		return err
+	})
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
+func validateMember(op, teamID, userID string, role Role) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	v.ID("UserID", userID, MaxIDLen)
+	v.role("Role", role)
+	return wrap(op, v.Err)
+}
+
+// member reads a team_user item.
+func (s *DynamoStore) member(ctx context.Context, teamID, userID string) (Member, error) {
+	item, err := s.get(ctx, teamUserKey(teamID, userID))
+	if err != nil {
+		return Member{}, err
+	}
+	if item == nil {
+		return Member{}, errNotMember(teamID, userID)
+	}
+	return decodeMember(s.t, item)
+}
+
+// otherAdmin returns an admin of the team other than userID, or "".
+func (s *DynamoStore) otherAdmin(ctx context.Context, teamID, userID string) (string, error) {
+	for m, err := range ddbkit.All(func(cursor string) (ddbkit.Page[Member], error) {
+		return queryPage(ctx, s, membersQuery(s.t, teamID), ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit, Cursor: cursor}, nil, decodeMember)
+	}) {
+		if err != nil {
+			return "", err
+		}
+		if m.Role == RoleAdmin && m.UserID != userID {
+			return m.UserID, nil
+		}
+	}
+	return "", nil
+}
+
+// SetRole implements TeamStore.SetRole, which documents its errors.
+func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role Role) (Member, error) {
+	const op = "set role"
+	if err := validateMember(op, teamID, userID, role); err != nil {
+		return Member{}, err
+	}
+	var m Member
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		var err error
+		if m, err = s.member(ctx, teamID, userID); err != nil || m.Role == role {
+			return err
+		}
+		var tx ddb.Tx
+		if m.Role == RoleAdmin {
+			if err := s.checkOtherAdmin(ctx, &tx, teamID, userID); err != nil {
+				return err
+			}
+		}
+		cond := expression.Equal(nRole, expression.Value(string(m.Role)))
+		set := expression.Set(nRole, expression.Value(string(role)))
+		tx.Update(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), set, cond)
+		tx.Update(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t), set, exists)
+		if err := s.execMember(ctx, op, &tx, teamID, userID); err != nil {
+			return err
+		}
+		m.Role = role
+		return nil
+	})
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
+// checkOtherAdmin adds to tx the check that another member is still an
+// admin, so that the team is never left without one.
+func (s *DynamoStore) checkOtherAdmin(ctx context.Context, tx *ddb.Tx, teamID, userID string) error {
+	other, err := s.otherAdmin(ctx, teamID, userID)
+	if err != nil {
+		return err
+	}
+	if other == "" {
+		return errLastAdmin(teamID, userID)
+	}
+	tx.Check(labelAdmin, s.t, teamUserKey(teamID, other).item(s.t), expression.Equal(nRole, expression.Value(string(RoleAdmin))))
+	return nil
+}
+
+func (s *DynamoStore) execMember(ctx context.Context, op string, tx *ddb.Tx, teamID, userID string) error {
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
+	if isCondFailed(err) {
+		return errRaced("the members of team " + strconv.Quote(teamID))
+	}
+	return err
+}
+
+// RemoveMember implements TeamStore.RemoveMember, which documents its errors.
+func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) error {
+	const op = "remove member"
+	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
+		return err
+	}
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		m, err := s.member(ctx, teamID, userID)
+		if err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		if m.Role == RoleAdmin {
+			if err := s.checkOtherAdmin(ctx, &tx, teamID, userID); err != nil {
+				return err
+			}
+		}
+		tx.Delete(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), expression.Equal(nRole, expression.Value(string(m.Role))))
+		tx.Delete(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t))
+		return s.execMember(ctx, op, &tx, teamID, userID)
+	})
+	return wrap(op, err)
+}
+
+// CreateTag implements TagStore.CreateTag, which documents its errors.
+func (s *DynamoStore) CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, error) {
+	const op = "create tag"
+	if err := validateNewTag(op, teamID, in); err != nil {
+		return Tag{}, err
+	}
+	tag := Tag{ID: s.o.NewID(), TeamID: teamID, Name: in.Name, Color: in.Color}
+	var tx ddb.Tx
+	tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists)
+	tx.Put(labelTag, s.t, tagItem(tag), notExists)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	if _, ok := ddb.ConditionFailed(err, labelTeam); ok {
+		return Tag{}, wrap(op, errTeamNotFound(teamID))
+	}
+	if isCondFailed(err) {
+		return Tag{}, wrap(op, errRepeatedID("tag", tag.ID))
+	}
+	if err != nil {
+		return Tag{}, wrap(op, err)
+	}
+	return tag, nil
+}
+
+// ListTags implements TagStore.ListTags, which documents its errors.
+func (s *DynamoStore) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Tag], error) {
+	const op = "list tags"
+	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Tag]{}, err
+	}
+	p, err := queryPage(ctx, s, tagsQuery(s.t, teamID), o, nil, decodeTag)
+	return p, wrap(op, err)
+}
+
+// DeleteTag implements TagStore.DeleteTag, which documents its errors.
+func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error {
+	const op = "delete tag"
+	if err := validateIDs(op, "TeamID", teamID, "TagID", tagID); err != nil {
+		return err
+	}
+	// The tag goes first: from then on no task write can add it (they
+	// check their new tags exist), so the walk below leaves none behind.
+	_, err := s.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.t.Name), Key: tagKey(teamID, tagID).item(s.t)})
+	if err != nil {
+		return wrap(op, err)
+	}
+	ref := tagRef(tagID)
+	filter := expression.Contains(nTagRef, ref)
+	set := &types.AttributeValueMemberSS{Value: []string{ref}}
+	err = ddb.Retry(ctx, s.o.backoff(), func() error {
+		var keys []ddb.Item
+		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
+			items, next, err := ddb.QueryPage(ctx, s.c, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, &filter)
+			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
+		}) {
+			if err != nil {
+				return err
+			}
+			keys = append(keys, s.t.KeyOf(it))
+		}
+		for len(keys) > 0 {
+			n := min(len(keys), ddb.MaxTxItems)
+			var tx ddb.Tx
+			h := sha256.New()
+			for i, k := range keys[:n] {
+				tx.Update("task "+strconv.Itoa(i), s.t, k, expression.Delete(nTagRef, expression.Value(raw{set})), exists)
+				h.Write([]byte(ddb.KeyString(k)))
+			}
+			err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op+" "+ref+" "+hex.EncodeToString(h.Sum(nil)[:8]), &tx)
+			if isCondFailed(err) {
+				return errRaced("the tasks of team " + strconv.Quote(teamID))
+			}
+			if err != nil {
+				return err
+			}
+			keys = keys[n:]
+		}
+		return nil
+	})
+	return wrap(op, err)
+}
+
+// counterUpdate adds d to a counter with ADD, which creates the counter
+// and its three counts (at 0) when missing. exp, when not 0, is the
+// daily counter's expiresAt.
+func counterUpdate(d Counts, exp int64) expression.UpdateBuilder {
+	upd := expression.Set(nType, expression.Value(typeCounter))
+	for _, st := range Statuses {
+		upd = upd.Add(expression.Name(string(st)), expression.Value(d.Get(st)))
+	}
+	if exp != 0 {
+		upd = upd.Set(nExpiresAt, expression.Value(exp))
+	}
+	return upd
+}
+
+// addCounters adds the counter updates of d to tx.
+func (s *DynamoStore) addCounters(tx *ddb.Tx, teamID string, d delta, today Date) {
+	if d.all != (Counts{}) {
+		tx.Update(labelAll, s.t, counterKey(teamID, "").item(s.t), counterUpdate(d.all, 0))
+	}
+	if d.day != (Counts{}) {
+		tx.Update(labelDay, s.t, counterKey(teamID, today).item(s.t), counterUpdate(d.day, s.o.expiresAt(today)))
+	}
+}
+
+// checkTags adds to tx the check that each of the tags at idx exists,
+// labelled by its input field.
+func (s *DynamoStore) checkTags(tx *ddb.Tx, teamID string, ids []string, idx []int) {
+	for _, i := range idx {
+		tx.Check(tagField(i), s.t, tagKey(teamID, ids[i]).item(s.t), exists)
+	}
+}
+
+func tagField(i int) string { return "TagIDs[" + strconv.Itoa(i) + "]" }
+
+// tagError maps a failed tag check to the input field that named the tag.
+func tagError(err error, ids []string, idx []int) error {
+	for _, i := range idx {
+		if _, ok := ddb.ConditionFailed(err, tagField(i)); ok {
+			return errUnknownTag(tagField(i), ids[i])
+		}
+	}
+	return nil
+}
+
+// CreateTask implements TaskStore.CreateTask, which documents its errors.
+func (s *DynamoStore) CreateTask(ctx context.Context, teamID string, in NewTask) (Task, error) {
+	const op = "create task"
+	if err := validateNewTask(op, teamID, in); err != nil {
+		return Task{}, err
+	}
+	task := s.o.newTask(teamID, in)
+	today := s.o.read().today
+	all := make([]int, len(in.TagIDs))
+	for i := range all {
+		all[i] = i
+	}
+	var tx ddb.Tx
+	tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists)
+	s.checkTags(&tx, teamID, in.TagIDs, all)
+	tx.Put(labelTask, s.t, taskItem(task), notExists)
+	s.addCounters(&tx, teamID, createDelta(task.Status), today)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	if _, ok := ddb.ConditionFailed(err, labelTeam); ok {
+		return Task{}, wrap(op, errTeamNotFound(teamID))
+	}
+	if err := tagError(err, in.TagIDs, all); err != nil {
+		return Task{}, wrap(op, err)
+	}
+	if _, ok := ddb.ConditionFailed(err, labelTask); ok {
+		return Task{}, wrap(op, errRepeatedID("task", task.ID))
+	}
+	if err != nil {
+		return Task{}, wrap(op, err)
+	}
+	return task, nil
+}
+
+// GetTask implements TaskStore.GetTask, which documents its errors.
+func (s *DynamoStore) GetTask(ctx context.Context, teamID, taskID string) (Task, error) {
+	const op = "get task"
+	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
+		return Task{}, err
+	}
+	t, _, err := s.task(ctx, teamID, taskID)
+	if err != nil {
+		return Task{}, wrap(op, err)
+	}
+	return t, nil
+}
+
+func (s *DynamoStore) task(ctx context.Context, teamID, taskID string) (Task, stored, error) {
+	item, err := s.get(ctx, taskKey(teamID, taskID))
+	if err != nil {
+		return Task{}, stored{}, err
+	}
+	if item == nil {
+		return Task{}, stored{}, errTaskNotFound(teamID, taskID)
+	}
+	t, err := decodeTask(s.t, item)
+	if err != nil {
+		return Task{}, stored{}, err
+	}
+	st, err := decode(s.t, item)
+	return t, st, err
+}
+
+// taskAsRead is the condition that the task still has the status and
+// dates a read saw, raw: the counters and index keys depend on them.
+func taskAsRead(st stored) expression.ConditionBuilder {
+	return exists.And(expression.Equal(nStatus, expression.Value(st.Status)),
+		equalOrMissing(nStart, st.StartTime), equalOrMissing(nEnd, st.EndTime))
+}
+
+// UpdateTask implements TaskStore.UpdateTask, which documents its errors.
+func (s *DynamoStore) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatch) (Task, error) {
+	const op = "update task"
+	if err := validateTaskPatch(op, teamID, taskID, p); err != nil {
+		return Task{}, err
+	}
+	var out Task
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		old, st, err := s.task(ctx, teamID, taskID)
+		if err != nil {
+			return err
+		}
+		t := old.patched(p)
+		if err := checkPatched(t); err != nil {
+			return err
+		}
+		if t.equal(old) {
+			out = t // nothing to write; also how a repeat of a committed update ends
+			return nil
+		}
+		var added []int
+		var ids []string
+		if p.TagIDs != nil {
+			ids = *p.TagIDs
+			added = addedTags(old.TagIDs, t.TagIDs, ids)
+		}
+		var upd expression.UpdateBuilder
+		for name, v := range taskAttrs(t) {
+			if v == nil {
+				upd = upd.Remove(expression.Name(name))
+			} else {
+				upd = upd.Set(expression.Name(name), expression.Value(raw{v}))
+			}
+		}
+		var tx ddb.Tx
+		tx.Update(labelTask, s.t, taskKey(teamID, taskID).item(s.t), upd, taskAsRead(st))
+		s.checkTags(&tx, teamID, ids, added)
+		s.addCounters(&tx, teamID, moveDelta(old.Status, t.Status), s.o.read().today)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		if err := tagError(err, ids, added); err != nil {
+			return err
+		}
+		if old, ok := ddb.ConditionFailed(err, labelTask); ok {
+			if old == nil {
+				return errTaskNotFound(teamID, taskID)
+			}
+			return errRaced("task " + strconv.Quote(taskID))
+		}
+		out = t
+		return err
+	})
+	if err != nil {
+		return Task{}, wrap(op, err)
+	}
+	return out, nil
+}
+
+// DeleteTask implements TaskStore.DeleteTask, which documents its errors.
+func (s *DynamoStore) DeleteTask(ctx context.Context, teamID, taskID string) error {
+	const op = "delete task"
+	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
+		return err
+	}
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		old, _, err := s.task(ctx, teamID, taskID)
+		if err != nil {
+			return err
+		}
+		var tx ddb.Tx
+		tx.Delete(labelTask, s.t, taskKey(teamID, taskID).item(s.t), exists.And(expression.Equal(nStatus, expression.Value(string(old.Status)))))
+		s.addCounters(&tx, teamID, deleteDelta(old.Status), "")
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		if prev, ok := ddb.ConditionFailed(err, labelTask); ok {
+			if prev == nil {
+				return errTaskNotFound(teamID, taskID)
+			}
+			return errRaced("task " + strconv.Quote(taskID))
+		}
+		return err
+	})
+	return wrap(op, err)
+}
+
+// tagFilter is the board's tag filter: contains on the String Set, any
+// or all of the tags.
+func tagFilter(q BoardQuery) *expression.ConditionBuilder {
+	tags := sortedTags(q.TagIDs)
+	if len(tags) == 0 {
+		return nil
+	}
+	c := expression.Contains(nTagRef, tagRef(tags[0]))
+	for _, id := range tags[1:] {
+		if q.Match == MatchAll {
+			c = c.And(expression.Contains(nTagRef, tagRef(id)))
+		} else {
+			c = c.Or(expression.Contains(nTagRef, tagRef(id)))
+		}
+	}
+	return &c
+}
+
+// ListBoard implements TaskStore.ListBoard, which documents its errors.
+func (s *DynamoStore) ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbkit.Page[Task], error) {
+	const op = "list board"
+	if err := validateBoard(op, teamID, q); err != nil {
+		return ddbkit.Page[Task]{}, err
+	}
+	kq := boardQuery(s.t, teamID, q, s.o.read().today)
+	p, err := queryPage(ctx, s, kq, q.PageOptions, tagFilter(q), decodeTask)
+	return p, wrap(op, err)
+}
+
+// GetCounts implements CounterStore.GetCounts, which documents its errors.
+func (s *DynamoStore) GetCounts(ctx context.Context, teamID string) (Counts, error) {
+	const op = "get counts"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return Counts{}, err
+	}
+	item, err := s.get(ctx, counterKey(teamID, ""))
+	if err != nil || item == nil {
+		return Counts{}, wrap(op, err)
+	}
+	c, _, err := decodeCounts(s.t, item)
+	return c, wrap(op, err)
+}
+
+// ListDailyCounts implements CounterStore.ListDailyCounts, which documents its errors.
+func (s *DynamoStore) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error) {
+	const op = "list daily counts"
+	if err := validateDaily(op, teamID, q); err != nil {
+		return ddbkit.Page[DailyCount]{}, err
+	}
+	// TTL deletes late: leave out what has expired.
+	live := expression.AttributeNotExists(nExpiresAt).Or(expression.GreaterThan(nExpiresAt, expression.Value(s.o.read().now.Unix())))
+	p, err := queryPage(ctx, s, dailyQuery(s.t, teamID, q), q.PageOptions, &live, decodeDaily)
+	return p, wrap(op, err)
+}
+
+// RecalculateCounters implements CounterStore.RecalculateCounters, which documents its errors.
+func (s *DynamoStore) RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error) {
+	const op = "recalculate counters"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return CounterReport{}, err
+	}
+	var rep CounterReport
+	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+		// The counter first: every task write changes it, so the condition
+		// on it below catches any write after this read.
+		item, err := s.get(ctx, counterKey(teamID, ""))
+		if err != nil {
+			return err
+		}
+		if item != nil {
+			if rep.Was, _, err = decodeCounts(s.t, item); err != nil {
+				return err
+			}
+		} else {
+			rep.Was = Counts{}
+		}
+		rep.Counts = Counts{}
+		for t, err := range ddbkit.All(func(cursor string) (ddbkit.Page[Task], error) {
+			return queryPage(ctx, s, tasksQuery(s.t, teamID), ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit, Cursor: cursor}, nil, decodeTask)
+		}) {
+			if err != nil {
+				return err
+			}
+			rep.Counts = rep.Counts.add(t.Status, 1)
+		}
+		rep.Drift = rep.Counts != rep.Was
+		if !rep.Drift && item != nil {
+			return nil
+		}
+		cond := notExists
+		if item != nil {
+			cond = exists
+			for _, st := range Statuses {
+				cond = cond.And(countIs(item, string(st)))
+			}
+		}
+		upd := expression.Set(nType, expression.Value(typeCounter))
+		for _, st := range Statuses {
+			upd = upd.Set(expression.Name(string(st)), expression.Value(rep.Counts.Get(st)))
+		}
+		_, err = ddb.UpdateItem(ctx, s.c, s.t, counterKey(teamID, "").item(s.t), upd, cond, types.ReturnValueNone)
+		if ddb.IsConditionFailed(err) {
+			return errRaced("COUNTER#ALL of team " + strconv.Quote(teamID))
+		}
+		return err
+	})
+	if err != nil {
+		return CounterReport{}, wrap(op, err)
+	}
+	return rep, nil
+}
+
+// countIs is the condition that a count still has the raw value read.
+func countIs(item ddb.Item, attr string) expression.ConditionBuilder {
+	name := expression.Name(attr)
+	if v, ok := item[attr]; ok {
+		return expression.Equal(name, expression.Value(raw{v}))
+	}
+	return expression.AttributeNotExists(name)
+}
+
+func asTx(err error, target **ddb.TxCanceledError) bool {
+	return err != nil && errors.As(err, target)
+}
+
+// raw makes an attribute value usable in an expression as it is.
+type raw struct{ v types.AttributeValue }
+
+// MarshalDynamoDBAttributeValue implements attributevalue.Marshaler.
+func (r raw) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) { return r.v, nil }

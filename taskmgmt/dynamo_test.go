@@ -1,0 +1,233 @@
+package taskmgmt_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/taskmgmt"
+	"github.com/ddbkit/ddbkit/taskmgmt/taskmgmttest"
+)
+
+func TestMain(m *testing.M) { ddbtest.Main(m) }
+
+// newDynamo returns a DynamoStore on a fresh table, talking to DynamoDB Local
+// through wrap (the raw client when wrap is nil), and the raw client.
+func newDynamo(t *testing.T, wrap func(ddbkit.Client) ddbkit.Client, opts ...func(*taskmgmt.Options)) (*taskmgmt.DynamoStore, *dynamodb.Client, string) {
+	t.Helper()
+	c := ddbtest.Client(t)
+	name := ddbtest.NewTable(t, c, taskmgmt.CreateTableInput("task-table-v3"))
+	var client ddbkit.Client = c
+	if wrap != nil {
+		client = wrap(c)
+	}
+	opts = append(opts, func(o *taskmgmt.Options) { o.TableName = name })
+	return taskmgmt.NewDynamoStore(client, opts...), c, name
+}
+
+func TestDynamoStore(t *testing.T) {
+	taskmgmttest.Run(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+		s, _, _ := newDynamo(t, nil, opts...)
+		return s
+	})
+}
+
+var start = time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
+
+// deterministic gives a store a fixed clock and the IDs id01, id02, ... in
+// order.
+func deterministic(o *taskmgmt.Options) {
+	o.Clock = func() time.Time { return start }
+	n := 0
+	var mu sync.Mutex
+	o.NewID = func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return fmt.Sprintf("id%02d", n)
+	}
+}
+
+func S(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func N(v int64) types.AttributeValue  { return &types.AttributeValueMemberN{Value: fmt.Sprint(v)} }
+func SS(vs ...string) types.AttributeValue {
+	return &types.AttributeValueMemberSS{Value: vs}
+}
+func M(kv ...string) types.AttributeValue {
+	m := map[string]types.AttributeValue{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = S(kv[i+1])
+	}
+	return &types.AttributeValueMemberM{Value: m}
+}
+
+func rawItem(t *testing.T, c *dynamodb.Client, table, pk, sk string) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := c.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"PK": S(pk), "SK": S(sk)}})
+	if err != nil {
+		t.Fatalf("GetItem(%s, %s): %v", pk, sk, err)
+	}
+	return out.Item
+}
+
+func putRaw(t *testing.T, c *dynamodb.Client, table string, item map[string]types.AttributeValue) {
+	t.Helper()
+	if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+		t.Fatalf("PutItem: %v", err)
+	}
+}
+
+// render shows each attribute as type:value, so a comparison checks types
+// as well as values.
+func render(item map[string]types.AttributeValue) map[string]string {
+	out := make(map[string]string, len(item))
+	for k, v := range item {
+		out[k] = renderValue(v)
+	}
+	return out
+}
+
+func renderValue(v types.AttributeValue) string {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return "S:" + v.Value
+	case *types.AttributeValueMemberN:
+		return "N:" + v.Value
+	case *types.AttributeValueMemberSS:
+		vs := slices.Clone(v.Value)
+		slices.Sort(vs)
+		return "SS:[" + strings.Join(vs, ",") + "]"
+	case *types.AttributeValueMemberM:
+		keys := slices.Sorted(maps.Keys(v.Value))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + renderValue(v.Value[k])
+		}
+		return "M:{" + strings.Join(parts, ",") + "}"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func checkItem(t *testing.T, what string, got, want map[string]types.AttributeValue) {
+	t.Helper()
+	if g, w := render(got), render(want); !maps.Equal(g, w) {
+		t.Fatalf("%s: raw item:\n got %v\nwant %v", what, g, w)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// TestRawLayout reads back what the DynamoDB store wrote, after every kind
+// of write, and compares it attribute by attribute and type by type with
+// the seed's layouts.
+func TestRawLayout(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji", Image: "https://example.com/u1.png"}))
+	wantUser := map[string]types.AttributeValue{"PK": S("USER#u1"), "SK": S("USER#u1"), "type": S("user"),
+		"user_email": S("alice-at-example.com"), "user_name": S("monbayashi joji"), "user_image": S("https://example.com/u1.png"), "user_createdAt": S("2025-11-10")}
+	checkItem(t, "user", rawItem(t, c, table, "USER#u1", "USER#u1"), wantUser)
+
+	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム", Description: "タスク管理 APP 開発チーム用のタスク管理"})) // id01
+	wantTeam := map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("TEAM#id01"), "type": S("team"),
+		"team_name": S("タスク管理 APP 開発チーム"), "team_discription": S("タスク管理 APP 開発チーム用のタスク管理")}
+	checkItem(t, "team", rawItem(t, c, table, "TEAM#id01", "TEAM#id01"), wantTeam)
+	wantUserTeam := map[string]types.AttributeValue{"PK": S("USER#u1"), "SK": S("TEAM#id01"), "type": S("user_team"),
+		"user_team_role": S("admin"), "user_team_joinedAt": S("2025-11-10"), "team_name": S("タスク管理 APP 開発チーム")}
+	checkItem(t, "user_team", rawItem(t, c, table, "USER#u1", "TEAM#id01"), wantUserTeam)
+	wantTeamUser := map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("USER#u1"), "type": S("team_user"),
+		"user_team_role": S("admin"), "user_team_joinedAt": S("2025-11-10"), "user_name": S("monbayashi joji")}
+	checkItem(t, "team_user", rawItem(t, c, table, "TEAM#id01", "USER#u1"), wantTeamUser)
+
+	must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "backend", Color: taskmgmt.Color{Color: "#fff", BackgroundColor: "#f00"}})) // id02
+	checkItem(t, "tag", rawItem(t, c, table, "TEAM#id01", "TAG#id02"), map[string]types.AttributeValue{
+		"PK": S("TEAM#id01"), "SK": S("TAG#id02"), "type": S("team_tag"), "team_tag_name": S("backend"),
+		"team_tag_color": M("color", "#fff", "backgroundColor", "#f00")})
+
+	must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "デプロイ 1", Description: "タスクの説明", Start: "2025-11-05", End: "2025-12-05", TagIDs: []string{"id02"}})) // id03
+	wantTask := map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("TASK#id03"), "type": S("task"),
+		"team_task_title": S("デプロイ 1"), "team_task_discription": S("タスクの説明"), "team_task_status": S("todo"),
+		"team_task_startTime": S("2025-11-05"), "team_task_endTime": S("2025-12-05"), "team_task_tagRef": SS("TAG#id02"),
+		"status_group1": S("TEAM#id01#Status#todo"), "status_group2": S("TEAM#id01#Status#todo_doing"), "status_group3": S("TEAM#id01#Status#todo_done"),
+		"start_sort_sk": S("START#2025-11-05"), "end_sort_sk": S("END#2025-12-05")}
+	checkItem(t, "task", rawItem(t, c, table, "TEAM#id01", "TASK#id03"), wantTask)
+	wantAll := map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(1), "doing": N(0), "done": N(0)}
+	checkItem(t, "COUNTER#ALL", rawItem(t, c, table, "TEAM#id01", "COUNTER#ALL"), wantAll)
+	exp := time.Date(2025, 11, 11, 0, 0, 0, 0, time.UTC).Add(taskmgmt.DefaultCounterRetention).Unix()
+	wantDay := map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("COUNTER#2025-11-10"), "type": S("counter"), "todo": N(1), "doing": N(0), "done": N(0), "expiresAt": N(exp)}
+	checkItem(t, "COUNTER#2025-11-10", rawItem(t, c, table, "TEAM#id01", "COUNTER#2025-11-10"), wantDay)
+
+	// A move rewrites the status, its three groups, and counts.
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "id01", "id03", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDone), End: ptr(taskmgmt.Date("2025-11-30")), TagIDs: &[]string{}}))
+	maps.Copy(wantTask, map[string]types.AttributeValue{"team_task_status": S("done"), "team_task_endTime": S("2025-11-30"),
+		"status_group1": S("TEAM#id01#Status#doing_done"), "status_group2": S("TEAM#id01#Status#done"), "status_group3": S("TEAM#id01#Status#todo_done"),
+		"end_sort_sk": S("END#2025-11-30")})
+	delete(wantTask, "team_task_tagRef") // no empty set: no attribute
+	checkItem(t, "moved task", rawItem(t, c, table, "TEAM#id01", "TASK#id03"), wantTask)
+	wantAll["todo"], wantAll["done"] = N(0), N(1)
+	checkItem(t, "COUNTER#ALL after move", rawItem(t, c, table, "TEAM#id01", "COUNTER#ALL"), wantAll)
+	wantDay["done"] = N(1)
+	checkItem(t, "day after move", rawItem(t, c, table, "TEAM#id01", "COUNTER#2025-11-10"), wantDay)
+
+	// Renames reach the copies.
+	must[taskmgmt.User](t)(s.RenameUser(ctx, "u1", "joji"))
+	wantUser["user_name"], wantTeamUser["user_name"] = S("joji"), S("joji")
+	checkItem(t, "renamed user", rawItem(t, c, table, "USER#u1", "USER#u1"), wantUser)
+	checkItem(t, "team_user after rename", rawItem(t, c, table, "TEAM#id01", "USER#u1"), wantTeamUser)
+	must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Name: ptr("新チーム")}))
+	wantTeam["team_name"], wantUserTeam["team_name"] = S("新チーム"), S("新チーム")
+	checkItem(t, "renamed team", rawItem(t, c, table, "TEAM#id01", "TEAM#id01"), wantTeam)
+	checkItem(t, "user_team after rename", rawItem(t, c, table, "USER#u1", "TEAM#id01"), wantUserTeam)
+
+	if err := s.DeleteTask(ctx, "id01", "id03"); err != nil {
+		t.Fatal(err)
+	}
+	if it := rawItem(t, c, table, "TEAM#id01", "TASK#id03"); it != nil {
+		t.Fatalf("deleted task still there: %v", it)
+	}
+	wantAll["done"] = N(0)
+	checkItem(t, "COUNTER#ALL after delete", rawItem(t, c, table, "TEAM#id01", "COUNTER#ALL"), wantAll)
+	checkItem(t, "day after delete (transitions only)", rawItem(t, c, table, "TEAM#id01", "COUNTER#2025-11-10"), wantDay)
+}
+
+// TestRecalculateRepairsDrift writes a wrong COUNTER#ALL raw and has
+// RecalculateCounters repair it.
+func TestRecalculateRepairsDrift(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
+	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "t"}))
+	for range 3 {
+		must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Start: "2025-11-01", End: "2025-11-02"}))
+	}
+	putRaw(t, c, table, map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(7), "doing": N(-1), "done": N(0)})
+	rep := must[taskmgmt.CounterReport](t)(s.RecalculateCounters(ctx, "id01"))
+	want := taskmgmt.CounterReport{Was: taskmgmt.Counts{Todo: 7, Doing: -1}, Counts: taskmgmt.Counts{Todo: 3}, Drift: true}
+	if rep != want {
+		t.Fatalf("report = %+v, want %+v", rep, want)
+	}
+	if got := must[taskmgmt.Counts](t)(s.GetCounts(ctx, "id01")); got != want.Counts {
+		t.Fatalf("counts after repair = %+v", got)
+	}
+}

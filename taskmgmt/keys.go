@@ -1,0 +1,178 @@
+package taskmgmt
+
+import (
+	"strings"
+
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// The seed's key segments. Every ID is validated (valid.ID: no '#', at
+// most MaxIDLen characters, so at most 512 bytes) before a key is built,
+// which is what lets the builders below join segments without failing.
+const (
+	segUser    = "USER"
+	segTeam    = "TEAM"
+	segTag     = "TAG"
+	segTask    = "TASK"
+	segCounter = "COUNTER"
+	segStatus  = "Status"
+	segStart   = "START"
+	segEnd     = "END"
+	counterAll = "ALL"
+)
+
+// itemKey is the primary key of one item.
+type itemKey struct{ pk, sk string }
+
+func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
+
+func join(segs ...string) string { return strings.Join(segs, keys.Sep) }
+
+func userPK(userID string) string { return join(segUser, userID) }
+func teamPK(teamID string) string { return join(segTeam, teamID) }
+
+func userKey(userID string) itemKey { return itemKey{userPK(userID), userPK(userID)} }
+func teamKey(teamID string) itemKey { return itemKey{teamPK(teamID), teamPK(teamID)} }
+
+// userTeamKey is a user's membership, USER#u / TEAM#t; teamUserKey the
+// team's, TEAM#t / USER#u.
+func userTeamKey(userID, teamID string) itemKey { return itemKey{userPK(userID), teamPK(teamID)} }
+func teamUserKey(teamID, userID string) itemKey { return itemKey{teamPK(teamID), userPK(userID)} }
+
+func tagKey(teamID, tagID string) itemKey   { return itemKey{teamPK(teamID), tagRef(tagID)} }
+func taskKey(teamID, taskID string) itemKey { return itemKey{teamPK(teamID), join(segTask, taskID)} }
+
+// counterKey is COUNTER#ALL for day "", else COUNTER#<YYYY-MM-DD>.
+func counterKey(teamID string, day Date) itemKey {
+	if day == "" {
+		return itemKey{teamPK(teamID), join(segCounter, counterAll)}
+	}
+	return itemKey{teamPK(teamID), join(segCounter, string(day))}
+}
+
+// tagRef is a task's reference to a tag in team_task_tagRef: TAG#<tagId>,
+// which is also the tag's sort key.
+func tagRef(tagID string) string { return join(segTag, tagID) }
+
+// groups are the status_group1..3 values of a task: its status's group in
+// each of the seed's three groupings. The seed's examples write
+// TEAM#t{teamId}; the stray 't' is a typo, and the keys are
+// TEAM#<teamId>#Status#<group>.
+func groups(teamID string, s Status) [3]string {
+	var g [3]string
+	switch s {
+	case StatusTodo:
+		g = [3]string{"todo", "todo_doing", "todo_done"}
+	case StatusDoing:
+		g = [3]string{"doing_done", "todo_doing", "doing"}
+	case StatusDone:
+		g = [3]string{"doing_done", "done", "todo_done"}
+	}
+	for i := range g {
+		g[i] = groupPK(teamID, g[i])
+	}
+	return g
+}
+
+func groupPK(teamID, group string) string { return join(segTeam, teamID, segStatus, group) }
+
+func startSK(d Date) string { return join(segStart, string(d)) }
+func endSK(d Date) string   { return join(segEnd, string(d)) }
+
+// idFrom returns the ID in key "<seg>#<id>", or false when key has
+// another shape.
+func idFrom(key, seg string) (string, bool) {
+	id, ok := strings.CutPrefix(key, seg+keys.Sep)
+	return id, ok && id != "" && !strings.Contains(id, keys.Sep)
+}
+
+// The listings: each is a KeyQuery that both stores run, so they share
+// order, page boundaries and cursors.
+
+func membersQuery(t ddb.Table, teamID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: ddb.SortBeginsWith(segUser + keys.Sep), ConsistentRead: true}
+}
+
+func userTeamsQuery(t ddb.Table, userID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: userPK(userID), Sort: ddb.SortBeginsWith(segTeam + keys.Sep), ConsistentRead: true}
+}
+
+func tagsQuery(t ddb.Table, teamID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: ddb.SortBeginsWith(segTag + keys.Sep), ConsistentRead: true}
+}
+
+func tasksQuery(t ddb.Table, teamID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: ddb.SortBeginsWith(segTask + keys.Sep), ConsistentRead: true}
+}
+
+// teamItemsQuery is the whole team partition, for DeleteTeam.
+func teamItemsQuery(t ddb.Table, teamID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), ConsistentRead: true}
+}
+
+// invertQuery finds a team's user_team items through GSI_Invert
+// (SK = TEAM#t, PK begins with USER#).
+func invertQuery(t ddb.Table, sk, pkPrefix string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, Index: IndexInvert, PartitionValue: sk, Sort: ddb.SortBeginsWith(pkPrefix + keys.Sep)}
+}
+
+// dailyQuery lists COUNTER#<date> items between from and to.
+func dailyQuery(t ddb.Table, teamID string, q DailyQuery) ddb.KeyQuery {
+	prefix := segCounter + keys.Sep
+	var sort ddb.SortCond
+	switch {
+	case q.From != "" && q.To != "":
+		sort = ddb.SortBetween(prefix+string(q.From), prefix+string(q.To))
+	case q.From != "":
+		// COUNTER#ALL sorts after every date, so bound the range by the
+		// last possible date.
+		sort = ddb.SortBetween(prefix+string(q.From), prefix+"9999-12-31")
+	case q.To != "":
+		sort = ddb.SortBetween(prefix+"0000-01-01", prefix+string(q.To))
+	default:
+		sort = ddb.SortBetween(prefix+"0000-01-01", prefix+"9999-12-31")
+	}
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: sort, Descending: q.Descending, ConsistentRead: true}
+}
+
+// boardQuery is the KeyQuery of a board view on today. The tag filter's
+// binding goes into the cursor secret, so that a cursor only works for the
+// filter that issued it (ddb's cursors bind table, index, partition, sort
+// condition and direction, not a filter).
+func boardQuery(t ddb.Table, teamID string, q BoardQuery, today Date) ddb.KeyQuery {
+	var k ddb.KeyQuery
+	switch q.View {
+	case ViewInitial:
+		k = ddb.KeyQuery{Index: IndexStartGroup2, PartitionValue: groupPK(teamID, "todo_doing")}
+	case ViewTodo:
+		k = ddb.KeyQuery{Index: IndexStartGroup1, PartitionValue: groupPK(teamID, "todo")}
+	case ViewAll:
+		k = ddb.KeyQuery{Index: IndexStartAll, PartitionValue: teamPK(teamID)}
+	case ViewStartOverdue:
+		k = ddb.KeyQuery{Index: IndexStartGroup1, PartitionValue: groupPK(teamID, "todo"),
+			Sort: ddb.SortLT(startSK(today))}
+	case ViewEndOverdue:
+		k = ddb.KeyQuery{Index: IndexEndGroup2, PartitionValue: groupPK(teamID, "todo_doing"),
+			Sort: ddb.SortLT(endSK(today))}
+	}
+	k.Table = t
+	if f := filterBinding(q); f != "" {
+		k.Table.CursorSecret += "\x00filter\x00" + f
+	}
+	return k
+}
+
+// filterBinding describes a board's tag filter canonically: the same
+// tags in any order give the same binding.
+func filterBinding(q BoardQuery) string {
+	tags := sortedTags(q.TagIDs)
+	if len(tags) == 0 {
+		return ""
+	}
+	m := q.Match
+	if m == "" || len(tags) == 1 {
+		m = MatchAny
+	}
+	return string(m) + "\x00" + strings.Join(tags, "\x00")
+}

@@ -1,0 +1,144 @@
+package taskmgmt
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// Options configure a store. Both stores take the same options.
+type Options struct {
+	// TableName is the DynamoDB table. The default is DefaultTableName.
+	// The memory store uses it too, because page cursors are bound to it.
+	TableName string
+	// Clock gives today (in Location) for joinedAt, createdAt, the daily
+	// counters and the overdue views, and the time expired counters are
+	// compared with. The default is time.Now.
+	Clock ddbkit.Clock
+	// Location is the time zone whose calendar day is "today". The default
+	// is UTC.
+	Location *time.Location
+	// NewID makes team, tag and task IDs. The default makes UUIDv7s, so
+	// that IDs sort by creation.
+	NewID ddbkit.IDGenerator
+	// CounterRetention is how long a daily counter lives: its expiresAt is
+	// the start of the day after its date, in Location, plus
+	// CounterRetention. Zero means DefaultCounterRetention.
+	CounterRetention time.Duration
+	// Retry bounds the retries of one operation; zero value = default
+	// policy; see ddbkit.RetryPolicy.
+	Retry ddbkit.RetryPolicy
+	// CursorSecret keys the MAC of page cursors. Default none: cursors are
+	// bound to their listing and tamper-evident but, without a secret,
+	// forgeable within the caller's own partition and range; set a secret
+	// shared by all instances to make them unforgeable.
+	CursorSecret []byte
+}
+
+// DefaultCounterRetention is how long daily counters live by default.
+const DefaultCounterRetention = 90 * 24 * time.Hour
+
+func newOptions(optFns []func(*Options)) Options {
+	o := Options{
+		TableName:        DefaultTableName,
+		Clock:            time.Now,
+		Location:         time.UTC,
+		NewID:            ddbkit.NewUUIDv7,
+		CounterRetention: DefaultCounterRetention,
+	}
+	for _, fn := range optFns {
+		fn(&o)
+	}
+	if o.Location == nil {
+		o.Location = time.UTC
+	}
+	if o.CounterRetention <= 0 {
+		o.CounterRetention = DefaultCounterRetention
+	}
+	return o
+}
+
+func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
+
+func (o Options) table() ddb.Table {
+	t := table(o.TableName)
+	t.CursorSecret = string(o.CursorSecret)
+	return t
+}
+
+// clock is one reading of the clock: the instant, and today in Location.
+type clock struct {
+	now   time.Time
+	today Date
+}
+
+func (o Options) read() clock {
+	now := o.Clock()
+	return clock{now: now, today: DateOf(now.In(o.Location))}
+}
+
+// expiresAt is the TTL of the daily counter of day d, in Unix seconds.
+func (o Options) expiresAt(d Date) int64 {
+	t, err := time.ParseInLocation(time.DateOnly, string(d), o.Location)
+	if err != nil {
+		return 0
+	}
+	return t.AddDate(0, 0, 1).Add(o.CounterRetention).Unix()
+}
+
+// Errors both stores return, so that they match in category and in text.
+
+func errNotFound(kind, id string) error {
+	return fmt.Errorf("%s %q: %w", kind, id, ddbkit.ErrNotFound)
+}
+
+func errTeamNotFound(teamID string) error { return errNotFound("team", teamID) }
+
+func errUserNotFound(userID string) error { return errNotFound("user", userID) }
+
+func errTaskNotFound(teamID, taskID string) error {
+	return fmt.Errorf("task %q of team %q: %w", taskID, teamID, ddbkit.ErrNotFound)
+}
+
+func errNotMember(teamID, userID string) error {
+	return fmt.Errorf("user %q is not a member of team %q: %w", userID, teamID, ddbkit.ErrNotFound)
+}
+
+func errIsMember(teamID, userID string) error {
+	return fmt.Errorf("user %q is already a member of team %q: %w", userID, teamID, ddbkit.ErrAlreadyExists)
+}
+
+func errUserExists(userID string) error {
+	return fmt.Errorf("user %q: %w", userID, ddbkit.ErrAlreadyExists)
+}
+
+func errRepeatedID(kind, id string) error {
+	return fmt.Errorf("%s %q: %w; the ID generator repeated an ID", kind, id, ddbkit.ErrAlreadyExists)
+}
+
+func errUnknownTag(field, tagID string) error {
+	return ddbkit.Invalid(field, "names no tag of this team (%q)", tagID)
+}
+
+func errLastAdmin(teamID, userID string) error {
+	return fmt.Errorf("user %q is the last admin of team %q; make another member admin first: %w", userID, teamID, ddbkit.ErrConflict)
+}
+
+func errRaced(what string) error {
+	return fmt.Errorf("%s changed while being updated: %w", what, ddbkit.ErrConflict)
+}
+
+// wrap prefixes err with the package and operation, and makes it match
+// exactly one sentinel.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("taskmgmt: %s: %w", op, ddb.Classify(err))
+}
+
+// isNotFound reports an error made by errNotFound and its kin.
+func isNotFound(err error) bool { return errors.Is(err, ddbkit.ErrNotFound) }

@@ -1,0 +1,118 @@
+package taskmgmt
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/schema"
+)
+
+// DefaultTableName is the seed's table name.
+const DefaultTableName = "task-table-v3"
+
+// The attributes of the table's keys and of its GSIs' keys, by the seed's
+// names.
+const (
+	AttrPK           = "PK"
+	AttrSK           = "SK"
+	AttrStatusGroup1 = "status_group1"
+	AttrStatusGroup2 = "status_group2"
+	AttrStatusGroup3 = "status_group3"
+	AttrStartSortSK  = "start_sort_sk"
+	AttrEndSortSK    = "end_sort_sk"
+	AttrExpiresAt    = "expiresAt" // the TTL attribute of daily counters
+)
+
+// The seed's nine GSIs, each projecting all attributes.
+var (
+	IndexInvert      = ddb.Index{Name: "GSI_Invert", PartitionKey: AttrSK, SortKey: AttrPK}
+	IndexStartAll    = ddb.Index{Name: "GSI_Status_Start_Sort_All", PartitionKey: AttrPK, SortKey: AttrStartSortSK}
+	IndexEndAll      = ddb.Index{Name: "GSI_Status_End_Sort_All", PartitionKey: AttrPK, SortKey: AttrEndSortSK}
+	IndexStartGroup1 = ddb.Index{Name: "GSI_Status_Start_Sort_Group1", PartitionKey: AttrStatusGroup1, SortKey: AttrStartSortSK}
+	IndexEndGroup1   = ddb.Index{Name: "GSI_Status_End_Sort_Group1", PartitionKey: AttrStatusGroup1, SortKey: AttrEndSortSK}
+	IndexStartGroup2 = ddb.Index{Name: "GSI_Status_Start_Sort_Group2", PartitionKey: AttrStatusGroup2, SortKey: AttrStartSortSK}
+	IndexEndGroup2   = ddb.Index{Name: "GSI_Status_End_Sort_Group2", PartitionKey: AttrStatusGroup2, SortKey: AttrEndSortSK}
+	IndexStartGroup3 = ddb.Index{Name: "GSI_Status_Start_Sort_Group3", PartitionKey: AttrStatusGroup3, SortKey: AttrStartSortSK}
+	IndexEndGroup3   = ddb.Index{Name: "GSI_Status_End_Sort_Group3", PartitionKey: AttrStatusGroup3, SortKey: AttrEndSortSK}
+)
+
+// Indexes lists the nine GSIs in the seed's order.
+var Indexes = []ddb.Index{IndexInvert, IndexStartAll, IndexEndAll, IndexStartGroup1, IndexEndGroup1,
+	IndexStartGroup2, IndexEndGroup2, IndexStartGroup3, IndexEndGroup3}
+
+// Capacity is the seed's provisioned throughput, used for the table and,
+// where the seed is silent, for each GSI as well: a GSI that receives every
+// task write needs the table's write capacity, or it throttles the table.
+const Capacity = 5
+
+func table(name string) ddb.Table {
+	return ddb.Table{Name: name, PartitionKey: AttrPK, SortKey: AttrSK}
+}
+
+// Definition returns the seed's table: String keys PK and SK, the nine
+// GSIs projecting all attributes, provisioned at 5 RCU / 5 WCU (the table
+// and each GSI), and TTL on expiresAt. See OnDemandDefinition for
+// on-demand billing.
+func Definition(name string) schema.Definition {
+	throughput := func() *types.ProvisionedThroughput {
+		return &types.ProvisionedThroughput{ReadCapacityUnits: aws.Int64(Capacity), WriteCapacityUnits: aws.Int64(Capacity)}
+	}
+	attrs := []string{AttrPK, AttrSK, AttrStatusGroup1, AttrStatusGroup2, AttrStatusGroup3, AttrStartSortSK, AttrEndSortSK}
+	defs := make([]types.AttributeDefinition, len(attrs))
+	for i, a := range attrs {
+		defs[i] = types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS}
+	}
+	in := &dynamodb.CreateTableInput{
+		TableName:             aws.String(name),
+		BillingMode:           types.BillingModeProvisioned,
+		ProvisionedThroughput: throughput(),
+		AttributeDefinitions:  defs,
+		KeySchema:             keySchema(AttrPK, AttrSK),
+	}
+	for _, ix := range Indexes {
+		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
+			IndexName:             aws.String(ix.Name),
+			KeySchema:             keySchema(ix.PartitionKey, ix.SortKey),
+			Projection:            &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			ProvisionedThroughput: throughput(),
+		})
+	}
+	return schema.Definition{Input: in, TTLAttribute: AttrExpiresAt}
+}
+
+// OnDemandDefinition is Definition with on-demand (pay per request)
+// billing instead of provisioned capacity.
+func OnDemandDefinition(name string) schema.Definition {
+	d := Definition(name)
+	d.Input.BillingMode = types.BillingModePayPerRequest
+	d.Input.ProvisionedThroughput = nil
+	for i := range d.Input.GlobalSecondaryIndexes {
+		d.Input.GlobalSecondaryIndexes[i].ProvisionedThroughput = nil
+	}
+	return d
+}
+
+// CreateTableInput returns Definition(name).CreateTableInput().
+func CreateTableInput(name string) *dynamodb.CreateTableInput {
+	return Definition(name).CreateTableInput()
+}
+
+func keySchema(pk, sk string) []types.KeySchemaElement {
+	return []types.KeySchemaElement{
+		{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash},
+		{AttributeName: aws.String(sk), KeyType: types.KeyTypeRange},
+	}
+}
+
+// EnsureTable creates the table named name from Definition, or verifies an
+// existing one and adds what is missing (GSIs one at a time, TTL), with
+// schema.Ensure, and returns the changes made. It fails with
+// ErrSchemaMismatch for differences it cannot add.
+func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
+	return schema.Ensure(ctx, c, Definition(name), optFns...)
+}

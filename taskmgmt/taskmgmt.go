@@ -1,0 +1,707 @@
+package taskmgmt
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/valid"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// Date is a calendar date as the seed stores it: "YYYY-MM-DD".
+type Date string
+
+// DateOf returns t's calendar date in t's own location: convert t to the
+// zone whose day you mean first.
+func DateOf(t time.Time) Date { return Date(keys.DateISO(t)) }
+
+// Valid reports whether d is a real date written as YYYY-MM-DD.
+func (d Date) Valid() bool {
+	_, err := keys.ParseDateISO(string(d))
+	return err == nil
+}
+
+// AddDays returns the date n days after d (before, for negative n), or ""
+// when d is not valid.
+func (d Date) AddDays(n int) Date {
+	t, err := keys.ParseDateISO(string(d))
+	if err != nil {
+		return ""
+	}
+	return DateOf(t.AddDate(0, 0, n))
+}
+
+// User is one user, identified by the caller's ID for them (the subject of
+// the authentication), never generated.
+type User struct {
+	ID        string
+	Email     string
+	Name      string
+	Image     string // a URL, or ""
+	CreatedAt Date
+}
+
+// Role is a member's role in a team.
+type Role string
+
+// The seed's two roles.
+const (
+	RoleAdmin  Role = "admin"
+	RoleMember Role = "member"
+)
+
+// Valid reports whether r is one of the seed's roles.
+func (r Role) Valid() bool { return r == RoleAdmin || r == RoleMember }
+
+// Team is one team.
+type Team struct {
+	ID          string // UUIDv7, assigned by the store
+	Name        string
+	Description string // stored as team_discription, the seed's spelling
+}
+
+// Member is one member of a team, as the team lists them (the team_user
+// item): the user's name is a copy of the user's.
+type Member struct {
+	TeamID   string
+	UserID   string
+	UserName string
+	Role     Role
+	JoinedAt Date
+}
+
+// Membership is one team of a user, as the user lists them (the user_team
+// item): the team's name is a copy of the team's.
+type Membership struct {
+	UserID   string
+	TeamID   string
+	TeamName string
+	Role     Role
+	JoinedAt Date
+}
+
+// Color is a tag's colors, stored as the Map team_tag_color.
+type Color struct {
+	Color           string
+	BackgroundColor string
+}
+
+// Tag is one tag of a team.
+type Tag struct {
+	ID     string // UUIDv7, assigned by the store
+	TeamID string
+	Name   string
+	Color  Color
+}
+
+// Status is a task's status.
+type Status string
+
+// The seed's three statuses.
+const (
+	StatusTodo  Status = "todo"
+	StatusDoing Status = "doing"
+	StatusDone  Status = "done"
+)
+
+// Statuses lists the statuses in board order.
+var Statuses = []Status{StatusTodo, StatusDoing, StatusDone}
+
+// Valid reports whether s is one of the seed's statuses.
+func (s Status) Valid() bool { return s == StatusTodo || s == StatusDoing || s == StatusDone }
+
+// Task is one task of a team.
+type Task struct {
+	ID          string // UUIDv7, assigned by the store
+	TeamID      string
+	Title       string
+	Description string // stored as team_task_discription, the seed's spelling
+	Status      Status
+	Start, End  Date
+	TagIDs      []string // in ID order; nil when the task has no tag
+}
+
+// Counts holds one number per status.
+type Counts struct {
+	Todo, Doing, Done int
+}
+
+// Get returns the count of s.
+func (c Counts) Get(s Status) int {
+	switch s {
+	case StatusTodo:
+		return c.Todo
+	case StatusDoing:
+		return c.Doing
+	case StatusDone:
+		return c.Done
+	}
+	return 0
+}
+
+// add returns c with n added to the count of s.
+func (c Counts) add(s Status, n int) Counts {
+	switch s {
+	case StatusTodo:
+		c.Todo += n
+	case StatusDoing:
+		c.Doing += n
+	case StatusDone:
+		c.Done += n
+	}
+	return c
+}
+
+// DailyCount is one day's counter: the transitions into each status on
+// Date, creations included.
+type DailyCount struct {
+	Date Date
+	Counts
+	ExpiresAt time.Time // when DynamoDB's TTL may delete it
+}
+
+// CounterReport is what RecalculateCounters found and wrote.
+type CounterReport struct {
+	Was    Counts // COUNTER#ALL as read
+	Counts Counts // the tasks counted by status, now in COUNTER#ALL
+	Drift  bool   // Was differed from Counts
+}
+
+// NewUser is the input of CreateUser.
+type NewUser struct {
+	ID    string // the caller's ID for the user, such as the auth subject
+	Email string
+	Name  string
+	Image string // optional
+}
+
+// NewTeam is the input of CreateTeam.
+type NewTeam struct {
+	Name        string
+	Description string // optional
+}
+
+// TeamPatch changes the fields that are not nil.
+type TeamPatch struct {
+	Name        *string
+	Description *string
+}
+
+// NewTag is the input of CreateTag.
+type NewTag struct {
+	Name  string
+	Color Color
+}
+
+// NewTask is the input of CreateTask.
+type NewTask struct {
+	Title       string
+	Description string // optional
+	Status      Status // zero means StatusTodo
+	Start, End  Date   // both required; End not before Start
+	TagIDs      []string
+}
+
+// TaskPatch changes the fields that are not nil. A non-nil, empty TagIDs
+// removes every tag.
+type TaskPatch struct {
+	Title       *string
+	Description *string
+	Status      *Status
+	Start, End  *Date
+	TagIDs      *[]string
+}
+
+// View is one of the seed's board views (access patterns 7 to 15), each
+// served by one of its status indexes.
+type View string
+
+// The board views. Overdue views compare with today, from the store's
+// clock in Options.Location.
+const (
+	// ViewInitial: TODO and DOING by start date (AP 7, GSI_Status_Start_Sort_Group2).
+	ViewInitial View = "initial"
+	// ViewTodo: TODO by start date (AP 8-10, GSI_Status_Start_Sort_Group1).
+	ViewTodo View = "todo"
+	// ViewAll: every status by start date (AP 11, GSI_Status_Start_Sort_All).
+	ViewAll View = "all"
+	// ViewStartOverdue: TODO whose start date is before today (AP 12-13,
+	// GSI_Status_Start_Sort_Group1).
+	ViewStartOverdue View = "start-overdue"
+	// ViewEndOverdue: TODO and DOING whose end date is before today, by end
+	// date (AP 14-15, GSI_Status_End_Sort_Group2).
+	ViewEndOverdue View = "end-overdue"
+)
+
+// Valid reports whether v is one of the board views.
+func (v View) Valid() bool {
+	switch v {
+	case ViewInitial, ViewTodo, ViewAll, ViewStartOverdue, ViewEndOverdue:
+		return true
+	}
+	return false
+}
+
+// TagMatch says how a board's tag filter combines several tags.
+type TagMatch string
+
+// The two ways to combine tags. The zero TagMatch means MatchAny.
+const (
+	MatchAny TagMatch = "any" // a task with at least one of the tags
+	MatchAll TagMatch = "all" // a task with every one of the tags
+)
+
+// BoardQuery selects and pages a board view.
+type BoardQuery struct {
+	View   View
+	TagIDs []string // optional filter: at most MaxTagsPerTask tags
+	Match  TagMatch // how TagIDs combine; zero means MatchAny
+	ddbkit.PageOptions
+}
+
+// DailyQuery selects and pages a team's daily counters: the days From to
+// To, both included; a zero From or To leaves that end open.
+type DailyQuery struct {
+	From, To   Date
+	Descending bool
+	ddbkit.PageOptions
+}
+
+// UserStore stores users (access pattern 1).
+type UserStore interface {
+	// CreateUser stores a new user, created today. It returns
+	// ErrInvalidArgument, ErrAlreadyExists if the ID is taken, or
+	// ErrUnavailable.
+	CreateUser(ctx context.Context, in NewUser) (User, error)
+	// GetUser returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
+	// ErrUnavailable.
+	GetUser(ctx context.Context, userID string) (User, error)
+	// RenameUser changes a user's name, and the copy of it on each of the
+	// user's team_user items, in transactions of at most 100 items. If it
+	// fails midway, repeating it finishes the copies. It returns
+	// ErrInvalidArgument, ErrNotFound, ErrConflict (the memberships kept
+	// changing) or ErrUnavailable.
+	RenameUser(ctx context.Context, userID, name string) (User, error)
+}
+
+// TeamStore stores teams and their members (access patterns 2 to 4).
+type TeamStore interface {
+	// CreateTeam stores a new team with creator as its admin (the team,
+	// user_team and team_user items, in one transaction). It returns
+	// ErrInvalidArgument, ErrNotFound if the creator is no user,
+	// ErrConflict if the creator changed meanwhile, or ErrUnavailable.
+	CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Team, error)
+	// GetTeam returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
+	// ErrUnavailable.
+	GetTeam(ctx context.Context, teamID string) (Team, error)
+	// UpdateTeam applies patch. A new name is copied to every member's
+	// user_team item (found through GSI_Invert), in transactions of at
+	// most 100 items; if it fails midway, repeating it finishes the
+	// copies. It returns ErrInvalidArgument (an empty patch included),
+	// ErrNotFound, ErrConflict or ErrUnavailable.
+	UpdateTeam(ctx context.Context, teamID string, patch TeamPatch) (Team, error)
+	// DeleteTeam deletes the team, everything in its partition (members,
+	// tags, tasks, counters) and its members' user_team items. It is not
+	// atomic: if it fails midway, repeating it finishes. It returns
+	// ErrInvalidArgument, ErrNotFound when there is nothing left to
+	// delete, or ErrUnavailable.
+	DeleteTeam(ctx context.Context, teamID string) error
+	// ListMembers lists a team's members by user ID (AP 2). An unknown
+	// team has none. Corrupt items are left out and reported in
+	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor or
+	// ErrUnavailable.
+	ListMembers(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Member], error)
+	// ListUserTeams lists a user's teams by team ID (AP 4), like
+	// ListMembers.
+	ListUserTeams(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Membership], error)
+	// AddMember makes a user a member of a team with role, joined today.
+	// It returns ErrInvalidArgument, ErrNotFound (no such team or user),
+	// ErrAlreadyExists if the user is a member, ErrConflict or
+	// ErrUnavailable.
+	AddMember(ctx context.Context, teamID, userID string, role Role) (Member, error)
+	// SetRole changes a member's role. Demoting the last admin fails with
+	// ErrConflict: a team always has an admin. It returns
+	// ErrInvalidArgument, ErrNotFound (not a member), ErrConflict or
+	// ErrUnavailable.
+	SetRole(ctx context.Context, teamID, userID string, role Role) (Member, error)
+	// RemoveMember removes a member (both items). Removing the last admin
+	// fails with ErrConflict. It returns ErrInvalidArgument, ErrNotFound
+	// (not a member), ErrConflict or ErrUnavailable.
+	RemoveMember(ctx context.Context, teamID, userID string) error
+}
+
+// TagStore stores a team's tags (access pattern 5).
+type TagStore interface {
+	// CreateTag stores a new tag. It returns ErrInvalidArgument,
+	// ErrNotFound if the team does not exist, ErrAlreadyExists if the ID
+	// generator repeated an ID, or ErrUnavailable.
+	CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, error)
+	// ListTags lists a team's tags by ID (AP 5), like ListMembers.
+	ListTags(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Tag], error)
+	// DeleteTag deletes a tag, then removes it from every task that refers
+	// to it, in transactions of at most 100 items. Deleting a tag that is
+	// already gone finishes removing its references and succeeds. It
+	// returns ErrInvalidArgument, ErrConflict or ErrUnavailable.
+	DeleteTag(ctx context.Context, teamID, tagID string) error
+}
+
+// TaskStore stores a team's tasks and serves the board views (access
+// patterns 6 to 15).
+type TaskStore interface {
+	// CreateTask stores a new task and counts it, in one transaction, in
+	// COUNTER#ALL and today's counter. Its tags must be tags of the team
+	// when it commits. It returns ErrInvalidArgument (naming the unknown
+	// TagIDs entry), ErrNotFound if the team does not exist,
+	// ErrAlreadyExists if the ID generator repeated an ID, ErrConflict or
+	// ErrUnavailable.
+	CreateTask(ctx context.Context, teamID string, in NewTask) (Task, error)
+	// GetTask returns a task (AP 6). It returns ErrInvalidArgument,
+	// ErrNotFound, ErrCorruptItem or ErrUnavailable.
+	GetTask(ctx context.Context, teamID, taskID string) (Task, error)
+	// UpdateTask applies patch in one transaction, conditional on the
+	// status and dates it read; a status change moves the task between
+	// COUNTER#ALL's counts and counts the transition in today's counter.
+	// A patch that changes nothing writes nothing. It returns
+	// ErrInvalidArgument (an empty patch, a bad field, an end before the
+	// start, an unknown tag), ErrNotFound, ErrConflict (the task kept
+	// changing under it), ErrCorruptItem or ErrUnavailable.
+	UpdateTask(ctx context.Context, teamID, taskID string, patch TaskPatch) (Task, error)
+	// DeleteTask deletes a task and uncounts it from COUNTER#ALL, in one
+	// transaction. It returns ErrInvalidArgument, ErrNotFound,
+	// ErrConflict, ErrCorruptItem or ErrUnavailable.
+	DeleteTask(ctx context.Context, teamID, taskID string) error
+	// ListBoard lists a board view (AP 7 to 15): by start date (by end
+	// date for ViewEndOverdue), ties in task ID order, optionally filtered
+	// by tags. A filtered page is filled across DynamoDB pages: it is
+	// short only at the end. Its cursors work only for the same view,
+	// filter and day. It returns ErrInvalidArgument, ErrInvalidCursor or
+	// ErrUnavailable.
+	ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbkit.Page[Task], error)
+}
+
+// CounterStore reads and repairs a team's counters (access pattern 16).
+type CounterStore interface {
+	// GetCounts returns COUNTER#ALL: the tasks per status, zero for a team
+	// without tasks. It returns ErrInvalidArgument, ErrCorruptItem or
+	// ErrUnavailable.
+	GetCounts(ctx context.Context, teamID string) (Counts, error)
+	// ListDailyCounts lists a team's daily counters by date, leaving out
+	// those past their expiresAt that TTL has not deleted yet. It returns
+	// ErrInvalidArgument, ErrInvalidCursor or ErrUnavailable.
+	ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error)
+	// RecalculateCounters counts the team's tasks by status and writes the
+	// result to COUNTER#ALL, conditional on the counter it read first, so
+	// that a concurrent task write makes it start over. It returns
+	// ErrInvalidArgument, ErrConflict (task writes kept racing it),
+	// ErrCorruptItem or ErrUnavailable.
+	RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error)
+}
+
+// Store is every operation on the task table. Both DynamoStore and
+// MemoryStore implement it.
+type Store interface {
+	UserStore
+	TeamStore
+	TagStore
+	TaskStore
+	CounterStore
+}
+
+// Limits of the fields, where the seed is silent.
+const (
+	MaxIDLen          = 128
+	MaxNameLen        = 100  // user, team and tag names
+	MaxEmailLen       = 254  // an email address's limit
+	MaxImageLen       = 2048 // a URL
+	MaxDescriptionLen = 2000 // team and task descriptions
+	MaxTitleLen       = 200
+	MaxColorLen       = 64
+	MaxTagsPerTask    = 20
+)
+
+type validator struct{ valid.Validator }
+
+func (v *validator) date(field string, d Date) {
+	if !d.Valid() {
+		v.Fail(field, "must be a date as YYYY-MM-DD, got %q", string(d))
+	}
+}
+
+func (v *validator) status(field string, s Status) {
+	if !s.Valid() {
+		v.Fail(field, "must be todo, doing or done; got %q", string(s))
+	}
+}
+
+func (v *validator) role(field string, r Role) {
+	if !r.Valid() {
+		v.Fail(field, "must be admin or member; got %q", string(r))
+	}
+}
+
+func (v *validator) tagIDs(field string, ids []string) {
+	if len(ids) > MaxTagsPerTask {
+		v.Fail(field, "must hold at most %d tags, got %d", MaxTagsPerTask, len(ids))
+		return
+	}
+	seen := make(map[string]int, len(ids))
+	for i, id := range ids {
+		f := field + "[" + strconv.Itoa(i) + "]"
+		v.ID(f, id, MaxIDLen)
+		if j, dup := seen[id]; dup && v.Err == nil {
+			v.Fail(f, "repeats %s[%d] (%q)", field, j, id)
+		}
+		seen[id] = i
+	}
+}
+
+func (v *validator) dates(start, end Date) {
+	v.date("Start", start)
+	v.date("End", end)
+	if v.Err == nil && end < start {
+		v.Fail("End", "must not be before Start (%s), got %s", start, end)
+	}
+}
+
+func (v *validator) color(c Color) {
+	v.Line("Color.Color", c.Color, true, MaxColorLen)
+	v.Line("Color.BackgroundColor", c.BackgroundColor, true, MaxColorLen)
+}
+
+func validateIDs(op string, fields ...string) error {
+	var v validator
+	for i := 0; i+1 < len(fields); i += 2 {
+		v.ID(fields[i], fields[i+1], MaxIDLen)
+	}
+	return wrap(op, v.Err)
+}
+
+func validateNewUser(op string, in NewUser) error {
+	var v validator
+	v.ID("ID", in.ID, MaxIDLen)
+	v.Line("Email", in.Email, true, MaxEmailLen)
+	v.Line("Name", in.Name, true, MaxNameLen)
+	v.Line("Image", in.Image, false, MaxImageLen)
+	return wrap(op, v.Err)
+}
+
+func validateNewTeam(op, creatorID string, in NewTeam) error {
+	var v validator
+	v.ID("CreatorID", creatorID, MaxIDLen)
+	v.Line("Name", in.Name, true, MaxNameLen)
+	v.Text("Description", in.Description, false, MaxDescriptionLen)
+	return wrap(op, v.Err)
+}
+
+func validateTeamPatch(op, teamID string, p TeamPatch) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	if p.Name == nil && p.Description == nil {
+		v.Fail("patch", "changes nothing; set Name or Description")
+	}
+	if p.Name != nil {
+		v.Line("Name", *p.Name, true, MaxNameLen)
+	}
+	if p.Description != nil {
+		v.Text("Description", *p.Description, false, MaxDescriptionLen)
+	}
+	return wrap(op, v.Err)
+}
+
+func validateNewTag(op, teamID string, in NewTag) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	v.Line("Name", in.Name, true, MaxNameLen)
+	v.color(in.Color)
+	return wrap(op, v.Err)
+}
+
+func validateNewTask(op, teamID string, in NewTask) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	v.Line("Title", in.Title, true, MaxTitleLen)
+	v.Text("Description", in.Description, false, MaxDescriptionLen)
+	if in.Status != "" {
+		v.status("Status", in.Status)
+	}
+	v.dates(in.Start, in.End)
+	v.tagIDs("TagIDs", in.TagIDs)
+	return wrap(op, v.Err)
+}
+
+func validateTaskPatch(op, teamID, taskID string, p TaskPatch) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	v.ID("TaskID", taskID, MaxIDLen)
+	if p == (TaskPatch{}) {
+		v.Fail("patch", "changes nothing; set at least one field")
+	}
+	if p.Title != nil {
+		v.Line("Title", *p.Title, true, MaxTitleLen)
+	}
+	if p.Description != nil {
+		v.Text("Description", *p.Description, false, MaxDescriptionLen)
+	}
+	if p.Status != nil {
+		v.status("Status", *p.Status)
+	}
+	if p.Start != nil {
+		v.date("Start", *p.Start)
+	}
+	if p.End != nil {
+		v.date("End", *p.End)
+	}
+	if p.Start != nil && p.End != nil && v.Err == nil && *p.End < *p.Start {
+		v.Fail("End", "must not be before Start (%s), got %s", *p.Start, *p.End)
+	}
+	if p.TagIDs != nil {
+		v.tagIDs("TagIDs", *p.TagIDs)
+	}
+	return wrap(op, v.Err)
+}
+
+func validateBoard(op, teamID string, q BoardQuery) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	if !q.View.Valid() {
+		v.Fail("View", "must be initial, todo, all, start-overdue or end-overdue; got %q", string(q.View))
+	}
+	if q.Match != "" && q.Match != MatchAny && q.Match != MatchAll {
+		v.Fail("Match", "must be any or all; got %q", string(q.Match))
+	}
+	v.tagIDs("TagIDs", q.TagIDs)
+	if v.Err == nil {
+		_, err := q.EffectiveLimit()
+		v.Err = err
+	}
+	return wrap(op, v.Err)
+}
+
+func validateDaily(op, teamID string, q DailyQuery) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	if q.From != "" {
+		v.date("From", q.From)
+	}
+	if q.To != "" {
+		v.date("To", q.To)
+	}
+	if v.Err == nil && q.From != "" && q.To != "" && q.To < q.From {
+		v.Fail("To", "must not be before From (%s), got %s", q.From, q.To)
+	}
+	if v.Err == nil {
+		_, err := q.EffectiveLimit()
+		v.Err = err
+	}
+	return wrap(op, v.Err)
+}
+
+func validateList(op, field, id string, o ddbkit.PageOptions) error {
+	var v validator
+	v.ID(field, id, MaxIDLen)
+	if v.Err == nil {
+		_, err := o.EffectiveLimit()
+		v.Err = err
+	}
+	return wrap(op, v.Err)
+}
+
+// sortedTags returns ids sorted and without duplicates, as a String Set
+// reads back; nil for none.
+func sortedTags(ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(ids))
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// What both stores decide the same way.
+
+func (o Options) newTask(teamID string, in NewTask) Task {
+	st := in.Status
+	if st == "" {
+		st = StatusTodo
+	}
+	return Task{ID: o.NewID(), TeamID: teamID, Title: in.Title, Description: in.Description, Status: st,
+		Start: in.Start, End: in.End, TagIDs: sortedTags(in.TagIDs)}
+}
+
+// patched returns t with p applied.
+func (t Task) patched(p TaskPatch) Task {
+	if p.Title != nil {
+		t.Title = *p.Title
+	}
+	if p.Description != nil {
+		t.Description = *p.Description
+	}
+	if p.Status != nil {
+		t.Status = *p.Status
+	}
+	if p.Start != nil {
+		t.Start = *p.Start
+	}
+	if p.End != nil {
+		t.End = *p.End
+	}
+	if p.TagIDs != nil {
+		t.TagIDs = sortedTags(*p.TagIDs)
+	}
+	return t
+}
+
+func (t Task) equal(u Task) bool {
+	return t.ID == u.ID && t.TeamID == u.TeamID && t.Title == u.Title && t.Description == u.Description &&
+		t.Status == u.Status && t.Start == u.Start && t.End == u.End && slices.Equal(t.TagIDs, u.TagIDs)
+}
+
+// checkPatched refuses a patched task whose dates are out of order, which
+// only the read shows when the patch sets one date.
+func checkPatched(t Task) error {
+	if t.Start != "" && t.End != "" && t.End < t.Start {
+		return ddbkit.Invalid("End", "must not be before Start (%s), got %s", t.Start, t.End)
+	}
+	return nil
+}
+
+// addedTags returns the indexes in patch of the tags that after has and
+// before has not: the ones a write must check exist.
+func addedTags(before, after []string, patch []string) []int {
+	var idx []int
+	for i, id := range patch {
+		if slices.Contains(after, id) && !slices.Contains(before, id) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// delta is the counter changes of one task write.
+type delta struct {
+	all Counts // COUNTER#ALL
+	day Counts // today's counter: transitions into each status
+}
+
+func (d delta) zero() bool { return d == delta{} }
+
+func createDelta(s Status) delta { return delta{all: Counts{}.add(s, 1), day: Counts{}.add(s, 1)} }
+
+func moveDelta(from, to Status) delta {
+	if from == to {
+		return delta{}
+	}
+	return delta{all: Counts{}.add(from, -1).add(to, 1), day: Counts{}.add(to, 1)}
+}
+
+func deleteDelta(s Status) delta { return delta{all: Counts{}.add(s, -1)} }
