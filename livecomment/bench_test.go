@@ -204,7 +204,7 @@ func BenchmarkDynamoListCommentsPage(b *testing.B) {
 		for b.Loop() {
 			out, err := c.Query(ctx, &dynamodb.QueryInput{
 				TableName:                 aws.String("LiveComment-Comments-bench"),
-				ConsistentRead:            aws.Bool(true),
+				IndexName:                 aws.String("roomId-createdAt-index"),
 				KeyConditionExpression:    aws.String("roomId = :r"),
 				ExpressionAttributeValues: map[string]types.AttributeValue{":r": &types.AttributeValueMemberS{Value: stubRoom}},
 				Limit:                     aws.Int32(50),

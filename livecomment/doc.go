@@ -178,7 +178,9 @@
 //     all the same.
 //   - Connections: connectionId and roomId are Strings; a connection
 //     without roomId is missing from roomId-index and never receives a
-//     broadcast.
+//     broadcast. The app's roomId-index must project ALL attributes (CDK's
+//     default); EnsureTables reports another projection as
+//     ErrSchemaMismatch, since an index cannot be changed in place.
 //   - Timestamps in any ISO 8601 form are read; anything else makes the
 //     item corrupt (ErrCorruptItem on a get, Page.Skipped in a listing), as
 //     does an attribute of another type than the layout's.

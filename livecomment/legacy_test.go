@@ -47,7 +47,9 @@ func seedAppTables(t *testing.T, c *dynamodb.Client, env string) livecomment.Tab
 				KeySchema: []types.KeySchemaElement{hash("roomId")}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}}}},
 	}
 	for _, in := range ins {
-		t.Cleanup(func() { _, _ = c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: in.TableName}) })
+		t.Cleanup(func() {
+			_, _ = c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: in.TableName})
+		})
 		if _, err := c.CreateTable(t.Context(), in); err != nil {
 			t.Fatalf("CreateTable(%s): %v", aws.ToString(in.TableName), err)
 		}
