@@ -59,8 +59,10 @@ const maxJoinedErrors = 10
 // succeeded or found the connection gone; otherwise it joins the listing
 // error (ErrInvalidArgument for a bad room ID, or the store's error), the
 // context's error, and the first failed sends and disconnects, each naming
-// its connection. A room with no connections, or no such room, sends
-// nothing.
+// its connection. Failed sends and an ended context match ErrUnavailable;
+// the send's own error stays reachable with errors.Is and errors.As.
+// Connections a listing page skipped as corrupt (Page.Skipped) are not
+// sent to. A room with no connections, or no such room, sends nothing.
 func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send SendFunc, optFns ...func(*BroadcastOptions)) (BroadcastResult, error) {
 	const op = "broadcast"
 	o := BroadcastOptions{Concurrency: DefaultBroadcastConcurrency, PageLimit: ddbkit.DefaultPageLimit}
