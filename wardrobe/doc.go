@@ -7,7 +7,8 @@
 //
 // One table, DefaultTableName "WardrobeTable" unless Options.TableName says
 // otherwise, with String keys PK and SK and on-demand billing.
-// CreateTableInput returns its definition; EnsureTable creates it if needed.
+// Definition returns its design; EnsureTable creates the table, or verifies
+// an existing one and adds the GSIs it lacks.
 //
 //	item        PK                          SK                 other attributes
 //	wardrobe    W#<wardrobeId>              META               wardrobeId, name, createdAt
@@ -24,7 +25,8 @@
 //
 // Times are Unix milliseconds as Numbers; deletedAt is NULL unless the item
 // is DELETED, lastWornAt is 0 until first worn. IDs are UUIDv7s made by
-// the store.
+// the store. This is what the package writes; what it reads is wider (see
+// Other writers).
 //
 // # Indexes
 //
@@ -41,7 +43,9 @@
 // Every write that changes status, wearCount or lastWornAt writes the
 // matching index attributes in the same request, so an index entry is
 // never stale. Every index sort key ends with the item's ID, so ties break
-// by ID and pages are stable.
+// by ID and pages are stable. A table whose GSIs of these names have other
+// key attributes cannot serve the listings: EnsureTable reports it as
+// ddbkit.ErrSchemaMismatch and changes nothing.
 //
 // # Access patterns
 //
@@ -57,7 +61,7 @@
 //	AP-09  ListTemplates                    1 Query + ⌈distinct thumbnail clothes / 80⌉ BatchGetItem
 //	AP-10  GetTemplate                      1 GetItem
 //	AP-11  AddTemplate                      1 TransactWriteItems (wardrobe and clothes checks + Put)
-//	AP-12  UpdateTemplate                   1 UpdateItem; 1 TransactWriteItems + 1 GetItem with new clothes
+//	AP-12  UpdateTemplate                   1 UpdateItem; with new clothes 1 GetItem + 1 TransactWriteItems
 //	AP-13  DeleteTemplate, RestoreTemplate  1 conditional UpdateItem
 //	AP-14  ListHistory                      1 Query + ⌈distinct thumbnail clothes / 80⌉ BatchGetItem
 //	AP-15  GetHistory                       1 GetItem + 1 BatchGetItem
@@ -68,25 +72,102 @@
 //	       RecalculateStats                 1 GetItem + 1 Query per 1000 clothes or templates
 //	                                        + 1 Query per item + 1 UpdateItem per drifted item
 //
-// AP-16 and AP-17 are read-modify-writes: the transaction is conditional on
-// the statistics they read (the padded WEAR# key needs the new count), and
-// they start over, up to Options.MaxAttempts times, when a concurrent write
-// got in between; then they return ErrConflict. The condition is on
-// statsVersion (Number), the one attribute this package adds to the seed's:
-// every change of wearCount or lastWornAt increments it. wearCount and
-// lastWornAt alone cannot serve, because they can return to the values a
-// reader saw (a wear deleted, another added) while the day AP-17 recomputed
-// for lastWornAt lost its last wear. Daily
-// counters are incremented atomically and deleted, conditionally, when
-// their last wear goes.
+// AP-16, AP-17, UpdateTemplate with new clothes and RecalculateStats are
+// read-modify-writes: the write is conditional on what they read (the
+// padded WEAR# key needs the new count), and they read again and start
+// over, within Options.Retry, when a concurrent write got in between; then
+// they return ErrConflict. A statistics write is conditional on wearCount
+// and lastWornAt as stored, which the seed's app changes too, and on
+// statsVersion (Number), the one attribute this package adds to the
+// seed's: every change of wearCount or lastWornAt by this package
+// increments it, and an item without it (as the app writes them) passes
+// the condition while it still has none. wearCount and lastWornAt alone
+// cannot serve, because they can return to the values a reader saw (a wear
+// deleted, another added) while the day AP-17 recomputed for lastWornAt
+// lost its last wear; statsVersion alone cannot either, because the app
+// does not know it. Daily counters are incremented atomically and deleted,
+// conditionally, when their last wear goes.
+//
+// # Retries and exactly-once writes
+//
+// Every operation is safe to retry. Options.Retry bounds every retry loop
+// (the zero value is ddbkit's default policy; no loop is unbounded).
+// Every TransactWriteItems (AP-06, AP-11, AP-12 with new clothes, AP-16,
+// AP-17) carries a ClientRequestToken and is retried with it after a
+// conflict, throttling, a 5xx or a lost response, so a transaction whose
+// response was lost is never applied twice. CreateWardrobe's conditional
+// PutItem recognises its own earlier write. The single-item updates set
+// fixed values (a repeat changes nothing), or, for DeleteX and RestoreX,
+// find the item already in the status they set and return it; a
+// repair by RecalculateStats recognises its own statsVersion.
+//
+// A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
+// of the transaction, so a request repeated with the same key within
+// DynamoDB's 10-minute window commits once: a repeated UpdateTemplate with
+// the same clothes succeeds without writing again; a repeated AddClothing,
+// AddTemplate or AddHistory, which makes a fresh ID and timestamp, fails
+// with ErrConflict instead of adding a second item or wear; a repeated
+// DeleteHistory finds the history gone (ErrNotFound). MemoryStore keeps the
+// same promises.
+//
+// # Other writers
+//
+// The seed's app keeps writing this table. What it, or any other program,
+// must maintain for this package to read its items and keep the statistics
+// right, and what happens if it doesn't:
+//
+//   - Keys: the seed's PK and SK formats exactly. IDs and kinds are taken
+//     from the keys (the clothingId, templateId and historyId attributes
+//     are copies this package writes and does not read), so an item with
+//     another key is simply another item, and one whose SK is not
+//     CLOTH#<id>, TPL#<id>, HIST#<id> or DATE#<yyyymmdd> is corrupt.
+//   - Index attributes: statusListPk, createdAtSk, wearCountSk and
+//     lastWornAtSk on clothes and templates, dateSk on histories, in the
+//     formats of the Indexes table, rewritten whenever status, wearCount or
+//     lastWornAt change. An item without them is missing from the listings
+//     that need them; one with stale ones is listed in the wrong place
+//     until this package next writes its statistics or status.
+//   - A wear (the seed's AP-16) is one transaction: the history, count +1
+//     on the daily counter of each item worn (creating it with date and
+//     count 1), and wearCount +1 and lastWornAt = max(lastWornAt,
+//     dateToEpochMs(date)) on each item, with the index keys. The daily
+//     counters are the source of truth: a writer that changes wearCount
+//     without them has its change undone by RecalculateStats, and AP-17
+//     takes back only the wears the counters hold. lastWornAt must be the
+//     midnight, in Options.TimeZone, of a day; it is compared by calendar
+//     day in that zone, so any instant of the right day is read as that
+//     day and not rewritten.
+//   - statsVersion is optional: a writer that never touches it cannot have
+//     its change of wearCount or lastWornAt overwritten, since this
+//     package's statistics writes are conditional on those values as it
+//     read them. A writer that does keep it must increment it with every
+//     change of wearCount or lastWornAt.
+//   - Deleting a history (AP-17) is one transaction, conditional on what it
+//     read: count -1 on each counter (deleted at 0), wearCount -1 (not below
+//     0), and lastWornAt recomputed from the counters when the day loses
+//     its last wear.
+//   - Values: Numbers in any form DynamoDB accepts ("5", "5.0"); times as
+//     Unix ms Numbers, or as Strings of Unix ms or ISO 8601 (read, never
+//     written); dates as "yyyymmdd" or "yyyy-mm-dd" (a history's date is
+//     taken from dateSk when date is missing); ID lists as a List of
+//     Strings or a String Set. Missing optional attributes read as zero
+//     values: no imageKey, an empty name, wearCount 0, lastWornAt 0 (never
+//     worn), no createdAt, no deletedAt, no templateId. status must be
+//     ACTIVE or DELETED. Anything else, or an attribute of another type,
+//     makes the item corrupt: ErrCorruptItem on a get (naming table, key
+//     and attribute), left out of a listing and reported in Page.Skipped,
+//     left out of RecalculateStats and reported in StatsReport.Skipped.
+//   - A clothing named by a thumbnail that cannot be decoded shows as
+//     missing (Deleted, no image), and its error is in Page.Skipped;
+//     GetHistory fails with ErrCorruptItem.
 //
 // # Decisions where the seed is silent
 //
 //   - Names (wardrobe, clothing, template) are one line of 1–40 characters,
 //     counted as characters, not bytes, and not only white space. ImageKey
 //     is optional, one line of up to 1024 characters. IDs passed in are
-//     1–128 characters without '#', white space or control characters; they
-//     need not be UUIDs.
+//     1–128 characters of ddbkit's ID alphabet (graphic, no white space, no
+//     '#'); they need not be UUIDs.
 //   - clothingIds hold 1–20 distinct IDs, in the caller's order. A history
 //     names its clothes itself; TemplateID, when set, only records (and
 //     counts) the template worn.
@@ -102,11 +183,23 @@
 //     request is harmless. Deleting an unknown item is ErrNotFound.
 //     Statistics stay with DELETED items, and deleting a history that wore
 //     one still takes the wear back.
-//   - lastWornAt is the seed's dateToEpochMs: midnight UTC of the date.
-//     Dates therefore run from 1970-01-02 (0 means never worn) to
-//     2286-11-20 (the last midnight with 13 digits of milliseconds).
-//     Which calendar day it is for the user is the caller's choice
-//     (DateOf(time.Now().In(loc))).
+//   - UpdateTemplate returns what it committed, never a read after its
+//     commit: the template as the write left it (ALL_NEW), or, with new
+//     clothes, the template as read just before the transaction with the
+//     patch applied, the transaction being conditional on every attribute
+//     it returns and does not set being unchanged.
+//   - lastWornAt is the seed's dateToEpochMs: midnight of the date in
+//     Options.TimeZone (UTC by default; the seed's app likely uses
+//     Asia/Tokyo). LastWornAt reads it back as a calendar Date in that
+//     zone, "" if never worn. Dates run from 1970-01-02 (0 means never
+//     worn) to 2286-11-20 (the last midnight with 13 digits of
+//     milliseconds), in every zone. Which calendar day it is for the user
+//     is the caller's choice (DateOf(time.Now().In(loc))).
+//   - Date.AddDays reports a bad date, or a result out of range, with an
+//     error, and then returns its receiver unchanged: a bad date never
+//     becomes the zero Date, which ranges read as an open end.
+//   - A clock at or before the epoch is a time like any other: createdAt 0
+//     is the epoch, not "unset" (only a missing createdAt is unset).
 //   - ListHistory and ListDailyWear select a date range with both ends
 //     included, each optional; AP-03's last week is From=today.AddDays(-6),
 //     To=today, Descending.
@@ -117,17 +210,28 @@
 //     thumbnails and for AP-16/17's reads, with UnprocessedKeys retried.
 //   - RecalculateStats trusts the daily counters (the ADR's source of
 //     truth) and rewrites the cached wearCount and lastWornAt, with their
-//     index keys, where they differ. It does not rebuild counters from
-//     histories.
+//     index keys, where they differ: the count exactly, the last worn day
+//     by calendar day in Options.TimeZone. It does not rebuild counters
+//     from histories.
+//   - A listing leaves out the items it cannot decode and reports them in
+//     Page.Skipped (the decision all ddbkit domains share): one bad item
+//     written by another program does not hide the rest.
 //   - GSI reads on DynamoDB are eventually consistent; base-table reads
 //     are strongly consistent.
 //
 // # Errors
 //
-// Every error starts with "wardrobe: " and matches one of ddbkit's
+// Every error starts with "wardrobe: " and matches exactly one of ddbkit's
 // sentinels with errors.Is: ErrInvalidArgument (as a *ddbkit.ValidationError
-// naming the field), ErrNotFound, ErrAlreadyExists, ErrConflict (a
-// read-modify-write that kept losing races, or a transaction conflict) and
-// ErrInvalidCursor. Bad input is refused before any write, so nothing is
-// written.
+// naming the field), ErrNotFound, ErrAlreadyExists (an ID generator that
+// repeats), ErrConflict (a read-modify-write that kept losing races, a
+// transaction conflict that outlasted the retries, an idempotency key
+// reused for other writes), ErrInvalidCursor, ErrCorruptItem (stored data
+// that cannot be read), ErrUnavailable (throttling or 5xx through the
+// retries, a context that ended) and ErrSchemaMismatch (a table or index
+// missing, or other than Definition says: run EnsureTable). The cause
+// stays reachable with errors.As, and a context's error still matches
+// context.Canceled or context.DeadlineExceeded. Bad input is refused
+// before any I/O, so nothing is written; so is an ended context, on both
+// stores.
 package wardrobe

@@ -212,39 +212,54 @@ type StatsReport struct {
 	Skipped []error
 }
 
+// Every method may also return ErrUnavailable: DynamoDB kept throttling or
+// failing (5xx) through Options.Retry, or ctx ended (the error then also
+// matches context.Canceled or context.DeadlineExceeded); a write may then
+// have taken effect, and repeating the call is safe (see the package doc).
+// Every method that reads stored items may return ErrCorruptItem for one
+// that cannot be decoded, and ErrSchemaMismatch for a table or index that
+// is missing or other than Definition says.
+
 // WardrobeStore creates and reads wardrobes (AP-01, AP-02).
 type WardrobeStore interface {
 	// CreateWardrobe stores a new wardrobe with a fresh ID. It returns
-	// ErrInvalidArgument for a bad name, or ErrAlreadyExists if the ID
-	// generator repeated an ID.
+	// ErrInvalidArgument for a bad name, ErrAlreadyExists if the ID
+	// generator repeated an ID, or ErrUnavailable.
 	CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error)
-	// GetWardrobe returns ErrInvalidArgument for a bad ID, or ErrNotFound.
+	// GetWardrobe returns ErrInvalidArgument for a bad ID, ErrNotFound,
+	// ErrCorruptItem or ErrUnavailable.
 	GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error)
 }
 
 // ClothingStore stores clothes (AP-04 to AP-08).
 type ClothingStore interface {
 	// AddClothing stores a new ACTIVE, never worn clothing. It returns
-	// ErrInvalidArgument, ErrNotFound if the wardrobe does not exist, or
-	// ErrAlreadyExists if the ID generator repeated an ID.
+	// ErrInvalidArgument, ErrNotFound if the wardrobe does not exist,
+	// ErrAlreadyExists if the ID generator repeated an ID, ErrConflict
+	// (an idempotency key reused for another clothing) or ErrUnavailable.
 	AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error)
-	// GetClothing returns ErrInvalidArgument or ErrNotFound.
+	// GetClothing returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
+	// or ErrUnavailable.
 	GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
 	// ListClothes lists the clothes of one status in one order, one Query
 	// per page; ties are broken by ID, as the index keys are. An unknown
-	// wardrobe has none. It returns ErrInvalidArgument or ErrInvalidCursor.
+	// wardrobe has none. Items that cannot be decoded are left out and
+	// reported in Page.Skipped. It returns ErrInvalidArgument,
+	// ErrInvalidCursor or ErrUnavailable.
 	ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error)
-	// UpdateClothing applies patch to a clothing, ACTIVE or DELETED. It
-	// returns ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	// UpdateClothing applies patch to a clothing, ACTIVE or DELETED, and
+	// returns it as the write left it. It returns ErrInvalidArgument (an
+	// empty patch included), ErrNotFound, ErrCorruptItem (the patch is
+	// then applied to an item that cannot be decoded) or ErrUnavailable.
 	UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error)
 	// DeleteClothing deletes a clothing logically: it becomes DELETED and
 	// moves to the DELETED listings. Deleting a DELETED clothing changes
-	// nothing and returns it as it is. It returns ErrInvalidArgument or
-	// ErrNotFound.
+	// nothing and returns it as it is. It returns ErrInvalidArgument,
+	// ErrNotFound, ErrCorruptItem or ErrUnavailable.
 	DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
 	// RestoreClothing makes a DELETED clothing ACTIVE again; restoring an
-	// ACTIVE one changes nothing. It returns ErrInvalidArgument or
-	// ErrNotFound.
+	// ACTIVE one changes nothing. It returns ErrInvalidArgument,
+	// ErrNotFound, ErrCorruptItem or ErrUnavailable.
 	RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
 }
 
@@ -253,18 +268,25 @@ type TemplateStore interface {
 	// AddTemplate stores a new ACTIVE template. Its clothes must be ACTIVE
 	// clothes of the wardrobe when it commits. It returns
 	// ErrInvalidArgument (naming the offending ClothingIDs entry),
-	// ErrNotFound if the wardrobe does not exist, or ErrAlreadyExists.
+	// ErrNotFound if the wardrobe does not exist, ErrAlreadyExists,
+	// ErrConflict (an idempotency key reused for another template) or
+	// ErrUnavailable.
 	AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error)
-	// GetTemplate returns ErrInvalidArgument or ErrNotFound.
+	// GetTemplate returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
+	// or ErrUnavailable.
 	GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
 	// ListTemplates lists templates like ListClothes, each with its
 	// thumbnails: a page costs one Query and one BatchGetItem per 80
-	// distinct thumbnail clothes. It returns ErrInvalidArgument or
-	// ErrInvalidCursor.
+	// distinct thumbnail clothes. A thumbnail clothing that cannot be
+	// decoded shows as missing and is reported in Page.Skipped. It returns
+	// ErrInvalidArgument, ErrInvalidCursor or ErrUnavailable.
 	ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error)
-	// UpdateTemplate applies patch, keeping the order of ClothingIDs. A new
+	// UpdateTemplate applies patch, keeping the order of ClothingIDs, and
+	// returns the template it committed, without reading it again. A new
 	// list must name ACTIVE clothes of the wardrobe. It returns
-	// ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	// ErrInvalidArgument (an empty patch included), ErrNotFound,
+	// ErrCorruptItem, ErrConflict (the template kept changing under it, or
+	// an idempotency key reused for another patch) or ErrUnavailable.
 	UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error)
 	// DeleteTemplate and RestoreTemplate behave as DeleteClothing and
 	// RestoreClothing do.
@@ -280,21 +302,26 @@ type HistoryStore interface {
 	// worn day of the template (if any) and of every clothing. It returns
 	// ErrInvalidArgument (bad input, or a clothing or template that is not
 	// ACTIVE in this wardrobe), ErrNotFound if the wardrobe does not exist,
-	// or ErrConflict when it kept losing races within its retry budget;
-	// on every error nothing is written.
+	// ErrCorruptItem (a worn item that cannot be decoded), ErrConflict
+	// when it kept losing races within its retry budget or its
+	// idempotency key was used for another history, or ErrUnavailable; on
+	// every error but ErrUnavailable nothing is written.
 	AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error)
 	// GetHistory returns a history with all its clothes (one GetItem and
-	// one BatchGetItem). It returns ErrInvalidArgument or ErrNotFound.
+	// one BatchGetItem). It returns ErrInvalidArgument, ErrNotFound,
+	// ErrCorruptItem (the history or one of its clothes cannot be decoded)
+	// or ErrUnavailable.
 	GetHistory(ctx context.Context, wardrobeID, historyID string) (HistoryDetail, error)
 	// ListHistory lists histories by date, then by ID, with thumbnails as
-	// ListTemplates has them. It returns ErrInvalidArgument or
-	// ErrInvalidCursor.
+	// ListTemplates has them. It returns ErrInvalidArgument,
+	// ErrInvalidCursor or ErrUnavailable.
 	ListHistory(ctx context.Context, wardrobeID string, q HistoryQuery) (ddbkit.Page[HistorySummary], error)
 	// DeleteHistory deletes a history and takes its wear back from the
 	// counters and statistics it added to, in one transaction: a daily
 	// counter that reaches 0 is deleted, and a last worn day that loses
-	// its last wear moves to the next latest day (zero if none). It
-	// returns ErrInvalidArgument, ErrNotFound or ErrConflict.
+	// its last wear moves to the next latest day ("" if none). It
+	// returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem, ErrConflict
+	// or ErrUnavailable.
 	DeleteHistory(ctx context.Context, wardrobeID, historyID string) error
 }
 
@@ -303,12 +330,13 @@ type HistoryStore interface {
 type StatsStore interface {
 	// ListDailyWear lists the daily counters of one clothing or template
 	// in date order: the wear trend of a period. It returns
-	// ErrInvalidArgument or ErrInvalidCursor.
+	// ErrInvalidArgument, ErrInvalidCursor or ErrUnavailable.
 	ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, q DailyQuery) (ddbkit.Page[DailyWear], error)
 	// RecalculateStats rebuilds every clothing's and template's wear count
 	// and last worn day from its daily counters, repairs those that
-	// drifted, and reports them. It returns ErrInvalidArgument, ErrNotFound
-	// for an unknown wardrobe, or ErrConflict.
+	// drifted, and reports them; items it cannot decode are reported in
+	// StatsReport.Skipped. It returns ErrInvalidArgument, ErrNotFound for
+	// an unknown wardrobe, ErrConflict or ErrUnavailable.
 	RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error)
 }
 

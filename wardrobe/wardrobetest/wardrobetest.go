@@ -62,6 +62,11 @@ func Run(t *testing.T, newStore NewStore) {
 		{"ConcurrentHistories", testConcurrentHistories},
 		{"ConcurrentDeleteHistoryOneWins", testConcurrentDeleteOneWins},
 		{"ConcurrentCreateOneWins", testConcurrentCreateOneWins},
+		{"EndedContextWritesNothing", testEndedContext},
+		{"IdempotencyKey", testIdempotencyKey},
+		{"EpochClock", testEpochClock},
+		{"DateArithmetic", testDateArithmetic},
+		{"TimeZone", testTimeZone},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
@@ -129,10 +134,19 @@ func addDays(t *testing.T, d wardrobe.Date, n int) wardrobe.Date {
 	return out
 }
 
+// wantErr fails t unless err matches want and no other ddbkit sentinel
+// (every error of a store matches exactly one), and starts with the
+// package's name.
 func wantErr(t *testing.T, what string, err, want error) {
 	t.Helper()
-	if !errors.Is(err, want) {
-		t.Fatalf("%s: got error %v, want %v", what, err, want)
+	var matched []error
+	for _, s := range ddbkit.Sentinels {
+		if errors.Is(err, s) {
+			matched = append(matched, s)
+		}
+	}
+	if len(matched) != 1 || matched[0] != want {
+		t.Fatalf("%s: got error %v, matching %v; want exactly %v", what, err, matched, want)
 	}
 	if !strings.HasPrefix(err.Error(), "wardrobe: ") {
 		t.Fatalf("%s: error %q does not start with the package name", what, err)
