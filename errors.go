@@ -46,6 +46,18 @@ var (
 var Sentinels = []error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument,
 	ErrInvalidCursor, ErrCorruptItem, ErrUnavailable, ErrSchemaMismatch}
 
+// MatchingSentinels returns the sentinels err matches, in Sentinels order.
+// For an error of a ddbkit store it holds exactly one.
+func MatchingSentinels(err error) []error {
+	var out []error
+	for _, s := range Sentinels {
+		if errors.Is(err, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // ValidationError describes one invalid input field. It matches
 // ErrInvalidArgument through errors.Is.
 type ValidationError struct {

@@ -51,7 +51,8 @@ func (o PageOptions) EffectiveLimit() (int, error) {
 
 // All walks every page that fetch returns, starting with the first, and yields
 // each item. It stops at the first error, which it yields with a zero T.
-// Breaking out of the loop stops fetching.
+// Breaking out of the loop stops fetching. Items a page skipped
+// (Page.Skipped) are not yielded; call the listing directly to see them.
 func All[T any](fetch func(cursor string) (Page[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		cursor := ""

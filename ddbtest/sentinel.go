@@ -1,7 +1,6 @@
 package ddbtest
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/ddbkit/ddbkit"
@@ -18,12 +17,7 @@ func WantSentinel(t testing.TB, what string, err, want error) {
 		}
 		return
 	}
-	var matched []error
-	for _, s := range ddbkit.Sentinels {
-		if errors.Is(err, s) {
-			matched = append(matched, s)
-		}
-	}
+	matched := ddbkit.MatchingSentinels(err)
 	if len(matched) != 1 || matched[0] != want {
 		t.Errorf("%s: error = %v; it matches sentinels %v, want exactly [%v]", what, err, matched, want)
 	}

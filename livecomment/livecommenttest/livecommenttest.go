@@ -526,13 +526,7 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 // wantOnly fails unless err matches want and no other ddbkit sentinel.
 func wantOnly(t *testing.T, what string, err, want error) {
 	t.Helper()
-	var matched []error
-	for _, s := range ddbkit.Sentinels {
-		if errors.Is(err, s) {
-			matched = append(matched, s)
-		}
-	}
-	if len(matched) != 1 || matched[0] != want {
+	if matched := ddbkit.MatchingSentinels(err); len(matched) != 1 || matched[0] != want {
 		t.Errorf("%s: error %v matches %v, want exactly [%v]", what, err, matched, want)
 	}
 }
