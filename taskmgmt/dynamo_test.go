@@ -1,6 +1,8 @@
 package taskmgmt_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -229,5 +231,201 @@ func TestRecalculateRepairsDrift(t *testing.T) {
 	}
 	if got := must[taskmgmt.Counts](t)(s.GetCounts(ctx, "id01")); got != want.Counts {
 		t.Fatalf("counts after repair = %+v", got)
+	}
+}
+
+// fixture makes user u1, team id01, tag id02 and task id03 (todo).
+func fixture(t *testing.T, s taskmgmt.Store) {
+	t.Helper()
+	ctx := t.Context()
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n2"}))
+	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))
+	must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "tag", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}}))
+	must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "task", Start: "2025-11-01", End: "2025-11-02", TagIDs: []string{"id02"}}))
+}
+
+// operations lists one call of every operation on the fixture.
+func operations(s taskmgmt.Store) map[string]func(ctx context.Context) error {
+	return map[string]func(ctx context.Context) error{
+		"CreateUser": func(ctx context.Context) error {
+			_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u9", Email: "e", Name: "n"})
+			return err
+		},
+		"GetUser":    func(ctx context.Context) error { _, err := s.GetUser(ctx, "u1"); return err },
+		"RenameUser": func(ctx context.Context) error { _, err := s.RenameUser(ctx, "u1", "x"); return err },
+		"CreateTeam": func(ctx context.Context) error {
+			_, err := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "x"})
+			return err
+		},
+		"GetTeam": func(ctx context.Context) error { _, err := s.GetTeam(ctx, "id01"); return err },
+		"UpdateTeam": func(ctx context.Context) error {
+			_, err := s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Name: ptr("x")})
+			return err
+		},
+		"DeleteTeam": func(ctx context.Context) error { return s.DeleteTeam(ctx, "id01") },
+		"ListMembers": func(ctx context.Context) error {
+			_, err := s.ListMembers(ctx, "id01", ddbkit.PageOptions{})
+			return err
+		},
+		"ListUserTeams": func(ctx context.Context) error {
+			_, err := s.ListUserTeams(ctx, "u1", ddbkit.PageOptions{})
+			return err
+		},
+		"AddMember": func(ctx context.Context) error {
+			_, err := s.AddMember(ctx, "id01", "u2", taskmgmt.RoleAdmin)
+			return err
+		},
+		"SetRole": func(ctx context.Context) error {
+			_, err := s.SetRole(ctx, "id01", "u1", taskmgmt.RoleMember)
+			return err
+		},
+		"RemoveMember": func(ctx context.Context) error { return s.RemoveMember(ctx, "id01", "u1") },
+		"CreateTag": func(ctx context.Context) error {
+			_, err := s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "x", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}})
+			return err
+		},
+		"ListTags":  func(ctx context.Context) error { _, err := s.ListTags(ctx, "id01", ddbkit.PageOptions{}); return err },
+		"DeleteTag": func(ctx context.Context) error { return s.DeleteTag(ctx, "id01", "id02") },
+		"CreateTask": func(ctx context.Context) error {
+			_, err := s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Start: "2025-11-01", End: "2025-11-02"})
+			return err
+		},
+		"GetTask": func(ctx context.Context) error { _, err := s.GetTask(ctx, "id01", "id03"); return err },
+		"UpdateTask": func(ctx context.Context) error {
+			_, err := s.UpdateTask(ctx, "id01", "id03", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDoing)})
+			return err
+		},
+		"DeleteTask": func(ctx context.Context) error { return s.DeleteTask(ctx, "id01", "id03") },
+		"ListBoard": func(ctx context.Context) error {
+			_, err := s.ListBoard(ctx, "id01", taskmgmt.BoardQuery{View: taskmgmt.ViewTodo, TagIDs: []string{"id02"}})
+			return err
+		},
+		"GetCounts": func(ctx context.Context) error { _, err := s.GetCounts(ctx, "id01"); return err },
+		"ListDailyCounts": func(ctx context.Context) error {
+			_, err := s.ListDailyCounts(ctx, "id01", taskmgmt.DailyQuery{})
+			return err
+		},
+		"RecalculateCounters": func(ctx context.Context) error { _, err := s.RecalculateCounters(ctx, "id01"); return err },
+	}
+}
+
+var clientOps = []string{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "BatchWriteItem", "TransactWriteItems"}
+
+// TestErrorContract makes DynamoDB throttle or fail every call without
+// end, or the context end, under every operation: each fails with exactly
+// ErrUnavailable.
+func TestErrorContract(t *testing.T) {
+	fast := func(o *taskmgmt.Options) {
+		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 2, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+	}
+	var fc *ddbtest.FaultClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic, fast)
+	fixture(t, s)
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	for name, call := range operations(s) {
+		for _, fault := range []ddbtest.Fault{ddbtest.Throttle, ddbtest.InternalError} {
+			for _, op := range clientOps {
+				fc.Inject(op, fault, 1000)
+			}
+			ddbtest.WantSentinel(t, name+" under endless "+fault.String(), call(t.Context()), ddbkit.ErrUnavailable)
+			fc.Clear()
+		}
+		err := call(cancelled)
+		ddbtest.WantSentinel(t, name+" under a cancelled context", err, ddbkit.ErrUnavailable)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v does not match context.Canceled", name, err)
+		}
+	}
+}
+
+// TestLostResponse lets each write commit and loses its answer: the write
+// succeeds (at once, or when repeated), and takes effect once.
+func TestLostResponse(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, c, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic)
+	fixture(t, s)
+	ctx := t.Context()
+	lose := func(op string) { fc.Inject(op, ddbtest.LoseResponse, 1) }
+
+	lose("TransactWriteItems")
+	task := must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Start: "2025-11-01", End: "2025-11-02"}))
+	lose("TransactWriteItems")
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "id01", task.ID, taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDone)}))
+	if got := must[taskmgmt.Counts](t)(s.GetCounts(ctx, "id01")); got != (taskmgmt.Counts{Todo: 1, Done: 1}) {
+		t.Fatalf("counts after lost responses = %+v", got)
+	}
+	lose("TransactWriteItems")
+	if err := s.DeleteTask(ctx, "id01", task.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := must[taskmgmt.Counts](t)(s.GetCounts(ctx, "id01")); got != (taskmgmt.Counts{Todo: 1}) {
+		t.Fatalf("counts after lost delete = %+v", got)
+	}
+	day := rawItem(t, c, table, "TEAM#id01", "COUNTER#2025-11-10")
+	checkItem(t, "daily counter counted once", day, map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("COUNTER#2025-11-10"),
+		"type": S("counter"), "todo": N(2), "doing": N(0), "done": N(1), "expiresAt": day["expiresAt"]})
+
+	lose("TransactWriteItems")
+	must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "x", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}}))
+	lose("TransactWriteItems")
+	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u2", taskmgmt.RoleMember))
+	lose("TransactWriteItems")
+	must[taskmgmt.Member](t)(s.SetRole(ctx, "id01", "u2", taskmgmt.RoleAdmin))
+	lose("TransactWriteItems")
+	if err := s.RemoveMember(ctx, "id01", "u2"); err != nil {
+		t.Fatal(err)
+	}
+	lose("TransactWriteItems")
+	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "second"}))
+
+	// Single-item writes: the SDK would retry a 5xx; a caller's repeat
+	// recognises the earlier success.
+	lose("PutItem")
+	_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"})
+	ddbtest.WantSentinel(t, "CreateUser with its answer lost", err, ddbkit.ErrUnavailable)
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"}))
+	lose("UpdateItem")
+	_, err = s.RenameUser(ctx, "u1", "renamed")
+	ddbtest.WantSentinel(t, "RenameUser with its answer lost", err, ddbkit.ErrUnavailable)
+	must[taskmgmt.User](t)(s.RenameUser(ctx, "u1", "renamed"))
+
+	p := must[ddbkit.Page[taskmgmt.Membership]](t)(s.ListUserTeams(ctx, "u1", ddbkit.PageOptions{}))
+	if len(p.Items) != 2 {
+		t.Fatalf("u1's teams = %+v", p.Items)
+	}
+	m := must[ddbkit.Page[taskmgmt.Member]](t)(s.ListMembers(ctx, "id01", ddbkit.PageOptions{}))
+	if len(m.Items) != 1 || m.Items[0].UserName != "renamed" {
+		t.Fatalf("members = %+v", m.Items)
+	}
+}
+
+// TestConflictsKeepCounters makes transactions conflict, throttle and
+// fail before they commit, and another writer move the task between a
+// read and its transaction: the counters still match the tasks.
+func TestConflictsKeepCounters(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, c, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic)
+	fixture(t, s)
+	ctx := t.Context()
+	fc.Inject("TransactWriteItems", ddbtest.TxConflict, 2)
+	fc.Inject("TransactWriteItems", ddbtest.Throttle, 1)
+	fc.Inject("TransactWriteItems", ddbtest.InternalError, 1)
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "id01", "id03", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDoing)}))
+
+	other := taskmgmt.NewDynamoStore(c, func(o *taskmgmt.Options) { o.TableName = table })
+	fc.Before("TransactWriteItems", func() {
+		if _, err := other.UpdateTask(ctx, "id01", "id03", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusTodo)}); err != nil {
+			t.Errorf("other writer: %v", err)
+		}
+	})
+	got := must[taskmgmt.Task](t)(s.UpdateTask(ctx, "id01", "id03", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDone)}))
+	if got.Status != taskmgmt.StatusDone {
+		t.Fatalf("status = %s", got.Status)
+	}
+	rep := must[taskmgmt.CounterReport](t)(s.RecalculateCounters(ctx, "id01"))
+	if rep.Drift || rep.Counts != (taskmgmt.Counts{Done: 1}) {
+		t.Fatalf("after conflicts: %+v", rep)
 	}
 }
