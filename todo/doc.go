@@ -5,8 +5,9 @@
 // # Table
 //
 // One table, named by $DYNAMODB_TABLE (default "wambda-table-ssr001"), with
-// String keys "pk" and "sk" and on-demand billing. CreateTableInput returns
-// its definition; EnsureTable creates it if needed.
+// String keys "pk" and "sk" and on-demand billing. Definition returns its
+// design; CreateTableInput and Definition(name).CloudFormation() export it;
+// EnsureTable creates it if needed and verifies an existing one.
 //
 //	item      pk                 sk               other attributes
 //	user      users              {username}       username, email
@@ -16,8 +17,9 @@
 //	category  user#{username}    category#{id}    id, entity_type="category", name,
 //	                                              color (8 Bulma names), created_at, updated_at
 //
-// Timestamps are ISO 8601 UTC with milliseconds ("2024-01-01T00:00:00.000Z").
-// IDs are UUIDv4, made by the store.
+// ddbkit writes every attribute of this layout, timestamps as ISO 8601 UTC
+// with milliseconds ("2024-01-01T00:00:00.000Z") and IDs as UUIDv4s made by
+// the store. It reads more than it writes; see "Other writers".
 //
 // # Access patterns
 //
@@ -27,22 +29,32 @@
 //	3 all data of a user              ListUserData                  1 Query per page
 //	4 one todo                        GetTodo                       1 GetItem
 //	5 one category                    GetCategory                   1 GetItem
-//	  create a todo / category        CreateTodo, CreateCategory    1 TransactWriteItems
-//	  update a todo                   UpdateTodo                    1 UpdateItem (+1 TransactWriteItems, 1 GetItem
-//	                                                                when it sets a category)
+//	  create a todo / category        CreateTodo, CreateCategory    1 TransactWriteItems (user and category checks, put)
+//	  update a todo                   UpdateTodo                    1 UpdateItem; when it sets a category,
+//	                                                                1 GetItem + 1 TransactWriteItems
 //	  toggle completed                ToggleTodo                    1 GetItem + 1 conditional UpdateItem
+//	  delete a todo                   DeleteTodo                    1 DeleteItem
+//	  update a category               UpdateCategory                1 UpdateItem
+//	  delete a category               DeleteCategory                per 99 referring todos 1 Query + 1 TransactWriteItems,
+//	                                                                then 1 Query
 //	  users                           CreateUser, GetUser, ...      1 call each; ListUsers 1 Query per page
+//	  delete a user                   DeleteUser                    per 99 items 1 Query + 1 TransactWriteItems,
+//	                                                                then 1 Query
 //
 // # Decisions where the seed is silent
 //
-//   - Usernames are 1–64 characters: letters of any script, digits, '.',
-//     '_' and '-'. So '#' (the key separator) and white space are refused.
-//     Usernames are case-sensitive, as DynamoDB keys are.
-//   - Limits count characters, not bytes: title 1–200 (not only white space),
+//   - Usernames are 1–64 characters: letters of any script, combining marks
+//     (the vowel signs and viramas of scripts such as Devanagari, Thai and
+//     Tamil, so "नमस्ते", "สวัสดี" and "வணக்கம்" are valid; a mark may not
+//     come first), decimal digits, '.', '_' and '-'. So '#' (the key
+//     separator) and white space are refused. Usernames are case-sensitive,
+//     as DynamoDB keys are.
+//   - Lengths count Unicode code points: not bytes, and not grapheme
+//     clusters ("नमस्ते" is 6). Title 1–200 (not only white space),
 //     description 0–2000, category name 1–50, email up to 254 and a plain
-//     address. IDs passed in are 1–128 characters without '#', white
-//     space or control characters; they need not be UUIDs, because the seed's own data has IDs like
-//     "category001".
+//     address. IDs passed in follow ddbkit's one ID alphabet: 1–128
+//     graphic characters other than white space and '#'. They need not be
+//     UUIDs, because the seed's own data has IDs like "category001".
 //   - Priority is required; there is no default.
 //   - category_id is always written; "" means uncategorized. A non-empty
 //     CategoryID must name an existing category of the same user when the
@@ -51,29 +63,142 @@
 //   - Todos and categories can only be created for an existing user (checked
 //     in the same transaction); otherwise ErrNotFound.
 //   - Deleting a category uncategorizes the todos that pointed at it
-//     (category_id becomes "", updated_at is bumped). The category is
-//     deleted first, so no new reference can appear; then consistent queries
-//     find the referring todos and clear them in transactions of at most 100
-//     items, each conditional on still pointing at the category.
-//   - Deleting a user deletes the user item first (so nothing new can be
-//     created under it), then every item of its partition with
-//     BatchWriteItem. Calling it again finishes a sweep an earlier call did
-//     not; it reports ErrNotFound only when there was nothing at all.
+//     (category_id becomes "", updated_at is bumped), and deletes the
+//     category last: consistent queries find the referring todos, and
+//     transactions of at most 100 items clear them, each with a check that
+//     the category still exists, the last one deleting the category. A
+//     crash at any point leaves the category with some of its references,
+//     never references without the category, and the same call, repeated,
+//     finishes. A create that references the category while it is being
+//     deleted is caught by a final query. When the category is already
+//     gone but todos still refer to it (an older ddbkit or another writer
+//     left them), DeleteCategory clears them and succeeds; it reports
+//     ErrNotFound only when there was neither.
+//   - Deleting a user deletes its data first and the user item last, in
+//     transactions of at most 100 items that each check the user still
+//     exists. While the sweep runs the name cannot be registered again; an
+//     interrupted call leaves the user for a repeated call to finish. Items
+//     a create commits during the last transaction are deleted by a final
+//     query, but only while no user of that name exists, so a user who
+//     registers the name again right after never loses data. Transactions
+//     cost twice the write capacity of BatchWriteItem; that is the price of
+//     the check. DeleteUser reports ErrNotFound only when there was neither
+//     a user nor any of its data.
 //   - Listings are in sort key order, that is by ID for todos and
 //     categories, and by username (byte order) for users. ListUserData lists
 //     categories before todos ("category#" < "todo#"). An unknown user has an
-//     empty listing. ListUserData skips items of entity types it does not
-//     know, since the seed plans for new ones; such a page may hold fewer
-//     items than the limit.
+//     empty listing. ListUserData skips items of other kinds (another sort
+//     key prefix), since the seed plans for new ones; such a page may hold
+//     fewer items than the limit.
 //   - Reads are strongly consistent, so the DynamoDB store shows its own
 //     writes as the memory store does.
 //   - Creates never overwrite: a repeated ID fails with ErrAlreadyExists.
+//     CreateUser of a user stored with exactly the same email succeeds: the
+//     store cannot tell it from its own earlier write whose response was
+//     lost, and the result is the same.
+//   - ToggleTodo's updated_at strictly increases within a store (a clock that
+//     stands still moves it on by a millisecond), because a toggle tells its
+//     own write by it.
+//
+// # Retries, lost responses and idempotency keys
+//
+// Every call is retried on throttling, 5xx and lost responses, and every
+// read-modify-write on losing a race, within Options.Retry (bounded; see
+// ddbkit.RetryPolicy). What happens when a write commits but its response
+// is lost, and the write is repeated by the SDK or by the store:
+//
+//   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
+//     each step of DeleteCategory and DeleteUser) carry a
+//     ClientRequestToken, so a repeat commits nothing more.
+//   - CreateUser recognises the user it wrote (ddb.PutNew).
+//   - UpdateUser, UpdateTodo and UpdateCategory set values, which is safe
+//     to repeat.
+//   - ToggleTodo conditions its write on completed and updated_at as it read
+//     them; when the condition fails on an item that holds exactly what this
+//     toggle writes, the toggle is done. When a response was lost and the
+//     todo changed before the retry, it returns ErrUnavailable: whether the
+//     toggle took effect cannot be known, and toggling again could undo it.
+//   - DeleteTodo repeated by the store after a lost response succeeds when
+//     the todo is gone. A delete the SDK repeats by itself reports
+//     ErrNotFound, though the todo is deleted as asked.
+//
+// A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
+// of CreateTodo, CreateCategory and UpdateTodo with a category, in both
+// stores. DynamoDB remembers a token for 10 minutes: within that window a
+// call repeated with the same writes succeeds without writing, and one with
+// other writes fails with ErrConflict and writes nothing. A create makes a
+// fresh ID and timestamp on every call and an update reads the todo it
+// changed, so in practice their repeats under a used key fail with
+// ErrConflict rather than writing twice. DeleteCategory and DeleteUser
+// give each of their transactions a token of its own, not one made from
+// the key, so that a repeat finishes an interrupted sweep instead of
+// failing.
+//
+// # Other writers
+//
+// The seed's table is in production, and the seed's application (and maybe
+// others) keeps writing it. ddbkit is exact in what it writes and lenient in
+// what it reads:
+//
+//   - Identity comes from the keys: a user's name from its sk, a todo's or
+//     category's ID from the part of sk after "todo#" or "category#", the
+//     kind of an item from its sk prefix. The "id", "username" and
+//     "entity_type" attributes are written for the seed's application and
+//     never read. An ID outside ddbkit's alphabet is returned as stored, but
+//     ddbkit's methods refuse it as input.
+//   - Missing attributes read as zero values: no completed is false (and
+//     ToggleTodo sets it), no description or category_id is "", no
+//     created_at or updated_at is the zero time. A missing title, priority,
+//     name, color or email reads as "" too, and a priority or color outside
+//     the seed's values is returned as stored (Priority.Valid and
+//     Color.Valid tell): such an item can still be read, listed, updated
+//     and deleted, so it is not treated as corrupt.
+//   - Timestamps may be any ISO 8601 date and time: with or without a
+//     fraction of any length, with "Z" or any offset, or without a zone
+//     (read as UTC). ddbkit never rewrites a timestamp it does not change.
+//   - An item that cannot be decoded (an attribute of another type, such as
+//     completed as a String; a timestamp that is not ISO 8601; a sort key
+//     with nothing after the prefix) is corrupt: a Get of it fails with
+//     ErrCorruptItem (a *ddbkit.CorruptItemError names the table, key and
+//     attribute), and a listing leaves it out and reports it in
+//     Page.Skipped, with Next continuing after it. DeleteUser and
+//     DeleteCategory still delete and clear corrupt items.
+//
+// A program that writes the same table must maintain:
+//
+//   - The key layout above, and the attribute types (completed a BOOL,
+//     everything else a String). Otherwise its items are corrupt to ddbkit.
+//   - category_id naming an existing category of the same user, or "" or
+//     no attribute. A todo left pointing at a deleted category keeps its
+//     CategoryID when read, cannot be saved with it (UpdateTodo with that
+//     CategoryID fails with ErrInvalidArgument), and DeleteCategory of that
+//     ID clears it.
+//   - A user item for every partition it writes data in. Data without a user
+//     is listed, and deleted by DeleteUser; a user later registered under
+//     that name would see it.
+//   - To delete a user, its data first and the user item last, as ddbkit
+//     does; deleting the user first lets the name be registered again
+//     while old data remains, and the new user sees it.
+//
+// ddbkit's conditions protect its writes from such a program: ToggleTodo
+// and UpdateTodo with a category are conditioned on the values they read
+// (every attribute, for the latter), so a change committed between ddbkit's
+// read and its write makes ddbkit read again, and is never overwritten
+// with stale values; plain updates set only the attributes they change.
 //
 // # Errors
 //
-// Every error starts with "todo: " and matches one of ddbkit's sentinels
-// with errors.Is: ErrInvalidArgument (as a *ddbkit.ValidationError naming
-// the field), ErrNotFound, ErrAlreadyExists, ErrConflict (a read-modify-write
-// that kept losing races, or a transaction conflict) and ErrInvalidCursor.
-// Bad input is refused before any call, so nothing is written.
+// Every error starts with "todo: " and matches exactly one of ddbkit's
+// sentinels with errors.Is: ErrInvalidArgument (as a
+// *ddbkit.ValidationError naming the field), ErrNotFound, ErrAlreadyExists,
+// ErrConflict (a read-modify-write that kept losing races, a transaction
+// conflict that outlasted the retries, or an idempotency key reused for
+// other writes), ErrInvalidCursor, ErrCorruptItem (stored data, never the
+// caller's input), ErrUnavailable (throttling or 5xx that outlasted the
+// retries, DynamoDB unreachable, or the context ended; it then also
+// matches context.Canceled or context.DeadlineExceeded) and
+// ErrSchemaMismatch (from EnsureTable, or a table that is missing). The
+// SDK's error stays reachable with errors.As. Bad input is refused before
+// any call, so nothing is written. The memory store returns the same
+// errors, in the same cases, a cancelled or expired context included.
 package todo

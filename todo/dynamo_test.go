@@ -2,6 +2,7 @@ package todo_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/schema"
 	"github.com/ddbkit/ddbkit/todo"
 	"github.com/ddbkit/ddbkit/todo/todotest"
 )
@@ -303,7 +305,15 @@ func TestEnsureTable(t *testing.T) {
 	c := ddbtest.Client(t)
 	name := ddbtest.UniqueName("ensure")
 	t.Cleanup(func() { c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
-	changes, err := todo.EnsureTable(t.Context(), c, name)
+	// Plan only: the change is reported, and nothing is created.
+	changes, err := todo.EnsureTable(t.Context(), c, name, schema.PlanOnly)
+	if err != nil || len(changes) != 1 || changes[0].Action != "create table" {
+		t.Fatalf("EnsureTable plan only = %v, %v; want one change, create table", changes, err)
+	}
+	if _, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)}); err == nil {
+		t.Fatalf("EnsureTable in plan-only mode created the table")
+	}
+	changes, err = todo.EnsureTable(t.Context(), c, name)
 	if err != nil || len(changes) != 1 || changes[0].Action != "create table" {
 		t.Fatalf("EnsureTable on no table = %v, %v; want one change, create table", changes, err)
 	}
@@ -327,6 +337,23 @@ func TestEnsureTable(t *testing.T) {
 		return aws.ToString(a.AttributeName) == aws.ToString(b.AttributeName) && a.KeyType == b.KeyType
 	}) {
 		t.Fatalf("key schema %v, want pk HASH, sk RANGE", d.KeySchema)
+	}
+}
+
+// TestEnsureTableMismatch: a table of that name with other keys is not the
+// seed's table; EnsureTable says so and changes nothing.
+func TestEnsureTableMismatch(t *testing.T) {
+	c := ddbtest.Client(t)
+	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
+		TableName:            aws.String("todo-other"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+	})
+	changes, err := todo.EnsureTable(t.Context(), c, name)
+	ddbtest.WantSentinel(t, "EnsureTable on a table with other keys", err, ddbkit.ErrSchemaMismatch)
+	var sm *ddbkit.SchemaMismatchError
+	if !errors.As(err, &sm) || len(sm.Diffs) == 0 || len(changes) != 0 || !strings.HasPrefix(err.Error(), "todo: ") {
+		t.Fatalf("EnsureTable = %v, %v; want a *ddbkit.SchemaMismatchError and no change", changes, err)
 	}
 }
 

@@ -88,3 +88,41 @@ func ExampleMemoryStore_ListTodos() {
 	// page 2 has 2 todos
 	// page 3 has 1 todos
 }
+
+// The table's design is data: the same definition creates the table
+// (EnsureTable) and goes into infrastructure code.
+func ExampleDefinition() {
+	resource, err := todo.Definition("wambda-table-ssr001").CloudFormation()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(resource))
+	// Output:
+	// {
+	//   "Type": "AWS::DynamoDB::Table",
+	//   "Properties": {
+	//     "TableName": "wambda-table-ssr001",
+	//     "AttributeDefinitions": [
+	//       {
+	//         "AttributeName": "pk",
+	//         "AttributeType": "S"
+	//       },
+	//       {
+	//         "AttributeName": "sk",
+	//         "AttributeType": "S"
+	//       }
+	//     ],
+	//     "KeySchema": [
+	//       {
+	//         "AttributeName": "pk",
+	//         "KeyType": "HASH"
+	//       },
+	//       {
+	//         "AttributeName": "sk",
+	//         "KeyType": "RANGE"
+	//       }
+	//     ],
+	//     "BillingMode": "PAY_PER_REQUEST"
+	//   }
+	// }
+}
