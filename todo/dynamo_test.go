@@ -439,3 +439,34 @@ func scanAll(t *testing.T, c *dynamodb.Client, table string) map[string]map[stri
 	}
 	return out
 }
+
+// TestCursorSecret: with a cursor secret, a cursor only passes a store that
+// holds the same secret, even on the same table and listing.
+func TestCursorSecret(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic, func(o *todo.Options) { o.CursorSecret = []byte("secret A") })
+	ctx := t.Context()
+	if err := s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 1})
+	if err != nil || p.Next == "" {
+		t.Fatalf("ListTodos = %+v, %v", p, err)
+	}
+	same := todo.NewDynamoStore(c, func(o *todo.Options) { o.TableName = table; o.CursorSecret = []byte("secret A") })
+	if _, err := same.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next}); err != nil {
+		t.Fatalf("a cursor on a store with the same secret: %v", err)
+	}
+	for name, o := range map[string]func(*todo.Options){
+		"another secret": func(o *todo.Options) { o.TableName = table; o.CursorSecret = []byte("secret B") },
+		"no secret":      func(o *todo.Options) { o.TableName = table },
+	} {
+		other := todo.NewDynamoStore(c, o)
+		_, err := other.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next})
+		ddbtest.WantSentinel(t, "a cursor on a store with "+name, err, ddbkit.ErrInvalidCursor)
+	}
+}

@@ -126,7 +126,7 @@ type UserStore interface {
 	// out and reported in Page.Skipped.
 	ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error)
 	// UpdateUser replaces the email of an existing user. It returns
-	// ErrInvalidArgument, ErrNotFound or ErrCorruptItem.
+	// ErrInvalidArgument or ErrNotFound.
 	UpdateUser(ctx context.Context, u User) error
 	// DeleteUser deletes all of the user's todos and categories, and the
 	// user last, so that an interrupted call, repeated, finishes the job,
