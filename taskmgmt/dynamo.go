@@ -462,7 +462,7 @@ func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role R
 		return Member{}, err
 	}
 	var m Member
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
 		var err error
 		if m, err = s.member(ctx, teamID, userID); err != nil || m.Role == role {
 			return err
@@ -517,7 +517,7 @@ func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) e
 	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
 		return err
 	}
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
 		m, err := s.member(ctx, teamID, userID)
 		if err != nil {
 			return err

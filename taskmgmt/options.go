@@ -124,7 +124,19 @@ func errUnknownTag(field, tagID string) error {
 }
 
 func errLastAdmin(teamID, userID string) error {
-	return fmt.Errorf("user %q is the last admin of team %q; make another member admin first: %w", userID, teamID, ddbkit.ErrConflict)
+	return &lastAdminError{fmt.Errorf("user %q is the last admin of team %q; make another member admin first: %w", userID, teamID, ddbkit.ErrConflict)}
+}
+
+// lastAdminError is an ErrConflict that retrying cannot resolve.
+type lastAdminError struct{ error }
+
+func (e *lastAdminError) Unwrap() error { return e.error }
+
+// retryable is ddb.Retryable without the conflicts a retry cannot
+// resolve.
+func retryable(err error) bool {
+	var la *lastAdminError
+	return !errors.As(err, &la) && ddb.Retryable(err)
 }
 
 func errRaced(what string) error {
