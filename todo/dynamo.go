@@ -234,7 +234,7 @@ func (s *DynamoStore) deleted(op string, found bool, none error) error {
 // would only fail with ErrConflict where it should finish the sweep. The
 // retries of the step still share its token.
 func (s *DynamoStore) execStep(ctx context.Context, op string, tx *ddb.Tx) error {
-	return ddb.ExecTx(ctx, s.c, s.o.backoff(), op+" step "+uuid.NewString(), tx)
+	return ddb.ExecTxToken(ctx, s.c, s.o.backoff(), uuid.NewString(), tx)
 }
 
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.

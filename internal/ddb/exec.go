@@ -25,12 +25,21 @@ func Token(ctx context.Context, op string) string {
 // ExecTx runs tx exactly once. It gives tx the token of op (see Token) and
 // retries conflicts, throttling, 5xx and lost responses within b, every
 // attempt with that token: if an attempt committed but its answer was lost,
-// the next one succeeds without writing again. Callers that rebuild a
-// transaction after re-reading (a read-modify-write) call ExecTx once per
-// build, each with a token of its own, since DynamoDB refuses one token
-// for two different transactions.
+// the next one succeeds without writing again.
+//
+// DynamoDB refuses one token for two different transactions, and under a
+// caller's idempotency key the token depends only on op. So a
+// read-modify-write that rebuilds its transaction after re-reading names
+// each build apart (for example "toggle todo (build 2)"), and each step of
+// a multi-step operation that a repeated call must be able to finish runs
+// under a token of its own (ExecTxToken with a fresh token).
 func ExecTx(ctx context.Context, c ddbkit.Client, b Backoff, op string, tx *Tx) error {
-	tx.Token(Token(ctx, op))
+	return ExecTxToken(ctx, c, b, Token(ctx, op), tx)
+}
+
+// ExecTxToken is ExecTx with the caller's own token.
+func ExecTxToken(ctx context.Context, c ddbkit.Client, b Backoff, token string, tx *Tx) error {
+	tx.Token(token)
 	return RetryIf(ctx, b, RetryableWithToken, func() error { return tx.Exec(ctx, c) })
 }
 
