@@ -1,0 +1,146 @@
+package wardrobe_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/wardrobe"
+)
+
+// TestIdempotencyKeyAfterLostResponses loses every response of a
+// transaction until the store gives up with ErrUnavailable, although the
+// first attempt committed, and then repeats the call with the same
+// idempotency key, as a client retrying the request does: the repeat
+// commits nothing more.
+func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic, quickRetry)
+	ctx := t.Context()
+	f := newFixture(t, s)
+	w := f.w.ID
+
+	// UpdateTemplate with new clothes: the repeat succeeds.
+	key := ddbkit.WithIdempotencyKey(ctx, "request-1")
+	patch := wardrobe.TemplatePatch{Name: ptr("renamed"), ClothingIDs: []string{f.cs[2].ID, f.cs[0].ID}}
+	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
+	_, err := s.UpdateTemplate(key, w, f.tp.ID, patch)
+	fc.Clear()
+	ddbtest.WantSentinel(t, "UpdateTemplate while every response is lost", err, ddbkit.ErrUnavailable)
+	got, err := s.UpdateTemplate(key, w, f.tp.ID, patch)
+	if err != nil {
+		t.Fatalf("UpdateTemplate repeated with its key: %v", err)
+	}
+	stored, err := s.GetTemplate(ctx, w, f.tp.ID)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(stored) || got.Name != "renamed" || len(got.ClothingIDs) != 2 {
+		t.Fatalf("UpdateTemplate repeated with its key = %+v; stored %+v, %v", got, stored, err)
+	}
+
+	// AddHistory: the repeat makes a new ID, so it is other writes under
+	// the same token, refused; the wear is counted once.
+	before, err := s.GetClothing(ctx, w, f.cs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key = ddbkit.WithIdempotencyKey(ctx, "request-2")
+	in := wardrobe.NewHistory{Date: "20260107", ClothingIDs: []string{f.cs[0].ID}}
+	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
+	_, err = s.AddHistory(key, w, in)
+	fc.Clear()
+	ddbtest.WantSentinel(t, "AddHistory while every response is lost", err, ddbkit.ErrUnavailable)
+	_, err = s.AddHistory(key, w, in)
+	ddbtest.WantSentinel(t, "AddHistory repeated with its key", err, ddbkit.ErrConflict)
+	after, err := s.GetClothing(ctx, w, f.cs[0].ID)
+	if err != nil || after.WearCount != before.WearCount+1 || after.LastWornAt != "20260107" {
+		t.Fatalf("after AddHistory and its repeat: %+v, %v; want one more wear than %d, on 20260107", after, err, before.WearCount)
+	}
+	p, err := s.ListHistory(ctx, w, wardrobe.HistoryQuery{From: "20260107", To: "20260107"})
+	if err != nil || len(p.Items) != 1 {
+		t.Fatalf("ListHistory(20260107) = %+v, %v; want one history", p.Items, err)
+	}
+
+	// DeleteHistory: the repeat finds the history gone.
+	key = ddbkit.WithIdempotencyKey(ctx, "request-3")
+	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
+	err = s.DeleteHistory(key, w, p.Items[0].ID)
+	fc.Clear()
+	ddbtest.WantSentinel(t, "DeleteHistory while every response is lost", err, ddbkit.ErrUnavailable)
+	ddbtest.WantSentinel(t, "DeleteHistory repeated with its key", s.DeleteHistory(key, w, p.Items[0].ID), ddbkit.ErrNotFound)
+	if c, err := s.GetClothing(ctx, w, f.cs[0].ID); err != nil || c.WearCount != before.WearCount {
+		t.Fatalf("after DeleteHistory and its repeat: %+v, %v; want wearCount %d", c, err, before.WearCount)
+	}
+}
+
+// TestUpdateTemplateNoReadBack makes every read fail once UpdateTemplate's
+// transaction is on its way: the update committed, so it must report
+// success and return what it committed, not the failure of a read after.
+func TestUpdateTemplateNoReadBack(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic, quickRetry)
+	ctx := t.Context()
+	f := newFixture(t, s)
+	fc.Before("TransactWriteItems", func() {
+		for _, op := range []string{"GetItem", "BatchGetItem", "Query"} {
+			fc.Inject(op, ddbtest.InternalError, 1000)
+		}
+	})
+	got, err := s.UpdateTemplate(ctx, f.w.ID, f.tp.ID, wardrobe.TemplatePatch{ClothingIDs: []string{f.cs[2].ID}})
+	fc.Clear()
+	if err != nil {
+		t.Fatalf("UpdateTemplate with reads failing after its commit: %v", err)
+	}
+	stored, err := s.GetTemplate(ctx, f.w.ID, f.tp.ID)
+	if err != nil || fmt.Sprint(got) != fmt.Sprint(stored) || len(got.ClothingIDs) != 1 || got.ClothingIDs[0] != f.cs[2].ID {
+		t.Fatalf("UpdateTemplate = %+v; stored %+v, %v", got, stored, err)
+	}
+	if got.WearCount != 1 || got.LastWornAt != "20260104" || !got.CreatedAt.Equal(f.tp.CreatedAt) || got.Name != "tp" {
+		t.Fatalf("UpdateTemplate = %+v: want the rest of the template as stored", got)
+	}
+}
+
+// TestCursorSecret lists with a store whose cursors are signed, and hands
+// its cursor to a store on the same table with another secret, or none:
+// it is refused with ErrInvalidCursor, on both stores.
+func TestCursorSecret(t *testing.T) {
+	secret := func(k string) func(*wardrobe.Options) {
+		return func(o *wardrobe.Options) { o.CursorSecret = []byte(k) }
+	}
+	dyn, c, table := newDynamo(t, nil, deterministic, secret("a"))
+	on := func(o *wardrobe.Options) { o.TableName = table }
+	for _, tc := range []struct {
+		name                 string
+		signer, same, others []wardrobe.Store
+	}{
+		{"dynamo", []wardrobe.Store{dyn},
+			[]wardrobe.Store{wardrobe.NewDynamoStore(c, on, secret("a"))},
+			[]wardrobe.Store{wardrobe.NewDynamoStore(c, on, secret("b")), wardrobe.NewDynamoStore(c, on)}},
+		{"memory", nil, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			signer, same, others := tc.signer, tc.same, tc.others
+			if signer == nil {
+				m := wardrobe.NewMemoryStore(deterministic, on, secret("a"))
+				signer = []wardrobe.Store{m}
+				same = []wardrobe.Store{m}
+				others = []wardrobe.Store{wardrobe.NewMemoryStore(deterministic, on, secret("b")), wardrobe.NewMemoryStore(deterministic, on)}
+			}
+			s := signer[0]
+			f := newFixture(t, s)
+			p, err := s.ListClothes(t.Context(), f.w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1}})
+			if err != nil || p.Next == "" {
+				t.Fatalf("ListClothes = %+v, %v; want a next page", p, err)
+			}
+			opts := wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1, Cursor: p.Next}}
+			for _, o := range same {
+				if q, err := o.ListClothes(t.Context(), f.w.ID, opts); err != nil || len(q.Items) != 1 || q.Items[0].ID == p.Items[0].ID {
+					t.Fatalf("ListClothes with the secret's cursor = %+v, %v; want the second page", q, err)
+				}
+			}
+			for i, o := range others {
+				_, err := o.ListClothes(t.Context(), f.w.ID, opts)
+				ddbtest.WantSentinel(t, fmt.Sprintf("ListClothes of store %d with another secret", i), err, ddbkit.ErrInvalidCursor)
+			}
+		})
+	}
+}
