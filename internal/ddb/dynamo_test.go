@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -496,50 +495,6 @@ func TestTxDynamoDB(t *testing.T) {
 
 // TestEnsureTable creates a table from several goroutines at once, then
 // again once it exists.
-func TestEnsureTable(t *testing.T) {
-	c := ddbtest.Client(t)
-	name := ddbtest.UniqueName("ddb-ensure")
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if _, err := c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
-			t.Errorf("delete table %s: %v", name, err)
-		}
-	})
-	in := &dynamodb.CreateTableInput{
-		TableName:            aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{attrS("pk"), attrS("sk")},
-		KeySchema:            keySchema("pk", "sk"),
-		BillingMode:          types.BillingModePayPerRequest,
-	}
-	ctx := t.Context()
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = ddb.EnsureTable(ctx, c, in)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("EnsureTable() in goroutine %d error = %v", i, err)
-		}
-	}
-	if err := ddb.EnsureTable(ctx, c, in); err != nil {
-		t.Errorf("EnsureTable() on an existing table error = %v", err)
-	}
-	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
-	if err != nil || out.Table.TableStatus != types.TableStatusActive {
-		t.Fatalf("DescribeTable() = (%v, %v), want an ACTIVE table", out, err)
-	}
-	if got := aws.ToString(out.Table.KeySchema[0].AttributeName); !strings.EqualFold(got, "pk") {
-		t.Errorf("hash key = %q, want pk", got)
-	}
-}
-
 // TestItemCalls checks the single-item helpers against DynamoDB Local:
 // conditions hold or fail, and a failed update reports the item as it was.
 func TestItemCalls(t *testing.T) {
