@@ -14,6 +14,9 @@
 //
 //	go run ./examples/wardrobe -endpoint http://127.0.0.1:8000 -table wardrobe-example
 //
+// Dates are the app's: -tz names the zone of its calendar days (the
+// seed's app stores lastWornAt as midnight in it), Asia/Tokyo by default.
+//
 // Every run creates a new wardrobe, so it can run again on the same table.
 package main
 
@@ -25,6 +28,8 @@ import (
 	"log"
 	"os"
 	"strings"
+	"time"
+	_ "time/tzdata" // -tz works without the system's zone database
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -38,17 +43,23 @@ func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	table := flag.String("table", wardrobe.DefaultTableName, "table name")
 	region := flag.String("region", "ap-northeast-1", "AWS region")
+	tz := flag.String("tz", "Asia/Tokyo", "time zone of the calendar days (lastWornAt is midnight in it)")
 	flag.Parse()
-	if err := run(context.Background(), *endpoint, *table, *region); err != nil {
+	loc, err := time.LoadLocation(*tz)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := run(context.Background(), *endpoint, *table, *region, loc); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, endpoint, table, region string) error {
+func run(ctx context.Context, endpoint, table, region string, loc *time.Location) error {
 	var s wardrobe.Store
+	zone := func(o *wardrobe.Options) { o.TimeZone = loc }
 	if endpoint == "" {
 		fmt.Println("store: in memory")
-		s = wardrobe.NewMemoryStore()
+		s = wardrobe.NewMemoryStore(zone)
 	} else {
 		// DynamoDB Local accepts any credentials; against AWS, build the
 		// client from config.LoadDefaultConfig instead.
@@ -65,7 +76,7 @@ func run(ctx context.Context, endpoint, table, region string) error {
 			fmt.Println("schema:", ch)
 		}
 		fmt.Printf("store: DynamoDB at %s, table %s\n", endpoint, table)
-		s = wardrobe.NewDynamoStore(c, func(o *wardrobe.Options) { o.TableName = table })
+		s = wardrobe.NewDynamoStore(c, zone, func(o *wardrobe.Options) { o.TableName = table })
 	}
 
 	// AP-01, AP-02: create the wardrobe and open it.
