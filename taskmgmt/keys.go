@@ -157,9 +157,7 @@ func boardQuery(t ddb.Table, teamID string, q BoardQuery, today Date) ddb.KeyQue
 			Sort: ddb.SortLT(endSK(today))}
 	}
 	k.Table = t
-	if f := filterBinding(q); f != "" {
-		k.Table.CursorSecret += "\x00filter\x00" + f
-	}
+	k.Filter = filterBinding(q)
 	return k
 }
 

@@ -361,3 +361,18 @@ func TestCursorSecret(t *testing.T) {
 	wantInvalid(t, q(""), signed, "a cursor made with a secret, read without one")
 	wantInvalid(t, q("s3cret"), encode(t, q(""), key), "a cursor forged without the secret")
 }
+
+// TestCursorBindsFilter: a cursor of a filtered listing fails on the same
+// listing with another filter, or none.
+func TestCursorBindsFilter(t *testing.T) {
+	key := ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("a")}
+	q := func(filter string) ddb.KeyQuery {
+		return ddb.KeyQuery{Table: ddb.Table{Name: "t", PartitionKey: "pk", SortKey: "sk"}, PartitionValue: "p", Filter: filter}
+	}
+	c := encode(t, q("tags any [a b]"), key)
+	if _, err := ddb.DecodeCursor(q("tags any [a b]"), c); err != nil {
+		t.Fatalf("DecodeCursor with the same filter = %v, want success", err)
+	}
+	wantInvalid(t, q("tags all [a b]"), c, "a cursor of another filter")
+	wantInvalid(t, q(""), c, "a cursor of a filtered listing, without the filter")
+}

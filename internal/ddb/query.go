@@ -31,6 +31,10 @@ type KeyQuery struct {
 	Sort           SortCond
 	Descending     bool
 	ConsistentRead bool // base table only
+	// Filter describes, canonically, a filter the listing applies to the
+	// items it reads (such as a tag filter), or "" for none. Cursors bind
+	// it, so a cursor of a filtered listing fails on another filter.
+	Filter string
 }
 
 // PartitionAttr is the partition key attribute the query matches on.
@@ -83,7 +87,7 @@ func (q KeyQuery) binding() string {
 		dir = "desc"
 	}
 	return strings.Join([]string{"ddbkit-cursor-v1", q.Table.Name, q.Index.Name,
-		quote(q.PartitionAttr()), quote(q.PartitionValue), q.Sort.String(), dir}, "\x00")
+		quote(q.PartitionAttr()), quote(q.PartitionValue), q.Sort.String(), dir, quote(q.Filter)}, "\x00")
 }
 
 type sortOp int
