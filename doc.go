@@ -7,6 +7,8 @@
 //
 //	package      design
 //	todo         users, todos and categories in one table (pk/sk)
+//	taskmgmt     teams, members, tags and tasks in one table with 9 GSIs: status-group
+//	             board views, tag filters and team counters
 //	livecomment  rooms, comments and WebSocket connections in three tables
 //	wardrobe     clothes, outfit templates and wear history in one table, with
 //	             wear statistics in daily counters
