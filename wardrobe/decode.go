@@ -238,7 +238,7 @@ func unmarshalHistory(t ddb.Table, item ddb.Item, wardrobeID string) (History, e
 			d, ok = parseStoredDate(parts[1])
 		}
 	}
-	if !ok || d.Valid() != nil {
+	if !ok || !d.Valid() {
 		return History{}, ddb.Corrupt(t, item, "date", "want a date from %s to %s as yyyymmdd, got %q", MinDate, MaxDate, it.Date)
 	}
 	return History{ID: id, WardrobeID: wardrobeID, Date: d, TemplateID: it.TemplateID,
@@ -257,7 +257,7 @@ func unmarshalCounter(t ddb.Table, item ddb.Item) (DailyWear, error) {
 	if !ok {
 		d, ok = parseStoredDate(it.Date)
 	}
-	if !ok || d.Valid() != nil {
+	if !ok || !d.Valid() {
 		return DailyWear{}, ddb.Corrupt(t, item, AttrSK, "want DATE#<yyyymmdd> from %s to %s", MinDate, MaxDate)
 	}
 	return DailyWear{Date: d, Count: int(it.Count)}, nil

@@ -443,11 +443,11 @@ const (
 // DateOf returns the date of t in t's location.
 func DateOf(t time.Time) Date { return Date(keys.DateCompact(t)) }
 
-// Valid returns nil if d is a date from MinDate to MaxDate, and otherwise a
-// *ddbkit.ValidationError (matching ddbkit.ErrInvalidArgument).
-func (d Date) Valid() error {
+// Valid reports whether d is a date from MinDate to MaxDate; Time says
+// what is wrong with one that is not.
+func (d Date) Valid() bool {
 	_, err := d.Time()
-	return err
+	return err == nil
 }
 
 // Time returns midnight UTC of d, or an error (a *ddbkit.ValidationError)
@@ -479,7 +479,7 @@ func (d Date) AddDays(n int) (Date, error) {
 		return d, err
 	}
 	out := DateOf(t.AddDate(0, 0, n))
-	if err := out.Valid(); err != nil {
+	if _, err := out.Time(); err != nil {
 		return d, err
 	}
 	return out, nil
