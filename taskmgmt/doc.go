@@ -123,6 +123,12 @@
 //   - Renames copy the new name to the denormalised copies found through
 //     GSI_Invert, in transactions of at most 100 updates, each conditional
 //     on its item existing; a repeated call finishes an interrupted one.
+//     Each batch of a fan-out (renames, DeleteTag) runs under a fresh
+//     random ClientRequestToken, kept across its own retries, not one
+//     derived from the caller's idempotency key or from the batch's
+//     content: a repeat writes what is still stale, and a content token
+//     reused within DynamoDB's 10 minutes would replay, and so skip, a
+//     batch that another writer had made stale again.
 //   - DeleteTag deletes the tag first (so no task write can add it again:
 //     they check their new tags exist), then removes its references.
 //     DeleteTeam deletes the members' user_team items, then the team's

@@ -2,8 +2,6 @@ package taskmgmt
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/uuid"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -161,9 +160,8 @@ func (s *DynamoStore) RenameUser(ctx context.Context, userID, name string) (User
 // fanOut sets attr to v on every item of q (a GSI_Invert listing) that
 // does not hold it yet, in transactions of at most ddb.MaxTxItems items,
 // each update conditional on the item still existing. A batch whose item
-// vanished meanwhile starts the walk over. Each batch's token is derived
-// from its content, so that under an idempotency key a repeat of an
-// identical batch replays instead of conflicting.
+// vanished meanwhile starts the walk over. Each batch is a step (see
+// execStep): a repeated call finds what is still stale and finishes it.
 func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, name expression.NameBuilder, attr, v string) error {
 	return ddb.Retry(ctx, s.o.backoff(), func() error {
 		var stale []ddb.Item
@@ -181,12 +179,10 @@ func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, nam
 		for len(stale) > 0 {
 			n := min(len(stale), ddb.MaxTxItems)
 			var tx ddb.Tx
-			h := sha256.New()
 			for i, k := range stale[:n] {
 				tx.Update("item "+strconv.Itoa(i), s.t, k, expression.Set(name, expression.Value(v)), exists)
-				h.Write([]byte(ddb.KeyString(k)))
 			}
-			err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op+" fan-out "+hex.EncodeToString(h.Sum(nil)[:8])+" "+v, &tx)
+			err := s.execStep(ctx, &tx)
 			if isCondFailed(err) {
 				return errRaced("the list of items to update")
 			}
@@ -197,6 +193,18 @@ func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, nam
 		}
 		return nil
 	})
+}
+
+// execStep runs one batch of a fan-out (a rename's copies, a deleted tag's
+// references) under a fresh random token that no other step or call
+// shares; its own retries keep that token, so a lost response does not
+// write it twice. Not a token from the caller's idempotency key: a
+// repeated call writes other items (what is still stale) at another time,
+// and a token derived from the batch's content would, under a reused key,
+// replay an identical batch without writing it after another writer had
+// changed those items again.
+func (s *DynamoStore) execStep(ctx context.Context, tx *ddb.Tx) error {
+	return ddb.ExecTxToken(ctx, s.c, s.o.backoff(), uuid.NewString(), tx)
 }
 
 // build names the n-th build of a read-modify-write's transaction, so
@@ -617,12 +625,10 @@ func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 		for len(keys) > 0 {
 			n := min(len(keys), ddb.MaxTxItems)
 			var tx ddb.Tx
-			h := sha256.New()
 			for i, k := range keys[:n] {
 				tx.Update("task "+strconv.Itoa(i), s.t, k, expression.Delete(nTagRef, expression.Value(raw{set})), exists)
-				h.Write([]byte(ddb.KeyString(k)))
 			}
-			err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op+" "+ref+" "+hex.EncodeToString(h.Sum(nil)[:8]), &tx)
+			err := s.execStep(ctx, &tx)
 			if isCondFailed(err) {
 				return errRaced("the tasks of team " + strconv.Quote(teamID))
 			}
