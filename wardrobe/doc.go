@@ -102,8 +102,14 @@
 // repair by RecalculateStats recognises its own statsVersion.
 //
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
-// of the transaction, so a request repeated with the same key within
-// DynamoDB's 10-minute window commits once: a repeated UpdateTemplate with
+// of the transaction, the same for every build of a read-modify-write:
+// DynamoDB binds a token only to a transaction that commits (one cancelled
+// by a failed condition leaves it free; DynamoDB Local shows it, and
+// TestIdempotencyKeyAcrossRebuilds holds it), so a rebuild after a race
+// goes through, while a build of a repeated call cannot commit a second
+// time, as a rebuild with a token of its own could after a cancelled first
+// build. A request repeated with the same key within DynamoDB's 10-minute
+// window therefore commits once: a repeated UpdateTemplate with
 // the same clothes succeeds without writing again; a repeated AddClothing,
 // AddTemplate or AddHistory, which makes a fresh ID and timestamp, fails
 // with ErrConflict instead of adding a second item or wear; a repeated

@@ -144,3 +144,49 @@ func TestCursorSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestIdempotencyKeyAcrossRebuilds races AddHistory under an idempotency
+// key: another writer's wear lands between its read and its transaction,
+// so it reads again and sends a second, different transaction under the
+// same token, which goes through, since DynamoDB binds a token only to a
+// transaction that commits. A repeat of the call under the key, after the
+// commit, is refused: whatever happened inside the first call, a client's
+// retry never adds a second wear.
+func TestIdempotencyKeyAcrossRebuilds(t *testing.T) {
+	c := ddbtest.Client(t)
+	table := legacyTable(t, c)
+	fc := ddbtest.NewFaultClient(c)
+	s := wardrobe.NewDynamoStore(fc, func(o *wardrobe.Options) { o.TableName, o.TimeZone = table, jst })
+	key := ddbkit.WithIdempotencyKey(t.Context(), "wear-request")
+	in := wardrobe.NewHistory{Date: "20260105", ClothingIDs: []string{denimID}}
+	fc.Before("TransactWriteItems", func() { appWear(t, c, table, lwID, "hs_app_race", "20260104", 1767500000000, "CLOTH", denimID) })
+	if _, err := s.AddHistory(key, lwID, in); err != nil {
+		t.Fatalf("AddHistory under a key, rebuilt after a race: %v", err)
+	}
+	_, err := s.AddHistory(key, lwID, in)
+	ddbtest.WantSentinel(t, "AddHistory repeated under its key", err, ddbkit.ErrConflict)
+	got, err := s.GetClothing(t.Context(), lwID, denimID)
+	if err != nil || got.WearCount != 4 || got.LastWornAt != "20260105" {
+		t.Fatalf("denim = %+v, %v; want 2 + the app's wear + one of AddHistory = 4, last on 20260105", got, err)
+	}
+
+	// Worse: the rebuilt transaction commits and every response to it is
+	// lost, so the call gives up; the client repeats it under the key. Had
+	// the rebuild a token of its own, the repeat's first build would reuse
+	// the cancelled build's token, free in DynamoDB, and wear the denim a
+	// second time.
+	s = wardrobe.NewDynamoStore(fc, quickRetry, func(o *wardrobe.Options) { o.TableName, o.TimeZone = table, jst })
+	key = ddbkit.WithIdempotencyKey(t.Context(), "wear-request-2")
+	in.Date = "20260106"
+	fc.Before("TransactWriteItems", func() { appWear(t, c, table, lwID, "hs_app_race2", "20260104", 1767500000001, "CLOTH", denimID) })
+	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
+	_, err = s.AddHistory(key, lwID, in)
+	fc.Clear()
+	ddbtest.WantSentinel(t, "AddHistory rebuilt after a race, every response lost", err, ddbkit.ErrUnavailable)
+	_, err = s.AddHistory(key, lwID, in)
+	ddbtest.WantSentinel(t, "AddHistory repeated under its key", err, ddbkit.ErrConflict)
+	got, err = s.GetClothing(t.Context(), lwID, denimID)
+	if err != nil || got.WearCount != 6 || got.LastWornAt != "20260106" {
+		t.Fatalf("denim = %+v, %v; want 4 + the app's wear + one of AddHistory = 6, last on 20260106", got, err)
+	}
+}
