@@ -144,11 +144,11 @@ const (
 )
 
 // raceError reports that an item a read-modify-write read changed before
-// its write. Every build sends the token of the same op (see the package
-// doc: a cancelled build leaves the token free, and a repeated call must
-// not find a free one): the operation reads again and starts over, within
+// its write: the operation reads again and starts over, within
 // Options.Retry, and reports it (matching ddbkit.ErrConflict) when the
-// attempts run out.
+// attempts run out. Every build sends the token of the same op (see the
+// package doc: a cancelled build leaves the token free, and a repeated
+// call must not find a free one).
 type raceError struct{ what string }
 
 func (e *raceError) Error() string {
