@@ -61,6 +61,7 @@
 //	7     ListBoard ViewInitial                  1 Query per page, GSI_Status_Start_Sort_Group2 (todo_doing)
 //	8     ListBoard ViewTodo                     1 Query per page, GSI_Status_Start_Sort_Group1 (todo)
 //	9-10  ListBoard ViewTodo + TagIDs            Queries on Group1 with a FilterExpression until the page is full
+//	                                             (each reads at most limit+1 minus the matches so far)
 //	11    ListBoard ViewAll                      1 Query per page, GSI_Status_Start_Sort_All
 //	12-13 ListBoard ViewStartOverdue (+ TagIDs)  Group1 todo, start_sort_sk < START#<today>
 //	14-15 ListBoard ViewEndOverdue (+ TagIDs)    GSI_Status_End_Sort_Group2 todo_doing, end_sort_sk < END#<today>
@@ -68,13 +69,17 @@
 //	      CreateUser                             1 conditional PutItem
 //	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
 //	      SetRole, RemoveMember                  1 GetItem (+ 1 Query for an admin) + 1 TransactWriteItems
+//	                                             (SetRole to the role held: the GetItem only)
 //	      CreateTag                              1 TransactWriteItems (team check + Put)
 //	      CreateTask                             1 TransactWriteItems (team and tag checks, Put, 2 counters)
 //	      UpdateTask, DeleteTask                 1 GetItem + 1 TransactWriteItems (task, tag checks, counters)
+//	                                             (UpdateTask that changes nothing: the GetItem only)
 //	      RenameUser, UpdateTeam                 1 UpdateItem + 1 Query per 1000 copies on GSI_Invert
 //	                                             + 1 TransactWriteItems per 100 stale copies + 1 GetItem
+//	                                             (UpdateTeam without a new name: no Query, no transaction)
 //	      DeleteTag                              1 DeleteItem + filtered Queries + 1 TransactWriteItems per 100 tasks
-//	      DeleteTeam                             1 Query per 1000 items + BatchWriteItem per 25
+//	      DeleteTeam                             1 Query per 1000 items + 1 BatchWriteItem per 25 members'
+//	                                             user_team items, 1 per 25 partition items, 1 for the team
 //	      RecalculateCounters                    1 GetItem + 1 Query per 1000 tasks (+ 1 UpdateItem on drift)
 //
 // # Counters
