@@ -375,9 +375,7 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 // could fail, or see a later write) follows the commit.
 func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k itemKey, username, id string, patch TodoPatch, now time.Time) (Todo, error) {
 	var res Todo
-	build := 0
 	err := ddb.RetryIf(ctx, s.o.backoff(), isChanged, func() error {
-		build++
 		item, err := s.get(ctx, k)
 		if err != nil || item == nil {
 			return orNotFound(err, errNotFound("todo", username, id))
@@ -391,8 +389,9 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 			return err
 		}
 		tx.Update(labelItem, s.t, k.item(s.t), todoUpdate(patch, now), unchanged(item, todoAttrs))
-		// Each build writes other values, so each has a token of its own.
-		if err := ddb.ExecTx(ctx, s.c, s.o.backoff(), buildOp(op, build), &tx); err != nil {
+		// Every build keeps op's token (see ddb.ExecTx): a cancelled build
+		// leaves it free, and a caller's repeat cannot commit twice.
+		if err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx); err != nil {
 			if old, failed := ddb.ConditionFailed(err, labelItem); failed {
 				if old == nil {
 					return errNotFound("todo", username, id)
@@ -408,15 +407,6 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 	return res, err
 }
 
-// buildOp names the nth build of a read-modify-write's transaction for its
-// token: the first takes op's own, so a caller's repeat under an
-// idempotency key meets the token of the first build.
-func buildOp(op string, n int) string {
-	if n <= 1 {
-		return op
-	}
-	return fmt.Sprintf("%s (build %d)", op, n)
-}
 
 // todoUpdate is the update expression of patch at time now.
 func todoUpdate(patch TodoPatch, now time.Time) expression.UpdateBuilder {

@@ -27,11 +27,13 @@ func Token(ctx context.Context, op string) string {
 // attempt with that token: if an attempt committed but its answer was lost,
 // the next one succeeds without writing again.
 //
-// DynamoDB refuses one token for two different transactions, and under a
-// caller's idempotency key the token depends only on op. So a
-// read-modify-write that rebuilds its transaction after re-reading names
-// each build apart (for example "toggle todo (build 2)"), and each step of
-// a multi-step operation that a repeated call must be able to finish runs
+// DynamoDB binds a token only to a transaction that commits: a cancelled
+// one leaves it free (DynamoDB Local behaves so, and the wardrobe tests pin
+// it). So a read-modify-write keeps op's token for every build: a rebuild
+// after a race goes through, and a repeated call under a caller's key
+// cannot commit a second time. Naming builds apart would let a repeat
+// reuse a cancelled build's free token and commit twice. Each step of a
+// multi-step operation that a repeated call must be able to finish runs
 // under a token of its own (ExecTxToken with a fresh token).
 func ExecTx(ctx context.Context, c ddbkit.Client, b Backoff, op string, tx *Tx) error {
 	return ExecTxToken(ctx, c, b, Token(ctx, op), tx)
