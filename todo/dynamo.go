@@ -407,7 +407,6 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 	return res, err
 }
 
-
 // todoUpdate is the update expression of patch at time now.
 func todoUpdate(patch TodoPatch, now time.Time) expression.UpdateBuilder {
 	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(now)))
