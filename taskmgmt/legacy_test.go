@@ -3,13 +3,18 @@ package taskmgmt_test
 import (
 	"errors"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/schema"
 	"github.com/ddbkit/ddbkit/taskmgmt"
 )
 
@@ -73,8 +78,25 @@ func TestLegacyFixture(t *testing.T) {
 	for _, it := range legacyItems(now) {
 		putRaw(t, c, name, it)
 	}
-	if _, err := taskmgmt.EnsureTable(t.Context(), c, name); err != nil {
+	// The app's table has the seed's nine GSIs, and no TTL yet: EnsureTable
+	// enables TTL and changes nothing else.
+	changes, err := taskmgmt.EnsureTable(t.Context(), c, name)
+	if err != nil {
 		t.Fatalf("EnsureTable on the live table: %v", err)
+	}
+	if len(changes) != 1 || changes[0].Action != schema.ActionEnableTTL || !strings.Contains(changes[0].Detail, "expiresAt") {
+		t.Fatalf("EnsureTable on the live table made %v, want TTL on expiresAt only", changes)
+	}
+	ttl, err := c.DescribeTimeToLive(t.Context(), &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ttl.TimeToLiveDescription; d == nil || aws.ToString(d.AttributeName) != "expiresAt" ||
+		(d.TimeToLiveStatus != types.TimeToLiveStatusEnabled && d.TimeToLiveStatus != types.TimeToLiveStatusEnabling) {
+		t.Fatalf("TTL after EnsureTable: %+v", ttl.TimeToLiveDescription)
+	}
+	if again, err := taskmgmt.EnsureTable(t.Context(), c, name); err != nil || len(again) != 0 {
+		t.Fatalf("EnsureTable again: %v, %v; want no change", again, err)
 	}
 	s := taskmgmt.NewDynamoStore(c, func(o *taskmgmt.Options) {
 		o.TableName = name
@@ -95,7 +117,7 @@ func TestLegacyFixture(t *testing.T) {
 	eq("AP3 team", must[taskmgmt.Team](t)(s.GetTeam(ctx, "t1")), taskmgmt.Team{ID: "t1", Name: "タスク管理 APP 開発チーム", Description: "タスク管理 APP 開発チーム用のタスク管理"})
 	eq("AP6 task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task1")), taskmgmt.Task{ID: "task1", TeamID: "t1", Title: "デプロイ 1",
 		Description: "タスクの説明 タスクの説明 タスクの説明 タスクの説明", Status: "todo", Start: "2025-11-05", End: "2025-12-05", TagIDs: []string{"tag1", "tag2"}})
-	_, err := s.GetTask(ctx, "t1", "task4")
+	_, err = s.GetTask(ctx, "t1", "task4")
 	ddbtest.WantSentinel(t, "GetTask corrupt", err, ddbkit.ErrCorruptItem)
 	var ce *ddbkit.CorruptItemError
 	if !errors.As(err, &ce) || ce.Attr != "team_task_status" {
@@ -181,4 +203,60 @@ func TestLegacyFixture(t *testing.T) {
 	eq("tag removed from the legacy task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task1")).TagIDs, []string{"tag1"})
 	rep := must[taskmgmt.CounterReport](t)(s.RecalculateCounters(ctx, "t1"))
 	eq("recalculated (the corrupt task is not counted)", rep, taskmgmt.CounterReport{Was: taskmgmt.Counts{Todo: 3, Done: 2}, Counts: taskmgmt.Counts{Todo: 2, Done: 2}, Drift: true})
+}
+
+// TestEnsureTableAddsMissingIndexes runs EnsureTable on an older table of
+// the app that lacks two of the seed's GSIs and TTL, with a task in it:
+// it adds the indexes one at a time and TTL, and the views the new
+// indexes serve find the task.
+func TestEnsureTableAddsMissingIndexes(t *testing.T) {
+	c := ddbtest.Client(t)
+	in := taskmgmt.CreateTableInput("task-table-v3")
+	missing := []string{"GSI_Status_Start_Sort_Group2", "GSI_Status_End_Sort_Group2"}
+	in.GlobalSecondaryIndexes = slices.DeleteFunc(in.GlobalSecondaryIndexes, func(g types.GlobalSecondaryIndex) bool {
+		return slices.Contains(missing, aws.ToString(g.IndexName))
+	})
+	in.AttributeDefinitions = slices.DeleteFunc(in.AttributeDefinitions, func(a types.AttributeDefinition) bool {
+		return aws.ToString(a.AttributeName) == "status_group2"
+	})
+	name := ddbtest.NewTable(t, c, in)
+	putRaw(t, c, name, rawTeam("t1", "team"))
+	putRaw(t, c, name, rawTodo("t1", "a", "2025-11-01"))
+
+	changes, err := taskmgmt.EnsureTable(t.Context(), c, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ch := range changes {
+		got = append(got, ch.Action)
+	}
+	if want := []string{schema.ActionAddGSI, schema.ActionAddGSI, schema.ActionEnableTTL}; !slices.Equal(got, want) {
+		t.Fatalf("changes = %v, want %v", changes, want)
+	}
+	for i, ix := range missing {
+		if !strings.Contains(changes[i].Detail, ix) {
+			t.Errorf("change %d = %v, want %s", i, changes[i], ix)
+		}
+	}
+	out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(out.Table.GlobalSecondaryIndexes); n != 9 {
+		t.Fatalf("table has %d GSIs after EnsureTable, want 9", n)
+	}
+	s := taskmgmt.NewDynamoStore(c, func(o *taskmgmt.Options) {
+		o.TableName = name
+		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
+	})
+	for _, v := range []taskmgmt.View{taskmgmt.ViewInitial, taskmgmt.ViewEndOverdue} {
+		p := must[ddbkit.Page[taskmgmt.Task]](t)(s.ListBoard(t.Context(), "t1", taskmgmt.BoardQuery{View: v}))
+		if len(p.Items) != 1 || p.Items[0].ID != "a" {
+			t.Fatalf("view %s on the added index = %+v", v, p.Items)
+		}
+	}
+	if again, err := taskmgmt.EnsureTable(t.Context(), c, name); err != nil || len(again) != 0 {
+		t.Fatalf("EnsureTable again: %v, %v; want no change", again, err)
+	}
 }
