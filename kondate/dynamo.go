@@ -1,0 +1,196 @@
+package kondate
+
+import (
+	"context"
+	"errors"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// DynamoStore is the Store on DynamoDB. All its reads of the table are
+// strongly consistent, so that it behaves like MemoryStore: a write is
+// visible to the next read. FindRecipe and FindSet read GSI1, which is
+// eventually consistent, for the owner only, then the item itself
+// consistently.
+type DynamoStore struct {
+	*core
+}
+
+var _ Store = (*DynamoStore)(nil)
+
+// NewDynamoStore returns a Store on the table named by the options, which
+// must exist (see EnsureTable). c is usually a *dynamodb.Client.
+func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
+	o := newOptions(optFns)
+	t := o.table()
+	return &DynamoStore{&core{o: o, t: t, b: &dynamoBackend{c: c, t: t, b: o.backoff()}}}
+}
+
+// dynamoBackend is the backend of DynamoStore: one DynamoDB call per
+// primitive, retried within the policy after throttling, 5xx and lost
+// responses, each safe to repeat as documented at the call.
+type dynamoBackend struct {
+	c ddbkit.Client
+	t ddb.Table
+	b ddb.Backoff
+}
+
+var (
+	nPK       = expression.Name(AttrPK)
+	exists    = expression.AttributeExists(nPK)
+	notExists = expression.AttributeNotExists(nPK)
+)
+
+func (d *dynamoBackend) retry(ctx context.Context, fn func() error) error {
+	return ddb.RetryIf(ctx, d.b, ddb.RetryableWithToken, fn)
+}
+
+func (d *dynamoBackend) get(ctx context.Context, k itemKey) (item ddb.Item, err error) {
+	err = d.retry(ctx, func() error {
+		item, err = ddb.GetItem(ctx, d.c, d.t, k.item(d.t))
+		return err
+	})
+	return item, err
+}
+
+func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) (items []ddb.Item, next string, err error) {
+	err = d.retry(ctx, func() error {
+		items, next, err = ddb.QueryPage(ctx, d.c, q, limit, cursor, nil)
+		return err
+	})
+	return items, next, err
+}
+
+// create: PutNew takes the item it finds, if it is exactly this one, for
+// the write of an earlier attempt whose response was lost.
+func (d *dynamoBackend) create(ctx context.Context, item ddb.Item) error {
+	err := d.retry(ctx, func() error { return ddb.PutNew(ctx, d.c, d.t, item, notExists) })
+	return condFailed(err, "")
+}
+
+// put: a replacement is safe to repeat.
+func (d *dynamoBackend) put(ctx context.Context, item ddb.Item) error {
+	return d.retry(ctx, func() error {
+		_, err := d.c.PutItem(ctx, putInput(d.t, item))
+		return err
+	})
+}
+
+// update: every change sets values (or keeps the first one, with
+// if_not_exists), so applying it twice after a lost response writes what
+// applying it once does.
+func (d *dynamoBackend) update(ctx context.Context, k itemKey, u change, mustExist bool) (out ddb.Item, err error) {
+	upd := updateExpr(u)
+	err = d.retry(ctx, func() error {
+		if mustExist {
+			out, err = ddb.UpdateItem(ctx, d.c, d.t, k.item(d.t), upd, exists, types.ReturnValueAllNew)
+		} else {
+			out, err = updateAny(ctx, d.c, d.t, k.item(d.t), upd)
+		}
+		return err
+	})
+	return out, condFailed(err, "")
+}
+
+// remove: after a lost response, a repeat finds the item gone; the delete
+// of the lost attempt is then taken as this call's.
+func (d *dynamoBackend) remove(ctx context.Context, k itemKey) error {
+	uncertain := false
+	err := d.retry(ctx, func() error {
+		err := ddb.DeleteItem(ctx, d.c, d.t, k.item(d.t), exists)
+		switch {
+		case ddb.ServerError(err):
+			uncertain = true
+		case uncertain && ddb.IsConditionFailed(err):
+			return nil
+		}
+		return err
+	})
+	return condFailed(err, "")
+}
+
+// tx: ExecTx gives the transaction the token of op and retries it with
+// that token, so a transaction whose response was lost is not applied
+// twice.
+func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
+	var tx ddb.Tx
+	for _, w := range ws {
+		switch w.kind {
+		case writePutNew:
+			tx.Put(w.label, d.t, w.item, notExists)
+		case writePut:
+			tx.Put(w.label, d.t, w.item)
+		case writeDelete:
+			tx.Delete(w.label, d.t, w.key.item(d.t), matches(w.want))
+		case writeCheck:
+			tx.Check(w.label, d.t, w.key.item(d.t), matches(w.want))
+		}
+	}
+	err := ddb.ExecTx(ctx, d.c, d.b, op, &tx)
+	for _, w := range ws {
+		if old, ok := ddb.ConditionFailed(err, w.label); ok {
+			return &condError{label: w.label, old: old}
+		}
+	}
+	return err
+}
+
+// matches is the condition that the item exists and holds want's values.
+func matches(want ddb.Item) expression.ConditionBuilder {
+	c := exists
+	for n, v := range want {
+		c = c.And(expression.Equal(expression.Name(n), expression.Value(v)))
+	}
+	return c
+}
+
+func updateExpr(u change) expression.UpdateBuilder {
+	var upd expression.UpdateBuilder
+	for _, s := range u.set {
+		n := expression.Name(s.name)
+		if s.ifNotExists {
+			upd = upd.Set(n, expression.IfNotExists(n, expression.Value(s.value)))
+		} else {
+			upd = upd.Set(n, expression.Value(s.value))
+		}
+	}
+	for _, r := range u.remove {
+		upd = upd.Remove(expression.Name(r))
+	}
+	return upd
+}
+
+// condFailed turns a failed condition of a single-item call into a
+// *condError holding the item as it was.
+func condFailed(err error, label string) error {
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return &condError{label: label, old: ccf.Item}
+	}
+	return err
+}
+
+func putInput(t ddb.Table, item ddb.Item) *dynamodb.PutItemInput {
+	return &dynamodb.PutItemInput{TableName: aws.String(t.Name), Item: item}
+}
+
+// updateAny is UpdateItem without a condition: it creates a missing item.
+func updateAny(ctx context.Context, c ddbkit.Client, t ddb.Table, key ddb.Item, upd expression.UpdateBuilder) (ddb.Item, error) {
+	e, err := expression.NewBuilder().WithUpdate(upd).Build()
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(t.Name), Key: key,
+		UpdateExpression: e.Update(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
+		ReturnValues: types.ReturnValueAllNew})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
+}

@@ -1,0 +1,656 @@
+package kondate
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/valid"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// Profile is a user's profile, the PROFILE# item.
+type Profile struct {
+	UserID      string
+	DisplayName string
+	AvatarURL   string
+	CreatedAt   time.Time // when the profile was first written; zero if another writer left it out
+	UpdatedAt   time.Time
+}
+
+// ProfilePatch changes the fields that are not nil.
+type ProfilePatch struct {
+	DisplayName *string
+	AvatarURL   *string
+}
+
+// Ingredient is one line of a recipe's ingredients.
+type Ingredient struct {
+	Name   string `dynamodbav:"name"`
+	Amount string `dynamodbav:"amount"` // free text: "200g", "大さじ1"
+}
+
+// Recipe is one of a user's recipes, the RECIPE#<id> item.
+type Recipe struct {
+	ID          string // a ULID when ddbkit made it; read from the sort key
+	UserID      string
+	Title       string
+	Ingredients []Ingredient
+	Steps       []string
+	Tags        []string
+	Origin      string // where the recipe came from, free text such as "manual" or a URL
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// NewRecipe is the input of CreateRecipe.
+type NewRecipe struct {
+	Title       string
+	Ingredients []Ingredient
+	Steps       []string
+	Tags        []string
+	Origin      string
+}
+
+// RecipePatch changes the fields that are not nil. A non-nil empty slice
+// empties the list.
+type RecipePatch struct {
+	Title       *string
+	Ingredients *[]Ingredient
+	Steps       *[]string
+	Tags        *[]string
+	Origin      *string
+}
+
+// SetItem is one dish of a set or a plan.
+type SetItem struct {
+	RecipeID string `dynamodbav:"recipeId"`
+	Title    string `dynamodbav:"title"`
+}
+
+// Set is a named set of dishes, the SET#<id> item.
+type Set struct {
+	ID        string // a ULID when ddbkit made it; read from the sort key
+	UserID    string
+	Title     string
+	Items     []SetItem
+	Tags      []string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// NewSet is the input of CreateSet.
+type NewSet struct {
+	Title string
+	Items []SetItem
+	Tags  []string
+}
+
+// SetPatch changes the fields that are not nil.
+type SetPatch struct {
+	Title *string
+	Items *[]SetItem
+	Tags  *[]string
+}
+
+// PlanSlot names one of a user's two plans.
+type PlanSlot string
+
+// The two plans of the seed: PLAN#CURRENT and PLAN#NEXT.
+const (
+	PlanCurrent PlanSlot = "CURRENT"
+	PlanNext    PlanSlot = "NEXT"
+)
+
+// Plan is a user's current or next meal plan. Applying a set copies the
+// set's ID, title and items and stamps AppliedAt; editing the items keeps
+// SetID and SetTitle, the set the plan started from.
+type Plan struct {
+	UserID    string
+	Slot      PlanSlot
+	SetID     string // "" when no set was applied
+	SetTitle  string
+	Items     []SetItem
+	AppliedAt time.Time // zero when no set was applied
+	UpdatedAt time.Time
+}
+
+// ShoppingItem is one line of a user's shopping list, the SHOPPING#<id>
+// item.
+type ShoppingItem struct {
+	ID          string
+	UserID      string
+	Name        string
+	Quantity    string
+	Checked     bool      // true once completed
+	CompletedAt time.Time // zero until completed
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
+// NewShoppingItem is the input of AddShoppingItem.
+type NewShoppingItem struct {
+	Name     string
+	Quantity string
+}
+
+// ShoppingPatch changes the fields that are not nil.
+type ShoppingPatch struct {
+	Name     *string
+	Quantity *string
+}
+
+// FridgeItem is something in a user's fridge, the FRIDGE#<id> item.
+type FridgeItem struct {
+	ID         string
+	UserID     string
+	Name       string
+	Quantity   string
+	ExpiryDate string // YYYY-MM-DD, or "" when unknown
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// NewFridgeItem is the input of AddFridgeItem.
+type NewFridgeItem struct {
+	Name       string
+	Quantity   string
+	ExpiryDate string // YYYY-MM-DD, or ""
+}
+
+// FridgePatch changes the fields that are not nil.
+type FridgePatch struct {
+	Name       *string
+	Quantity   *string
+	ExpiryDate *string
+}
+
+// DeletedFridgeItem is a fridge item in the archive, the
+// FRIDGE_DELETED#<deletedAt>#<id> item, until it is restored or expires
+// (see DeletedFridgeRetention).
+type DeletedFridgeItem struct {
+	FridgeItem
+	DeletedAt time.Time
+}
+
+// CategoryScope is where a category applies.
+type CategoryScope string
+
+// The seed's two scopes.
+const (
+	ScopeBook    CategoryScope = "book"
+	ScopeCatalog CategoryScope = "catalog"
+)
+
+// Category is one of a user's category settings, the
+// CATEGORY#<scope>#<id> item.
+type Category struct {
+	ID        string
+	UserID    string
+	Scope     CategoryScope
+	Name      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// NewCategory is the input of AddCategory.
+type NewCategory struct {
+	Name string
+}
+
+// CategoryPatch changes the fields that are not nil.
+type CategoryPatch struct {
+	Name *string
+}
+
+// CookLog records a dish cooked on a day, the COOKLOG#<date>#<id> item.
+type CookLog struct {
+	ID        string
+	UserID    string
+	Date      string // YYYY-MM-DD, the user's calendar day, as the key holds it
+	RecipeID  string // "" when the dish is not one of the user's recipes
+	Title     string
+	Note      string
+	CreatedAt time.Time
+}
+
+// NewCookLog is the input of AddCookLog.
+type NewCookLog struct {
+	Date     string // YYYY-MM-DD
+	RecipeID string
+	Title    string
+	Note     string
+}
+
+// PaymentMethod is a saved way to pay, the PAYMENT_METHOD#<id> item. It
+// holds no card data: only the payment provider's reference to the method
+// (its token or ID), the card's brand and its last four digits, which is
+// what a user needs to recognise it.
+type PaymentMethod struct {
+	ID          string
+	UserID      string
+	Provider    string // e.g. "stripe"
+	ProviderRef string // the provider's token or payment method ID, never a card number
+	Brand       string // e.g. "visa"
+	Last4       string // four digits
+	CreatedAt   time.Time
+}
+
+// NewPaymentMethod is the input of AddPaymentMethod.
+type NewPaymentMethod struct {
+	Provider    string
+	ProviderRef string
+	Brand       string
+	Last4       string
+}
+
+// Purchase is a completed purchase, the PURCHASE#<purchasedAt>#<id> item.
+type Purchase struct {
+	ID              string
+	UserID          string
+	PurchasedAt     time.Time // the store's clock when recorded
+	ProductID       string
+	Amount          int64 // in the currency's minor unit (yen: yen)
+	Currency        string
+	PaymentMethodID string
+}
+
+// NewPurchase is the input of RecordPurchase.
+type NewPurchase struct {
+	ProductID       string
+	Amount          int64
+	Currency        string // ISO 4217, three upper-case letters
+	PaymentMethodID string
+}
+
+// Subscription is the state of a user's subscription, the
+// SUBSCRIPTION#ACTIVE item.
+type Subscription struct {
+	UserID           string
+	Plan             string // the product plan, e.g. "premium"
+	Status           string // the provider's status, e.g. "active", "canceled"
+	CurrentPeriodEnd time.Time
+	UpdatedAt        time.Time
+}
+
+// Notification is a message to a user, the
+// NOTIFICATION#<createdAt>#<id> item. Its read state is an attribute of the
+// item (readAt): see the package doc.
+type Notification struct {
+	ID        string
+	UserID    string
+	Kind      string
+	Title     string
+	Body      string
+	CreatedAt time.Time
+	ReadAt    time.Time // zero while unread
+}
+
+// NewNotification is the input of AddNotification.
+type NewNotification struct {
+	Kind  string
+	Title string
+	Body  string
+}
+
+// NotificationSettings are a user's notification preferences, the
+// NOTIFICATION_SETTINGS# item. A user without the item has both off.
+type NotificationSettings struct {
+	UserID       string
+	PushEnabled  bool
+	EmailEnabled bool
+	UpdatedAt    time.Time
+}
+
+// Platform is a push token's platform.
+type Platform string
+
+// The platforms a push token may be for.
+const (
+	PlatformIOS     Platform = "ios"
+	PlatformAndroid Platform = "android"
+	PlatformWeb     Platform = "web"
+)
+
+// PushToken is a device's push token, the PUSH_TOKEN#<platform>#<hash>
+// item: the key holds the token's SHA-256 (lower-case hex), the item the
+// token itself, which sending needs.
+type PushToken struct {
+	UserID    string
+	Platform  Platform
+	Token     string
+	CreatedAt time.Time // first registration
+	UpdatedAt time.Time // last registration
+}
+
+// Every method below can also return ErrUnavailable: DynamoDB kept
+// throttling or failing through the retries, could not be reached, or the
+// context ended first (the error then also matches context.Canceled or
+// context.DeadlineExceeded). Every error matches exactly one ddbkit
+// sentinel. Bad input is refused with ErrInvalidArgument (a
+// *ddbkit.ValidationError naming the field) before any call, so nothing is
+// written. Gets return ErrCorruptItem when the stored item cannot be
+// decoded; listings leave such items out and report them in Page.Skipped.
+// Listings return ErrInvalidArgument for a bad limit and ErrInvalidCursor
+// for a cursor they did not issue, and cost one Query per page.
+
+// ProfileStore stores profiles.
+type ProfileStore interface {
+	// GetProfile returns ErrNotFound if the user has no profile yet.
+	GetProfile(ctx context.Context, userID string) (Profile, error)
+	// UpdateProfile applies patch, creating the profile on its first
+	// update, and returns it as stored. An empty patch is ErrInvalidArgument.
+	UpdateProfile(ctx context.Context, userID string, patch ProfilePatch) (Profile, error)
+}
+
+// RecipeStore stores recipes.
+type RecipeStore interface {
+	// CreateRecipe stores a new recipe with a fresh ID. It returns
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	CreateRecipe(ctx context.Context, userID string, in NewRecipe) (Recipe, error)
+	// GetRecipe returns the user's recipe, or ErrNotFound.
+	GetRecipe(ctx context.Context, userID, id string) (Recipe, error)
+	// FindRecipe returns a recipe by its ID alone, whoever owns it: one
+	// Query of GSI1, then one GetItem. It returns ErrNotFound. GSI1 is
+	// eventually consistent, so a recipe created a moment ago may not be
+	// found yet.
+	FindRecipe(ctx context.Context, id string) (Recipe, error)
+	// ListRecipes lists the user's recipes newest first (by ID).
+	ListRecipes(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Recipe], error)
+	// UpdateRecipe applies patch, bumps UpdatedAt and returns the recipe
+	// as stored. It returns ErrInvalidArgument (an empty patch included)
+	// or ErrNotFound.
+	UpdateRecipe(ctx context.Context, userID, id string, patch RecipePatch) (Recipe, error)
+	// DeleteRecipe returns ErrNotFound if there is no such recipe.
+	DeleteRecipe(ctx context.Context, userID, id string) error
+}
+
+// SetStore stores sets.
+type SetStore interface {
+	// CreateSet stores a new set with a fresh ID. It returns
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	CreateSet(ctx context.Context, userID string, in NewSet) (Set, error)
+	// GetSet returns the user's set, or ErrNotFound.
+	GetSet(ctx context.Context, userID, id string) (Set, error)
+	// FindSet returns a set by its ID alone, as FindRecipe does.
+	FindSet(ctx context.Context, id string) (Set, error)
+	// ListSets lists the user's sets newest first (by ID).
+	ListSets(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Set], error)
+	// UpdateSet applies patch and bumps UpdatedAt. It returns
+	// ErrInvalidArgument (an empty patch included) or ErrNotFound. Plans
+	// the set was applied to keep their copy.
+	UpdateSet(ctx context.Context, userID, id string, patch SetPatch) (Set, error)
+	// DeleteSet returns ErrNotFound if there is no such set. Plans the set
+	// was applied to keep their copy.
+	DeleteSet(ctx context.Context, userID, id string) error
+}
+
+// PlanStore stores the current and next plans.
+type PlanStore interface {
+	// GetPlan returns ErrNotFound if the plan was never written.
+	GetPlan(ctx context.Context, userID string, slot PlanSlot) (Plan, error)
+	// UpdatePlan replaces the plan's items, creating the plan if needed,
+	// and keeps the set it was applied from.
+	UpdatePlan(ctx context.Context, userID string, slot PlanSlot, items []SetItem) (Plan, error)
+	// ApplySet copies the set's ID, title and items into the plan and
+	// stamps AppliedAt, in one transaction with the check that the set
+	// is still the one read. It returns ErrNotFound if there is no such
+	// set, and ErrConflict if the set kept changing through the retries
+	// or the call repeats an idempotency key that committed other writes.
+	ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (Plan, error)
+	// PromoteNextPlan makes the next plan the current one, in one
+	// transaction: the current plan is replaced by the next one, and the
+	// next one is deleted. It returns ErrNotFound if there is no next plan,
+	// and ErrConflict as ApplySet does.
+	PromoteNextPlan(ctx context.Context, userID string) (Plan, error)
+}
+
+// ShoppingStore stores the shopping list.
+type ShoppingStore interface {
+	// AddShoppingItem stores a new item with a fresh ID. It returns
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	AddShoppingItem(ctx context.Context, userID string, in NewShoppingItem) (ShoppingItem, error)
+	// ListShoppingItems lists the list in the order items were added.
+	ListShoppingItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[ShoppingItem], error)
+	// UpdateShoppingItem applies patch and bumps UpdatedAt. It returns
+	// ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	UpdateShoppingItem(ctx context.Context, userID, id string, patch ShoppingPatch) (ShoppingItem, error)
+	// CompleteShoppingItem checks the item off. Completing it again keeps
+	// the first CompletedAt. It returns ErrNotFound.
+	CompleteShoppingItem(ctx context.Context, userID, id string) (ShoppingItem, error)
+}
+
+// FridgeStore stores the fridge and its archive of deleted items.
+type FridgeStore interface {
+	// AddFridgeItem stores a new item with a fresh ID. It returns
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	AddFridgeItem(ctx context.Context, userID string, in NewFridgeItem) (FridgeItem, error)
+	// ListFridgeItems lists the fridge in the order items were added.
+	ListFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[FridgeItem], error)
+	// UpdateFridgeItem applies patch and bumps UpdatedAt. It returns
+	// ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	UpdateFridgeItem(ctx context.Context, userID, id string, patch FridgePatch) (FridgeItem, error)
+	// DeleteFridgeItem moves the item to the archive, in one transaction,
+	// and returns it as archived. It returns ErrNotFound if the fridge has
+	// no such item, and ErrConflict if it kept changing through the retries.
+	DeleteFridgeItem(ctx context.Context, userID, id string) (DeletedFridgeItem, error)
+	// RestoreFridgeItem moves the item deleted at deletedAt back to the
+	// fridge, in one transaction, and returns it. It returns ErrNotFound if
+	// the archive has no such item (restored already, or expired).
+	RestoreFridgeItem(ctx context.Context, userID, id string, deletedAt time.Time) (FridgeItem, error)
+	// ListDeletedFridgeItems lists the archive, most recently deleted
+	// first.
+	ListDeletedFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[DeletedFridgeItem], error)
+}
+
+// CategoryStore stores category settings.
+type CategoryStore interface {
+	// AddCategory stores a new category in scope with a fresh ID. It
+	// returns ErrAlreadyExists if the ID generator repeated an ID.
+	AddCategory(ctx context.Context, userID string, scope CategoryScope, in NewCategory) (Category, error)
+	// ListCategories lists the categories of scope in the order they were
+	// added.
+	ListCategories(ctx context.Context, userID string, scope CategoryScope, opts ddbkit.PageOptions) (ddbkit.Page[Category], error)
+	// UpdateCategory applies patch and bumps UpdatedAt. It returns
+	// ErrInvalidArgument (an empty patch included) or ErrNotFound.
+	UpdateCategory(ctx context.Context, userID string, scope CategoryScope, id string, patch CategoryPatch) (Category, error)
+	// DeleteCategory returns ErrNotFound if there is no such category.
+	DeleteCategory(ctx context.Context, userID string, scope CategoryScope, id string) error
+}
+
+// CookLogStore stores the cooking archive.
+type CookLogStore interface {
+	// AddCookLog stores a new log with a fresh ID. It returns
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	AddCookLog(ctx context.Context, userID string, in NewCookLog) (CookLog, error)
+	// ListCookLogsByMonth lists the logs of month (YYYY-MM) by day, and
+	// in the order they were added within a day.
+	ListCookLogsByMonth(ctx context.Context, userID, month string, opts ddbkit.PageOptions) (ddbkit.Page[CookLog], error)
+	// ListCookLogsByDay lists the logs of date (YYYY-MM-DD) in the order
+	// they were added.
+	ListCookLogsByDay(ctx context.Context, userID, date string, opts ddbkit.PageOptions) (ddbkit.Page[CookLog], error)
+}
+
+// PaymentStore stores payment methods, purchases and the subscription.
+type PaymentStore interface {
+	// AddPaymentMethod stores a new method with a fresh ID. It returns
+	// ErrAlreadyExists if the ID generator repeated an ID.
+	AddPaymentMethod(ctx context.Context, userID string, in NewPaymentMethod) (PaymentMethod, error)
+	// ListPaymentMethods lists the methods in the order they were added.
+	ListPaymentMethods(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PaymentMethod], error)
+	// RemovePaymentMethod returns ErrNotFound if there is no such method.
+	RemovePaymentMethod(ctx context.Context, userID, id string) error
+	// RecordPurchase stores a purchase made now, with a fresh ID. It
+	// returns ErrAlreadyExists if the ID generator repeated an ID.
+	RecordPurchase(ctx context.Context, userID string, in NewPurchase) (Purchase, error)
+	// ListPurchases lists purchases newest first.
+	ListPurchases(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Purchase], error)
+	// GetSubscription returns ErrNotFound if the user never subscribed.
+	GetSubscription(ctx context.Context, userID string) (Subscription, error)
+	// SetSubscription replaces the subscription state and returns it as
+	// stored (UserID and UpdatedAt are the store's).
+	SetSubscription(ctx context.Context, userID string, sub Subscription) (Subscription, error)
+}
+
+// NotificationStore stores notifications, their settings and push tokens.
+type NotificationStore interface {
+	// AddNotification stores a new, unread notification.
+	AddNotification(ctx context.Context, userID string, in NewNotification) (Notification, error)
+	// ListNotifications lists notifications newest first.
+	ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error)
+	// MarkNotificationRead marks the notification created at createdAt
+	// read; marking it again keeps the first ReadAt. It returns
+	// ErrNotFound.
+	MarkNotificationRead(ctx context.Context, userID, id string, createdAt time.Time) (Notification, error)
+	// GetNotificationSettings returns the settings, all off for a user
+	// who never set them.
+	GetNotificationSettings(ctx context.Context, userID string) (NotificationSettings, error)
+	// SetNotificationSettings replaces the settings and returns them as
+	// stored.
+	SetNotificationSettings(ctx context.Context, userID string, in NotificationSettings) (NotificationSettings, error)
+	// RegisterPushToken stores token for platform. Registering a token
+	// again is idempotent: it keeps CreatedAt and bumps UpdatedAt.
+	RegisterPushToken(ctx context.Context, userID string, platform Platform, token string) (PushToken, error)
+	// UnregisterPushToken deletes the token. It returns ErrNotFound if it
+	// is not registered.
+	UnregisterPushToken(ctx context.Context, userID string, platform Platform, token string) error
+	// ListPushTokens lists the user's tokens by platform, then by hash.
+	ListPushTokens(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PushToken], error)
+}
+
+// Store is everything sections 4.1 and 6 of the seed describe.
+type Store interface {
+	ProfileStore
+	RecipeStore
+	SetStore
+	PlanStore
+	ShoppingStore
+	FridgeStore
+	CategoryStore
+	CookLogStore
+	PaymentStore
+	NotificationStore
+}
+
+// Field limits, in characters (Unicode code points).
+const (
+	MaxIDLen        = 128
+	MaxTitleLen     = 200
+	MaxNameLen      = 100
+	MaxTextLen      = 2000
+	MaxURLLen       = 2048
+	MaxListLen      = 100 // ingredients, steps, tags, set items
+	MaxTagLen       = 50
+	MaxPushTokenLen = 4096
+)
+
+// validator checks input: the shared rules of valid.Validator, and this
+// package's own.
+type validator struct{ valid.Validator }
+
+func (v *validator) user(id string) { v.ID("UserID", id, MaxIDLen) }
+
+func (v *validator) lines(field string, ss []string, max int) {
+	if len(ss) > MaxListLen {
+		v.Fail(field, "must hold at most %d entries, got %d", MaxListLen, len(ss))
+	}
+	for _, s := range ss {
+		v.Line(field, s, true, max)
+	}
+}
+
+func (v *validator) ingredients(in []Ingredient) {
+	if len(in) > MaxListLen {
+		v.Fail("Ingredients", "must hold at most %d entries, got %d", MaxListLen, len(in))
+	}
+	for _, i := range in {
+		v.Line("Ingredients.Name", i.Name, true, MaxNameLen)
+		v.Line("Ingredients.Amount", i.Amount, false, MaxNameLen)
+	}
+}
+
+func (v *validator) setItems(items []SetItem) {
+	if len(items) > MaxListLen {
+		v.Fail("Items", "must hold at most %d entries, got %d", MaxListLen, len(items))
+	}
+	for _, i := range items {
+		if i.RecipeID != "" {
+			v.ID("Items.RecipeID", i.RecipeID, MaxIDLen)
+		}
+		v.Line("Items.Title", i.Title, true, MaxTitleLen)
+	}
+}
+
+func (v *validator) slot(s PlanSlot) {
+	if s != PlanCurrent && s != PlanNext {
+		v.Fail("Slot", "must be CURRENT or NEXT, got %q", s)
+	}
+}
+
+func (v *validator) scope(s CategoryScope) {
+	if s != ScopeBook && s != ScopeCatalog {
+		v.Fail("Scope", "must be book or catalog, got %q", s)
+	}
+}
+
+func (v *validator) platform(p Platform) {
+	if p != PlatformIOS && p != PlatformAndroid && p != PlatformWeb {
+		v.Fail("Platform", "must be ios, android or web, got %q", p)
+	}
+}
+
+func (v *validator) date(field, s string, required bool) {
+	if s == "" && !required {
+		return
+	}
+	if _, err := keys.ParseDateISO(s); err != nil {
+		v.Fail(field, "must be a date YYYY-MM-DD, got %q", s)
+	}
+}
+
+func (v *validator) month(s string) {
+	if _, err := time.Parse("2006-01", s); err != nil || len(s) != 7 {
+		v.Fail("Month", "must be a month YYYY-MM, got %q", s)
+	}
+}
+
+func (v *validator) last4(s string) {
+	if len(s) != 4 || strings.Trim(s, "0123456789") != "" {
+		v.Fail("Last4", "must be the card's last four digits, got %q", s)
+	}
+}
+
+func (v *validator) currency(s string) {
+	if len(s) != 3 || strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
+		v.Fail("Currency", "must be an ISO 4217 code such as JPY, got %q", s)
+	}
+}
+
+// providerRef refuses what looks like a card number: the store keeps no
+// card data, and a run of 12 or more digits is one.
+func (v *validator) providerRef(s string) {
+	v.ID("ProviderRef", s, MaxIDLen)
+	digits := 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			if digits++; digits >= 12 {
+				v.Fail("ProviderRef", "looks like a card number; store the payment provider's token or ID, never card data")
+				return
+			}
+		case r == '-' || r == ' ':
+		default:
+			digits = 0
+		}
+	}
+}
+
+// check runs rules on a fresh validator and returns its error.
+func check(rules ...func(*validator)) error {
+	var v validator
+	for _, r := range rules {
+		r(&v)
+	}
+	return v.Err
+}

@@ -1,0 +1,289 @@
+package kondate
+
+import (
+	"context"
+	"maps"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/memtable"
+)
+
+// MemoryStore is an in-memory Store for tests. It keeps the very items the
+// DynamoDB store writes, under the same keys, with GSI1 beside them, and
+// pages with the same cursors, so it returns the same results, errors,
+// order and page boundaries; the conformance suite (package kondatetest)
+// holds both to that. It is safe for concurrent use: one lock makes every
+// primitive, a transaction included, atomic.
+//
+// It keeps the DynamoDB store's other promises too: under a cancelled or
+// expired context it returns the same error (ErrUnavailable, matching the
+// context's error) and writes nothing, and the operations that send one
+// transaction on DynamoDB (ApplySet, PromoteNextPlan, DeleteFridgeItem,
+// RestoreFridgeItem) honour an idempotency key
+// (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
+// made from it. Unlike DynamoDB's, its GSI1 is consistent at once.
+type MemoryStore struct {
+	*core
+}
+
+var _ Store = (*MemoryStore)(nil)
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
+	o := newOptions(optFns)
+	t := o.table()
+	return &MemoryStore{&core{o: o, t: t, b: &memoryBackend{o: o, t: t,
+		items: memtable.New[ddb.Item](), gsi1: memtable.New[ddb.Item]()}}}
+}
+
+// memoryBackend is the backend of MemoryStore. Stored items are never
+// changed in place: a write stores a new map.
+type memoryBackend struct {
+	o Options
+	t ddb.Table
+
+	mu     sync.RWMutex
+	items  *memtable.Table[ddb.Item]
+	gsi1   *memtable.Table[ddb.Item]
+	tokens memtable.Tokens
+}
+
+// live is the check every primitive makes before touching the table,
+// where the DynamoDB store makes its call.
+func live(ctx context.Context) error { return ctx.Err() }
+
+func str(item ddb.Item, attr string) (string, bool) {
+	s, ok := item[attr].(*types.AttributeValueMemberS)
+	if !ok {
+		return "", false
+	}
+	return s.Value, true
+}
+
+func (m *memoryBackend) lookup(k itemKey) ddb.Item {
+	item, _ := m.items.Get(k.pk, k.sk)
+	return item
+}
+
+// gsi1Key is the key of item's GSI1 entry, ok false if it has none.
+func gsi1Key(item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
+	pk, ok1 := str(item, AttrGSI1PK)
+	sk, ok2 := str(item, AttrGSI1SK)
+	if !ok1 || !ok2 {
+		return "", "", nil, false
+	}
+	key = ddb.Item{AttrPK: item[AttrPK], AttrSK: item[AttrSK], AttrGSI1PK: item[AttrGSI1PK], AttrGSI1SK: item[AttrGSI1SK]}
+	return pk, sk, key, true
+}
+
+// store writes item, replacing the item at its key, and keeps GSI1 in step.
+func (m *memoryBackend) store(item ddb.Item) {
+	pk, _ := str(item, AttrPK)
+	sk, _ := str(item, AttrSK)
+	m.drop(itemKey{pk, sk})
+	m.items.Put(pk, sk, m.t.KeyOf(item), item)
+	if gpk, gsk, gkey, ok := gsi1Key(item); ok {
+		m.gsi1.Put(gpk, gsk, gkey, item)
+	}
+}
+
+// drop deletes the item at k and its GSI1 entry, reporting whether it
+// existed.
+func (m *memoryBackend) drop(k itemKey) bool {
+	old := m.lookup(k)
+	if old == nil {
+		return false
+	}
+	if gpk, gsk, gkey, ok := gsi1Key(old); ok {
+		m.gsi1.Delete(gpk, gsk, gkey)
+	}
+	return m.items.Delete(k.pk, k.sk, k.item(m.t))
+}
+
+func keyOf(item ddb.Item) itemKey {
+	pk, _ := str(item, AttrPK)
+	sk, _ := str(item, AttrSK)
+	return itemKey{pk, sk}
+}
+
+// holds reports whether item exists and has want's values, as DynamoDB's
+// condition (see matches) does.
+func holds(item, want ddb.Item) bool {
+	if item == nil {
+		return false
+	}
+	for n, v := range want {
+		got, ok := item[n]
+		if !ok || ddb.AttrString(got) != ddb.AttrString(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *memoryBackend) get(ctx context.Context, k itemKey) (ddb.Item, error) {
+	if err := live(ctx); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.lookup(k), nil
+}
+
+func (m *memoryBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) ([]ddb.Item, string, error) {
+	// The cursor is checked first, as ddb.QueryPage does before its call.
+	if _, err := ddb.DecodeCursor(q, cursor); err != nil {
+		return nil, "", err
+	}
+	if err := live(ctx); err != nil {
+		return nil, "", err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	t := m.items
+	if q.Index.Name != "" {
+		t = m.gsi1
+	}
+	return t.Query(q, limit, cursor, nil)
+}
+
+func (m *memoryBackend) create(ctx context.Context, item ddb.Item) error {
+	if err := live(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if old := m.lookup(keyOf(item)); old != nil {
+		if ddb.ItemsEqual(old, item) {
+			// DynamoStore cannot tell this item from the write of an
+			// earlier attempt of its own, and succeeds.
+			return nil
+		}
+		return &condError{old: old}
+	}
+	m.store(item)
+	return nil
+}
+
+func (m *memoryBackend) put(ctx context.Context, item ddb.Item) error {
+	if err := live(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.store(item)
+	return nil
+}
+
+func (m *memoryBackend) update(ctx context.Context, k itemKey, u change, mustExist bool) (ddb.Item, error) {
+	if err := live(ctx); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old := m.lookup(k)
+	if old == nil && mustExist {
+		return nil, &condError{}
+	}
+	item := maps.Clone(old)
+	if item == nil {
+		item = k.item(m.t)
+	}
+	for _, s := range u.set {
+		if _, ok := item[s.name]; ok && s.ifNotExists {
+			continue
+		}
+		item[s.name] = s.value
+	}
+	for _, r := range u.remove {
+		delete(item, r)
+	}
+	m.store(item)
+	return item, nil
+}
+
+func (m *memoryBackend) remove(ctx context.Context, k itemKey) error {
+	if err := live(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.drop(k) {
+		return &condError{}
+	}
+	return nil
+}
+
+func (m *memoryBackend) tx(ctx context.Context, op string, ws []write) error {
+	if err := live(ctx); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	token, keyed := ddbkit.RequestToken(ctx, op)
+	now := m.o.now()
+	desc := describe(ws)
+	if keyed {
+		replay, err := m.tokens.Check(token, desc, now)
+		if err != nil || replay {
+			return err
+		}
+	}
+	for _, w := range ws {
+		switch w.kind {
+		case writePutNew:
+			if old := m.lookup(keyOf(w.item)); old != nil {
+				return &condError{label: w.label, old: old}
+			}
+		case writeDelete, writeCheck:
+			if old := m.lookup(w.key); !holds(old, w.want) {
+				return &condError{label: w.label, old: old}
+			}
+		}
+	}
+	for _, w := range ws {
+		switch w.kind {
+		case writePutNew, writePut:
+			m.store(w.item)
+		case writeDelete:
+			m.drop(w.key)
+		}
+	}
+	if keyed {
+		m.tokens.Commit(token, desc, now)
+	}
+	return nil
+}
+
+// describe renders a transaction's writes exactly, for the token check.
+func describe(ws []write) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString(w.label)
+		b.WriteByte(byte('0' + w.kind))
+		b.WriteString(render(w.item))
+		b.WriteString(w.key.pk + "\x00" + w.key.sk)
+		b.WriteString(render(w.want))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func render(item ddb.Item) string {
+	names := make([]string, 0, len(item))
+	for n := range item {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(n + "=" + ddb.AttrString(item[n]) + ";")
+	}
+	return b.String()
+}

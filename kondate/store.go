@@ -1,0 +1,1195 @@
+package kondate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// The two stores share every operation (this file) and differ only in the
+// few item primitives below: DynamoDB calls in dynamo.go, an ordered map
+// with the same conditions in memory.go. The seed has eleven kinds of item
+// under one partition; writing each operation once, over primitives whose
+// semantics are DynamoDB's, is what keeps the memory store's results,
+// errors, order and page boundaries those of the DynamoDB store, and the
+// conformance suite (kondatetest) checks the primitives on both.
+type backend interface {
+	// get reads the item at k, consistently, or nil when there is none.
+	get(ctx context.Context, k itemKey) (ddb.Item, error)
+	// query reads one page of q.
+	query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) ([]ddb.Item, string, error)
+	// create writes item if its key is free, and recognises its own
+	// earlier write (the same item) as success. A taken key is a
+	// *condError.
+	create(ctx context.Context, item ddb.Item) error
+	// put writes item, replacing any item at its key.
+	put(ctx context.Context, item ddb.Item) error
+	// update applies u to the item at k and returns the item as written.
+	// With mustExist, a missing item is a *condError; without, update
+	// creates it from its key and u, as UpdateItem does.
+	update(ctx context.Context, k itemKey, u change, mustExist bool) (ddb.Item, error)
+	// remove deletes the item at k; a missing one is a *condError.
+	remove(ctx context.Context, k itemKey) error
+	// tx applies ws atomically, once, under the token of op (see
+	// ddb.ExecTx). A failed condition is a *condError naming the first
+	// write, in the order of ws, whose condition failed.
+	tx(ctx context.Context, op string, ws []write) error
+}
+
+// change is an update: attributes to set, in order, and to remove.
+type change struct {
+	set    []setAttr
+	remove []string
+}
+
+type setAttr struct {
+	name        string
+	value       types.AttributeValue
+	ifNotExists bool // keep the stored value, if any
+}
+
+func (c *change) setValue(name string, v any) error {
+	av, err := attributevalue.Marshal(v)
+	if err != nil {
+		return err
+	}
+	c.set = append(c.set, setAttr{name: name, value: av})
+	return nil
+}
+
+func (c *change) setOnce(name string, v string) {
+	c.set = append(c.set, setAttr{name: name, value: ddb.S(v), ifNotExists: true})
+}
+
+// write is one item of a transaction.
+type write struct {
+	label string
+	kind  writeKind
+	item  ddb.Item // putNew, put
+	key   itemKey  // delete, check
+	// want: delete and check require the item to exist and, for each
+	// attribute of want, to hold that value (see scalars).
+	want ddb.Item
+}
+
+type writeKind int
+
+const (
+	writePutNew writeKind = iota // put if the key is free
+	writePut                     // put, replacing
+	writeDelete                  // delete if it exists (and matches want)
+	writeCheck                   // check that it exists (and matches want)
+)
+
+// condError is a failed condition: the item changed, is missing, or its key
+// is taken. Operations turn it into the error it stands for.
+type condError struct {
+	label string
+	old   ddb.Item // the item as it was, nil if missing
+}
+
+func (e *condError) Error() string {
+	return fmt.Sprintf("condition of %s failed: %v", e.label, ddbkit.ErrConflict)
+}
+
+func (e *condError) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+// failed reports whether err is a failed condition of the write labelled
+// label ("" for a single-item call), and the item as it was.
+func failed(err error, label string) (old ddb.Item, ok bool) {
+	var ce *condError
+	if errors.As(err, &ce) && (label == "" || ce.label == label) {
+		return ce.old, true
+	}
+	return nil, false
+}
+
+// changedError is a condition on values read that failed: the item changed
+// between the read and the write, and the read-modify-write starts over. It
+// matches ddbkit.ErrConflict.
+type changedError struct{ msg string }
+
+func changed(format string, args ...any) error {
+	return &changedError{msg: fmt.Sprintf(format, args...)}
+}
+
+func (e *changedError) Error() string { return e.msg + ": " + ddbkit.ErrConflict.Error() }
+
+func (e *changedError) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+func isChanged(err error) bool {
+	var c *changedError
+	return errors.As(err, &c)
+}
+
+// buildOp names the nth build of a read-modify-write's transaction for its
+// token: the first takes op's own, so a caller's repeat under an
+// idempotency key meets the token of the first build.
+func buildOp(op string, n int) string {
+	if n <= 1 {
+		return op
+	}
+	return fmt.Sprintf("%s (build %d)", op, n)
+}
+
+// core is the Store over a backend. DynamoStore and MemoryStore embed it.
+type core struct {
+	o Options
+	t ddb.Table
+	b backend
+}
+
+// rmw runs a read-modify-write: fn reads, builds its transaction and
+// commits it under buildOp(op, n) for its nth build, and is repeated while
+// it reports that what it read changed, within the retry policy.
+func (c *core) rmw(ctx context.Context, op string, fn func(txOp string) error) error {
+	n := 0
+	return ddb.RetryIf(ctx, c.o.backoff(), isChanged, func() error {
+		n++
+		return fn(buildOp(op, n))
+	})
+}
+
+func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+	var zero T
+	item, err := c.b.get(ctx, k)
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	if item == nil {
+		return zero, wrap(op, notFound)
+	}
+	v, err := dec(c.t, item)
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	return v, nil
+}
+
+// listPage runs one page of q and decodes its items. Items that cannot be
+// decoded are left out and reported in Page.Skipped.
+func listPage[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	items, next, err := c.b.query(ctx, q, limit, opts.Cursor)
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
+	for _, item := range items {
+		v, err := dec(c.t, item)
+		switch {
+		case errors.Is(err, ddbkit.ErrCorruptItem):
+			p.Skipped = append(p.Skipped, wrap(op, err))
+		case err != nil:
+			return ddbkit.Page[T]{}, wrap(op, err)
+		default:
+			p.Items = append(p.Items, v)
+		}
+	}
+	return p, nil
+}
+
+// createOne writes a new item and returns it as stored.
+func createOne[T any](ctx context.Context, c *core, op string, v any, taken error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+	var zero T
+	item, err := marshal(v)
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	if err := c.b.create(ctx, item); err != nil {
+		if _, ok := failed(err, ""); ok {
+			return zero, wrap(op, taken)
+		}
+		return zero, wrap(op, err)
+	}
+	out, err := dec(c.t, item)
+	return out, wrap(op, err)
+}
+
+// updateOne applies u to the existing item at k and returns it as stored.
+func updateOne[T any](ctx context.Context, c *core, op string, k itemKey, u change, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+	var zero T
+	item, err := c.b.update(ctx, k, u, mustExist)
+	if err != nil {
+		if _, ok := failed(err, ""); ok {
+			return zero, wrap(op, notFound)
+		}
+		return zero, wrap(op, err)
+	}
+	out, err := dec(c.t, item)
+	return out, wrap(op, err)
+}
+
+func (c *core) removeOne(ctx context.Context, op string, k itemKey, notFound error) error {
+	err := c.b.remove(ctx, k)
+	if _, ok := failed(err, ""); ok {
+		return wrap(op, notFound)
+	}
+	return wrap(op, err)
+}
+
+// stamp is the change every update makes: updatedAt becomes now.
+func stamp(now time.Time) change {
+	return change{set: []setAttr{{name: attrUpdatedAt, value: ddb.S(ts(now))}}}
+}
+
+// ---- profile
+
+// GetProfile implements ProfileStore.GetProfile, which documents its errors.
+func (c *core) GetProfile(ctx context.Context, userID string) (Profile, error) {
+	const op = "get profile"
+	if err := check(func(v *validator) { v.user(userID) }); err != nil {
+		return Profile{}, wrap(op, err)
+	}
+	return getOne(ctx, c, op, key(userID, skProfile), errNotFound("profile", userID, "PROFILE"), decodeProfile)
+}
+
+// UpdateProfile implements ProfileStore.UpdateProfile, which documents its errors.
+func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch) (Profile, error) {
+	const op = "update profile"
+	err := check(func(v *validator) {
+		v.user(userID)
+		if p == (ProfilePatch{}) {
+			v.Fail("ProfilePatch", "sets no field; set at least one")
+		}
+		if p.DisplayName != nil {
+			v.Line("DisplayName", *p.DisplayName, false, MaxNameLen)
+		}
+		if p.AvatarURL != nil {
+			v.Line("AvatarURL", *p.AvatarURL, false, MaxURLLen)
+		}
+	})
+	if err != nil {
+		return Profile{}, wrap(op, err)
+	}
+	now := c.o.now()
+	u := stamp(now)
+	u.setOnce(attrCreatedAt, ts(now))
+	if p.DisplayName != nil {
+		u.set = append(u.set, setAttr{name: "displayName", value: ddb.S(*p.DisplayName)})
+	}
+	if p.AvatarURL != nil {
+		u.set = append(u.set, setAttr{name: "avatarUrl", value: ddb.S(*p.AvatarURL)})
+	}
+	return updateOne(ctx, c, op, key(userID, skProfile), u, false, nil, decodeProfile)
+}
+
+// ---- recipes
+
+func validateRecipe(v *validator, title string, ing []Ingredient, steps, tags []string, origin string) {
+	v.Line("Title", title, true, MaxTitleLen)
+	v.ingredients(ing)
+	v.lines("Steps", steps, MaxTextLen)
+	v.lines("Tags", tags, MaxTagLen)
+	v.Line("Origin", origin, false, MaxURLLen)
+}
+
+// CreateRecipe implements RecipeStore.CreateRecipe, which documents its errors.
+func (c *core) CreateRecipe(ctx context.Context, userID string, in NewRecipe) (Recipe, error) {
+	const op = "create recipe"
+	err := check(func(v *validator) {
+		v.user(userID)
+		validateRecipe(v, in.Title, in.Ingredients, in.Steps, in.Tags, in.Origin)
+	})
+	if err != nil {
+		return Recipe{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return Recipe{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, recipeItem{
+		keyAttrs:  keyAttrs{userPK(userID), skRecipe + id},
+		gsi1Attrs: gsi1Attrs{gsi1PK(entityRecipe, id), gsi1Owner + userID},
+		Title:     in.Title, Ingredients: list(in.Ingredients), Steps: list(in.Steps), Tags: list(in.Tags),
+		Origin: in.Origin, CreatedAt: ts(now), UpdatedAt: ts(now),
+	}, errExists("recipe", userID, id), decodeRecipe)
+}
+
+func validateRef(userID, id string) error {
+	return check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+	})
+}
+
+// GetRecipe implements RecipeStore.GetRecipe, which documents its errors.
+func (c *core) GetRecipe(ctx context.Context, userID, id string) (Recipe, error) {
+	const op = "get recipe"
+	if err := validateRef(userID, id); err != nil {
+		return Recipe{}, wrap(op, err)
+	}
+	return getOne(ctx, c, op, key(userID, skRecipe+id), errNotFound("recipe", userID, id), decodeRecipe)
+}
+
+// FindRecipe implements RecipeStore.FindRecipe, which documents its errors.
+func (c *core) FindRecipe(ctx context.Context, id string) (Recipe, error) {
+	return find(ctx, c, "find recipe", entityRecipe, skRecipe, id, decodeRecipe)
+}
+
+// find looks an entity up by ID on GSI1, then reads it from its owner's
+// partition: GSI1 gives the owner, the consistent read the current item.
+func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+	var zero T
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return zero, wrap(op, err)
+	}
+	notFound := fmt.Errorf("%s %q: %w", entity, id, ddbkit.ErrNotFound)
+	hits, _, err := c.b.query(ctx, ownerQuery(c.t, entity, id), 1, "")
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	if len(hits) == 0 {
+		return zero, wrap(op, notFound)
+	}
+	pk, _ := hits[0][AttrPK].(*types.AttributeValueMemberS)
+	if pk == nil {
+		return zero, wrap(op, ddb.Corrupt(c.t, hits[0], AttrPK, "want a String key"))
+	}
+	return getOne(ctx, c, op, itemKey{pk.Value, skPrefix + id}, notFound, dec)
+}
+
+// ListRecipes implements RecipeStore.ListRecipes, which documents its errors.
+func (c *core) ListRecipes(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Recipe], error) {
+	return listUser(ctx, c, "list recipes", userID, skRecipe, true, opts, decodeRecipe)
+}
+
+func listUser[T any](ctx context.Context, c *core, op, userID, prefix string, newestFirst bool, opts ddbkit.PageOptions, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	if err := check(func(v *validator) { v.user(userID) }); err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	return listPage(ctx, c, op, opts, userQuery(c.t, userID, prefix, newestFirst), dec)
+}
+
+// UpdateRecipe implements RecipeStore.UpdateRecipe, which documents its errors.
+func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatch) (Recipe, error) {
+	const op = "update recipe"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+		if p == (RecipePatch{}) {
+			v.Fail("RecipePatch", "sets no field; set at least one")
+		}
+		if p.Title != nil {
+			v.Line("Title", *p.Title, true, MaxTitleLen)
+		}
+		if p.Ingredients != nil {
+			v.ingredients(*p.Ingredients)
+		}
+		if p.Steps != nil {
+			v.lines("Steps", *p.Steps, MaxTextLen)
+		}
+		if p.Tags != nil {
+			v.lines("Tags", *p.Tags, MaxTagLen)
+		}
+		if p.Origin != nil {
+			v.Line("Origin", *p.Origin, false, MaxURLLen)
+		}
+	})
+	if err != nil {
+		return Recipe{}, wrap(op, err)
+	}
+	u := stamp(c.o.now())
+	for _, f := range []struct {
+		name string
+		set  bool
+		v    func() any
+	}{
+		{"title", p.Title != nil, func() any { return *p.Title }},
+		{"ingredients", p.Ingredients != nil, func() any { return list(*p.Ingredients) }},
+		{"steps", p.Steps != nil, func() any { return list(*p.Steps) }},
+		{"tags", p.Tags != nil, func() any { return list(*p.Tags) }},
+		{"origin", p.Origin != nil, func() any { return *p.Origin }},
+	} {
+		if f.set {
+			if err := u.setValue(f.name, f.v()); err != nil {
+				return Recipe{}, wrap(op, err)
+			}
+		}
+	}
+	return updateOne(ctx, c, op, key(userID, skRecipe+id), u, true, errNotFound("recipe", userID, id), decodeRecipe)
+}
+
+// DeleteRecipe implements RecipeStore.DeleteRecipe, which documents its errors.
+func (c *core) DeleteRecipe(ctx context.Context, userID, id string) error {
+	const op = "delete recipe"
+	if err := validateRef(userID, id); err != nil {
+		return wrap(op, err)
+	}
+	return c.removeOne(ctx, op, key(userID, skRecipe+id), errNotFound("recipe", userID, id))
+}
+
+// ---- sets
+
+// CreateSet implements SetStore.CreateSet, which documents its errors.
+func (c *core) CreateSet(ctx context.Context, userID string, in NewSet) (Set, error) {
+	const op = "create set"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.Line("Title", in.Title, true, MaxTitleLen)
+		v.setItems(in.Items)
+		v.lines("Tags", in.Tags, MaxTagLen)
+	})
+	if err != nil {
+		return Set{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return Set{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, setItem{
+		keyAttrs:  keyAttrs{userPK(userID), skSet + id},
+		gsi1Attrs: gsi1Attrs{gsi1PK(entitySet, id), gsi1Owner + userID},
+		Title:     in.Title, Items: list(in.Items), Tags: list(in.Tags), CreatedAt: ts(now), UpdatedAt: ts(now),
+	}, errExists("set", userID, id), decodeSet)
+}
+
+// GetSet implements SetStore.GetSet, which documents its errors.
+func (c *core) GetSet(ctx context.Context, userID, id string) (Set, error) {
+	const op = "get set"
+	if err := validateRef(userID, id); err != nil {
+		return Set{}, wrap(op, err)
+	}
+	return getOne(ctx, c, op, key(userID, skSet+id), errNotFound("set", userID, id), decodeSet)
+}
+
+// FindSet implements SetStore.FindSet, which documents its errors.
+func (c *core) FindSet(ctx context.Context, id string) (Set, error) {
+	return find(ctx, c, "find set", entitySet, skSet, id, decodeSet)
+}
+
+// ListSets implements SetStore.ListSets, which documents its errors.
+func (c *core) ListSets(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Set], error) {
+	return listUser(ctx, c, "list sets", userID, skSet, true, opts, decodeSet)
+}
+
+// UpdateSet implements SetStore.UpdateSet, which documents its errors.
+func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Set, error) {
+	const op = "update set"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+		if p == (SetPatch{}) {
+			v.Fail("SetPatch", "sets no field; set at least one")
+		}
+		if p.Title != nil {
+			v.Line("Title", *p.Title, true, MaxTitleLen)
+		}
+		if p.Items != nil {
+			v.setItems(*p.Items)
+		}
+		if p.Tags != nil {
+			v.lines("Tags", *p.Tags, MaxTagLen)
+		}
+	})
+	if err != nil {
+		return Set{}, wrap(op, err)
+	}
+	u := stamp(c.o.now())
+	if p.Title != nil {
+		_ = u.setValue("title", *p.Title)
+	}
+	if p.Items != nil {
+		if err := u.setValue("items", list(*p.Items)); err != nil {
+			return Set{}, wrap(op, err)
+		}
+	}
+	if p.Tags != nil {
+		_ = u.setValue("tags", list(*p.Tags))
+	}
+	return updateOne(ctx, c, op, key(userID, skSet+id), u, true, errNotFound("set", userID, id), decodeSet)
+}
+
+// DeleteSet implements SetStore.DeleteSet, which documents its errors.
+func (c *core) DeleteSet(ctx context.Context, userID, id string) error {
+	const op = "delete set"
+	if err := validateRef(userID, id); err != nil {
+		return wrap(op, err)
+	}
+	return c.removeOne(ctx, op, key(userID, skSet+id), errNotFound("set", userID, id))
+}
+
+// ---- plans
+
+func errPlanNotFound(userID string, slot PlanSlot) error {
+	return fmt.Errorf("plan %s of user %q: %w", slot, userID, ddbkit.ErrNotFound)
+}
+
+// GetPlan implements PlanStore.GetPlan, which documents its errors.
+func (c *core) GetPlan(ctx context.Context, userID string, slot PlanSlot) (Plan, error) {
+	const op = "get plan"
+	if err := check(func(v *validator) { v.user(userID); v.slot(slot) }); err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	return getOne(ctx, c, op, key(userID, planSK(slot)), errPlanNotFound(userID, slot), decodePlan)
+}
+
+// UpdatePlan implements PlanStore.UpdatePlan, which documents its errors.
+func (c *core) UpdatePlan(ctx context.Context, userID string, slot PlanSlot, items []SetItem) (Plan, error) {
+	const op = "update plan"
+	if err := check(func(v *validator) { v.user(userID); v.slot(slot); v.setItems(items) }); err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	u := stamp(c.o.now())
+	if err := u.setValue("items", list(items)); err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	// A plan no set was applied to still has setId and setTitle, empty.
+	u.setOnce("setId", "")
+	u.setOnce("setTitle", "")
+	return updateOne(ctx, c, op, key(userID, planSK(slot)), u, false, nil, decodePlan)
+}
+
+// Transaction labels, by which failed conditions are told apart.
+const (
+	labelSource = "source" // the item read: a set, the next plan, a fridge item
+	labelTarget = "target" // the item written
+)
+
+// ApplySet implements PlanStore.ApplySet, which documents its errors.
+func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (Plan, error) {
+	const op = "apply set"
+	if err := check(func(v *validator) { v.user(userID); v.slot(slot); v.ID("SetID", setID, MaxIDLen) }); err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	sk := key(userID, skSet+setID)
+	var plan ddb.Item
+	err := c.rmw(ctx, op, func(txOp string) error {
+		item, err := c.b.get(ctx, sk)
+		if err != nil {
+			return err
+		}
+		if item == nil {
+			return errNotFound("set", userID, setID)
+		}
+		set, err := decodeSet(c.t, item)
+		if err != nil {
+			return err
+		}
+		now := c.o.now()
+		plan, err = marshal(planItem{keyAttrs: keyAttrs{userPK(userID), planSK(slot)}, SetID: set.ID, SetTitle: set.Title,
+			Items: list(set.Items), AppliedAt: ts(now), UpdatedAt: ts(now)})
+		if err != nil {
+			return err
+		}
+		err = c.b.tx(ctx, txOp, []write{
+			{label: labelSource, kind: writeCheck, key: sk, want: scalars(item)},
+			{label: labelTarget, kind: writePut, item: plan},
+		})
+		if old, ok := failed(err, labelSource); ok {
+			if old == nil {
+				return errNotFound("set", userID, setID)
+			}
+			return changed("set %q changed while it was being applied", setID)
+		}
+		return err
+	})
+	if err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	p, err := decodePlan(c.t, plan)
+	return p, wrap(op, err)
+}
+
+// PromoteNextPlan implements PlanStore.PromoteNextPlan, which documents its errors.
+func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error) {
+	const op = "promote next plan"
+	if err := check(func(v *validator) { v.user(userID) }); err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	nk := key(userID, planSK(PlanNext))
+	var cur ddb.Item
+	err := c.rmw(ctx, op, func(txOp string) error {
+		next, err := c.b.get(ctx, nk)
+		if err != nil {
+			return err
+		}
+		if next == nil {
+			return errPlanNotFound(userID, PlanNext)
+		}
+		if _, err := decodePlan(c.t, next); err != nil {
+			return err
+		}
+		// The whole item moves, attributes ddbkit does not know included.
+		cur = moved(next, planSK(PlanCurrent))
+		cur[attrUpdatedAt] = ddb.S(ts(c.o.now()))
+		err = c.b.tx(ctx, txOp, []write{
+			{label: labelSource, kind: writeDelete, key: nk, want: scalars(next)},
+			{label: labelTarget, kind: writePut, item: cur},
+		})
+		if old, ok := failed(err, labelSource); ok {
+			if old == nil {
+				return errPlanNotFound(userID, PlanNext)
+			}
+			return changed("the next plan changed while it was being promoted")
+		}
+		return err
+	})
+	if err != nil {
+		return Plan{}, wrap(op, err)
+	}
+	p, err := decodePlan(c.t, cur)
+	return p, wrap(op, err)
+}
+
+// ---- shopping
+
+// AddShoppingItem implements ShoppingStore.AddShoppingItem, which documents its errors.
+func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppingItem) (ShoppingItem, error) {
+	const op = "add shopping item"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.Line("Name", in.Name, true, MaxNameLen)
+		v.Line("Quantity", in.Quantity, false, MaxNameLen)
+	})
+	if err != nil {
+		return ShoppingItem{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return ShoppingItem{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, shoppingItem{keyAttrs: keyAttrs{userPK(userID), skShopping + id},
+		Name: in.Name, Quantity: in.Quantity, CreatedAt: ts(now), UpdatedAt: ts(now)},
+		errExists("shopping item", userID, id), decodeShopping)
+}
+
+// ListShoppingItems implements ShoppingStore.ListShoppingItems, which documents its errors.
+func (c *core) ListShoppingItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[ShoppingItem], error) {
+	return listUser(ctx, c, "list shopping items", userID, skShopping, false, opts, decodeShopping)
+}
+
+// UpdateShoppingItem implements ShoppingStore.UpdateShoppingItem, which documents its errors.
+func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p ShoppingPatch) (ShoppingItem, error) {
+	const op = "update shopping item"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+		if p == (ShoppingPatch{}) {
+			v.Fail("ShoppingPatch", "sets no field; set at least one")
+		}
+		if p.Name != nil {
+			v.Line("Name", *p.Name, true, MaxNameLen)
+		}
+		if p.Quantity != nil {
+			v.Line("Quantity", *p.Quantity, false, MaxNameLen)
+		}
+	})
+	if err != nil {
+		return ShoppingItem{}, wrap(op, err)
+	}
+	u := stamp(c.o.now())
+	if p.Name != nil {
+		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
+	}
+	if p.Quantity != nil {
+		u.set = append(u.set, setAttr{name: "quantity", value: ddb.S(*p.Quantity)})
+	}
+	return updateOne(ctx, c, op, key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
+}
+
+// CompleteShoppingItem implements ShoppingStore.CompleteShoppingItem, which documents its errors.
+func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (ShoppingItem, error) {
+	const op = "complete shopping item"
+	if err := validateRef(userID, id); err != nil {
+		return ShoppingItem{}, wrap(op, err)
+	}
+	now := c.o.now()
+	u := stamp(now)
+	u.set = append(u.set, setAttr{name: "checked", value: &types.AttributeValueMemberBOOL{Value: true}})
+	u.setOnce("completedAt", ts(now))
+	return updateOne(ctx, c, op, key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
+}
+
+// ---- fridge
+
+// AddFridgeItem implements FridgeStore.AddFridgeItem, which documents its errors.
+func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeItem) (FridgeItem, error) {
+	const op = "add fridge item"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.Line("Name", in.Name, true, MaxNameLen)
+		v.Line("Quantity", in.Quantity, false, MaxNameLen)
+		v.date("ExpiryDate", in.ExpiryDate, false)
+	})
+	if err != nil {
+		return FridgeItem{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return FridgeItem{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, fridgeItem{keyAttrs: keyAttrs{userPK(userID), skFridge + id},
+		Name: in.Name, Quantity: in.Quantity, ExpiryDate: in.ExpiryDate, CreatedAt: ts(now), UpdatedAt: ts(now)},
+		errExists("fridge item", userID, id), decodeFridge)
+}
+
+// ListFridgeItems implements FridgeStore.ListFridgeItems, which documents its errors.
+func (c *core) ListFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[FridgeItem], error) {
+	return listUser(ctx, c, "list fridge items", userID, skFridge, false, opts, decodeFridge)
+}
+
+// UpdateFridgeItem implements FridgeStore.UpdateFridgeItem, which documents its errors.
+func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p FridgePatch) (FridgeItem, error) {
+	const op = "update fridge item"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+		if p == (FridgePatch{}) {
+			v.Fail("FridgePatch", "sets no field; set at least one")
+		}
+		if p.Name != nil {
+			v.Line("Name", *p.Name, true, MaxNameLen)
+		}
+		if p.Quantity != nil {
+			v.Line("Quantity", *p.Quantity, false, MaxNameLen)
+		}
+		if p.ExpiryDate != nil {
+			v.date("ExpiryDate", *p.ExpiryDate, false)
+		}
+	})
+	if err != nil {
+		return FridgeItem{}, wrap(op, err)
+	}
+	u := stamp(c.o.now())
+	if p.Name != nil {
+		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
+	}
+	if p.Quantity != nil {
+		u.set = append(u.set, setAttr{name: "quantity", value: ddb.S(*p.Quantity)})
+	}
+	if p.ExpiryDate != nil {
+		u.set = append(u.set, setAttr{name: "expiryDate", value: ddb.S(*p.ExpiryDate)})
+	}
+	return updateOne(ctx, c, op, key(userID, skFridge+id), u, true, errNotFound("fridge item", userID, id), decodeFridge)
+}
+
+// DeleteFridgeItem implements FridgeStore.DeleteFridgeItem, which documents its errors.
+//
+// The item and its archive copy change in one transaction: the delete is
+// conditioned on the item as read, the put on a free archive key, so the
+// item is never in both places or in neither.
+func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (DeletedFridgeItem, error) {
+	const op = "delete fridge item"
+	if err := validateRef(userID, id); err != nil {
+		return DeletedFridgeItem{}, wrap(op, err)
+	}
+	lk := key(userID, skFridge+id)
+	var archived ddb.Item
+	err := c.rmw(ctx, op, func(txOp string) error {
+		live, err := c.b.get(ctx, lk)
+		if err != nil {
+			return err
+		}
+		if live == nil {
+			return errNotFound("fridge item", userID, id)
+		}
+		if _, err := decodeFridge(c.t, live); err != nil {
+			return err
+		}
+		now := c.o.now()
+		archived = moved(live, fridgeDeletedSK(now, id))
+		archived[attrDeletedAt] = ddb.S(ts(now))
+		archived[AttrTTL] = &types.AttributeValueMemberN{Value: epochSeconds(now.Add(DeletedFridgeRetention))}
+		err = c.b.tx(ctx, txOp, []write{
+			{label: labelSource, kind: writeDelete, key: lk, want: scalars(live)},
+			{label: labelTarget, kind: writePutNew, item: archived},
+		})
+		if old, ok := failed(err, labelSource); ok {
+			if old == nil {
+				return errNotFound("fridge item", userID, id)
+			}
+			return changed("fridge item %q changed while it was being deleted", id)
+		}
+		if _, ok := failed(err, labelTarget); ok {
+			return changed("fridge item %q was archived at %s already", id, ts(now))
+		}
+		return err
+	})
+	if err != nil {
+		return DeletedFridgeItem{}, wrap(op, err)
+	}
+	d, err := decodeDeletedFridge(c.t, archived)
+	return d, wrap(op, err)
+}
+
+// RestoreFridgeItem implements FridgeStore.RestoreFridgeItem, which documents its errors.
+func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deletedAt time.Time) (FridgeItem, error) {
+	const op = "restore fridge item"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+		if deletedAt.IsZero() {
+			v.Fail("DeletedAt", "must be the time the item was deleted, got the zero time")
+		}
+	})
+	if err != nil {
+		return FridgeItem{}, wrap(op, err)
+	}
+	ak := key(userID, fridgeDeletedSK(deletedAt, id))
+	notFound := fmt.Errorf("deleted fridge item %q (deleted at %s) of user %q: %w", id, ts(deletedAt), userID, ddbkit.ErrNotFound)
+	var live ddb.Item
+	err = c.rmw(ctx, op, func(txOp string) error {
+		archived, err := c.b.get(ctx, ak)
+		if err != nil {
+			return err
+		}
+		if archived == nil {
+			return notFound
+		}
+		if _, err := decodeDeletedFridge(c.t, archived); err != nil {
+			return err
+		}
+		live = moved(archived, skFridge+id, attrDeletedAt, AttrTTL)
+		err = c.b.tx(ctx, txOp, []write{
+			{label: labelSource, kind: writeDelete, key: ak, want: scalars(archived)},
+			{label: labelTarget, kind: writePutNew, item: live},
+		})
+		if old, ok := failed(err, labelSource); ok {
+			if old == nil {
+				return notFound
+			}
+			return changed("deleted fridge item %q changed while it was being restored", id)
+		}
+		if _, ok := failed(err, labelTarget); ok {
+			return fmt.Errorf("fridge item %q of user %q is in the fridge already: %w", id, userID, ddbkit.ErrConflict)
+		}
+		return err
+	})
+	if err != nil {
+		return FridgeItem{}, wrap(op, err)
+	}
+	f, err := decodeFridge(c.t, live)
+	return f, wrap(op, err)
+}
+
+// ListDeletedFridgeItems implements FridgeStore.ListDeletedFridgeItems, which documents its errors.
+func (c *core) ListDeletedFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[DeletedFridgeItem], error) {
+	return listUser(ctx, c, "list deleted fridge items", userID, skFridgeDeleted, true, opts, decodeDeletedFridge)
+}
+
+// ---- categories
+
+// AddCategory implements CategoryStore.AddCategory, which documents its errors.
+func (c *core) AddCategory(ctx context.Context, userID string, scope CategoryScope, in NewCategory) (Category, error) {
+	const op = "add category"
+	err := check(func(v *validator) { v.user(userID); v.scope(scope); v.Line("Name", in.Name, true, MaxNameLen) })
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, categoryItem{keyAttrs: keyAttrs{userPK(userID), categorySK(scope, id)},
+		Name: in.Name, CreatedAt: ts(now), UpdatedAt: ts(now)}, errExists("category", userID, id), decodeCategory)
+}
+
+// ListCategories implements CategoryStore.ListCategories, which documents its errors.
+func (c *core) ListCategories(ctx context.Context, userID string, scope CategoryScope, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
+	const op = "list categories"
+	if err := check(func(v *validator) { v.scope(scope) }); err != nil {
+		return ddbkit.Page[Category]{}, wrap(op, err)
+	}
+	return listUser(ctx, c, op, userID, categorySK(scope, ""), false, opts, decodeCategory)
+}
+
+// UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
+func (c *core) UpdateCategory(ctx context.Context, userID string, scope CategoryScope, id string, p CategoryPatch) (Category, error) {
+	const op = "update category"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.scope(scope)
+		v.ID("ID", id, MaxIDLen)
+		if p == (CategoryPatch{}) {
+			v.Fail("CategoryPatch", "sets no field; set at least one")
+		}
+		if p.Name != nil {
+			v.Line("Name", *p.Name, true, MaxNameLen)
+		}
+	})
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	u := stamp(c.o.now())
+	if p.Name != nil {
+		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
+	}
+	return updateOne(ctx, c, op, key(userID, categorySK(scope, id)), u, true, errNotFound("category", userID, id), decodeCategory)
+}
+
+// DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
+func (c *core) DeleteCategory(ctx context.Context, userID string, scope CategoryScope, id string) error {
+	const op = "delete category"
+	if err := check(func(v *validator) { v.user(userID); v.scope(scope); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return wrap(op, err)
+	}
+	return c.removeOne(ctx, op, key(userID, categorySK(scope, id)), errNotFound("category", userID, id))
+}
+
+// ---- cook logs
+
+// AddCookLog implements CookLogStore.AddCookLog, which documents its errors.
+func (c *core) AddCookLog(ctx context.Context, userID string, in NewCookLog) (CookLog, error) {
+	const op = "add cook log"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.date("Date", in.Date, true)
+		if in.RecipeID != "" {
+			v.ID("RecipeID", in.RecipeID, MaxIDLen)
+		}
+		v.Line("Title", in.Title, true, MaxTitleLen)
+		v.Text("Note", in.Note, false, MaxTextLen)
+	})
+	if err != nil {
+		return CookLog{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return CookLog{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, cookLogItem{keyAttrs: keyAttrs{userPK(userID), cookLogSK(in.Date, id)},
+		RecipeID: in.RecipeID, Title: in.Title, Note: in.Note, CreatedAt: ts(now)},
+		errExists("cook log", userID, id), decodeCookLog)
+}
+
+// ListCookLogsByMonth implements CookLogStore.ListCookLogsByMonth, which documents its errors.
+func (c *core) ListCookLogsByMonth(ctx context.Context, userID, month string, opts ddbkit.PageOptions) (ddbkit.Page[CookLog], error) {
+	const op = "list cook logs by month"
+	if err := check(func(v *validator) { v.month(month) }); err != nil {
+		return ddbkit.Page[CookLog]{}, wrap(op, err)
+	}
+	// The seed's begins_with(SK, "COOKLOG#2026-02").
+	return listUser(ctx, c, op, userID, skCookLog+month, false, opts, decodeCookLog)
+}
+
+// ListCookLogsByDay implements CookLogStore.ListCookLogsByDay, which documents its errors.
+func (c *core) ListCookLogsByDay(ctx context.Context, userID, date string, opts ddbkit.PageOptions) (ddbkit.Page[CookLog], error) {
+	const op = "list cook logs by day"
+	if err := check(func(v *validator) { v.date("Date", date, true) }); err != nil {
+		return ddbkit.Page[CookLog]{}, wrap(op, err)
+	}
+	return listUser(ctx, c, op, userID, cookLogSK(date, ""), false, opts, decodeCookLog)
+}
+
+// ---- payments
+
+// AddPaymentMethod implements PaymentStore.AddPaymentMethod, which documents its errors.
+func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymentMethod) (PaymentMethod, error) {
+	const op = "add payment method"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("Provider", in.Provider, MaxNameLen)
+		v.providerRef(in.ProviderRef)
+		v.Line("Brand", in.Brand, false, MaxNameLen)
+		v.last4(in.Last4)
+	})
+	if err != nil {
+		return PaymentMethod{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return PaymentMethod{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, paymentMethodItem{keyAttrs: keyAttrs{userPK(userID), skPaymentMethod + id},
+		Provider: in.Provider, ProviderRef: in.ProviderRef, Brand: in.Brand, Last4: in.Last4, CreatedAt: ts(now)},
+		errExists("payment method", userID, id), decodePaymentMethod)
+}
+
+// ListPaymentMethods implements PaymentStore.ListPaymentMethods, which documents its errors.
+func (c *core) ListPaymentMethods(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PaymentMethod], error) {
+	return listUser(ctx, c, "list payment methods", userID, skPaymentMethod, false, opts, decodePaymentMethod)
+}
+
+// RemovePaymentMethod implements PaymentStore.RemovePaymentMethod, which documents its errors.
+func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error {
+	const op = "remove payment method"
+	if err := validateRef(userID, id); err != nil {
+		return wrap(op, err)
+	}
+	return c.removeOne(ctx, op, key(userID, skPaymentMethod+id), errNotFound("payment method", userID, id))
+}
+
+// RecordPurchase implements PaymentStore.RecordPurchase, which documents its errors.
+func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase) (Purchase, error) {
+	const op = "record purchase"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ProductID", in.ProductID, MaxIDLen)
+		if in.Amount < 0 {
+			v.Fail("Amount", "must not be negative, got %d", in.Amount)
+		}
+		v.currency(in.Currency)
+		if in.PaymentMethodID != "" {
+			v.ID("PaymentMethodID", in.PaymentMethodID, MaxIDLen)
+		}
+	})
+	if err != nil {
+		return Purchase{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return Purchase{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, purchaseItem{keyAttrs: keyAttrs{userPK(userID), purchaseSK(now, id)},
+		ProductID: in.ProductID, Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID,
+		PurchasedAt: ts(now)}, errExists("purchase", userID, id), decodePurchase)
+}
+
+// ListPurchases implements PaymentStore.ListPurchases, which documents its errors.
+func (c *core) ListPurchases(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Purchase], error) {
+	return listUser(ctx, c, "list purchases", userID, skPurchase, true, opts, decodePurchase)
+}
+
+// GetSubscription implements PaymentStore.GetSubscription, which documents its errors.
+func (c *core) GetSubscription(ctx context.Context, userID string) (Subscription, error) {
+	const op = "get subscription"
+	if err := check(func(v *validator) { v.user(userID) }); err != nil {
+		return Subscription{}, wrap(op, err)
+	}
+	return getOne(ctx, c, op, key(userID, skSubscription), errNotFound("subscription", userID, "ACTIVE"), decodeSubscription)
+}
+
+// SetSubscription implements PaymentStore.SetSubscription, which documents its errors.
+func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscription) (Subscription, error) {
+	const op = "set subscription"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("Plan", sub.Plan, MaxNameLen)
+		v.ID("Status", sub.Status, MaxNameLen)
+	})
+	if err != nil {
+		return Subscription{}, wrap(op, err)
+	}
+	item, err := marshal(subscriptionItem{keyAttrs: keyAttrs{userPK(userID), skSubscription},
+		Plan: sub.Plan, Status: sub.Status, CurrentPeriodEnd: ts(sub.CurrentPeriodEnd.UTC().Truncate(time.Millisecond)),
+		UpdatedAt: ts(c.o.now())})
+	if err != nil {
+		return Subscription{}, wrap(op, err)
+	}
+	// A replacement is safe to repeat after a lost response.
+	if err := c.b.put(ctx, item); err != nil {
+		return Subscription{}, wrap(op, err)
+	}
+	out, err := decodeSubscription(c.t, item)
+	return out, wrap(op, err)
+}
+
+// ---- notifications
+
+// AddNotification implements NotificationStore.AddNotification, which documents its errors.
+func (c *core) AddNotification(ctx context.Context, userID string, in NewNotification) (Notification, error) {
+	const op = "add notification"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("Kind", in.Kind, MaxNameLen)
+		v.Line("Title", in.Title, true, MaxTitleLen)
+		v.Text("Body", in.Body, false, MaxTextLen)
+	})
+	if err != nil {
+		return Notification{}, wrap(op, err)
+	}
+	now, id := c.o.now(), c.o.NewID()
+	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+		return Notification{}, wrap(op, err)
+	}
+	return createOne(ctx, c, op, notificationItem{keyAttrs: keyAttrs{userPK(userID), notificationSK(now, id)},
+		Kind: in.Kind, Title: in.Title, Body: in.Body, CreatedAt: ts(now)},
+		errExists("notification", userID, id), decodeNotification)
+}
+
+// ListNotifications implements NotificationStore.ListNotifications, which documents its errors.
+func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error) {
+	return listUser(ctx, c, "list notifications", userID, skNotification, true, opts, decodeNotification)
+}
+
+// MarkNotificationRead implements NotificationStore.MarkNotificationRead, which documents its errors.
+func (c *core) MarkNotificationRead(ctx context.Context, userID, id string, createdAt time.Time) (Notification, error) {
+	const op = "mark notification read"
+	err := check(func(v *validator) {
+		v.user(userID)
+		v.ID("ID", id, MaxIDLen)
+		if createdAt.IsZero() {
+			v.Fail("CreatedAt", "must be the notification's CreatedAt, got the zero time")
+		}
+	})
+	if err != nil {
+		return Notification{}, wrap(op, err)
+	}
+	var u change
+	u.setOnce("readAt", ts(c.o.now()))
+	return updateOne(ctx, c, op, key(userID, notificationSK(createdAt, id)), u, true,
+		errNotFound("notification", userID, id), decodeNotification)
+}
+
+// GetNotificationSettings implements NotificationStore.GetNotificationSettings, which documents its errors.
+func (c *core) GetNotificationSettings(ctx context.Context, userID string) (NotificationSettings, error) {
+	const op = "get notification settings"
+	if err := check(func(v *validator) { v.user(userID) }); err != nil {
+		return NotificationSettings{}, wrap(op, err)
+	}
+	s, err := getOne(ctx, c, op, key(userID, skNotifSettings), errSkipNotFound, decodeNotificationSettings)
+	if errors.Is(err, errSkipNotFound) {
+		return NotificationSettings{UserID: userID}, nil
+	}
+	return s, err
+}
+
+// errSkipNotFound marks a missing item that reads as its zero value.
+var errSkipNotFound = fmt.Errorf("no item: %w", ddbkit.ErrNotFound)
+
+// SetNotificationSettings implements NotificationStore.SetNotificationSettings, which documents its errors.
+func (c *core) SetNotificationSettings(ctx context.Context, userID string, in NotificationSettings) (NotificationSettings, error) {
+	const op = "set notification settings"
+	if err := check(func(v *validator) { v.user(userID) }); err != nil {
+		return NotificationSettings{}, wrap(op, err)
+	}
+	item, err := marshal(notificationSettingsItem{keyAttrs: keyAttrs{userPK(userID), skNotifSettings},
+		PushEnabled: in.PushEnabled, EmailEnabled: in.EmailEnabled, UpdatedAt: ts(c.o.now())})
+	if err != nil {
+		return NotificationSettings{}, wrap(op, err)
+	}
+	if err := c.b.put(ctx, item); err != nil {
+		return NotificationSettings{}, wrap(op, err)
+	}
+	s, err := decodeNotificationSettings(c.t, item)
+	return s, wrap(op, err)
+}
+
+// RegisterPushToken implements NotificationStore.RegisterPushToken, which documents its errors.
+func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Platform, token string) (PushToken, error) {
+	const op = "register push token"
+	if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
+		return PushToken{}, wrap(op, err)
+	}
+	now := c.o.now()
+	u := stamp(now)
+	u.set = append(u.set, setAttr{name: "platform", value: ddb.S(string(platform))}, setAttr{name: "token", value: ddb.S(token)})
+	u.setOnce(attrCreatedAt, ts(now))
+	return updateOne(ctx, c, op, key(userID, pushTokenSK(platform, token)), u, false, nil, decodePushToken)
+}
+
+// UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
+func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform Platform, token string) error {
+	const op = "unregister push token"
+	if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
+		return wrap(op, err)
+	}
+	return c.removeOne(ctx, op, key(userID, pushTokenSK(platform, token)),
+		fmt.Errorf("%s push token of user %q: %w", platform, userID, ddbkit.ErrNotFound))
+}
+
+// ListPushTokens implements NotificationStore.ListPushTokens, which documents its errors.
+func (c *core) ListPushTokens(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PushToken], error) {
+	return listUser(ctx, c, "list push tokens", userID, skPushToken, false, opts, decodePushToken)
+}
