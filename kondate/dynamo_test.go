@@ -1,7 +1,10 @@
 package kondate_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -93,4 +96,163 @@ func renderValue(v types.AttributeValue) string {
 		return s + "}"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// TestRawLayout: the items the DynamoDB store writes, attribute for
+// attribute, for every sort key kind.
+func TestRawLayout(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	ctx := t.Context()
+	const u = "u_01"
+	pk := "USER#" + u
+	r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "麻婆豆腐", Ingredients: []kondate.Ingredient{{Name: "豆腐", Amount: "1丁"}},
+		Steps: []string{"切る"}, Origin: "manual"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := s.CreateSet(ctx, u, kondate.NewSet{Title: "中華", Items: []kondate.SetItem{{RecipeID: r.ID, Title: "麻婆豆腐"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(_ any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	prof, err := s.UpdateProfile(ctx, u, kondate.ProfilePatch{DisplayName: ptr("はなこ")})
+	must(prof, err)
+	plan, err := s.ApplySet(ctx, u, kondate.PlanNext, set.ID)
+	must(plan, err)
+	sh, err := s.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "牛乳", Quantity: "1本"})
+	must(sh, err)
+	f1, err := s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "にんじん", ExpiryDate: "2026-02-15"})
+	must(f1, err)
+	f2, err := s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "ねぎ"})
+	must(f2, err)
+	del, err := s.DeleteFridgeItem(ctx, u, f2.ID)
+	must(del, err)
+	cat, err := s.AddCategory(ctx, u, kondate.ScopeBook, kondate.NewCategory{Name: "主菜"})
+	must(cat, err)
+	log, err := s.AddCookLog(ctx, u, kondate.NewCookLog{Date: "2026-02-09", RecipeID: r.ID, Title: "麻婆豆腐"})
+	must(log, err)
+	pm, err := s.AddPaymentMethod(ctx, u, kondate.NewPaymentMethod{Provider: "stripe", ProviderRef: "pm_1N", Brand: "visa", Last4: "4242"})
+	must(pm, err)
+	pu, err := s.RecordPurchase(ctx, u, kondate.NewPurchase{ProductID: "premium", Amount: 480, Currency: "JPY", PaymentMethodID: pm.ID})
+	must(pu, err)
+	sub, err := s.SetSubscription(ctx, u, kondate.Subscription{Plan: "premium", Status: "active"})
+	must(sub, err)
+	n, err := s.AddNotification(ctx, u, kondate.NewNotification{Kind: "system", Title: "ようこそ"})
+	must(n, err)
+	ns, err := s.SetNotificationSettings(ctx, u, kondate.NotificationSettings{PushEnabled: true})
+	must(ns, err)
+	tok, err := s.RegisterPushToken(ctx, u, kondate.PlatformIOS, "tok")
+	must(tok, err)
+
+	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+	cases := []struct {
+		sk   string
+		want map[string]string
+	}{
+		{"RECIPE#" + r.ID, map[string]string{"PK": "S:" + pk, "SK": "S:RECIPE#" + r.ID, "GSI1PK": "S:ENTITY#RECIPE#" + r.ID, "GSI1SK": "S:OWNER#" + u,
+			"title": "S:麻婆豆腐", "ingredients": "L:[M:{name=S:豆腐;amount=S:1丁;}]", "steps": "L:[S:切る]", "tags": "L:[]", "origin": "S:manual",
+			"createdAt": "S:" + ts(r.CreatedAt), "updatedAt": "S:" + ts(r.CreatedAt)}},
+		{"SET#" + set.ID, map[string]string{"PK": "S:" + pk, "SK": "S:SET#" + set.ID, "GSI1PK": "S:ENTITY#SET#" + set.ID, "GSI1SK": "S:OWNER#" + u,
+			"title": "S:中華", "items": "L:[M:{recipeId=S:" + r.ID + ";title=S:麻婆豆腐;}]", "tags": "L:[]", "createdAt": "S:" + ts(set.CreatedAt), "updatedAt": "S:" + ts(set.CreatedAt)}},
+		{"PROFILE#", map[string]string{"PK": "S:" + pk, "SK": "S:PROFILE#", "displayName": "S:はなこ", "createdAt": "S:" + ts(prof.CreatedAt), "updatedAt": "S:" + ts(prof.CreatedAt)}},
+		{"PLAN#NEXT", map[string]string{"PK": "S:" + pk, "SK": "S:PLAN#NEXT", "setId": "S:" + set.ID, "setTitle": "S:中華",
+			"items": "L:[M:{recipeId=S:" + r.ID + ";title=S:麻婆豆腐;}]", "appliedAt": "S:" + ts(plan.AppliedAt), "updatedAt": "S:" + ts(plan.AppliedAt)}},
+		{"SHOPPING#" + sh.ID, map[string]string{"PK": "S:" + pk, "SK": "S:SHOPPING#" + sh.ID, "name": "S:牛乳", "quantity": "S:1本",
+			"checked": "BOOL:false", "createdAt": "S:" + ts(sh.CreatedAt), "updatedAt": "S:" + ts(sh.CreatedAt)}},
+		{"FRIDGE#" + f1.ID, map[string]string{"PK": "S:" + pk, "SK": "S:FRIDGE#" + f1.ID, "name": "S:にんじん", "quantity": "S:",
+			"expiryDate": "S:2026-02-15", "createdAt": "S:" + ts(f1.CreatedAt), "updatedAt": "S:" + ts(f1.CreatedAt)}},
+		{"FRIDGE_DELETED#" + ts(del.DeletedAt) + "#" + f2.ID, map[string]string{"PK": "S:" + pk, "SK": "S:FRIDGE_DELETED#" + ts(del.DeletedAt) + "#" + f2.ID,
+			"name": "S:ねぎ", "quantity": "S:", "expiryDate": "S:", "createdAt": "S:" + ts(f2.CreatedAt), "updatedAt": "S:" + ts(f2.CreatedAt),
+			"deletedAt": "S:" + ts(del.DeletedAt), "ttl": fmt.Sprint("N:", del.DeletedAt.Add(kondate.DeletedFridgeRetention).Unix())}},
+		{"CATEGORY#book#" + cat.ID, map[string]string{"PK": "S:" + pk, "SK": "S:CATEGORY#book#" + cat.ID, "name": "S:主菜",
+			"createdAt": "S:" + ts(cat.CreatedAt), "updatedAt": "S:" + ts(cat.CreatedAt)}},
+		{"COOKLOG#2026-02-09#" + log.ID, map[string]string{"PK": "S:" + pk, "SK": "S:COOKLOG#2026-02-09#" + log.ID, "recipeId": "S:" + r.ID,
+			"title": "S:麻婆豆腐", "note": "S:", "createdAt": "S:" + ts(log.CreatedAt)}},
+		{"PAYMENT_METHOD#" + pm.ID, map[string]string{"PK": "S:" + pk, "SK": "S:PAYMENT_METHOD#" + pm.ID, "provider": "S:stripe",
+			"providerRef": "S:pm_1N", "brand": "S:visa", "last4": "S:4242", "createdAt": "S:" + ts(pm.CreatedAt)}},
+		{"PURCHASE#" + ts(pu.PurchasedAt) + "#" + pu.ID, map[string]string{"PK": "S:" + pk, "SK": "S:PURCHASE#" + ts(pu.PurchasedAt) + "#" + pu.ID, "productId": "S:premium",
+			"amount": "N:480", "currency": "S:JPY", "paymentMethodId": "S:" + pm.ID, "purchasedAt": "S:" + ts(pu.PurchasedAt)}},
+		{"SUBSCRIPTION#ACTIVE", map[string]string{"PK": "S:" + pk, "SK": "S:SUBSCRIPTION#ACTIVE", "plan": "S:premium", "status": "S:active",
+			"updatedAt": "S:" + ts(sub.UpdatedAt)}},
+		{"NOTIFICATION#" + ts(n.CreatedAt) + "#" + n.ID, map[string]string{"PK": "S:" + pk, "SK": "S:NOTIFICATION#" + ts(n.CreatedAt) + "#" + n.ID,
+			"kind": "S:system", "title": "S:ようこそ", "body": "S:", "createdAt": "S:" + ts(n.CreatedAt)}},
+		{"NOTIFICATION_SETTINGS#", map[string]string{"PK": "S:" + pk, "SK": "S:NOTIFICATION_SETTINGS#", "pushEnabled": "BOOL:true",
+			"emailEnabled": "BOOL:false", "updatedAt": "S:" + ts(ns.UpdatedAt)}},
+		{"PUSH_TOKEN#ios#" + sha256hex("tok"), map[string]string{"PK": "S:" + pk, "SK": "S:PUSH_TOKEN#ios#" + sha256hex("tok"),
+			"platform": "S:ios", "token": "S:tok", "createdAt": "S:" + ts(tok.CreatedAt), "updatedAt": "S:" + ts(tok.CreatedAt)}},
+	}
+	c0 := c
+	for _, c := range cases {
+		got := render(rawItem(t, c0, table, pk, c.sk))
+		if !maps.Equal(got, c.want) {
+			t.Errorf("item %s:\n got %v\nwant %v", c.sk, got, c.want)
+		}
+	}
+	if got := rawItem(t, c, table, pk, "FRIDGE#"+f2.ID); got != nil {
+		t.Errorf("deleted fridge item still at FRIDGE#: %v", render(got))
+	}
+	if len(r.ID) != 26 {
+		t.Errorf("recipe ID %q is not a ULID", r.ID)
+	}
+}
+
+func sha256hex(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestRoundTrips: a listing is one Query per page; finding by ID is one
+// Query of GSI1 and one GetItem.
+func TestRoundTrips(t *testing.T) {
+	var cc *ddbtest.CountingClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic)
+	ctx := t.Context()
+	var id string
+	for range 5 {
+		r, err := s.CreateRecipe(ctx, "u", kondate.NewRecipe{Title: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = r.ID
+	}
+	check := func(what string, want map[string]int, call func() error) {
+		t.Helper()
+		cc.Reset()
+		if err := call(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if got := cc.Counts(); !maps.Equal(got, want) {
+			t.Errorf("%s: calls %v, want %v", what, got, want)
+		}
+	}
+	check("ListRecipes, one page of 2", map[string]int{"Query": 1}, func() error {
+		_, err := s.ListRecipes(ctx, "u", ddbkit.PageOptions{Limit: 2})
+		return err
+	})
+	check("ListRecipes, one page of all", map[string]int{"Query": 1}, func() error {
+		_, err := s.ListRecipes(ctx, "u", ddbkit.PageOptions{})
+		return err
+	})
+	check("FindRecipe", map[string]int{"Query": 1, "GetItem": 1}, func() error { _, err := s.FindRecipe(ctx, id); return err })
+	check("GetRecipe", map[string]int{"GetItem": 1}, func() error { _, err := s.GetRecipe(ctx, "u", id); return err })
+	check("CreateRecipe", map[string]int{"PutItem": 1}, func() error { _, err := s.CreateRecipe(ctx, "u", kondate.NewRecipe{Title: "x"}); return err })
+	check("UpdateRecipe", map[string]int{"UpdateItem": 1}, func() error {
+		_, err := s.UpdateRecipe(ctx, "u", id, kondate.RecipePatch{Title: ptr("y")})
+		return err
+	})
+	f, err := s.AddFridgeItem(ctx, "u", kondate.NewFridgeItem{Name: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("DeleteFridgeItem", map[string]int{"GetItem": 1, "TransactWriteItems": 1}, func() error {
+		_, err := s.DeleteFridgeItem(ctx, "u", f.ID)
+		return err
+	})
 }
