@@ -388,7 +388,7 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 		if err := s.checkCategory(&tx, username, *patch.CategoryID); err != nil {
 			return err
 		}
-		tx.Update(labelItem, s.t, k.item(s.t), todoUpdate(patch, now), unchanged(item, todoAttrs))
+		tx.Update(labelItem, s.t, k.item(s.t), todoUpdate(patch, now), ddb.Unchanged(s.t, item, todoAttrs...))
 		// Every build keeps op's token (see ddb.ExecTx): a cancelled build
 		// leaves it free, and a caller's repeat cannot commit twice.
 		if err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx); err != nil {
@@ -458,7 +458,7 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 				return err
 			}
 			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(s.toggles.stamp(s.o)),
-				cond: unchanged(item, []string{attrCompleted, attrUpdatedAt})}
+				cond: ddb.Unchanged(s.t, item, attrCompleted, attrUpdatedAt)}
 		}
 		upd := expression.Set(nCompleted, expression.Value(w.completed)).Set(nUpdatedAt, expression.Value(w.stamp))
 		out, err := ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, w.cond, types.ReturnValueAllNew)
@@ -764,23 +764,6 @@ func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.Upda
 // delete deletes the existing item at k; a missing item fails its condition.
 func (s *DynamoStore) delete(ctx context.Context, k itemKey) error {
 	return ddb.DeleteItem(ctx, s.c, s.t, k.item(s.t), exists)
-}
-
-// unchanged is the condition that the item exists and that each of attrs
-// still has the value it has in item, or is still missing where item has
-// none: a write built from item then commits only on the item it read,
-// whoever else writes the table.
-func unchanged(item ddb.Item, attrs []string) expression.ConditionBuilder {
-	c := exists
-	for _, a := range attrs {
-		n := expression.Name(a)
-		if v, ok := item[a]; ok {
-			c = c.And(expression.Equal(n, expression.Value(v)))
-		} else {
-			c = c.And(expression.AttributeNotExists(n))
-		}
-	}
-	return c
 }
 
 // changedError is a condition on values read that failed: the item changed

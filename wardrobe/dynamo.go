@@ -114,23 +114,6 @@ var (
 	isActive      = exists.And(expression.Equal(nStatus, expression.Value(string(StatusActive))))
 )
 
-// unchanged is the condition that each of attrs still holds the value it
-// had in item as read, or is still missing if it was missing. A condition
-// on the stored values, not on the decoded ones, holds for whatever form
-// another writer stored (a Number written "5.0", no statsVersion at all).
-func unchanged(item ddb.Item, attrs ...string) expression.ConditionBuilder {
-	cond := exists
-	for _, a := range attrs {
-		n := expression.Name(a)
-		if v, ok := item[a]; ok {
-			cond = cond.And(expression.Equal(n, expression.Value(v)))
-		} else {
-			cond = cond.And(expression.AttributeNotExists(n))
-		}
-	}
-	return cond
-}
-
 // statsAttrs are the attributes a statistics write reads and conditions
 // on: the two the seed's app maintains, and statsVersion, which only this
 // package does.
@@ -588,7 +571,7 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 			return err
 		}
 		var tx ddb.Tx
-		tx.Update(labelItem, s.t, k.item(s.t), upd, unchanged(w.raw, templateResultAttrs(patch)...))
+		tx.Update(labelItem, s.t, k.item(s.t), upd, ddb.Unchanged(s.t, w.raw, templateResultAttrs(patch)...))
 		refs := outfitRefs("", patch.ClothingIDs)
 		if err := s.checkActive(&tx, wardrobeID, refs); err != nil {
 			return err
@@ -752,10 +735,10 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	case r.dayRaw == nil:
 		// No counter to take the wear from: damaged data.
 	case r.dayCount <= 1:
-		tx.Delete(label, s.t, ck.item(s.t), unchanged(r.dayRaw, attrCount))
+		tx.Delete(label, s.t, ck.item(s.t), ddb.Unchanged(s.t, r.dayRaw, attrCount))
 	default:
 		tx.Update(label, s.t, ck.item(s.t), expression.Set(nCount, expression.Value(r.dayCount-1)),
-			unchanged(r.dayRaw, attrCount))
+			ddb.Unchanged(s.t, r.dayRaw, attrCount))
 	}
 	if !r.found {
 		return nil // damaged data: nothing to take the wear from
@@ -768,7 +751,7 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	if err != nil {
 		return err
 	}
-	cond := unchanged(r.raw, statsAttrs...)
+	cond := ddb.Unchanged(s.t, r.raw, statsAttrs...)
 	if delta > 0 {
 		cond = cond.And(isActive)
 	}
@@ -1044,7 +1027,7 @@ func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 			return err
 		}
 		err = s.write(ctx, func() error {
-			_, err := s.update(ctx, k, upd, unchanged(w.raw, statsAttrs...))
+			_, err := s.update(ctx, k, upd, ddb.Unchanged(s.t, w.raw, statsAttrs...))
 			return err
 		})
 		var failed *types.ConditionalCheckFailedException

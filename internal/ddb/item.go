@@ -66,3 +66,24 @@ func DeleteItem(ctx context.Context, c ddbkit.Client, t Table, key Item, cond ex
 		ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values()})
 	return err
 }
+
+// Unchanged is the condition that the item at t's key exists and that each
+// of attrs still holds the value it has in item as read, or is still
+// missing where item has none. It compares the stored values, not decoded
+// ones, so it holds for whatever form another writer stored (a Number
+// written "5.0", an attribute only ddbkit writes and the other writer
+// never set). A write built from item then commits only on the item it
+// read: the read-modify-write of every domain, safe beside writers that
+// know nothing of ddbkit.
+func Unchanged(t Table, item Item, attrs ...string) expression.ConditionBuilder {
+	c := expression.AttributeExists(expression.Name(t.PartitionKey))
+	for _, a := range attrs {
+		n := expression.Name(a)
+		if v, ok := item[a]; ok {
+			c = c.And(expression.Equal(n, expression.Value(v)))
+		} else {
+			c = c.And(expression.AttributeNotExists(n))
+		}
+	}
+	return c
+}
