@@ -256,3 +256,5 @@ func TestRoundTrips(t *testing.T) {
 		return err
 	})
 }
+
+func fmtv(v any) string { return fmt.Sprintf("%+v", v) }

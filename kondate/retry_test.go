@@ -1,0 +1,357 @@
+package kondate_test
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/kondate"
+)
+
+// fast is a short retry policy, so that faults without end give up quickly.
+func fast(o *kondate.Options) {
+	o.Retry = ddbkit.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Microsecond, MaxDelay: time.Millisecond}
+}
+
+func faulty(t *testing.T, opts ...func(*kondate.Options)) (*kondate.DynamoStore, *ddbtest.FaultClient, *dynamodb.Client, string) {
+	t.Helper()
+	var fc *ddbtest.FaultClient
+	s, c, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc },
+		append([]func(*kondate.Options){deterministic}, opts...)...)
+	return s, fc, c, table
+}
+
+// fixture is one item of each kind that operations address.
+type fixture struct {
+	recipe  kondate.Recipe
+	set     kondate.Set
+	shop    kondate.ShoppingItem
+	fridge  kondate.FridgeItem
+	deleted kondate.DeletedFridgeItem
+	cat     kondate.Category
+	method  kondate.PaymentMethod
+	notice  kondate.Notification
+}
+
+const u = "u_01"
+
+func newFixture(t *testing.T, s kondate.Store) fixture {
+	t.Helper()
+	ctx := t.Context()
+	var f fixture
+	var err error
+	check := func() {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.recipe, err = s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "r"})
+	check()
+	f.set, err = s.CreateSet(ctx, u, kondate.NewSet{Title: "s", Items: []kondate.SetItem{{Title: "x"}}})
+	check()
+	_, err = s.ApplySet(ctx, u, kondate.PlanNext, f.set.ID)
+	check()
+	f.shop, err = s.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "x"})
+	check()
+	f.fridge, err = s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "x"})
+	check()
+	gone, err := s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "y"})
+	check()
+	f.deleted, err = s.DeleteFridgeItem(ctx, u, gone.ID)
+	check()
+	f.cat, err = s.AddCategory(ctx, u, kondate.ScopeBook, kondate.NewCategory{Name: "x"})
+	check()
+	f.method, err = s.AddPaymentMethod(ctx, u, kondate.NewPaymentMethod{Provider: "p", ProviderRef: "pm_1", Last4: "4242"})
+	check()
+	f.notice, err = s.AddNotification(ctx, u, kondate.NewNotification{Kind: "k", Title: "x"})
+	check()
+	_, err = s.RegisterPushToken(ctx, u, kondate.PlatformWeb, "tok")
+	check()
+	return f
+}
+
+type call struct {
+	name string
+	call func() error
+}
+
+func ign[T any](_ T, err error) error { return err }
+
+// every returns a call of every method of s, on f.
+func every(s kondate.Store, ctx context.Context, f fixture) []call {
+	o := ddbkit.PageOptions{}
+	return []call{
+		{"GetProfile", func() error { return ign(s.GetProfile(ctx, u)) }},
+		{"UpdateProfile", func() error { return ign(s.UpdateProfile(ctx, u, kondate.ProfilePatch{DisplayName: ptr("x")})) }},
+		{"CreateRecipe", func() error { return ign(s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "x"})) }},
+		{"GetRecipe", func() error { return ign(s.GetRecipe(ctx, u, f.recipe.ID)) }},
+		{"FindRecipe", func() error { return ign(s.FindRecipe(ctx, f.recipe.ID)) }},
+		{"ListRecipes", func() error { return ign(s.ListRecipes(ctx, u, o)) }},
+		{"UpdateRecipe", func() error { return ign(s.UpdateRecipe(ctx, u, f.recipe.ID, kondate.RecipePatch{Title: ptr("y")})) }},
+		{"DeleteRecipe", func() error { return s.DeleteRecipe(ctx, u, f.recipe.ID) }},
+		{"CreateSet", func() error { return ign(s.CreateSet(ctx, u, kondate.NewSet{Title: "x"})) }},
+		{"GetSet", func() error { return ign(s.GetSet(ctx, u, f.set.ID)) }},
+		{"FindSet", func() error { return ign(s.FindSet(ctx, f.set.ID)) }},
+		{"ListSets", func() error { return ign(s.ListSets(ctx, u, o)) }},
+		{"UpdateSet", func() error { return ign(s.UpdateSet(ctx, u, f.set.ID, kondate.SetPatch{Title: ptr("y")})) }},
+		{"DeleteSet", func() error { return s.DeleteSet(ctx, u, f.set.ID) }},
+		{"GetPlan", func() error { return ign(s.GetPlan(ctx, u, kondate.PlanNext)) }},
+		{"UpdatePlan", func() error { return ign(s.UpdatePlan(ctx, u, kondate.PlanNext, nil)) }},
+		{"ApplySet", func() error { return ign(s.ApplySet(ctx, u, kondate.PlanCurrent, f.set.ID)) }},
+		{"PromoteNextPlan", func() error { return ign(s.PromoteNextPlan(ctx, u)) }},
+		{"AddShoppingItem", func() error { return ign(s.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "x"})) }},
+		{"ListShoppingItems", func() error { return ign(s.ListShoppingItems(ctx, u, o)) }},
+		{"UpdateShoppingItem", func() error {
+			return ign(s.UpdateShoppingItem(ctx, u, f.shop.ID, kondate.ShoppingPatch{Name: ptr("y")}))
+		}},
+		{"CompleteShoppingItem", func() error { return ign(s.CompleteShoppingItem(ctx, u, f.shop.ID)) }},
+		{"AddFridgeItem", func() error { return ign(s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "x"})) }},
+		{"ListFridgeItems", func() error { return ign(s.ListFridgeItems(ctx, u, o)) }},
+		{"UpdateFridgeItem", func() error { return ign(s.UpdateFridgeItem(ctx, u, f.fridge.ID, kondate.FridgePatch{Name: ptr("y")})) }},
+		{"DeleteFridgeItem", func() error { return ign(s.DeleteFridgeItem(ctx, u, f.fridge.ID)) }},
+		{"RestoreFridgeItem", func() error { return ign(s.RestoreFridgeItem(ctx, u, f.deleted.ID, f.deleted.DeletedAt)) }},
+		{"ListDeletedFridgeItems", func() error { return ign(s.ListDeletedFridgeItems(ctx, u, o)) }},
+		{"AddCategory", func() error { return ign(s.AddCategory(ctx, u, kondate.ScopeBook, kondate.NewCategory{Name: "x"})) }},
+		{"ListCategories", func() error { return ign(s.ListCategories(ctx, u, kondate.ScopeBook, o)) }},
+		{"UpdateCategory", func() error {
+			return ign(s.UpdateCategory(ctx, u, kondate.ScopeBook, f.cat.ID, kondate.CategoryPatch{Name: ptr("y")}))
+		}},
+		{"DeleteCategory", func() error { return s.DeleteCategory(ctx, u, kondate.ScopeBook, f.cat.ID) }},
+		{"AddCookLog", func() error { return ign(s.AddCookLog(ctx, u, kondate.NewCookLog{Date: "2026-02-09", Title: "x"})) }},
+		{"ListCookLogsByMonth", func() error { return ign(s.ListCookLogsByMonth(ctx, u, "2026-02", o)) }},
+		{"ListCookLogsByDay", func() error { return ign(s.ListCookLogsByDay(ctx, u, "2026-02-09", o)) }},
+		{"AddPaymentMethod", func() error {
+			return ign(s.AddPaymentMethod(ctx, u, kondate.NewPaymentMethod{Provider: "p", ProviderRef: "pm_2", Last4: "1234"}))
+		}},
+		{"ListPaymentMethods", func() error { return ign(s.ListPaymentMethods(ctx, u, o)) }},
+		{"RemovePaymentMethod", func() error { return s.RemovePaymentMethod(ctx, u, f.method.ID) }},
+		{"RecordPurchase", func() error {
+			return ign(s.RecordPurchase(ctx, u, kondate.NewPurchase{ProductID: "p", Amount: 1, Currency: "JPY"}))
+		}},
+		{"ListPurchases", func() error { return ign(s.ListPurchases(ctx, u, o)) }},
+		{"GetSubscription", func() error { return ign(s.GetSubscription(ctx, u)) }},
+		{"SetSubscription", func() error {
+			return ign(s.SetSubscription(ctx, u, kondate.Subscription{Plan: "p", Status: "active"}))
+		}},
+		{"AddNotification", func() error { return ign(s.AddNotification(ctx, u, kondate.NewNotification{Kind: "k", Title: "x"})) }},
+		{"ListNotifications", func() error { return ign(s.ListNotifications(ctx, u, o)) }},
+		{"MarkNotificationRead", func() error { return ign(s.MarkNotificationRead(ctx, u, f.notice.ID, f.notice.CreatedAt)) }},
+		{"GetNotificationSettings", func() error { return ign(s.GetNotificationSettings(ctx, u)) }},
+		{"SetNotificationSettings", func() error {
+			return ign(s.SetNotificationSettings(ctx, u, kondate.NotificationSettings{EmailEnabled: true}))
+		}},
+		{"RegisterPushToken", func() error { return ign(s.RegisterPushToken(ctx, u, kondate.PlatformIOS, "t2")) }},
+		{"UnregisterPushToken", func() error { return s.UnregisterPushToken(ctx, u, kondate.PlatformWeb, "tok") }},
+		{"ListPushTokens", func() error { return ign(s.ListPushTokens(ctx, u, o)) }},
+	}
+}
+
+var clientOps = []string{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "BatchGetItem",
+	"BatchWriteItem", "TransactWriteItems", "TransactGetItems"}
+
+// TestErrorContract: every operation under throttling or 5xx without end,
+// and under a cancelled context, gives exactly ErrUnavailable within its
+// bounded retries, keeps the SDK's error (or the context's) reachable, and
+// writes nothing.
+func TestErrorContract(t *testing.T) {
+	for _, fault := range []ddbtest.Fault{ddbtest.Throttle, ddbtest.InternalError, 0} {
+		name := "cancelled context"
+		if fault != 0 {
+			name = "endless " + fault.String()
+		}
+		t.Run(name, func(t *testing.T) {
+			s, fc, c, table := faulty(t, fast)
+			f := newFixture(t, s)
+			before := scanAll(t, c, table)
+			ctx := t.Context()
+			if fault == 0 {
+				cancelled, cancel := context.WithCancel(ctx)
+				cancel()
+				ctx = cancelled
+			} else {
+				for _, op := range clientOps {
+					fc.Inject(op, fault, 100000)
+				}
+			}
+			for _, call := range every(s, ctx, f) {
+				err := call.call()
+				ddbtest.WantSentinel(t, call.name, err, ddbkit.ErrUnavailable)
+				var api smithy.APIError
+				switch {
+				case fault == 0 && !errors.Is(err, context.Canceled):
+					t.Errorf("%s: %v does not match context.Canceled", call.name, err)
+				case fault != 0 && !errors.As(err, &api):
+					t.Errorf("%s: the SDK's error is not reachable in %v", call.name, err)
+				}
+			}
+			fc.Clear()
+			if after := scanAll(t, c, table); !sameItems(before, after) {
+				t.Fatalf("failed calls changed the table")
+			}
+		})
+	}
+}
+
+// TestMemoryEndedContext: the memory store under a cancelled context gives
+// the same error for every operation, and writes nothing.
+func TestMemoryEndedContext(t *testing.T) {
+	s := kondate.NewMemoryStore(deterministic)
+	f := newFixture(t, s)
+	before := snapshot(t, s)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, call := range every(s, ctx, f) {
+		err := call.call()
+		ddbtest.WantSentinel(t, call.name, err, ddbkit.ErrUnavailable)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v does not match context.Canceled", call.name, err)
+		}
+	}
+	if after := snapshot(t, s); !maps.Equal(before, after) {
+		t.Fatalf("calls under a cancelled context changed the store:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// snapshot renders everything a store holds for u through its listings.
+func snapshot(t *testing.T, s kondate.Store) map[string]string {
+	t.Helper()
+	ctx := t.Context()
+	out := map[string]string{}
+	add := func(what string, v any, err error) {
+		if err != nil && !errors.Is(err, ddbkit.ErrNotFound) {
+			t.Fatalf("%s: %v", what, err)
+		}
+		out[what] = fmtv(v)
+	}
+	o := ddbkit.PageOptions{Limit: 100}
+	r, err := s.ListRecipes(ctx, u, o)
+	add("recipes", r, err)
+	st, err := s.ListSets(ctx, u, o)
+	add("sets", st, err)
+	pn, err := s.GetPlan(ctx, u, kondate.PlanNext)
+	add("next", pn, err)
+	pc, err := s.GetPlan(ctx, u, kondate.PlanCurrent)
+	add("current", pc, err)
+	sh, err := s.ListShoppingItems(ctx, u, o)
+	add("shopping", sh, err)
+	fr, err := s.ListFridgeItems(ctx, u, o)
+	add("fridge", fr, err)
+	de, err := s.ListDeletedFridgeItems(ctx, u, o)
+	add("deleted", de, err)
+	ca, err := s.ListCategories(ctx, u, kondate.ScopeBook, o)
+	add("categories", ca, err)
+	cl, err := s.ListCookLogsByMonth(ctx, u, "2026-02", o)
+	add("cook logs", cl, err)
+	pm, err := s.ListPaymentMethods(ctx, u, o)
+	add("methods", pm, err)
+	pu, err := s.ListPurchases(ctx, u, o)
+	add("purchases", pu, err)
+	su, err := s.GetSubscription(ctx, u)
+	add("subscription", su, err)
+	no, err := s.ListNotifications(ctx, u, o)
+	add("notifications", no, err)
+	ns, err := s.GetNotificationSettings(ctx, u)
+	add("settings", ns, err)
+	pt, err := s.ListPushTokens(ctx, u, o)
+	add("tokens", pt, err)
+	pr, err := s.GetProfile(ctx, u)
+	add("profile", pr, err)
+	return out
+}
+
+func sameItems(a, b map[string]map[string]types.AttributeValue) bool {
+	return maps.EqualFunc(a, b, func(x, y map[string]types.AttributeValue) bool { return maps.Equal(render(x), render(y)) })
+}
+
+func scanAll(t *testing.T, c *dynamodb.Client, table string) map[string]map[string]types.AttributeValue {
+	t.Helper()
+	out := map[string]map[string]types.AttributeValue{}
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range page.Items {
+			r := render(it)
+			out[r["PK"]+" "+r["SK"]] = it
+		}
+	}
+	return out
+}
+
+// TestLostResponses: every write whose call commits but whose response is
+// lost succeeds, and takes effect exactly once: the table afterwards is
+// the table of the same writes without faults.
+func TestLostResponses(t *testing.T) {
+	run := func(lose bool) map[string]map[string]types.AttributeValue {
+		s, fc, c, table := faulty(t)
+		f := newFixture(t, s)
+		ctx := t.Context()
+		for _, w := range writes(s, ctx, f) {
+			if lose {
+				fc.Inject(w.op, ddbtest.LoseResponse, 1)
+			}
+			if err := w.call(); err != nil {
+				t.Fatalf("%s (response lost: %v): %v", w.name, lose, err)
+			}
+			if lose && fc.Injected(w.op) == 0 {
+				t.Fatalf("%s made no %s call", w.name, w.op)
+			}
+			fc.Clear()
+		}
+		return scanAll(t, c, table)
+	}
+	want, got := run(false), run(true)
+	if !sameItems(got, want) {
+		for k := range maps.Keys(want) {
+			if _, ok := got[k]; !ok {
+				t.Errorf("missing after lost responses: %s", k)
+			}
+		}
+		for k, v := range got {
+			if w, ok := want[k]; !ok {
+				t.Errorf("extra after lost responses: %s", k)
+			} else if !maps.Equal(render(v), render(w)) {
+				t.Errorf("%s:\n got %v\nwant %v", k, render(v), render(w))
+			}
+		}
+	}
+}
+
+type writeCall struct {
+	name, op string
+	call     func() error
+}
+
+func writes(s kondate.Store, ctx context.Context, f fixture) []writeCall {
+	w := []writeCall{}
+	for _, c := range every(s, ctx, f) {
+		op := map[string]string{
+			"UpdateProfile": "UpdateItem", "CreateRecipe": "PutItem", "UpdateRecipe": "UpdateItem", "DeleteRecipe": "DeleteItem",
+			"CreateSet": "PutItem", "UpdateSet": "UpdateItem", "UpdatePlan": "UpdateItem",
+			"ApplySet": "TransactWriteItems", "PromoteNextPlan": "TransactWriteItems",
+			"AddShoppingItem": "PutItem", "UpdateShoppingItem": "UpdateItem", "CompleteShoppingItem": "UpdateItem",
+			"AddFridgeItem": "PutItem", "UpdateFridgeItem": "UpdateItem", "DeleteFridgeItem": "TransactWriteItems",
+			"RestoreFridgeItem": "TransactWriteItems", "AddCategory": "PutItem", "UpdateCategory": "UpdateItem",
+			"DeleteCategory": "DeleteItem", "AddCookLog": "PutItem", "AddPaymentMethod": "PutItem",
+			"RemovePaymentMethod": "DeleteItem", "RecordPurchase": "PutItem", "SetSubscription": "PutItem",
+			"AddNotification": "PutItem", "MarkNotificationRead": "UpdateItem", "SetNotificationSettings": "PutItem",
+			"RegisterPushToken": "UpdateItem", "UnregisterPushToken": "DeleteItem",
+		}[c.name]
+		if op != "" {
+			w = append(w, writeCall{c.name, op, c.call})
+		}
+	}
+	return w
+}
