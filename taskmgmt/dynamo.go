@@ -20,18 +20,20 @@ import (
 // consistent; its board views read GSIs, which DynamoDB updates
 // eventually (DynamoDB Local, and MemoryStore, at once).
 type DynamoStore struct {
-	c ddbkit.Client
-	o Options
-	t ddb.Table
+	c  ddbkit.Client
+	o  Options
+	t  ddb.Table
+	it ddb.Table // the invitation table
 }
 
 var _ Store = (*DynamoStore)(nil)
 
-// NewDynamoStore returns a Store on the table named by the options, which
-// must exist (see EnsureTable). c is usually a *dynamodb.Client.
+// NewDynamoStore returns a Store on the tables named by the options, which
+// must exist (see EnsureTable; the invitation methods need the invitation
+// table, see EnsureInvitationTable). c is usually a *dynamodb.Client.
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
-	return &DynamoStore{c: c, o: o, t: o.table()}
+	return &DynamoStore{c: c, o: o, t: o.table(), it: o.invitationTable()}
 }
 
 // Attribute names used in expressions.

@@ -28,6 +28,11 @@ type MemoryStore struct {
 	items   *memtable.Table[*record]            // the base table
 	indexes map[string]*memtable.Table[*record] // the GSIs, by name
 	tokens  memtable.Tokens
+
+	it      ddb.Table                    // the invitation table
+	invites *memtable.Table[*Invitation] // its items, tokens included
+	stream  []StreamRecord               // its stream, not yet taken
+	seq     int64                        // the last sequence number
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -48,7 +53,8 @@ type record struct {
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	s := &MemoryStore{o: o, t: o.table(), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{}}
+	s := &MemoryStore{o: o, t: o.table(), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{},
+		it: o.invitationTable(), invites: memtable.New[*Invitation]()}
 	for _, ix := range Indexes {
 		s.indexes[ix.Name] = memtable.New[*record]()
 	}

@@ -12,3 +12,9 @@ func TestMemoryStore(t *testing.T) {
 		return taskmgmt.NewMemoryStore(opts...)
 	})
 }
+
+func TestMemoryInvitations(t *testing.T) {
+	taskmgmttest.RunInvitations(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+		return taskmgmt.NewMemoryStore(opts...)
+	})
+}

@@ -21,8 +21,9 @@ type Options struct {
 	// Location is the time zone whose calendar day is "today". The default
 	// is UTC.
 	Location *time.Location
-	// NewID makes team, tag and task IDs. The default makes UUIDv7s, so
-	// that IDs sort by creation.
+	// NewID makes team, tag, task and invitation IDs. The default makes
+	// UUIDv7s, so that IDs sort by creation; the invitation listing,
+	// newest first, relies on it.
 	NewID ddbkit.IDGenerator
 	// CounterRetention is how long a daily counter lives: its expiresAt is
 	// the start of the day after its date, in Location, plus
@@ -31,6 +32,14 @@ type Options struct {
 	// Retry bounds the retries of one operation; zero value = default
 	// policy; see ddbkit.RetryPolicy.
 	Retry ddbkit.RetryPolicy
+	// InvitationTableName is the invitation table (seed 001's
+	// task-table-invitation-v3). The default is
+	// DefaultInvitationTableName.
+	InvitationTableName string
+	// InvitationLifetime is how long an invitation can be accepted. Zero
+	// means DefaultInvitationLifetime (24 hours, as the seed's example).
+	// It is stored in whole seconds.
+	InvitationLifetime time.Duration
 	// CursorSecret keys the MAC of page cursors. Default none: cursors are
 	// bound to their listing and tamper-evident but, without a secret,
 	// forgeable within the caller's own partition and range; set a secret
@@ -48,6 +57,9 @@ func newOptions(optFns []func(*Options)) Options {
 		Location:         time.UTC,
 		NewID:            ddbkit.NewUUIDv7,
 		CounterRetention: DefaultCounterRetention,
+
+		InvitationTableName: DefaultInvitationTableName,
+		InvitationLifetime:  DefaultInvitationLifetime,
 	}
 	for _, fn := range optFns {
 		fn(&o)
@@ -58,6 +70,12 @@ func newOptions(optFns []func(*Options)) Options {
 	if o.CounterRetention <= 0 {
 		o.CounterRetention = DefaultCounterRetention
 	}
+	if o.InvitationTableName == "" {
+		o.InvitationTableName = DefaultInvitationTableName
+	}
+	if o.InvitationLifetime < time.Second {
+		o.InvitationLifetime = DefaultInvitationLifetime
+	}
 	return o
 }
 
@@ -65,6 +83,12 @@ func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
 
 func (o Options) table() ddb.Table {
 	t := table(o.TableName)
+	t.CursorSecret = string(o.CursorSecret)
+	return t
+}
+
+func (o Options) invitationTable() ddb.Table {
+	t := table(o.InvitationTableName)
 	t.CursorSecret = string(o.CursorSecret)
 	return t
 }
@@ -136,7 +160,7 @@ func (e *lastAdminError) Unwrap() error { return e.error }
 // resolve.
 func retryable(err error) bool {
 	var la *lastAdminError
-	return !errors.As(err, &la) && ddb.Retryable(err)
+	return !errors.As(err, &la) && !errors.Is(err, ErrNotAdmin) && ddb.Retryable(err)
 }
 
 func errRaced(what string) error {

@@ -116,3 +116,55 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	return schema.Ensure(ctx, c, Definition(name), optFns...)
 }
+
+// DefaultInvitationTableName is the seed's invitation table.
+const DefaultInvitationTableName = "task-table-invitation-v3"
+
+// InvitationCapacity is the seed's provisioned throughput of the
+// invitation table.
+const InvitationCapacity = 1
+
+// InvitationDefinition returns the seed's invitation table: String keys
+// PK (TEAM#<teamId>) and SK (TINVITE#<inviteId>), no GSI, provisioned at
+// 1 RCU / 1 WCU, TTL on expiresAt, and a stream of new images, which
+// StreamHandler reads. See OnDemandInvitationDefinition for on-demand
+// billing.
+func InvitationDefinition(name string) schema.Definition {
+	in := &dynamodb.CreateTableInput{
+		TableName:   aws.String(name),
+		BillingMode: types.BillingModeProvisioned,
+		ProvisionedThroughput: &types.ProvisionedThroughput{
+			ReadCapacityUnits: aws.Int64(InvitationCapacity), WriteCapacityUnits: aws.Int64(InvitationCapacity)},
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String(AttrPK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(AttrSK), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema:           keySchema(AttrPK, AttrSK),
+		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage},
+	}
+	return schema.Definition{Input: in, TTLAttribute: AttrExpiresAt}
+}
+
+// OnDemandInvitationDefinition is InvitationDefinition with on-demand
+// billing.
+func OnDemandInvitationDefinition(name string) schema.Definition {
+	d := InvitationDefinition(name)
+	d.Input.BillingMode = types.BillingModePayPerRequest
+	d.Input.ProvisionedThroughput = nil
+	return d
+}
+
+// CreateInvitationTableInput returns InvitationDefinition(name).CreateTableInput().
+func CreateInvitationTableInput(name string) *dynamodb.CreateTableInput {
+	return InvitationDefinition(name).CreateTableInput()
+}
+
+// EnsureInvitationTable creates the invitation table named name from
+// InvitationDefinition, or verifies an existing one and enables what is
+// missing (TTL on expiresAt, the stream of new images), with
+// schema.Ensure, and returns the changes made. It fails with
+// ErrSchemaMismatch for differences it cannot add, such as a stream of
+// another view type.
+func EnsureInvitationTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
+	return schema.Ensure(ctx, c, InvitationDefinition(name), optFns...)
+}

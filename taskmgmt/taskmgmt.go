@@ -400,14 +400,15 @@ type CounterStore interface {
 	RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error)
 }
 
-// Store is every operation on the task table. Both DynamoStore and
-// MemoryStore implement it.
+// Store is every operation on the task table and the invitation table.
+// Both DynamoStore and MemoryStore implement it.
 type Store interface {
 	UserStore
 	TeamStore
 	TagStore
 	TaskStore
 	CounterStore
+	InvitationStore
 }
 
 // Limits of the fields, where the seed is silent.

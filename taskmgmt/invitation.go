@@ -1,0 +1,273 @@
+package taskmgmt
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"net/mail"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// Invitation is one invitation to a team, an item of the invitation table
+// (seed 001, task-table-invitation-v3).
+type Invitation struct {
+	ID        string // UUIDv7 made by the store, so invitations sort by creation
+	TeamID    string
+	TeamName  string // the team's name when the invitation was made
+	Email     string
+	Role      Role   // the role the invitee gets on acceptance
+	InvitedBy string // the inviting admin's user ID
+	// Token is the secret of the invitation's link: 256 bits from
+	// crypto/rand, base64url without padding. Only Invite and the stream
+	// (StreamHandler, MemoryStore.TakeStream) give it; GetInvitation and
+	// ListInvitations leave it "", so that a listing cannot leak links.
+	Token     string
+	CreatedAt time.Time // whole seconds, UTC
+	ExpiresAt time.Time // whole seconds, UTC; DynamoDB's TTL deletes it some time after
+}
+
+// Live reports whether the invitation has not expired at now.
+func (inv Invitation) Live(now time.Time) bool { return now.Unix() < inv.ExpiresAt.Unix() }
+
+// NewInvitation is the input of Invite.
+type NewInvitation struct {
+	Email string
+	Role  Role // zero means RoleMember
+}
+
+// Acceptance is the input of AcceptInvitation: what the invitation's link
+// carries.
+type Acceptance struct {
+	TeamID       string
+	InvitationID string
+	Token        string
+}
+
+// InvitationStore stores a team's invitations on the invitation table
+// (Options.InvitationTableName), whose inserts a DynamoDB stream delivers
+// to StreamHandler, which mails them.
+type InvitationStore interface {
+	// Invite has an admin of the team invite an email address with a role.
+	// The admin check and the put are one transaction, so a demoted or
+	// removed admin cannot invite; an earlier invitation of the same
+	// address to the team is replaced (deleted in the same transaction):
+	// its link stops working. The returned Invitation carries its Token.
+	// It returns ErrInvalidArgument (a bad email or role), ErrNotFound (no
+	// such team), ErrConflict matching ErrNotAdmin (the inviter is not an
+	// admin of the team), ErrAlreadyExists if the ID generator repeated an
+	// ID, or ErrUnavailable.
+	Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error)
+	// GetInvitation returns a live invitation, without its token (seed
+	// access pattern 2). An expired one is ErrNotFound, as TTL deletes
+	// late. It returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
+	// ErrUnavailable.
+	GetInvitation(ctx context.Context, teamID, invitationID string) (Invitation, error)
+	// ListInvitations lists a team's live invitations, newest first,
+	// without their tokens (seed access pattern 1). Pages are filled
+	// across expired items. Corrupt items are left out and reported in
+	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor or
+	// ErrUnavailable.
+	ListInvitations(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Invitation], error)
+	// AcceptInvitation makes userID a member of the invitation's team with
+	// its role: one transaction deletes the invitation, conditional on its
+	// token and on its not having expired at this moment, and writes the
+	// membership pair. The token is compared in constant time. A missing,
+	// already accepted, revoked or expired invitation and a wrong token
+	// all give the same ErrNotFound, so that nothing leaks. It returns
+	// ErrInvalidArgument, ErrNotFound (also for no such user or team),
+	// ErrAlreadyExists if the user is already a member (the invitation
+	// stays), ErrCorruptItem, ErrConflict or ErrUnavailable.
+	AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error)
+	// RevokeInvitation deletes an invitation, expired or not; the admin
+	// check and the delete are one transaction. It returns
+	// ErrInvalidArgument, ErrConflict matching ErrNotAdmin, ErrNotFound or
+	// ErrUnavailable.
+	RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error
+}
+
+// ErrNotAdmin reports that a user who is not an admin of the team (or no
+// member at all) tried to invite or revoke. It matches ErrConflict: the
+// team's state forbids the operation; it would succeed after an admin
+// made the user one.
+var ErrNotAdmin = fmt.Errorf("not an admin of the team: %w", ddbkit.ErrConflict)
+
+// DefaultInvitationLifetime is how long an invitation lives by default,
+// as the seed's example (createdAt 1768141200, expiresAt 1768227600).
+const DefaultInvitationLifetime = 24 * time.Hour
+
+// Limits of the invitation fields, where the seed is silent.
+const (
+	MaxTokenLen = 512 // longer than any token; another writer's tokens may differ from ours
+	TokenBytes  = 32  // 256 bits
+)
+
+func errNotAdmin(teamID, userID string) error {
+	return fmt.Errorf("user %q of team %q: %w", userID, teamID, ErrNotAdmin)
+}
+
+// errInvitationNotFound is the one error of a missing, accepted, revoked
+// or expired invitation and of a wrong token: the same text for the same
+// invitation ID, whatever the cause.
+func errInvitationNotFound(teamID, invitationID string) error {
+	return fmt.Errorf("invitation %q of team %q: %w", invitationID, teamID, ddbkit.ErrNotFound)
+}
+
+// newToken returns 256 bits from crypto/rand, base64url without padding
+// (43 characters).
+func newToken() string {
+	b := make([]byte, TokenBytes)
+	rand.Read(b) // never fails (crypto/rand's contract since Go 1.24)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// tokenMatches compares a presented token with the stored one in constant
+// time (in their content; the length of the stored one may show).
+func tokenMatches(stored, presented string) bool {
+	return stored != "" && subtle.ConstantTimeCompare([]byte(stored), []byte(presented)) == 1
+}
+
+func (v *validator) email(field, e string) {
+	v.Line(field, e, true, MaxEmailLen)
+	if v.Err != nil {
+		return
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Name != "" || a.Address != e {
+		v.Fail(field, "must be a plain email address such as alice@example.com, got %q", e)
+	}
+}
+
+func validateInvite(op, teamID, inviterID string, in NewInvitation) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	v.ID("InviterID", inviterID, MaxIDLen)
+	v.email("Email", in.Email)
+	if in.Role != "" {
+		v.role("Role", in.Role)
+	}
+	return wrap(op, v.Err)
+}
+
+func validateAcceptance(op, userID string, a Acceptance) error {
+	var v validator
+	v.ID("UserID", userID, MaxIDLen)
+	v.ID("TeamID", a.TeamID, MaxIDLen)
+	v.ID("InvitationID", a.InvitationID, MaxIDLen)
+	if a.Token == "" {
+		v.Fail("Token", "is required")
+	} else if len(a.Token) > MaxTokenLen {
+		v.Fail("Token", "must be at most %d bytes, got %d", MaxTokenLen, len(a.Token))
+	}
+	return wrap(op, v.Err)
+}
+
+// newInvitation makes the invitation Invite writes, at now.
+func (o Options) newInvitation(teamID, teamName, inviterID string, in NewInvitation, now time.Time) Invitation {
+	role := in.Role
+	if role == "" {
+		role = RoleMember
+	}
+	created := now.Unix()
+	return Invitation{ID: o.NewID(), TeamID: teamID, TeamName: teamName, Email: in.Email, Role: role, InvitedBy: inviterID,
+		Token: newToken(), CreatedAt: epoch(created), ExpiresAt: epoch(created + int64(o.InvitationLifetime/time.Second))}
+}
+
+// The invitation table's layout, exactly as the seed gives it.
+const (
+	typeInvitation   = "invitation"
+	segInvite        = "TINVITE"
+	attrEmail        = "email"
+	attrUserRole     = "user_role"
+	attrCreatedAt    = "createdAt"
+	attrInvitedBy    = "invitedBy"
+	attrToken        = "token"
+	attrInvTeamName  = "team_name"
+	attrInvExpiresAt = AttrExpiresAt
+)
+
+func invitationKey(teamID, invitationID string) itemKey {
+	return itemKey{teamPK(teamID), join(segInvite, invitationID)}
+}
+
+func invitationItem(inv Invitation) ddb.Item {
+	it := base(invitationKey(inv.TeamID, inv.ID), typeInvitation)
+	it[attrEmail] = s(inv.Email)
+	it[attrUserRole] = s(string(inv.Role))
+	it[attrCreatedAt] = n(inv.CreatedAt.Unix())
+	it[attrInvExpiresAt] = n(inv.ExpiresAt.Unix())
+	it[attrInvitedBy] = s(userPK(inv.InvitedBy))
+	it[attrToken] = s(inv.Token)
+	it[attrInvTeamName] = s(inv.TeamName)
+	return it
+}
+
+// storedInvitation is every attribute of an invitation item.
+type storedInvitation struct {
+	PK        string `dynamodbav:"PK"`
+	SK        string `dynamodbav:"SK"`
+	Type      string `dynamodbav:"type"`
+	Email     string `dynamodbav:"email"`
+	Role      string `dynamodbav:"user_role"`
+	CreatedAt int64  `dynamodbav:"createdAt"`
+	ExpiresAt int64  `dynamodbav:"expiresAt"`
+	InvitedBy string `dynamodbav:"invitedBy"`
+	Token     string `dynamodbav:"token"`
+	TeamName  string `dynamodbav:"team_name"`
+}
+
+// decodeInvitation reads an invitation item, its token included. IDs come
+// from the key; invitedBy reads with or without its USER# prefix; a
+// missing createdAt reads as the zero time. An unknown role or a
+// non-Number time is ErrCorruptItem.
+func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
+	var st storedInvitation
+	if err := ddb.Unmarshal(t, item, &st); err != nil {
+		return Invitation{}, err
+	}
+	teamID, err := keyID(t, item, AttrPK, st.PK, segTeam)
+	if err != nil {
+		return Invitation{}, err
+	}
+	id, err := keyID(t, item, AttrSK, st.SK, segInvite)
+	if err != nil {
+		return Invitation{}, err
+	}
+	role := Role(st.Role)
+	if !role.Valid() {
+		return Invitation{}, ddb.Corrupt(t, item, attrUserRole, "%q is not admin or member", st.Role)
+	}
+	if st.ExpiresAt == 0 {
+		return Invitation{}, ddb.Corrupt(t, item, attrInvExpiresAt, "missing: an invitation must expire")
+	}
+	inviter := st.InvitedBy
+	if id, ok := idFrom(inviter, segUser); ok {
+		inviter = id
+	}
+	return Invitation{ID: id, TeamID: teamID, TeamName: st.TeamName, Email: st.Email, Role: role, InvitedBy: inviter,
+		Token: st.Token, CreatedAt: epoch(st.CreatedAt), ExpiresAt: epoch(st.ExpiresAt)}, nil
+}
+
+// decodePublicInvitation is decodeInvitation without the token, for reads.
+func decodePublicInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
+	inv, err := decodeInvitation(t, item)
+	inv.Token = ""
+	return inv, err
+}
+
+// invitationsQuery lists a team's invitations, newest first: their IDs
+// are UUIDv7s, which sort by creation.
+func invitationsQuery(t ddb.Table, teamID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: ddb.SortBeginsWith(segInvite + "#"),
+		Descending: true, ConsistentRead: true}
+}
+
+// invitationWrites describes an invitation for the memory store's token
+// emulation.
+func invitationWrites(inv Invitation) string {
+	return fmt.Sprint(inv.TeamID, inv.ID, inv.Email, inv.Role, inv.InvitedBy, inv.CreatedAt.Unix(), inv.ExpiresAt.Unix(), inv.TeamName)
+}

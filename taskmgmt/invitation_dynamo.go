@@ -1,0 +1,236 @@
+package taskmgmt
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// Transaction item labels of the invitation writes.
+const (
+	labelInvitation = "invitation"
+	labelEarlier    = "earlier invitation "
+)
+
+var (
+	nEmail        = expression.Name(attrEmail)
+	nToken        = expression.Name(attrToken)
+	nInvExpiresAt = expression.Name(attrInvExpiresAt)
+)
+
+// maxReplaced bounds the earlier invitations of one address one Invite
+// deletes: the transaction's other items leave room for that many. More
+// can only come from other writers; the rest expire.
+const maxReplaced = ddb.MaxTxItems - 3
+
+// isAdmin is the condition that a team_user item holds the admin role.
+var isAdmin = expression.Equal(nRole, expression.Value(string(RoleAdmin)))
+
+// Invite implements InvitationStore.Invite, which documents its errors.
+func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
+	const op = "invite"
+	if err := validateInvite(op, teamID, inviterID, in); err != nil {
+		return Invitation{}, err
+	}
+	var inv Invitation
+	builds := 0
+	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
+		builds++
+		team, err := s.team(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		// The earlier invitations of the address, which this one replaces.
+		filter := expression.Equal(nEmail, expression.Value(in.Email))
+		var earlier []ddb.Item
+		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
+			items, next, err := ddb.QueryPage(ctx, s.c, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, &filter)
+			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
+		}) {
+			if err != nil {
+				return err
+			}
+			if len(earlier) < maxReplaced {
+				earlier = append(earlier, s.it.KeyOf(it))
+			}
+		}
+		if builds == 1 {
+			inv = s.o.newInvitation(teamID, team.Name, inviterID, in, s.o.read().now)
+		}
+		inv.TeamName = team.Name
+		var tx ddb.Tx
+		tx.Check(labelAdmin, s.t, teamUserKey(teamID, inviterID).item(s.t), isAdmin)
+		tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists.And(equalOrMissing(nTeamName, team.Name)))
+		for i, k := range earlier {
+			tx.Delete(labelEarlier+strconv.Itoa(i), s.it, k)
+		}
+		tx.Put(labelInvitation, s.it, invitationItem(inv), notExists)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {
+			return errNotAdmin(teamID, inviterID)
+		}
+		if old, ok := ddb.ConditionFailed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(teamID)
+			}
+			return errRaced("team " + strconv.Quote(teamID))
+		}
+		if _, ok := ddb.ConditionFailed(err, labelInvitation); ok {
+			return errRepeatedID("invitation", inv.ID)
+		}
+		return err
+	})
+	if err != nil {
+		return Invitation{}, wrap(op, err)
+	}
+	return inv, nil
+}
+
+// GetInvitation implements InvitationStore.GetInvitation, which documents its errors.
+func (s *DynamoStore) GetInvitation(ctx context.Context, teamID, invitationID string) (Invitation, error) {
+	const op = "get invitation"
+	if err := validateIDs(op, "TeamID", teamID, "InvitationID", invitationID); err != nil {
+		return Invitation{}, err
+	}
+	inv, err := s.invitation(ctx, teamID, invitationID)
+	if err != nil {
+		return Invitation{}, wrap(op, err)
+	}
+	if !inv.Live(s.o.read().now) {
+		return Invitation{}, wrap(op, errInvitationNotFound(teamID, invitationID))
+	}
+	inv.Token = ""
+	return inv, nil
+}
+
+// invitation reads an invitation, its token included, expired or not.
+func (s *DynamoStore) invitation(ctx context.Context, teamID, invitationID string) (Invitation, error) {
+	item, err := ddb.GetItem(ctx, s.c, s.it, invitationKey(teamID, invitationID).item(s.it))
+	if err != nil {
+		return Invitation{}, err
+	}
+	if item == nil {
+		return Invitation{}, errInvitationNotFound(teamID, invitationID)
+	}
+	return decodeInvitation(s.it, item)
+}
+
+// liveFilter keeps the invitations whose expiresAt is after now: TTL
+// deletes late.
+func liveFilter(now int64) *expression.ConditionBuilder {
+	c := expression.GreaterThan(nInvExpiresAt, expression.Value(now))
+	return &c
+}
+
+// ListInvitations implements InvitationStore.ListInvitations, which documents its errors.
+func (s *DynamoStore) ListInvitations(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Invitation], error) {
+	const op = "list invitations"
+	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Invitation]{}, err
+	}
+	limit, _ := o.EffectiveLimit()
+	items, next, err := ddb.QueryPage(ctx, s.c, invitationsQuery(s.it, teamID), limit, o.Cursor, liveFilter(s.o.read().now.Unix()))
+	if err != nil {
+		return ddbkit.Page[Invitation]{}, wrap(op, err)
+	}
+	p, err := page(s.it, items, next, decodePublicInvitation)
+	return p, wrap(op, err)
+}
+
+// AcceptInvitation implements InvitationStore.AcceptInvitation, which documents its errors.
+func (s *DynamoStore) AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error) {
+	const op = "accept invitation"
+	if err := validateAcceptance(op, userID, a); err != nil {
+		return Member{}, err
+	}
+	notFound := errInvitationNotFound(a.TeamID, a.InvitationID)
+	now := s.o.read()
+	inv, err := s.invitation(ctx, a.TeamID, a.InvitationID)
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	if !tokenMatches(inv.Token, a.Token) || !inv.Live(now.now) {
+		return Member{}, wrap(op, notFound)
+	}
+	u, _, err := s.user(ctx, userID)
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	teamName, userName := inv.TeamName, u.Name
+	var m Member
+	builds := 0
+	err = ddb.Retry(ctx, s.o.backoff(), func() error {
+		builds++
+		m = Member{TeamID: a.TeamID, UserID: userID, UserName: userName, Role: inv.Role, JoinedAt: now.today}
+		var tx ddb.Tx
+		// The invitation goes, if it still holds the token and has not
+		// expired now: the moment of acceptance decides, not TTL.
+		tx.Delete(labelInvitation, s.it, invitationKey(a.TeamID, a.InvitationID).item(s.it),
+			exists.And(expression.Equal(nToken, expression.Value(inv.Token)),
+				expression.GreaterThan(nInvExpiresAt, expression.Value(now.now.Unix()))))
+		tx.Check(labelTeam, s.t, teamKey(a.TeamID).item(s.t), exists.And(equalOrMissing(nTeamName, teamName)))
+		tx.Check(labelUser, s.t, userKey(userID).item(s.t), exists.And(equalOrMissing(nUserName, userName)))
+		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today}), notExists)
+		tx.Put(labelTeamUser, s.t, teamUserItem(m), notExists)
+		err := ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		if _, ok := ddb.ConditionFailed(err, labelInvitation); ok {
+			return notFound // accepted or revoked meanwhile
+		}
+		// The copies must match the team's and the user's names now: a
+		// rename since the invitation or the read is taken from the item.
+		if old, ok := ddb.ConditionFailed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(a.TeamID)
+			}
+			t, derr := decodeTeam(s.t, old)
+			if derr != nil {
+				return derr
+			}
+			teamName = t.Name
+			return errRaced("team " + strconv.Quote(a.TeamID))
+		}
+		if old, ok := ddb.ConditionFailed(err, labelUser); ok {
+			if old == nil {
+				return errUserNotFound(userID)
+			}
+			u, derr := decodeUser(s.t, old)
+			if derr != nil {
+				return derr
+			}
+			userName = u.Name
+			return errRaced("user " + strconv.Quote(userID))
+		}
+		if isCondFailed(err) {
+			return errIsMember(a.TeamID, userID)
+		}
+		return err
+	})
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
+// RevokeInvitation implements InvitationStore.RevokeInvitation, which documents its errors.
+func (s *DynamoStore) RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error {
+	const op = "revoke invitation"
+	if err := validateIDs(op, "TeamID", teamID, "AdminID", adminID, "InvitationID", invitationID); err != nil {
+		return err
+	}
+	var tx ddb.Tx
+	tx.Check(labelAdmin, s.t, teamUserKey(teamID, adminID).item(s.t), isAdmin)
+	tx.Delete(labelInvitation, s.it, invitationKey(teamID, invitationID).item(s.it), exists)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	// The admin check first: a non-admin learns nothing of the invitation.
+	if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {
+		return wrap(op, errNotAdmin(teamID, adminID))
+	}
+	if _, ok := ddb.ConditionFailed(err, labelInvitation); ok {
+		return wrap(op, errInvitationNotFound(teamID, invitationID))
+	}
+	return wrap(op, err)
+}

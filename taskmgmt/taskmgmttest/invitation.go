@@ -1,0 +1,435 @@
+package taskmgmttest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/taskmgmt"
+)
+
+// RunInvitations runs the conformance tests of the invitations (seed 001's
+// task-table-invitation-v3) against stores made by newStore, whose stores
+// must have both tables.
+func RunInvitations(t *testing.T, newStore NewStore) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, NewStore)
+	}{
+		{"InviteListGet", testInviteListGet},
+		{"ListSkipsExpired", testInvitationsExpire},
+		{"Accept", testAccept},
+		{"AcceptRefusesTokens", testAcceptTokens},
+		{"AcceptTakesCurrentNames", testAcceptRenamed},
+		{"Revoke", testRevoke},
+		{"ReInviteReplaces", testReInvite},
+		{"BadInviteWritesNothing", testBadInvite},
+		{"ConcurrentAccept", testConcurrentAccept},
+		{"CancelledContextWritesNothing", testInvitationsCancelled},
+		{"IdempotencyKey", testInvitationIdempotency},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
+	}
+}
+
+// inviteFixture is a team of admin u1 (team(t, s)) with member u2 and
+// user u3, who is in no team.
+func inviteFixture(t *testing.T, s taskmgmt.Store) taskmgmt.Team {
+	t.Helper()
+	ctx := t.Context()
+	tm := team(t, s)
+	must[taskmgmt.User](t, "CreateUser u2")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"}))
+	must[taskmgmt.Member](t, "AddMember u2")(s.AddMember(ctx, tm.ID, "u2", taskmgmt.RoleMember))
+	must[taskmgmt.User](t, "CreateUser u3")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "carol@example.com", Name: "carol"}))
+	return tm
+}
+
+func invitations(t *testing.T, s taskmgmt.Store, teamID string) []taskmgmt.Invitation {
+	t.Helper()
+	return all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Invitation], error) {
+		return s.ListInvitations(t.Context(), teamID, o)
+	})
+}
+
+func accept(inv taskmgmt.Invitation) taskmgmt.Acceptance {
+	return taskmgmt.Acceptance{TeamID: inv.TeamID, InvitationID: inv.ID, Token: inv.Token}
+}
+
+func isMember(t *testing.T, s taskmgmt.Store, teamID, userID string) bool {
+	t.Helper()
+	for _, m := range all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Member], error) {
+		return s.ListMembers(t.Context(), teamID, o)
+	}) {
+		if m.UserID == userID {
+			return true
+		}
+	}
+	return false
+}
+
+func testInviteListGet(t *testing.T, newStore NewStore) {
+	s, clk := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	var made []taskmgmt.Invitation
+	for i, email := range []string{"a@example.com", "b@example.com", "c@example.com"} {
+		clk.Set(Start.Add(time.Duration(i)*time.Second + 500*time.Millisecond))
+		inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: email}))
+		created := Start.Add(time.Duration(i) * time.Second).UTC() // whole seconds
+		equal(t, "Invite", inv, taskmgmt.Invitation{ID: inv.ID, TeamID: tm.ID, TeamName: tm.Name, Email: email,
+			Role: taskmgmt.RoleMember, InvitedBy: "u1", Token: inv.Token, CreatedAt: created, ExpiresAt: created.Add(24 * time.Hour)})
+		if len(inv.ID) != 36 || inv.ID[14] != '7' {
+			t.Fatalf("invitation ID %q is not a UUIDv7", inv.ID)
+		}
+		if len(inv.Token) != 43 || strings.Trim(inv.Token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+			t.Fatalf("token %q is not 256 bits in base64url", inv.Token)
+		}
+		for _, m := range made {
+			if m.Token == inv.Token {
+				t.Fatal("two invitations share a token")
+			}
+		}
+		made = append(made, inv)
+	}
+	public := func(inv taskmgmt.Invitation) taskmgmt.Invitation { inv.Token = ""; return inv }
+	want := []taskmgmt.Invitation{public(made[2]), public(made[1]), public(made[0])}
+	equal(t, "ListInvitations, newest first, without tokens", invitations(t, s, tm.ID), want)
+	p1 := must[ddbkit.Page[taskmgmt.Invitation]](t, "page 1")(s.ListInvitations(ctx, tm.ID, ddbkit.PageOptions{Limit: 2}))
+	equal(t, "page 1", p1.Items, want[:2])
+	p2 := must[ddbkit.Page[taskmgmt.Invitation]](t, "page 2")(s.ListInvitations(ctx, tm.ID, ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}))
+	equal(t, "page 2", p2.Items, want[2:])
+	equal(t, "no page 3", p2.Next, "")
+	_, err := s.ListInvitations(ctx, "other", ddbkit.PageOptions{Cursor: p1.Next})
+	wantErr(t, "a cursor of another team", err, ddbkit.ErrInvalidCursor)
+	equal(t, "GetInvitation", must[taskmgmt.Invitation](t, "GetInvitation")(s.GetInvitation(ctx, tm.ID, made[1].ID)), public(made[1]))
+	_, err = s.GetInvitation(ctx, tm.ID, "nope")
+	wantErr(t, "GetInvitation of none", err, ddbkit.ErrNotFound)
+	equal(t, "another team has none", invitations(t, s, "other"), []taskmgmt.Invitation(nil))
+
+	// An admin invitation, and the lifetime option.
+	s2, _ := fixed(t, newStore, func(o *taskmgmt.Options) { o.InvitationLifetime = time.Hour })
+	tm2 := inviteFixture(t, s2)
+	inv := must[taskmgmt.Invitation](t, "Invite admin")(s2.Invite(ctx, tm2.ID, "u1", taskmgmt.NewInvitation{Email: "d@example.com", Role: taskmgmt.RoleAdmin}))
+	equal(t, "role", inv.Role, taskmgmt.RoleAdmin)
+	equal(t, "lifetime", inv.ExpiresAt.Sub(inv.CreatedAt), time.Hour)
+}
+
+func testInvitationsExpire(t *testing.T, newStore NewStore) {
+	s, clk := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	var made []taskmgmt.Invitation
+	for i := range 5 {
+		clk.Set(Start.Add(time.Duration(i) * 4 * time.Hour))
+		made = append(made, must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: fmt.Sprintf("p%d@example.com", i)})))
+	}
+	// 24h after the third: the first three have expired (expiresAt is
+	// not after now), the last two live.
+	clk.Set(made[2].ExpiresAt)
+	var ids []string
+	for _, inv := range invitations(t, s, tm.ID) {
+		ids = append(ids, inv.ID)
+	}
+	equal(t, "live invitations", ids, []string{made[4].ID, made[3].ID})
+	p := must[ddbkit.Page[taskmgmt.Invitation]](t, "page of 1")(s.ListInvitations(ctx, tm.ID, ddbkit.PageOptions{Limit: 1}))
+	equal(t, "page of 1", len(p.Items), 1)
+	p = must[ddbkit.Page[taskmgmt.Invitation]](t, "page 2 of 1")(s.ListInvitations(ctx, tm.ID, ddbkit.PageOptions{Limit: 1, Cursor: p.Next}))
+	equal(t, "the second live one ends the listing, past the expired ones", p.Next, "")
+	equal(t, "page 2 of 1", p.Items[0].ID, made[3].ID)
+	_, err := s.GetInvitation(ctx, tm.ID, made[2].ID)
+	wantErr(t, "GetInvitation of an expired one", err, ddbkit.ErrNotFound)
+	must[taskmgmt.Invitation](t, "GetInvitation of a live one")(s.GetInvitation(ctx, tm.ID, made[3].ID))
+}
+
+func testAccept(t *testing.T, newStore NewStore) {
+	s, clk := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com", Role: taskmgmt.RoleAdmin}))
+	clk.Set(Start.Add(20 * time.Hour)) // 2025-11-11 in Tokyo
+	m := must[taskmgmt.Member](t, "AcceptInvitation")(s.AcceptInvitation(ctx, "u3", accept(inv)))
+	want := taskmgmt.Member{TeamID: tm.ID, UserID: "u3", UserName: "carol", Role: taskmgmt.RoleAdmin, JoinedAt: "2025-11-11"}
+	equal(t, "AcceptInvitation", m, want)
+	members := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Member], error) { return s.ListMembers(ctx, tm.ID, o) })
+	equal(t, "the member", members[2], want)
+	teams := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
+		return s.ListUserTeams(ctx, "u3", o)
+	})
+	equal(t, "the user's team", teams, []taskmgmt.Membership{{UserID: "u3", TeamID: tm.ID, TeamName: tm.Name, Role: taskmgmt.RoleAdmin, JoinedAt: "2025-11-11"}})
+	_, err := s.GetInvitation(ctx, tm.ID, inv.ID)
+	wantErr(t, "the accepted invitation", err, ddbkit.ErrNotFound)
+	equal(t, "no invitation left", invitations(t, s, tm.ID), []taskmgmt.Invitation(nil))
+	_, again := s.AcceptInvitation(ctx, "u3", accept(inv))
+	wantErr(t, "a second acceptance", again, ddbkit.ErrNotFound)
+	_, other := s.AcceptInvitation(ctx, "u2", accept(inv))
+	wantErr(t, "a second acceptance by another user", other, ddbkit.ErrNotFound)
+	equal(t, "same error for both", other.Error(), again.Error())
+
+	// A member accepting: ErrAlreadyExists, and the invitation stays.
+	inv = must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "bob@example.com"}))
+	_, err = s.AcceptInvitation(ctx, "u2", accept(inv))
+	wantErr(t, "a member accepting", err, ddbkit.ErrAlreadyExists)
+	must[taskmgmt.Invitation](t, "the invitation stays")(s.GetInvitation(ctx, tm.ID, inv.ID))
+	_, err = s.AcceptInvitation(ctx, "nobody", accept(inv))
+	wantErr(t, "no such user", err, ddbkit.ErrNotFound)
+	must[taskmgmt.Invitation](t, "the invitation stays")(s.GetInvitation(ctx, tm.ID, inv.ID))
+}
+
+func testAcceptTokens(t *testing.T, newStore NewStore) {
+	s, clk := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	other := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "dave@example.com"}))
+	last := inv.Token[len(inv.Token)-1:]
+	flip := map[string]string{"A": "B"}[last]
+	if flip == "" {
+		flip = "A"
+	}
+	var texts []string
+	for _, tc := range []struct{ name, token string }{
+		{"another invitation's token", other.Token},
+		{"a tampered token", inv.Token[:len(inv.Token)-1] + flip},
+		{"a truncated token", inv.Token[:20]},
+		{"a token of another form", "ramdom"},
+	} {
+		a := accept(inv)
+		a.Token = tc.token
+		_, err := s.AcceptInvitation(ctx, "u3", a)
+		wantErr(t, tc.name, err, ddbkit.ErrNotFound)
+		texts = append(texts, err.Error())
+	}
+	a := accept(inv)
+	a.Token = ""
+	_, err := s.AcceptInvitation(ctx, "u3", a)
+	wantField(t, "no token", err, "Token")
+	a.Token = strings.Repeat("x", taskmgmt.MaxTokenLen+1)
+	_, err = s.AcceptInvitation(ctx, "u3", a)
+	wantField(t, "a huge token", err, "Token")
+
+	// Expiry is enforced at acceptance: at expiresAt it has expired.
+	clk.Set(inv.ExpiresAt)
+	_, err = s.AcceptInvitation(ctx, "u3", accept(inv))
+	wantErr(t, "an expired invitation", err, ddbkit.ErrNotFound)
+	texts = append(texts, err.Error())
+	for _, tx := range texts[1:] {
+		equal(t, "the same error whatever the cause", tx, texts[0])
+	}
+	if isMember(t, s, tm.ID, "u3") {
+		t.Fatal("a refused acceptance made a member")
+	}
+	clk.Set(inv.ExpiresAt.Add(-time.Second))
+	must[taskmgmt.Member](t, "a second before expiry")(s.AcceptInvitation(ctx, "u3", accept(inv)))
+}
+
+func testAcceptRenamed(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	must[taskmgmt.Team](t, "UpdateTeam")(s.UpdateTeam(ctx, tm.ID, taskmgmt.TeamPatch{Name: ptr("新しい名前")}))
+	must[taskmgmt.User](t, "RenameUser")(s.RenameUser(ctx, "u3", "carol2"))
+	equal(t, "the invitation keeps the name it was made with", must[taskmgmt.Invitation](t, "Get")(s.GetInvitation(ctx, tm.ID, inv.ID)).TeamName, tm.Name)
+	m := must[taskmgmt.Member](t, "AcceptInvitation")(s.AcceptInvitation(ctx, "u3", accept(inv)))
+	equal(t, "the member's name", m.UserName, "carol2")
+	teams := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
+		return s.ListUserTeams(ctx, "u3", o)
+	})
+	equal(t, "the membership copies the team's name now", teams[0].TeamName, "新しい名前")
+
+	// A deleted team's invitation cannot be accepted.
+	inv = must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "e@example.com"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u4", Email: "e@example.com", Name: "e"}))
+	if err := s.DeleteTeam(ctx, tm.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.AcceptInvitation(ctx, "u4", accept(inv))
+	wantErr(t, "accepting for a deleted team", err, ddbkit.ErrNotFound)
+	equal(t, "no membership", len(all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
+		return s.ListUserTeams(ctx, "u4", o)
+	})), 0)
+}
+
+func testRevoke(t *testing.T, newStore NewStore) {
+	s, clk := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	err := s.RevokeInvitation(ctx, tm.ID, "u2", inv.ID)
+	wantErr(t, "a member revoking", err, ddbkit.ErrConflict)
+	if !errors.Is(err, taskmgmt.ErrNotAdmin) {
+		t.Fatalf("%v does not match ErrNotAdmin", err)
+	}
+	wantErr(t, "a non-member revoking", s.RevokeInvitation(ctx, tm.ID, "u3", inv.ID), ddbkit.ErrConflict)
+	wantErr(t, "a non-admin revoking a missing invitation learns nothing", s.RevokeInvitation(ctx, tm.ID, "u2", "nope"), ddbkit.ErrConflict)
+	must[taskmgmt.Invitation](t, "still there")(s.GetInvitation(ctx, tm.ID, inv.ID))
+	wantErr(t, "revoking none", s.RevokeInvitation(ctx, tm.ID, "u1", "nope"), ddbkit.ErrNotFound)
+	wantErr(t, "RevokeInvitation", s.RevokeInvitation(ctx, tm.ID, "u1", inv.ID), nil)
+	_, err = s.GetInvitation(ctx, tm.ID, inv.ID)
+	wantErr(t, "revoked", err, ddbkit.ErrNotFound)
+	_, err = s.AcceptInvitation(ctx, "u3", accept(inv))
+	wantErr(t, "accepting a revoked invitation", err, ddbkit.ErrNotFound)
+	wantErr(t, "revoking twice", s.RevokeInvitation(ctx, tm.ID, "u1", inv.ID), ddbkit.ErrNotFound)
+
+	// An expired invitation, still stored until TTL deletes it, can be
+	// revoked.
+	inv = must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	clk.Set(inv.ExpiresAt.Add(time.Hour))
+	wantErr(t, "revoking an expired invitation", s.RevokeInvitation(ctx, tm.ID, "u1", inv.ID), nil)
+}
+
+func testReInvite(t *testing.T, newStore NewStore) {
+	s, clk := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	first := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	keep := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "Carol@example.com"}))
+	clk.Set(Start.Add(time.Minute))
+	second := must[taskmgmt.Invitation](t, "Invite again")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com", Role: taskmgmt.RoleAdmin}))
+	list := invitations(t, s, tm.ID)
+	equal(t, "the second replaced the first; another spelling is another address", []string{list[0].ID, list[1].ID}, []string{second.ID, keep.ID})
+	equal(t, "two left", len(list), 2)
+	_, err := s.AcceptInvitation(ctx, "u3", accept(first))
+	wantErr(t, "the replaced link", err, ddbkit.ErrNotFound)
+	m := must[taskmgmt.Member](t, "the new link")(s.AcceptInvitation(ctx, "u3", accept(second)))
+	equal(t, "the new role", m.Role, taskmgmt.RoleAdmin)
+}
+
+func testBadInvite(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	for _, tc := range []struct {
+		name      string
+		team      string
+		inviter   string
+		in        taskmgmt.NewInvitation
+		want      error
+		wantField string
+	}{
+		{"the seed's example, which is no address", tm.ID, "u1", taskmgmt.NewInvitation{Email: "alice-at-example.com"}, nil, "Email"},
+		{"a display name", tm.ID, "u1", taskmgmt.NewInvitation{Email: "Alice <alice@example.com>"}, nil, "Email"},
+		{"white space", tm.ID, "u1", taskmgmt.NewInvitation{Email: " alice@example.com"}, nil, "Email"},
+		{"no email", tm.ID, "u1", taskmgmt.NewInvitation{}, nil, "Email"},
+		{"a too long email", tm.ID, "u1", taskmgmt.NewInvitation{Email: strings.Repeat("a", 250) + "@example.com"}, nil, "Email"},
+		{"an unknown role", tm.ID, "u1", taskmgmt.NewInvitation{Email: "a@example.com", Role: "owner"}, nil, "Role"},
+		{"a # in the team ID", "t#1", "u1", taskmgmt.NewInvitation{Email: "a@example.com"}, nil, "TeamID"},
+		{"no inviter", tm.ID, "", taskmgmt.NewInvitation{Email: "a@example.com"}, nil, "InviterID"},
+		{"a member inviting", tm.ID, "u2", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrConflict, ""},
+		{"a non-member inviting", tm.ID, "u3", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrConflict, ""},
+		{"an unknown team", "t-none", "u1", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrNotFound, ""},
+	} {
+		_, err := s.Invite(ctx, tc.team, tc.inviter, tc.in)
+		if tc.wantField != "" {
+			wantField(t, tc.name, err, tc.wantField)
+		} else {
+			wantErr(t, tc.name, err, tc.want)
+		}
+		if tc.want == ddbkit.ErrConflict && !errors.Is(err, taskmgmt.ErrNotAdmin) {
+			t.Fatalf("%s: %v does not match ErrNotAdmin", tc.name, err)
+		}
+		equal(t, tc.name+": nothing written", invitations(t, s, tm.ID), []taskmgmt.Invitation(nil))
+	}
+	// A demoted admin cannot invite.
+	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u2", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", taskmgmt.RoleMember))
+	_, err := s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "a@example.com"})
+	wantErr(t, "a demoted admin inviting", err, ddbkit.ErrConflict)
+	must[taskmgmt.Invitation](t, "the new admin")(s.Invite(ctx, tm.ID, "u2", taskmgmt.NewInvitation{Email: "a@example.com"}))
+	for _, a := range []taskmgmt.Acceptance{{TeamID: "t#", InvitationID: "i", Token: "x"}, {TeamID: tm.ID, InvitationID: "", Token: "x"}} {
+		_, err := s.AcceptInvitation(ctx, "u3", a)
+		wantErr(t, "a bad acceptance", err, ddbkit.ErrInvalidArgument)
+	}
+}
+
+func testConcurrentAccept(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore)
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	const n = 16
+	for i := range n {
+		must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: fmt.Sprintf("c%02d", i), Email: "e", Name: "n"}))
+	}
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "shared@example.com"}))
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.AcceptInvitation(ctx, fmt.Sprintf("c%02d", i), accept(inv))
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+			if !isMember(t, s, tm.ID, fmt.Sprintf("c%02d", i)) {
+				t.Fatalf("the winner c%02d is no member", i)
+			}
+		case errors.Is(err, ddbkit.ErrNotFound), errors.Is(err, ddbkit.ErrConflict):
+		default:
+			t.Fatalf("c%02d: %v", i, err)
+		}
+	}
+	equal(t, "winners", won, 1)
+	equal(t, "members", len(all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Member], error) { return s.ListMembers(ctx, tm.ID, o) })), 3)
+}
+
+func testInvitationsCancelled(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore)
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(t.Context(), tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for name, call := range map[string]func() error{
+		"Invite": func() error {
+			_, err := s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "x@example.com"})
+			return err
+		},
+		"GetInvitation": func() error { _, err := s.GetInvitation(ctx, tm.ID, inv.ID); return err },
+		"ListInvitations": func() error {
+			_, err := s.ListInvitations(ctx, tm.ID, ddbkit.PageOptions{})
+			return err
+		},
+		"AcceptInvitation": func() error { _, err := s.AcceptInvitation(ctx, "u3", accept(inv)); return err },
+		"RevokeInvitation": func() error { return s.RevokeInvitation(ctx, tm.ID, "u1", inv.ID) },
+	} {
+		err := call()
+		wantErr(t, name+" under a cancelled context", err, ddbkit.ErrUnavailable)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: %v does not match context.Canceled", name, err)
+		}
+	}
+	list := invitations(t, s, tm.ID)
+	equal(t, "nothing written", len(list), 1)
+	equal(t, "nothing written", list[0].ID, inv.ID)
+	if isMember(t, s, tm.ID, "u3") {
+		t.Fatal("a cancelled acceptance made a member")
+	}
+}
+
+func testInvitationIdempotency(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore)
+	tm := inviteFixture(t, s)
+	ctx := ddbkit.WithIdempotencyKey(t.Context(), "invite-"+ddbkit.NewUUIDv4())
+	must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	_, err := s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"})
+	wantErr(t, "Invite repeated under the key (a fresh ID and token: other writes)", err, ddbkit.ErrConflict)
+	list := invitations(t, s, tm.ID)
+	equal(t, "one invitation", len(list), 1)
+
+	ctx = ddbkit.WithIdempotencyKey(t.Context(), "revoke-"+ddbkit.NewUUIDv4())
+	for i := range 2 {
+		wantErr(t, fmt.Sprint("RevokeInvitation under one key, call ", i+1), s.RevokeInvitation(ctx, tm.ID, "u1", list[0].ID), nil)
+	}
+	equal(t, "revoked", len(invitations(t, s, tm.ID)), 0)
+}
