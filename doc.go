@@ -10,6 +10,8 @@
 //	taskmgmt     teams, members, tags and tasks in one table with 9 GSIs: status-group
 //	             board views, tag filters and team counters
 //	livecomment  rooms, comments and WebSocket connections in three tables
+//	kondate      a meal-planning app's recipes, sets, plans, shopping list, fridge,
+//	             categories, cooking log, payments and notifications in one table
 //	wardrobe     clothes, outfit templates and wear history in one table, with
 //	             wear statistics in daily counters
 //
