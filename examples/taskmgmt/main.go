@@ -2,14 +2,16 @@
 // management seed's access patterns: users and a team with its admin, a
 // member and tags, tasks created and moved day by day, the board views
 // (initial, TODO with tags, overdue), the counters, a rename, a tag
-// deletion and a recount.
+// deletion and a recount; then an invitation, mailed by the stream handler
+// (as the seed's Lambda would) and accepted.
 //
 // It runs on the in-memory store by default:
 //
 //	go run ./examples/taskmgmt
 //
 // With -endpoint it runs on DynamoDB (for example DynamoDB Local), creating
-// the table if it does not exist, or adding what an existing one lacks:
+// the tables if they do not exist, or adding what existing ones lack, and
+// reads the invitation table's stream with the dynamodbstreams client:
 //
 //	go run ./examples/taskmgmt -endpoint http://127.0.0.1:8000 -table task-table-example
 //
@@ -30,6 +32,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/taskmgmt"
@@ -38,9 +43,10 @@ import (
 func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	table := flag.String("table", taskmgmt.DefaultTableName, "table name")
+	invTable := flag.String("invitation-table", taskmgmt.DefaultInvitationTableName, "invitation table name")
 	region := flag.String("region", "ap-northeast-1", "AWS region")
 	flag.Parse()
-	if err := run(context.Background(), *endpoint, *table, *region); err != nil {
+	if err := run(context.Background(), *endpoint, *table, *invTable, *region); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -54,18 +60,24 @@ type clock struct {
 func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *clock) next()          { c.mu.Lock(); defer c.mu.Unlock(); c.now = c.now.AddDate(0, 0, 1) }
 
-func run(ctx context.Context, endpoint, table, region string) error {
+func run(ctx context.Context, endpoint, table, invTable, region string) error {
 	tokyo := time.FixedZone("JST", 9*60*60)
 	clk := &clock{now: time.Date(2025, 11, 10, 9, 0, 0, 0, tokyo)}
 	opts := func(o *taskmgmt.Options) {
 		o.TableName = table
+		o.InvitationTableName = invTable
 		o.Clock = clk.Now
 		o.Location = tokyo
 	}
 	var s taskmgmt.Store
+	// stream returns the invitation table's new stream records, as Lambda
+	// would deliver them to the mailing function.
+	var stream func() (taskmgmt.StreamEvent, error)
 	if endpoint == "" {
 		fmt.Println("store: in memory")
-		s = taskmgmt.NewMemoryStore(opts)
+		m := taskmgmt.NewMemoryStore(opts)
+		s = m
+		stream = func() (taskmgmt.StreamEvent, error) { return m.TakeStream(), nil }
 	} else {
 		// DynamoDB Local accepts any credentials; against AWS, build the
 		// client from config.LoadDefaultConfig instead.
@@ -78,11 +90,17 @@ func run(ctx context.Context, endpoint, table, region string) error {
 		if err != nil {
 			return err
 		}
-		for _, ch := range changes {
+		more, err := taskmgmt.EnsureInvitationTable(ctx, c, invTable)
+		if err != nil {
+			return err
+		}
+		for _, ch := range append(changes, more...) {
 			fmt.Println("schema:", ch)
 		}
-		fmt.Printf("store: DynamoDB at %s, table %s\n", endpoint, table)
+		fmt.Printf("store: DynamoDB at %s, tables %s and %s\n", endpoint, table, invTable)
 		s = taskmgmt.NewDynamoStore(c, opts)
+		sc := dynamodbstreams.New(dynamodbstreams.Options{Region: region, BaseEndpoint: aws.String(endpoint), Credentials: c.Options().Credentials})
+		stream = func() (taskmgmt.StreamEvent, error) { return readStream(ctx, c, sc, invTable) }
 	}
 
 	// AP 1: the users, identified by their auth subjects.
@@ -233,7 +251,144 @@ func run(ctx context.Context, endpoint, table, region string) error {
 	if _, err := s.SetRole(ctx, team.ID, "alice", taskmgmt.RoleMember); errors.Is(err, ddbkit.ErrConflict) {
 		fmt.Println("alice stays admin: a team always keeps one")
 	}
+	return invite(ctx, s, stream, clk.Now, team.ID)
+}
+
+// invite has Alice invite Carol; the stream handler mails the invitation,
+// and Carol accepts it with the link's token.
+func invite(ctx context.Context, s taskmgmt.Store, stream func() (taskmgmt.StreamEvent, error), now ddbkit.Clock, teamID string) error {
+	if _, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "carol", Email: "carol@example.com", Name: "Carol"}); err != nil && !errors.Is(err, ddbkit.ErrAlreadyExists) {
+		return err
+	}
+	if _, err := s.Invite(ctx, teamID, "bob", taskmgmt.NewInvitation{Email: "carol@example.com"}); errors.Is(err, taskmgmt.ErrNotAdmin) {
+		fmt.Println("bob cannot invite: he is no admin")
+	}
+	if _, err := s.Invite(ctx, teamID, "alice", taskmgmt.NewInvitation{Email: "carol@example.com"}); err != nil {
+		return err
+	}
+	ev, err := stream()
+	if err != nil {
+		return err
+	}
+	mailer := &printMailer{teamID: teamID}
+	// The handler's clock is the week's, so that the invitation is live.
+	resp, err := taskmgmt.StreamHandler{Mailer: mailer, Clock: now}.Handle(ctx, ev)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("stream: %d records, %d failed\n", len(ev.Records), len(resp.BatchItemFailures))
+	if mailer.link == (taskmgmt.Acceptance{}) {
+		return errors.New("no invitation was mailed")
+	}
+	m, err := s.AcceptInvitation(ctx, "carol", mailer.link)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("carol joined as %s on %s\n", m.Role, m.JoinedAt)
+	_, err = s.AcceptInvitation(ctx, "carol", mailer.link)
+	fmt.Println("the link works once:", errors.Is(err, ddbkit.ErrNotFound))
 	return nil
+}
+
+// printMailer prints the mail it would send, for this run's team, and
+// keeps the link. A real one would call SES (aws-sdk-go-v2/service/sesv2):
+//
+//	_, err := ses.SendEmail(ctx, &sesv2.SendEmailInput{
+//		FromEmailAddress: aws.String("noreply@example.com"),
+//		Destination:      &types.Destination{ToAddresses: []string{inv.Email}},
+//		Content:          &types.EmailContent{Simple: &types.Message{ ... link with inv.TeamID, inv.ID, inv.Token ... }},
+//	})
+type printMailer struct {
+	teamID string
+	link   taskmgmt.Acceptance
+}
+
+func (m *printMailer) MailInvitation(_ context.Context, inv taskmgmt.Invitation) error {
+	if inv.TeamID != m.teamID {
+		return nil // an earlier run's
+	}
+	fmt.Printf("mail to %s: %s invites you to %q as %s; the link (a %d-character token) expires %s\n",
+		inv.Email, inv.InvitedBy, inv.TeamName, inv.Role, len(inv.Token), inv.ExpiresAt.Format(time.RFC3339))
+	m.link = taskmgmt.Acceptance{TeamID: inv.TeamID, InvitationID: inv.ID, Token: inv.Token}
+	return nil
+}
+
+// readStream reads the stream records of table that this process has not
+// read yet, with the dynamodbstreams client, into Lambda's event form. A
+// real deployment subscribes a Lambda function instead, and Lambda does
+// this.
+func readStream(ctx context.Context, c *dynamodb.Client, sc *dynamodbstreams.Client, table string) (taskmgmt.StreamEvent, error) {
+	desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		return taskmgmt.StreamEvent{}, err
+	}
+	arn := desc.Table.LatestStreamArn
+	ds, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
+	if err != nil {
+		return taskmgmt.StreamEvent{}, err
+	}
+	var ev taskmgmt.StreamEvent
+	for _, sh := range ds.StreamDescription.Shards {
+		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId,
+			ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
+		if err != nil {
+			return taskmgmt.StreamEvent{}, err
+		}
+		for iter := it.ShardIterator; iter != nil; {
+			out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter})
+			if err != nil {
+				return taskmgmt.StreamEvent{}, err
+			}
+			if len(out.Records) == 0 {
+				break
+			}
+			for _, r := range out.Records {
+				ev.Records = append(ev.Records, lambdaRecord(aws.ToString(arn), r))
+			}
+			iter = out.NextShardIterator
+		}
+	}
+	return ev, nil
+}
+
+// lambdaRecord converts a dynamodbstreams record to the form Lambda gives
+// a function.
+func lambdaRecord(arn string, r streamtypes.Record) taskmgmt.StreamRecord {
+	out := taskmgmt.StreamRecord{EventID: aws.ToString(r.EventID), EventName: string(r.EventName), EventSource: aws.ToString(r.EventSource), EventSourceArn: arn}
+	if d := r.Dynamodb; d != nil {
+		out.Change = taskmgmt.StreamChange{Keys: image(d.Keys), NewImage: image(d.NewImage), SequenceNumber: aws.ToString(d.SequenceNumber),
+			StreamViewType: string(d.StreamViewType)}
+	}
+	return out
+}
+
+func image(m map[string]streamtypes.AttributeValue) taskmgmt.StreamImage {
+	if m == nil {
+		return nil
+	}
+	out := taskmgmt.StreamImage{}
+	for k, v := range m {
+		out[k] = attr(v)
+	}
+	return out
+}
+
+func attr(v streamtypes.AttributeValue) types.AttributeValue {
+	switch v := v.(type) {
+	case *streamtypes.AttributeValueMemberS:
+		return &types.AttributeValueMemberS{Value: v.Value}
+	case *streamtypes.AttributeValueMemberN:
+		return &types.AttributeValueMemberN{Value: v.Value}
+	case *streamtypes.AttributeValueMemberSS:
+		return &types.AttributeValueMemberSS{Value: v.Value}
+	case *streamtypes.AttributeValueMemberM:
+		m := map[string]types.AttributeValue{}
+		for k, e := range v.Value {
+			m[k] = attr(e)
+		}
+		return &types.AttributeValueMemberM{Value: m}
+	}
+	return &types.AttributeValueMemberNULL{Value: true} // types an invitation never has
 }
 
 func ptr[T any](v T) *T { return &v }
