@@ -1,0 +1,207 @@
+package kondate_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/kondate"
+)
+
+// stepClock makes the examples' times and ULIDs deterministic: one second
+// per reading of the clock from 2026-02-09 10:00 UTC, the seed's day.
+func stepClock(o *kondate.Options) {
+	o.Clock = ddbkit.StepClock(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC), time.Second)
+	o.NewID = kondate.SeededULIDs(1, o.Clock)
+}
+
+func Example() {
+	ctx := context.Background()
+	s := kondate.NewMemoryStore(stepClock)
+	const user = "u_01"
+	mabo, err := s.CreateRecipe(ctx, user, kondate.NewRecipe{Title: "麻婆豆腐",
+		Ingredients: []kondate.Ingredient{{Name: "豆腐", Amount: "1丁"}}, Steps: []string{"切る", "煮る"}, Origin: "manual"})
+	if err != nil {
+		panic(err)
+	}
+	soup, _ := s.CreateRecipe(ctx, user, kondate.NewRecipe{Title: "味噌汁"})
+	fmt.Println(len(mabo.ID), mabo.CreatedAt.Format(time.RFC3339))
+
+	// GET /v1/recipes/{id}: by ID alone, through GSI1 on DynamoDB.
+	found, _ := s.FindRecipe(ctx, mabo.ID)
+	fmt.Println(found.Title, found.UserID, found.Ingredients)
+
+	// Newest first: the sort key ends with a ULID.
+	page, _ := s.ListRecipes(ctx, user, ddbkit.PageOptions{})
+	for _, r := range page.Items {
+		fmt.Println("recipe:", r.Title)
+	}
+
+	// A set applied to the next plan, then promoted to the current one.
+	set, _ := s.CreateSet(ctx, user, kondate.NewSet{Title: "中華セット",
+		Items: []kondate.SetItem{{RecipeID: mabo.ID, Title: mabo.Title}, {RecipeID: soup.ID, Title: soup.Title}}})
+	next, _ := s.ApplySet(ctx, user, kondate.PlanNext, set.ID)
+	fmt.Println(next.Slot, next.SetTitle, len(next.Items), next.AppliedAt.Format(time.RFC3339))
+	cur, _ := s.PromoteNextPlan(ctx, user)
+	_, err = s.GetPlan(ctx, user, kondate.PlanNext)
+	fmt.Println(cur.Slot, cur.SetTitle, errors.Is(err, ddbkit.ErrNotFound))
+
+	// The month's cooking log: begins_with(SK, "COOKLOG#2026-02").
+	for _, d := range []string{"2026-01-31", "2026-02-09", "2026-02-10"} {
+		if _, err := s.AddCookLog(ctx, user, kondate.NewCookLog{Date: d, RecipeID: mabo.ID, Title: mabo.Title}); err != nil {
+			panic(err)
+		}
+	}
+	logs, _ := s.ListCookLogsByMonth(ctx, user, "2026-02", ddbkit.PageOptions{})
+	for _, l := range logs.Items {
+		fmt.Println("cooked:", l.Date, l.Title)
+	}
+	// Output:
+	// 26 2026-02-09T10:00:00Z
+	// 麻婆豆腐 u_01 [{豆腐 1丁}]
+	// recipe: 味噌汁
+	// recipe: 麻婆豆腐
+	// NEXT 中華セット 2 2026-02-09T10:00:06Z
+	// CURRENT 中華セット true
+	// cooked: 2026-02-09 麻婆豆腐
+	// cooked: 2026-02-10 麻婆豆腐
+}
+
+// Deleting a fridge item moves it to the archive (FRIDGE_DELETED#), in one
+// transaction; restoring moves it back. The archive keeps it for
+// DeletedFridgeRetention.
+func ExampleMemoryStore_DeleteFridgeItem() {
+	ctx := context.Background()
+	s := kondate.NewMemoryStore(stepClock)
+	const user = "u_01"
+	eggs, _ := s.AddFridgeItem(ctx, user, kondate.NewFridgeItem{Name: "卵", Quantity: "6個", ExpiryDate: "2026-02-12"})
+	_, _ = s.AddFridgeItem(ctx, user, kondate.NewFridgeItem{Name: "にんじん"})
+
+	gone, err := s.DeleteFridgeItem(ctx, user, eggs.ID)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("deleted", gone.Name, "at", gone.DeletedAt.Format(time.RFC3339))
+	deleted, _ := s.ListDeletedFridgeItems(ctx, user, ddbkit.PageOptions{})
+	fridge, _ := s.ListFridgeItems(ctx, user, ddbkit.PageOptions{})
+	fmt.Println("archive", len(deleted.Items), "fridge", len(fridge.Items))
+
+	// Restoring needs DeletedAt, which the archive's key holds.
+	back, err := s.RestoreFridgeItem(ctx, user, gone.ID, gone.DeletedAt)
+	fmt.Println("restored", back.Name, back.Quantity, back.ExpiryDate, err)
+	_, err = s.RestoreFridgeItem(ctx, user, gone.ID, gone.DeletedAt)
+	fmt.Println("again:", errors.Is(err, ddbkit.ErrNotFound))
+	fridge, _ = s.ListFridgeItems(ctx, user, ddbkit.PageOptions{})
+	for _, f := range fridge.Items {
+		fmt.Println("fridge:", f.Name)
+	}
+	// Output:
+	// deleted 卵 at 2026-02-09T10:00:04Z
+	// archive 1 fridge 1
+	// restored 卵 6個 2026-02-12 <nil>
+	// again: true
+	// fridge: 卵
+	// fridge: にんじん
+}
+
+// A request that the caller repeats (its client timed out, say) under the
+// same idempotency key never applies the write twice: the repeat, which
+// would write a later AppliedAt, fails with ErrConflict and changes
+// nothing. A new request takes a new key.
+func ExampleMemoryStore_ApplySet_idempotencyKey() {
+	ctx := context.Background()
+	s := kondate.NewMemoryStore(stepClock)
+	const user = "u_01"
+	set, _ := s.CreateSet(ctx, user, kondate.NewSet{Title: "和食セット", Items: []kondate.SetItem{{Title: "肉じゃが"}}})
+
+	req1 := ddbkit.WithIdempotencyKey(ctx, "req-0001")
+	p, err := s.ApplySet(req1, user, kondate.PlanNext, set.ID)
+	fmt.Println("applied at", p.AppliedAt.Format(time.RFC3339), err)
+
+	_, err = s.ApplySet(req1, user, kondate.PlanNext, set.ID)
+	fmt.Println("repeat:", errors.Is(err, ddbkit.ErrConflict))
+	p, _ = s.GetPlan(ctx, user, kondate.PlanNext)
+	fmt.Println("still applied at", p.AppliedAt.Format(time.RFC3339))
+
+	p, err = s.ApplySet(ddbkit.WithIdempotencyKey(ctx, "req-0002"), user, kondate.PlanNext, set.ID)
+	fmt.Println("new request: applied at", p.AppliedAt.Format(time.RFC3339), err)
+	// Output:
+	// applied at 2026-02-09T10:00:02Z <nil>
+	// repeat: true
+	// still applied at 2026-02-09T10:00:02Z
+	// new request: applied at 2026-02-09T10:00:06Z <nil>
+}
+
+// The table's design is data: the same definition creates the table,
+// reconciles an existing one (EnsureTable) and goes into infrastructure
+// code.
+func ExampleDefinition() {
+	resource, err := kondate.Definition("MainTable").CloudFormation()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(resource))
+	// Output:
+	// {
+	//   "Type": "AWS::DynamoDB::Table",
+	//   "Properties": {
+	//     "TableName": "MainTable",
+	//     "AttributeDefinitions": [
+	//       {
+	//         "AttributeName": "PK",
+	//         "AttributeType": "S"
+	//       },
+	//       {
+	//         "AttributeName": "SK",
+	//         "AttributeType": "S"
+	//       },
+	//       {
+	//         "AttributeName": "GSI1PK",
+	//         "AttributeType": "S"
+	//       },
+	//       {
+	//         "AttributeName": "GSI1SK",
+	//         "AttributeType": "S"
+	//       }
+	//     ],
+	//     "KeySchema": [
+	//       {
+	//         "AttributeName": "PK",
+	//         "KeyType": "HASH"
+	//       },
+	//       {
+	//         "AttributeName": "SK",
+	//         "KeyType": "RANGE"
+	//       }
+	//     ],
+	//     "BillingMode": "PAY_PER_REQUEST",
+	//     "GlobalSecondaryIndexes": [
+	//       {
+	//         "IndexName": "GSI1",
+	//         "KeySchema": [
+	//           {
+	//             "AttributeName": "GSI1PK",
+	//             "KeyType": "HASH"
+	//           },
+	//           {
+	//             "AttributeName": "GSI1SK",
+	//             "KeyType": "RANGE"
+	//           }
+	//         ],
+	//         "Projection": {
+	//           "ProjectionType": "ALL"
+	//         }
+	//       }
+	//     ],
+	//     "TimeToLiveSpecification": {
+	//       "AttributeName": "ttl",
+	//       "Enabled": true
+	//     },
+	//     "SSESpecification": {
+	//       "SSEEnabled": true
+	//     }
+	//   }
+	// }
+}
