@@ -1,8 +1,9 @@
 // Package taskmgmt stores a team task-management app's users, teams,
 // members, tags, tasks and counters in one DynamoDB table, exactly as its
 // design document (seed 001, table task-table-v3) lays them out, with the
-// seed's status-group indexes for the board views, and an in-memory twin
-// for unit tests.
+// seed's status-group indexes for the board views; the teams' invitations
+// in a second table (task-table-invitation-v3), whose stream a Lambda
+// handler turns into mails; and an in-memory twin for unit tests.
 //
 // # Table
 //
@@ -82,6 +83,41 @@
 //	                                             user_team items, 1 per 25 partition items, 1 for the team
 //	      RecalculateCounters                    1 GetItem + 1 Query per 1000 tasks (+ 1 UpdateItem on drift)
 //
+// # Invitations
+//
+// A second table, DefaultInvitationTableName "task-table-invitation-v3"
+// unless Options.InvitationTableName says otherwise, holds the teams'
+// invitations, as the seed's second half lays it out: String keys PK and
+// SK, no GSI, provisioned at 1 RCU / 1 WCU (OnDemandInvitationDefinition
+// for on-demand billing), TTL on expiresAt, and a stream of new images
+// whose inserts a Lambda function mails. InvitationDefinition returns it;
+// EnsureInvitationTable creates it, or enables TTL and the stream on an
+// existing one.
+//
+//	item        PK             SK                  other attributes
+//	invitation  TEAM#<teamId>  TINVITE#<inviteId>  email, user_role (admin, member),
+//	                                               createdAt, expiresAt (N, epoch seconds),
+//	                                               invitedBy (USER#<userId>), token, team_name
+//
+//	seed  method                                 DynamoDB calls
+//	1     ListInvitations                        1 Query per page (newest first, expiresAt > now)
+//	2     GetInvitation                          1 GetItem
+//	      Invite                                 1 GetItem (team) + 1 Query (earlier invitations of the
+//	                                             address) + 1 TransactWriteItems (admin check, team check,
+//	                                             deletes of the earlier ones, Put)
+//	      AcceptInvitation                       2 GetItem (invitation, user) + 1 TransactWriteItems
+//	                                             (Delete of the invitation, team and user checks, both
+//	                                             membership items)
+//	      RevokeInvitation                       1 TransactWriteItems (admin check, Delete)
+//
+// StreamHandler is the Lambda function: it decodes the stream's INSERT
+// records of type invitation and gives each Invitation to a Mailer,
+// reporting the records it failed as batch item failures. Its event types
+// have the JSON form of aws-lambda-go's events.DynamoDBEvent and
+// events.DynamoDBEventResponse, so lambda.Start(h.Handle) works without
+// this module depending on aws-lambda-go. MemoryStore.TakeStream gives the
+// same records for unit tests.
+//
 // # Counters
 //
 // COUNTER#ALL holds the current number of tasks per status; it never
@@ -115,7 +151,7 @@
 //     of several (MatchAll); all are one FilterExpression of contains.
 //     Filtered pages are filled across DynamoDB pages. A cursor works only
 //     for the view, filter (the same tags in any order) and day that made
-//     it: the filter is bound through the cursor's MAC key.
+//     it: the filter is bound into the cursor (ddb.KeyQuery.Filter).
 //   - "Today" is the clock's date in Options.Location (UTC by default):
 //     the overdue views compare with it, and it dates joinedAt,
 //     user_createdAt and the daily counters.
@@ -143,6 +179,49 @@
 //     repeat of a committed update under an idempotency key succeed.
 //   - GSI reads on DynamoDB are eventually consistent; base-table reads
 //     are strongly consistent.
+//   - Invitations. IDs are UUIDv7s from Options.NewID, so the seed's
+//     listing sorts by creation (newest first). The token is 256 bits
+//     from crypto/rand in base64url without padding (43 characters); only
+//     Invite and the stream carry it: GetInvitation and ListInvitations
+//     leave Token empty, so that a listing cannot leak links. The lifetime
+//     is Options.InvitationLifetime (24 hours by default); createdAt and
+//     expiresAt are whole seconds, and an invitation has expired from the
+//     second expiresAt names (TTL deletes items whose expiresAt is past).
+//     Reads leave expired invitations out, as TTL deletes late.
+//   - Email addresses are plain addresses (net/mail, no display name, at
+//     most 254 bytes), compared exactly as written. Inviting an address
+//     that has an invitation to the team replaces it: the earlier ones are
+//     deleted in the new one's transaction, and their links stop working
+//     (a resend, possibly with another role). Two concurrent invitations
+//     of one address can both stay; either link then works once.
+//   - Only an admin invites or revokes, checked in the same transaction
+//     with a ConditionCheck on the admin's team_user item; anyone else,
+//     member or not, gets ErrNotAdmin (matching ErrConflict).
+//     Authorization of who may call AcceptInvitation for which user is the
+//     caller's: the token is the proof that the invitee received the mail.
+//   - AcceptInvitation compares the token in constant time and checks the
+//     expiry against the store's clock, then deletes the invitation on
+//     condition of that token and of expiresAt being after now, in the
+//     transaction that writes the membership pair. The role is the
+//     invitation's; team_name is the invitation's unless the team was
+//     renamed since, in which case the team's current name (a copy must
+//     match its team, see Renames). A missing, accepted, revoked or
+//     expired invitation and a wrong token give one ErrNotFound, the same
+//     text for the same invitation ID. A user who is already a member gets
+//     ErrAlreadyExists and the invitation stays. A repeat of a committed
+//     acceptance (even under an idempotency key) finds no invitation:
+//     ErrNotFound; ListUserTeams tells whether it was the caller's own.
+//   - RevokeInvitation deletes an expired invitation too (it is still
+//     stored until TTL deletes it). DeleteTeam leaves the team's
+//     invitations (they are in the other table, which it may not have):
+//     they can no longer be accepted, since the team is checked, and TTL
+//     deletes them.
+//   - The stream handler mails each INSERT in order and reports every
+//     failed one; Lambda then retries from the earliest failure, so later
+//     records may be mailed twice (delivery is at least once anyway).
+//     Records of invitations that have expired by then are not mailed,
+//     and corrupt ones are skipped (StreamHandler.OnSkip), not failed,
+//     since a failure would hold up the shard until it aged out.
 //
 // # Other writers
 //
@@ -160,12 +239,22 @@
 // come from the keys, a date with a time (any ISO 8601 form) reads as its
 // date, and a tag reference without TAG# as the bare ID.
 //
+// A program writing the invitation table must write expiresAt as a Number
+// of epoch seconds (else TTL never deletes the item, and ddbkit's reads,
+// which filter on it, never see it; a Get reports ErrCorruptItem), and
+// type "invitation" (else the stream handler does not mail it). invitedBy
+// may lack its USER# prefix, createdAt and team_name may be missing, and
+// its tokens may have any form: AcceptInvitation compares them as they
+// are. An invitation it writes with the same email is replaced by the
+// next Invite of that address.
+//
 // # Errors
 //
 // Every error starts with "taskmgmt: " and matches exactly one of ddbkit's
 // sentinels with errors.Is: ErrInvalidArgument (a *ddbkit.ValidationError
 // naming the field; nothing was written), ErrNotFound, ErrAlreadyExists,
-// ErrConflict, ErrInvalidCursor, ErrCorruptItem and ErrUnavailable
+// ErrConflict (ErrNotAdmin among them), ErrInvalidCursor, ErrCorruptItem,
+// ErrSchemaMismatch (a missing table) and ErrUnavailable
 // (throttling, 5xx or a cancelled context through the retries). Every
 // TransactWriteItems carries a ClientRequestToken, from
 // ddbkit.WithIdempotencyKey when the caller gives one.

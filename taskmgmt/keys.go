@@ -137,9 +137,8 @@ func dailyQuery(t ddb.Table, teamID string, q DailyQuery) ddb.KeyQuery {
 }
 
 // boardQuery is the KeyQuery of a board view on today. The tag filter's
-// binding goes into the cursor secret, so that a cursor only works for the
-// filter that issued it (ddb's cursors bind table, index, partition, sort
-// condition and direction, not a filter).
+// canonical form goes into KeyQuery.Filter, which cursors bind, so that a
+// cursor only works for the filter that issued it.
 func boardQuery(t ddb.Table, teamID string, q BoardQuery, today Date) ddb.KeyQuery {
 	var k ddb.KeyQuery
 	switch q.View {
