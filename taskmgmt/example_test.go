@@ -49,3 +49,43 @@ func Example() {
 	// todo 2, doing 1, done 0
 	// removing the last admin is a conflict: true
 }
+
+// An invitation: an admin invites, the stream handler mails it (here from
+// the memory store's stream; in production, Lambda calls
+// StreamHandler.Handle with the table's stream), and the invitee accepts
+// with the link's token, once.
+func Example_invitation() {
+	ctx := context.Background()
+	now := time.Date(2026, 1, 11, 14, 20, 0, 0, time.UTC) // the seed's createdAt, 1768141200
+	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
+		o.Clock = func() time.Time { return now }
+		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
+	})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "alice"})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"})
+	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
+	_, _ = s.Invite(ctx, team.ID, "u1", taskmgmt.NewInvitation{Email: "bob@example.com"})
+
+	var link taskmgmt.Acceptance
+	mailer := mailerFunc(func(_ context.Context, inv taskmgmt.Invitation) error {
+		fmt.Printf("to %s: join %q as %s (invited by %s), until %d\n", inv.Email, inv.TeamName, inv.Role, inv.InvitedBy, inv.ExpiresAt.Unix())
+		link = taskmgmt.Acceptance{TeamID: inv.TeamID, InvitationID: inv.ID, Token: inv.Token}
+		return nil
+	})
+	resp, _ := taskmgmt.StreamHandler{Mailer: mailer, Clock: func() time.Time { return now }}.Handle(ctx, s.TakeStream())
+	fmt.Println("failed records:", len(resp.BatchItemFailures))
+
+	m, err := s.AcceptInvitation(ctx, "u2", link)
+	fmt.Println(m.UserName, "joined as", m.Role, err)
+	_, err = s.AcceptInvitation(ctx, "u2", link)
+	fmt.Println("again:", errors.Is(err, ddbkit.ErrNotFound))
+	// Output:
+	// to bob@example.com: join "タスク管理 APP 開発チーム" as member (invited by u1), until 1768227600
+	// failed records: 0
+	// bob joined as member <nil>
+	// again: true
+}
+
+type mailerFunc func(context.Context, taskmgmt.Invitation) error
+
+func (f mailerFunc) MailInvitation(ctx context.Context, inv taskmgmt.Invitation) error { return f(ctx, inv) }

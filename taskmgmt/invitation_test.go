@@ -224,3 +224,27 @@ func TestStreamEndToEnd(t *testing.T) {
 		t.Fatalf("response JSON %s is not Lambda's", b)
 	}
 }
+
+// TestInvitationDefinition checks the seed's invitation table: keys,
+// capacity, stream and TTL, and its CloudFormation resource.
+func TestInvitationDefinition(t *testing.T) {
+	d := taskmgmt.InvitationDefinition("task-table-invitation-v3")
+	in := d.CreateTableInput()
+	if aws.ToInt64(in.ProvisionedThroughput.ReadCapacityUnits) != 1 || aws.ToInt64(in.ProvisionedThroughput.WriteCapacityUnits) != 1 ||
+		len(in.GlobalSecondaryIndexes) != 0 || in.StreamSpecification.StreamViewType != types.StreamViewTypeNewImage || d.TTLAttribute != "expiresAt" {
+		t.Fatalf("definition: %+v, TTL %q", in, d.TTLAttribute)
+	}
+	cfn, err := d.CloudFormation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"StreamViewType": "NEW_IMAGE"`, `"AttributeName": "expiresAt"`, `"ReadCapacityUnits": 1`} {
+		if !strings.Contains(string(cfn), want) {
+			t.Errorf("CloudFormation lacks %s:\n%s", want, cfn)
+		}
+	}
+	od := taskmgmt.OnDemandInvitationDefinition("x").CreateTableInput()
+	if od.BillingMode != types.BillingModePayPerRequest || od.ProvisionedThroughput != nil {
+		t.Fatalf("on-demand: %+v", od)
+	}
+}
