@@ -88,4 +88,6 @@ func Example_invitation() {
 
 type mailerFunc func(context.Context, taskmgmt.Invitation) error
 
-func (f mailerFunc) MailInvitation(ctx context.Context, inv taskmgmt.Invitation) error { return f(ctx, inv) }
+func (f mailerFunc) MailInvitation(ctx context.Context, inv taskmgmt.Invitation) error {
+	return f(ctx, inv)
+}
