@@ -98,7 +98,7 @@ type Mailer interface {
 // table delivers. Use its Handle method as a Lambda function:
 // lambda.Start(taskmgmt.StreamHandler{Mailer: m}.Handle).
 type StreamHandler struct {
-	Mailer Mailer
+	Mailer Mailer // required
 	// Clock tells which invitations have expired by the time their record
 	// is handled (Lambda retries for up to a day): those are not mailed.
 	// The default is time.Now.
