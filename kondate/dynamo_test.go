@@ -258,3 +258,49 @@ func TestRoundTrips(t *testing.T) {
 }
 
 func fmtv(v any) string { return fmt.Sprintf("%+v", v) }
+
+// TestCursorSecret: a cursor signed with a secret passes only a store with
+// the same secret, on the same table and listing; a store with another
+// secret, or none, refuses it with ErrInvalidCursor. Both stores.
+func TestCursorSecret(t *testing.T) {
+	secret := func(k string) func(*kondate.Options) {
+		return func(o *kondate.Options) { o.CursorSecret = []byte(k) }
+	}
+	dyn, c, table := newDynamo(t, nil, deterministic, secret("a"))
+	on := func(o *kondate.Options) { o.TableName = table }
+	mem := kondate.NewMemoryStore(deterministic, on, secret("a"))
+	for _, tc := range []struct {
+		name   string
+		signer kondate.Store
+		same   kondate.Store
+		others []kondate.Store
+	}{
+		{"dynamo", dyn, kondate.NewDynamoStore(c, on, secret("a")),
+			[]kondate.Store{kondate.NewDynamoStore(c, on, secret("b")), kondate.NewDynamoStore(c, on)}},
+		// The memory stores share no items: the signer holds the items,
+		// and only its secret is compared.
+		{"memory", mem, mem,
+			[]kondate.Store{kondate.NewMemoryStore(deterministic, on, secret("b")), kondate.NewMemoryStore(deterministic, on)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			for range 3 {
+				if _, err := tc.signer.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "x"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p, err := tc.signer.ListShoppingItems(ctx, u, ddbkit.PageOptions{Limit: 1})
+			if err != nil || p.Next == "" {
+				t.Fatalf("ListShoppingItems = %+v, %v; want a next page", p, err)
+			}
+			next := ddbkit.PageOptions{Limit: 1, Cursor: p.Next}
+			if q, err := tc.same.ListShoppingItems(ctx, u, next); err != nil || len(q.Items) != 1 || q.Items[0].ID == p.Items[0].ID {
+				t.Fatalf("a cursor on a store with the same secret = %+v, %v; want the second page", q, err)
+			}
+			for i, o := range tc.others {
+				_, err := o.ListShoppingItems(ctx, u, next)
+				ddbtest.WantSentinel(t, fmt.Sprintf("a cursor on store %d with another secret or none", i), err, ddbkit.ErrInvalidCursor)
+			}
+		})
+	}
+}
