@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"BadInputWritesNothing", testBadInput},
 		{"EndedContextWritesNothing", testEndedContext},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"IdempotencyKeyLateRepeat", testIdempotencyKeyLateRepeat},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, fixed(t, newStore)) })
@@ -706,4 +707,61 @@ func testIdempotencyKey(t *testing.T, s kondate.Store) {
 	wantEqual(t, "plan after the refused repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), p)
 	// Another operation under the same key has a token of its own.
 	must[kondate.Plan](t, "PromoteNextPlan")(s.PromoteNextPlan(kctx, user))
+}
+
+// testIdempotencyKeyLateRepeat: each transactional write, repeated under
+// its idempotency key after the state it read has changed (a client's
+// retry arriving late), is refused or finds nothing to do, and does not
+// write a second time; without the key, each repeat would write again.
+func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	set := must[kondate.Set](t, "CreateSet")(s.CreateSet(ctx, user, newSet("セット")))
+
+	// ApplySet, then the plan is edited: the repeat would undo the edit.
+	apply := ddbkit.WithIdempotencyKey(ctx, "apply-1")
+	must[kondate.Plan](t, "ApplySet")(s.ApplySet(apply, user, kondate.PlanNext, set.ID))
+	edited := must[kondate.Plan](t, "UpdatePlan")(s.UpdatePlan(ctx, user, kondate.PlanNext, []kondate.SetItem{{Title: "カレー"}}))
+	_, err := s.ApplySet(apply, user, kondate.PlanNext, set.ID)
+	wantErr(t, "ApplySet repeated under its key after an edit", err, ddbkit.ErrConflict)
+	wantEqual(t, "next plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), edited)
+
+	// PromoteNextPlan, then a new next plan: the repeat would promote it.
+	promote := ddbkit.WithIdempotencyKey(ctx, "promote-1")
+	cur := must[kondate.Plan](t, "PromoteNextPlan")(s.PromoteNextPlan(promote, user))
+	next := must[kondate.Plan](t, "ApplySet")(s.ApplySet(ctx, user, kondate.PlanNext, set.ID))
+	_, err = s.PromoteNextPlan(promote, user)
+	wantErr(t, "PromoteNextPlan repeated under its key after a new next plan", err, ddbkit.ErrConflict)
+	wantEqual(t, "current plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanCurrent)), cur)
+	wantEqual(t, "next plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), next)
+
+	// DeleteFridgeItem, then a restore: the repeat would delete it again.
+	f := must[kondate.FridgeItem](t, "AddFridgeItem")(s.AddFridgeItem(ctx, user, kondate.NewFridgeItem{Name: "卵"}))
+	del := ddbkit.WithIdempotencyKey(ctx, "delete-1")
+	d1 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(del, user, f.ID))
+	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, f.ID, d1.DeletedAt))
+	_, err = s.DeleteFridgeItem(del, user, f.ID)
+	wantErr(t, "DeleteFridgeItem repeated under its key after a restore", err, ddbkit.ErrConflict)
+	fridge := func() ([]kondate.FridgeItem, []kondate.DeletedFridgeItem) {
+		t.Helper()
+		return all(t, "ListFridgeItems", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.FridgeItem], error) {
+				return s.ListFridgeItems(ctx, user, o)
+			}), all(t, "ListDeletedFridgeItems", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.DeletedFridgeItem], error) {
+				return s.ListDeletedFridgeItems(ctx, user, o)
+			})
+	}
+	live, archived := fridge()
+	wantEqual(t, "fridge after the repeated delete", live, []kondate.FridgeItem{f})
+	wantEqual(t, "archive after the repeated delete", len(archived), 0)
+
+	// RestoreFridgeItem, then a new delete: the repeat names the first
+	// deletion, which is no longer in the archive.
+	d2 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(ctx, user, f.ID))
+	restore := ddbkit.WithIdempotencyKey(ctx, "restore-1")
+	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(restore, user, f.ID, d2.DeletedAt))
+	d3 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(ctx, user, f.ID))
+	_, err = s.RestoreFridgeItem(restore, user, f.ID, d2.DeletedAt)
+	wantErr(t, "RestoreFridgeItem repeated under its key after a new delete", err, ddbkit.ErrNotFound)
+	live, archived = fridge()
+	wantEqual(t, "fridge after the repeated restore", len(live), 0)
+	wantEqual(t, "archive after the repeated restore", archived, []kondate.DeletedFridgeItem{d3})
 }
