@@ -3,7 +3,6 @@ package taskmgmt
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -209,17 +208,6 @@ func (s *DynamoStore) execStep(ctx context.Context, tx *ddb.Tx) error {
 	return ddb.ExecTxToken(ctx, s.c, s.o.backoff(), uuid.NewString(), tx)
 }
 
-// build names the n-th build of a read-modify-write's transaction, so
-// that under an idempotency key each build has a token of its own
-// (DynamoDB refuses one token for two different transactions); the first
-// build keeps op, as the memory store's token emulation does.
-func build(op string, n int) string {
-	if n <= 1 {
-		return op
-	}
-	return fmt.Sprintf("%s (build %d)", op, n)
-}
-
 // isCondFailed reports a transaction cancelled by a failed condition.
 func isCondFailed(err error) bool {
 	var ce *ddb.TxCanceledError
@@ -242,9 +230,7 @@ func (s *DynamoStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 	}
 	team := Team{ID: s.o.NewID(), Name: in.Name, Description: in.Description}
 	today := s.o.read().today
-	builds := 0
 	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		builds++
 		u, _, err := s.user(ctx, creatorID)
 		if err != nil {
 			return err
@@ -254,7 +240,7 @@ func (s *DynamoStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 		tx.Put(labelTeam, s.t, teamItem(team), notExists)
 		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today}), notExists)
 		tx.Put(labelTeamUser, s.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today}), notExists)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if old, ok := ddb.ConditionFailed(err, labelUser); ok {
 			if old == nil {
 				return errUserNotFound(creatorID)
@@ -405,9 +391,7 @@ func (s *DynamoStore) AddMember(ctx context.Context, teamID, userID string, role
 	}
 	today := s.o.read().today
 	var m Member
-	builds := 0
 	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		builds++
 		team, err := s.team(ctx, teamID)
 		if err != nil {
 			return err
@@ -422,7 +406,7 @@ func (s *DynamoStore) AddMember(ctx context.Context, teamID, userID string, role
 		tx.Check(labelUser, s.t, userKey(userID).item(s.t), exists.And(equalOrMissing(nUserName, u.Name)))
 		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today}), notExists)
 		tx.Put(labelTeamUser, s.t, teamUserItem(m), notExists)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if old, ok := ddb.ConditionFailed(err, labelTeam); ok {
 			if old == nil {
 				return errTeamNotFound(teamID)
@@ -488,9 +472,7 @@ func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role R
 		return Member{}, err
 	}
 	var m Member
-	builds := 0
 	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
-		builds++
 		var err error
 		if m, err = s.member(ctx, teamID, userID); err != nil || m.Role == role {
 			return err
@@ -505,7 +487,7 @@ func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role R
 		set := expression.Set(nRole, expression.Value(string(role)))
 		tx.Update(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), set, cond)
 		tx.Update(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t), set, exists)
-		if err := s.execMember(ctx, build(op, builds), &tx, teamID, userID); err != nil {
+		if err := s.execMember(ctx, op, &tx, teamID, userID); err != nil {
 			return err
 		}
 		m.Role = role
@@ -545,9 +527,7 @@ func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) e
 	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
 		return err
 	}
-	builds := 0
 	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
-		builds++
 		m, err := s.member(ctx, teamID, userID)
 		if err != nil {
 			return err
@@ -560,7 +540,7 @@ func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) e
 		}
 		tx.Delete(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), expression.Equal(nRole, expression.Value(string(m.Role))))
 		tx.Delete(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t))
-		return s.execMember(ctx, build(op, builds), &tx, teamID, userID)
+		return s.execMember(ctx, op, &tx, teamID, userID)
 	})
 	return wrap(op, err)
 }
@@ -764,9 +744,7 @@ func (s *DynamoStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 		return Task{}, err
 	}
 	var out Task
-	builds := 0
 	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		builds++
 		old, st, err := s.task(ctx, teamID, taskID)
 		if err != nil {
 			return err
@@ -797,7 +775,7 @@ func (s *DynamoStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 		tx.Update(labelTask, s.t, taskKey(teamID, taskID).item(s.t), upd, taskAsRead(st))
 		s.checkTags(&tx, teamID, ids, added)
 		s.addCounters(&tx, teamID, moveDelta(old.Status, t.Status), s.o.read().today)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if err := tagError(err, ids, added); err != nil {
 			return err
 		}
@@ -822,9 +800,7 @@ func (s *DynamoStore) DeleteTask(ctx context.Context, teamID, taskID string) err
 	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
 		return err
 	}
-	builds := 0
 	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		builds++
 		old, _, err := s.task(ctx, teamID, taskID)
 		if err != nil {
 			return err
@@ -832,7 +808,7 @@ func (s *DynamoStore) DeleteTask(ctx context.Context, teamID, taskID string) err
 		var tx ddb.Tx
 		tx.Delete(labelTask, s.t, taskKey(teamID, taskID).item(s.t), exists.And(expression.Equal(nStatus, expression.Value(string(old.Status)))))
 		s.addCounters(&tx, teamID, deleteDelta(old.Status), "")
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if prev, ok := ddb.ConditionFailed(err, labelTask); ok {
 			if prev == nil {
 				return errTaskNotFound(teamID, taskID)

@@ -37,9 +37,7 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 		return Invitation{}, err
 	}
 	var inv Invitation
-	builds := 0
 	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
-		builds++
 		team, err := s.team(ctx, teamID)
 		if err != nil {
 			return err
@@ -58,7 +56,7 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 				earlier = append(earlier, s.it.KeyOf(it))
 			}
 		}
-		if builds == 1 {
+		if inv.ID == "" { // the first build makes the invitation; rebuilds keep it
 			inv = s.o.newInvitation(teamID, team.Name, inviterID, in, s.o.read().now)
 		}
 		inv.TeamName = team.Name
@@ -69,7 +67,7 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 			tx.Delete(labelEarlier+strconv.Itoa(i), s.it, k)
 		}
 		tx.Put(labelInvitation, s.it, invitationItem(inv), notExists)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {
 			return errNotAdmin(teamID, inviterID)
 		}
@@ -162,9 +160,7 @@ func (s *DynamoStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 	}
 	teamName, userName := inv.TeamName, u.Name
 	var m Member
-	builds := 0
 	err = ddb.Retry(ctx, s.o.backoff(), func() error {
-		builds++
 		m = Member{TeamID: a.TeamID, UserID: userID, UserName: userName, Role: inv.Role, JoinedAt: now.today}
 		var tx ddb.Tx
 		// The invitation goes, if it still holds the token and has not
@@ -176,7 +172,7 @@ func (s *DynamoStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 		tx.Check(labelUser, s.t, userKey(userID).item(s.t), exists.And(equalOrMissing(nUserName, userName)))
 		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today}), notExists)
 		tx.Put(labelTeamUser, s.t, teamUserItem(m), notExists)
-		err := ddb.ExecTx(ctx, s.c, s.o.backoff(), build(op, builds), &tx)
+		err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if _, ok := ddb.ConditionFailed(err, labelInvitation); ok {
 			return notFound // accepted or revoked meanwhile
 		}
