@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -334,12 +335,16 @@ type writeCall struct {
 	call     func() error
 }
 
+// writes returns every write of every(s, ctx, f) with the call it makes
+// last, in an order in which each succeeds: DeleteSet last, since ApplySet
+// applies the set.
 func writes(s kondate.Store, ctx context.Context, f fixture) []writeCall {
 	w := []writeCall{}
+	var last []writeCall
 	for _, c := range every(s, ctx, f) {
 		op := map[string]string{
 			"UpdateProfile": "UpdateItem", "CreateRecipe": "PutItem", "UpdateRecipe": "UpdateItem", "DeleteRecipe": "DeleteItem",
-			"CreateSet": "PutItem", "UpdateSet": "UpdateItem", "UpdatePlan": "UpdateItem",
+			"CreateSet": "PutItem", "UpdateSet": "UpdateItem", "DeleteSet": "DeleteItem", "UpdatePlan": "UpdateItem",
 			"ApplySet": "TransactWriteItems", "PromoteNextPlan": "TransactWriteItems",
 			"AddShoppingItem": "PutItem", "UpdateShoppingItem": "UpdateItem", "CompleteShoppingItem": "UpdateItem",
 			"AddFridgeItem": "PutItem", "UpdateFridgeItem": "UpdateItem", "DeleteFridgeItem": "TransactWriteItems",
@@ -349,9 +354,88 @@ func writes(s kondate.Store, ctx context.Context, f fixture) []writeCall {
 			"AddNotification": "PutItem", "MarkNotificationRead": "UpdateItem", "SetNotificationSettings": "PutItem",
 			"RegisterPushToken": "UpdateItem", "UnregisterPushToken": "DeleteItem",
 		}[c.name]
-		if op != "" {
+		switch {
+		case c.name == "DeleteSet":
+			last = append(last, writeCall{c.name, op, c.call})
+		case op != "":
 			w = append(w, writeCall{c.name, op, c.call})
 		}
 	}
-	return w
+	return append(w, last...)
+}
+
+// TestIdempotencyKeyAfterLostResponses: each transactional write commits
+// but every response to it is lost, so the call gives up with
+// ErrUnavailable; the client repeats it under the same idempotency key.
+// The repeat writes nothing a second time: it is refused where it would
+// write other values (a later appliedAt), or finds its work done.
+func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
+	s, fc, _, _ := faulty(t, fast)
+	f := newFixture(t, s)
+	ctx := t.Context()
+	// lost runs call under the key what with every response lost, then
+	// check, then the repeat under the key, which must fail with want.
+	lost := func(what string, call func(context.Context) error, check func(), want error) {
+		t.Helper()
+		key := ddbkit.WithIdempotencyKey(ctx, what)
+		fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
+		err := call(key)
+		n := fc.Injected("TransactWriteItems")
+		fc.Clear()
+		ddbtest.WantSentinel(t, what+" while every response is lost", err, ddbkit.ErrUnavailable)
+		if n < 2 {
+			t.Fatalf("%s: %d transactions sent, want the retries of a lost response", what, n)
+		}
+		check()
+		ddbtest.WantSentinel(t, what+" repeated under its key", call(key), want)
+		check()
+	}
+
+	var applied time.Time
+	lost("ApplySet", func(ctx context.Context) error {
+		return ign(s.ApplySet(ctx, u, kondate.PlanCurrent, f.set.ID))
+	}, func() {
+		cur, err := s.GetPlan(ctx, u, kondate.PlanCurrent)
+		if applied.IsZero() {
+			applied = cur.AppliedAt
+		}
+		if err != nil || cur.SetID != f.set.ID || applied.IsZero() || !cur.AppliedAt.Equal(applied) {
+			t.Fatalf("current plan = %+v, %v; want the set applied once, at %v", cur, err, applied)
+		}
+	}, ddbkit.ErrConflict)
+
+	next, err := s.GetPlan(ctx, u, kondate.PlanNext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost("PromoteNextPlan", func(ctx context.Context) error { return ign(s.PromoteNextPlan(ctx, u)) }, func() {
+		cur, err := s.GetPlan(ctx, u, kondate.PlanCurrent)
+		if err != nil || !cur.AppliedAt.Equal(next.AppliedAt) || cur.SetID != next.SetID {
+			t.Fatalf("current plan = %+v, %v; want the next plan %+v", cur, err, next)
+		}
+	}, ddbkit.ErrNotFound)
+
+	// fridge checks the fridge and the archive hold exactly these IDs.
+	fridge := func(live, archived []string) func() {
+		return func() {
+			t.Helper()
+			l, err1 := s.ListFridgeItems(ctx, u, ddbkit.PageOptions{})
+			a, err2 := s.ListDeletedFridgeItems(ctx, u, ddbkit.PageOptions{})
+			var gotL, gotA []string
+			for _, it := range l.Items {
+				gotL = append(gotL, it.ID)
+			}
+			for _, it := range a.Items {
+				gotA = append(gotA, it.ID)
+			}
+			if err := errors.Join(err1, err2); err != nil || !slices.Equal(gotL, live) || !slices.Equal(gotA, archived) {
+				t.Fatalf("fridge %v, archive %v, %v; want %v and %v", gotL, gotA, err, live, archived)
+			}
+		}
+	}
+	lost("DeleteFridgeItem", func(ctx context.Context) error { return ign(s.DeleteFridgeItem(ctx, u, f.fridge.ID)) },
+		fridge(nil, []string{f.fridge.ID, f.deleted.ID}), ddbkit.ErrNotFound)
+	lost("RestoreFridgeItem", func(ctx context.Context) error {
+		return ign(s.RestoreFridgeItem(ctx, u, f.deleted.ID, f.deleted.DeletedAt))
+	}, fridge([]string{f.deleted.ID}, []string{f.fridge.ID}), ddbkit.ErrNotFound)
 }
