@@ -13,6 +13,7 @@ require (
 	github.com/google/btree v1.1.3
 	github.com/google/uuid v1.6.0
 	github.com/oklog/ulid/v2 v2.1.2
+	pgregory.net/rapid v1.3.0
 )
 
 require (
