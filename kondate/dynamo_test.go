@@ -23,7 +23,7 @@ func TestMain(m *testing.M) { ddbtest.Main(m) }
 // newDynamo returns a DynamoStore on a fresh table, talking to DynamoDB
 // Local through wrap (the raw client when wrap is nil), the raw client and
 // the table name.
-func newDynamo(t *testing.T, wrap func(ddbkit.Client) ddbkit.Client, opts ...func(*kondate.Options)) (*kondate.DynamoStore, *dynamodb.Client, string) {
+func newDynamo(t testing.TB, wrap func(ddbkit.Client) ddbkit.Client, opts ...func(*kondate.Options)) (*kondate.DynamoStore, *dynamodb.Client, string) {
 	t.Helper()
 	c := ddbtest.Client(t)
 	name := ddbtest.NewTable(t, c, kondate.CreateTableInput("kondate"))
