@@ -3,6 +3,8 @@ package kondate
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -127,9 +129,9 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 		case writePut:
 			tx.Put(w.label, d.t, w.item)
 		case writeDelete:
-			tx.Delete(w.label, d.t, w.key.item(d.t), matches(w.want))
+			tx.Delete(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
 		case writeCheck:
-			tx.Check(w.label, d.t, w.key.item(d.t), matches(w.want))
+			tx.Check(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
 		}
 	}
 	err := ddb.ExecTx(ctx, d.c, d.b, op, &tx)
@@ -141,13 +143,12 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 	return err
 }
 
-// matches is the condition that the item exists and holds want's values.
-func matches(want ddb.Item) expression.ConditionBuilder {
-	c := exists
-	for n, v := range want {
-		c = c.And(expression.Equal(expression.Name(n), expression.Value(v)))
-	}
-	return c
+// unchanged is the condition that the item exists and holds want's values.
+// The attributes go in sorted order: DynamoDB compares a repeated
+// transaction's parameters with those its token first came with, so the
+// same writes must make the same request.
+func unchanged(t ddb.Table, want ddb.Item) expression.ConditionBuilder {
+	return ddb.Unchanged(t, want, slices.Sorted(maps.Keys(want))...)
 }
 
 func updateExpr(u change) expression.UpdateBuilder {

@@ -114,7 +114,7 @@ func keyOf(item ddb.Item) itemKey {
 }
 
 // holds reports whether item exists and has want's values, as DynamoDB's
-// condition (see matches) does.
+// condition (see unchanged) does.
 func holds(item, want ddb.Item) bool {
 	if item == nil {
 		return false

@@ -439,3 +439,38 @@ func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
 		return ign(s.RestoreFridgeItem(ctx, u, f.deleted.ID, f.deleted.DeletedAt))
 	}, fridge([]string{f.deleted.ID}, []string{f.fridge.ID}), ddbkit.ErrNotFound)
 }
+
+// TestIdempotencyKeyReplay: a repeat under an idempotency key that sends
+// the very same writes (here the clock stands still, so ApplySet copies the
+// same set at the same appliedAt) is the first call's replay: it succeeds,
+// on both stores, and writes nothing new. DynamoDB compares the repeat's
+// request with the first, conditions included, so the store must build the
+// same request for the same writes.
+func TestIdempotencyKeyReplay(t *testing.T) {
+	frozen := func(o *kondate.Options) { o.Clock = func() time.Time { return start } }
+	ds, _, _ := newDynamo(t, nil, frozen)
+	for _, tc := range []struct {
+		name string
+		s    kondate.Store
+	}{{"dynamo", ds}, {"memory", kondate.NewMemoryStore(frozen)}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := t.Context()
+			set, err := tc.s.CreateSet(ctx, u, kondate.NewSet{Title: "中華セット", Tags: []string{"平日"},
+				Items: []kondate.SetItem{{RecipeID: "r_01", Title: "麻婆豆腐"}, {Title: "ご飯"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			key := ddbkit.WithIdempotencyKey(ctx, "apply-1")
+			first, err := tc.s.ApplySet(key, u, kondate.PlanNext, set.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 5 {
+				again, err := tc.s.ApplySet(key, u, kondate.PlanNext, set.ID)
+				if err != nil || fmtv(again) != fmtv(first) {
+					t.Fatalf("repeat %d under the key with the same writes = %+v, %v; want the first call's %+v", i, again, err, first)
+				}
+			}
+		})
+	}
+}
