@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/ddbkit/ddbkit"
@@ -16,7 +18,7 @@ import (
 // conformance suite checks each store against the contract; this checks them
 // against each other.
 func TestMemoryMatchesDynamo(t *testing.T) {
-	dyn, _, table := newDynamo(t, nil, deterministic)
+	dyn, c, table := newDynamo(t, nil, deterministic)
 	mem := wardrobe.NewMemoryStore(deterministic, func(o *wardrobe.Options) { o.TableName = table })
 
 	dynLog, memLog := session(t.Context(), dyn), session(t.Context(), mem)
@@ -31,6 +33,34 @@ func TestMemoryMatchesDynamo(t *testing.T) {
 	for i := range dynLog {
 		if dynLog[i] != memLog[i] {
 			t.Errorf("step %d differs:\n  dynamo %s\n  memory %s", i, dynLog[i], memLog[i])
+		}
+	}
+	checkExport(t, mem, rawTable(t, c, table), table)
+}
+
+// checkExport requires the memory store's Export to equal the DynamoDB
+// table's items, attribute for attribute, in key order.
+func checkExport(t *testing.T, mem *wardrobe.MemoryStore, want map[string]map[string]string, table string) {
+	t.Helper()
+	exported := mem.Export()
+	got := map[string]map[string]string{}
+	var order []string
+	for _, it := range exported[table] {
+		r := render(it)
+		k := r["PK"][2:] + " | " + r["SK"][2:]
+		got[k], order = r, append(order, k)
+	}
+	if len(exported) != 1 || !slices.IsSorted(order) {
+		t.Errorf("Export = %d tables, keys %v; want %s only, in key order", len(exported), order, table)
+	}
+	for k, w := range want {
+		if g, ok := got[k]; !ok || !maps.Equal(g, w) {
+			t.Errorf("exported %s:\n got %v\nwant %v", k, g, w)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("exported %s, not in the table: %v", k, g)
 		}
 	}
 }

@@ -167,6 +167,23 @@
 //     missing (Deleted, no image), and its error is in Page.Skipped;
 //     GetHistory fails with ErrCorruptItem.
 //
+// # Raw items: Export and Import
+//
+// MemoryStore.Export returns the memory store's items in DynamoDB's
+// attribute-value form (ddbkit.TableItems), exactly as DynamoStore writes
+// them: a test can compare it with a Scan of the real table, attribute
+// for attribute. MemoryStore.Import takes items in the seed's layout, as
+// the seed's app or ddbkit writes them (for example items exported from a
+// production table), and decodes them as leniently as DynamoStore reads
+// them, so a test's memory store can start from real data. Both go
+// through DynamoStore's own marshal and decode functions. The memory store
+// keeps items decoded: an item imported in a lenient form is exported, and
+// read, as DynamoStore would write it, except for its index keys, which it
+// keeps as imported (missing ones included) until a write that DynamoStore
+// makes to them, so it lists the item where DynamoDB does. An item
+// DynamoStore could not read, or whose key is none of the design's, cannot
+// be imported: ErrCorruptItem, and nothing is imported.
+//
 // # Decisions where the seed is silent
 //
 //   - Names (wardrobe, clothing, template) are one line of 1–40 characters,

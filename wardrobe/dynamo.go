@@ -176,7 +176,7 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	if err != nil {
 		return Wardrobe{}, err
 	}
-	item, err := attributevalue.MarshalMap(wardrobeItem{PK: k.pk, SK: k.sk, WardrobeID: w.ID, Name: w.Name, CreatedAt: w.CreatedAt.UnixMilli()})
+	item, err := marshalWardrobe(k, w)
 	if err != nil {
 		return Wardrobe{}, wrap(op, err)
 	}
@@ -1111,6 +1111,13 @@ func orNotFound(err, notFound error) error {
 	return notFound
 }
 
+// The marshal functions below give each item exactly as this store
+// writes it; MemoryStore.Export gives its items through them too.
+
+func marshalWardrobe(k itemKey, w Wardrobe) (ddb.Item, error) {
+	return attributevalue.MarshalMap(wardrobeItem{PK: k.pk, SK: k.sk, WardrobeID: w.ID, Name: w.Name, CreatedAt: w.CreatedAt.UnixMilli()})
+}
+
 func marshalWorn(w worn) (ddb.Item, error) {
 	k, err := w.key()
 	if err != nil {
@@ -1146,4 +1153,17 @@ func marshalHistory(k itemKey, h History) (ddb.Item, error) {
 		it.TemplateID = &h.TemplateID
 	}
 	return attributevalue.MarshalMap(it)
+}
+
+// counterItem is a daily counter as wear's updates leave it: ADD count
+// creates it with its date, SET count lowers it.
+type counterItem struct {
+	PK    string `dynamodbav:"PK"`
+	SK    string `dynamodbav:"SK"`
+	Count int    `dynamodbav:"count"`
+	Date  string `dynamodbav:"date"`
+}
+
+func marshalCounter(k itemKey, c DailyWear) (ddb.Item, error) {
+	return attributevalue.MarshalMap(counterItem{PK: k.pk, SK: k.sk, Count: c.Count, Date: string(c.Date)})
 }

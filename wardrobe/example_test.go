@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/wardrobe"
 )
@@ -214,4 +216,53 @@ func ExampleMemoryStore_AddClothing_validation() {
 	// ClothingIDs - must hold 1 to 20 clothes, got 21
 	// true true
 	// true
+}
+
+// ExampleMemoryStore_Import seeds a memory store with the seed's example
+// items, raw, as the seed's app writes them (or as a Scan of a production
+// table returns them), and reads them through the store; Export gives them
+// back as DynamoStore writes them.
+func ExampleMemoryStore_Import() {
+	s := wardrobe.NewMemoryStore()
+	const (
+		w     = "wd_01HZZ8Q2K9N3V4X5Y6Z7A8B9C0"
+		shirt = "cl_01HZZ8Q2KA0000000000000001"
+	)
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	num := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	err := s.Import(ddbkit.TableItems{wardrobe.DefaultTableName: {
+		{"PK": str("W#" + w), "SK": str("META"), "wardrobeId": str(w), "name": str("わたしの服"), "createdAt": num("1735690000123")},
+		{"PK": str("W#" + w + "#CLOTH"), "SK": str("CLOTH#" + shirt), "clothingId": str(shirt),
+			"name": str("白シャツ"), "status": str("ACTIVE"), "imageKey": str("images/shirt.jpg"),
+			"wearCount": num("1"), "lastWornAt": num("1767139200000"), "createdAt": num("1735690000123"),
+			"deletedAt":    &types.AttributeValueMemberNULL{Value: true},
+			"statusListPk": str("W#" + w + "#CLOTH#ACTIVE"), "createdAtSk": str("CREATED#1735690000123#" + shirt),
+			"wearCountSk": str("WEAR#0000000001#" + shirt), "lastWornAtSk": str("LASTWORN#1767139200000#" + shirt)},
+		{"PK": str("W#" + w + "#COUNT#CLOTH#" + shirt), "SK": str("DATE#20251231"), "date": str("20251231"), "count": num("1")},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	p, err := s.ListClothes(ctx, w, wardrobe.ListOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range p.Items {
+		fmt.Println(c.Name, c.ImageKey, c.WearCount, c.LastWornAt)
+	}
+	rep, err := s.RecalculateStats(ctx, w)
+	fmt.Println(rep.Checked, len(rep.Drifts), err)
+
+	// A bad item is refused, naming it, and nothing is imported.
+	err = s.Import(ddbkit.TableItems{wardrobe.DefaultTableName: {
+		{"PK": str("W#" + w + "#CLOTH"), "SK": str("CLOTH#cl_2"), "name": str("壊れた服"), "status": str("ARCHIVED")},
+	}})
+	fmt.Println(errors.Is(err, ddbkit.ErrCorruptItem))
+	fmt.Println(len(s.Export()[wardrobe.DefaultTableName]), "items")
+	// Output:
+	// 白シャツ images/shirt.jpg 1 20251231
+	// 1 0 <nil>
+	// true
+	// 3 items
 }

@@ -136,6 +136,16 @@ const (
 func legacyTable(t *testing.T, c *dynamodb.Client) string {
 	t.Helper()
 	table := appTable(t, c)
+	good, corrupt := legacyItems()
+	putRaw(t, c, table, good...)
+	putRaw(t, c, table, corrupt...)
+	return table
+}
+
+// legacyItems are the items legacyTable puts: those DynamoStore reads, and
+// the corrupt ones (a clothing with an unknown status, a history whose
+// clothingIds is a Number).
+func legacyItems() (good, corrupt []item) {
 	const created = 1735690000123 // the seed's example
 	shirt := appWorn(lwID, "CLOTH", shirtID, "白シャツ", "ACTIVE", 2, "20260103", created)
 	shirt["imageKey"] = S("images/shirt.jpg")
@@ -152,9 +162,9 @@ func legacyTable(t *testing.T, c *dynamodb.Client) string {
 	bad["status"] = S("ARCHIVED")
 	tpl := appWorn(lwID, "TPL", tplID, "休日", "ACTIVE", 1, "20260101", created+5)
 	tpl["clothingIds"] = L(shirtID, denimID, coatID)
-	putRaw(t, c, table,
+	good = append(good,
 		item{"PK": S("W#" + lwID), "SK": S("META"), "wardrobeId": S(lwID), "name": S("わたしの服"), "createdAt": N(created)},
-		shirt, denim, coat, iso, bad, tpl,
+		shirt, denim, coat, iso, tpl,
 		appHistory(lwID, hist1, "20260101", created+10, S(tplID), shirtID, denimID),
 		appHistory(lwID, hist2, "20260103", created+11, null, shirtID),
 		appHistory(lwID, hist3, "20260103", created+12, nil, denimID),
@@ -166,7 +176,7 @@ func legacyTable(t *testing.T, c *dynamodb.Client) string {
 	)
 	h := appHistory(lwID, histBad, "20260102", created+13, nil, shirtID)
 	h["clothingIds"] = N(3)
-	putRaw(t, c, table, h)
+	corrupt = append(corrupt, bad, h)
 
 	// Another wardrobe: a scarf whose lastWornAt is not a midnight but the
 	// instant it was worn on its latest day, an app's history whose date is
@@ -178,13 +188,13 @@ func legacyTable(t *testing.T, c *dynamodb.Client) string {
 	ha["date"] = S("2026-01-01")
 	hb := appHistory(wd2, histB, "20260103", created+2, nil, scarfID)
 	delete(hb, "date")
-	putRaw(t, c, table,
+	good = append(good,
 		item{"PK": S("W#" + wd2), "SK": S("META"), "wardrobeId": S(wd2), "name": S("冬物"), "createdAt": N(created)},
 		scarf, ha, hb,
 		appCounter(wd2, "CLOTH", scarfID, "20260101", 1),
 		appCounter(wd2, "CLOTH", scarfID, "20260103", 1),
 	)
-	return table
+	return good, corrupt
 }
 
 // TestLegacyTable runs every read access pattern, and the main writes, on
@@ -197,11 +207,67 @@ func TestLegacyTable(t *testing.T) {
 	if err != nil || len(changes) != 0 {
 		t.Fatalf("EnsureTable on the app's table = %v, %v; want no change", changes, err)
 	}
+	s := wardrobe.NewDynamoStore(c, legacyOptions(table))
+	legacyChecks(t, s, table, true, func(pk, sk string) item { return rawItem(t, c, table, pk, sk) })
+}
+
+// TestLegacyItemsOnMemory imports the items of the legacy fixture into a
+// memory store and runs the same checks on it: it reads them as
+// DynamoStore does. The corrupt items cannot be imported: Import refuses
+// them with ErrCorruptItem naming table, key and attribute, and imports
+// nothing else of the call.
+func TestLegacyItemsOnMemory(t *testing.T) {
+	const table = "WardrobeTable"
+	s := wardrobe.NewMemoryStore(legacyOptions(table))
+	good, corrupt := legacyItems()
+	for i, bad := range corrupt {
+		err := s.Import(ddbkit.TableItems{table: append(slices.Clone(good), bad)})
+		ddbtest.WantSentinel(t, fmt.Sprint("Import(corrupt ", i, ")"), err, ddbkit.ErrCorruptItem)
+		var ce *ddbkit.CorruptItemError
+		if !errors.As(err, &ce) || ce.Table != table || !strings.Contains(ce.Key, bad["SK"].(*types.AttributeValueMemberS).Value) ||
+			ce.Attr != map[int]string{0: "status", 1: "clothingIds"}[i] {
+			t.Fatalf("Import(corrupt %d) = %v; want a *ddbkit.CorruptItemError naming %s, its key and attribute", i, err, table)
+		}
+		if n := len(s.Export()[table]); n != 0 {
+			t.Fatalf("a failed Import left %d items", n)
+		}
+	}
+	err := s.Import(ddbkit.TableItems{"OtherTable": good})
+	ddbtest.WantSentinel(t, "Import(another table)", err, ddbkit.ErrInvalidArgument)
+	if err := s.Import(ddbkit.TableItems{table: good}); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	if got := len(s.Export()[table]); got != len(good) {
+		t.Fatalf("Export after Import: %d items, want %d", got, len(good))
+	}
+	legacyChecks(t, s, table, false, func(pk, sk string) item {
+		for _, it := range s.Export()[table] {
+			if it["PK"].(*types.AttributeValueMemberS).Value == pk && it["SK"].(*types.AttributeValueMemberS).Value == sk {
+				return it
+			}
+		}
+		return nil
+	})
+}
+
+func legacyOptions(table string) func(*wardrobe.Options) {
 	clock := ddbkit.StepClock(time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC), time.Second)
-	s := wardrobe.NewDynamoStore(c, func(o *wardrobe.Options) {
+	return func(o *wardrobe.Options) {
 		o.TableName, o.TimeZone, o.Clock = table, jst, clock
 		o.NewID = ddbkit.SeededUUIDv7(7, clock)
-	})
+	}
+}
+
+// legacyChecks runs every read access pattern, and the main writes, on a
+// store holding legacyItems: with the corrupt ones when corrupt is set
+// (DynamoStore on the app's table), without them otherwise (a memory
+// store, which cannot hold them). raw reads a stored item.
+func legacyChecks(t *testing.T, s wardrobe.Store, table string, corrupt bool, raw func(pk, sk string) item) {
+	ctx := t.Context()
+	skipped := 0
+	if corrupt {
+		skipped = 1
+	}
 	createdAt := time.UnixMilli(1735690000123).UTC()
 
 	// AP-02.
@@ -228,11 +294,13 @@ func TestLegacyTable(t *testing.T) {
 		}
 	}
 	// A corrupt item: ErrCorruptItem naming the table, key and attribute.
-	_, err = s.GetClothing(ctx, lwID, badID)
-	ddbtest.WantSentinel(t, "GetClothing(corrupt)", err, ddbkit.ErrCorruptItem)
-	var ce *ddbkit.CorruptItemError
-	if !errors.As(err, &ce) || ce.Attr != "status" || ce.Table != table || !strings.Contains(ce.Key, badID) {
-		t.Fatalf("GetClothing(corrupt) = %v; want a *ddbkit.CorruptItemError naming %s, its key and status", err, table)
+	if corrupt {
+		_, err = s.GetClothing(ctx, lwID, badID)
+		ddbtest.WantSentinel(t, "GetClothing(corrupt)", err, ddbkit.ErrCorruptItem)
+		var ce *ddbkit.CorruptItemError
+		if !errors.As(err, &ce) || ce.Attr != "status" || ce.Table != table || !strings.Contains(ce.Key, badID) {
+			t.Fatalf("GetClothing(corrupt) = %v; want a *ddbkit.CorruptItemError naming %s, its key and status", err, table)
+		}
 	}
 
 	// AP-04: every order, both directions; the corrupt item is skipped and
@@ -252,7 +320,7 @@ func TestLegacyTable(t *testing.T) {
 		if err != nil || !slices.Equal(clothingIDs(p.Items), tc.want) || p.Next != "" {
 			t.Errorf("ListClothes(%s, desc=%v) = %v next %q, %v; want %v", tc.o, tc.desc, clothingIDs(p.Items), p.Next, err, tc.want)
 		}
-		if len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) || !strings.Contains(p.Skipped[0].Error(), badID) {
+		if len(p.Skipped) != skipped || corrupt && (!errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) || !strings.Contains(p.Skipped[0].Error(), badID)) {
 			t.Errorf("ListClothes(%s).Skipped = %v; want the corrupt clothing", tc.o, p.Skipped)
 		}
 		for _, got := range p.Items {
@@ -263,19 +331,19 @@ func TestLegacyTable(t *testing.T) {
 	}
 	// Pages of one: the corrupt item takes its place in a page.
 	var paged []string
-	var skipped int
+	var pagedSkipped int
 	for cursor := ""; ; {
 		p, err := s.ListClothes(ctx, lwID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1, Cursor: cursor}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		paged, skipped = append(paged, clothingIDs(p.Items)...), skipped+len(p.Skipped)
+		paged, pagedSkipped = append(paged, clothingIDs(p.Items)...), pagedSkipped+len(p.Skipped)
 		if cursor = p.Next; cursor == "" {
 			break
 		}
 	}
-	if !slices.Equal(paged, byCreated) || skipped != 1 {
-		t.Fatalf("ListClothes a page of one at a time = %v, %d skipped; want %v, 1", paged, skipped, byCreated)
+	if !slices.Equal(paged, byCreated) || pagedSkipped != skipped {
+		t.Fatalf("ListClothes a page of one at a time = %v, %d skipped; want %v, %d", paged, pagedSkipped, byCreated, skipped)
 	}
 	p, err := s.ListClothes(ctx, lwID, wardrobe.ListOptions{Status: wardrobe.StatusDeleted})
 	if err != nil || len(p.Items) != 1 || p.Items[0] != wantClothing[coatID] {
@@ -307,11 +375,13 @@ func TestLegacyTable(t *testing.T) {
 			t.Fatalf("GetHistory(%s, no template) = %+v, %v", id, d, err)
 		}
 	}
-	_, err = s.GetHistory(ctx, lwID, histBad)
-	ddbtest.WantSentinel(t, "GetHistory(corrupt)", err, ddbkit.ErrCorruptItem)
+	if corrupt {
+		_, err = s.GetHistory(ctx, lwID, histBad)
+		ddbtest.WantSentinel(t, "GetHistory(corrupt)", err, ddbkit.ErrCorruptItem)
+	}
 	hp, err := s.ListHistory(ctx, lwID, wardrobe.HistoryQuery{From: "20260101", To: "20260107", Descending: true})
-	if err != nil || !slices.Equal(historyIDs(hp.Items), []string{hist3, hist2, hist1}) || len(hp.Skipped) != 1 ||
-		!errors.Is(hp.Skipped[0], ddbkit.ErrCorruptItem) {
+	if err != nil || !slices.Equal(historyIDs(hp.Items), []string{hist3, hist2, hist1}) || len(hp.Skipped) != skipped ||
+		corrupt && !errors.Is(hp.Skipped[0], ddbkit.ErrCorruptItem) {
 		t.Fatalf("ListHistory(the week) = %v skipped %v, %v; want %v and the corrupt history", historyIDs(hp.Items), hp.Skipped, err, []string{hist3, hist2, hist1})
 	}
 
@@ -324,7 +394,7 @@ func TestLegacyTable(t *testing.T) {
 	// The app's statistics, in Japan's days, agree with its counters:
 	// nothing to repair, the corrupt clothing reported.
 	rep, err := s.RecalculateStats(ctx, lwID)
-	if err != nil || len(rep.Drifts) != 0 || rep.Checked != 5 || len(rep.Skipped) != 1 {
+	if err != nil || len(rep.Drifts) != 0 || rep.Checked != 5 || len(rep.Skipped) != skipped {
 		t.Fatalf("RecalculateStats = %+v, %v; want 5 checked, no drift, the corrupt clothing skipped", rep, err)
 	}
 
@@ -333,11 +403,11 @@ func TestLegacyTable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("AddHistory: %v", err)
 	}
-	raw := rawItem(t, c, table, "W#"+lwID+"#CLOTH", "CLOTH#"+shirtID)
-	if got, want := renderValue(raw["lastWornAt"]), fmt.Sprint("N:", jstMidnight("20260105")); got != want {
+	shirtRaw := raw("W#"+lwID+"#CLOTH", "CLOTH#"+shirtID)
+	if got, want := renderValue(shirtRaw["lastWornAt"]), fmt.Sprint("N:", jstMidnight("20260105")); got != want {
 		t.Fatalf("lastWornAt written %s, want %s (Japan's midnight)", got, want)
 	}
-	if got := renderValue(raw["statsVersion"]); got != "N:1" {
+	if got := renderValue(shirtRaw["statsVersion"]); got != "N:1" {
 		t.Fatalf("statsVersion written %s, want N:1", got)
 	}
 	wantStats := func(kind wardrobe.Kind, id string, n int, last wardrobe.Date) {
@@ -376,7 +446,7 @@ func TestLegacyTable(t *testing.T) {
 		t.Fatalf("DeleteHistory(the app's, on the denim's latest day): %v", err)
 	}
 	wantStats(wardrobe.KindClothing, denimID, 1, "20260101")
-	if got := renderValue(rawItem(t, c, table, "W#"+lwID+"#CLOTH", "CLOTH#"+denimID)["lastWornAt"]); got != fmt.Sprint("N:", jstMidnight("20260101")) {
+	if got := renderValue(raw("W#"+lwID+"#CLOTH", "CLOTH#"+denimID)["lastWornAt"]); got != fmt.Sprint("N:", jstMidnight("20260101")) {
 		t.Fatalf("lastWornAt recomputed to %s, want Japan's midnight of 20260101", got)
 	}
 	if err := s.DeleteHistory(ctx, lwID, hist2); err != nil {
@@ -422,7 +492,7 @@ func TestLegacyTable(t *testing.T) {
 		t.Fatalf("ListClothes after the writes = %v, %v", clothingIDs(p.Items), err)
 	}
 	rep, err = s.RecalculateStats(ctx, lwID)
-	if err != nil || len(rep.Drifts) != 0 || rep.Checked != 7 || len(rep.Skipped) != 1 {
+	if err != nil || len(rep.Drifts) != 0 || rep.Checked != 7 || len(rep.Skipped) != skipped {
 		t.Fatalf("RecalculateStats after the writes = %+v, %v; want 7 checked, no drift, one skipped", rep, err)
 	}
 
@@ -434,11 +504,11 @@ func TestLegacyTable(t *testing.T) {
 	if hp, err := s.ListHistory(ctx, wd2, wardrobe.HistoryQuery{}); err != nil || fmt.Sprint(historyDates(hp.Items)) != "[20260101 20260103]" {
 		t.Fatalf("ListHistory(scarf) = %+v, %v; want the dates 20260101 and 20260103", hp.Items, err)
 	}
-	scarfBefore := rawItem(t, c, table, "W#"+wd2+"#CLOTH", "CLOTH#"+scarfID)
+	scarfBefore := raw("W#"+wd2+"#CLOTH", "CLOTH#"+scarfID)
 	if rep, err := s.RecalculateStats(ctx, wd2); err != nil || rep.Checked != 1 || len(rep.Drifts) != 0 {
 		t.Fatalf("RecalculateStats(scarf) = %+v, %v; want no drift", rep, err)
 	}
-	checkItem(t, "scarf after RecalculateStats", rawItem(t, c, table, "W#"+wd2+"#CLOTH", "CLOTH#"+scarfID), scarfBefore)
+	checkItem(t, "scarf after RecalculateStats", raw("W#"+wd2+"#CLOTH", "CLOTH#"+scarfID), scarfBefore)
 	// AP-17 of its latest day: its last worn day moves back, by day.
 	if err := s.DeleteHistory(ctx, wd2, histB); err != nil {
 		t.Fatalf("DeleteHistory(scarf's latest day): %v", err)

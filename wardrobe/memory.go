@@ -37,6 +37,7 @@ type MemoryStore struct {
 	items   *memtable.Table[*record]            // the base table
 	indexes map[string]*memtable.Table[*record] // the GSIs, by name
 	tokens  memtable.Tokens
+	parts   map[string]int // items per base-table partition, for Export
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -56,7 +57,7 @@ var memIndexes = []ddb.Index{IndexByCreatedAt, IndexByWearCount, IndexByLastWorn
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	s := &MemoryStore{o: o, t: o.table(), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{}}
+	s := &MemoryStore{o: o, t: o.table(), items: memtable.New[*record](), parts: map[string]int{}, indexes: map[string]*memtable.Table[*record]{}}
 	for _, ix := range memIndexes {
 		s.indexes[ix.Name] = memtable.New[*record]()
 	}
@@ -107,6 +108,7 @@ func (s *MemoryStore) put(r *record) {
 	pk, sk := str(r.attrs[AttrPK]), str(r.attrs[AttrSK])
 	s.remove(pk, sk)
 	s.items.Put(pk, sk, s.t.KeyOf(r.attrs), r)
+	s.parts[pk]++
 	for _, ix := range memIndexes {
 		if ipk, isk := str(r.attrs[ix.PartitionKey]), str(r.attrs[ix.SortKey]); ipk != "" && isk != "" {
 			q := ddb.KeyQuery{Table: s.t, Index: ix}
@@ -122,6 +124,9 @@ func (s *MemoryStore) remove(pk, sk string) {
 		return
 	}
 	s.items.Delete(pk, sk, s.t.KeyOf(old.attrs))
+	if s.parts[pk]--; s.parts[pk] == 0 {
+		delete(s.parts, pk)
+	}
 	for _, ix := range memIndexes {
 		if ipk, isk := str(old.attrs[ix.PartitionKey]), str(old.attrs[ix.SortKey]); ipk != "" && isk != "" {
 			q := ddb.KeyQuery{Table: s.t, Index: ix}
@@ -133,13 +138,49 @@ func (s *MemoryStore) remove(pk, sk string) {
 func (s *MemoryStore) get(k itemKey) (*record, bool) { return s.items.Get(k.pk, k.sk) }
 
 func (s *MemoryStore) putWorn(w worn) error {
-	k, err := w.key()
+	r, err := wornRecord(w)
 	if err != nil {
 		return err
 	}
+	if old, ok := s.items.Get(str(r.attrs[AttrPK]), str(r.attrs[AttrSK])); ok && old.worn != nil {
+		keepIndexKeys(old, r)
+	}
+	s.put(r)
+	return nil
+}
+
+// keepIndexKeys gives r the index keys of old, the item it replaces, that
+// DynamoStore's write would leave as they are: createdAtSk always,
+// statusListPk unless the status changes, wearCountSk and lastWornAtSk
+// unless the statistics do. They differ from r's only on an imported item
+// whose index keys another writer left out or stale.
+func keepIndexKeys(old, r *record) {
+	keep := []string{AttrCreatedAtSK}
+	if old.worn.status == r.worn.status {
+		keep = append(keep, AttrStatusListPK)
+	}
+	if old.worn.st == r.worn.st {
+		keep = append(keep, AttrWearCountSK, AttrLastWornAtSK)
+	}
+	for _, a := range keep {
+		if v, ok := old.attrs[a]; ok {
+			r.attrs[a] = v
+		} else {
+			delete(r.attrs, a)
+		}
+	}
+}
+
+// wornRecord is the record of a clothing or template, with its key and
+// index attributes.
+func wornRecord(w worn) (*record, error) {
+	k, err := w.key()
+	if err != nil {
+		return nil, err
+	}
 	ik, err := w.indexKeys()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	attrs := keyAttrs(k)
 	attrs[AttrStatusListPK] = ddb.S(ik.statusList)
@@ -147,8 +188,7 @@ func (s *MemoryStore) putWorn(w worn) error {
 	attrs[AttrWearCountSK] = ddb.S(ik.wear)
 	attrs[AttrLastWornAtSK] = ddb.S(ik.lastWorn)
 	w.clothingIDs = slices.Clone(w.clothingIDs)
-	s.put(&record{attrs: attrs, worn: &w})
-	return nil
+	return &record{attrs: attrs, worn: &w}, nil
 }
 
 // CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
@@ -574,15 +614,24 @@ func (s *MemoryStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 }
 
 func (s *MemoryStore) putHistory(k itemKey, h History) error {
+	r, err := historyRecord(k, h)
+	if err == nil {
+		s.put(r)
+	}
+	return err
+}
+
+// historyRecord is the record of a history, with its key and index
+// attributes.
+func historyRecord(k itemKey, h History) (*record, error) {
 	dsk, err := historyDateSK(h.Date, h.ID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	attrs := keyAttrs(k)
 	attrs[AttrDateSK] = ddb.S(dsk)
 	h.ClothingIDs = slices.Clone(h.ClothingIDs) // the caller keeps h
-	s.put(&record{attrs: attrs, history: &h})
-	return nil
+	return &record{attrs: attrs, history: &h}, nil
 }
 
 // wear applies the change one history makes to r, as DynamoStore.wear
