@@ -3,6 +3,7 @@ package kondate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -377,7 +378,7 @@ func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
 	// check, then the repeat under the key, which must fail with want.
 	lost := func(what string, call func(context.Context) error, check func(), want error) {
 		t.Helper()
-		key := ddbkit.WithIdempotencyKey(ctx, what)
+		key := ddbkit.WithIdempotencyKey(ctx, uniqueKey(t, what))
 		fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
 		err := call(key)
 		n := fc.Injected("TransactWriteItems")
@@ -460,7 +461,7 @@ func TestIdempotencyKeyReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			key := ddbkit.WithIdempotencyKey(ctx, "apply-1")
+			key := ddbkit.WithIdempotencyKey(ctx, uniqueKey(t, "apply-1"))
 			first, err := tc.s.ApplySet(key, u, kondate.PlanNext, set.ID)
 			if err != nil {
 				t.Fatal(err)
@@ -473,4 +474,10 @@ func TestIdempotencyKeyReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// uniqueKey makes an idempotency key of name unique to the run and the
+// test: DynamoDB keeps a token for ten minutes across all tables.
+func uniqueKey(t *testing.T, name string) string {
+	return fmt.Sprintf("%s %s %d", t.Name(), name, time.Now().UnixNano())
 }

@@ -7,6 +7,7 @@ package kondatetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"sync"
@@ -77,6 +78,13 @@ func must[T any](t *testing.T, what string) func(T, error) T {
 		}
 		return v
 	}
+}
+
+// idempotencyKey returns t's context with an idempotency key made of name
+// and the time: DynamoDB keeps a token for ten minutes across all tables,
+// so a key must be unique to the run, the test and the store.
+func idempotencyKey(t *testing.T, name string) context.Context {
+	return ddbkit.WithIdempotencyKey(t.Context(), fmt.Sprintf("%s %s %d", t.Name(), name, time.Now().UnixNano()))
 }
 
 func wantErr(t *testing.T, what string, err, want error) {
@@ -699,7 +707,7 @@ func testEndedContext(t *testing.T, s kondate.Store) {
 func testIdempotencyKey(t *testing.T, s kondate.Store) {
 	ctx := t.Context()
 	set := must[kondate.Set](t, "CreateSet")(s.CreateSet(ctx, user, newSet("セット")))
-	kctx := ddbkit.WithIdempotencyKey(ctx, "req-1")
+	kctx := idempotencyKey(t, "req-1")
 	p := must[kondate.Plan](t, "ApplySet")(s.ApplySet(kctx, user, kondate.PlanNext, set.ID))
 	// The repeat is at a later time: other writes under the same key.
 	_, err := s.ApplySet(kctx, user, kondate.PlanNext, set.ID)
@@ -718,7 +726,7 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	set := must[kondate.Set](t, "CreateSet")(s.CreateSet(ctx, user, newSet("セット")))
 
 	// ApplySet, then the plan is edited: the repeat would undo the edit.
-	apply := ddbkit.WithIdempotencyKey(ctx, "apply-1")
+	apply := idempotencyKey(t, "apply-1")
 	must[kondate.Plan](t, "ApplySet")(s.ApplySet(apply, user, kondate.PlanNext, set.ID))
 	edited := must[kondate.Plan](t, "UpdatePlan")(s.UpdatePlan(ctx, user, kondate.PlanNext, []kondate.SetItem{{Title: "カレー"}}))
 	_, err := s.ApplySet(apply, user, kondate.PlanNext, set.ID)
@@ -726,7 +734,7 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	wantEqual(t, "next plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), edited)
 
 	// PromoteNextPlan, then a new next plan: the repeat would promote it.
-	promote := ddbkit.WithIdempotencyKey(ctx, "promote-1")
+	promote := idempotencyKey(t, "promote-1")
 	cur := must[kondate.Plan](t, "PromoteNextPlan")(s.PromoteNextPlan(promote, user))
 	next := must[kondate.Plan](t, "ApplySet")(s.ApplySet(ctx, user, kondate.PlanNext, set.ID))
 	_, err = s.PromoteNextPlan(promote, user)
@@ -736,7 +744,7 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 
 	// DeleteFridgeItem, then a restore: the repeat would delete it again.
 	f := must[kondate.FridgeItem](t, "AddFridgeItem")(s.AddFridgeItem(ctx, user, kondate.NewFridgeItem{Name: "卵"}))
-	del := ddbkit.WithIdempotencyKey(ctx, "delete-1")
+	del := idempotencyKey(t, "delete-1")
 	d1 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(del, user, f.ID))
 	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, f.ID, d1.DeletedAt))
 	_, err = s.DeleteFridgeItem(del, user, f.ID)
@@ -756,7 +764,7 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	// RestoreFridgeItem, then a new delete: the repeat names the first
 	// deletion, which is no longer in the archive.
 	d2 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(ctx, user, f.ID))
-	restore := ddbkit.WithIdempotencyKey(ctx, "restore-1")
+	restore := idempotencyKey(t, "restore-1")
 	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(restore, user, f.ID, d2.DeletedAt))
 	d3 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(ctx, user, f.ID))
 	_, err = s.RestoreFridgeItem(restore, user, f.ID, d2.DeletedAt)
