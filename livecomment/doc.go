@@ -187,6 +187,26 @@
 //   - Clocks: the promise that no comment is newer than the close assumes
 //     the writers' clocks agree.
 //
+// # Raw items
+//
+// MemoryStore.Export returns what a memory store holds as DynamoDB items,
+// by table, attribute for attribute as DynamoStore writes them: a test can
+// compare it with a Scan of the real tables. MemoryStore.Import seeds a
+// memory store with items in the seed's layout, as the seed's app writes
+// them or as a Scan of a production table returns them, so a unit test can
+// start from real data, and the legacy fixture runs on both stores. Both
+// use DynamoStore's own encoding and decoding, so the layouts cannot
+// drift. Imported items are read as leniently as DynamoStore reads them and
+// kept as they are: Export returns them unchanged, CloseRoom sets only
+// status and updatedAt as DynamoStore's UpdateItem does, and the listings
+// order them by their stored strings, as DynamoDB's indexes do (a
+// "+09:00" createdAt sorts as that string; see above). An item whose index
+// key attributes are not all non-empty Strings is left out of that index,
+// as DynamoDB leaves it out. Import refuses, all or nothing, an item that
+// DynamoStore could not read (ErrCorruptItem, naming table, key and
+// attribute) or whose key DynamoDB could not hold, so a memory store never
+// holds a corrupt item and its pages never report Skipped ones.
+//
 // # Errors
 //
 // Every error starts with "livecomment: " and matches exactly one of

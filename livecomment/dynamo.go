@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -38,30 +36,6 @@ var _ Store = (*DynamoStore)(nil)
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
 	return &DynamoStore{c: c, o: o, t: newTables(o.Env, o.CursorSecret), stamp: newStamper(o.Clock)}
-}
-
-// The item layouts, attribute for attribute as the seed gives them.
-type roomItem struct {
-	RoomID    string `dynamodbav:"roomId"`
-	Name      string `dynamodbav:"name"`
-	HostID    string `dynamodbav:"hostId"`
-	Status    string `dynamodbav:"status"`
-	CreatedAt string `dynamodbav:"createdAt"`
-	UpdatedAt string `dynamodbav:"updatedAt"`
-}
-
-type commentItem struct {
-	RoomID    string `dynamodbav:"roomId"`
-	CommentID string `dynamodbav:"commentId"`
-	Content   string `dynamodbav:"content"`
-	Nickname  string `dynamodbav:"nickname"`
-	CreatedAt string `dynamodbav:"createdAt"`
-}
-
-type connectionItem struct {
-	ConnectionID string `dynamodbav:"connectionId"`
-	RoomID       string `dynamodbav:"roomId"`
-	Timestamp    string `dynamodbav:"timestamp"`
 }
 
 // Attribute names and conditions used in expressions.
@@ -184,8 +158,7 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 	}
 	defer release()
 	c := s.o.newComment(roomID, in, s.stamp)
-	item, err := attributevalue.MarshalMap(commentItem{RoomID: roomID, CommentID: c.ID, Content: c.Content,
-		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
+	item, err := marshalComment(c)
 	if err != nil {
 		return Comment{}, wrap(op, err)
 	}
@@ -213,7 +186,7 @@ func (s *DynamoStore) JoinRoom(ctx context.Context, roomID, connectionID string)
 		return Connection{}, err
 	}
 	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.stamp.now()}
-	item, err := attributevalue.MarshalMap(connectionItem{ConnectionID: c.ID, RoomID: roomID, Timestamp: keys.Timestamp(c.JoinedAt)})
+	item, err := marshalConnection(c)
 	if err != nil {
 		return Connection{}, wrap(op, err)
 	}
@@ -306,66 +279,6 @@ func orNotFound(err, notFound error) error {
 		return err
 	}
 	return notFound
-}
-
-func marshalRoom(r Room) (ddb.Item, error) {
-	return attributevalue.MarshalMap(roomItem{RoomID: r.ID, Name: r.Name, HostID: r.HostID, Status: string(r.Status),
-		CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
-}
-
-// Reads are lenient: they accept what any writer of the seed's layout may
-// have stored (see "Other writers" in the package documentation). A missing
-// attribute reads as its zero value, a missing or empty nickname as
-// DefaultNickname, a timestamp in any ISO 8601 form. What cannot be read at
-// all (an attribute of another type, a timestamp that is no time) is a
-// *ddbkit.CorruptItemError naming the table, key and attribute.
-
-func (t tables) decodeRoom(item ddb.Item) (Room, error) {
-	var it roomItem
-	if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
-		return Room{}, err
-	}
-	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
-	if err != nil {
-		return Room{}, err
-	}
-	updated, err := readTime(t.rooms, item, attrUpdatedAt, it.UpdatedAt)
-	return Room{ID: it.RoomID, Name: it.Name, HostID: it.HostID, Status: RoomStatus(it.Status),
-		CreatedAt: created, UpdatedAt: updated}, err
-}
-
-func (t tables) decodeComment(item ddb.Item) (Comment, error) {
-	var it commentItem
-	if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
-		return Comment{}, err
-	}
-	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
-	if it.Nickname == "" {
-		it.Nickname = DefaultNickname
-	}
-	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
-}
-
-func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
-	var it connectionItem
-	if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
-		return Connection{}, err
-	}
-	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
-	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
-}
-
-// readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;
-// the zero time when the attribute is missing or empty.
-func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	v, err := keys.ParseTime(s)
-	if err != nil {
-		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is not an ISO 8601 date and time", s)
-	}
-	return v, nil
 }
 
 // closeGate orders one store's posts to a room and its closes of that room.

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/livecomment"
 )
@@ -117,4 +119,60 @@ func ExampleBroadcast() {
 	// Output:
 	// {Sent:2 Gone:1 Failed:0} <nil>
 	// true
+}
+
+// A memory store seeded with items in the seed's layout, as the seed's app
+// writes them or as a Scan of the real tables returns them: the fixture of
+// a unit test, read back through the store.
+func ExampleMemoryStore_Import() {
+	ctx := context.Background()
+	s := livecomment.NewMemoryStore(func(o *livecomment.Options) { o.Env = "prod" })
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	n := livecomment.Tables("prod")
+	err := s.Import(ddbkit.TableItems{
+		n.Rooms: {{
+			"roomId": str("3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c"), "name": str("Go勉強会"), "hostId": str("host-1"),
+			"status": str("OPEN"), "createdAt": str("2024-01-05T10:00:00.000Z"), "updatedAt": str("2024-01-05T10:00:00.000Z"),
+		}},
+		n.Comments: {
+			{"roomId": str("3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c"), "commentId": str("f47ac10b-58cc-4372-a567-0e02b2c3d479"),
+				"content": str("こんにちは"), "nickname": str("たろう"), "createdAt": str("2024-01-05T10:01:00.000Z")},
+			{"roomId": str("3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c"), "commentId": str("0c9d8e7f-6a5b-4c3d-9e2f-1a0b9c8d7e6f"),
+				"content": str("よろしく"), "createdAt": str("2024-01-05T10:02:00Z")}, // no nickname
+		},
+		n.Connections: {{
+			"connectionId": str("L0SM9cOFvHcCIhw="), "roomId": str("3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c"),
+			"timestamp": str("2024-01-05T10:00:30.000Z"),
+		}},
+	})
+	fmt.Println(err)
+
+	room, _ := s.GetRoom(ctx, "3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c")
+	fmt.Println(room.Name, room.Status, room.CreatedAt.Format(time.RFC3339))
+	for c, err := range livecomment.AllComments(ctx, s, room.ID) {
+		fmt.Println(c.Nickname, c.Content, c.CreatedAt.Format(time.TimeOnly), err)
+	}
+	conn, _ := s.GetConnection(ctx, "L0SM9cOFvHcCIhw=")
+	fmt.Println(conn.RoomID == room.ID, conn.JoinedAt.Format(time.TimeOnly))
+
+	// Export returns the items as stored, the store's own writes in the
+	// form DynamoStore writes them.
+	_, _ = s.CloseRoom(ctx, room.ID)
+	for _, item := range s.Export()[n.Rooms] {
+		fmt.Println(item["status"].(*types.AttributeValueMemberS).Value, item["createdAt"].(*types.AttributeValueMemberS).Value)
+	}
+
+	// An item the store could not read is refused, and nothing is imported.
+	err = s.Import(ddbkit.TableItems{n.Rooms: {{"roomId": str("r2"), "createdAt": str("yesterday")}}})
+	fmt.Println(errors.Is(err, ddbkit.ErrCorruptItem))
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// Go勉強会 OPEN 2024-01-05T10:00:00Z
+	// たろう こんにちは 10:01:00 <nil>
+	// Anonymous よろしく 10:02:00 <nil>
+	// true 10:00:30
+	// CLOSED 2024-01-05T10:00:00.000Z
+	// true
+	// livecomment: import: corrupt item: table LiveComment-Rooms-prod, key {roomId=r2}, attribute "createdAt": "yesterday" is not an ISO 8601 date and time
 }

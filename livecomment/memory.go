@@ -12,9 +12,10 @@ import (
 	"github.com/ddbkit/ddbkit/keys"
 )
 
-// MemoryStore is an in-memory Store for tests. It keeps each table and each
-// index in a memtable under the same key values the DynamoDB store writes,
-// and pages with the same cursors, so it returns the same results, errors,
+// MemoryStore is an in-memory Store for tests. It keeps each table's items
+// as DynamoStore writes them (see Export and Import), and each index in a
+// memtable under the same key values DynamoDB's index holds, and pages with
+// the same cursors, so it returns the same results, errors,
 // order and page boundaries (up to the order of ties that DynamoDB leaves
 // undocumented: the connections of a room, which roomId-index does not
 // sort, and the index entries of equal sort key, which a store never writes
@@ -31,15 +32,26 @@ type MemoryStore struct {
 	t     tables
 	stamp *stamper
 
-	mu          sync.RWMutex
-	rooms       *memtable.Table[Room]
-	hostRooms   *memtable.Table[Room] // hostId-index
-	comments    *memtable.Table[Comment]
-	roomTime    *memtable.Table[Comment] // roomId-createdAt-index
-	connections *memtable.Table[Connection]
-	roomConns   *memtable.Table[Connection] // roomId-index
-	tokens      memtable.Tokens
+	mu sync.RWMutex
+	// The tables hold each item as stored, for Export and for updates that
+	// keep the attributes they do not set, with its decoded value.
+	rooms       map[string]record[Room]
+	comments    map[commentKey]record[Comment]
+	connections map[string]record[Connection]
+	// The indexes, keyed by the stored strings as DynamoDB's are.
+	hostRooms *memtable.Table[Room]       // hostId-index
+	roomTime  *memtable.Table[Comment]    // roomId-createdAt-index
+	roomConns *memtable.Table[Connection] // roomId-index
+	tokens    memtable.Tokens
 }
+
+// record is one stored item and its decoded value.
+type record[T any] struct {
+	v    T
+	item ddb.Item
+}
+
+type commentKey struct{ room, id string }
 
 var _ Store = (*MemoryStore)(nil)
 
@@ -47,47 +59,93 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	return &MemoryStore{o: o, t: newTables(o.Env, o.CursorSecret), stamp: newStamper(o.Clock),
-		rooms: memtable.New[Room](), hostRooms: memtable.New[Room](),
-		comments: memtable.New[Comment](), roomTime: memtable.New[Comment](),
-		connections: memtable.New[Connection](), roomConns: memtable.New[Connection]()}
+		rooms: make(map[string]record[Room]), comments: make(map[commentKey]record[Comment]),
+		connections: make(map[string]record[Connection]),
+		hostRooms:   memtable.New[Room](), roomTime: memtable.New[Comment](), roomConns: memtable.New[Connection]()}
 }
 
-// putRoom writes r to the table and its index entry, which DynamoDB keeps
-// in step with the item.
-func (s *MemoryStore) putRoom(r Room) {
-	s.rooms.Put(r.ID, "", s.t.roomKey(r.ID), r)
-	created := keys.Timestamp(r.CreatedAt)
-	s.hostRooms.Put(r.HostID, created, ddb.Item{attrRoomID: ddb.S(r.ID), attrHostID: ddb.S(r.HostID), attrCreatedAt: ddb.S(created)}, r)
+// The index entries of an item, which DynamoDB keeps in step with it: the
+// index key's stored strings (not the decoded values: another writer's
+// "2024-01-05T19:00:00+09:00" sorts as that string), and no entry for an
+// item without them.
+
+func (s *MemoryStore) hostRoomsEntry(item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
+	vs, ok := indexKey(item, attrHostID, attrCreatedAt)
+	if !ok {
+		return "", "", nil, false
+	}
+	return vs[0], vs[1], ddb.Item{attrRoomID: item[attrRoomID], attrHostID: ddb.S(vs[0]), attrCreatedAt: ddb.S(vs[1])}, true
 }
 
-func (s *MemoryStore) putComment(c Comment) {
-	s.comments.Put(c.RoomID, c.ID, s.t.comments.Key(c.RoomID, c.ID), c)
-	created := keys.Timestamp(c.CreatedAt)
-	s.roomTime.Put(c.RoomID, created, ddb.Item{attrRoomID: ddb.S(c.RoomID), attrCommentID: ddb.S(c.ID), attrCreatedAt: ddb.S(created)}, c)
+func (s *MemoryStore) roomTimeEntry(item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
+	vs, ok := indexKey(item, attrRoomID, attrCreatedAt)
+	if !ok {
+		return "", "", nil, false
+	}
+	return vs[0], vs[1], ddb.Item{attrRoomID: ddb.S(vs[0]), attrCommentID: item[attrCommentID], attrCreatedAt: ddb.S(vs[1])}, true
 }
 
-func (s *MemoryStore) putConnection(c Connection) {
-	s.connections.Put(c.ID, "", s.t.connectionKey(c.ID), c)
-	s.roomConns.Put(c.RoomID, "", connIndexKey(c), c)
+func (s *MemoryStore) roomConnsEntry(item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
+	vs, ok := indexKey(item, attrRoomID)
+	if !ok {
+		return "", "", nil, false
+	}
+	return vs[0], "", ddb.Item{attrConnectionID: item[attrConnectionID], attrRoomID: ddb.S(vs[0])}, true
 }
 
-func (s *MemoryStore) deleteConnection(c Connection) {
-	s.connections.Delete(c.ID, "", s.t.connectionKey(c.ID))
-	s.roomConns.Delete(c.RoomID, "", connIndexKey(c))
+// putRoom stores r, replacing the room of its key, and its index entry.
+func (s *MemoryStore) putRoom(r record[Room]) {
+	if old, ok := s.rooms[r.v.ID]; ok {
+		if pk, sk, key, ok := s.hostRoomsEntry(old.item); ok {
+			s.hostRooms.Delete(pk, sk, key)
+		}
+	}
+	s.rooms[r.v.ID] = r
+	if pk, sk, key, ok := s.hostRoomsEntry(r.item); ok {
+		s.hostRooms.Put(pk, sk, key, r.v)
+	}
 }
 
-func connIndexKey(c Connection) ddb.Item {
-	return ddb.Item{attrConnectionID: ddb.S(c.ID), attrRoomID: ddb.S(c.RoomID)}
+func (s *MemoryStore) putComment(c record[Comment]) {
+	k := commentKey{c.v.RoomID, c.v.ID}
+	if old, ok := s.comments[k]; ok {
+		if pk, sk, key, ok := s.roomTimeEntry(old.item); ok {
+			s.roomTime.Delete(pk, sk, key)
+		}
+	}
+	s.comments[k] = c
+	if pk, sk, key, ok := s.roomTimeEntry(c.item); ok {
+		s.roomTime.Put(pk, sk, key, c.v)
+	}
+}
+
+func (s *MemoryStore) putConnection(c record[Connection]) {
+	s.deleteConnection(c.v.ID)
+	s.connections[c.v.ID] = c
+	if pk, sk, key, ok := s.roomConnsEntry(c.item); ok {
+		s.roomConns.Put(pk, sk, key, c.v)
+	}
+}
+
+func (s *MemoryStore) deleteConnection(id string) {
+	old, ok := s.connections[id]
+	if !ok {
+		return
+	}
+	delete(s.connections, id)
+	if pk, sk, key, ok := s.roomConnsEntry(old.item); ok {
+		s.roomConns.Delete(pk, sk, key)
+	}
 }
 
 // openRoom reports a missing or closed room, as DynamoStore decodes its
 // room check.
 func (s *MemoryStore) openRoom(roomID string) error {
-	r, ok := s.rooms.Get(roomID, "")
+	r, ok := s.rooms[roomID]
 	switch {
 	case !ok:
 		return errRoomNotFound(roomID)
-	case r.Status != RoomOpen:
+	case r.v.Status != RoomOpen:
 		return errRoomClosed(roomID)
 	}
 	return nil
@@ -128,10 +186,14 @@ func (s *MemoryStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.o.newRoom(in, s.stamp.now())
-	if _, ok := s.rooms.Get(r.ID, ""); ok {
+	item, err := marshalRoom(r)
+	if err != nil {
+		return Room{}, wrap(op, err)
+	}
+	if _, ok := s.rooms[r.ID]; ok {
 		return Room{}, wrap(op, errRoomExists(r.ID))
 	}
-	s.putRoom(r)
+	s.putRoom(record[Room]{r, item})
 	return r, nil
 }
 
@@ -146,11 +208,11 @@ func (s *MemoryStore) GetRoom(ctx context.Context, roomID string) (Room, error) 
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	r, ok := s.rooms.Get(roomID, "")
+	r, ok := s.rooms[roomID]
 	if !ok {
 		return Room{}, wrap(op, errRoomNotFound(roomID))
 	}
-	return r, nil
+	return r.v, nil
 }
 
 // ListHostRooms implements RoomReader.ListHostRooms, which documents its errors.
@@ -172,16 +234,23 @@ func (s *MemoryStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	// Stamped whatever the room's state, as DynamoStore stamps before its
 	// write, so a shared test clock stays in step.
 	now := s.stamp.now()
-	r, ok := s.rooms.Get(roomID, "")
+	r, ok := s.rooms[roomID]
 	switch {
 	case !ok:
 		return Room{}, wrap(op, errRoomNotFound(roomID))
-	case r.Status != RoomOpen:
-		return r, nil
+	case r.v.Status != RoomOpen:
+		return r.v, nil
 	}
-	r.Status, r.UpdatedAt = RoomClosed, now
-	s.putRoom(r)
-	return r, nil
+	// DynamoStore's UpdateItem sets two attributes and keeps the others as
+	// stored, whoever wrote them; it returns the new item, decoded.
+	item := cloneItem(r.item)
+	item[attrStatus], item[attrUpdatedAt] = ddb.S(string(RoomClosed)), ddb.S(keys.Timestamp(now))
+	closed, err := s.t.decodeRoom(item)
+	if err != nil {
+		return Room{}, wrap(op, err)
+	}
+	s.putRoom(record[Room]{closed, item})
+	return closed, nil
 }
 
 // PostComment implements CommentStore.PostComment, which documents its errors.
@@ -205,10 +274,14 @@ func (s *MemoryStore) PostComment(ctx context.Context, roomID string, in NewComm
 		if err := s.openRoom(roomID); err != nil {
 			return err
 		}
-		if _, ok := s.comments.Get(roomID, c.ID); ok {
+		if _, ok := s.comments[commentKey{roomID, c.ID}]; ok {
 			return errCommentExists(roomID, c.ID)
 		}
-		s.putComment(c)
+		item, err := marshalComment(c)
+		if err != nil {
+			return err
+		}
+		s.putComment(record[Comment]{c, item})
 		return nil
 	})
 	if err != nil {
@@ -239,10 +312,11 @@ func (s *MemoryStore) JoinRoom(ctx context.Context, roomID, connectionID string)
 		if err := s.openRoom(roomID); err != nil {
 			return err
 		}
-		if old, ok := s.connections.Get(connectionID, ""); ok {
-			s.deleteConnection(old) // it may move to another room
+		item, err := marshalConnection(c)
+		if err != nil {
+			return err
 		}
-		s.putConnection(c)
+		s.putConnection(record[Connection]{c, item}) // it may move to another room
 		return nil
 	})
 	if err != nil {
@@ -262,11 +336,11 @@ func (s *MemoryStore) GetConnection(ctx context.Context, connectionID string) (C
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	c, ok := s.connections.Get(connectionID, "")
+	c, ok := s.connections[connectionID]
 	if !ok {
 		return Connection{}, wrap(op, errConnectionNotFound(connectionID))
 	}
-	return c, nil
+	return c.v, nil
 }
 
 // Disconnect implements ConnectionStore.Disconnect, which documents its errors.
@@ -280,9 +354,7 @@ func (s *MemoryStore) Disconnect(ctx context.Context, connectionID string) error
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c, ok := s.connections.Get(connectionID, ""); ok {
-		s.deleteConnection(c)
-	}
+	s.deleteConnection(connectionID)
 	return nil
 }
 

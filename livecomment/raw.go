@@ -1,0 +1,285 @@
+package livecomment
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// The items of the three tables, as both stores write and read them: the
+// DynamoDB store puts and decodes them, the memory store keeps them, exports
+// them and decodes what it imports with the same functions, so the two
+// layouts cannot drift apart.
+
+// The item layouts, attribute for attribute as the seed gives them.
+type roomItem struct {
+	RoomID    string `dynamodbav:"roomId"`
+	Name      string `dynamodbav:"name"`
+	HostID    string `dynamodbav:"hostId"`
+	Status    string `dynamodbav:"status"`
+	CreatedAt string `dynamodbav:"createdAt"`
+	UpdatedAt string `dynamodbav:"updatedAt"`
+}
+
+type commentItem struct {
+	RoomID    string `dynamodbav:"roomId"`
+	CommentID string `dynamodbav:"commentId"`
+	Content   string `dynamodbav:"content"`
+	Nickname  string `dynamodbav:"nickname"`
+	CreatedAt string `dynamodbav:"createdAt"`
+}
+
+type connectionItem struct {
+	ConnectionID string `dynamodbav:"connectionId"`
+	RoomID       string `dynamodbav:"roomId"`
+	Timestamp    string `dynamodbav:"timestamp"`
+}
+
+func marshalRoom(r Room) (ddb.Item, error) {
+	return attributevalue.MarshalMap(roomItem{RoomID: r.ID, Name: r.Name, HostID: r.HostID, Status: string(r.Status),
+		CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
+}
+
+func marshalComment(c Comment) (ddb.Item, error) {
+	return attributevalue.MarshalMap(commentItem{RoomID: c.RoomID, CommentID: c.ID, Content: c.Content,
+		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
+}
+
+func marshalConnection(c Connection) (ddb.Item, error) {
+	return attributevalue.MarshalMap(connectionItem{ConnectionID: c.ID, RoomID: c.RoomID, Timestamp: keys.Timestamp(c.JoinedAt)})
+}
+
+// Reads are lenient: they accept what any writer of the seed's layout may
+// have stored (see "Other writers" in the package documentation). A missing
+// attribute reads as its zero value, a missing or empty nickname as
+// DefaultNickname, a timestamp in any ISO 8601 form. What cannot be read at
+// all (an attribute of another type, a timestamp that is no time) is a
+// *ddbkit.CorruptItemError naming the table, key and attribute.
+
+func (t tables) decodeRoom(item ddb.Item) (Room, error) {
+	var it roomItem
+	if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
+		return Room{}, err
+	}
+	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
+	if err != nil {
+		return Room{}, err
+	}
+	updated, err := readTime(t.rooms, item, attrUpdatedAt, it.UpdatedAt)
+	return Room{ID: it.RoomID, Name: it.Name, HostID: it.HostID, Status: RoomStatus(it.Status),
+		CreatedAt: created, UpdatedAt: updated}, err
+}
+
+func (t tables) decodeComment(item ddb.Item) (Comment, error) {
+	var it commentItem
+	if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
+		return Comment{}, err
+	}
+	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
+	if it.Nickname == "" {
+		it.Nickname = DefaultNickname
+	}
+	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
+}
+
+func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
+	var it connectionItem
+	if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
+		return Connection{}, err
+	}
+	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
+	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
+}
+
+// readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;
+// the zero time when the attribute is missing or empty.
+func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	v, err := keys.ParseTime(s)
+	if err != nil {
+		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is not an ISO 8601 date and time", s)
+	}
+	return v, nil
+}
+
+// indexKey returns the String values of an index's key attributes in item,
+// and whether the item is in the index: DynamoDB indexes only items whose
+// index key attributes are all non-empty Strings (an index is sparse; an
+// item of another writer that predates the index and holds another type is
+// left out of it).
+func indexKey(item ddb.Item, attrs ...string) ([]string, bool) {
+	vs := make([]string, len(attrs))
+	for i, a := range attrs {
+		s, ok := item[a].(*types.AttributeValueMemberS)
+		if !ok || s.Value == "" {
+			return nil, false
+		}
+		vs[i] = s.Value
+	}
+	return vs, true
+}
+
+// checkKey reports an item whose primary key DynamoDB could not hold: each
+// key attribute of t must be a non-empty String.
+func checkKey(t ddb.Table, item ddb.Item) error {
+	for _, a := range []string{t.PartitionKey, t.SortKey} {
+		if a == "" {
+			continue
+		}
+		if s, ok := item[a].(*types.AttributeValueMemberS); !ok || s.Value == "" {
+			return ddb.Corrupt(t, item, a, "a key attribute must be a non-empty String")
+		}
+	}
+	return nil
+}
+
+// Export returns every item the store holds in DynamoDB's attribute-value
+// form, exactly as DynamoStore writes them (and as Import received those it
+// imported), by table name (the three tables of Options.Env, each present),
+// each table's items in key order: by partition key, then sort key, byte by
+// byte. The items are copies.
+func (s *MemoryStore) Export() ddbkit.TableItems {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := ddbkit.TableItems{
+		s.t.rooms.Name:       exportTable(s.rooms, strings.Compare),
+		s.t.comments.Name:    exportTable(s.comments, func(a, b commentKey) int { return cmp.Or(strings.Compare(a.room, b.room), strings.Compare(a.id, b.id)) }),
+		s.t.connections.Name: exportTable(s.connections, strings.Compare),
+	}
+	return out
+}
+
+func exportTable[K comparable, T any](m map[K]record[T], order func(a, b K) int) []map[string]types.AttributeValue {
+	ks := slices.SortedFunc(maps.Keys(m), order)
+	items := make([]map[string]types.AttributeValue, len(ks))
+	for i, k := range ks {
+		items[i] = cloneItem(m[k].item)
+	}
+	return items
+}
+
+// Import adds items to the store, in the seed's layout as the seed's app,
+// another program or DynamoStore writes them (items a Scan of the real
+// tables returned, say), by table name: the three tables of Options.Env.
+// It decodes them as leniently as DynamoStore reads them, and keeps them as
+// they are, so that Export returns them unchanged and listings order them
+// by their stored strings as DynamoDB's indexes do. An item whose key
+// exists replaces it, as PutItem would.
+//
+// It fails with ErrInvalidArgument for a table the store does not have, and
+// with ErrCorruptItem (a *ddbkit.CorruptItemError naming table, key and
+// attribute) for an item DynamoStore could not read either, or whose key
+// DynamoDB could not hold; then it imports nothing.
+func (s *MemoryStore) Import(items ddbkit.TableItems) error {
+	const op = "import"
+	var (
+		rooms       []record[Room]
+		comments    []record[Comment]
+		connections []record[Connection]
+	)
+	for _, name := range slices.Sorted(maps.Keys(items)) {
+		for _, raw := range items[name] {
+			item := cloneItem(raw)
+			var err error
+			switch name {
+			case s.t.rooms.Name:
+				err = checkKey(s.t.rooms, item)
+				if err == nil {
+					var r Room
+					r, err = s.t.decodeRoom(item)
+					rooms = append(rooms, record[Room]{r, item})
+				}
+			case s.t.comments.Name:
+				err = checkKey(s.t.comments, item)
+				if err == nil {
+					var c Comment
+					c, err = s.t.decodeComment(item)
+					comments = append(comments, record[Comment]{c, item})
+				}
+			case s.t.connections.Name:
+				err = checkKey(s.t.connections, item)
+				if err == nil {
+					var c Connection
+					c, err = s.t.decodeConnection(item)
+					connections = append(connections, record[Connection]{c, item})
+				}
+			default:
+				err = ddbkit.Invalid("table", "%q is not one of the store's tables (%s, %s, %s)",
+					name, s.t.rooms.Name, s.t.comments.Name, s.t.connections.Name)
+			}
+			if err != nil {
+				return wrap(op, err)
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range rooms {
+		s.putRoom(r)
+	}
+	for _, c := range comments {
+		s.putComment(c)
+	}
+	for _, c := range connections {
+		s.putConnection(c)
+	}
+	return nil
+}
+
+// cloneItem copies item deeply, so that neither the caller nor the store
+// sees the other's later changes.
+func cloneItem(item map[string]types.AttributeValue) map[string]types.AttributeValue {
+	if item == nil {
+		return nil
+	}
+	out := make(map[string]types.AttributeValue, len(item))
+	for n, v := range item {
+		out[n] = cloneAttr(v)
+	}
+	return out
+}
+
+func cloneAttr(v types.AttributeValue) types.AttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return &types.AttributeValueMemberS{Value: v.Value}
+	case *types.AttributeValueMemberN:
+		return &types.AttributeValueMemberN{Value: v.Value}
+	case *types.AttributeValueMemberB:
+		return &types.AttributeValueMemberB{Value: slices.Clone(v.Value)}
+	case *types.AttributeValueMemberBOOL:
+		return &types.AttributeValueMemberBOOL{Value: v.Value}
+	case *types.AttributeValueMemberNULL:
+		return &types.AttributeValueMemberNULL{Value: v.Value}
+	case *types.AttributeValueMemberSS:
+		return &types.AttributeValueMemberSS{Value: slices.Clone(v.Value)}
+	case *types.AttributeValueMemberNS:
+		return &types.AttributeValueMemberNS{Value: slices.Clone(v.Value)}
+	case *types.AttributeValueMemberBS:
+		bs := make([][]byte, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = slices.Clone(b)
+		}
+		return &types.AttributeValueMemberBS{Value: bs}
+	case *types.AttributeValueMemberL:
+		l := make([]types.AttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = cloneAttr(e)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case *types.AttributeValueMemberM:
+		return &types.AttributeValueMemberM{Value: cloneItem(v.Value)}
+	}
+	return v
+}
