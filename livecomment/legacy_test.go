@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/livecomment"
 	"github.com/ddbkit/ddbkit/schema"
 )
@@ -91,59 +93,105 @@ const (
 	cBroken = "b3c4d5e6-f7a8-4b9c-8d0e-1f2a3b4c5d6e"
 )
 
+// legacyRoom, legacyComment and legacyConn build items as the seed's app
+// writes them; an empty optional attribute is left out.
+func legacyRoom(id, name, host, status, created, updated string) map[string]types.AttributeValue {
+	it := map[string]types.AttributeValue{"roomId": S(id), "name": S(name), "hostId": S(host), "status": S(status), "createdAt": S(created)}
+	if updated != "" {
+		it["updatedAt"] = S(updated)
+	}
+	return it
+}
+
+func legacyComment(id, content, nickname, created string) map[string]types.AttributeValue {
+	it := map[string]types.AttributeValue{"roomId": S(roomGo), "commentId": S(id), "content": S(content), "createdAt": S(created)}
+	if nickname != "" {
+		it["nickname"] = S(nickname)
+	}
+	return it
+}
+
+func legacyConn(id, roomID, ts string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"connectionId": S(id), "roomId": S(roomID), "timestamp": S(ts)}
+}
+
+// legacyItems returns the items the seed's app left in env's tables: those
+// both stores read, and the corrupt ones, which DynamoStore reports as
+// corrupt and MemoryStore.Import refuses.
+func legacyItems(n livecomment.TableNames) (good, corrupt ddbkit.TableItems) {
+	good = ddbkit.TableItems{
+		n.Rooms: {
+			legacyRoom(roomGo, "Go勉強会", "host-1", "OPEN", "2024-01-05T10:00:00.000Z", "2024-01-05T10:00:00.000Z"),
+			legacyRoom(roomLT, "LT大会", "host-1", "CLOSED", "2024-01-04T09:00:00Z", "2024-01-04T19:30:00+09:00"),
+			legacyRoom(roomOld, "第1回", "host-1", "OPEN", "2024-01-03T10:00:00.123456Z", ""),
+			legacyRoom(roomOther, "雑談", "host-2", "OPEN", "2024-01-05T11:00:00.000Z", "2024-01-05T11:00:00.000Z"),
+		},
+		n.Comments: {
+			legacyComment(c1, "こんにちは", "たろう", "2024-01-05T10:01:00.000Z"),
+			legacyComment(c2, "名無し", "", "2024-01-05T10:02:00.000Z"), // no nickname
+			legacyComment(c3, "秒まで", "Anonymous", "2024-01-05T10:03:00Z"),
+			legacyComment(c4, "ミリ秒", "はなこ", "2024-01-05T10:03:30.000Z"),
+			legacyComment(c5, "日本時間", "じろう", "2024-01-05T19:04:00+09:00"), // 10:04 UTC
+			legacyComment(c6, "マイクロ秒", "さぶろう", "2024-01-05T10:05:00.123456Z"),
+		},
+		n.Connections: {
+			legacyConn("L0SM9cOFvHcCIhw=", roomGo, "2024-01-05T10:00:30.000Z"),
+			legacyConn("Kx1Q2w3E4r5T6y=", roomGo, "2024-01-05T19:00:40+09:00"),
+			legacyConn("Aa1B2c3D4e5F6g=", roomLT, "2024-01-04T09:10:00Z"),
+		},
+	}
+	broken := legacyComment(cBroken, "", "x", "2024-01-05T10:02:45.000Z")
+	broken["content"] = &types.AttributeValueMemberBOOL{Value: true}
+	corrupt = ddbkit.TableItems{
+		n.Rooms:       {legacyRoom(roomBroken, "壊れた", "host-1", "OPEN", "2024-01-02T00:00:00.000Z", "yesterday")},
+		n.Comments:    {broken},
+		n.Connections: {legacyConn("Zz9Y8x7W6v5U4t=", roomGo, "soon")},
+	}
+	return good, corrupt
+}
+
+// legacyOptions are the options of the legacy stores: the clock reads
+// 10:02:30 on the day of the app's comments.
+func legacyOptions(env string) func(*livecomment.Options) {
+	return func(o *livecomment.Options) {
+		o.Env = env
+		o.Clock = ddbkit.StepClock(at("2024-01-05T10:02:30Z"), time.Millisecond)
+		o.NewID = ddbkit.SeededUUIDv4(1)
+		o.NewCommentID = livecomment.SeededCommentIDs(1)
+	}
+}
+
+// legacyTarget is a store holding the legacy items, and raw access to its
+// tables as another writer has it.
+type legacyTarget struct {
+	s   livecomment.Store
+	n   livecomment.TableNames
+	put func(t *testing.T, table string, item map[string]types.AttributeValue)
+	get func(t *testing.T, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue
+	// corrupt tells whether the store holds the corrupt items: DynamoDB
+	// does; MemoryStore.Import refuses them.
+	corrupt bool
+}
+
 // TestLegacyTables runs every access pattern and the main writes on tables
 // the seed's app made and filled, after EnsureTables has added ddbkit's
-// indexes.
+// indexes; then it runs the same on a memory store that imported the same
+// items, and requires the same raw items in both at the end.
 func TestLegacyTables(t *testing.T) {
 	c := ddbtest.Client(t)
 	env := ddbtest.UniqueName("legacy")
 	n := seedAppTables(t, c, env)
 	ctx := t.Context()
 
-	room := func(id, name, host, status, created, updated string) map[string]types.AttributeValue {
-		it := map[string]types.AttributeValue{"roomId": S(id), "name": S(name), "hostId": S(host), "status": S(status), "createdAt": S(created)}
-		if updated != "" {
-			it["updatedAt"] = S(updated)
+	good, corrupt := legacyItems(n)
+	for _, items := range []ddbkit.TableItems{good, corrupt} {
+		for _, table := range []string{n.Rooms, n.Comments, n.Connections} {
+			for _, it := range items[table] {
+				putRaw(t, c, table, it)
+			}
 		}
-		return it
 	}
-	putRaw(t, c, n.Rooms, room(roomGo, "Go勉強会", "host-1", "OPEN", "2024-01-05T10:00:00.000Z", "2024-01-05T10:00:00.000Z"))
-	putRaw(t, c, n.Rooms, room(roomLT, "LT大会", "host-1", "CLOSED", "2024-01-04T09:00:00Z", "2024-01-04T19:30:00+09:00"))
-	putRaw(t, c, n.Rooms, room(roomOld, "第1回", "host-1", "OPEN", "2024-01-03T10:00:00.123456Z", ""))
-	putRaw(t, c, n.Rooms, room(roomBroken, "壊れた", "host-1", "OPEN", "2024-01-02T00:00:00.000Z", "yesterday"))
-	putRaw(t, c, n.Rooms, room(roomOther, "雑談", "host-2", "OPEN", "2024-01-05T11:00:00.000Z", "2024-01-05T11:00:00.000Z"))
-
-	comment := func(id, content, nickname, created string) map[string]types.AttributeValue {
-		it := map[string]types.AttributeValue{"roomId": S(roomGo), "commentId": S(id), "content": S(content), "createdAt": S(created)}
-		if nickname != "" {
-			it["nickname"] = S(nickname)
-		}
-		return it
-	}
-	putRaw(t, c, n.Comments, comment(c1, "こんにちは", "たろう", "2024-01-05T10:01:00.000Z"))
-	putRaw(t, c, n.Comments, comment(c2, "名無し", "", "2024-01-05T10:02:00.000Z")) // no nickname
-	putRaw(t, c, n.Comments, comment(c3, "秒まで", "Anonymous", "2024-01-05T10:03:00Z"))
-	putRaw(t, c, n.Comments, comment(c4, "ミリ秒", "はなこ", "2024-01-05T10:03:30.000Z"))
-	putRaw(t, c, n.Comments, comment(c5, "日本時間", "じろう", "2024-01-05T19:04:00+09:00")) // 10:04 UTC
-	putRaw(t, c, n.Comments, comment(c6, "マイクロ秒", "さぶろう", "2024-01-05T10:05:00.123456Z"))
-	broken := comment(cBroken, "", "x", "2024-01-05T10:02:45.000Z")
-	broken["content"] = &types.AttributeValueMemberBOOL{Value: true}
-	putRaw(t, c, n.Comments, broken)
-
-	conn := func(id, roomID, ts string) map[string]types.AttributeValue {
-		return map[string]types.AttributeValue{"connectionId": S(id), "roomId": S(roomID), "timestamp": S(ts)}
-	}
-	putRaw(t, c, n.Connections, conn("L0SM9cOFvHcCIhw=", roomGo, "2024-01-05T10:00:30.000Z"))
-	putRaw(t, c, n.Connections, conn("Kx1Q2w3E4r5T6y=", roomGo, "2024-01-05T19:00:40+09:00"))
-	putRaw(t, c, n.Connections, conn("Zz9Y8x7W6v5U4t=", roomGo, "soon"))
-	putRaw(t, c, n.Connections, conn("Aa1B2c3D4e5F6g=", roomLT, "2024-01-04T09:10:00Z"))
-
-	s := livecomment.NewDynamoStore(c, func(o *livecomment.Options) {
-		o.Env = env
-		o.Clock = ddbkit.StepClock(at("2024-01-05T10:02:30Z"), time.Millisecond)
-		o.NewID = ddbkit.SeededUUIDv4(1)
-		o.NewCommentID = livecomment.SeededCommentIDs(1)
-	})
+	s := livecomment.NewDynamoStore(c, legacyOptions(env))
 
 	// Before EnsureTables, the listings that need ddbkit's indexes fail
 	// with ErrSchemaMismatch, not a raw ValidationException.
@@ -183,6 +231,116 @@ func TestLegacyTables(t *testing.T) {
 		t.Fatalf("EnsureTables again = %v, %v; want no changes", again, err)
 	}
 
+	checkLegacy(t, legacyTarget{s: s, n: n, corrupt: true,
+		put: func(t *testing.T, table string, item map[string]types.AttributeValue) { putRaw(t, c, table, item) },
+		get: func(t *testing.T, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue {
+			return rawItem(t, c, table, key)
+		}})
+
+	// The memory store, fed the same items and calls, ends with the same
+	// items, but for the corrupt ones it refused.
+	mem := legacyMemory(t, env)
+	skip := map[string]bool{}
+	for _, its := range corrupt {
+		for _, it := range its {
+			skip[renderItem(it)] = true
+		}
+	}
+	got := mem.Export()
+	for _, tk := range []struct {
+		table string
+		key   []string
+	}{{n.Rooms, []string{"roomId"}}, {n.Comments, []string{"roomId", "commentId"}}, {n.Connections, []string{"connectionId"}}} {
+		table := tk.table
+		var want []string
+		for _, it := range scanTable(t, c, table, tk.key...) {
+			if !skip[renderItem(it)] {
+				want = append(want, renderItem(it))
+			}
+		}
+		var have []string
+		for _, it := range got[table] {
+			have = append(have, renderItem(it))
+		}
+		if !slices.Equal(have, want) {
+			t.Errorf("%s: the memory store exports\n%s\nDynamoDB holds\n%s", table, strings.Join(have, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestLegacyMemory runs the legacy fixture on a memory store: Import takes
+// the app's items, refuses its corrupt ones, and the store then reads them
+// all as DynamoStore does.
+func TestLegacyMemory(t *testing.T) {
+	legacyMemory(t, "legacy")
+}
+
+// legacyMemory imports the legacy items into a new memory store of env,
+// checks the refusals of Import, and runs checkLegacy on it.
+func legacyMemory(t *testing.T, env string) *livecomment.MemoryStore {
+	t.Helper()
+	n := livecomment.Tables(env)
+	s := livecomment.NewMemoryStore(legacyOptions(env))
+	good, corrupt := legacyItems(n)
+
+	// A corrupt item fails the whole import, naming its table, key and
+	// attribute; nothing is imported.
+	for _, tc := range []struct{ table, attr string }{
+		{n.Rooms, "updatedAt"}, {n.Comments, "content"}, {n.Connections, "timestamp"},
+	} {
+		items := ddbkit.TableItems{}
+		for table, its := range good {
+			items[table] = its
+		}
+		items[tc.table] = append(slices.Clone(items[tc.table]), corrupt[tc.table]...)
+		err := s.Import(items)
+		wantCorrupt(t, "Import with a corrupt item of "+tc.table, err, tc.table, tc.attr)
+		for table, its := range s.Export() {
+			if len(its) != 0 {
+				t.Fatalf("after a failed Import, %s holds %d items; want none", table, len(its))
+			}
+		}
+	}
+	err := s.Import(ddbkit.TableItems{"LiveComment-Rooms-prod": good[n.Rooms]})
+	ddbtest.WantSentinel(t, "Import into another environment's table", err, ddbkit.ErrInvalidArgument)
+
+	if err := s.Import(good); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	checkLegacy(t, legacyTarget{s: s, n: n,
+		put: func(t *testing.T, table string, item map[string]types.AttributeValue) {
+			t.Helper()
+			if err := s.Import(ddbkit.TableItems{table: {item}}); err != nil {
+				t.Fatalf("Import(%s, %v): %v", table, render(item), err)
+			}
+		},
+		get: func(t *testing.T, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue {
+			t.Helper()
+			for _, it := range s.Export()[table] {
+				match := true
+				for a, v := range key {
+					match = match && renderItem(map[string]types.AttributeValue{a: it[a]}) == renderItem(map[string]types.AttributeValue{a: v})
+				}
+				if match {
+					return it
+				}
+			}
+			return nil
+		}})
+	return s
+}
+
+// checkLegacy runs every read access pattern over the legacy items in g's
+// store, then the main writes among them, as the app keeps writing too.
+func checkLegacy(t *testing.T, g legacyTarget) {
+	t.Helper()
+	ctx, s, n := t.Context(), g.s, g.n
+	wantSkipped := 0
+	if g.corrupt {
+		wantSkipped = 1
+	}
+	var err error
+
 	// Rooms: by ID, in any ISO 8601 form; a missing updatedAt is zero.
 	wantGo := livecomment.Room{ID: roomGo, Name: "Go勉強会", HostID: "host-1", Status: livecomment.RoomOpen,
 		CreatedAt: at("2024-01-05T10:00:00Z"), UpdatedAt: at("2024-01-05T10:00:00Z")}
@@ -196,7 +354,11 @@ func TestLegacyTables(t *testing.T) {
 		}
 	}
 	_, err = s.GetRoom(ctx, roomBroken)
-	wantCorrupt(t, "GetRoom(broken)", err, n.Rooms, "updatedAt")
+	if g.corrupt {
+		wantCorrupt(t, "GetRoom(broken)", err, n.Rooms, "updatedAt")
+	} else {
+		ddbtest.WantSentinel(t, "GetRoom(refused by Import)", err, ddbkit.ErrNotFound)
+	}
 
 	// A host's rooms, newest first, the broken one skipped on its page.
 	rooms, skipped := listAll(t, func(o ddbkit.PageOptions) (ddbkit.Page[livecomment.Room], error) {
@@ -205,9 +367,9 @@ func TestLegacyTables(t *testing.T) {
 	if !slices.Equal(rooms, []livecomment.Room{wantGo, wantLT, wantOld}) {
 		t.Errorf("ListHostRooms = %+v\nwant %+v", rooms, []livecomment.Room{wantGo, wantLT, wantOld})
 	}
-	if len(skipped) != 1 {
-		t.Errorf("ListHostRooms skipped %v, want the broken room", skipped)
-	} else {
+	if len(skipped) != wantSkipped {
+		t.Errorf("ListHostRooms skipped %v, want %d", skipped, wantSkipped)
+	} else if g.corrupt {
 		wantCorrupt(t, "ListHostRooms skipped", skipped[0], n.Rooms, "updatedAt")
 	}
 
@@ -234,9 +396,9 @@ func TestLegacyTables(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%s, limit %d: ListComments =\n%+v\nwant\n%+v", what, limit, got, want)
 			}
-			if len(skipped) != 1 {
-				t.Errorf("%s, limit %d: ListComments skipped %v, want the broken comment", what, limit, skipped)
-			} else {
+			if len(skipped) != wantSkipped {
+				t.Errorf("%s, limit %d: ListComments skipped %v, want %d", what, limit, skipped, wantSkipped)
+			} else if g.corrupt {
 				wantCorrupt(t, what+": ListComments skipped", skipped[0], n.Comments, "content")
 			}
 		}
@@ -255,12 +417,16 @@ func TestLegacyTables(t *testing.T) {
 		}
 	}
 	_, err = s.GetConnection(ctx, "Zz9Y8x7W6v5U4t=")
-	wantCorrupt(t, "GetConnection(broken)", err, n.Connections, "timestamp")
+	if g.corrupt {
+		wantCorrupt(t, "GetConnection(broken)", err, n.Connections, "timestamp")
+	} else {
+		ddbtest.WantSentinel(t, "GetConnection(refused by Import)", err, ddbkit.ErrNotFound)
+	}
 	conns, skipped := listAll(t, func(o ddbkit.PageOptions) (ddbkit.Page[livecomment.Connection], error) {
 		return s.ListConnections(ctx, roomGo, o)
 	})
 	slices.SortFunc(conns, func(a, b livecomment.Connection) int { return cmpString(a.ID, b.ID) })
-	if !slices.Equal(conns, wantConns) || len(skipped) != 1 {
+	if !slices.Equal(conns, wantConns) || len(skipped) != wantSkipped {
 		t.Errorf("ListConnections = %+v, skipped %v; want %+v and the broken one skipped", conns, skipped, wantConns)
 	}
 
@@ -276,7 +442,7 @@ func TestLegacyTables(t *testing.T) {
 	withPost := slices.Insert(slices.Clone(legacy), 2, posted)
 	checkComments("after PostComment", withPost)
 	// The app keeps writing too.
-	putRaw(t, c, n.Comments, comment("1e2d3c4b-5a6f-4e7d-8c9b-0a1f2e3d4c5b", "後から", "しろう", "2024-01-05T10:02:40.000Z"))
+	g.put(t, n.Comments, legacyComment("1e2d3c4b-5a6f-4e7d-8c9b-0a1f2e3d4c5b", "後から", "しろう", "2024-01-05T10:02:40.000Z"))
 	late := cm("1e2d3c4b-5a6f-4e7d-8c9b-0a1f2e3d4c5b", "後から", "しろう", "2024-01-05T10:02:40Z")
 	checkComments("after the app's post", slices.Insert(slices.Clone(withPost), 3, late))
 
@@ -314,7 +480,7 @@ func TestLegacyTables(t *testing.T) {
 	if err != nil || closed.Status != livecomment.RoomClosed || !closed.UpdatedAt.After(posted.CreatedAt) {
 		t.Fatalf("CloseRoom = %+v, %v; want CLOSED after %v", closed, err, posted.CreatedAt)
 	}
-	raw := rawItem(t, c, n.Rooms, key("roomId", roomGo))
+	raw := g.get(t, n.Rooms, key("roomId", roomGo))
 	if got, want := render(raw)["updatedAt"], "S:"+closed.UpdatedAt.Format("2006-01-02T15:04:05.000Z"); got != want || render(raw)["status"] != "S:CLOSED" {
 		t.Errorf("closed room stored as %v; want status CLOSED, updatedAt %s", render(raw), want)
 	}
@@ -393,4 +559,33 @@ func wantCorrupt(t *testing.T, what string, err error, table, attr string) {
 	if !errors.As(err, &ce) || ce.Table != table || ce.Attr != attr || ce.Key == "" {
 		t.Errorf("%s: %v; want a *ddbkit.CorruptItemError for %s, attribute %s", what, err, table, attr)
 	}
+}
+
+// scanTable returns every item of table, in the order of its String key
+// attributes keyAttrs, byte by byte.
+func scanTable(t *testing.T, c *dynamodb.Client, table string, keyAttrs ...string) []map[string]types.AttributeValue {
+	t.Helper()
+	var items []map[string]types.AttributeValue
+	p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	for p.HasMorePages() {
+		out, err := p.NextPage(t.Context())
+		if err != nil {
+			t.Fatalf("Scan(%s): %v", table, err)
+		}
+		items = append(items, out.Items...)
+	}
+	slices.SortFunc(items, func(a, b map[string]types.AttributeValue) int {
+		for _, k := range keyAttrs {
+			if c := strings.Compare(a[k].(*types.AttributeValueMemberS).Value, b[k].(*types.AttributeValueMemberS).Value); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return items
+}
+
+// renderItem renders an item canonically, every attribute with its type.
+func renderItem(item map[string]types.AttributeValue) string {
+	return ddb.AttrString(&types.AttributeValueMemberM{Value: item})
 }
