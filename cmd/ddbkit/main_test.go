@@ -1,0 +1,338 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/livecomment"
+)
+
+func TestMain(m *testing.M) { ddbtest.Main(m) }
+
+// ddbkit runs the command in process and returns its exit status, stdout
+// and stderr.
+func ddbkit(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(t.Context(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// awsEnv points the standard AWS configuration at ddbtest's DynamoDB
+// Local database (its access key and region) and away from any files.
+func awsEnv(t *testing.T) {
+	t.Setenv("AWS_ACCESS_KEY_ID", "ddbtest")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "ddbtest")
+	t.Setenv("AWS_REGION", "us-east-1")
+	t.Setenv("AWS_PROFILE", "")
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+}
+
+func tableExists(t *testing.T, c *dynamodb.Client, name string) bool {
+	t.Helper()
+	_, err := c.DescribeTable(context.Background(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	var nf *types.ResourceNotFoundException
+	if errors.As(err, &nf) {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("DescribeTable %s: %v", name, err)
+	}
+	return true
+}
+
+func deleteTables(t *testing.T, c *dynamodb.Client, names ...string) {
+	t.Cleanup(func() {
+		for _, n := range names {
+			c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(n)})
+		}
+	})
+}
+
+func TestPlanChangesNothingAndEnsureCreates(t *testing.T) {
+	ep := ddbtest.Endpoint(t)
+	c := ddbtest.Client(t)
+	awsEnv(t)
+	env := ddbtest.UniqueName("cmd")
+	lc := livecomment.Tables(env)
+	tests := []struct {
+		domain string
+		flags  []string
+		tables []string
+	}{
+		{"todo", []string{"-table", ddbtest.UniqueName("todo")}, nil},
+		{"kondate", []string{"-table", ddbtest.UniqueName("kondate")}, nil},
+		{"wardrobe", []string{"-table", ddbtest.UniqueName("wardrobe")}, nil},
+		{"taskmgmt", []string{"-table", ddbtest.UniqueName("task"), "-invitation-table", ddbtest.UniqueName("inv")}, nil},
+		{"livecomment", []string{"-env", env}, []string{lc.Rooms, lc.Comments, lc.Connections}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.domain, func(t *testing.T) {
+			tables := tt.tables
+			for i := 0; i < len(tt.flags); i += 2 {
+				if strings.HasSuffix(tt.flags[i], "table") {
+					tables = append(tables, tt.flags[i+1])
+				}
+			}
+			deleteTables(t, c, tables...)
+			args := func(verb string) []string {
+				return append(append([]string{verb, "-endpoint", ep}, tt.flags...), tt.domain)
+			}
+
+			code, out, errOut := ddbkit(t, args("plan")...)
+			if code != 0 {
+				t.Fatalf("plan: exit %d, stderr %q", code, errOut)
+			}
+			for _, n := range tables {
+				if !strings.Contains(out, n+": create table") {
+					t.Errorf("plan output %q does not say it would create %s", out, n)
+				}
+				if tableExists(t, c, n) {
+					t.Errorf("plan created table %s", n)
+				}
+			}
+
+			code, out, errOut = ddbkit(t, args("ensure")...)
+			if code != 0 {
+				t.Fatalf("ensure: exit %d, stderr %q", code, errOut)
+			}
+			for _, n := range tables {
+				if !strings.Contains(out, n+": create table") || !tableExists(t, c, n) {
+					t.Errorf("ensure did not create %s; output %q", n, out)
+				}
+			}
+
+			code, out, errOut = ddbkit(t, args("plan")...)
+			if code != 0 || strings.Contains(out, "create table") {
+				t.Fatalf("plan after ensure: exit %d, stdout %q, stderr %q; want no changes", code, out, errOut)
+			}
+			for _, n := range tables {
+				if !strings.Contains(out, n+": up to date") {
+					t.Errorf("plan after ensure: %q does not say %s is up to date", out, n)
+				}
+			}
+		})
+	}
+}
+
+func TestEnsureMismatchIsOneLineAndExitsOne(t *testing.T) {
+	ep := ddbtest.Endpoint(t)
+	c := ddbtest.Client(t)
+	awsEnv(t)
+	// A table named like todo's with other keys.
+	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
+		TableName:            aws.String("other"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+	})
+	for _, verb := range []string{"plan", "ensure"} {
+		code, out, errOut := ddbkit(t, verb, "-endpoint", ep, "-table", name, "todo")
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1", verb, code)
+		}
+		if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ddbkit: ") || !strings.Contains(errOut, "mismatch") {
+			t.Errorf("%s: stderr %q, want one line naming the mismatch", verb, errOut)
+		}
+		if out != "" {
+			t.Errorf("%s: stdout %q, want nothing", verb, out)
+		}
+	}
+}
+
+func TestUsageAndErrors(t *testing.T) {
+	awsEnv(t)
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"no command", nil, 2, "no command"},
+		{"unknown command", []string{"destroy", "todo"}, 2, `unknown command "destroy"`},
+		{"unknown domain", []string{"export", "shop"}, 2, `unknown domain "shop"`},
+		{"no domain", []string{"plan"}, 2, "want one DOMAIN"},
+		{"two domains", []string{"export", "todo", "kondate"}, 2, "want one DOMAIN"},
+		{"unknown flag", []string{"plan", "-nope", "todo"}, 2, "-nope"},
+		{"env on todo", []string{"export", "-env", "prod", "todo"}, 2, "-env is for livecomment only"},
+		{"table on livecomment", []string{"export", "-table", "x", "livecomment"}, 2, "-env, not -table"},
+		{"bad env", []string{"export", "-env", "a b", "livecomment"}, 2, "-env"},
+		{"bad format", []string{"export", "-format", "yaml", "todo"}, 2, "-format"},
+		{"endpoint that does not answer", []string{"ensure", "-endpoint", "http://127.0.0.1:1", "todo"}, 1, "127.0.0.1:1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := ddbkit(t, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.wantCode, errOut)
+			}
+			last := errOut[strings.LastIndex(strings.TrimSuffix(errOut, "\n"), "\n")+1:]
+			if !strings.HasPrefix(last, "ddbkit: ") || !strings.Contains(last, tt.wantErr) || !strings.HasSuffix(last, "\n") {
+				t.Errorf("stderr's last line %q, want one line starting ddbkit: and containing %q", last, tt.wantErr)
+			}
+		})
+	}
+
+	code, out, _ := ddbkit(t, "plan", "-h")
+	if code != 0 || out != "" {
+		t.Errorf("plan -h: exit %d, stdout %q; want 0 and the flags on stderr", code, out)
+	}
+}
+
+func TestExport(t *testing.T) {
+	t.Run("cloudformation", func(t *testing.T) {
+		code, out, errOut := ddbkit(t, "export", "-table", "my-todos", "todo")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var got map[string]struct {
+			Type       string
+			Properties struct{ TableName string }
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, out)
+		}
+		r, ok := got["mytodos"]
+		if len(got) != 1 || !ok || r.Type != "AWS::DynamoDB::Table" || r.Properties.TableName != "my-todos" {
+			t.Errorf("export = %s, want one AWS::DynamoDB::Table resource mytodos for table my-todos", out)
+		}
+	})
+	t.Run("input", func(t *testing.T) {
+		code, out, errOut := ddbkit(t, "export", "-format", "input", "taskmgmt")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var got map[string]dynamodb.CreateTableInput
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("output is not CreateTableInput JSON: %v\n%s", err, out)
+		}
+		task, inv := got["tasktablev3"], got["tasktableinvitationv3"]
+		if len(got) != 2 || aws.ToString(task.TableName) != "task-table-v3" || len(task.GlobalSecondaryIndexes) != 9 ||
+			aws.ToString(inv.TableName) != "task-table-invitation-v3" {
+			t.Errorf("export = %s, want taskmgmt's two tables, the task table with 9 GSIs", out)
+		}
+		if strings.Contains(out, "null") {
+			t.Errorf("export prints unset fields as null:\n%s", out)
+		}
+	})
+}
+
+// testTarball is a DynamoDB Local tarball in miniature, and its SHA-256.
+func testTarball(t *testing.T) ([]byte, string) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	body := "not really a jar"
+	tw.WriteHeader(&tar.Header{Name: "DynamoDBLocal.jar", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+	io.WriteString(tw, body)
+	tw.Close()
+	zw.Close()
+	sum := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), hex.EncodeToString(sum[:])
+}
+
+func TestLocalPrintJarProvisionsFromAConfiguredURL(t *testing.T) {
+	body, sum := testTarball(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	defer srv.Close()
+	cache := t.TempDir()
+	t.Setenv("DYNAMODB_LOCAL_JAR", "")
+	t.Setenv("DDBKIT_CACHE", cache)
+	t.Setenv("DYNAMODB_LOCAL_URL", srv.URL+"/d.tgz")
+
+	t.Setenv("DYNAMODB_LOCAL_SHA256", strings.Repeat("0", 64))
+	code, out, errOut := ddbkit(t, "local", "-print-jar")
+	if code != 1 || out != "" || !strings.Contains(errOut, "SHA-256 is "+sum) || strings.Count(errOut, "\n") > 2 {
+		t.Errorf("a wrong checksum: exit %d, stdout %q, stderr %q; want 1 and the mismatch", code, out, errOut)
+	}
+
+	t.Setenv("DYNAMODB_LOCAL_SHA256", sum)
+	code, out, errOut = ddbkit(t, "local", "-print-jar")
+	jar := strings.TrimSpace(out)
+	if code != 0 || !strings.HasPrefix(jar, cache) || filepath.Base(jar) != "DynamoDBLocal.jar" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the jar's path under %s", code, out, errOut, cache)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestLocalServesUntilInterrupted(t *testing.T) {
+	if os.Getenv("DYNAMODB_LOCAL_JAR") == "" {
+		// The jar comes with make test when there is no Docker; it is
+		// what local starts.
+		ddbtest.Endpoint(t)
+		t.Skip("DYNAMODB_LOCAL_JAR is not set: ddbtest found DynamoDB Local elsewhere")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"local"}, &out, &errOut) }()
+
+	var ep string
+	for deadline := time.Now().Add(90 * time.Second); ep == "" && time.Now().Before(deadline); {
+		select {
+		case code := <-done:
+			t.Fatalf("local exited %d: %s", code, errOut.String())
+		case <-time.After(100 * time.Millisecond):
+		}
+		ep = strings.TrimSpace(out.String())
+	}
+	if !strings.HasPrefix(ep, "http://127.0.0.1:") {
+		cancel()
+		t.Fatalf("local printed %q, want an endpoint", ep)
+	}
+	// -sharedDb: a table made with one access key is seen with another.
+	awsEnv(t)
+	if code, _, errOut := ddbkit(t, "ensure", "-endpoint", ep, "-table", "shared", "todo"); code != 0 {
+		t.Fatalf("ensure on ddbkit local: exit %d: %s", code, errOut)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", "someoneelse")
+	if code, out, errOut := ddbkit(t, "plan", "-endpoint", ep, "-table", "shared", "todo"); code != 0 || !strings.Contains(out, "up to date") {
+		t.Errorf("plan with another access key: exit %d, stdout %q, stderr %q; want the table up to date", code, out, errOut)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("local exited %d after the interrupt: %s", code, errOut.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("local did not stop after the interrupt")
+	}
+}

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbkit/ddbkit/internal/dynamodblocal"
+	"github.com/ddbkit/ddbkit/kondate"
+	"github.com/ddbkit/ddbkit/livecomment"
+	"github.com/ddbkit/ddbkit/schema"
+	"github.com/ddbkit/ddbkit/taskmgmt"
+	"github.com/ddbkit/ddbkit/todo"
+	"github.com/ddbkit/ddbkit/wardrobe"
+)
+
+const usage = `usage: ddbkit COMMAND [flags] [DOMAIN]
+
+commands:
+  ensure   create DOMAIN's tables, or reconcile existing ones
+  plan     print what ensure would change; change nothing
+  export   print DOMAIN's tables as CloudFormation resources or CreateTableInput JSON
+  local    start DynamoDB Local and print its endpoint (-print-jar: print the jar's path)
+
+domains: todo, taskmgmt, livecomment, kondate, wardrobe
+"ddbkit COMMAND -h" lists a command's flags.
+`
+
+// errUsage marks errors that exit with status 2.
+var errUsage = errors.New("usage")
+
+// run is main without the process: it returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := dispatch(ctx, args, stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(stderr, "ddbkit:", oneLine(strings.TrimSuffix(err.Error(), ": "+errUsage.Error())))
+		return 2
+	default:
+		fmt.Fprintln(stderr, "ddbkit:", oneLine(err.Error()))
+		return 1
+	}
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func usageErr(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), errUsage)
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageErr("no command")
+	}
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "ensure", "plan":
+		return ensure(ctx, cmd, rest, stdout, stderr)
+	case "export":
+		return export(cmd, rest, stdout, stderr)
+	case "local":
+		return local(ctx, rest, stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprint(stderr, usage)
+		return usageErr("unknown command %q", cmd)
+	}
+}
+
+// tableFlags name a domain's tables.
+type tableFlags struct {
+	table, invitationTable, env string
+}
+
+func (f *tableFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.table, "table", "", "table name of todo, kondate or wardrobe, or taskmgmt's task table (default: the design's)")
+	fs.StringVar(&f.invitationTable, "invitation-table", taskmgmt.DefaultInvitationTableName, "taskmgmt's invitation table name")
+	fs.StringVar(&f.env, "env", livecomment.DefaultEnv, "livecomment's environment, as in LiveComment-Rooms-{env}")
+}
+
+// definitions returns the domain's table designs under the names f gives.
+func (f *tableFlags) definitions(domain string) ([]schema.Definition, error) {
+	name := func(def string) string {
+		if f.table != "" {
+			return f.table
+		}
+		return def
+	}
+	if domain != "livecomment" && f.env != livecomment.DefaultEnv {
+		return nil, usageErr("-env is for livecomment only")
+	}
+	if domain != "taskmgmt" && f.invitationTable != taskmgmt.DefaultInvitationTableName {
+		return nil, usageErr("-invitation-table is for taskmgmt only")
+	}
+	switch domain {
+	case "todo":
+		return []schema.Definition{todo.Definition(name(todo.TableName()))}, nil
+	case "taskmgmt":
+		return []schema.Definition{taskmgmt.Definition(name(taskmgmt.DefaultTableName)), taskmgmt.InvitationDefinition(f.invitationTable)}, nil
+	case "livecomment":
+		if f.table != "" {
+			return nil, usageErr("livecomment has three tables: name them with -env, not -table")
+		}
+		if err := livecomment.CheckEnv(f.env); err != nil {
+			return nil, usageErr("-env: %v", err)
+		}
+		return livecomment.Definitions(f.env), nil
+	case "kondate":
+		return []schema.Definition{kondate.Definition(name(kondate.DefaultTableName))}, nil
+	case "wardrobe":
+		return []schema.Definition{wardrobe.Definition(name(wardrobe.DefaultTableName))}, nil
+	}
+	return nil, usageErr("unknown domain %q (want todo, taskmgmt, livecomment, kondate or wardrobe)", domain)
+}
+
+func newFlagSet(name, args string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("ddbkit "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: ddbkit %s [flags] %s\n\nflags:\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and returns the one DOMAIN argument.
+func parse(fs *flag.FlagSet, args []string) (string, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", err
+		}
+		return "", usageErr("%v", err)
+	}
+	if fs.NArg() != 1 {
+		return "", usageErr("%s: want one DOMAIN argument after the flags, got %d", fs.Name(), fs.NArg())
+	}
+	return fs.Arg(0), nil
+}
+
+func ensure(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet(cmd, "DOMAIN", stderr)
+	var tf tableFlags
+	tf.register(fs)
+	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL, such as http://127.0.0.1:8000 (default: the AWS configuration's)")
+	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
+	timeout := fs.Duration("timeout", 10*time.Minute, "bound on each wait for a table or index to become ACTIVE")
+	domain, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	defs, err := tf.definitions(domain)
+	if err != nil {
+		return err
+	}
+	c, err := client(ctx, *endpoint, *region)
+	if err != nil {
+		return err
+	}
+	opts := func(o *schema.Options) {
+		o.PlanOnly = cmd == "plan"
+		o.Timeout = *timeout
+	}
+	for _, d := range defs {
+		changes, err := schema.Ensure(ctx, c, d, opts)
+		for _, ch := range changes {
+			fmt.Fprintln(stdout, ch)
+		}
+		if err != nil {
+			return err
+		}
+		if len(changes) == 0 {
+			fmt.Fprintf(stdout, "%s: up to date\n", d.Name())
+		}
+	}
+	return nil
+}
+
+func client(ctx context.Context, endpoint, region string) (*dynamodb.Client, error) {
+	var opts []func(*config.LoadOptions) error
+	if region != "" {
+		opts = append(opts, config.WithRegion(region))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("AWS configuration: %w", err)
+	}
+	if cfg.Region == "" {
+		return nil, usageErr("no AWS region: pass -region or set AWS_REGION")
+	}
+	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+	}), nil
+}
+
+var notLogicalID = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+func export(cmd string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet(cmd, "DOMAIN", stderr)
+	var tf tableFlags
+	tf.register(fs)
+	format := fs.String("format", "cloudformation", "cloudformation (AWS::DynamoDB::Table resources) or input (CreateTableInput JSON)")
+	domain, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *format != "cloudformation" && *format != "input" {
+		return usageErr("-format %q: want cloudformation or input", *format)
+	}
+	defs, err := tf.definitions(domain)
+	if err != nil {
+		return err
+	}
+	out := map[string]json.RawMessage{}
+	for _, d := range defs {
+		var b []byte
+		if *format == "cloudformation" {
+			b, err = d.CloudFormation()
+		} else {
+			b, err = inputJSON(d.CreateTableInput())
+		}
+		if err != nil {
+			return err
+		}
+		out[notLogicalID.ReplaceAllString(d.Name(), "")] = b
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", b)
+	return err
+}
+
+// inputJSON renders in with the SDK's field names, which are the API's,
+// leaving out what is unset.
+func inputJSON(in *dynamodb.CreateTableInput) ([]byte, error) {
+	b, err := json.Marshal(in)
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, err
+	}
+	v, _ = prune(v)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(buf.Bytes()), nil
+}
+
+// prune drops nulls, empty strings, lists and objects; keep is false when
+// v itself is empty.
+func prune(v any) (any, bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, false
+	case string:
+		return x, x != ""
+	case []any:
+		var out []any
+		for _, e := range x {
+			if e, ok := prune(e); ok {
+				out = append(out, e)
+			}
+		}
+		return out, len(out) > 0
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := map[string]any{}
+		for _, k := range keys {
+			if e, ok := prune(x[k]); ok {
+				out[k] = e
+			}
+		}
+		return out, len(out) > 0
+	}
+	return v, true
+}
+
+func local(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("local", "", stderr)
+	printJar := fs.Bool("print-jar", false, "only provision DynamoDBLocal.jar and print its path")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageErr("%v", err)
+	}
+	if fs.NArg() != 0 {
+		return usageErr("local takes no arguments, got %q", fs.Args())
+	}
+	jar := strings.TrimSpace(os.Getenv("DYNAMODB_LOCAL_JAR"))
+	if jar == "" {
+		var err error
+		jar, err = dynamodblocal.Jar(ctx, dynamodblocal.Options{Log: stderr})
+		if err != nil {
+			return err
+		}
+	}
+	if *printJar {
+		_, err := fmt.Fprintln(stdout, jar)
+		return err
+	}
+	p, err := dynamodblocal.Start(jar, dynamodblocal.StartOptions{SharedDB: true})
+	if err != nil {
+		return err
+	}
+	defer p.Stop()
+	fmt.Fprintln(stdout, p.Endpoint)
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-p.Exited():
+		return errors.New("DynamoDB Local exited")
+	}
+}
