@@ -103,7 +103,8 @@
 // so a response lost on the network never applies it twice; with
 // ddbkit.WithIdempotencyKey the token comes from the caller's key, and a
 // repeated call that would write something else (a later appliedAt, say)
-// fails with ErrConflict. Creates recognise their own earlier write;
+// fails with ErrConflict, and one that would write the very same succeeds
+// without writing again. Creates recognise their own earlier write;
 // updates set values (or keep the first one) and are safe to repeat;
 // a delete whose response was lost takes the missing item as its own.
 //

@@ -161,9 +161,6 @@ func updateExpr(u change) expression.UpdateBuilder {
 			upd = upd.Set(n, expression.Value(s.value))
 		}
 	}
-	for _, r := range u.remove {
-		upd = upd.Remove(expression.Name(r))
-	}
 	return upd
 }
 

@@ -495,7 +495,8 @@ type PaymentStore interface {
 
 // NotificationStore stores notifications, their settings and push tokens.
 type NotificationStore interface {
-	// AddNotification stores a new, unread notification.
+	// AddNotification stores a new, unread notification with a fresh ID.
+	// It returns ErrAlreadyExists if the ID generator repeated an ID.
 	AddNotification(ctx context.Context, userID string, in NewNotification) (Notification, error)
 	// ListNotifications lists notifications newest first.
 	ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error)

@@ -202,9 +202,6 @@ func (m *memoryBackend) update(ctx context.Context, k itemKey, u change, mustExi
 		}
 		item[s.name] = s.value
 	}
-	for _, r := range u.remove {
-		delete(item, r)
-	}
 	m.store(item)
 	return item, nil
 }

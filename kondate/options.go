@@ -29,7 +29,8 @@ type Options struct {
 	// (NewULIDs), as the seed's IDs are.
 	NewID ddbkit.IDGenerator
 	// Retry bounds the retries of every operation: a read-modify-write
-	// (ApplySet, PromoteNextPlan, DeleteFridgeItem) that loses a race, and
+	// (ApplySet, PromoteNextPlan, DeleteFridgeItem, RestoreFridgeItem) that
+	// loses a race, and
 	// calls DynamoDB throttles, fails with a 5xx or whose response is lost.
 	// The zero value is the default policy; see ddbkit.RetryPolicy.
 	Retry ddbkit.RetryPolicy

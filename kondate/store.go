@@ -43,10 +43,9 @@ type backend interface {
 	tx(ctx context.Context, op string, ws []write) error
 }
 
-// change is an update: attributes to set, in order, and to remove.
+// change is an update: attributes to set, in order.
 type change struct {
-	set    []setAttr
-	remove []string
+	set []setAttr
 }
 
 type setAttr struct {
@@ -497,7 +496,7 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 	}
 	u := stamp(c.o.now())
 	if p.Title != nil {
-		_ = u.setValue("title", *p.Title)
+		u.set = append(u.set, setAttr{name: "title", value: ddb.S(*p.Title)})
 	}
 	if p.Items != nil {
 		if err := u.setValue("items", list(*p.Items)); err != nil {
@@ -505,7 +504,9 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 		}
 	}
 	if p.Tags != nil {
-		_ = u.setValue("tags", list(*p.Tags))
+		if err := u.setValue("tags", list(*p.Tags)); err != nil {
+			return Set{}, wrap(op, err)
+		}
 	}
 	return updateOne(ctx, c, op, key(userID, skSet+id), u, true, errNotFound("set", userID, id), decodeSet)
 }
