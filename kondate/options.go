@@ -30,8 +30,8 @@ type Options struct {
 	NewID ddbkit.IDGenerator
 	// Retry bounds the retries of every operation: a read-modify-write
 	// (ApplySet, PromoteNextPlan, DeleteFridgeItem, RestoreFridgeItem) that
-	// loses a race, and
-	// calls DynamoDB throttles, fails with a 5xx or whose response is lost.
+	// loses a race, and calls DynamoDB throttles, fails with a 5xx or whose
+	// response is lost.
 	// The zero value is the default policy; see ddbkit.RetryPolicy.
 	Retry ddbkit.RetryPolicy
 	// CursorSecret keys the MAC of page cursors. The default is none:
