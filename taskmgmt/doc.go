@@ -248,6 +248,22 @@
 // are. An invitation it writes with the same email is replaced by the
 // next Invite of that address.
 //
+// # Raw items: fixtures and comparisons
+//
+// MemoryStore.Import seeds a memory store with raw items in the layouts
+// above (ddbkit.TableItems, by table name: Options.TableName and
+// Options.InvitationTableName), for example items exported from a
+// production table or written as the seed's app writes them. It decodes
+// them with the DynamoDB store's own decode functions, as leniently as its
+// reads; an item the DynamoDB store could not read either fails the whole
+// import with ErrCorruptItem, and items of another table with
+// ErrInvalidArgument. The memory store keeps what it read, not the raw
+// item: non-canonical dates and stale index keys are normalised, as the
+// next write of the DynamoDB store would. Imported invitations enter no
+// stream. MemoryStore.Export gives back every item as the DynamoDB store
+// writes it (its own marshal functions), in key order: what a Scan of the
+// DynamoDB store's tables returns after the same calls.
+//
 // # Errors
 //
 // Every error starts with "taskmgmt: " and matches exactly one of ddbkit's

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/taskmgmt"
 )
@@ -90,4 +92,51 @@ type mailerFunc func(context.Context, taskmgmt.Invitation) error
 
 func (f mailerFunc) MailInvitation(ctx context.Context, inv taskmgmt.Invitation) error {
 	return f(ctx, inv)
+}
+
+// A memory store seeded with items in the seed's layout, as the seed's
+// app writes them (or as exported from the production table), read
+// through the store.
+func ExampleMemoryStore_Import() {
+	ctx := context.Background()
+	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
+		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
+	})
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	num := func(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+	err := s.Import(ddbkit.TableItems{taskmgmt.DefaultTableName: {
+		{"PK": str("USER#u1"), "SK": str("USER#u1"), "type": str("user"), "user_email": str("alice-at-example.com"),
+			"user_name": str("monbayashi joji"), "user_image": str(""), "user_createdAt": str("2025-11-01")},
+		{"PK": str("TEAM#t1"), "SK": str("TEAM#t1"), "type": str("team"), "team_name": str("タスク管理 APP 開発チーム"),
+			"team_discription": str("タスク管理 APP 開発チーム用のタスク管理")},
+		{"PK": str("USER#u1"), "SK": str("TEAM#t1"), "type": str("user_team"), "user_team_role": str("admin"),
+			"user_team_joinedAt": str("2025-11-09"), "team_name": str("タスク管理 APP 開発チーム")},
+		{"PK": str("TEAM#t1"), "SK": str("USER#u1"), "type": str("team_user"), "user_team_role": str("admin"),
+			"user_team_joinedAt": str("2025-11-09"), "user_name": str("monbayashi joji")},
+		{"PK": str("TEAM#t1"), "SK": str("TAG#tag1"), "type": str("team_tag"), "team_tag_name": str("backend"),
+			"team_tag_color": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"color": str("#ffffff"), "backgroundColor": str("#0000ff")}}},
+		{"PK": str("TEAM#t1"), "SK": str("TASK#task1"), "type": str("task"), "team_task_title": str("デプロイ 1"),
+			"team_task_discription": str("タスクの説明"), "team_task_status": str("todo"),
+			"team_task_startTime": str("2025-11-05"), "team_task_endTime": str("2025-12-05"),
+			"status_group1": str("TEAM#t1#Status#todo"), "status_group2": str("TEAM#t1#Status#todo_doing"),
+			"status_group3": str("TEAM#t1#Status#todo_done"), "start_sort_sk": str("START#2025-11-05"), "end_sort_sk": str("END#2025-12-05"),
+			"team_task_tagRef": &types.AttributeValueMemberSS{Value: []string{"TAG#tag1"}}},
+		{"PK": str("TEAM#t1"), "SK": str("COUNTER#ALL"), "type": str("counter"), "todo": num("1"), "doing": num("0"), "done": num("0")},
+	}})
+	fmt.Println("import:", err)
+
+	team, _ := s.GetTeam(ctx, "t1")
+	members, _ := s.ListMembers(ctx, "t1", ddbkit.PageOptions{})
+	fmt.Println(team.Name, "-", members.Items[0].UserName, members.Items[0].Role)
+	board, _ := s.ListBoard(ctx, "t1", taskmgmt.BoardQuery{View: taskmgmt.ViewStartOverdue, TagIDs: []string{"tag1"}})
+	fmt.Println("overdue:", board.Items[0].Title, board.Items[0].TagIDs)
+	c, _ := s.GetCounts(ctx, "t1")
+	fmt.Println("todo:", c.Todo)
+	fmt.Println("items:", len(s.Export()[taskmgmt.DefaultTableName]))
+	// Output:
+	// import: <nil>
+	// タスク管理 APP 開発チーム - monbayashi joji admin
+	// overdue: デプロイ 1 [tag1]
+	// todo: 1
+	// items: 7
 }

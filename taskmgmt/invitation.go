@@ -198,7 +198,9 @@ func invitationItem(inv Invitation) ddb.Item {
 	it := base(invitationKey(inv.TeamID, inv.ID), typeInvitation)
 	it[attrEmail] = s(inv.Email)
 	it[attrUserRole] = s(string(inv.Role))
-	it[attrCreatedAt] = n(inv.CreatedAt.Unix())
+	if !inv.CreatedAt.IsZero() { // Invite always sets it; another writer's may lack it
+		it[attrCreatedAt] = n(inv.CreatedAt.Unix())
+	}
 	it[attrInvExpiresAt] = n(inv.ExpiresAt.Unix())
 	it[attrInvitedBy] = s(userPK(inv.InvitedBy))
 	it[attrToken] = s(inv.Token)

@@ -216,20 +216,7 @@ func TestInvitationLegacy(t *testing.T) {
 	for _, it := range rawMembership("u1", "alice", "t1", "チーム", "admin") {
 		putRaw(t, c, mainTable, it)
 	}
-	for _, it := range []item{
-		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000001"), "type": S("invitation"), "email": S("alice-at-example.com"),
-			"user_role": S("admin"), "createdAt": N(1768141200), "expiresAt": N(1768227600), "invitedBy": S("USER#u1"), "token": S("ramdom"),
-			"team_name": S("招待時点でのチーム名称")},
-		// Another writer: no createdAt, an inviter without USER#, no team_name.
-		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000002"), "type": S("invitation"), "email": S("erin@example.com"),
-			"user_role": S("member"), "expiresAt": N(1768227600 + 60), "invitedBy": S("u1"), "token": S("another-token")},
-		// Expired, not yet deleted by TTL.
-		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000000"), "type": S("invitation"), "email": S("old@example.com"),
-			"user_role": S("member"), "createdAt": N(1768000000), "expiresAt": N(1768086400), "invitedBy": S("USER#u1"), "token": S("t")},
-		// Corrupt: an unknown role.
-		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000003"), "type": S("invitation"), "email": S("x@example.com"),
-			"user_role": S("owner"), "createdAt": N(1768141200), "expiresAt": N(1768227600), "invitedBy": S("USER#u1"), "token": S("t")},
-	} {
+	for _, it := range legacyInvitations() {
 		putRaw(t, c, invTable, it)
 	}
 	changes, err := taskmgmt.EnsureInvitationTable(t.Context(), c, invTable)
@@ -246,10 +233,86 @@ func TestInvitationLegacy(t *testing.T) {
 	if again, err := taskmgmt.EnsureInvitationTable(t.Context(), c, invTable); err != nil || len(again) != 0 {
 		t.Fatalf("EnsureInvitationTable again: %v, %v", again, err)
 	}
+	stopTTL(t, c, invTable)
 	s := taskmgmt.NewDynamoStore(c, func(o *taskmgmt.Options) {
 		o.TableName, o.InvitationTableName = mainTable, invTable
 		o.Clock = func() time.Time { return now }
 	})
+	checkInvitationLegacy(t, s, true)
+	out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(invTable)})
+	if err != nil || out.Table.StreamSpecification == nil || out.Table.StreamSpecification.StreamViewType != types.StreamViewTypeNewImage {
+		t.Fatalf("stream after EnsureInvitationTable: %+v, %v", out.Table.StreamSpecification, err)
+	}
+}
+
+// TestInvitationLegacyMemory imports the items TestInvitationLegacy puts
+// into a memory store and runs the same reads and writes on it. The
+// corrupt invitation cannot be imported.
+func TestInvitationLegacyMemory(t *testing.T) {
+	const mainTable, invTable = "task-table-v3", "task-table-invitation-v3"
+	now := time.Unix(1768141200+3600, 0)
+	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) { o.Clock = func() time.Time { return now } })
+	main := []item{rawTeam("t1", "チーム"), rawUser("u1", "alice"), rawUser("u5", "erin")}
+	main = append(main, rawMembership("u1", "alice", "t1", "チーム", "admin")...)
+	err := s.Import(ddbkit.TableItems{mainTable: main, invTable: legacyInvitations()})
+	ddbtest.WantSentinel(t, "Import with the corrupt invitation", err, ddbkit.ErrCorruptItem)
+	var ce *ddbkit.CorruptItemError
+	if !errors.As(err, &ce) || ce.Table != invTable || ce.Attr != "user_role" {
+		t.Fatalf("Import error %v does not name the invitation table and user_role", err)
+	}
+	for table, items := range s.Export() {
+		if len(items) != 0 {
+			t.Fatalf("a failed Import imported %d items of %s", len(items), table)
+		}
+	}
+	if err := s.Import(ddbkit.TableItems{"task-table-v2": main}); !errors.Is(err, ddbkit.ErrInvalidArgument) {
+		t.Fatalf("Import into a table the store does not have: %v, want ErrInvalidArgument", err)
+	}
+	good := legacyInvitations()[:3]
+	if err := s.Import(ddbkit.TableItems{mainTable: main, invTable: good}); err != nil {
+		t.Fatal(err)
+	}
+	if ev := s.TakeStream(); len(ev.Records) != 0 {
+		t.Fatalf("Import wrote %d stream records, want none", len(ev.Records))
+	}
+	// Export gives the items back as they were put: they are in the
+	// layout ddbkit writes (the other writer's one without the attributes
+	// it lacks, but with invitedBy as ddbkit writes it).
+	exported := s.Export()[invTable]
+	if len(exported) != 3 {
+		t.Fatalf("exported %d invitations, want 3", len(exported))
+	}
+	good[1]["invitedBy"] = S("USER#u1")
+	good[1]["team_name"], good[2]["team_name"] = S(""), S("")
+	for i, j := range []int{2, 0, 1} { // key order
+		checkItem(t, "exported invitation", exported[i], good[j])
+	}
+	checkInvitationLegacy(t, s, false)
+}
+
+// legacyInvitations are the seed's invitation items and those of another
+// writer, the corrupt one last.
+func legacyInvitations() []item {
+	return []item{
+		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000001"), "type": S("invitation"), "email": S("alice-at-example.com"),
+			"user_role": S("admin"), "createdAt": N(1768141200), "expiresAt": N(1768227600), "invitedBy": S("USER#u1"), "token": S("ramdom"),
+			"team_name": S("招待時点でのチーム名称")},
+		// Another writer: no createdAt, an inviter without USER#, no team_name.
+		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000002"), "type": S("invitation"), "email": S("erin@example.com"),
+			"user_role": S("member"), "expiresAt": N(1768227600 + 60), "invitedBy": S("u1"), "token": S("another-token")},
+		// Expired, not yet deleted by TTL.
+		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000000"), "type": S("invitation"), "email": S("old@example.com"),
+			"user_role": S("member"), "createdAt": N(1768000000), "expiresAt": N(1768086400), "invitedBy": S("USER#u1"), "token": S("t")},
+		// Corrupt: an unknown role.
+		{"PK": S("TEAM#t1"), "SK": S("TINVITE#0194a5b2-7c00-7000-8000-000000000003"), "type": S("invitation"), "email": S("x@example.com"),
+			"user_role": S("owner"), "createdAt": N(1768141200), "expiresAt": N(1768227600), "invitedBy": S("USER#u1"), "token": S("t")},
+	}
+}
+
+// checkInvitationLegacy reads and writes legacyInvitations (without the
+// corrupt one unless corrupt) through s, at an hour after the seed's
+// createdAt.
+func checkInvitationLegacy(t *testing.T, s taskmgmt.Store, corrupt bool) {
 	ctx := t.Context()
 	p := must[ddbkit.Page[taskmgmt.Invitation]](t)(s.ListInvitations(ctx, "t1", ddbkit.PageOptions{}))
 	want := []taskmgmt.Invitation{
@@ -261,17 +324,21 @@ func TestInvitationLegacy(t *testing.T) {
 	if len(p.Items) != 2 || p.Items[0] != want[0] || p.Items[1] != want[1] {
 		t.Fatalf("seed AP1:\n got %+v\nwant %+v", p.Items, want)
 	}
-	if len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) {
+	if corrupt && (len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem)) {
 		t.Fatalf("skipped = %v, want the corrupt invitation", p.Skipped)
 	}
 	if got := must[taskmgmt.Invitation](t)(s.GetInvitation(ctx, "t1", want[1].ID)); got != want[1] {
 		t.Fatalf("seed AP2: %+v", got)
 	}
-	_, err = s.GetInvitation(ctx, "t1", "0194a5b2-7c00-7000-8000-000000000003")
-	ddbtest.WantSentinel(t, "GetInvitation of the corrupt one", err, ddbkit.ErrCorruptItem)
-	var ce *ddbkit.CorruptItemError
-	if !errors.As(err, &ce) || ce.Attr != "user_role" {
-		t.Fatalf("%v does not name user_role", err)
+	_, err := s.GetInvitation(ctx, "t1", "0194a5b2-7c00-7000-8000-000000000003")
+	if corrupt {
+		ddbtest.WantSentinel(t, "GetInvitation of the corrupt one", err, ddbkit.ErrCorruptItem)
+		var ce *ddbkit.CorruptItemError
+		if !errors.As(err, &ce) || ce.Attr != "user_role" {
+			t.Fatalf("%v does not name user_role", err)
+		}
+	} else {
+		ddbtest.WantSentinel(t, "GetInvitation of the one not imported", err, ddbkit.ErrNotFound)
 	}
 	_, err = s.GetInvitation(ctx, "t1", "0194a5b2-7c00-7000-8000-000000000000")
 	ddbtest.WantSentinel(t, "GetInvitation of the expired one", err, ddbkit.ErrNotFound)
@@ -297,9 +364,5 @@ func TestInvitationLegacy(t *testing.T) {
 	ddbtest.WantSentinel(t, "inviting the seed's example address", err, ddbkit.ErrInvalidArgument)
 	if !strings.Contains(err.Error(), "Email") {
 		t.Fatalf("%v does not name Email", err)
-	}
-	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(invTable)})
-	if err != nil || out.Table.StreamSpecification == nil || out.Table.StreamSpecification.StreamViewType != types.StreamViewTypeNewImage {
-		t.Fatalf("stream after EnsureInvitationTable: %+v, %v", out.Table.StreamSpecification, err)
 	}
 }

@@ -60,6 +60,9 @@ func (s *MemoryStore) isAdmin(teamID, userID string) bool {
 // putInvitation stores inv and appends its INSERT to the stream.
 func (s *MemoryStore) putInvitation(inv Invitation, now time.Time) {
 	k := invitationKey(inv.TeamID, inv.ID)
+	if _, ok := s.invites.Get(k.pk, k.sk); !ok {
+		s.inviteParts[k.pk]++
+	}
 	s.invites.Put(k.pk, k.sk, keyAttrs(k), &inv)
 	s.record(EventInsert, k, StreamImage(invitationItem(inv)), now)
 }
@@ -67,7 +70,11 @@ func (s *MemoryStore) putInvitation(inv Invitation, now time.Time) {
 // removeInvitation deletes inv and appends its REMOVE to the stream.
 func (s *MemoryStore) removeInvitation(inv Invitation, now time.Time) {
 	k := invitationKey(inv.TeamID, inv.ID)
-	s.invites.Delete(k.pk, k.sk, keyAttrs(k))
+	if s.invites.Delete(k.pk, k.sk, keyAttrs(k)) {
+		if s.inviteParts[k.pk]--; s.inviteParts[k.pk] == 0 {
+			delete(s.inviteParts, k.pk)
+		}
+	}
 	s.record(EventRemove, k, nil, now)
 }
 

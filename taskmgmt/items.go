@@ -131,6 +131,20 @@ func tagItem(t Tag) ddb.Item {
 	return it
 }
 
+// counterItem is a counter as the DynamoDB store's updates leave it (it
+// writes counters with ADD and SET, never whole): type, the three counts,
+// and expiresAt when the counter has one (the daily counters).
+func counterItem(teamID string, c DailyCount) ddb.Item {
+	it := base(counterKey(teamID, c.Date), typeCounter)
+	for _, st := range Statuses {
+		it[string(st)] = n(int64(c.Get(st)))
+	}
+	if !c.ExpiresAt.IsZero() {
+		it[AttrExpiresAt] = n(c.ExpiresAt.Unix())
+	}
+	return it
+}
+
 // tagRefs is the team_task_tagRef String Set of ids, or nil for none:
 // DynamoDB refuses an empty set, so a task without tags has no attribute.
 func tagRefs(ids []string) types.AttributeValue {

@@ -98,11 +98,67 @@ func TestLegacyFixture(t *testing.T) {
 	if again, err := taskmgmt.EnsureTable(t.Context(), c, name); err != nil || len(again) != 0 {
 		t.Fatalf("EnsureTable again: %v, %v; want no change", again, err)
 	}
-	s := taskmgmt.NewDynamoStore(c, func(o *taskmgmt.Options) {
+	stopTTL(t, c, name)
+	s := taskmgmt.NewDynamoStore(c, legacyOptions(name, now))
+	checkLegacy(t, s, func(pk, sk string) item { return rawItem(t, c, name, pk, sk) }, true)
+}
+
+// TestLegacyFixtureMemory imports the items TestLegacyFixture puts into a
+// memory store, and runs the same reads and writes on it: the memory
+// store reads them as the DynamoDB store does. The corrupt task cannot be
+// imported: Import refuses it, naming it, and imports nothing.
+func TestLegacyFixtureMemory(t *testing.T) {
+	const name = "task-table-v3"
+	now := time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
+	s := taskmgmt.NewMemoryStore(legacyOptions(name, now))
+	items := legacyItems(now)
+	err := s.Import(ddbkit.TableItems{name: items})
+	ddbtest.WantSentinel(t, "Import with the corrupt task", err, ddbkit.ErrCorruptItem)
+	var ce *ddbkit.CorruptItemError
+	if !errors.As(err, &ce) || ce.Table != name || !strings.Contains(ce.Key, "TASK#task4") || ce.Attr != "team_task_status" {
+		t.Fatalf("Import error %v does not name the table, TASK#task4 and team_task_status", err)
+	}
+	if got := s.Export()[name]; len(got) != 0 {
+		t.Fatalf("a failed Import imported %d items", len(got))
+	}
+	items = slices.DeleteFunc(items, func(it item) bool { return it["SK"].(*types.AttributeValueMemberS).Value == "TASK#task4" })
+	if err := s.Import(ddbkit.TableItems{name: items}); err != nil {
+		t.Fatal(err)
+	}
+	checkLegacy(t, s, func(pk, sk string) item {
+		for _, it := range s.Export()[name] {
+			if it["PK"].(*types.AttributeValueMemberS).Value == pk && it["SK"].(*types.AttributeValueMemberS).Value == sk {
+				return it
+			}
+		}
+		return nil
+	}, false)
+}
+
+// stopTTL disables the TTL that EnsureTable enabled: the fixtures' times
+// are the seed's, past in real time, and DynamoDB Local's TTL would delete
+// their items while the test reads them at the seed's time.
+func stopTTL(t *testing.T, c *dynamodb.Client, name string) {
+	t.Helper()
+	_, err := c.UpdateTimeToLive(t.Context(), &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(name),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String("expiresAt"), Enabled: aws.Bool(false)}})
+	if err != nil {
+		t.Fatalf("disabling TTL: %v", err)
+	}
+}
+
+func legacyOptions(name string, now time.Time) func(*taskmgmt.Options) {
+	return func(o *taskmgmt.Options) {
 		o.TableName = name
 		o.Clock = func() time.Time { return now }
 		o.NewID = func() string { return "new1" }
-	})
+	}
+}
+
+// checkLegacy runs every access pattern and the main writes on a store
+// holding legacyItems (without the corrupt task unless corrupt); raw
+// reads one stored item.
+func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, corrupt bool) {
 	ctx := t.Context()
 	eq := func(what string, got, want any) {
 		t.Helper()
@@ -117,11 +173,14 @@ func TestLegacyFixture(t *testing.T) {
 	eq("AP3 team", must[taskmgmt.Team](t)(s.GetTeam(ctx, "t1")), taskmgmt.Team{ID: "t1", Name: "タスク管理 APP 開発チーム", Description: "タスク管理 APP 開発チーム用のタスク管理"})
 	eq("AP6 task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task1")), taskmgmt.Task{ID: "task1", TeamID: "t1", Title: "デプロイ 1",
 		Description: "タスクの説明 タスクの説明 タスクの説明 タスクの説明", Status: "todo", Start: "2025-11-05", End: "2025-12-05", TagIDs: []string{"tag1", "tag2"}})
-	_, err = s.GetTask(ctx, "t1", "task4")
-	ddbtest.WantSentinel(t, "GetTask corrupt", err, ddbkit.ErrCorruptItem)
-	var ce *ddbkit.CorruptItemError
-	if !errors.As(err, &ce) || ce.Attr != "team_task_status" {
-		t.Fatalf("corrupt task error %v does not name team_task_status", err)
+	if _, err := s.GetTask(ctx, "t1", "task4"); corrupt {
+		ddbtest.WantSentinel(t, "GetTask corrupt", err, ddbkit.ErrCorruptItem)
+		var ce *ddbkit.CorruptItemError
+		if !errors.As(err, &ce) || ce.Attr != "team_task_status" {
+			t.Fatalf("corrupt task error %v does not name team_task_status", err)
+		}
+	} else {
+		ddbtest.WantSentinel(t, "GetTask of the task not imported", err, ddbkit.ErrNotFound)
 	}
 
 	// 2, 4, 5: the partitions.
@@ -170,6 +229,9 @@ func TestLegacyFixture(t *testing.T) {
 			}
 		}
 		eq(tc.name, got, want)
+		if !corrupt {
+			tc.skipped = 0
+		}
 		eq(tc.name+" skipped", skipped, tc.skipped)
 	}
 
@@ -183,7 +245,7 @@ func TestLegacyFixture(t *testing.T) {
 	// Writes on the legacy data.
 	moved := must[taskmgmt.Task](t)(s.UpdateTask(ctx, "t1", "7c9e6679-7425-40de-944b-e07fc1f90ae7", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDone)}))
 	eq("moved legacy task", moved.Start, taskmgmt.Date("2025-11-03"))
-	checkItem(t, "moved legacy task", rawItem(t, c, name, "TEAM#t1", "TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), item{
+	checkItem(t, "moved legacy task", raw("TEAM#t1", "TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), item{
 		"PK": S("TEAM#t1"), "SK": S("TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), "type": S("task"),
 		"team_task_title": S("レビュー"), "team_task_discription": S(""), "team_task_status": S("done"),
 		"team_task_startTime": S("2025-11-03"), "team_task_endTime": S("2025-11-08"),

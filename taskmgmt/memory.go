@@ -28,11 +28,14 @@ type MemoryStore struct {
 	items   *memtable.Table[*record]            // the base table
 	indexes map[string]*memtable.Table[*record] // the GSIs, by name
 	tokens  memtable.Tokens
+	parts   map[string]int // the items per partition key, for Export
 
 	it      ddb.Table                    // the invitation table
 	invites *memtable.Table[*Invitation] // its items, tokens included
 	stream  []StreamRecord               // its stream, not yet taken
 	seq     int64                        // the last sequence number
+
+	inviteParts map[string]int // the invitations per partition key
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -54,7 +57,7 @@ type record struct {
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	s := &MemoryStore{o: o, t: o.table(), items: memtable.New[*record](), indexes: map[string]*memtable.Table[*record]{},
-		it: o.invitationTable(), invites: memtable.New[*Invitation]()}
+		it: o.invitationTable(), invites: memtable.New[*Invitation](), parts: map[string]int{}, inviteParts: map[string]int{}}
 	for _, ix := range Indexes {
 		s.indexes[ix.Name] = memtable.New[*record]()
 	}
@@ -76,6 +79,7 @@ func (s *MemoryStore) put(r *record) {
 	pk, sk := str(r.attrs[AttrPK]), str(r.attrs[AttrSK])
 	s.remove(itemKey{pk, sk})
 	s.items.Put(pk, sk, s.t.KeyOf(r.attrs), r)
+	s.parts[pk]++
 	for _, ix := range Indexes {
 		if ipk, isk := str(r.attrs[ix.PartitionKey]), str(r.attrs[ix.SortKey]); ipk != "" && isk != "" {
 			q := ddb.KeyQuery{Table: s.t, Index: ix}
@@ -91,6 +95,9 @@ func (s *MemoryStore) remove(k itemKey) bool {
 		return false
 	}
 	s.items.Delete(k.pk, k.sk, s.t.KeyOf(old.attrs))
+	if s.parts[k.pk]--; s.parts[k.pk] == 0 {
+		delete(s.parts, k.pk)
+	}
 	for _, ix := range Indexes {
 		if ipk, isk := str(old.attrs[ix.PartitionKey]), str(old.attrs[ix.SortKey]); ipk != "" && isk != "" {
 			q := ddb.KeyQuery{Table: s.t, Index: ix}
@@ -785,8 +792,10 @@ func (s *MemoryStore) RecalculateCounters(ctx context.Context, teamID string) (C
 	var rep CounterReport
 	k := counterKey(teamID, "")
 	r, ok := s.get(k)
+	cur := DailyCount{}
 	if ok {
 		rep.Was = r.counter.Counts
+		cur = *r.counter // the DynamoDB store's update keeps its other attributes
 	}
 	for _, r := range s.items.Partition(teamPK(teamID)) {
 		if r.task != nil {
@@ -795,7 +804,8 @@ func (s *MemoryStore) RecalculateCounters(ctx context.Context, teamID string) (C
 	}
 	rep.Drift = rep.Counts != rep.Was
 	if rep.Drift || !ok {
-		s.put(&record{attrs: keyAttrs(k), counter: &DailyCount{Counts: rep.Counts}})
+		cur.Counts = rep.Counts
+		s.put(&record{attrs: keyAttrs(k), counter: &cur})
 	}
 	return rep, nil
 }
