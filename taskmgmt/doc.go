@@ -181,7 +181,8 @@
 //     are strongly consistent.
 //   - Invitations. IDs are UUIDv7s from Options.NewID, so the seed's
 //     listing sorts by creation (newest first). The token is 256 bits
-//     from crypto/rand in base64url without padding (43 characters); only
+//     from crypto/rand in base64url without padding (43 characters;
+//     Options.NewToken replaces it in deterministic tests); only
 //     Invite and the stream carry it: GetInvitation and ListInvitations
 //     leave Token empty, so that a listing cannot leak links. The lifetime
 //     is Options.InvitationLifetime (24 hours by default); createdAt and

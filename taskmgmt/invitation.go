@@ -174,7 +174,7 @@ func (o Options) newInvitation(teamID, teamName, inviterID string, in NewInvitat
 	}
 	created := now.Unix()
 	return Invitation{ID: o.NewID(), TeamID: teamID, TeamName: teamName, Email: in.Email, Role: role, InvitedBy: inviterID,
-		Token: newToken(), CreatedAt: epoch(created), ExpiresAt: epoch(created + int64(o.InvitationLifetime/time.Second))}
+		Token: o.NewToken(), CreatedAt: epoch(created), ExpiresAt: epoch(created + int64(o.InvitationLifetime/time.Second))}
 }
 
 // The invitation table's layout, exactly as the seed gives it.

@@ -40,6 +40,12 @@ type Options struct {
 	// means DefaultInvitationLifetime (24 hours, as the seed's example).
 	// It is stored in whole seconds.
 	InvitationLifetime time.Duration
+	// NewToken makes the tokens of invitations, the secrets of their
+	// links. The default is TokenBytes from crypto/rand in base64url
+	// without padding. Replace it only in tests, to make runs
+	// deterministic: a guessable token lets whoever knows an invitation's
+	// ID accept it.
+	NewToken func() string
 	// CursorSecret keys the MAC of page cursors. Default none: cursors are
 	// bound to their listing and tamper-evident but, without a secret,
 	// forgeable within the caller's own partition and range; set a secret
@@ -60,6 +66,7 @@ func newOptions(optFns []func(*Options)) Options {
 
 		InvitationTableName: DefaultInvitationTableName,
 		InvitationLifetime:  DefaultInvitationLifetime,
+		NewToken:            newToken,
 	}
 	for _, fn := range optFns {
 		fn(&o)
@@ -72,6 +79,9 @@ func newOptions(optFns []func(*Options)) Options {
 	}
 	if o.InvitationTableName == "" {
 		o.InvitationTableName = DefaultInvitationTableName
+	}
+	if o.NewToken == nil {
+		o.NewToken = newToken
 	}
 	if o.InvitationLifetime < time.Second {
 		o.InvitationLifetime = DefaultInvitationLifetime

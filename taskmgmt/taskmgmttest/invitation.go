@@ -32,6 +32,7 @@ func RunInvitations(t *testing.T, newStore NewStore) {
 		{"ConcurrentAccept", testConcurrentAccept},
 		{"CancelledContextWritesNothing", testInvitationsCancelled},
 		{"IdempotencyKey", testInvitationIdempotency},
+		{"NewToken", testNewToken},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
@@ -432,4 +433,19 @@ func testInvitationIdempotency(t *testing.T, newStore NewStore) {
 		wantErr(t, fmt.Sprint("RevokeInvitation under one key, call ", i+1), s.RevokeInvitation(ctx, tm.ID, "u1", list[0].ID), nil)
 	}
 	equal(t, "revoked", len(invitations(t, s, tm.ID)), 0)
+}
+
+// testNewToken: Options.NewToken makes the tokens, which accept.
+func testNewToken(t *testing.T, newStore NewStore) {
+	n := 0
+	s, _ := fixed(t, newStore, func(o *taskmgmt.Options) {
+		o.NewToken = func() string { n++; return fmt.Sprint("token-", n) }
+	})
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	if inv.Token != "token-1" {
+		t.Fatalf("token = %q, want token-1 from Options.NewToken", inv.Token)
+	}
+	must[taskmgmt.Member](t, "AcceptInvitation")(s.AcceptInvitation(ctx, "u3", taskmgmt.Acceptance{TeamID: tm.ID, InvitationID: inv.ID, Token: "token-1"}))
 }
