@@ -1,0 +1,174 @@
+package ddb
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Prepared is an expression whose shape is fixed, built once with the
+// expression package, and whose parameter values are bound per call.
+// expression.Builder.Build parses, aliases and marshals the whole tree every
+// time; most of a store's expressions (a put's condition, a counter's
+// update, a version check) differ from call to call only in their values,
+// so building them once and binding the values is the cheap way to send
+// the same request. A Prepared is immutable and safe for concurrent use.
+//
+// Build one with Prepare, naming each per-call value with Param(i); bind
+// the values with Values.
+type Prepared struct {
+	cond, update, filter, keyCond, proj *string
+	names                               map[string]string
+	fixed                               map[string]types.AttributeValue // the constants
+	params                              []string                        // placeholder of Param(i)
+}
+
+// paramMark is the marker value Param stands for until Prepare finds it. No
+// real value of a ddbkit store contains U+0000 followed by this text.
+const paramMark = "\x00ddbkit-param-"
+
+// Param is the operand of the i-th value (0-based) of a prepared
+// expression, bound per call by Prepared.Values.
+func Param(i int) expression.ValueBuilder {
+	return expression.Value(paramMark + strconv.Itoa(i))
+}
+
+// Prepare builds b once and records where each Param stands. It fails when
+// the parameters used are not exactly Param(0) to Param(n-1), each once.
+func Prepare(b expression.Builder) (*Prepared, error) {
+	e, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{cond: e.Condition(), update: e.Update(), filter: e.Filter(), keyCond: e.KeyCondition(),
+		proj: e.Projection(), names: e.Names(), fixed: make(map[string]types.AttributeValue)}
+	found := make(map[int]string)
+	for ph, v := range e.Values() {
+		s, ok := v.(*types.AttributeValueMemberS)
+		if !ok || !strings.HasPrefix(s.Value, paramMark) {
+			p.fixed[ph] = v
+			continue
+		}
+		i, err := strconv.Atoi(strings.TrimPrefix(s.Value, paramMark))
+		if err != nil || i < 0 {
+			return nil, fmt.Errorf("ddb: prepare: malformed parameter %q", s.Value)
+		}
+		if _, dup := found[i]; dup {
+			return nil, fmt.Errorf("ddb: prepare: parameter %d used twice; use it once", i)
+		}
+		found[i] = ph
+	}
+	p.params = make([]string, len(found))
+	for i := range p.params {
+		ph, ok := found[i]
+		if !ok {
+			return nil, fmt.Errorf("ddb: prepare: parameters must be 0..%d, %d is missing", len(found)-1, i)
+		}
+		p.params[i] = ph
+	}
+	return p, nil
+}
+
+// MustPrepare is Prepare for expressions fixed at compile time; it panics
+// on an error, which is a bug in the expression.
+func MustPrepare(b expression.Builder) *Prepared {
+	p, err := Prepare(b)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Params returns how many values Values takes.
+func (p *Prepared) Params() int { return len(p.params) }
+
+// Values returns the ExpressionAttributeValues with args bound to the
+// parameters, in order: a new map each call, since the SDK keeps it in the
+// request. It panics when the number of args is wrong, a bug in the caller.
+func (p *Prepared) Values(args ...types.AttributeValue) map[string]types.AttributeValue {
+	if len(args) != len(p.params) {
+		panic(fmt.Sprintf("ddb: prepared expression takes %d values, got %d", len(p.params), len(args)))
+	}
+	if len(p.fixed)+len(args) == 0 {
+		return nil
+	}
+	m := make(map[string]types.AttributeValue, len(p.fixed)+len(args))
+	maps.Copy(m, p.fixed)
+	for i, ph := range p.params {
+		m[ph] = args[i]
+	}
+	return m
+}
+
+// Condition, Update, Filter, KeyCondition and Projection return the
+// expression strings, nil where the builder had none. Names returns the
+// ExpressionAttributeNames, shared by every call: do not modify it.
+func (p *Prepared) Condition() *string { return p.cond }
+
+// Update returns the update expression, or nil.
+func (p *Prepared) Update() *string { return p.update }
+
+// Filter returns the filter expression, or nil.
+func (p *Prepared) Filter() *string { return p.filter }
+
+// KeyCondition returns the key condition expression, or nil.
+func (p *Prepared) KeyCondition() *string { return p.keyCond }
+
+// Projection returns the projection expression, or nil.
+func (p *Prepared) Projection() *string { return p.proj }
+
+// Names returns the ExpressionAttributeNames, shared by every call.
+func (p *Prepared) Names() map[string]string { return p.names }
+
+// The transaction items of prepared expressions: like Put, Update, Delete
+// and Check, with the expressions of p (built once) and args bound to its
+// parameters, so that adding an item costs no expression building.
+
+// PutPrepared adds a PutItem conditional on p's condition, if any.
+func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ...types.AttributeValue) *Tx {
+	return tx.prepared(label, t, t.KeyOf(item), func() types.TransactWriteItem {
+		return types.TransactWriteItem{Put: &types.Put{TableName: &t.Name, Item: item,
+			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
+			ReturnValuesOnConditionCheckFailure: allOld}}
+	})
+}
+
+// UpdatePrepared adds an UpdateItem with p's update, conditional on p's
+// condition, if any.
+func (tx *Tx) UpdatePrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
+	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+		return types.TransactWriteItem{Update: &types.Update{TableName: &t.Name, Key: key, UpdateExpression: p.update,
+			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
+			ReturnValuesOnConditionCheckFailure: allOld}}
+	})
+}
+
+// DeletePrepared adds a DeleteItem conditional on p's condition, if any.
+func (tx *Tx) DeletePrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
+	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: &t.Name, Key: key,
+			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
+			ReturnValuesOnConditionCheckFailure: allOld}}
+	})
+}
+
+// CheckPrepared adds a ConditionCheck of p's condition.
+func (tx *Tx) CheckPrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
+	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: &t.Name, Key: key,
+			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
+			ReturnValuesOnConditionCheckFailure: allOld}}
+	})
+}
+
+func (tx *Tx) prepared(label string, t Table, key Item, mk func() types.TransactWriteItem) *Tx {
+	if tx.err == nil && tx.claim(label, t, key) {
+		tx.items = append(tx.items, mk())
+		tx.labels = append(tx.labels, label)
+	}
+	return tx
+}
