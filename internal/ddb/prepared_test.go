@@ -10,7 +10,9 @@ import (
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
-func n(v int) *types.AttributeValueMemberN { return &types.AttributeValueMemberN{Value: strconv.Itoa(v)} }
+func n(v int) *types.AttributeValueMemberN {
+	return &types.AttributeValueMemberN{Value: strconv.Itoa(v)}
+}
 
 // bump adds Param(0) to n, if the stored version is Param(1) or missing,
 // and stamps the constant "bumped".
