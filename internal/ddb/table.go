@@ -48,20 +48,36 @@ func S(v string) *types.AttributeValueMemberS { return &types.AttributeValueMemb
 // whatever the map order. It identifies keys in maps (deduplication,
 // duplicate detection) and binds cursors.
 func KeyString(key Item) string {
-	names := make([]string, 0, len(key))
-	for n := range key {
-		names = append(names, n)
+	// Keys have one or two attributes; order them without sorting a slice.
+	var names [4]string
+	ns := names[:0]
+	size := 0
+	for n, v := range key {
+		ns = append(ns, n)
+		size += len(n) + 16
+		if s, ok := v.(*types.AttributeValueMemberS); ok {
+			size += len(s.Value)
+		}
 	}
-	sort.Strings(names)
+	if len(ns) == 2 {
+		if ns[1] < ns[0] {
+			ns[0], ns[1] = ns[1], ns[0]
+		}
+	} else {
+		sort.Strings(ns)
+	}
 	var b strings.Builder
-	for _, n := range names {
-		b.WriteString(quote(n))
+	b.Grow(size)
+	for _, n := range ns {
+		writeQuoted(&b, n)
 		b.WriteByte('=')
 		switch v := key[n].(type) {
 		case *types.AttributeValueMemberS:
-			b.WriteString("S" + quote(v.Value))
+			b.WriteByte('S')
+			writeQuoted(&b, v.Value)
 		case *types.AttributeValueMemberN:
-			b.WriteString("N" + quote(v.Value))
+			b.WriteByte('N')
+			writeQuoted(&b, v.Value)
 		case *types.AttributeValueMemberB:
 			b.WriteString("B" + base64.StdEncoding.EncodeToString(v.Value))
 		default:
@@ -70,6 +86,14 @@ func KeyString(key Item) string {
 		b.WriteByte(';')
 	}
 	return b.String()
+}
+
+// writeQuoted writes quote(s) without building it first.
+func writeQuoted(b *strings.Builder, s string) {
+	var num [20]byte
+	b.Write(strconv.AppendInt(num[:0], int64(len(s)), 10))
+	b.WriteByte(':')
+	b.WriteString(s)
 }
 
 // quote length-prefixes s so that no choice of content can make two
