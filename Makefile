@@ -11,7 +11,9 @@ TIMEOUT := $(if $(shell command -v timeout 2>/dev/null),timeout 10)
 # dynamodb_env chooses the DynamoDB Local the tests use, in the order ddbtest
 # tries them: DYNAMODB_ENDPOINT or DYNAMODB_LOCAL_JAR when already set, else
 # Docker when "docker info" answers, else the jar that
-# scripts/dynamodb-local.sh fetches into a cache outside the repository.
+# scripts/dynamodb-local.sh fetches into a cache outside the repository
+# (through "go run ./cmd/ddbkit local -print-jar", the code ddbtest's
+# DDBTEST_DOWNLOAD=1 runs).
 dynamodb_env = \
 	if [ -n "$${DYNAMODB_ENDPOINT:-}$${DYNAMODB_LOCAL_JAR:-}" ]; then \
 		echo "make: DynamoDB Local: $${DYNAMODB_ENDPOINT:-$$DYNAMODB_LOCAL_JAR}" >&2; \
@@ -23,13 +25,20 @@ dynamodb_env = \
 		echo "make: DynamoDB Local: $$DYNAMODB_LOCAL_JAR" >&2; \
 	fi
 
-.PHONY: test bench fmt-check vet deps-check tidy
+.PHONY: test consumer-test bench fmt-check vet deps-check tidy
 
 # test runs every test against DynamoDB Local; DDBTEST_REQUIRED=1 turns a
-# missing DynamoDB Local into a failure instead of a skip.
+# missing DynamoDB Local into a failure instead of a skip. Then it tests
+# examples/consumer, a module outside ddbkit, as "go get" gives ddbkit to a
+# user (scripts/consumer-test.sh).
 test: fmt-check vet deps-check
 	@$(dynamodb_env); \
-	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS)
+	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS) && \
+	scripts/consumer-test.sh
+
+consumer-test:
+	@$(dynamodb_env); \
+	scripts/consumer-test.sh
 
 # bench runs the benchmarks; those of the memory stores need no DynamoDB.
 bench:
