@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime/debug"
@@ -32,8 +33,8 @@ type Pair[S any] struct {
 	DB Scanner
 	// Tables names the DynamoDB store's tables, as Export names them.
 	Tables []string
-	// Clock, if set, is the clock both stores read; it advances by a
-	// second before every operation, and stands still during one, so
+	// Clock, if set, is the clock both stores read; it advances by its
+	// Step before every operation, and stands still during one, so
 	// retries and the number of times a store reads it cannot make the
 	// stores' timestamps differ.
 	Clock *Clock
@@ -55,6 +56,13 @@ type tableDeleter interface {
 // Clock is a clock that moves only when told: pass its Now method as both
 // stores' ddbkit.Clock.
 type Clock struct {
+	// Step is how far the clock advances before each operation of a Pair;
+	// zero means a second. Keep a check's time short of what the domain
+	// must not see pass between two of its operations (DynamoDB Local
+	// keeps idempotency tokens for ten minutes of real time, say), and
+	// jump with Run.Advance where it should.
+	Step time.Duration
+
 	mu  sync.Mutex
 	now time.Time
 }
@@ -182,7 +190,7 @@ func SameRaw[S any](t TB, p *Pair[S]) {
 // and how the two differ ("" when they don't).
 func compare[S, R any](p *Pair[S], call func(S) (R, error)) (R, error, string) {
 	if p.Clock != nil {
-		p.Clock.Advance(time.Second)
+		p.Clock.Advance(cmp.Or(p.Clock.Step, time.Second))
 	}
 	mv, merr, mpanic := protect(p.Mem, call)
 	dv, derr, dpanic := protect(p.Dyn, call)

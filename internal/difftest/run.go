@@ -354,6 +354,13 @@ func pageNext(v reflect.Value) string {
 
 var pagePkg = reflect.TypeFor[ddbkit.PageOptions]().PkgPath()
 
+// Advance moves the Pair's Clock forward by d, between two operations, and
+// records it: an action that lets time pass (an expiry, a day's change).
+func (r *Run[S]) Advance(d time.Duration) {
+	r.Pair.Clock.Advance(d)
+	r.steps = append(r.steps, "p.Clock.Advance("+durationSource(d)+")")
+}
+
 // Ctx draws the context of an operation: context.Background() (ctx in the
 // printed tests) mostly, an already canceled one (Canceled()) sometimes.
 // Wrap it in ddbkit.WithIdempotencyKey where the domain takes keys; the
