@@ -61,9 +61,14 @@ func (d *dynamoBackend) get(ctx context.Context, k itemKey) (item ddb.Item, err 
 	return item, err
 }
 
-func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) (items []ddb.Item, next string, err error) {
+func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) (items []ddb.Item, next string, err error) {
+	var filter *expression.ConditionBuilder
+	if f != nil {
+		cond := expression.Contains(expression.Name(f.attr), f.value)
+		filter = &cond
+	}
 	err = d.retry(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, d.c, q, limit, cursor, nil)
+		items, next, err = ddb.QueryPage(ctx, d.c, q, limit, cursor, filter)
 		return err
 	})
 	return items, next, err
@@ -132,6 +137,8 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 			tx.Delete(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
 		case writeCheck:
 			tx.Check(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
+		case writeReplace:
+			tx.Put(w.label, d.t, w.item, unchanged(d.t, w.want))
 		}
 	}
 	err := ddb.ExecTx(ctx, d.c, d.b, op, &tx)

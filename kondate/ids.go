@@ -2,6 +2,7 @@ package kondate
 
 import (
 	"crypto/rand"
+	"encoding/base32"
 	"io"
 	mrand "math/rand/v2"
 	"sync"
@@ -57,4 +58,16 @@ func ulids(r io.Reader, clock ddbkit.Clock) ddbkit.IDGenerator {
 			ms++ // the millisecond is used up: move on to the next
 		}
 	}
+}
+
+// shareIDEncoding writes share IDs: lower-case base32 without padding.
+var shareIDEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// randomShareID is the default Options.NewShareID: 128 bits from
+// crypto/rand, 26 characters. Unlike a ULID, it holds no time and no
+// counter, so one share ID tells nothing about another.
+func randomShareID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return shareIDEncoding.EncodeToString(b[:])
 }

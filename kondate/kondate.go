@@ -532,6 +532,8 @@ type Store interface {
 	CookLogStore
 	PaymentStore
 	NotificationStore
+	CatalogStore
+	ShareStore
 }
 
 // Field limits, in characters (Unicode code points).

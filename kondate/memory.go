@@ -39,8 +39,11 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
-	return &MemoryStore{&core{o: o, t: t, b: &memoryBackend{o: o, t: t,
-		items: memtable.New[ddb.Item](), gsi1: memtable.New[ddb.Item]()}}}
+	m := &memoryBackend{o: o, t: t, items: memtable.New[ddb.Item](), gsis: map[string]*memtable.Table[ddb.Item]{}}
+	for _, ix := range indexes {
+		m.gsis[ix.Name] = memtable.New[ddb.Item]()
+	}
+	return &MemoryStore{&core{o: o, t: t, b: m}}
 }
 
 // memoryBackend is the backend of MemoryStore. Stored items are never
@@ -51,7 +54,7 @@ type memoryBackend struct {
 
 	mu     sync.RWMutex
 	items  *memtable.Table[ddb.Item]
-	gsi1   *memtable.Table[ddb.Item]
+	gsis   map[string]*memtable.Table[ddb.Item] // every index, enabled or not: DynamoDB would backfill it
 	tokens memtable.Tokens
 }
 
@@ -72,37 +75,45 @@ func (m *memoryBackend) lookup(k itemKey) ddb.Item {
 	return item
 }
 
-// gsi1Key is the key of item's GSI1 entry, ok false if it has none.
-func gsi1Key(item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
-	pk, ok1 := str(item, AttrGSI1PK)
-	sk, ok2 := str(item, AttrGSI1SK)
+// indexes are the seed's three GSIs.
+var indexes = []ddb.Index{IndexGSI1, IndexGSI2, IndexGSI3}
+
+// gsiKey is the key of item's entry in ix, ok false if it has none.
+func gsiKey(ix ddb.Index, item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
+	pk, ok1 := str(item, ix.PartitionKey)
+	sk, ok2 := str(item, ix.SortKey)
 	if !ok1 || !ok2 {
 		return "", "", nil, false
 	}
-	key = ddb.Item{AttrPK: item[AttrPK], AttrSK: item[AttrSK], AttrGSI1PK: item[AttrGSI1PK], AttrGSI1SK: item[AttrGSI1SK]}
+	key = ddb.Item{AttrPK: item[AttrPK], AttrSK: item[AttrSK], ix.PartitionKey: item[ix.PartitionKey], ix.SortKey: item[ix.SortKey]}
 	return pk, sk, key, true
 }
 
-// store writes item, replacing the item at its key, and keeps GSI1 in step.
+// store writes item, replacing the item at its key, and keeps the indexes
+// in step.
 func (m *memoryBackend) store(item ddb.Item) {
 	pk, _ := str(item, AttrPK)
 	sk, _ := str(item, AttrSK)
 	m.drop(itemKey{pk, sk})
 	m.items.Put(pk, sk, m.t.KeyOf(item), item)
-	if gpk, gsk, gkey, ok := gsi1Key(item); ok {
-		m.gsi1.Put(gpk, gsk, gkey, item)
+	for _, ix := range indexes {
+		if gpk, gsk, gkey, ok := gsiKey(ix, item); ok {
+			m.gsis[ix.Name].Put(gpk, gsk, gkey, item)
+		}
 	}
 }
 
-// drop deletes the item at k and its GSI1 entry, reporting whether it
+// drop deletes the item at k and its index entries, reporting whether it
 // existed.
 func (m *memoryBackend) drop(k itemKey) bool {
 	old := m.lookup(k)
 	if old == nil {
 		return false
 	}
-	if gpk, gsk, gkey, ok := gsi1Key(old); ok {
-		m.gsi1.Delete(gpk, gsk, gkey)
+	for _, ix := range indexes {
+		if gpk, gsk, gkey, ok := gsiKey(ix, old); ok {
+			m.gsis[ix.Name].Delete(gpk, gsk, gkey)
+		}
 	}
 	return m.items.Delete(k.pk, k.sk, k.item(m.t))
 }
@@ -137,7 +148,7 @@ func (m *memoryBackend) get(ctx context.Context, k itemKey) (ddb.Item, error) {
 	return m.lookup(k), nil
 }
 
-func (m *memoryBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) ([]ddb.Item, string, error) {
+func (m *memoryBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) ([]ddb.Item, string, error) {
 	// The cursor is checked first, as ddb.QueryPage does before its call.
 	if _, err := ddb.DecodeCursor(q, cursor); err != nil {
 		return nil, "", err
@@ -149,9 +160,13 @@ func (m *memoryBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 	defer m.mu.RUnlock()
 	t := m.items
 	if q.Index.Name != "" {
-		t = m.gsi1
+		t = m.gsis[q.Index.Name]
 	}
-	return t.Query(q, limit, cursor, nil)
+	var keep func(ddb.Item) bool
+	if f != nil {
+		keep = f.keeps
+	}
+	return t.Query(q, limit, cursor, keep)
 }
 
 func (m *memoryBackend) create(ctx context.Context, item ddb.Item) error {
@@ -246,11 +261,15 @@ func (m *memoryBackend) tx(ctx context.Context, op string, ws []write) error {
 			if old := m.lookup(w.key); !holds(old, w.want) {
 				return &condError{label: w.label, old: old}
 			}
+		case writeReplace:
+			if old := m.lookup(keyOf(w.item)); !holds(old, w.want) {
+				return &condError{label: w.label, old: old}
+			}
 		}
 	}
 	for _, w := range ws {
 		switch w.kind {
-		case writePutNew, writePut:
+		case writePutNew, writePut, writeReplace:
 			m.store(w.item)
 		case writeDelete:
 			m.drop(w.key)

@@ -39,15 +39,39 @@ type Options struct {
 	// secret, forgeable within the caller's own partition and range. Set a
 	// secret shared by all instances to make them unforgeable.
 	CursorSecret []byte
+	// EnableGSI1, EnableGSI2 and EnableGSI3 say which of the seed's
+	// indexes the table has, as the seed's stack parameters of the same
+	// names do (section 10): GSI1 (find by ID, catalog detail, share link
+	// targets, saves of an entry) is on by default, GSI2 (catalog newest and
+	// popular) and GSI3 (catalog by creator) are off. An operation that
+	// needs a disabled index fails with ddbkit.ErrSchemaMismatch before any
+	// call. Writes do not depend on them: every item always carries all its
+	// GSI key attributes, so an index enabled later holds the items written
+	// before (DynamoDB backfills a new index from the table). Definition and
+	// DynamoStore.EnsureTable build the table from them, adding one index per
+	// UpdateTable; a table may be ahead of the options, never behind.
+	EnableGSI1, EnableGSI2, EnableGSI3 bool
+	// NewShareID makes share link IDs. The default makes 128 random bits
+	// from crypto/rand, as 26 characters of lower-case base32: share IDs
+	// must not be guessable (see the package doc). Tests may set a
+	// deterministic generator.
+	NewShareID ddbkit.IDGenerator
 }
 
+// AllIndexes enables GSI1, GSI2 and GSI3: the whole catalog. Use it once
+// the table has all three (see DynamoStore.EnsureTable).
+func AllIndexes(o *Options) { o.EnableGSI1, o.EnableGSI2, o.EnableGSI3 = true, true, true }
+
 func newOptions(optFns []func(*Options)) Options {
-	o := Options{TableName: DefaultTableName, Clock: time.Now}
+	o := Options{TableName: DefaultTableName, Clock: time.Now, EnableGSI1: true}
 	for _, fn := range optFns {
 		fn(&o)
 	}
 	if o.NewID == nil {
 		o.NewID = NewULIDs(o.Clock)
+	}
+	if o.NewShareID == nil {
+		o.NewShareID = randomShareID
 	}
 	return o
 }
@@ -63,6 +87,18 @@ func (o Options) table() ddb.Table {
 	t := table(o.TableName)
 	t.CursorSecret = string(o.CursorSecret)
 	return t
+}
+
+// index returns ix if the options enable it, else the error of an
+// operation that needs it: ErrSchemaMismatch, since the table as the
+// options describe it lacks the index.
+func (o Options) index(ix ddb.Index) error {
+	on := map[string]bool{IndexGSI1.Name: o.EnableGSI1, IndexGSI2.Name: o.EnableGSI2, IndexGSI3.Name: o.EnableGSI3}[ix.Name]
+	if on {
+		return nil
+	}
+	return fmt.Errorf("index %s of table %s is disabled (Options.Enable%s): %w; enable it once the table has it (DynamoStore.EnsureTable adds it)",
+		ix.Name, o.TableName, ix.Name, ddbkit.ErrSchemaMismatch)
 }
 
 // Errors both stores return, so that they match in category and in text.

@@ -18,6 +18,10 @@ const (
 	AttrSK     = "SK"
 	AttrGSI1PK = "GSI1PK"
 	AttrGSI1SK = "GSI1SK"
+	AttrGSI2PK = "GSI2PK"
+	AttrGSI2SK = "GSI2SK"
+	AttrGSI3PK = "GSI3PK"
+	AttrGSI3SK = "GSI3SK"
 	// AttrTTL is the TTL attribute: epoch seconds, set on archived fridge
 	// items only.
 	AttrTTL = "ttl"
@@ -28,35 +32,59 @@ const (
 // catalog). It projects all attributes, as the seed's stack has it.
 var IndexGSI1 = ddb.Index{Name: "GSI1", PartitionKey: AttrGSI1PK, SortKey: AttrGSI1SK}
 
+// IndexGSI2 is the seed's GSI2, the catalog lists: GSI2PK =
+// CATALOG#<RECIPE|SET>, GSI2SK = SORT#NEWEST#<createdAt>#<id> on the
+// catalog item and SORT#POPULAR#<savedCount, 10 digits>#<id> on the
+// creator's copy (see the package doc). All attributes.
+var IndexGSI2 = ddb.Index{Name: "GSI2", PartitionKey: AttrGSI2PK, SortKey: AttrGSI2SK}
+
+// IndexGSI3 is the seed's GSI3, the catalog by creator: GSI3PK =
+// CREATOR#<creatorId>#<RECIPE|SET>, GSI3SK = CREATED#<createdAt>#<id>, on
+// the creator's copy. All attributes.
+var IndexGSI3 = ddb.Index{Name: "GSI3", PartitionKey: AttrGSI3PK, SortKey: AttrGSI3SK}
+
 func table(name string) ddb.Table {
 	return ddb.Table{Name: name, PartitionKey: AttrPK, SortKey: AttrSK}
 }
 
 // Definition returns the seed's table under the given name: String keys PK
-// and SK, on-demand billing, server-side encryption enabled, GSI1 (on by
-// default in the seed's stack; GSI2 and GSI3 come with the catalog, one
-// table update each) and TTL on AttrTTL. The same value creates the table
-// (CreateTableInput), verifies and reconciles an existing one
-// (EnsureTable), and exports a CloudFormation resource
-// (schema.Definition.CloudFormation).
-func Definition(name string) schema.Definition {
-	attrs := []string{AttrPK, AttrSK, AttrGSI1PK, AttrGSI1SK}
+// and SK, on-demand billing, server-side encryption enabled, TTL on
+// AttrTTL, and the indexes the options enable (Options.EnableGSI1, on by
+// default; EnableGSI2 and EnableGSI3, off by default, as in the seed's
+// stack). Options.TableName is ignored: name is the table's. The same value
+// creates the table (CreateTableInput), verifies and reconciles an
+// existing one (EnsureTable, DynamoStore.EnsureTable), and exports a
+// CloudFormation resource (schema.Definition.CloudFormation).
+func Definition(name string, optFns ...func(*Options)) schema.Definition {
+	o := newOptions(optFns)
+	attrs := []string{AttrPK, AttrSK}
+	var gsis []types.GlobalSecondaryIndex
+	for _, ix := range []struct {
+		on bool
+		ix ddb.Index
+	}{{o.EnableGSI1, IndexGSI1}, {o.EnableGSI2, IndexGSI2}, {o.EnableGSI3, IndexGSI3}} {
+		if !ix.on {
+			continue
+		}
+		attrs = append(attrs, ix.ix.PartitionKey, ix.ix.SortKey)
+		gsis = append(gsis, types.GlobalSecondaryIndex{
+			IndexName:  aws.String(ix.ix.Name),
+			KeySchema:  keySchema(ix.ix.PartitionKey, ix.ix.SortKey),
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		})
+	}
 	defs := make([]types.AttributeDefinition, len(attrs))
 	for i, a := range attrs {
 		defs[i] = types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS}
 	}
 	return schema.Definition{
 		Input: &dynamodb.CreateTableInput{
-			TableName:            aws.String(name),
-			BillingMode:          types.BillingModePayPerRequest,
-			AttributeDefinitions: defs,
-			KeySchema:            keySchema(AttrPK, AttrSK),
-			SSESpecification:     &types.SSESpecification{Enabled: aws.Bool(true)},
-			GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-				IndexName:  aws.String(IndexGSI1.Name),
-				KeySchema:  keySchema(AttrGSI1PK, AttrGSI1SK),
-				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-			}},
+			TableName:              aws.String(name),
+			BillingMode:            types.BillingModePayPerRequest,
+			AttributeDefinitions:   defs,
+			KeySchema:              keySchema(AttrPK, AttrSK),
+			SSESpecification:       &types.SSESpecification{Enabled: aws.Bool(true)},
+			GlobalSecondaryIndexes: gsis,
 		},
 		TTLAttribute: AttrTTL,
 	}
@@ -69,13 +97,14 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 	}
 }
 
-// CreateTableInput returns Definition(name).CreateTableInput(): the input
-// that creates the table.
-func CreateTableInput(name string) *dynamodb.CreateTableInput {
-	return Definition(name).CreateTableInput()
+// CreateTableInput returns Definition(name, optFns...).CreateTableInput():
+// the input that creates the table.
+func CreateTableInput(name string, optFns ...func(*Options)) *dynamodb.CreateTableInput {
+	return Definition(name, optFns...).CreateTableInput()
 }
 
-// EnsureTable makes the table named name match Definition(name), with
+// EnsureTable makes the table named name match Definition(name), the
+// table with the default options (GSI1 only), with
 // schema.Ensure, and returns the changes it made. A missing table is
 // created; on an existing one (the seed's app's table, say) a missing GSI1
 // is added, waiting until it is ACTIVE, and TTL is enabled. A table whose
@@ -87,5 +116,18 @@ func CreateTableInput(name string) *dynamodb.CreateTableInput {
 // errors match ddbkit.ErrUnavailable.
 func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	changes, err := schema.Ensure(ctx, c, Definition(name), optFns...)
+	return changes, wrap("ensure table", err)
+}
+
+// EnsureTable makes the store's table match Definition with the store's
+// options: the staged rollout of the seed's section 10. Each index the
+// options enable and the table lacks is added with its own UpdateTable,
+// waiting until it is ACTIVE and backfilled before the next, so enabling
+// GSI2, then later GSI3, is one table update each. An index the options
+// leave out is never deleted: a table may be ahead of the code. Errors are
+// those of the package-level EnsureTable.
+func (s *DynamoStore) EnsureTable(ctx context.Context, c ddbkit.SchemaClient, optFns ...func(*schema.Options)) ([]schema.Change, error) {
+	o := s.o
+	changes, err := schema.Ensure(ctx, c, Definition(o.TableName, func(p *Options) { *p = o }), optFns...)
 	return changes, wrap("ensure table", err)
 }

@@ -23,8 +23,9 @@ import (
 type backend interface {
 	// get reads the item at k, consistently, or nil when there is none.
 	get(ctx context.Context, k itemKey) (ddb.Item, error)
-	// query reads one page of q.
-	query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) ([]ddb.Item, string, error)
+	// query reads one page of q, keeping the items f keeps (f may be nil);
+	// with a filter, it reads on until the page is full.
+	query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) ([]ddb.Item, string, error)
 	// create writes item if its key is free, and recognises its own
 	// earlier write (the same item) as success. A taken key is a
 	// *condError.
@@ -85,7 +86,34 @@ const (
 	writePut                     // put, replacing
 	writeDelete                  // delete if it exists (and matches want)
 	writeCheck                   // check that it exists (and matches want)
+	writeReplace                 // put, replacing the item at its key if it exists (and matches want)
 )
+
+// listFilter keeps the items whose list attribute attr holds value, as
+// DynamoDB's contains(attr, value) does on a List.
+type listFilter struct{ attr, value string }
+
+// binding is the filter's part of its listing's cursors (KeyQuery.Filter).
+func (f *listFilter) binding() string {
+	if f == nil {
+		return ""
+	}
+	return f.attr + "\x00" + f.value
+}
+
+// keeps reports whether f keeps item.
+func (f *listFilter) keeps(item ddb.Item) bool {
+	l, _ := item[f.attr].(*types.AttributeValueMemberL)
+	if l == nil {
+		return false
+	}
+	for _, v := range l.Value {
+		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == f.value {
+			return true
+		}
+	}
+	return false
+}
 
 // condError is a failed condition: the item changed, is missing, or its key
 // is taken. Operations turn it into the error it stands for.
@@ -128,16 +156,6 @@ func isChanged(err error) bool {
 	return errors.As(err, &c)
 }
 
-// buildOp names the nth build of a read-modify-write's transaction for its
-// token: the first takes op's own, so a caller's repeat under an
-// idempotency key meets the token of the first build.
-func buildOp(op string, n int) string {
-	if n <= 1 {
-		return op
-	}
-	return fmt.Sprintf("%s (build %d)", op, n)
-}
-
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
 	o Options
@@ -146,14 +164,13 @@ type core struct {
 }
 
 // rmw runs a read-modify-write: fn reads, builds its transaction and
-// commits it under buildOp(op, n) for its nth build, and is repeated while
-// it reports that what it read changed, within the retry policy.
+// commits it under op's token, and is repeated while it reports that what
+// it read changed, within the retry policy. Every build keeps op's token
+// (see ddb.ExecTx): DynamoDB binds a token only to a transaction that
+// commits, so a rebuild after a cancelled build goes through, and a
+// caller's repeat under an idempotency key cannot commit a second time.
 func (c *core) rmw(ctx context.Context, op string, fn func(txOp string) error) error {
-	n := 0
-	return ddb.RetryIf(ctx, c.o.backoff(), isChanged, func() error {
-		n++
-		return fn(buildOp(op, n))
-	})
+	return ddb.RetryIf(ctx, c.o.backoff(), isChanged, func() error { return fn(op) })
 }
 
 func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
@@ -175,11 +192,17 @@ func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound 
 // listPage runs one page of q and decodes its items. Items that cannot be
 // decoded are left out and reported in Page.Skipped.
 func listPage[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	return listFiltered(ctx, c, op, opts, q, nil, dec)
+}
+
+// listFiltered is listPage keeping only the items f keeps; cursors bind f.
+func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, f *listFilter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	q.Filter = f.binding()
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	items, next, err := c.b.query(ctx, q, limit, opts.Cursor)
+	items, next, err := c.b.query(ctx, q, limit, opts.Cursor, f)
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
@@ -344,7 +367,10 @@ func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, 
 		return zero, wrap(op, err)
 	}
 	notFound := fmt.Errorf("%s %q: %w", entity, id, ddbkit.ErrNotFound)
-	hits, _, err := c.b.query(ctx, ownerQuery(c.t, entity, id), 1, "")
+	if err := c.o.index(IndexGSI1); err != nil {
+		return zero, wrap(op, err)
+	}
+	hits, _, err := c.b.query(ctx, ownerQuery(c.t, entity, id), 1, "", nil)
 	if err != nil {
 		return zero, wrap(op, err)
 	}

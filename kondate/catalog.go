@@ -1,0 +1,667 @@
+package kondate
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// CatalogKind is what a catalog entry, a saved item or a share link
+// points at: a recipe or a set.
+type CatalogKind string
+
+// The two kinds, as the keys spell them.
+const (
+	KindRecipe CatalogKind = "RECIPE"
+	KindSet    CatalogKind = "SET"
+)
+
+// CatalogEntry is a recipe or set published to the public catalog: a
+// snapshot of the creator's item as it was when published (see the
+// package doc), with the number of users who saved it.
+type CatalogEntry struct {
+	Kind        CatalogKind
+	ID          string // the recipe's or set's ID
+	CreatorID   string // the user who published it
+	Title       string
+	Tags        []string
+	Ingredients []Ingredient // recipes
+	Steps       []string     // recipes
+	Origin      string       // recipes
+	Items       []SetItem    // sets
+	SavedCount  int64
+	CreatedAt   time.Time // when it was published: the catalog's "newest" order
+}
+
+// CatalogPageOptions page a catalog list. A Tag keeps only the entries
+// with that tag; the list then reads on until the page is full (see the
+// package doc, "Search").
+type CatalogPageOptions struct {
+	ddbkit.PageOptions
+	Tag string
+}
+
+// SavedEntry is a catalog entry a user saved, the SAVED#<kind>#<id> item.
+type SavedEntry struct {
+	UserID    string
+	Kind      CatalogKind
+	ID        string
+	CreatorID string
+	Title     string // the entry's title when it was saved
+	SavedAt   time.Time
+}
+
+// PopularityDrift is a catalog entry whose stored savedCount differed from
+// the number of its saved items, as RecalculatePopularity found and fixed.
+type PopularityDrift struct {
+	Kind    CatalogKind
+	ID      string
+	Stored  int64 // savedCount before the fix
+	Counted int64 // saved items counted, now stored
+}
+
+// CatalogStore stores the public catalog and users' saved entries. The
+// lists need GSI2 (newest, popular) and GSI3 (by creator), and the lookups
+// by ID GSI1: without the index enabled in Options they fail with
+// ErrSchemaMismatch before any call. GSIs are eventually consistent on
+// DynamoDB: an entry published or saved a moment ago may not be listed or
+// found by ID yet.
+type CatalogStore interface {
+	// Publish publishes the user's recipe or set to the catalog, in one
+	// transaction: the catalog item, the creator's copy, and publishedAt
+	// on the user's item, conditioned on the item as read. It returns
+	// ErrNotFound if the user has no such item, ErrAlreadyExists if it is
+	// published already, and ErrConflict if it kept changing through the
+	// retries.
+	Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error)
+	// Unpublish removes the entry from the catalog, in one transaction
+	// with its creator's copy and the user's publishedAt. Users' saved
+	// items stay. It returns ErrNotFound if the user has no such entry in
+	// the catalog, and ErrConflict as Publish does.
+	Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error
+	// GetCatalogEntry returns an entry by its ID: one Query of GSI1
+	// (ENTITY#<kind>#<id> / PUBLIC#), then one consistent GetItem. It
+	// returns ErrNotFound.
+	GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error)
+	// ListCatalogNewest lists the catalog's entries most recently
+	// published first: one Query of GSI2 per page.
+	ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	// ListCatalogPopular lists the entries most saved first (ties: newest
+	// ID first): one Query of GSI2 per page.
+	ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	// ListCatalogByCreator lists a creator's entries most recently
+	// published first: one Query of GSI3 per page.
+	ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	// SaveCatalogEntry saves the entry for the user, and in the same
+	// transaction increments its savedCount and moves its popular-order
+	// key. Saving it again is a no-op that returns the first save. It
+	// returns ErrNotFound if the entry is not in the catalog, and
+	// ErrConflict if the entry kept changing through the retries.
+	SaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (SavedEntry, error)
+	// UnsaveCatalogEntry is SaveCatalogEntry's reverse. Unsaving an entry
+	// the user has not saved is a no-op; an entry no longer in the catalog
+	// is just removed from the user's saved items. It returns ErrConflict
+	// as SaveCatalogEntry does.
+	UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) error
+	// ListSaved lists the user's saved entries of kind, newest entry ID
+	// first: one Query per page.
+	ListSaved(ctx context.Context, userID string, kind CatalogKind, opts ddbkit.PageOptions) (ddbkit.Page[SavedEntry], error)
+	// RecalculatePopularity counts the saved items of every entry of kind
+	// (through GSI1), rewrites each savedCount and popular-order key that
+	// differs, and returns what it fixed. It returns ErrConflict if an
+	// entry kept changing through the retries.
+	RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error)
+}
+
+// The catalog's keys (sections 4.2 and 5).
+const (
+	catalogPrefix   = "CATALOG#"
+	skCreated       = "CREATED#"
+	creatorPrefix   = "CREATOR#"
+	skCatalogCopy   = "CATALOG_"
+	skSaved         = "SAVED#"
+	gsi1Public      = "PUBLIC#"
+	gsi1Saved       = "SAVED#"
+	gsi2Newest      = "SORT#NEWEST#"
+	gsi2Popular     = "SORT#POPULAR#"
+	attrPublishedAt = "publishedAt"
+	attrSavedCount  = "savedCount"
+)
+
+func catalogKey(kind CatalogKind, at time.Time, id string) itemKey {
+	return itemKey{catalogPrefix + string(kind), skCreated + keyTime(at) + "#" + id}
+}
+
+func creatorCopyKey(creatorID string, kind CatalogKind, at time.Time, id string) itemKey {
+	return itemKey{creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#" + keyTime(at) + "#" + id}
+}
+
+// popularSK is the popular-order key: the count in ten digits, so the
+// string order is the numeric order up to 9,999,999,999 saves.
+func popularSK(count int64, id string) string { return fmt.Sprintf("%s%010d#%s", gsi2Popular, count, id) }
+
+func savedSK(kind CatalogKind, id string) string { return skSaved + string(kind) + "#" + id }
+
+// ownerSK is the sort key of the user's own recipe or set.
+func ownerSK(kind CatalogKind, id string) string {
+	if kind == KindSet {
+		return skSet + id
+	}
+	return skRecipe + id
+}
+
+// catalogItem is both items of an entry: the catalog item (PK =
+// CATALOG#<kind>, GSI1 PUBLIC#, GSI2 SORT#NEWEST#) and the creator's copy
+// (PK = CREATOR#<creatorId>, GSI2 SORT#POPULAR#, GSI3).
+type catalogItem struct {
+	keyAttrs
+	GSI1PK      string       `dynamodbav:"GSI1PK,omitempty"`
+	GSI1SK      string       `dynamodbav:"GSI1SK,omitempty"`
+	GSI2PK      string       `dynamodbav:"GSI2PK"`
+	GSI2SK      string       `dynamodbav:"GSI2SK"`
+	GSI3PK      string       `dynamodbav:"GSI3PK,omitempty"`
+	GSI3SK      string       `dynamodbav:"GSI3SK,omitempty"`
+	EntityType  string       `dynamodbav:"entityType"`
+	CreatorID   string       `dynamodbav:"creatorId"`
+	Title       string       `dynamodbav:"title"`
+	Tags        []string     `dynamodbav:"tags"`
+	Ingredients []Ingredient `dynamodbav:"ingredients,omitempty"`
+	Steps       []string     `dynamodbav:"steps,omitempty"`
+	Origin      string       `dynamodbav:"origin,omitempty"`
+	Items       []SetItem    `dynamodbav:"items,omitempty"`
+	SavedCount  int64        `dynamodbav:"savedCount"`
+	CreatedAt   string       `dynamodbav:"createdAt"`
+}
+
+type savedItem struct {
+	keyAttrs
+	gsi1Attrs
+	EntityType string `dynamodbav:"entityType"`
+	CreatorID  string `dynamodbav:"creatorId"`
+	Title      string `dynamodbav:"title"`
+	SavedAt    string `dynamodbav:"savedAt"`
+}
+
+// entryItems returns the catalog item and the creator's copy of e.
+func entryItems(e CatalogEntry) (cat, cp ddb.Item, err error) {
+	kind := string(e.Kind)
+	base := catalogItem{EntityType: kind, CreatorID: e.CreatorID, Title: e.Title, Tags: list(e.Tags),
+		Ingredients: e.Ingredients, Steps: e.Steps, Origin: e.Origin, Items: e.Items,
+		SavedCount: e.SavedCount, CreatedAt: ts(e.CreatedAt), GSI2PK: catalogPrefix + kind}
+	ck, pk := catalogKey(e.Kind, e.CreatedAt, e.ID), creatorCopyKey(e.CreatorID, e.Kind, e.CreatedAt, e.ID)
+	c, p := base, base
+	c.keyAttrs = keyAttrs{ck.pk, ck.sk}
+	c.GSI1PK, c.GSI1SK = gsi1PK(kind, e.ID), gsi1Public
+	c.GSI2SK = gsi2Newest + keyTime(e.CreatedAt) + "#" + e.ID
+	p.keyAttrs = keyAttrs{pk.pk, pk.sk}
+	p.GSI2SK = popularSK(e.SavedCount, e.ID)
+	p.GSI3PK, p.GSI3SK = creatorPrefix+e.CreatorID+"#"+kind, skCreated+keyTime(e.CreatedAt)+"#"+e.ID
+	if cat, err = marshal(c); err != nil {
+		return nil, nil, err
+	}
+	cp, err = marshal(p)
+	return cat, cp, err
+}
+
+// decodeCatalog reads either item of an entry. The kind, ID, creator and
+// time come from the keys where the attributes are missing.
+func decodeCatalog(t ddb.Table, item ddb.Item) (CatalogEntry, error) {
+	d := decoder{t: t, item: item}
+	var it catalogItem
+	d.unmarshal(&it)
+	var kind, creator, rest string
+	if k, ok := strings.CutPrefix(it.PK, catalogPrefix); ok {
+		kind = k
+		rest, _ = strings.CutPrefix(it.SK, skCreated)
+	} else if c, ok := strings.CutPrefix(it.PK, creatorPrefix); ok {
+		creator = c
+		r, _ := strings.CutPrefix(it.SK, skCatalogCopy)
+		kind, rest, _ = strings.Cut(r, "#")
+	}
+	if it.EntityType != "" {
+		kind = it.EntityType
+	}
+	if it.CreatorID != "" {
+		creator = it.CreatorID
+	}
+	i := strings.LastIndexByte(rest, '#')
+	if (kind != string(KindRecipe) && kind != string(KindSet)) || i < 0 || rest[i+1:] == "" {
+		d.fail(AttrSK, "want a catalog item (CATALOG#<kind> / CREATED#<createdAt>#<id>) or a creator's copy, got %q / %q", it.PK, it.SK)
+		return CatalogEntry{}, d.err
+	}
+	at := it.CreatedAt
+	if at == "" {
+		at = rest[:i]
+	}
+	e := CatalogEntry{Kind: CatalogKind(kind), ID: rest[i+1:], CreatorID: creator, Title: it.Title, Tags: orNil(it.Tags),
+		Ingredients: orNil(it.Ingredients), Steps: orNil(it.Steps), Origin: it.Origin, Items: orNil(it.Items),
+		SavedCount: it.SavedCount, CreatedAt: d.time(attrCreatedAt, at)}
+	return e, d.err
+}
+
+func decodeSaved(t ddb.Table, item ddb.Item) (SavedEntry, error) {
+	d := decoder{t: t, item: item}
+	var it savedItem
+	d.unmarshal(&it)
+	rest, _ := strings.CutPrefix(it.SK, skSaved)
+	kind, _, _ := strings.Cut(rest, "#")
+	s := SavedEntry{UserID: d.user(it.PK), Kind: CatalogKind(kind), ID: d.id(it.SK, skSaved), CreatorID: it.CreatorID,
+		Title: it.Title, SavedAt: d.time("savedAt", it.SavedAt)}
+	return s, d.err
+}
+
+func (v *validator) kind(k CatalogKind) {
+	if k != KindRecipe && k != KindSet {
+		v.Fail("Kind", "must be RECIPE or SET, got %q", k)
+	}
+}
+
+func errNotInCatalog(kind CatalogKind, id string) error {
+	return fmt.Errorf("catalog %s %q: %w", strings.ToLower(string(kind)), id, ddbkit.ErrNotFound)
+}
+
+// Transaction labels of the catalog's writes.
+const (
+	labelCatalog = "catalog"
+	labelCopy    = "creator copy"
+	labelSaved   = "saved"
+)
+
+// Publish implements CatalogStore.Publish, which documents its errors.
+func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error) {
+	const op = "publish"
+	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return CatalogEntry{}, wrap(op, err)
+	}
+	ownerKey := key(userID, ownerSK(kind, id))
+	notFound := errNotFound(strings.ToLower(string(kind)), userID, id)
+	var e CatalogEntry
+	err := c.rmw(ctx, op, func(txOp string) error {
+		src, err := c.b.get(ctx, ownerKey)
+		if err != nil {
+			return err
+		}
+		if src == nil {
+			return notFound
+		}
+		if at, ok := str(src, attrPublishedAt); ok {
+			return fmt.Errorf("%s %q of user %q: %w: published at %s", strings.ToLower(string(kind)), id, userID, ddbkit.ErrAlreadyExists, at)
+		}
+		now := c.o.now()
+		e = CatalogEntry{Kind: kind, ID: id, CreatorID: userID, CreatedAt: now}
+		if kind == KindSet {
+			s, err := decodeSet(c.t, src)
+			if err != nil {
+				return err
+			}
+			e.Title, e.Tags, e.Items = s.Title, s.Tags, s.Items
+		} else {
+			r, err := decodeRecipe(c.t, src)
+			if err != nil {
+				return err
+			}
+			e.Title, e.Tags, e.Ingredients, e.Steps, e.Origin = r.Title, r.Tags, r.Ingredients, r.Steps, r.Origin
+		}
+		cat, cp, err := entryItems(e)
+		if err != nil {
+			return err
+		}
+		owner := maps.Clone(src)
+		owner[attrPublishedAt] = ddb.S(ts(now))
+		err = c.b.tx(ctx, txOp, []write{
+			{label: labelSource, kind: writeReplace, item: owner, want: scalars(src)},
+			{label: labelCatalog, kind: writePutNew, item: cat},
+			{label: labelCopy, kind: writePutNew, item: cp},
+		})
+		if old, ok := failed(err, labelSource); ok {
+			if old == nil {
+				return notFound
+			}
+			return changed("%s %q changed while it was being published", strings.ToLower(string(kind)), id)
+		}
+		if _, ok := failed(err, ""); ok {
+			return changed("%s %q was published at %s already", strings.ToLower(string(kind)), id, ts(now))
+		}
+		return err
+	})
+	if err != nil {
+		return CatalogEntry{}, wrap(op, err)
+	}
+	return e, nil
+}
+
+// publicEntry finds the catalog item of an entry through GSI1, then reads
+// it consistently; nil when the entry is not in the catalog.
+func (c *core) publicEntry(ctx context.Context, kind CatalogKind, id string) (ddb.Item, error) {
+	if err := c.o.index(IndexGSI1); err != nil {
+		return nil, err
+	}
+	q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(kind), id), Sort: ddb.SortEq(gsi1Public)}
+	hits, _, err := c.b.query(ctx, q, 1, "", nil)
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	return c.b.get(ctx, keyOf(hits[0]))
+}
+
+// Unpublish implements CatalogStore.Unpublish, which documents its errors.
+func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error {
+	const op = "unpublish"
+	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return wrap(op, err)
+	}
+	ownerKey := key(userID, ownerSK(kind, id))
+	notFound := fmt.Errorf("%s %q of user %q in the catalog: %w", strings.ToLower(string(kind)), id, userID, ddbkit.ErrNotFound)
+	err := c.rmw(ctx, op, func(txOp string) error {
+		src, err := c.b.get(ctx, ownerKey)
+		if err != nil {
+			return err
+		}
+		var at time.Time
+		if s, marked := str(src, attrPublishedAt); marked {
+			if at, err = keys.ParseTime(s); err != nil {
+				return ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
+			}
+		} else {
+			// The user's item is gone, or another writer published: the
+			// entry is found by ID, and must be the user's.
+			item, err := c.publicEntry(ctx, kind, id)
+			if err != nil {
+				return err
+			}
+			if item == nil {
+				return notFound
+			}
+			e, err := decodeCatalog(c.t, item)
+			if err != nil {
+				return err
+			}
+			if e.CreatorID != userID {
+				return notFound
+			}
+			at = e.CreatedAt
+		}
+		ws := []write{
+			{label: labelCatalog, kind: writeDelete, key: catalogKey(kind, at, id)},
+			{label: labelCopy, kind: writeDelete, key: creatorCopyKey(userID, kind, at, id)},
+		}
+		if src != nil {
+			owner := maps.Clone(src)
+			delete(owner, attrPublishedAt)
+			ws = append(ws, write{label: labelSource, kind: writeReplace, item: owner, want: scalars(src)})
+		}
+		err = c.b.tx(ctx, txOp, ws)
+		if old, ok := failed(err, labelSource); ok && old != nil {
+			return changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
+		}
+		if _, ok := failed(err, ""); ok {
+			return notFound
+		}
+		return err
+	})
+	return wrap(op, err)
+}
+
+// GetCatalogEntry implements CatalogStore.GetCatalogEntry, which documents its errors.
+func (c *core) GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error) {
+	const op = "get catalog entry"
+	if err := check(func(v *validator) { v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return CatalogEntry{}, wrap(op, err)
+	}
+	item, err := c.publicEntry(ctx, kind, id)
+	if err != nil {
+		return CatalogEntry{}, wrap(op, err)
+	}
+	if item == nil {
+		return CatalogEntry{}, wrap(op, errNotInCatalog(kind, id))
+	}
+	e, err := decodeCatalog(c.t, item)
+	return e, wrap(op, err)
+}
+
+func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, ix ddb.Index, pv, prefix string, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+	err := check(func(v *validator) {
+		if creatorID != nil {
+			v.ID("CreatorID", *creatorID, MaxIDLen)
+		}
+		v.kind(kind)
+		if opts.Tag != "" {
+			v.Line("Tag", opts.Tag, true, MaxTagLen)
+		}
+	})
+	if err != nil {
+		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
+	}
+	if _, err := opts.EffectiveLimit(); err != nil {
+		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
+	}
+	if err := c.o.index(ix); err != nil {
+		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
+	}
+	var f *listFilter
+	if opts.Tag != "" {
+		f = &listFilter{attr: "tags", value: opts.Tag}
+	}
+	q := ddb.KeyQuery{Table: c.t, Index: ix, PartitionValue: pv, Sort: ddb.SortBeginsWith(prefix), Descending: true}
+	return listFiltered(ctx, c, op, opts.PageOptions, q, f, decodeCatalog)
+}
+
+// ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
+func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+	return c.listCatalog(ctx, "list catalog newest", kind, nil, IndexGSI2, catalogPrefix+string(kind), gsi2Newest, opts)
+}
+
+// ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
+func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+	return c.listCatalog(ctx, "list catalog popular", kind, nil, IndexGSI2, catalogPrefix+string(kind), gsi2Popular, opts)
+}
+
+// ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
+func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, IndexGSI3, creatorPrefix+creatorID+"#"+string(kind), skCreated, opts)
+}
+
+// countedEntry returns the two items of entry e, read as cat, rewritten
+// with savedCount n: cat conditioned on the item as read, the copy on
+// existing. Saves of an entry serialise on its catalog item.
+func countedEntry(cat ddb.Item, e CatalogEntry, n int64) ([]write, error) {
+	e.SavedCount = n
+	newCat, newCopy, err := entryItems(e)
+	if err != nil {
+		return nil, err
+	}
+	// Attributes ddbkit does not know stay on the catalog item.
+	merged := maps.Clone(cat)
+	maps.Copy(merged, newCat)
+	return []write{
+		{label: labelCatalog, kind: writeReplace, item: merged, want: scalars(cat)},
+		{label: labelCopy, kind: writeReplace, item: newCopy, want: ddb.Item{}},
+	}, nil
+}
+
+// SaveCatalogEntry implements CatalogStore.SaveCatalogEntry, which documents its errors.
+func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (SavedEntry, error) {
+	const op = "save catalog entry"
+	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return SavedEntry{}, wrap(op, err)
+	}
+	var saved ddb.Item
+	err := c.rmw(ctx, op, func(txOp string) error {
+		cat, err := c.publicEntry(ctx, kind, id)
+		if err != nil {
+			return err
+		}
+		if cat == nil {
+			return errNotInCatalog(kind, id)
+		}
+		e, err := decodeCatalog(c.t, cat)
+		if err != nil {
+			return err
+		}
+		saved, err = marshal(savedItem{keyAttrs: keyAttrs{userPK(userID), savedSK(kind, id)},
+			gsi1Attrs:  gsi1Attrs{gsi1PK(string(kind), id), gsi1Saved + userID},
+			EntityType: string(kind), CreatorID: e.CreatorID, Title: e.Title, SavedAt: ts(c.o.now())})
+		if err != nil {
+			return err
+		}
+		ws, err := countedEntry(cat, e, e.SavedCount+1)
+		if err != nil {
+			return err
+		}
+		err = c.b.tx(ctx, txOp, append([]write{{label: labelSaved, kind: writePutNew, item: saved}}, ws...))
+		if old, ok := failed(err, labelSaved); ok {
+			saved = old // saved already: nothing changes
+			return nil
+		}
+		if old, ok := failed(err, ""); ok {
+			if old == nil {
+				return errNotInCatalog(kind, id)
+			}
+			return changed("catalog %s %q changed while it was being saved", strings.ToLower(string(kind)), id)
+		}
+		return err
+	})
+	if err != nil {
+		return SavedEntry{}, wrap(op, err)
+	}
+	s, err := decodeSaved(c.t, saved)
+	return s, wrap(op, err)
+}
+
+// UnsaveCatalogEntry implements CatalogStore.UnsaveCatalogEntry, which documents its errors.
+func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) error {
+	const op = "unsave catalog entry"
+	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return wrap(op, err)
+	}
+	if err := c.o.index(IndexGSI1); err != nil {
+		return wrap(op, err)
+	}
+	sk := key(userID, savedSK(kind, id))
+	err := c.rmw(ctx, op, func(txOp string) error {
+		saved, err := c.b.get(ctx, sk)
+		if err != nil || saved == nil {
+			return err // not saved: nothing to do
+		}
+		ws := []write{{label: labelSaved, kind: writeDelete, key: sk, want: scalars(saved)}}
+		cat, err := c.publicEntry(ctx, kind, id)
+		if err != nil {
+			return err
+		}
+		if cat != nil {
+			e, err := decodeCatalog(c.t, cat)
+			if err != nil {
+				return err
+			}
+			more, err := countedEntry(cat, e, max(e.SavedCount-1, 0))
+			if err != nil {
+				return err
+			}
+			ws = append(ws, more...)
+		}
+		err = c.b.tx(ctx, txOp, ws)
+		if old, ok := failed(err, labelSaved); ok && old == nil {
+			return nil // unsaved meanwhile
+		}
+		if _, ok := failed(err, ""); ok {
+			return changed("catalog %s %q changed while it was being unsaved", strings.ToLower(string(kind)), id)
+		}
+		return err
+	})
+	return wrap(op, err)
+}
+
+// ListSaved implements CatalogStore.ListSaved, which documents its errors.
+func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, opts ddbkit.PageOptions) (ddbkit.Page[SavedEntry], error) {
+	const op = "list saved"
+	if err := check(func(v *validator) { v.kind(kind) }); err != nil {
+		return ddbkit.Page[SavedEntry]{}, wrap(op, err)
+	}
+	return listUser(ctx, c, op, userID, savedSK(kind, ""), true, opts, decodeSaved)
+}
+
+// RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.
+func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error) {
+	const op = "recalculate popularity"
+	if err := check(func(v *validator) { v.kind(kind) }); err != nil {
+		return nil, wrap(op, err)
+	}
+	if err := c.o.index(IndexGSI1); err != nil {
+		return nil, wrap(op, err)
+	}
+	var drifts []PopularityDrift
+	entries := ddb.KeyQuery{Table: c.t, PartitionValue: catalogPrefix + string(kind), Sort: ddb.SortBeginsWith(skCreated), ConsistentRead: true}
+	cursor := ""
+	for {
+		page, next, err := c.b.query(ctx, entries, 100, cursor, nil)
+		if err != nil {
+			return drifts, wrap(op, err)
+		}
+		for _, item := range page {
+			e, err := decodeCatalog(c.t, item)
+			if err != nil {
+				continue // a corrupt entry is left as it is
+			}
+			d, err := c.recount(ctx, op, keyOf(item), e)
+			if err != nil {
+				return drifts, wrap(op, err)
+			}
+			if d != nil {
+				drifts = append(drifts, *d)
+			}
+		}
+		if next == "" {
+			return drifts, nil
+		}
+		cursor = next
+	}
+}
+
+// recount counts the saved items of e through GSI1 and, if its savedCount
+// differs, rewrites both its items.
+func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry) (*PopularityDrift, error) {
+	var drift *PopularityDrift
+	err := c.rmw(ctx, op, func(txOp string) error {
+		drift = nil
+		q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(e.Kind), e.ID), Sort: ddb.SortBeginsWith(gsi1Saved)}
+		var n int64
+		for cursor := ""; ; {
+			hits, next, err := c.b.query(ctx, q, 1000, cursor, nil)
+			if err != nil {
+				return err
+			}
+			n += int64(len(hits))
+			if next == "" {
+				break
+			}
+			cursor = next
+		}
+		cat, err := c.b.get(ctx, k)
+		if err != nil || cat == nil {
+			return err // unpublished meanwhile
+		}
+		cur, err := decodeCatalog(c.t, cat)
+		if err != nil || cur.SavedCount == n {
+			return err
+		}
+		ws, err := countedEntry(cat, cur, n)
+		if err != nil {
+			return err
+		}
+		err = c.b.tx(ctx, txOp, ws)
+		if _, ok := failed(err, ""); ok {
+			return changed("catalog %s %q changed while it was being recounted", strings.ToLower(string(e.Kind)), e.ID)
+		}
+		if err == nil {
+			drift = &PopularityDrift{Kind: e.Kind, ID: e.ID, Stored: cur.SavedCount, Counted: n}
+		}
+		return err
+	})
+	return drift, err
+}
