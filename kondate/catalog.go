@@ -144,7 +144,9 @@ func creatorCopyKey(creatorID string, kind CatalogKind, at time.Time, id string)
 
 // popularSK is the popular-order key: the count in ten digits, so the
 // string order is the numeric order up to 9,999,999,999 saves.
-func popularSK(count int64, id string) string { return fmt.Sprintf("%s%010d#%s", gsi2Popular, count, id) }
+func popularSK(count int64, id string) string {
+	return fmt.Sprintf("%s%010d#%s", gsi2Popular, count, id)
+}
 
 func savedSK(kind CatalogKind, id string) string { return skSaved + string(kind) + "#" + id }
 

@@ -90,7 +90,9 @@ func decodeShare(t ddb.Table, item ddb.Item) (ShareLink, error) {
 	return l, d.err
 }
 
-func errShareNotFound(id string) error { return fmt.Errorf("share link %q: %w", id, ddbkit.ErrNotFound) }
+func errShareNotFound(id string) error {
+	return fmt.Errorf("share link %q: %w", id, ddbkit.ErrNotFound)
+}
 
 // CreateShareLink implements ShareStore.CreateShareLink, which documents its errors.
 func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLink) (ShareLink, error) {
@@ -117,7 +119,9 @@ func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLi
 		fmt.Errorf("share link %q: %w; the share ID generator repeated an ID", id, ddbkit.ErrAlreadyExists), decodeShare)
 }
 
-func validateShareID(id string) error { return check(func(v *validator) { v.ID("ShareID", id, MaxIDLen) }) }
+func validateShareID(id string) error {
+	return check(func(v *validator) { v.ID("ShareID", id, MaxIDLen) })
+}
 
 // GetShareLink implements ShareStore.GetShareLink, which documents its errors.
 func (c *core) GetShareLink(ctx context.Context, shareID string) (ShareLink, error) {

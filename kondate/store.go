@@ -82,11 +82,11 @@ type write struct {
 type writeKind int
 
 const (
-	writePutNew writeKind = iota // put if the key is free
-	writePut                     // put, replacing
-	writeDelete                  // delete if it exists (and matches want)
-	writeCheck                   // check that it exists (and matches want)
-	writeReplace                 // put, replacing the item at its key if it exists (and matches want)
+	writePutNew  writeKind = iota // put if the key is free
+	writePut                      // put, replacing
+	writeDelete                   // delete if it exists (and matches want)
+	writeCheck                    // check that it exists (and matches want)
+	writeReplace                  // put, replacing the item at its key if it exists (and matches want)
 )
 
 // listFilter keeps the items whose list attribute attr holds value, as
