@@ -162,9 +162,9 @@ func raced(err error, what string) error {
 	return err
 }
 
-// write runs a single-item write that is safe to repeat (it sets the same
-// values again, or recognises its own earlier success), retrying
-// throttling, 5xx and lost responses within Options.Retry.
+// write runs a read, or a single-item write that is safe to repeat (it
+// sets the same values again, or recognises its own earlier success),
+// retrying throttling, 5xx and lost responses within Options.Retry.
 func (s *DynamoStore) write(ctx context.Context, fn func() error) error {
 	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
 }
@@ -179,6 +179,9 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	item, err := marshalWardrobe(k, w)
 	if err != nil {
 		return Wardrobe{}, wrap(op, err)
+	}
+	if err := live(ctx, op); err != nil {
+		return Wardrobe{}, err
 	}
 	// PutNew recognises its own earlier write when a retry follows a lost
 	// response.
@@ -196,6 +199,9 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 func (s *DynamoStore) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error) {
 	const op = "get wardrobe"
 	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return Wardrobe{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return Wardrobe{}, err
 	}
 	k, err := wardrobeKey(wardrobeID)
@@ -226,6 +232,9 @@ func (s *DynamoStore) AddClothing(ctx context.Context, wardrobeID string, in New
 // create puts a new clothing or template in one transaction with the checks
 // that its wardrobe exists and that the clothes it names are ACTIVE.
 func (s *DynamoStore) create(ctx context.Context, op string, w worn) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	item, err := marshalWorn(w)
 	if err != nil {
 		return err
@@ -298,6 +307,9 @@ func (s *DynamoStore) getWorn(ctx context.Context, op, wardrobeID string, kind K
 	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
 		return worn{}, err
 	}
+	if err := live(ctx, op); err != nil {
+		return worn{}, err
+	}
 	w, err := s.readWorn(ctx, wardrobeID, kind, id)
 	return w, wrap(op, err)
 }
@@ -363,6 +375,9 @@ func (s *DynamoStore) listWorn(ctx context.Context, op, wardrobeID string, kind 
 func (s *DynamoStore) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
 	const op = "update clothing"
 	if err := validateClothingPatch(op, wardrobeID, clothingID, patch); err != nil {
+		return Clothing{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return Clothing{}, err
 	}
 	var upd expression.UpdateBuilder
@@ -434,6 +449,9 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 	if to == StatusDeleted {
 		ms := s.o.deletedAt(to).UnixMilli()
 		deletedAt = &ms
+	}
+	if err := live(ctx, op); err != nil {
+		return worn{}, err
 	}
 	upd := expression.Set(nStatus, expression.Value(string(to))).
 		Set(nDeletedAt, expression.Value(deletedAt)).
@@ -551,6 +569,9 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
 		return Template{}, err
 	}
+	if err := live(ctx, op); err != nil {
+		return Template{}, err
+	}
 	var upd expression.UpdateBuilder
 	if patch.Name != nil {
 		upd = upd.Set(nName, expression.Value(*patch.Name))
@@ -635,6 +656,9 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 	hitem, err := marshalHistory(hk, h)
 	if err != nil {
 		return History{}, wrap(op, err)
+	}
+	if err := live(ctx, op); err != nil {
+		return History{}, err
 	}
 	wk, err := wardrobeKey(wardrobeID)
 	if err != nil {
@@ -796,6 +820,9 @@ func (s *DynamoStore) getHistory(ctx context.Context, op, wardrobeID, historyID 
 	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
 		return History{}, err
 	}
+	if err := live(ctx, op); err != nil {
+		return History{}, err
+	}
 	h, err := s.readHistory(ctx, wardrobeID, historyID)
 	return h, wrap(op, err)
 }
@@ -862,6 +889,9 @@ func (s *DynamoStore) ListHistory(ctx context.Context, wardrobeID string, hq His
 func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
 	const op = "delete history"
 	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return err
+	}
+	if err := live(ctx, op); err != nil {
 		return err
 	}
 	hk, err := historyKey(wardrobeID, historyID)
@@ -953,6 +983,9 @@ func (s *DynamoStore) ListDailyWear(ctx context.Context, wardrobeID string, kind
 func (s *DynamoStore) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
 	const op = "recalculate stats"
 	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return StatsReport{}, err
+	}
+	if err := live(ctx, op); err != nil {
 		return StatsReport{}, err
 	}
 	wk, err := wardrobeKey(wardrobeID)
@@ -1075,7 +1108,7 @@ func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, err
 // pages walks every item of q, with one Query per limit items.
 func (s *DynamoStore) pages(ctx context.Context, q ddb.KeyQuery, limit int) iter.Seq2[ddb.Item, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-		items, next, err := ddb.QueryPage(ctx, s.c, q, limit, cursor, nil)
+		items, next, err := s.queryPage(ctx, q, limit, cursor)
 		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 	})
 }
@@ -1086,15 +1119,37 @@ func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.Pag
 	if err != nil {
 		return nil, "", err
 	}
-	return ddb.QueryPage(ctx, s.c, q, limit, opts.Cursor, nil)
+	if _, err := ddb.DecodeCursor(q, opts.Cursor); err != nil {
+		return nil, "", err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	return s.queryPage(ctx, q, limit, opts.Cursor)
+}
+
+// queryPage runs one Query, retrying throttling and 5xx within
+// Options.Retry.
+func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) (items []ddb.Item, next string, err error) {
+	err = s.write(ctx, func() error {
+		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, nil)
+		return err
+	})
+	return items, next, err
 }
 
 func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) ([]ddb.Item, error) {
 	return ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true, Backoff: s.o.backoff()})
 }
 
-func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
-	return ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
+// get reads the item at k, or nil when there is none, retrying throttling
+// and 5xx within Options.Retry.
+func (s *DynamoStore) get(ctx context.Context, k itemKey) (item ddb.Item, err error) {
+	err = s.write(ctx, func() error {
+		item, err = ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
+		return err
+	})
+	return item, err
 }
 
 // update applies upd to the item at k if cond holds, and returns the item

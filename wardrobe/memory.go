@@ -73,9 +73,9 @@ func str(v types.AttributeValue) string {
 	return ""
 }
 
-// live is the check both stores make before any I/O: a cancelled or
-// expired context fails the operation, as the DynamoDB store's first call
-// would, and nothing is read or written.
+// live is the check both stores make before any I/O, at the same point of
+// each operation: a cancelled or expired context fails it, with the same
+// error in both stores, and nothing is read or written.
 func live(ctx context.Context, op string) error {
 	if err := ctx.Err(); err != nil {
 		return wrap(op, err)
