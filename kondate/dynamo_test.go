@@ -26,7 +26,7 @@ func TestMain(m *testing.M) { ddbtest.Main(m) }
 func newDynamo(t testing.TB, wrap func(ddbkit.Client) ddbkit.Client, opts ...func(*kondate.Options)) (*kondate.DynamoStore, *dynamodb.Client, string) {
 	t.Helper()
 	c := ddbtest.Client(t)
-	name := ddbtest.NewTable(t, c, kondate.CreateTableInput("kondate"))
+	name := ddbtest.NewTable(t, c, kondate.CreateTableInput("kondate", opts...))
 	var client ddbkit.Client = c
 	if wrap != nil {
 		client = wrap(c)

@@ -49,19 +49,29 @@ func Run(t *testing.T, newStore NewStore) {
 		{"EndedContextWritesNothing", testEndedContext},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"IdempotencyKeyLateRepeat", testIdempotencyKeyLateRepeat},
+		{"Catalog", testCatalog},
+		{"CatalogTagFilter", testCatalogTagFilter},
+		{"Saves", testSaves},
+		{"ShareLinks", testShareLinks},
+		{"CatalogBadInputWritesNothing", testCatalogBadInput},
+		{"CatalogEndedContextWritesNothing", testCatalogEndedContext},
+		{"CatalogIdempotencyKey", testCatalogIdempotencyKey},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, fixed(t, newStore)) })
 	}
+	t.Run("DisabledIndexes", func(t *testing.T) { testDisabledIndexes(t, newStore) })
+	t.Run("ConcurrentSaves", func(t *testing.T) { testConcurrentSaves(t, newStore) })
 }
 
 // fixed returns a store with a step clock (one millisecond per call) and
 // deterministic ULIDs.
 func fixed(t *testing.T, newStore NewStore) kondate.Store {
 	t.Helper()
-	return newStore(t, func(o *kondate.Options) {
+	return newStore(t, kondate.AllIndexes, func(o *kondate.Options) {
 		o.Clock = ddbkit.StepClock(Start, time.Millisecond)
 		o.NewID = kondate.SeededULIDs(1, o.Clock)
+		o.NewShareID = kondate.SeededULIDs(2, o.Clock)
 	})
 }
 
