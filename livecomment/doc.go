@@ -138,8 +138,8 @@
 //     5xx and lost responses, and each recognises its own earlier success:
 //     transactions (PostComment, JoinRoom) repeat one ClientRequestToken,
 //     CreateRoom finds its own item, CloseRoom returns the stored room,
-//     Disconnect deletes what is already gone. Reads are retried by the
-//     SDK's own retryer.
+//     Disconnect deletes what is already gone. Reads (gets and pages) are
+//     retried within Options.Retry too.
 //   - Idempotency keys (ddbkit.WithIdempotencyKey) become the
 //     ClientRequestToken of PostComment's and JoinRoom's transactions, on
 //     both stores. Each call stamps a fresh createdAt (and comment ID), so a

@@ -62,6 +62,9 @@ func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 	if err := checkRoom(op, in); err != nil {
 		return Room{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
+	}
 	r := s.o.newRoom(in, s.stamp.now())
 	item, err := marshalRoom(r)
 	if err != nil {
@@ -85,7 +88,10 @@ func (s *DynamoStore) GetRoom(ctx context.Context, roomID string) (Room, error) 
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
 	}
-	item, err := ddb.GetItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID))
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
+	}
+	item, err := s.get(ctx, s.t.rooms, s.t.roomKey(roomID))
 	if err != nil || item == nil {
 		return Room{}, wrap(op, orNotFound(err, errRoomNotFound(roomID)))
 	}
@@ -114,6 +120,9 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	const op = "close room"
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
 	}
 	release, err := s.gate.close(ctx, roomID)
 	if err != nil {
@@ -152,6 +161,9 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 	if err != nil {
 		return Comment{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Comment{}, wrap(op, err)
+	}
 	release, err := s.gate.post(ctx, roomID)
 	if err != nil {
 		return Comment{}, wrap(op, err)
@@ -185,6 +197,9 @@ func (s *DynamoStore) JoinRoom(ctx context.Context, roomID, connectionID string)
 	if err := checkJoin(op, roomID, connectionID); err != nil {
 		return Connection{}, err
 	}
+	if err := ctx.Err(); err != nil {
+		return Connection{}, wrap(op, err)
+	}
 	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.stamp.now()}
 	item, err := marshalConnection(c)
 	if err != nil {
@@ -204,7 +219,10 @@ func (s *DynamoStore) GetConnection(ctx context.Context, connectionID string) (C
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return Connection{}, err
 	}
-	item, err := ddb.GetItem(ctx, s.c, s.t.connections, s.t.connectionKey(connectionID))
+	if err := ctx.Err(); err != nil {
+		return Connection{}, wrap(op, err)
+	}
+	item, err := s.get(ctx, s.t.connections, s.t.connectionKey(connectionID))
 	if err != nil || item == nil {
 		return Connection{}, wrap(op, orNotFound(err, errConnectionNotFound(connectionID)))
 	}
@@ -220,6 +238,9 @@ func (s *DynamoStore) Disconnect(ctx context.Context, connectionID string) error
 	const op = "disconnect"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
 	}
 	in := &dynamodb.DeleteItemInput{TableName: aws.String(s.t.connections.Name), Key: s.t.connectionKey(connectionID)}
 	return wrap(op, ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
@@ -241,6 +262,10 @@ func (s *DynamoStore) ListConnections(ctx context.Context, roomID string, opts d
 func (s *DynamoStore) execChecked(ctx context.Context, op string, tx *ddb.Tx, roomID string) error {
 	tx.Check(labelRoom, s.t.rooms, s.t.roomKey(roomID), roomIsOpen)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
+	var reused *types.IdempotentParameterMismatchException
+	if errors.As(err, &reused) {
+		return &keyReusedError{err}
+	}
 	if old, ok := ddb.ConditionFailed(err, labelRoom); ok {
 		if old == nil {
 			return errRoomNotFound(roomID)
@@ -258,7 +283,17 @@ func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	items, next, err := ddb.QueryPage(ctx, s.c, query(id), limit, opts.Cursor, nil)
+	if err := ctx.Err(); err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	var (
+		items []ddb.Item
+		next  string
+	)
+	err = s.retry(ctx, func() (err error) {
+		items, next, err = ddb.QueryPage(ctx, s.c, query(id), limit, opts.Cursor, nil)
+		return err
+	})
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
@@ -272,6 +307,22 @@ func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts
 		p.Items = append(p.Items, v)
 	}
 	return p, nil
+}
+
+// retry runs fn, a call that is safe to repeat (a read), again after
+// throttling, a 5xx or a lost response, within Options.Retry: the SDK's
+// own retryer gives up sooner, and reads should outlast what writes do.
+func (s *DynamoStore) retry(ctx context.Context, fn func() error) error {
+	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
+}
+
+// get reads the item at key consistently, or nil when there is none.
+func (s *DynamoStore) get(ctx context.Context, t ddb.Table, key ddb.Item) (item ddb.Item, err error) {
+	err = s.retry(ctx, func() error {
+		item, err = ddb.GetItem(ctx, s.c, t, key)
+		return err
+	})
+	return item, err
 }
 
 func orNotFound(err, notFound error) error {

@@ -404,7 +404,9 @@ func TestBroadcastFaults(t *testing.T) {
 	if err != nil || len(p.Items) != 1 || p.Items[0].ID != "live" {
 		t.Fatalf("connections left: %+v, %v; want only live", p.Items, err)
 	}
-	fc.Inject("Query", ddbtest.InternalError, 1)
+	// Reads are retried as writes are: only a listing that fails every
+	// attempt fails the broadcast.
+	fc.Inject("Query", ddbtest.InternalError, 8)
 	if _, err := livecomment.Broadcast(ctx, s, r.ID, send); !errors.As(err, &ise) || !strings.HasPrefix(err.Error(), "livecomment: list connections") {
 		t.Fatalf("Broadcast with a failing listing = %v", err)
 	}
