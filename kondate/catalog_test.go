@@ -1,0 +1,334 @@
+package kondate_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/kondate"
+	"github.com/ddbkit/ddbkit/schema"
+)
+
+// updateCounter counts UpdateTable calls.
+type updateCounter struct {
+	*dynamodb.Client
+	n atomic.Int32
+}
+
+func (u *updateCounter) UpdateTable(ctx context.Context, in *dynamodb.UpdateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateTableOutput, error) {
+	u.n.Add(1)
+	return u.Client.UpdateTable(ctx, in, optFns...)
+}
+
+func quick(o *schema.Options) { o.PollInterval = 50 * time.Millisecond }
+
+// TestStagedRollout: the seed's section 10 on DynamoDB Local. The table
+// starts with GSI1 only; catalog entries are written; enabling GSI2 adds
+// it with exactly one UpdateTable, and the entries written before are
+// listed (their GSI2 keys were written all along); then GSI3 the same way.
+// A table ahead of the options keeps its indexes.
+func TestStagedRollout(t *testing.T) {
+	raw := ddbtest.Client(t)
+	c := &updateCounter{Client: raw}
+	ctx := t.Context()
+	name := ddbtest.UniqueName("kondate-rollout")
+	t.Cleanup(func() { raw.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
+	on := func(o *kondate.Options) { o.TableName = name }
+	gsi2 := func(o *kondate.Options) { o.EnableGSI2 = true }
+	gsi3 := func(o *kondate.Options) { o.EnableGSI3 = true }
+
+	s1 := kondate.NewDynamoStore(c, deterministic, on)
+	changes, err := s1.EnsureTable(ctx, c, quick)
+	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionCreateTable, schema.ActionEnableTTL}) {
+		t.Fatalf("EnsureTable, GSI1 only = %v, %v", changes, err)
+	}
+	if got := describe(t, raw, name).gsis; !slices.Equal(got, []string{"GSI1"}) {
+		t.Fatalf("GSIs %v, want GSI1 only", got)
+	}
+	var want []string
+	for i := range 3 {
+		r, err := s1.CreateRecipe(ctx, u, kondate.NewRecipe{Title: fmt.Sprint("r", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s1.Publish(ctx, u, kondate.KindRecipe, r.ID); err != nil {
+			t.Fatal(err)
+		}
+		want = append([]string{r.ID}, want...)
+	}
+	_, err = s1.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	ddbtest.WantSentinel(t, "ListCatalogNewest before GSI2", err, ddbkit.ErrSchemaMismatch)
+
+	s2 := kondate.NewDynamoStore(c, deterministic, on, gsi2)
+	c.n.Store(0)
+	changes, err = s2.EnsureTable(ctx, c, quick)
+	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI}) || c.n.Load() != 1 {
+		t.Fatalf("EnsureTable with GSI2 = %v, %v, %d UpdateTable calls; want one add GSI, one call", changes, err, c.n.Load())
+	}
+	for _, list := range []func(context.Context, kondate.CatalogKind, kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error){
+		s2.ListCatalogNewest, s2.ListCatalogPopular,
+	} {
+		p, err := list(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		if err != nil || !slices.Equal(entryIDs(p.Items), want) {
+			t.Fatalf("a GSI2 list after the rollout = %v, %v; want %v", entryIDs(p.Items), err, want)
+		}
+	}
+	_, err = s2.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	ddbtest.WantSentinel(t, "ListCatalogByCreator before GSI3", err, ddbkit.ErrSchemaMismatch)
+
+	s3 := kondate.NewDynamoStore(c, deterministic, on, gsi2, gsi3)
+	c.n.Store(0)
+	changes, err = s3.EnsureTable(ctx, c, quick)
+	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI}) || c.n.Load() != 1 {
+		t.Fatalf("EnsureTable with GSI3 = %v, %v, %d UpdateTable calls", changes, err, c.n.Load())
+	}
+	p, err := s3.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	if err != nil || !slices.Equal(entryIDs(p.Items), want) {
+		t.Fatalf("ListCatalogByCreator after the rollout = %v, %v; want %v", entryIDs(p.Items), err, want)
+	}
+	// The older code, with GSI1 only, changes nothing: the table is ahead.
+	c.n.Store(0)
+	if changes, err := s1.EnsureTable(ctx, c, quick); err != nil || len(changes) != 0 || c.n.Load() != 0 {
+		t.Fatalf("EnsureTable of a table ahead of the options = %v, %v, %d UpdateTable calls; want nothing", changes, err, c.n.Load())
+	}
+	if got := describe(t, raw, name).gsis; len(got) != 3 {
+		t.Fatalf("GSIs %v, want all three", got)
+	}
+}
+
+func entryIDs(es []kondate.CatalogEntry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.ID)
+	}
+	return out
+}
+
+// TestDisabledIndexNoCall: an operation that needs a disabled index fails
+// before any call.
+func TestDisabledIndexNoCall(t *testing.T) {
+	var cc *ddbtest.CountingClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc },
+		deterministic, func(o *kondate.Options) { o.EnableGSI1 = false })
+	ctx := t.Context()
+	calls := []func() error{
+		func() error {
+			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+			return err
+		},
+		func() error {
+			_, err := s.ListCatalogByCreator(ctx, u, kondate.KindSet, kondate.CatalogPageOptions{})
+			return err
+		},
+		func() error { _, err := s.FindRecipe(ctx, "r"); return err },
+		func() error { _, err := s.SaveCatalogEntry(ctx, u, kondate.KindRecipe, "r"); return err },
+		func() error { _, err := s.ResolveShareLink(ctx, "x"); return err },
+	}
+	for i, call := range calls {
+		ddbtest.WantSentinel(t, fmt.Sprint("call ", i), call(), ddbkit.ErrSchemaMismatch)
+	}
+	if got := cc.Counts(); len(got) != 0 {
+		t.Fatalf("calls made: %v, want none", got)
+	}
+}
+
+// TestCatalogRawLayout: the catalog item, the creator's copy, the owner's
+// publishedAt, a saved item and a share link, attribute for attribute.
+func TestCatalogRawLayout(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic, kondate.AllIndexes, func(o *kondate.Options) {
+		o.NewShareID = func() string { return "share0123456789abcdefghijkl" }
+	})
+	ctx := t.Context()
+	r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "麻婆豆腐", Ingredients: []kondate.Ingredient{{Name: "豆腐", Amount: "1丁"}},
+		Steps: []string{"切る"}, Tags: []string{"中華"}, Origin: "manual"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := s.CreateSet(ctx, u, kondate.NewSet{Title: "中華", Items: []kondate.SetItem{{RecipeID: r.ID, Title: "麻婆豆腐"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Publish(ctx, u, kondate.KindRecipe, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se, err := s.Publish(ctx, u, kondate.KindSet, set.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: r.ID, AuthorName: "はなこ", SourceURL: "https://example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+	at, sat := ts(e.CreatedAt), ts(se.CreatedAt)
+	recipeSnap := map[string]string{"entityType": "S:RECIPE", "creatorId": "S:" + u, "title": "S:麻婆豆腐", "tags": "L:[S:中華]",
+		"ingredients": "L:[M:{name=S:豆腐;amount=S:1丁;}]", "steps": "L:[S:切る]", "origin": "S:manual", "savedCount": "N:1", "createdAt": "S:" + at}
+	with := func(base map[string]string, kv ...string) map[string]string {
+		out := maps.Clone(base)
+		for i := 0; i < len(kv); i += 2 {
+			out[kv[i]] = kv[i+1]
+		}
+		return out
+	}
+	setSnap := map[string]string{"entityType": "S:SET", "creatorId": "S:" + u, "title": "S:中華", "tags": "L:[]",
+		"items": "L:[M:{recipeId=S:" + r.ID + ";title=S:麻婆豆腐;}]", "savedCount": "N:0", "createdAt": "S:" + sat}
+	cases := []struct {
+		pk, sk string
+		want   map[string]string
+	}{
+		{"CATALOG#RECIPE", "CREATED#" + at + "#" + r.ID, with(recipeSnap, "PK", "S:CATALOG#RECIPE", "SK", "S:CREATED#"+at+"#"+r.ID,
+			"GSI1PK", "S:ENTITY#RECIPE#"+r.ID, "GSI1SK", "S:PUBLIC#", "GSI2PK", "S:CATALOG#RECIPE", "GSI2SK", "S:SORT#NEWEST#"+at+"#"+r.ID)},
+		{"CREATOR#" + u, "CATALOG_RECIPE#" + at + "#" + r.ID, with(recipeSnap, "PK", "S:CREATOR#"+u, "SK", "S:CATALOG_RECIPE#"+at+"#"+r.ID,
+			"GSI2PK", "S:CATALOG#RECIPE", "GSI2SK", "S:SORT#POPULAR#0000000001#"+r.ID,
+			"GSI3PK", "S:CREATOR#"+u+"#RECIPE", "GSI3SK", "S:CREATED#"+at+"#"+r.ID)},
+		{"CATALOG#SET", "CREATED#" + sat + "#" + set.ID, with(setSnap, "PK", "S:CATALOG#SET", "SK", "S:CREATED#"+sat+"#"+set.ID,
+			"GSI1PK", "S:ENTITY#SET#"+set.ID, "GSI1SK", "S:PUBLIC#", "GSI2PK", "S:CATALOG#SET", "GSI2SK", "S:SORT#NEWEST#"+sat+"#"+set.ID)},
+		{"CREATOR#" + u, "CATALOG_SET#" + sat + "#" + set.ID, with(setSnap, "PK", "S:CREATOR#"+u, "SK", "S:CATALOG_SET#"+sat+"#"+set.ID,
+			"GSI2PK", "S:CATALOG#SET", "GSI2SK", "S:SORT#POPULAR#0000000000#"+set.ID,
+			"GSI3PK", "S:CREATOR#"+u+"#SET", "GSI3SK", "S:CREATED#"+sat+"#"+set.ID)},
+		{"USER#u_02", "SAVED#RECIPE#" + r.ID, map[string]string{"PK": "S:USER#u_02", "SK": "S:SAVED#RECIPE#" + r.ID,
+			"GSI1PK": "S:ENTITY#RECIPE#" + r.ID, "GSI1SK": "S:SAVED#u_02", "entityType": "S:RECIPE", "creatorId": "S:" + u,
+			"title": "S:麻婆豆腐", "savedAt": "S:" + ts(sv.SavedAt)}},
+		{"SHARE#" + l.ID, "META#", map[string]string{"PK": "S:SHARE#" + l.ID, "SK": "S:META#", "targetType": "S:RECIPE",
+			"targetId": "S:" + r.ID, "authorName": "S:はなこ", "sourceUrl": "S:https://example.com", "createdBy": "S:" + u,
+			"createdAt": "S:" + ts(l.CreatedAt)}},
+	}
+	for _, tc := range cases {
+		if got := render(rawItem(t, c, table, tc.pk, tc.sk)); !maps.Equal(got, tc.want) {
+			t.Errorf("item %s %s:\n got %v\nwant %v", tc.pk, tc.sk, got, tc.want)
+		}
+	}
+	owner := render(rawItem(t, c, table, "USER#"+u, "RECIPE#"+r.ID))
+	if owner["publishedAt"] != "S:"+at {
+		t.Errorf("the owner's recipe has publishedAt %q, want S:%s", owner["publishedAt"], at)
+	}
+}
+
+// TestCatalogRoundTrips: each list is one Query per page; the detail is
+// one Query of GSI1 and one GetItem; a save one Query, one GetItem and one
+// transaction.
+func TestCatalogRoundTrips(t *testing.T) {
+	var cc *ddbtest.CountingClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic, kondate.AllIndexes)
+	ctx := t.Context()
+	var e kondate.CatalogEntry
+	for i := range 5 {
+		r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: fmt.Sprint("r", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, err = s.Publish(ctx, u, kondate.KindRecipe, r.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what string, want map[string]int, call func() error) {
+		t.Helper()
+		cc.Reset()
+		if err := call(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if got := cc.Counts(); !maps.Equal(got, want) {
+			t.Errorf("%s: calls %v, want %v", what, got, want)
+		}
+	}
+	page := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}}
+	query := map[string]int{"Query": 1}
+	check("ListCatalogNewest", query, func() error { _, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, page); return err })
+	check("ListCatalogPopular", query, func() error { _, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, page); return err })
+	check("ListCatalogByCreator", query, func() error { _, err := s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, page); return err })
+	check("GetCatalogEntry", map[string]int{"Query": 1, "GetItem": 1}, func() error {
+		_, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, e.ID)
+		return err
+	})
+	check("SaveCatalogEntry", map[string]int{"Query": 1, "GetItem": 1, "TransactWriteItems": 1}, func() error {
+		_, err := s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, e.ID)
+		return err
+	})
+	check("ListSaved", query, func() error { _, err := s.ListSaved(ctx, "u_02", kondate.KindRecipe, page.PageOptions); return err })
+	check("Unpublish", map[string]int{"GetItem": 1, "TransactWriteItems": 1}, func() error {
+		return s.Unpublish(ctx, u, kondate.KindRecipe, e.ID)
+	})
+}
+
+// TestCatalogLostResponses: every catalog and share write whose response
+// is lost succeeds, and takes effect exactly once.
+func TestCatalogLostResponses(t *testing.T) {
+	run := func(lose bool) map[string]string {
+		s, fc, c, table := faulty(t, kondate.AllIndexes, func(o *kondate.Options) {
+			var n atomic.Int32
+			o.NewShareID = func() string { return fmt.Sprintf("share%03d", n.Add(1)) }
+		})
+		ctx := t.Context()
+		r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "r"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r2, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "r2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l kondate.ShareLink
+		for _, w := range []struct {
+			name, op string
+			call     func() error
+		}{
+			{"Publish", "TransactWriteItems", func() error { return ign(s.Publish(ctx, u, kondate.KindRecipe, r.ID)) }},
+			{"Publish 2", "TransactWriteItems", func() error { return ign(s.Publish(ctx, u, kondate.KindRecipe, r2.ID)) }},
+			{"Save", "TransactWriteItems", func() error { return ign(s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, r.ID)) }},
+			{"Save 2", "TransactWriteItems", func() error { return ign(s.SaveCatalogEntry(ctx, "u_03", kondate.KindRecipe, r.ID)) }},
+			{"Unsave", "TransactWriteItems", func() error { return s.UnsaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, r.ID) }},
+			{"Unpublish", "TransactWriteItems", func() error { return s.Unpublish(ctx, u, kondate.KindRecipe, r2.ID) }},
+			{"CreateShareLink", "PutItem", func() (err error) {
+				l, err = s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: r.ID})
+				return err
+			}},
+			{"CreateShareLink 2", "PutItem", func() error {
+				return ign(s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: r.ID}))
+			}},
+			{"DeleteShareLink", "DeleteItem", func() error { return s.DeleteShareLink(ctx, u, l.ID) }},
+		} {
+			if lose {
+				fc.Inject(w.op, ddbtest.LoseResponse, 1)
+			}
+			if err := w.call(); err != nil {
+				t.Fatalf("%s (response lost: %v): %v", w.name, lose, err)
+			}
+			if lose && fc.Injected(w.op) == 0 {
+				t.Fatalf("%s made no %s call", w.name, w.op)
+			}
+			fc.Clear()
+		}
+		out := map[string]string{}
+		for k, v := range scanAll(t, c, table) {
+			out[k] = fmt.Sprint(render(v))
+		}
+		return out
+	}
+	want, got := run(false), run(true)
+	if !maps.Equal(got, want) {
+		for k := range want {
+			if got[k] != want[k] {
+				t.Errorf("%s:\n got %s\nwant %s", k, got[k], want[k])
+			}
+		}
+		for k := range got {
+			if _, ok := want[k]; !ok {
+				t.Errorf("extra after lost responses: %s", k)
+			}
+		}
+	}
+}
