@@ -1,16 +1,22 @@
-// Package kondate stores a meal-planning app's user data on one DynamoDB
-// table, as seed 003 (sections 1 to 4.1, 6 and 8) designs it: the
-// repository layer that replaces the app's store.json. Every item of a
-// user lives under PK = USER#<userId>; the sort key's prefix tells its
-// kind. The catalog, share links, GSI2 and GSI3 (sections 4.2, 4.3 and 5)
-// are not built yet.
+// Package kondate stores a meal-planning app's data on one DynamoDB table,
+// as seed 003 designs it: the repository layer that replaces the app's
+// store.json. Every item of a user lives under PK = USER#<userId>; the
+// sort key's prefix tells its kind. The public catalog lives under
+// CATALOG#<RECIPE|SET> and CREATOR#<creatorId>, share links under
+// SHARE#<shareId> (sections 4.2, 4.3 and 5).
 //
 // # Table
 //
 // MainTable (Options.TableName): String keys PK and SK, PAY_PER_REQUEST,
-// server-side encryption enabled, GSI1 (GSI1PK/GSI1SK, all attributes)
-// and TTL on the attribute ttl. Definition returns it; EnsureTable
-// creates or reconciles it.
+// server-side encryption enabled, TTL on the attribute ttl, and up to
+// three GSIs, all String keys projecting all attributes: GSI1
+// (GSI1PK/GSI1SK), GSI2 (GSI2PK/GSI2SK) and GSI3 (GSI3PK/GSI3SK).
+// Options.EnableGSI1 (default on), EnableGSI2 and EnableGSI3 (default off)
+// say which the table has, as the seed's stack parameters do (section 10).
+// Definition returns the table for given options; EnsureTable (default
+// options) and DynamoStore.EnsureTable (the store's options) create it or
+// add what it lacks, one UpdateTable per GSI, waiting for each to be
+// ACTIVE, and never delete an index: a table may be ahead of the code.
 //
 // # Items and access patterns
 //
@@ -34,6 +40,32 @@
 //	notifications  NOTIFICATION#<createdAt>#<id>         list newest first; add; mark read (UpdateItem)
 //	               NOTIFICATION_SETTINGS#                get; set (PutItem)
 //	push tokens    PUSH_TOKEN#<platform>#<sha256(token)> register (UpdateItem, idempotent); unregister; list
+//	saved entries  SAVED#<RECIPE|SET>#<id>               save, unsave (Query GSI1 + GetItem + TransactWriteItems);
+//	                                                     list newest entry ID first (Query)
+//
+// The catalog and share links (sections 4.2, 4.3 and 5):
+//
+//	item            PK / SK                                  GSI keys
+//	catalog item    CATALOG#<kind> / CREATED#<createdAt>#<id> GSI1 ENTITY#<kind>#<id> / PUBLIC#
+//	                                                         GSI2 CATALOG#<kind> / SORT#NEWEST#<createdAt>#<id>
+//	creator's copy  CREATOR#<creatorId> /                    GSI2 CATALOG#<kind> / SORT#POPULAR#<savedCount>#<id>
+//	                CATALOG_<kind>#<createdAt>#<id>          GSI3 CREATOR#<creatorId>#<kind> / CREATED#<createdAt>#<id>
+//	saved item      USER#<userId> / SAVED#<kind>#<id>        GSI1 ENTITY#<kind>#<id> / SAVED#<userId>
+//	share link      SHARE#<shareId> / META#                  none
+//
+//	operation               DynamoDB calls
+//	Publish                 GetItem (the user's item) + TransactWriteItems (put catalog item and copy,
+//	                        publishedAt on the user's item conditioned on it as read)
+//	Unpublish               GetItem + TransactWriteItems (delete both, clear publishedAt)
+//	GetCatalogEntry         Query GSI1 (PUBLIC#) + GetItem
+//	ListCatalogNewest       Query GSI2 begins_with SORT#NEWEST#, descending: one per page
+//	ListCatalogPopular      Query GSI2 begins_with SORT#POPULAR#, descending: one per page
+//	ListCatalogByCreator    Query GSI3, descending: one per page
+//	Save/UnsaveCatalogEntry (GetItem of the saved item, for unsave) + Query GSI1 + GetItem + TransactWriteItems
+//	RecalculatePopularity   Query CATALOG#<kind> pages; per entry Query GSI1 SAVED# pages, and a
+//	                        TransactWriteItems where the count differs
+//	share links             create PutItem; get GetItem; delete GetItem + DeleteItem;
+//	                        resolve GetItem + Query GSI1 + GetItem
 //
 // Recipes and sets also carry GSI1PK = ENTITY#RECIPE#<id> (ENTITY#SET#<id>)
 // and GSI1SK = OWNER#<userId>, so FindRecipe and FindSet find an item by
@@ -88,6 +120,84 @@
 //   - A listing leaves items it cannot decode out and reports them in
 //     Page.Skipped (shared by all domains); a get of such an item returns
 //     ErrCorruptItem naming the attribute.
+//   - The catalog holds a snapshot of the recipe or set as published
+//     (title, tags, ingredients, steps, origin or items), not a reference:
+//     a catalog page is then one Query, with no read into the creators'
+//     partitions, and a creator's later private edits do not leak into the
+//     public copy. Publishing again (Unpublish, Publish) refreshes it. The
+//     entry's ID is the recipe's or set's; its createdAt is the time of
+//     publishing, so "newest" is newest in the catalog. The user's item
+//     gets publishedAt, which refuses a second Publish (ErrAlreadyExists)
+//     and gives Unpublish the catalog keys; a recipe deleted while
+//     published is unpublished through GSI1.
+//   - One item holds one GSI2SK, so each entry is two items: the catalog
+//     item carries SORT#NEWEST#<createdAt>#<id>, the creator's copy
+//     SORT#POPULAR#<savedCount>#<id>, under the same GSI2PK. Newest and
+//     popular are each one Query of GSI2 per page (begins_with, descending),
+//     and neither sees the other's items. The copy also carries GSI3, so
+//     each entry appears once in every list. Popular ties go to the newest
+//     ID. The count has ten digits (up to 9,999,999,999 saves).
+//   - savedCount is immediate (section 8, question 1): a save puts
+//     SAVED#<kind>#<id> if absent, and in the same transaction rewrites the
+//     catalog item (savedCount + 1, conditioned on the item as read) and
+//     the copy (its count and popular key). A double save fails the first
+//     condition and is a no-op returning the first save; a double unsave
+//     finds nothing to delete. Saves of an entry serialise on its catalog
+//     item: they retry on conflict within Options.Retry. Saved items
+//     carry GSI1 keys (ENTITY#<kind>#<id> / SAVED#<userId>), so
+//     RecalculatePopularity counts an entry's saves with a Query of GSI1,
+//     rewrites counts that differ and reports the drift (a re-published
+//     entry starts at zero; other writers). GSI1 is eventually consistent
+//     on DynamoDB: run it when saves are quiet, or it may count a save
+//     just made as missing, which the next run corrects.
+//   - A user's saved entries list newest entry ID first (the sort key
+//     holds the entry's ID, a ULID), not by save time: the seed's key has
+//     no time. Unpublishing keeps users' saved items; unsaving one removes
+//     it.
+//   - Share IDs (section 8, question 4) are new IDs, not the target's: 128
+//     bits from crypto/rand (Options.NewShareID), 26 base32 characters. A
+//     target's ID is public (it is in the catalog) and a ULID's time and
+//     counter make its neighbours guessable; a link of its own can be
+//     deleted without touching the target, and a target can have many.
+//     Links resolve to the public entry, or, for an unpublished target, to
+//     the link creator's own item only: a link to someone else's private
+//     recipe resolves to nothing.
+//   - An operation that needs a disabled index fails with
+//     ErrSchemaMismatch before any call: the table, as the options describe
+//     it, lacks the index. Writes never need one and always write every
+//     GSI key attribute, so DynamoDB backfills an index enabled later from
+//     the items written before (the staged rollout test checks it); no
+//     backfill step exists or is needed.
+//   - Search (section 8, question 2): ddbkit offers a tag filter on the
+//     three catalog lists (CatalogPageOptions.Tag, contains(tags, :tag)).
+//     A filtered page reads on until it is full, so it costs the entries
+//     it skips: a tag on 1 entry in 50 reads ~1,000 entries (~1 MB, ~125
+//     RCU eventually consistent) per page of 20. Cursors bind the tag.
+//     Free-text search on titles is not offered: a substring filter reads
+//     the whole catalog per page; feed a search index (OpenSearch,
+//     Algolia) from the table's stream instead.
+//
+// # Hot partitions
+//
+// CATALOG#RECIPE is one partition key, in the table and in GSI2, and a
+// partition serves at most 1,000 WCU and 3,000 RCU per second. A publish
+// writes two ~2 KB items transactionally (2 x 2 x 2 = 8 WCU); a save
+// rewrites both items of the entry (~8 WCU) plus the saved item, and moves
+// two GSI2 entries. So the catalog as a whole sustains roughly 120 saves
+// or publishes per second before the table partition, or GSI2's, throttles
+// (GSI throttling throttles the table's writes). Reads: a page of 20 ~2 KB
+// entries is ~5 RCU eventually consistent, ~600 pages per second from
+// GSI2's one partition. One entry's saves also serialise on its item:
+// each is a conditioned read-modify-write, so a single entry takes a few
+// tens of saves per second before conflicts exhaust the retries.
+//
+// Past that, shard the writes: GSI2PK = CATALOG#<kind>#<n> for n = hash(id)
+// mod N, and read each list as N Queries merged by sort key, with a cursor
+// holding N positions; N = 10 gives ~10,000 WCU/s and 30,000 RCU/s at 10
+// Queries per page. Counts past a few tens of saves per second per entry
+// need aggregation off the write path (the stream summing SAVED# inserts
+// and deletes into savedCount every few seconds), at the price of counts
+// that lag. Neither is built: the seed's app is far from both limits.
 //
 // # Errors
 //
@@ -119,7 +229,17 @@
 //   - the key formats above; an item under another format is not listed,
 //     or, if its prefix matches, is reported in Page.Skipped;
 //   - GSI1PK and GSI1SK on recipes and sets, or FindRecipe and FindSet do
-//     not find them;
+//     not find them; on catalog items (PUBLIC#), or the detail, saves and
+//     share links do not find them; on saved items (SAVED#<userId>), or
+//     RecalculatePopularity does not count them;
+//   - both items of a catalog entry, with the same snapshot and savedCount,
+//     GSI2SK and GSI3 keys as above, changed in one transaction: an entry
+//     without its copy cannot be saved (ErrNotFound), and counts that
+//     disagree are rewritten by the next save from the catalog item's;
+//   - savedCount changed only with a SAVED# item put or deleted in the same
+//     transaction, or RecalculatePopularity reports and fixes the drift;
+//   - publishedAt on a published recipe or set, or Publish publishes it
+//     twice under two createdAt;
 //   - times inside keys in the one format above; other forms still list
 //     and decode, but sort out of time order, and RestoreFridgeItem and
 //     MarkNotificationRead, which rebuild the key from a time, cannot

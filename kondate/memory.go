@@ -16,7 +16,9 @@ import (
 )
 
 // MemoryStore is an in-memory Store for tests. It keeps the very items the
-// DynamoDB store writes, under the same keys, with GSI1 beside them, and
+// DynamoDB store writes, under the same keys, with GSI1, GSI2 and GSI3
+// beside them (kept whatever the options enable, as DynamoDB would
+// backfill them), and
 // pages with the same cursors, so it returns the same results, errors,
 // order and page boundaries; the conformance suite (package kondatetest)
 // holds both to that. It is safe for concurrent use: one lock makes every
@@ -26,9 +28,10 @@ import (
 // expired context it returns the same error (ErrUnavailable, matching the
 // context's error) and writes nothing, and the operations that send one
 // transaction on DynamoDB (ApplySet, PromoteNextPlan, DeleteFridgeItem,
-// RestoreFridgeItem) honour an idempotency key
+// RestoreFridgeItem, Publish, Unpublish, SaveCatalogEntry,
+// UnsaveCatalogEntry, RecalculatePopularity) honour an idempotency key
 // (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
-// made from it. Unlike DynamoDB's, its GSI1 is consistent at once.
+// made from it. Unlike DynamoDB's, its GSIs are consistent at once.
 type MemoryStore struct {
 	*core
 }

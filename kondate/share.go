@@ -52,9 +52,10 @@ type ShareStore interface {
 	// DeleteShareLink deletes the user's link. It returns ErrNotFound if
 	// there is no such link, or it is another user's.
 	DeleteShareLink(ctx context.Context, userID, shareID string) error
-	// ResolveShareLink returns the link and its target, found through
-	// GSI1: the catalog entry (PUBLIC#) if the target is published, else
-	// the link creator's own item (OWNER#<createdBy>). It returns
+	// ResolveShareLink returns the link and its target: the catalog entry,
+	// found through GSI1 (ENTITY#<type>#<id> / PUBLIC#), if the target is
+	// published, else the link creator's own recipe or set, read from the
+	// creator's partition. It returns
 	// ErrNotFound if there is no such link or the target is neither, and
 	// ErrSchemaMismatch if GSI1 is disabled.
 	ResolveShareLink(ctx context.Context, shareID string) (ShareTarget, error)
