@@ -81,12 +81,12 @@ type Run[S any] struct {
 }
 
 type stats struct {
-	checks, ops, checkpoints, divergences int
-	failed                                bool
+	checks, ops, checkpoints, divergences, faults int
+	failed                                        bool
 }
 
 // Check runs cfg's state machine for at least Ops(t) operations, in rapid
-// checks of about a tenth of them each (at least 10, at most 100 steps),
+// checks of about a tenth of them each (at least 10, at most 30 steps),
 // each on a fresh Pair. On a divergence rapid shrinks the sequence and t fails with
 // it printed as a Go test. It logs one line: operations, checkpoints and
 // divergences (those of shrinking left out).
@@ -106,7 +106,9 @@ func Check[S any](t *testing.T, cfg Config[S]) {
 	// Checks go on until the run has made ops operations; rapid.checks
 	// only bounds them (a check may draw very few steps). Once a check has
 	// failed, every check runs in full, so that shrinking replays exactly.
-	steps := min(max(ops/10, 10), 100)
+	// Short checks: a divergence is shrunk by replaying its check on
+	// DynamoDB again and again, which must stay quick.
+	steps := min(max(ops/10, 10), 30)
 	restore := setFlags(map[string]string{
 		"checks":     strconv.Itoa(ops + 10),
 		"steps":      strconv.Itoa(steps),
@@ -118,8 +120,12 @@ func Check[S any](t *testing.T, cfg Config[S]) {
 	st := &stats{}
 	start := time.Now()
 	defer func() {
-		t.Logf("difftest: %s: %d operations, %d checkpoints, %d divergences (%d checks of about %d steps, %s)",
-			cfg.Domain, st.ops, st.checkpoints, st.divergences, st.checks, steps, time.Since(start).Round(time.Millisecond))
+		faults := ""
+		if st.faults > 0 {
+			faults = fmt.Sprintf(", %d faults", st.faults)
+		}
+		t.Logf("difftest: %s: %d operations, %d checkpoints, %d divergences (%d checks of about %d steps%s, %s)",
+			cfg.Domain, st.ops, st.checkpoints, st.divergences, st.checks, steps, faults, time.Since(start).Round(time.Millisecond))
 	}()
 	rapid.Check(t, func(rt *rapid.T) {
 		if !st.failed {
@@ -201,7 +207,7 @@ func Call[R, S any](r *Run[S], method string, args ...any) (R, error) {
 		err, _ := out[1].Interface().(error)
 		return v, err
 	}
-	return do(r, "difftest.Same(t, p, func(s "+storeType[S]()+") ("+typeName(reflect.TypeFor[R]())+", error) { return "+src+" })", f)
+	return do(r, method, "difftest.Same(t, p, func(s "+storeType[S]()+") ("+typeName(reflect.TypeFor[R]())+", error) { return "+src+" })", f)
 }
 
 // Exec is Call for a method that returns only an error.
@@ -212,7 +218,7 @@ func Exec[S any](r *Run[S], method string, args ...any) error {
 		err, _ := invoke(s, method, args, 1)[0].Interface().(error)
 		return struct{}{}, err
 	}
-	_, err := do(r, "difftest.SameErr(t, p, func(s "+storeType[S]()+") error { return "+src+" })", f)
+	_, err := do(r, method, "difftest.SameErr(t, p, func(s "+storeType[S]()+") error { return "+src+" })", f)
 	return err
 }
 
@@ -221,15 +227,19 @@ func Exec[S any](r *Run[S], method string, args ...any) error {
 // expression of s returning (R, error), as the printed test will hold it.
 func Do[R, S any](r *Run[S], src string, f func(s S) (R, error)) (R, error) {
 	r.t.Helper()
-	return do(r, "difftest.Same(t, p, func(s "+storeType[S]()+") ("+typeName(reflect.TypeFor[R]())+", error) { return "+src+" })", f)
+	return do(r, "Do", "difftest.Same(t, p, func(s "+storeType[S]()+") ("+typeName(reflect.TypeFor[R]())+", error) { return "+src+" })", f)
 }
 
-func do[R, S any](r *Run[S], line string, f func(S) (R, error)) (R, error) {
+// do makes one operation, what, recorded as line.
+func do[R, S any](r *Run[S], what, line string, f func(S) (R, error)) (R, error) {
 	r.t.Helper()
 	if r.fault != "" {
 		r.Pair.Faults.Next(r.fault)
 		r.steps = append(r.steps, fmt.Sprintf("p.Faults.Next(%q)", r.fault))
 		r.fault = ""
+		if !r.stats.failed {
+			r.stats.faults++
+		}
 	}
 	r.steps = append(r.steps, line)
 	v, err, d := compare(r.Pair, f)
@@ -238,7 +248,7 @@ func do[R, S any](r *Run[S], line string, f func(S) (R, error)) (R, error) {
 		r.stats.ops++
 	}
 	if d != "" {
-		r.fail("operation %d: %s", r.ops, d)
+		r.fail(fmt.Sprintf("operation %d (%s)", r.ops, what), d)
 	}
 	if next := pageNext(reflect.ValueOf(v)); next != "" && !contains(r.cursors, next) {
 		r.cursors = append(r.cursors, next)
@@ -272,18 +282,25 @@ func (r *Run[S]) checkpoint() {
 		r.stats.checkpoints++
 	}
 	if d := rawDiff(r.Pair); d != "" {
-		r.fail("checkpoint after operation %d: the stored items differ: %s", r.ops, d)
+		r.fail(fmt.Sprintf("the checkpoint after operation %d", r.ops), "the stored items differ: "+d)
 	}
 }
 
 // fail ends the check with the sequence so far printed as a Go test.
-func (r *Run[S]) fail(format string, args ...any) {
+//
+// The difference and the test are logged, and only where the stores
+// diverge is the failure's message: rapid shrinks a sequence while its
+// replays fail with the same message, and a difference's text may hold
+// what varies from one replay to the next (DynamoDB's request IDs, table
+// names, a check's idempotency keys).
+func (r *Run[S]) fail(where, diff string) {
 	r.t.Helper()
 	if !r.stats.failed {
 		r.stats.failed = true
 		r.stats.divergences++
 	}
-	r.t.Fatalf("difftest: %s: the stores diverge at %s\n\n%s", r.cfg.Domain, fmt.Sprintf(format, args...), r.GoTest())
+	r.t.Logf("difftest: %s: the stores diverge at %s: %s\n\n%s", r.cfg.Domain, where, diff, r.GoTest())
+	r.t.Fatalf("difftest: %s: the stores diverge at %s (the difference and the sequence, as a Go test, are logged above)", r.cfg.Domain, where)
 }
 
 // GoTest returns the operations made so far as a Go test function, ready to
