@@ -81,7 +81,7 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 	var s kondate.Store
 	if endpoint == "" {
 		fmt.Println("store: in memory")
-		s = kondate.NewMemoryStore()
+		s = kondate.NewMemoryStore(kondate.AllIndexes)
 	} else {
 		// DynamoDB Local accepts any credentials; against AWS, build the
 		// client from config.LoadDefaultConfig instead.
@@ -90,7 +90,10 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 			BaseEndpoint: aws.String(endpoint),
 			Credentials:  credentials.NewStaticCredentialsProvider(envOr("AWS_ACCESS_KEY_ID", "local"), envOr("AWS_SECRET_ACCESS_KEY", "local"), ""),
 		})
-		changes, err := kondate.EnsureTable(ctx, c, table)
+		// The catalog needs all three GSIs; EnsureTable adds each one the
+		// table lacks with its own UpdateTable (the seed's staged rollout).
+		ds := kondate.NewDynamoStore(c, func(o *kondate.Options) { o.TableName = table }, kondate.AllIndexes)
+		changes, err := ds.EnsureTable(ctx, c)
 		if err != nil {
 			return err
 		}
@@ -98,7 +101,7 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 			fmt.Println("schema:", ch)
 		}
 		fmt.Printf("store: DynamoDB at %s, table %s\n", endpoint, table)
-		s = kondate.NewDynamoStore(c, func(o *kondate.Options) { o.TableName = table })
+		s = ds
 	}
 
 	// A new user every run, so that a rerun on the same table starts empty.
@@ -314,7 +317,70 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 		titles = append(titles, l.Title)
 	}
 	fmt.Printf("cooked on %s: %s\n", wed, strings.Join(titles, ", "))
+	return catalog(ctx, s, user, byTitle)
+}
+
+// catalog publishes two recipes, has other users save them, lists the
+// catalog newest and popular, and resolves a share link.
+func catalog(ctx context.Context, s kondate.Store, user string, byTitle map[string]kondate.Recipe) error {
+	var published []kondate.CatalogEntry
+	for _, title := range []string{"麻婆豆腐", "肉じゃが"} {
+		e, err := s.Publish(ctx, user, kondate.KindRecipe, byTitle[title].ID)
+		if err != nil {
+			return err
+		}
+		published = append(published, e)
+	}
+	fmt.Println("published to the catalog:", published[0].Title+",", published[1].Title)
+	// Two other users save 麻婆豆腐, one 肉じゃが; a repeated save counts once.
+	saves := []struct{ user, title string }{{"a", "麻婆豆腐"}, {"b", "麻婆豆腐"}, {"b", "肉じゃが"}, {"b", "肉じゃが"}}
+	for _, sv := range saves {
+		id := byTitle[sv.title].ID
+		if _, err := eventually(func() (kondate.SavedEntry, error) {
+			return s.SaveCatalogEntry(ctx, user+"_"+sv.user, kondate.KindRecipe, id)
+		}); err != nil {
+			return err
+		}
+	}
+	for _, l := range []struct {
+		name string
+		list func(context.Context, kondate.CatalogKind, kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)
+	}{{"newest", s.ListCatalogNewest}, {"popular", s.ListCatalogPopular}} {
+		p, err := l.list(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("catalog, %s:", l.name)
+		for _, e := range p.Items {
+			fmt.Printf(" %s (saved %d)", e.Title, e.SavedCount)
+		}
+		fmt.Println()
+	}
+	link, err := s.CreateShareLink(ctx, user, kondate.NewShareLink{TargetType: kondate.KindRecipe,
+		TargetID: byTitle["肉じゃが"].ID, AuthorName: "はなこ"})
+	if err != nil {
+		return err
+	}
+	target, err := eventually(func() (kondate.ShareTarget, error) { return s.ResolveShareLink(ctx, link.ID) })
+	if err != nil {
+		return err
+	}
+	fmt.Printf("share link (%d-character ID) resolves to the catalog's %s by %s\n", len(link.ID), target.Entry.Title, target.Link.AuthorName)
 	return nil
+}
+
+// eventually retries call for up to two seconds while it reports
+// ErrNotFound: GSI1, through which saves and links find catalog entries,
+// catches up with a recent write on DynamoDB.
+func eventually[T any](call func() (T, error)) (T, error) {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		v, err := call()
+		if !errors.Is(err, ddbkit.ErrNotFound) || time.Now().After(deadline) {
+			return v, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // findRecipe finds a recipe by ID, waiting up to two seconds for GSI1 to
