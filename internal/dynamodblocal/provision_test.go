@@ -7,9 +7,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -275,5 +277,66 @@ func TestSourceFromEnv(t *testing.T) {
 				t.Fatalf("SourceFromEnv() = %+v, %v; want %+v", got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestJarParallelProcessesDownloadOnce runs Jar in separate processes, as
+// go test runs test binaries, through the helper below.
+func TestJarParallelProcessesDownloadOnce(t *testing.T) {
+	body, sum := tarball(t, jarTree)
+	url, hits := server(t, body, 300*time.Millisecond)
+	cache := t.TempDir()
+
+	const n = 3
+	outs := make([][]byte, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), "DDBKIT_HELPER_JAR=1", EnvCache+"="+cache, EnvURL+"="+url, EnvSHA256+"="+sum)
+			outs[i], errs[i] = cmd.CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("process %d: %v\n%s", i, errs[i], outs[i])
+		}
+		if !bytes.Contains(outs[i], []byte("jar="+cache)) {
+			t.Errorf("process %d printed %q, want the jar under %s", i, outs[i], cache)
+		}
+	}
+	if got := hits.Load(); got != 1 {
+		t.Errorf("downloads = %d, want 1", got)
+	}
+}
+
+// TestMain makes the test binary, run with DDBKIT_HELPER_JAR=1, a process
+// that calls Jar with the environment's configuration and prints the jar.
+func TestMain(m *testing.M) {
+	if os.Getenv("DDBKIT_HELPER_JAR") == "1" {
+		jar, err := Jar(context.Background(), Options{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("jar=%s\n", jar)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestStartWithoutJavaSaysWhatToInstall(t *testing.T) {
+	jar := filepath.Join(t.TempDir(), JarName)
+	if err := os.WriteFile(jar, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, err := Start(jar, StartOptions{})
+	if err == nil || !strings.Contains(err.Error(), "Java 17+") {
+		t.Fatalf("Start without java: err = %v, want it to say to install Java 17+", err)
 	}
 }
