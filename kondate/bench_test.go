@@ -1,6 +1,7 @@
 package kondate_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -174,4 +175,64 @@ func BenchmarkMemoryListRecipesPage50(b *testing.B) {
 func BenchmarkDynamo(b *testing.B) {
 	s, _, _ := newDynamo(b, nil)
 	benchOps(b, s, fillRecipes(b, s, 300))
+}
+
+// fillCatalog publishes n recipes of benchUser, every tenth saved once.
+func fillCatalog(b *testing.B, s kondate.Store, n int) {
+	b.Helper()
+	ctx := b.Context()
+	for i, id := range fillRecipes(b, s, n) {
+		if _, err := s.Publish(ctx, benchUser, kondate.KindRecipe, id); err != nil {
+			b.Fatal(err)
+		}
+		if i%10 == 0 {
+			if _, err := s.SaveCatalogEntry(ctx, "u_saver", kondate.KindRecipe, id); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkMemoryCatalogPage50 measures a page of 50 from the middle of
+// each catalog list on the memory store at 1k, 10k and 100k entries: a
+// seek in the index's B-tree, then the page.
+func BenchmarkMemoryCatalogPage50(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		s := kondate.NewMemoryStore(kondate.AllIndexes)
+		filled := false
+		for _, l := range []struct {
+			name string
+			list func(ctx context.Context, o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)
+		}{
+			{"newest", func(ctx context.Context, o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+				return s.ListCatalogNewest(ctx, kondate.KindRecipe, o)
+			}},
+			{"popular", func(ctx context.Context, o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+				return s.ListCatalogPopular(ctx, kondate.KindRecipe, o)
+			}},
+			{"creator", func(ctx context.Context, o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+				return s.ListCatalogByCreator(ctx, benchUser, kondate.KindRecipe, o)
+			}},
+		} {
+			b.Run(fmt.Sprintf("%s/entries=%d", l.name, n), func(b *testing.B) {
+				if !filled {
+					fillCatalog(b, s, n)
+					filled = true
+				}
+				ctx := b.Context()
+				o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 50}}
+				first, err := l.list(ctx, o)
+				if err != nil || first.Next == "" {
+					b.Fatalf("first page: %d items, %v", len(first.Items), err)
+				}
+				o.Cursor = first.Next
+				for b.Loop() {
+					p, err := l.list(ctx, o)
+					if err != nil || len(p.Items) != 50 {
+						b.Fatalf("page: %d items, %v", len(p.Items), err)
+					}
+				}
+			})
+		}
+	}
 }
