@@ -49,10 +49,14 @@ if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
 fi
 
 echo "consumer-test.sh: go get github.com/ddbkit/ddbkit@$version and its ddbtest" >&2
-go get "github.com/ddbkit/ddbkit@$version" "github.com/ddbkit/ddbkit/ddbtest@$version"
+# go get lists every module it adds; show that only when it fails.
+if ! go get "github.com/ddbkit/ddbkit@$version" "github.com/ddbkit/ddbkit/ddbtest@$version" 2>"$tmp/get.log"; then
+	cat "$tmp/get.log" >&2
+	exit 1
+fi
 # What go get gave: no test-only module may reach the service's own build.
 if go list -deps . | grep -E 'testcontainers|docker'; then
 	echo "consumer-test.sh: the service's build depends on test-only modules" >&2
 	exit 1
 fi
-DDBTEST_REQUIRED=1 go test -race -count=1 ./...
+DDBTEST_REQUIRED=1 go test -race -count=1 -v ./...
