@@ -1138,8 +1138,15 @@ func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, 
 	return items, next, err
 }
 
-func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) ([]ddb.Item, error) {
-	return ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true, Backoff: s.o.backoff()})
+// batchGet reads the items at ks, nil where there is none. ddb.BatchGet
+// retries UnprocessedKeys, but not a call that fails whole (throttled, a
+// 5xx): a read, so it is retried whole within Options.Retry.
+func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) (items []ddb.Item, err error) {
+	err = s.write(ctx, func() error {
+		items, err = ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true, Backoff: s.o.backoff()})
+		return err
+	})
+	return items, err
 }
 
 // get reads the item at k, or nil when there is none, retrying throttling

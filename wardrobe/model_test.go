@@ -270,3 +270,13 @@ func TestModelRegressionThrottledRead(t *testing.T) {
 		return s.UpdateTemplate(ctx, "019b78c9-0e68-7642-94ca-e8864908e0b8", "work", wardrobe.TemplatePatch{ClothingIDs: []string{"a.b_c"}})
 	})
 }
+
+// A throttled BatchGetItem: ddb.BatchGet retries unprocessed keys, not a
+// call that fails whole, so AddHistory's read failed with ErrUnavailable;
+// DynamoStore now retries it whole within Options.Retry.
+func TestModelRegressionThrottledBatchGet(t *testing.T) {
+	ctx := t.Context()
+	p := newFaultPair(t)
+	p.Faults.Next("Throttle")
+	difftest.Same(t, p, func(s wardrobe.Store) (wardrobe.History, error) { return s.AddHistory(ctx, "30c0ak0f", wardrobe.NewHistory{Date: "20260110", ClothingIDs: []string{"0", "b"}}) })
+}
