@@ -278,5 +278,7 @@ func TestModelRegressionThrottledBatchGet(t *testing.T) {
 	ctx := t.Context()
 	p := newFaultPair(t)
 	p.Faults.Next("Throttle")
-	difftest.Same(t, p, func(s wardrobe.Store) (wardrobe.History, error) { return s.AddHistory(ctx, "30c0ak0f", wardrobe.NewHistory{Date: "20260110", ClothingIDs: []string{"0", "b"}}) })
+	difftest.Same(t, p, func(s wardrobe.Store) (wardrobe.History, error) {
+		return s.AddHistory(ctx, "30c0ak0f", wardrobe.NewHistory{Date: "20260110", ClothingIDs: []string{"0", "b"}})
+	})
 }
