@@ -262,10 +262,6 @@ func (s *DynamoStore) ListConnections(ctx context.Context, roomID string, opts d
 func (s *DynamoStore) execChecked(ctx context.Context, op string, tx *ddb.Tx, roomID string) error {
 	tx.Check(labelRoom, s.t.rooms, s.t.roomKey(roomID), roomIsOpen)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
-	var reused *types.IdempotentParameterMismatchException
-	if errors.As(err, &reused) {
-		return &keyReusedError{err}
-	}
 	if old, ok := ddb.ConditionFailed(err, labelRoom); ok {
 		if old == nil {
 			return errRoomNotFound(roomID)

@@ -162,20 +162,6 @@ func errConnectionNotFound(id string) error {
 	return fmt.Errorf("connection %q: %w", id, ddbkit.ErrNotFound)
 }
 
-// keyReusedError is DynamoStore's error for a transaction whose
-// idempotency key DynamoDB saw with other writes within its ten minutes
-// (IdempotentParameterMismatchException). It says what the memory store's
-// emulation of tokens says, word for word, without DynamoDB's message and
-// its request ID, so that both stores fail alike; the SDK's error stays
-// reachable with errors.As.
-type keyReusedError struct{ err error }
-
-func (e *keyReusedError) Error() string {
-	return ddbkit.ErrConflict.Error() + ": the idempotency key was already used, within DynamoDB's 10-minute window, for different writes"
-}
-
-func (e *keyReusedError) Unwrap() []error { return []error{ddbkit.ErrConflict, e.err} }
-
 // wrap prefixes err with the package and operation, as every error of the
 // package reads, and makes it match exactly one of ddbkit's sentinels (see
 // ddb.Classify). An error that already matches one, such as ErrRoomClosed,

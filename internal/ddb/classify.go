@@ -34,14 +34,35 @@ func Classify(err error) error {
 			return err
 		}
 	}
+	var mismatch *types.IdempotentParameterMismatchException
+	if errors.As(err, &mismatch) {
+		return KeyReused(err)
+	}
 	kind, why := classify(err)
 	return &classified{kind: kind, why: why, err: err}
 }
 
+// KeyReused is the error of a write whose ClientRequestToken, made from a
+// caller's idempotency key, already committed other writes within
+// DynamoDB's 10-minute window. It matches ddbkit.ErrConflict. Its text is
+// the same whoever reports it (DynamoDB's IdempotentParameterMismatch,
+// passed as cause and reachable with errors.As, or a memory store's
+// emulation, with a nil cause), so both stores give the same error.
+func KeyReused(cause error) error { return &keyReused{cause: cause} }
+
+type keyReused struct{ cause error }
+
+func (e *keyReused) Error() string {
+	return "conflict: the idempotency key was already used, within DynamoDB's 10-minute window, for different writes"
+}
+
+func (e *keyReused) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+func (e *keyReused) Unwrap() error { return e.cause }
+
 func classify(err error) (kind error, why string) {
 	var (
 		missing  *types.ResourceNotFoundException
-		mismatch *types.IdempotentParameterMismatchException
 		ce       *TxCanceledError
 		tce      *types.TransactionCanceledException
 		api      smithy.APIError
@@ -51,8 +72,6 @@ func classify(err error) (kind error, why string) {
 		return ddbkit.ErrUnavailable, "the context ended before DynamoDB answered"
 	case errors.As(err, &missing):
 		return ddbkit.ErrSchemaMismatch, "the table or index does not exist; create or reconcile it with the domain's EnsureTable"
-	case errors.As(err, &mismatch):
-		return ddbkit.ErrConflict, "the idempotency key was already used, within DynamoDB's 10-minute window, for different writes"
 	case errors.As(err, &ce) && ce.has(ReasonThrottling):
 		return ddbkit.ErrUnavailable, "DynamoDB kept throttling; retry later or raise the table's capacity"
 	case errors.As(err, &ce) || errors.As(err, &tce) || IsConditionFailed(err) ||

@@ -1,10 +1,9 @@
 package memtable
 
 import (
-	"fmt"
 	"time"
 
-	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
 // TokenWindow is how long DynamoDB remembers a ClientRequestToken after
@@ -40,7 +39,7 @@ func (t *Tokens) Check(token, writes string, now time.Time) (replay bool, err er
 	case !ok || now.Sub(u.at) >= TokenWindow:
 		return false, nil
 	case u.writes != writes:
-		return false, fmt.Errorf("%w: the idempotency key was already used, within DynamoDB's 10-minute window, for different writes", ddbkit.ErrConflict)
+		return false, ddb.KeyReused(nil)
 	}
 	return true, nil
 }
