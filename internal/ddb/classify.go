@@ -62,10 +62,10 @@ func (e *keyReused) Unwrap() error { return e.cause }
 
 func classify(err error) (kind error, why string) {
 	var (
-		missing  *types.ResourceNotFoundException
-		ce       *TxCanceledError
-		tce      *types.TransactionCanceledException
-		api      smithy.APIError
+		missing *types.ResourceNotFoundException
+		ce      *TxCanceledError
+		tce     *types.TransactionCanceledException
+		api     smithy.APIError
 	)
 	switch {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
