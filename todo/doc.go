@@ -186,6 +186,22 @@
 // read and its write makes ddbkit read again, and is never overwritten
 // with stale values; plain updates set only the attributes they change.
 //
+// # Raw items: Export and Import
+//
+// MemoryStore.Export returns every item the memory store holds exactly as
+// DynamoStore would hold it, attribute for attribute (the model tests
+// compare it with a Scan of the table), and MemoryStore.Import adds items
+// in the seed's layout: items exported from a production table, a legacy
+// fixture, another program's writes. Import decodes them as leniently as
+// DynamoStore reads them (see Other writers) and keeps them as they are:
+// Export gives them back unchanged, and the memory store's updates change
+// only the attributes DynamoStore's change, so an item missing attributes
+// stays so. Items of kinds this package does not know are kept too: the
+// listings leave them out as DynamoStore's do (they still count towards a
+// page's limit) and DeleteUser deletes them. An item DynamoStore could not
+// read either fails the whole Import with ErrCorruptItem: the memory store
+// holds no corrupt items, so it cannot show how listings skip them.
+//
 // # Errors
 //
 // Every error starts with "todo: " and matches exactly one of ddbkit's

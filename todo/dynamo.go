@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/uuid"
@@ -34,40 +33,6 @@ var _ Store = (*DynamoStore)(nil)
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
 	return &DynamoStore{c: c, o: o, t: o.table()}
-}
-
-// The item layouts, attribute for attribute as the seed gives them. Writes
-// marshal them whole; reads decode them leniently (see decodeTodo).
-type userItem struct {
-	PK       string `dynamodbav:"pk"`
-	SK       string `dynamodbav:"sk"`
-	Username string `dynamodbav:"username"`
-	Email    string `dynamodbav:"email"`
-}
-
-type todoItem struct {
-	PK          string `dynamodbav:"pk"`
-	SK          string `dynamodbav:"sk"`
-	ID          string `dynamodbav:"id"`
-	EntityType  string `dynamodbav:"entity_type"`
-	Title       string `dynamodbav:"title"`
-	Description string `dynamodbav:"description"`
-	Priority    string `dynamodbav:"priority"`
-	Completed   bool   `dynamodbav:"completed"`
-	CategoryID  string `dynamodbav:"category_id"`
-	CreatedAt   string `dynamodbav:"created_at"`
-	UpdatedAt   string `dynamodbav:"updated_at"`
-}
-
-type categoryItem struct {
-	PK         string `dynamodbav:"pk"`
-	SK         string `dynamodbav:"sk"`
-	ID         string `dynamodbav:"id"`
-	EntityType string `dynamodbav:"entity_type"`
-	Name       string `dynamodbav:"name"`
-	Color      string `dynamodbav:"color"`
-	CreatedAt  string `dynamodbav:"created_at"`
-	UpdatedAt  string `dynamodbav:"updated_at"`
 }
 
 // Attribute names used in expressions.
@@ -98,7 +63,7 @@ func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	if err != nil {
 		return err
 	}
-	item, err := attributevalue.MarshalMap(userItem{PK: k.pk, SK: k.sk, Username: u.Username, Email: u.Email})
+	item, err := marshalUser(k, u)
 	if err != nil {
 		return wrap(op, err)
 	}
@@ -122,14 +87,14 @@ func (s *DynamoStore) GetUser(ctx context.Context, username string) (User, error
 	if err != nil || item == nil {
 		return User{}, wrap(op, orNotFound(err, errUserNotFound(username)))
 	}
-	u, err := s.decodeUser(item)
+	u, err := decodeUser(s.t, item)
 	return u, wrap(op, err)
 }
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
 func (s *DynamoStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
 	return list(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
-		s.decodeUser)
+		func(it ddb.Item) (User, error) { return decodeUser(s.t, it) })
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
@@ -326,7 +291,7 @@ func (s *DynamoStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 	if err != nil || item == nil {
 		return Todo{}, wrap(op, orNotFound(err, errNotFound("todo", username, id)))
 	}
-	t, err := s.decodeTodo(item, username)
+	t, err := decodeTodo(s.t, item, username)
 	return t, wrap(op, err)
 }
 
@@ -334,7 +299,7 @@ func (s *DynamoStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 func (s *DynamoStore) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
 	return list(ctx, s, "list todos", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
-		func(it ddb.Item) (Todo, error) { return s.decodeTodo(it, username) })
+		func(it ddb.Item) (Todo, error) { return decodeTodo(s.t, it, username) })
 }
 
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
@@ -363,7 +328,7 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 	if err != nil {
 		return Todo{}, wrap(op, err)
 	}
-	t, err := s.decodeTodo(out, username)
+	t, err := decodeTodo(s.t, out, username)
 	return t, wrap(op, err)
 }
 
@@ -380,7 +345,7 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 		if err != nil || item == nil {
 			return orNotFound(err, errNotFound("todo", username, id))
 		}
-		old, err := s.decodeTodo(item, username)
+		old, err := decodeTodo(s.t, item, username)
 		if err != nil {
 			return err
 		}
@@ -453,7 +418,7 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 			if err != nil || item == nil {
 				return orNotFound(err, errNotFound("todo", username, id))
 			}
-			old, err := s.decodeTodo(item, username)
+			old, err := decodeTodo(s.t, item, username)
 			if err != nil {
 				return err
 			}
@@ -465,12 +430,12 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 		var ccf *types.ConditionalCheckFailedException
 		switch {
 		case err == nil:
-			res, err = s.decodeTodo(out, username)
+			res, err = decodeTodo(s.t, out, username)
 			return err
 		case errors.As(err, &ccf) && ccf.Item == nil:
 			return errNotFound("todo", username, id)
 		case errors.As(err, &ccf) && w.mine(ccf.Item):
-			res, err = s.decodeTodo(ccf.Item, username)
+			res, err = decodeTodo(s.t, ccf.Item, username)
 			return err
 		case errors.As(err, &ccf) && w.uncertain:
 			return fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
@@ -556,7 +521,7 @@ func (s *DynamoStore) GetCategory(ctx context.Context, username, id string) (Cat
 	if err != nil || item == nil {
 		return Category{}, wrap(op, orNotFound(err, errNotFound("category", username, id)))
 	}
-	c, err := s.decodeCategory(item, username)
+	c, err := decodeCategory(s.t, item, username)
 	return c, wrap(op, err)
 }
 
@@ -564,7 +529,7 @@ func (s *DynamoStore) GetCategory(ctx context.Context, username, id string) (Cat
 func (s *DynamoStore) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
 	return list(ctx, s, "list categories", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
-		func(it ddb.Item) (Category, error) { return s.decodeCategory(it, username) })
+		func(it ddb.Item) (Category, error) { return decodeCategory(s.t, it, username) })
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
@@ -592,7 +557,7 @@ func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, p
 	if err != nil {
 		return Category{}, wrap(op, err)
 	}
-	c, err := s.decodeCategory(out, username)
+	c, err := decodeCategory(s.t, out, username)
 	return c, wrap(op, err)
 }
 
@@ -695,7 +660,7 @@ func refChanged(err error) bool {
 func (s *DynamoStore) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
 	return list(ctx, s, "list user data", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
-		func(it ddb.Item) (Record, error) { return s.decodeRecord(it, username) })
+		func(it ddb.Item) (Record, error) { return decodeRecord(s.t, it, username) })
 }
 
 // list runs one page of a listing and converts its items. Items that
@@ -791,113 +756,4 @@ func orNotFound(err, notFound error) error {
 		return err
 	}
 	return notFound
-}
-
-// Writes are exact: every attribute of the seed's layout, in its format.
-
-func marshalTodo(k itemKey, t Todo) (ddb.Item, error) {
-	return attributevalue.MarshalMap(todoItem{PK: k.pk, SK: k.sk, ID: t.ID, EntityType: entityTodo,
-		Title: t.Title, Description: t.Description, Priority: string(t.Priority), Completed: t.Completed,
-		CategoryID: t.CategoryID, CreatedAt: keys.Timestamp(t.CreatedAt), UpdatedAt: keys.Timestamp(t.UpdatedAt)})
-}
-
-func marshalCategory(k itemKey, c Category) (ddb.Item, error) {
-	return attributevalue.MarshalMap(categoryItem{PK: k.pk, SK: k.sk, ID: c.ID, EntityType: entityCategory,
-		Name: c.Name, Color: string(c.Color), CreatedAt: keys.Timestamp(c.CreatedAt), UpdatedAt: keys.Timestamp(c.UpdatedAt)})
-}
-
-// Reads are lenient: identities come from the key (the "id" and "username"
-// attributes are only kept for the seed's older code), missing attributes
-// read as zero values, timestamps may be any ISO 8601 form. An attribute of
-// the wrong type, an unparsable timestamp or a key outside the layout make
-// the item corrupt (ddbkit.ErrCorruptItem).
-
-func (s *DynamoStore) decodeUser(item ddb.Item) (User, error) {
-	var it userItem
-	if err := ddb.Unmarshal(s.t, item, &it); err != nil {
-		return User{}, err
-	}
-	if it.SK == "" {
-		return User{}, ddb.Corrupt(s.t, item, AttrSK, "a user's sort key is its username, got an empty one")
-	}
-	return User{Username: it.SK, Email: it.Email}, nil
-}
-
-func (s *DynamoStore) decodeTodo(item ddb.Item, username string) (Todo, error) {
-	var it todoItem
-	if err := ddb.Unmarshal(s.t, item, &it); err != nil {
-		return Todo{}, err
-	}
-	id, err := s.idOf(item, it.SK, todoSKPrefix)
-	if err != nil {
-		return Todo{}, err
-	}
-	created, updated, err := s.times(item, it.CreatedAt, it.UpdatedAt)
-	return Todo{ID: id, Username: username, Title: it.Title, Description: it.Description,
-		Priority: Priority(it.Priority), Completed: it.Completed, CategoryID: it.CategoryID,
-		CreatedAt: created, UpdatedAt: updated}, err
-}
-
-func (s *DynamoStore) decodeCategory(item ddb.Item, username string) (Category, error) {
-	var it categoryItem
-	if err := ddb.Unmarshal(s.t, item, &it); err != nil {
-		return Category{}, err
-	}
-	id, err := s.idOf(item, it.SK, categorySKPref)
-	if err != nil {
-		return Category{}, err
-	}
-	created, updated, err := s.times(item, it.CreatedAt, it.UpdatedAt)
-	return Category{ID: id, Username: username, Name: it.Name, Color: Color(it.Color),
-		CreatedAt: created, UpdatedAt: updated}, err
-}
-
-// decodeRecord takes the item's kind from its sort key, as ListTodos and
-// ListCategories do, whatever entity_type says or whether it is there.
-func (s *DynamoStore) decodeRecord(item ddb.Item, username string) (Record, error) {
-	sk, _ := item[AttrSK].(*types.AttributeValueMemberS)
-	switch {
-	case sk == nil:
-		return Record{}, errSkip
-	case strings.HasPrefix(sk.Value, todoSKPrefix+keys.Sep):
-		t, err := s.decodeTodo(item, username)
-		return Record{Todo: &t}, err
-	case strings.HasPrefix(sk.Value, categorySKPref+keys.Sep):
-		c, err := s.decodeCategory(item, username)
-		return Record{Category: &c}, err
-	}
-	return Record{}, errSkip
-}
-
-// errSkip tells list to leave an item out: the seed expects new entity
-// types in a user's partition, and a reader that predates them skips them.
-var errSkip = errors.New("skip")
-
-// idOf returns the ID in sort key sk, "{prefix}#{id}".
-func (s *DynamoStore) idOf(item ddb.Item, sk, prefix string) (string, error) {
-	id, ok := strings.CutPrefix(sk, prefix+keys.Sep)
-	if !ok || id == "" {
-		return "", ddb.Corrupt(s.t, item, AttrSK, "want %s%s{id}, got %q", prefix, keys.Sep, sk)
-	}
-	return id, nil
-}
-
-// times parses created_at and updated_at; a missing one is the zero time.
-func (s *DynamoStore) times(item ddb.Item, created, updated string) (c, u time.Time, err error) {
-	if c, err = s.parseTime(item, attrCreatedAt, created); err != nil {
-		return c, u, err
-	}
-	u, err = s.parseTime(item, attrUpdatedAt, updated)
-	return c, u, err
-}
-
-func (s *DynamoStore) parseTime(item ddb.Item, attr, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := keys.ParseTime(v)
-	if err != nil {
-		return time.Time{}, ddb.Corrupt(s.t, item, attr, "want an ISO 8601 date and time such as 2024-01-01T00:00:00.000Z, got %q", v)
-	}
-	return t, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/todo"
 )
@@ -125,4 +127,47 @@ func ExampleDefinition() {
 	//     "BillingMode": "PAY_PER_REQUEST"
 	//   }
 	// }
+}
+
+// A memory store seeded with items in the seed's layout, here the seed's
+// own examples, read back through the store.
+func ExampleMemoryStore_Import() {
+	ctx := context.Background()
+	s := todo.NewMemoryStore(func(o *todo.Options) { o.TableName = "wambda-table-ssr001" })
+	S := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	err := s.Import(ddbkit.TableItems{"wambda-table-ssr001": {
+		{"pk": S("users"), "sk": S("testuser"), "username": S("testuser"), "email": S("test@example.com")},
+		{"pk": S("user#testuser"), "sk": S("todo#550e8400-e29b-41d4-a716-446655440000"),
+			"id": S("550e8400-e29b-41d4-a716-446655440000"), "entity_type": S("todo"),
+			"title": S("プロジェクトの企画書作成"), "description": S("新プロジェクトの企画書をドラフトして、関係者にレビューを依頼する"),
+			"priority": S("high"), "completed": &types.AttributeValueMemberBOOL{Value: false}, "category_id": S("category001"),
+			"created_at": S("2024-01-01T00:00:00.000Z"), "updated_at": S("2024-01-01T00:00:00.000Z")},
+		{"pk": S("user#testuser"), "sk": S("category#category001"), "id": S("category001"), "entity_type": S("category"),
+			"name": S("仕事"), "color": S("primary"),
+			"created_at": S("2024-01-01T00:00:00.000Z"), "updated_at": S("2024-01-01T00:00:00.000Z")},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	u, _ := s.GetUser(ctx, "testuser")
+	fmt.Println(u.Username, u.Email)
+	t, _ := s.GetTodo(ctx, "testuser", "550e8400-e29b-41d4-a716-446655440000")
+	fmt.Println(t.Title, t.Priority, t.CategoryID, t.CreatedAt.Format(time.RFC3339))
+	c, _ := s.GetCategory(ctx, "testuser", t.CategoryID)
+	fmt.Println(c.Name, c.Color)
+	fmt.Println(len(s.Export()["wambda-table-ssr001"]), "items")
+
+	// An item DynamoStore could not read either imports nothing.
+	err = s.Import(ddbkit.TableItems{"wambda-table-ssr001": {
+		{"pk": S("user#testuser"), "sk": S("todo#1"), "title": S("x"), "created_at": S("yesterday")},
+	}})
+	fmt.Println(errors.Is(err, ddbkit.ErrCorruptItem))
+	fmt.Println(err)
+	// Output:
+	// testuser test@example.com
+	// プロジェクトの企画書作成 high category001 2024-01-01T00:00:00Z
+	// 仕事 primary
+	// 3 items
+	// true
+	// todo: import: corrupt item: table wambda-table-ssr001, key {pk=user#testuser, sk=todo#1}, attribute "created_at": want an ISO 8601 date and time such as 2024-01-01T00:00:00.000Z, got "yesterday"
 }

@@ -1,6 +1,7 @@
 package todo_test
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/internal/difftest"
 	"github.com/ddbkit/ddbkit/todo"
 )
 
@@ -91,24 +93,7 @@ func utc(s string) time.Time {
 func TestLegacyTable(t *testing.T) {
 	ctx := t.Context()
 	c := ddbtest.Client(t)
-	// The app's table, created as the seed describes it.
-	table := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
-		TableName:   aws.String("wambda-table-ssr001"),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
-		},
-	})
-	for _, it := range legacyItems() {
-		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	table := appTable(t, c, legacyItems())
 	if changes, err := todo.EnsureTable(ctx, c, table); err != nil || len(changes) != 0 {
 		t.Fatalf("EnsureTable on the app's table = %v, %v; want no change", changes, err)
 	}
@@ -284,6 +269,171 @@ func TestLegacyTable(t *testing.T) {
 	}
 	if left := scanAll(t, c, table); len(left) != 1 || left["S:users S:hanako"] == nil {
 		t.Fatalf("after DeleteUser the table holds %d items, want only hanako: %v", len(left), left)
+	}
+}
+
+// appTable creates the seed's app's table, as the seed describes it, and
+// puts items in it raw.
+func appTable(t *testing.T, c *dynamodb.Client, items []map[string]types.AttributeValue) string {
+	t.Helper()
+	table := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
+		TableName:   aws.String("wambda-table-ssr001"),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("sk"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("sk"), KeyType: types.KeyTypeRange},
+		},
+	})
+	for _, it := range items {
+		if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return table
+}
+
+// TestLegacyImport imports the legacy fixture into a memory store: the
+// corrupt items are refused, and nothing is imported with them.
+func TestLegacyImport(t *testing.T) {
+	const table = "wambda-table-ssr001"
+	mem := todo.NewMemoryStore(func(o *todo.Options) { o.TableName = table })
+	err := mem.Import(ddbkit.TableItems{table: legacyItems()})
+	ddbtest.WantSentinel(t, "Import of the legacy fixture", err, ddbkit.ErrCorruptItem)
+	var ce *ddbkit.CorruptItemError
+	if !errors.As(err, &ce) || ce.Table != table || ce.Attr != "created_at" || !strings.Contains(ce.Key, badTime) {
+		t.Errorf("Import: %v; want a *ddbkit.CorruptItemError naming %s's created_at", err, badTime)
+	}
+	if got := mem.Export()[table]; len(got) != 0 {
+		t.Errorf("a failed Import left %d items", len(got))
+	}
+	err = mem.Import(ddbkit.TableItems{"other": readableLegacyItems()})
+	ddbtest.WantSentinel(t, "Import into another table", err, ddbkit.ErrInvalidArgument)
+	err = mem.Import(ddbkit.TableItems{table: {{"pk": S("users"), "sk": &types.AttributeValueMemberN{Value: "1"}}}})
+	if !errors.As(err, &ce) || ce.Attr != "sk" {
+		t.Errorf("Import of a numeric sort key: %v; want a *ddbkit.CorruptItemError naming sk", err)
+	}
+	if err := mem.Import(ddbkit.TableItems{table: readableLegacyItems()}); err != nil {
+		t.Fatalf("Import of the readable items: %v", err)
+	}
+	// Export gives them back as they were, in key order.
+	want := readableLegacyItems()
+	str := func(it map[string]types.AttributeValue, a string) string {
+		return it[a].(*types.AttributeValueMemberS).Value
+	}
+	slices.SortFunc(want, func(a, b map[string]types.AttributeValue) int {
+		return cmp.Or(strings.Compare(str(a, "pk"), str(b, "pk")), strings.Compare(str(a, "sk"), str(b, "sk")))
+	})
+	got := mem.Export()[table]
+	if len(got) != len(want) {
+		t.Fatalf("Export holds %d items, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if g, w := difftest.ItemString(got[i]), difftest.ItemString(want[i]); g != w {
+			t.Errorf("Export item %d = %s, want %s", i, g, w)
+		}
+	}
+}
+
+// readableLegacyItems are legacyItems but the two corrupt todos.
+func readableLegacyItems() []map[string]types.AttributeValue {
+	return slices.DeleteFunc(legacyItems(), func(it map[string]types.AttributeValue) bool {
+		sk := it["sk"].(*types.AttributeValueMemberS).Value
+		return sk == "todo#"+badTime || sk == "todo#"+badType
+	})
+}
+
+// TestLegacyMemoryMatchesDynamo imports the readable legacy items into a
+// memory store and puts them raw in the app's table, then runs every read
+// access pattern and the main writes on both stores: the same results,
+// pages and cursors, and in the end the same items.
+func TestLegacyMemoryMatchesDynamo(t *testing.T) {
+	ctx := t.Context()
+	c := ddbtest.Client(t)
+	table := appTable(t, c, readableLegacyItems())
+	clock := difftest.NewClock(utc("2024-02-01T00:00:00Z"))
+	opts := func(o *todo.Options) {
+		o.TableName = table
+		o.Clock = clock.Now
+		o.NewID = ddbkit.SeededUUIDv4(8)
+	}
+	mem := todo.NewMemoryStore(opts)
+	if err := mem.Import(ddbkit.TableItems{table: readableLegacyItems()}); err != nil {
+		t.Fatal(err)
+	}
+	p := &difftest.Pair[todo.Store]{Mem: mem, Dyn: todo.NewDynamoStore(c, opts), Export: mem.Export, DB: c, Tables: []string{table}, Clock: clock}
+	difftest.SameRaw(t, p)
+
+	for _, u := range []string{"testuser", "hanako", "nobody"} {
+		difftest.Same(t, p, func(s todo.Store) (todo.User, error) { return s.GetUser(ctx, u) })
+	}
+	for _, id := range []string{seedTodoID, todoA, todoB, todoC, todoD, badTime, "note#1"} {
+		difftest.Same(t, p, func(s todo.Store) (todo.Todo, error) { return s.GetTodo(ctx, "testuser", id) })
+	}
+	for _, id := range []string{seedCatID, cat2, "missing"} {
+		difftest.Same(t, p, func(s todo.Store) (todo.Category, error) { return s.GetCategory(ctx, "testuser", id) })
+	}
+	walk := func() {
+		for _, limit := range []int{1, 2, 3, 0} {
+			for cursor, n := "", 0; n == 0 || cursor != ""; n++ {
+				o := ddbkit.PageOptions{Limit: limit, Cursor: cursor}
+				pu, _ := difftest.Same(t, p, func(s todo.Store) (ddbkit.Page[todo.User], error) { return s.ListUsers(ctx, o) })
+				cursor = pu.Next
+			}
+			for cursor, n := "", 0; n == 0 || cursor != ""; n++ {
+				o := ddbkit.PageOptions{Limit: limit, Cursor: cursor}
+				pt, _ := difftest.Same(t, p, func(s todo.Store) (ddbkit.Page[todo.Todo], error) { return s.ListTodos(ctx, "testuser", o) })
+				cursor = pt.Next
+			}
+			for cursor, n := "", 0; n == 0 || cursor != ""; n++ {
+				o := ddbkit.PageOptions{Limit: limit, Cursor: cursor}
+				pc, _ := difftest.Same(t, p, func(s todo.Store) (ddbkit.Page[todo.Category], error) { return s.ListCategories(ctx, "testuser", o) })
+				cursor = pc.Next
+			}
+			// The unknown kind (note#1) counts towards a page's limit.
+			for cursor, n := "", 0; n == 0 || cursor != ""; n++ {
+				o := ddbkit.PageOptions{Limit: limit, Cursor: cursor}
+				pr, _ := difftest.Same(t, p, func(s todo.Store) (ddbkit.Page[todo.Record], error) { return s.ListUserData(ctx, "testuser", o) })
+				cursor = pr.Next
+			}
+		}
+	}
+	walk()
+
+	// The main writes, over items missing attributes.
+	for _, id := range []string{todoB, todoB, seedTodoID} {
+		difftest.Same(t, p, func(s todo.Store) (todo.Todo, error) { return s.ToggleTodo(ctx, "testuser", id) })
+	}
+	difftest.Same(t, p, func(s todo.Store) (todo.Todo, error) {
+		return s.UpdateTodo(ctx, "testuser", todoA, todo.TodoPatch{Title: ptr("豆乳を買う")})
+	})
+	difftest.Same(t, p, func(s todo.Store) (todo.Todo, error) {
+		return s.UpdateTodo(ctx, "testuser", todoD, todo.TodoPatch{CategoryID: ptr(cat2)})
+	})
+	difftest.Same(t, p, func(s todo.Store) (todo.Todo, error) {
+		return s.CreateTodo(ctx, "testuser", todo.NewTodo{Title: "新しい", Priority: todo.PriorityMedium, CategoryID: seedCatID})
+	})
+	difftest.Same(t, p, func(s todo.Store) (todo.Category, error) {
+		return s.UpdateCategory(ctx, "testuser", cat2, todo.CategoryPatch{Color: ptr(todo.ColorWarning)})
+	})
+	difftest.SameErr(t, p, func(s todo.Store) error {
+		return s.UpdateUser(ctx, todo.User{Username: "hanako", Email: "hanako@example.org"})
+	})
+	difftest.SameErr(t, p, func(s todo.Store) error {
+		return s.CreateUser(ctx, todo.User{Username: "hanako", Email: "hanako@example.org"})
+	})
+	difftest.SameRaw(t, p)
+	difftest.SameErr(t, p, func(s todo.Store) error { return s.DeleteCategory(ctx, "testuser", seedCatID) })
+	difftest.SameErr(t, p, func(s todo.Store) error { return s.DeleteTodo(ctx, "testuser", todoC) })
+	walk()
+	difftest.SameRaw(t, p)
+	difftest.SameErr(t, p, func(s todo.Store) error { return s.DeleteUser(ctx, "testuser") })
+	difftest.SameRaw(t, p)
+	if left := mem.Export()[table]; len(left) != 1 {
+		t.Errorf("after DeleteUser the memory store holds %d items, want only hanako", len(left))
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -31,25 +34,63 @@ type MemoryStore struct {
 
 	mu     sync.RWMutex
 	items  *memtable.Table[entity]
+	pks    map[string]bool // every partition key ever written, for Export
 	tokens memtable.Tokens
 }
 
 var _ Store = (*MemoryStore)(nil)
 
-// entity is one stored item: exactly one field is set.
+// entity is one stored item: raw, exactly as DynamoStore would hold it, and
+// at most one of user, todo and category, decoded from it. An item of a
+// kind this package does not know (imported from another writer) has none.
 type entity struct {
+	raw      ddb.Item
 	user     *User
 	todo     *Todo
 	category *Category
 }
 
+// The entities of the writes, with raw items exactly as DynamoStore writes
+// them. Marshalling these plain structs cannot fail.
+
+func userEntity(k itemKey, u User) entity {
+	raw, _ := marshalUser(k, u)
+	return entity{raw: raw, user: &u}
+}
+
+func todoEntity(k itemKey, t Todo) entity {
+	raw, _ := marshalTodo(k, t)
+	return entity{raw: raw, todo: &t}
+}
+
+func categoryEntity(k itemKey, c Category) entity {
+	raw, _ := marshalCategory(k, c)
+	return entity{raw: raw, category: &c}
+}
+
+// updated returns e's raw item with the attributes attrs of next's raw
+// item, as an UpdateItem that SETs attrs leaves the stored item: the
+// attributes it does not set stay as they were, even those another writer
+// added or left out.
+func (e entity) updated(next entity, attrs ...string) entity {
+	raw := maps.Clone(e.raw)
+	for _, a := range attrs {
+		raw[a] = next.raw[a]
+	}
+	next.raw = raw
+	return next
+}
+
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	return &MemoryStore{o: o, t: o.table(), items: memtable.New[entity]()}
+	return &MemoryStore{o: o, t: o.table(), items: memtable.New[entity](), pks: map[string]bool{}}
 }
 
-func (s *MemoryStore) put(k itemKey, e entity) { s.items.Put(k.pk, k.sk, k.item(s.t), e) }
+func (s *MemoryStore) put(k itemKey, e entity) {
+	s.pks[k.pk] = true
+	s.items.Put(k.pk, k.sk, k.item(s.t), e)
+}
 
 func (s *MemoryStore) exists(k itemKey) bool {
 	_, ok := s.items.Get(k.pk, k.sk)
@@ -80,15 +121,16 @@ func (s *MemoryStore) CreateUser(ctx context.Context, u User) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	next := userEntity(k, u)
 	if e, ok := s.items.Get(k.pk, k.sk); ok {
-		if *e.user == u {
+		if ddb.ItemsEqual(e.raw, next.raw) {
 			// DynamoStore cannot tell this user from the write of an
 			// earlier attempt of its own, and succeeds.
 			return nil
 		}
 		return wrap(op, errUserExists(u.Username))
 	}
-	s.put(k, entity{user: &u})
+	s.put(k, next)
 	return nil
 }
 
@@ -105,7 +147,7 @@ func (s *MemoryStore) GetUser(ctx context.Context, username string) (User, error
 // ListUsers implements UserStore.ListUsers, which documents its errors.
 func (s *MemoryStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
 	return memList(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
-		func(e entity) User { return *e.user })
+		func(e entity) (User, bool) { return *e.user, true })
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
@@ -120,10 +162,11 @@ func (s *MemoryStore) UpdateUser(ctx context.Context, u User) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.exists(k) {
+	e, ok := s.items.Get(k.pk, k.sk)
+	if !ok {
 		return wrap(op, errUserNotFound(u.Username))
 	}
-	s.put(k, entity{user: &u})
+	s.put(k, e.updated(userEntity(k, u), "email"))
 	return nil
 }
 
@@ -153,17 +196,12 @@ func (s *MemoryStore) DeleteUser(ctx context.Context, username string) error {
 	return nil
 }
 
-// keyOf returns the key of a todo or category. Stored entities passed
-// validation, so building their keys cannot fail.
+// keyOf returns the key of a stored entity, from its raw item, whose key
+// attributes are strings (Import checks it).
 func (s *MemoryStore) keyOf(e entity) itemKey {
-	var k itemKey
-	switch {
-	case e.todo != nil:
-		k, _ = todoKey(e.todo.Username, e.todo.ID)
-	case e.category != nil:
-		k, _ = categoryKey(e.category.Username, e.category.ID)
-	}
-	return k
+	pk, _ := e.raw[s.t.PartitionKey].(*types.AttributeValueMemberS)
+	sk, _ := e.raw[s.t.SortKey].(*types.AttributeValueMemberS)
+	return itemKey{pk.Value, sk.Value}
 }
 
 // checkRefs reports a missing user or category, in the order DynamoStore
@@ -203,7 +241,7 @@ func (s *MemoryStore) CreateTodo(ctx context.Context, username string, in NewTod
 	if err := live(ctx, op); err != nil {
 		return Todo{}, err
 	}
-	err = s.create(ctx, op, k, entity{todo: &t}, username, in.CategoryID, errExists("todo", username, t.ID),
+	err = s.create(ctx, op, k, todoEntity(k, t), username, in.CategoryID, errExists("todo", username, t.ID),
 		writes(k, t, in.CategoryID), t.CreatedAt)
 	if err != nil {
 		return Todo{}, wrap(op, err)
@@ -274,7 +312,7 @@ func (s *MemoryStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
 func (s *MemoryStore) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
 	return memList(ctx, s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
-		func(e entity) Todo { return *e.todo })
+		func(e entity) (Todo, bool) { return *e.todo, true })
 }
 
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
@@ -297,7 +335,7 @@ func (s *MemoryStore) UpdateTodo(ctx context.Context, username, id string, patch
 	t := patch.apply(*e.todo)
 	t.UpdatedAt = now
 	write := func() error {
-		s.put(k, entity{todo: &t})
+		s.put(k, e.updated(todoEntity(k, t), patch.attrs()...))
 		return nil
 	}
 	if patch.CategoryID != nil && *patch.CategoryID != "" {
@@ -337,7 +375,7 @@ func (s *MemoryStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 	t := *e.todo
 	t.Completed = !t.Completed
 	t.UpdatedAt = s.toggles.stamp(s.o)
-	s.put(k, entity{todo: &t})
+	s.put(k, e.updated(todoEntity(k, t), attrCompleted, attrUpdatedAt))
 	return t, nil
 }
 
@@ -369,7 +407,7 @@ func (s *MemoryStore) CreateCategory(ctx context.Context, username string, in Ne
 	if err := live(ctx, op); err != nil {
 		return Category{}, err
 	}
-	err = s.create(ctx, op, k, entity{category: &c}, username, "", errExists("category", username, c.ID),
+	err = s.create(ctx, op, k, categoryEntity(k, c), username, "", errExists("category", username, c.ID),
 		writes(k, c), c.CreatedAt)
 	if err != nil {
 		return Category{}, wrap(op, err)
@@ -390,7 +428,7 @@ func (s *MemoryStore) GetCategory(ctx context.Context, username, id string) (Cat
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
 func (s *MemoryStore) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
 	return memList(ctx, s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
-		func(e entity) Category { return *e.category })
+		func(e entity) (Category, bool) { return *e.category, true })
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
@@ -412,7 +450,7 @@ func (s *MemoryStore) UpdateCategory(ctx context.Context, username, id string, p
 	}
 	c := patch.apply(*e.category)
 	c.UpdatedAt = now
-	s.put(k, entity{category: &c})
+	s.put(k, e.updated(categoryEntity(k, c), patch.attrs()...))
 	return c, nil
 }
 
@@ -438,7 +476,8 @@ func (s *MemoryStore) DeleteCategory(ctx context.Context, username, id string) e
 		if e.todo != nil && e.todo.CategoryID == id {
 			t := *e.todo
 			t.CategoryID, t.UpdatedAt = "", now
-			s.put(s.keyOf(e), entity{todo: &t})
+			tk := s.keyOf(e)
+			s.put(tk, e.updated(todoEntity(tk, t), attrCategoryID, attrUpdatedAt))
 			found = true
 		}
 	}
@@ -451,14 +490,19 @@ func (s *MemoryStore) DeleteCategory(ctx context.Context, username, id string) e
 // ListUserData implements Store.ListUserData, which documents its errors.
 func (s *MemoryStore) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
 	return memList(ctx, s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
-		func(e entity) Record {
+		func(e entity) (Record, bool) {
 			// Copies, so that callers cannot reach into the store.
-			if e.todo != nil {
+			switch {
+			case e.todo != nil:
 				t := *e.todo
-				return Record{Todo: &t}
+				return Record{Todo: &t}, true
+			case e.category != nil:
+				c := *e.category
+				return Record{Category: &c}, true
 			}
-			c := *e.category
-			return Record{Category: &c}
+			// An item of another kind, as DynamoStore leaves it out: it
+			// still counts towards the page's limit.
+			return Record{}, false
 		})
 }
 
@@ -479,7 +523,7 @@ func memGet[T any](ctx context.Context, s *MemoryStore, op string, k itemKey, no
 
 // memList runs one page of a listing on the memory table, with the
 // validation, order and cursors of DynamoStore's list.
-func memList[T any](ctx context.Context, s *MemoryStore, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(entity) T) (ddbkit.Page[T], error) {
+func memList[T any](ctx context.Context, s *MemoryStore, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(entity) (T, bool)) (ddbkit.Page[T], error) {
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
@@ -499,9 +543,11 @@ func memList[T any](ctx context.Context, s *MemoryStore, op string, opts ddbkit.
 	if err := live(ctx, op); err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	out := make([]T, len(es))
-	for i, e := range es {
-		out[i] = conv(e)
+	out := make([]T, 0, len(es))
+	for _, e := range es {
+		if v, ok := conv(e); ok {
+			out = append(out, v)
+		}
 	}
 	return ddbkit.Page[T]{Items: out, Next: next}, nil
 }

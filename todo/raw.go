@@ -1,0 +1,329 @@
+package todo
+
+import (
+	"errors"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// This file holds the item layouts and their codecs, which both stores
+// use: DynamoStore to write and read DynamoDB, MemoryStore to export and
+// import the same items, so the two layouts cannot drift apart.
+
+// The item layouts, attribute for attribute as the seed gives them. Writes
+// marshal them whole; reads decode them leniently (see decodeTodo).
+type userItem struct {
+	PK       string `dynamodbav:"pk"`
+	SK       string `dynamodbav:"sk"`
+	Username string `dynamodbav:"username"`
+	Email    string `dynamodbav:"email"`
+}
+
+type todoItem struct {
+	PK          string `dynamodbav:"pk"`
+	SK          string `dynamodbav:"sk"`
+	ID          string `dynamodbav:"id"`
+	EntityType  string `dynamodbav:"entity_type"`
+	Title       string `dynamodbav:"title"`
+	Description string `dynamodbav:"description"`
+	Priority    string `dynamodbav:"priority"`
+	Completed   bool   `dynamodbav:"completed"`
+	CategoryID  string `dynamodbav:"category_id"`
+	CreatedAt   string `dynamodbav:"created_at"`
+	UpdatedAt   string `dynamodbav:"updated_at"`
+}
+
+type categoryItem struct {
+	PK         string `dynamodbav:"pk"`
+	SK         string `dynamodbav:"sk"`
+	ID         string `dynamodbav:"id"`
+	EntityType string `dynamodbav:"entity_type"`
+	Name       string `dynamodbav:"name"`
+	Color      string `dynamodbav:"color"`
+	CreatedAt  string `dynamodbav:"created_at"`
+	UpdatedAt  string `dynamodbav:"updated_at"`
+}
+
+// Writes are exact: every attribute of the seed's layout, in its format.
+
+func marshalUser(k itemKey, u User) (ddb.Item, error) {
+	return attributevalue.MarshalMap(userItem{PK: k.pk, SK: k.sk, Username: u.Username, Email: u.Email})
+}
+
+func marshalTodo(k itemKey, t Todo) (ddb.Item, error) {
+	return attributevalue.MarshalMap(todoItem{PK: k.pk, SK: k.sk, ID: t.ID, EntityType: entityTodo,
+		Title: t.Title, Description: t.Description, Priority: string(t.Priority), Completed: t.Completed,
+		CategoryID: t.CategoryID, CreatedAt: keys.Timestamp(t.CreatedAt), UpdatedAt: keys.Timestamp(t.UpdatedAt)})
+}
+
+func marshalCategory(k itemKey, c Category) (ddb.Item, error) {
+	return attributevalue.MarshalMap(categoryItem{PK: k.pk, SK: k.sk, ID: c.ID, EntityType: entityCategory,
+		Name: c.Name, Color: string(c.Color), CreatedAt: keys.Timestamp(c.CreatedAt), UpdatedAt: keys.Timestamp(c.UpdatedAt)})
+}
+
+// Reads are lenient: identities come from the key (the "id" and "username"
+// attributes are only kept for the seed's older code), missing attributes
+// read as zero values, timestamps may be any ISO 8601 form. An attribute of
+// the wrong type, an unparsable timestamp or a key outside the layout make
+// the item corrupt (ddbkit.ErrCorruptItem).
+
+func decodeUser(tbl ddb.Table, item ddb.Item) (User, error) {
+	var it userItem
+	if err := ddb.Unmarshal(tbl, item, &it); err != nil {
+		return User{}, err
+	}
+	if it.SK == "" {
+		return User{}, ddb.Corrupt(tbl, item, AttrSK, "a user's sort key is its username, got an empty one")
+	}
+	return User{Username: it.SK, Email: it.Email}, nil
+}
+
+func decodeTodo(tbl ddb.Table, item ddb.Item, username string) (Todo, error) {
+	var it todoItem
+	if err := ddb.Unmarshal(tbl, item, &it); err != nil {
+		return Todo{}, err
+	}
+	id, err := idOf(tbl, item, it.SK, todoSKPrefix)
+	if err != nil {
+		return Todo{}, err
+	}
+	created, updated, err := times(tbl, item, it.CreatedAt, it.UpdatedAt)
+	return Todo{ID: id, Username: username, Title: it.Title, Description: it.Description,
+		Priority: Priority(it.Priority), Completed: it.Completed, CategoryID: it.CategoryID,
+		CreatedAt: created, UpdatedAt: updated}, err
+}
+
+func decodeCategory(tbl ddb.Table, item ddb.Item, username string) (Category, error) {
+	var it categoryItem
+	if err := ddb.Unmarshal(tbl, item, &it); err != nil {
+		return Category{}, err
+	}
+	id, err := idOf(tbl, item, it.SK, categorySKPref)
+	if err != nil {
+		return Category{}, err
+	}
+	created, updated, err := times(tbl, item, it.CreatedAt, it.UpdatedAt)
+	return Category{ID: id, Username: username, Name: it.Name, Color: Color(it.Color),
+		CreatedAt: created, UpdatedAt: updated}, err
+}
+
+// decodeRecord takes the item's kind from its sort key, as ListTodos and
+// ListCategories do, whatever entity_type says or whether it is there.
+func decodeRecord(tbl ddb.Table, item ddb.Item, username string) (Record, error) {
+	sk, _ := item[AttrSK].(*types.AttributeValueMemberS)
+	switch {
+	case sk == nil:
+		return Record{}, errSkip
+	case strings.HasPrefix(sk.Value, todoSKPrefix+keys.Sep):
+		t, err := decodeTodo(tbl, item, username)
+		return Record{Todo: &t}, err
+	case strings.HasPrefix(sk.Value, categorySKPref+keys.Sep):
+		c, err := decodeCategory(tbl, item, username)
+		return Record{Category: &c}, err
+	}
+	return Record{}, errSkip
+}
+
+// errSkip tells list to leave an item out: the seed expects new entity
+// types in a user's partition, and a reader that predates them skips them.
+var errSkip = errors.New("skip")
+
+// idOf returns the ID in sort key sk, "{prefix}#{id}".
+func idOf(tbl ddb.Table, item ddb.Item, sk, prefix string) (string, error) {
+	id, ok := strings.CutPrefix(sk, prefix+keys.Sep)
+	if !ok || id == "" {
+		return "", ddb.Corrupt(tbl, item, AttrSK, "want %s%s{id}, got %q", prefix, keys.Sep, sk)
+	}
+	return id, nil
+}
+
+// times parses created_at and updated_at; a missing one is the zero time.
+func times(tbl ddb.Table, item ddb.Item, created, updated string) (c, u time.Time, err error) {
+	if c, err = parseTime(tbl, item, attrCreatedAt, created); err != nil {
+		return c, u, err
+	}
+	u, err = parseTime(tbl, item, attrUpdatedAt, updated)
+	return c, u, err
+}
+
+func parseTime(tbl ddb.Table, item ddb.Item, attr, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := keys.ParseTime(v)
+	if err != nil {
+		return time.Time{}, ddb.Corrupt(tbl, item, attr, "want an ISO 8601 date and time such as 2024-01-01T00:00:00.000Z, got %q", v)
+	}
+	return t, nil
+}
+
+// attrs lists the attributes the update of p sets (todoUpdate), for the
+// memory store's copy of the item.
+func (p TodoPatch) attrs() []string {
+	a := []string{attrUpdatedAt}
+	for _, f := range []struct {
+		set  bool
+		name string
+	}{{p.Title != nil, "title"}, {p.Description != nil, "description"}, {p.Priority != nil, "priority"},
+		{p.Completed != nil, attrCompleted}, {p.CategoryID != nil, attrCategoryID}} {
+		if f.set {
+			a = append(a, f.name)
+		}
+	}
+	return a
+}
+
+// attrs lists the attributes the update of p sets (DynamoStore's
+// UpdateCategory).
+func (p CategoryPatch) attrs() []string {
+	a := []string{attrUpdatedAt}
+	if p.Name != nil {
+		a = append(a, "name")
+	}
+	if p.Color != nil {
+		a = append(a, "color")
+	}
+	return a
+}
+
+// Export returns every item the store holds in DynamoDB's attribute-value
+// form, exactly as DynamoStore writes them (and as Import took them), under
+// the store's table name, in key order: partition key, then sort key,
+// bytewise. The items are copies.
+func (s *MemoryStore) Export() ddbkit.TableItems {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	items := []map[string]types.AttributeValue{}
+	for _, pk := range slices.Sorted(maps.Keys(s.pks)) {
+		for _, e := range s.items.Partition(pk) {
+			items = append(items, cloneItem(e.raw))
+		}
+	}
+	return ddbkit.TableItems{s.o.TableName: items}
+}
+
+// Import adds items in the seed's layout, as another program or DynamoStore
+// writes them, to the store: for example items exported from a production
+// table, or a fixture. It decodes them as leniently as DynamoStore reads
+// them (any ISO 8601 time, missing optional attributes, IDs from the keys),
+// and keeps them as they are, so Export returns them unchanged and an
+// update changes only what DynamoStore's would. An item whose key is in the
+// store replaces it. Items of kinds this package does not know are kept,
+// and left out of listings as DynamoStore leaves them out.
+//
+// Import returns ErrInvalidArgument for items of a table other than the
+// store's, and ErrCorruptItem (a *ddbkit.CorruptItemError naming the table,
+// key and attribute) for an item DynamoStore could not read either, or
+// whose key attributes are not strings; it then imports nothing.
+func (s *MemoryStore) Import(items ddbkit.TableItems) error {
+	const op = "import"
+	type keyed struct {
+		k itemKey
+		e entity
+	}
+	var in []keyed
+	for _, table := range slices.Sorted(maps.Keys(items)) {
+		if table != s.o.TableName {
+			return wrap(op, ddbkit.Invalid("items", "table %q is not the store's table %q", table, s.o.TableName))
+		}
+		for _, item := range items[table] {
+			k, e, err := decodeEntity(s.t, item)
+			if err != nil {
+				return wrap(op, err)
+			}
+			in = append(in, keyed{k, e})
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range in {
+		s.put(x.k, x.e)
+	}
+	return nil
+}
+
+// decodeEntity decodes a raw item of the table, as DynamoStore reads the
+// item at its key, into an entity that keeps a copy of it.
+func decodeEntity(tbl ddb.Table, item ddb.Item) (itemKey, entity, error) {
+	var k itemKey
+	for _, a := range []struct {
+		name string
+		to   *string
+	}{{tbl.PartitionKey, &k.pk}, {tbl.SortKey, &k.sk}} {
+		v, ok := item[a.name].(*types.AttributeValueMemberS)
+		if !ok {
+			return k, entity{}, ddb.Corrupt(tbl, item, a.name, "want a string key attribute, got %s", ddb.AttrString(item[a.name]))
+		}
+		*a.to = v.Value
+	}
+	e := entity{raw: cloneItem(item)}
+	var err error
+	username, inUserData := strings.CutPrefix(k.pk, userPKPrefix+keys.Sep)
+	switch {
+	case k.pk == usersPK:
+		var u User
+		u, err = decodeUser(tbl, item)
+		e.user = &u
+	case inUserData && strings.HasPrefix(k.sk, todoSKPrefix+keys.Sep):
+		var t Todo
+		t, err = decodeTodo(tbl, item, username)
+		e.todo = &t
+	case inUserData && strings.HasPrefix(k.sk, categorySKPref+keys.Sep):
+		var c Category
+		c, err = decodeCategory(tbl, item, username)
+		e.category = &c
+	}
+	return k, e, err
+}
+
+// cloneItem returns a deep copy of item.
+func cloneItem(item ddb.Item) ddb.Item {
+	out := make(ddb.Item, len(item))
+	for n, v := range item {
+		out[n] = cloneAttr(v)
+	}
+	return out
+}
+
+func cloneAttr(v types.AttributeValue) types.AttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return &types.AttributeValueMemberS{Value: v.Value}
+	case *types.AttributeValueMemberN:
+		return &types.AttributeValueMemberN{Value: v.Value}
+	case *types.AttributeValueMemberB:
+		return &types.AttributeValueMemberB{Value: slices.Clone(v.Value)}
+	case *types.AttributeValueMemberBOOL:
+		return &types.AttributeValueMemberBOOL{Value: v.Value}
+	case *types.AttributeValueMemberNULL:
+		return &types.AttributeValueMemberNULL{Value: v.Value}
+	case *types.AttributeValueMemberSS:
+		return &types.AttributeValueMemberSS{Value: slices.Clone(v.Value)}
+	case *types.AttributeValueMemberNS:
+		return &types.AttributeValueMemberNS{Value: slices.Clone(v.Value)}
+	case *types.AttributeValueMemberBS:
+		bs := make([][]byte, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = slices.Clone(b)
+		}
+		return &types.AttributeValueMemberBS{Value: bs}
+	case *types.AttributeValueMemberL:
+		l := make([]types.AttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = cloneAttr(e)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case *types.AttributeValueMemberM:
+		return &types.AttributeValueMemberM{Value: cloneItem(v.Value)}
+	}
+	return v
+}
