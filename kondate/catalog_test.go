@@ -29,7 +29,7 @@ func (u *updateCounter) UpdateTable(ctx context.Context, in *dynamodb.UpdateTabl
 	return u.Client.UpdateTable(ctx, in, optFns...)
 }
 
-func quick(o *schema.Options) { o.PollInterval = 50 * time.Millisecond }
+var quick = kondate.SchemaOptions(func(o *schema.Options) { o.PollInterval = 50 * time.Millisecond })
 
 // TestStagedRollout: the seed's section 10 on DynamoDB Local. The table
 // starts with GSI1 only; catalog entries are written; enabling GSI2 adds
@@ -47,7 +47,7 @@ func TestStagedRollout(t *testing.T) {
 	gsi3 := func(o *kondate.Options) { o.EnableGSI3 = true }
 
 	s1 := kondate.NewDynamoStore(c, deterministic, on)
-	changes, err := s1.EnsureTable(ctx, c, quick)
+	changes, err := kondate.EnsureTable(ctx, c, name, quick)
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionCreateTable, schema.ActionEnableTTL}) {
 		t.Fatalf("EnsureTable, GSI1 only = %v, %v", changes, err)
 	}
@@ -70,7 +70,7 @@ func TestStagedRollout(t *testing.T) {
 
 	s2 := kondate.NewDynamoStore(c, deterministic, on, gsi2)
 	c.n.Store(0)
-	changes, err = s2.EnsureTable(ctx, c, quick)
+	changes, err = kondate.EnsureTable(ctx, c, name, gsi2, quick)
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI}) || c.n.Load() != 1 {
 		t.Fatalf("EnsureTable with GSI2 = %v, %v, %d UpdateTable calls; want one add GSI, one call", changes, err, c.n.Load())
 	}
@@ -87,7 +87,7 @@ func TestStagedRollout(t *testing.T) {
 
 	s3 := kondate.NewDynamoStore(c, deterministic, on, gsi2, gsi3)
 	c.n.Store(0)
-	changes, err = s3.EnsureTable(ctx, c, quick)
+	changes, err = kondate.EnsureTable(ctx, c, name, gsi2, gsi3, quick)
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI}) || c.n.Load() != 1 {
 		t.Fatalf("EnsureTable with GSI3 = %v, %v, %d UpdateTable calls", changes, err, c.n.Load())
 	}
@@ -97,7 +97,7 @@ func TestStagedRollout(t *testing.T) {
 	}
 	// The older code, with GSI1 only, changes nothing: the table is ahead.
 	c.n.Store(0)
-	if changes, err := s1.EnsureTable(ctx, c, quick); err != nil || len(changes) != 0 || c.n.Load() != 0 {
+	if changes, err := kondate.EnsureTable(ctx, c, name, quick); err != nil || len(changes) != 0 || c.n.Load() != 0 {
 		t.Fatalf("EnsureTable of a table ahead of the options = %v, %v, %d UpdateTable calls; want nothing", changes, err, c.n.Load())
 	}
 	if got := describe(t, raw, name).gsis; len(got) != 3 {

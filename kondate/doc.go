@@ -13,10 +13,14 @@
 // (GSI1PK/GSI1SK), GSI2 (GSI2PK/GSI2SK) and GSI3 (GSI3PK/GSI3SK).
 // Options.EnableGSI1 (default on), EnableGSI2 and EnableGSI3 (default off)
 // say which the table has, as the seed's stack parameters do (section 10).
-// Definition returns the table for given options; EnsureTable (default
-// options) and DynamoStore.EnsureTable (the store's options) create it or
-// add what it lacks, one UpdateTable per GSI, waiting for each to be
-// ACTIVE, and never delete an index: a table may be ahead of the code.
+// Definition returns the table for given options, and EnsureTable, given
+// the options the store is built with, creates it or adds what it lacks,
+// one UpdateTable per GSI, waiting for each to be ACTIVE, and never
+// deletes an index: a table may be ahead of the code.
+//
+//	opts := []func(*kondate.Options){func(o *kondate.Options) { o.TableName = "MainTable" }, kondate.AllIndexes}
+//	changes, err := kondate.EnsureTable(ctx, client, "MainTable", opts...)
+//	s := kondate.NewDynamoStore(client, opts...)
 //
 // # Items and access patterns
 //

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/schema"
 )
 
 // DefaultTableName is the seed's table name.
@@ -48,7 +49,7 @@ type Options struct {
 	// call. Writes do not depend on them: every item always carries all its
 	// GSI key attributes, so an index enabled later holds the items written
 	// before (DynamoDB backfills a new index from the table). Definition and
-	// DynamoStore.EnsureTable build the table from them, adding one index per
+	// EnsureTable build the table from them, adding one index per
 	// UpdateTable; a table may be ahead of the options, never behind.
 	EnableGSI1, EnableGSI2, EnableGSI3 bool
 	// NewShareID makes share link IDs. The default makes 128 random bits
@@ -56,10 +57,12 @@ type Options struct {
 	// must not be guessable (see the package doc). Tests may set a
 	// deterministic generator.
 	NewShareID ddbkit.IDGenerator
+
+	schema []func(*schema.Options) // EnsureTable's; see SchemaOptions
 }
 
 // AllIndexes enables GSI1, GSI2 and GSI3: the whole catalog. Use it once
-// the table has all three (see DynamoStore.EnsureTable).
+// the table has all three (see EnsureTable).
 func AllIndexes(o *Options) { o.EnableGSI1, o.EnableGSI2, o.EnableGSI3 = true, true, true }
 
 func newOptions(optFns []func(*Options)) Options {
@@ -97,7 +100,7 @@ func (o Options) index(ix ddb.Index) error {
 	if on {
 		return nil
 	}
-	return fmt.Errorf("index %s of table %s is disabled (Options.Enable%s): %w; enable it once the table has it (DynamoStore.EnsureTable adds it)",
+	return fmt.Errorf("index %s of table %s is disabled (Options.Enable%s): %w; enable it once the table has it (EnsureTable adds it)",
 		ix.Name, o.TableName, ix.Name, ddbkit.ErrSchemaMismatch)
 }
 

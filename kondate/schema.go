@@ -103,31 +103,37 @@ func CreateTableInput(name string, optFns ...func(*Options)) *dynamodb.CreateTab
 	return Definition(name, optFns...).CreateTableInput()
 }
 
-// EnsureTable makes the table named name match Definition(name), the
-// table with the default options (GSI1 only), with
-// schema.Ensure, and returns the changes it made. A missing table is
-// created; on an existing one (the seed's app's table, say) a missing GSI1
-// is added, waiting until it is ACTIVE, and TTL is enabled. A table whose
-// keys or GSI1 have other key attributes cannot serve this package:
-// EnsureTable then fails with ddbkit.ErrSchemaMismatch (a
-// *ddbkit.SchemaMismatchError listing every difference) and changes
+// EnsureTable makes the table named name match Definition(name, optFns...)
+// with schema.Ensure, and returns the changes it made. The options are the
+// store's: pass EnsureTable the options given to NewDynamoStore, and the
+// table gets the indexes the store needs (Options.EnableGSI1, on by
+// default, EnableGSI2, EnableGSI3; AllIndexes); Options.TableName is
+// ignored, name is the table's. SchemaOptions passes options to
+// schema.Ensure (schema.PlanOnly, say).
+//
+// A missing table is created. On an existing one (the seed's app's table,
+// say) each index the options enable and the table lacks is added with its
+// own UpdateTable, waiting until it is ACTIVE and backfilled before the
+// next, so enabling GSI2, then later GSI3, is one table update each (the
+// staged rollout of the seed's section 10), and TTL is enabled. An index
+// the options leave out is never deleted: a table may be ahead of the
+// code. A table whose keys or indexes have other key attributes cannot
+// serve this package: EnsureTable then fails with ddbkit.ErrSchemaMismatch
+// (a *ddbkit.SchemaMismatchError listing every difference) and changes
 // nothing. It never deletes anything, so it is safe to call at every
-// start; schema.PlanOnly reports the changes without making them. Other
-// errors match ddbkit.ErrUnavailable.
-func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
-	changes, err := schema.Ensure(ctx, c, Definition(name), optFns...)
+// start. Other errors match ddbkit.ErrUnavailable.
+func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*Options)) ([]schema.Change, error) {
+	o := newOptions(optFns)
+	changes, err := schema.Ensure(ctx, c, Definition(name, optFns...), o.schema...)
 	return changes, wrap("ensure table", err)
 }
 
-// EnsureTable makes the store's table match Definition with the store's
-// options: the staged rollout of the seed's section 10. Each index the
-// options enable and the table lacks is added with its own UpdateTable,
-// waiting until it is ACTIVE and backfilled before the next, so enabling
-// GSI2, then later GSI3, is one table update each. An index the options
-// leave out is never deleted: a table may be ahead of the code. Errors are
-// those of the package-level EnsureTable.
-func (s *DynamoStore) EnsureTable(ctx context.Context, c ddbkit.SchemaClient, optFns ...func(*schema.Options)) ([]schema.Change, error) {
-	o := s.o
-	changes, err := schema.Ensure(ctx, c, Definition(o.TableName, func(p *Options) { *p = o }), optFns...)
-	return changes, wrap("ensure table", err)
+// SchemaOptions returns an option that passes optFns to schema.Ensure when
+// EnsureTable reconciles the table, for example
+//
+//	kondate.EnsureTable(ctx, c, "MainTable", kondate.AllIndexes, kondate.SchemaOptions(schema.PlanOnly))
+//
+// Stores ignore it.
+func SchemaOptions(optFns ...func(*schema.Options)) func(*Options) {
+	return func(o *Options) { o.schema = append(o.schema, optFns...) }
 }

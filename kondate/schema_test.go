@@ -69,7 +69,7 @@ func TestEnsureTablePlanOnly(t *testing.T) {
 
 	name := ddbtest.UniqueName("kondate-ensure")
 	t.Cleanup(func() { c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}) })
-	changes, err := kondate.EnsureTable(ctx, c, name, schema.PlanOnly)
+	changes, err := kondate.EnsureTable(ctx, c, name, kondate.SchemaOptions(schema.PlanOnly))
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionCreateTable, schema.ActionEnableTTL}) {
 		t.Fatalf("EnsureTable plan only, no table = %v, %v; want create table, enable TTL", changes, err)
 	}
@@ -79,7 +79,7 @@ func TestEnsureTablePlanOnly(t *testing.T) {
 
 	app := appTable(t, c)
 	before := describe(t, c, app)
-	changes, err = kondate.EnsureTable(ctx, c, app, schema.PlanOnly)
+	changes, err = kondate.EnsureTable(ctx, c, app, kondate.SchemaOptions(schema.PlanOnly))
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI, schema.ActionEnableTTL}) ||
 		!strings.Contains(changes[0].Detail, "GSI1") {
 		t.Fatalf("EnsureTable plan only, the app's table = %v, %v; want add GSI GSI1, enable TTL", changes, err)
@@ -87,7 +87,7 @@ func TestEnsureTablePlanOnly(t *testing.T) {
 	if after := describe(t, c, app); !slices.Equal(after.gsis, before.gsis) || after.ttl != before.ttl {
 		t.Fatalf("EnsureTable in plan-only mode changed the table: %+v, was %+v", after, before)
 	}
-	done, err := kondate.EnsureTable(ctx, c, app, func(o *schema.Options) { o.PollInterval = 20 * time.Millisecond })
+	done, err := kondate.EnsureTable(ctx, c, app, kondate.SchemaOptions(func(o *schema.Options) { o.PollInterval = 20 * time.Millisecond }))
 	if err != nil || !slices.Equal(actions(done), actions(changes)) {
 		t.Fatalf("EnsureTable, the app's table = %v, %v; want what the plan said, %v", done, err, changes)
 	}

@@ -92,8 +92,8 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 		})
 		// The catalog needs all three GSIs; EnsureTable adds each one the
 		// table lacks with its own UpdateTable (the seed's staged rollout).
-		ds := kondate.NewDynamoStore(c, func(o *kondate.Options) { o.TableName = table }, kondate.AllIndexes)
-		changes, err := ds.EnsureTable(ctx, c)
+		opts := []func(*kondate.Options){func(o *kondate.Options) { o.TableName = table }, kondate.AllIndexes}
+		changes, err := kondate.EnsureTable(ctx, c, table, opts...)
 		if err != nil {
 			return err
 		}
@@ -101,7 +101,7 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 			fmt.Println("schema:", ch)
 		}
 		fmt.Printf("store: DynamoDB at %s, table %s\n", endpoint, table)
-		s = ds
+		s = kondate.NewDynamoStore(c, opts...)
 	}
 
 	// A new user every run, so that a rerun on the same table starts empty.
