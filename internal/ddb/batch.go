@@ -124,11 +124,17 @@ func BatchWrite(ctx context.Context, c ddbkit.Client, t Table, reqs []types.Writ
 
 // drain sends pending through call, size at a time, putting what call
 // returns as unprocessed back at the front of the queue and backing off while
-// DynamoDB leaves work unprocessed.
+// DynamoDB leaves work unprocessed, and retrying a call that fails whole.
 func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call func(chunk []T) (unprocessed []T, err error)) error {
 	for stalls := 0; len(pending) > 0; {
 		n := min(size, len(pending))
-		retry, err := call(pending[:n])
+		// A call that fails whole (throttled, a 5xx, no answer) is retried
+		// within b too: batch reads and puts and deletes are idempotent.
+		var retry []T
+		err := RetryIf(ctx, b, RetryableWithToken, func() (err error) {
+			retry, err = call(pending[:n])
+			return err
+		})
 		if err != nil {
 			return err
 		}

@@ -494,3 +494,34 @@ func TestBatchWriteSameKeyOtherPartitions(t *testing.T) {
 		t.Errorf("BatchWrite() error = %v, want nil", err)
 	}
 }
+
+// TestBatchRetriesWholeCallFailures: a BatchGetItem or BatchWriteItem that
+// fails whole (throttled, a 5xx) is retried within the backoff, as
+// unprocessed items are; the batch then completes.
+func TestBatchRetriesWholeCallFailures(t *testing.T) {
+	b := ddb.Backoff{Attempts: 4, Base: time.Microsecond, Max: time.Microsecond}
+	throttled := apiErr(&types.ProvisionedThroughputExceededException{Message: aws.String("slow down")})
+	f := newFakeTable(tblA, itemsOf(3)...)
+	fails := 2
+	s := &stubClient{batchGet: func(in *dynamodb.BatchGetItemInput) (*dynamodb.BatchGetItemOutput, error) {
+		if fails > 0 {
+			fails--
+			return nil, throttled
+		}
+		return f.batchGet(in)
+	}}
+	got, err := ddb.BatchGet(context.Background(), s, tblA, keysOf(3), ddb.BatchGetOptions{Backoff: b})
+	if err != nil || len(got) != 3 || got[2] == nil {
+		t.Fatalf("BatchGet through two throttled calls = %v, %v; want the 3 items", got, err)
+	}
+	if n := len(s.batchGets); n != 3 {
+		t.Errorf("BatchGet made %d calls, want 3", n)
+	}
+	s = &stubClient{batchWrite: func(*dynamodb.BatchWriteItemInput) (*dynamodb.BatchWriteItemOutput, error) {
+		return nil, apiErr(&types.InternalServerError{Message: aws.String("boom")})
+	}}
+	err = ddb.BatchWrite(context.Background(), s, tblA, puts(2), b)
+	if !errors.Is(err, ddbkit.ErrUnavailable) || len(s.batchWrites) != 4 {
+		t.Errorf("BatchWrite under endless 5xx = %v after %d calls, want ErrUnavailable after 4", err, len(s.batchWrites))
+	}
+}
