@@ -179,6 +179,14 @@
 //     repeat of a committed update under an idempotency key succeed.
 //   - GSI reads on DynamoDB are eventually consistent; base-table reads
 //     are strongly consistent.
+//   - Every call is repeated within Options.Retry through throttling,
+//     5xx and lost responses: reads, transactions (under their token),
+//     and single-item writes that are safe to repeat (the renames' SETs,
+//     the tag's delete, DeleteTeam's batches) or recognise their own
+//     earlier success (CreateUser's put, RecalculateCounters' update,
+//     which finds the counts it wrote). So CreateUser of a user stored
+//     exactly as it would store it (same fields, same day) succeeds, on
+//     both stores.
 //   - Invitations. IDs are UUIDv7s from Options.NewID, so the seed's
 //     listing sorts by creation (newest first). The token is 256 bits
 //     from crypto/rand in base64url without padding (43 characters;

@@ -76,7 +76,34 @@ func equalOrMissing(name expression.NameBuilder, v string) expression.ConditionB
 }
 
 func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
-	return ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
+	return s.getFrom(ctx, s.t, k)
+}
+
+// getFrom reads the item at k in t, through throttling, 5xx and lost
+// responses.
+func (s *DynamoStore) getFrom(ctx context.Context, t ddb.Table, k itemKey) (item ddb.Item, err error) {
+	err = s.retry(ctx, func() error {
+		item, err = ddb.GetItem(ctx, s.c, t, k.item(t))
+		return err
+	})
+	return item, err
+}
+
+// query is ddb.QueryPage through throttling, 5xx and lost responses.
+func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) (items []ddb.Item, next string, err error) {
+	err = s.retry(ctx, func() error {
+		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
+		return err
+	})
+	return items, next, err
+}
+
+// retry repeats fn, a read or a write that is safe to repeat (idempotent,
+// or recognising its own earlier success), through throttling, 5xx and
+// lost responses, within the retry policy. The SDK's own retries do the
+// same below a client; this covers what a wrapped client lets through.
+func (s *DynamoStore) retry(ctx context.Context, fn func() error) error {
+	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
 }
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
@@ -86,7 +113,7 @@ func (s *DynamoStore) CreateUser(ctx context.Context, in NewUser) (User, error) 
 		return User{}, err
 	}
 	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: s.o.read().today}
-	err := ddb.PutNew(ctx, s.c, s.t, userItem(u), notExists)
+	err := s.retry(ctx, func() error { return ddb.PutNew(ctx, s.c, s.t, userItem(u), notExists) })
 	if ddb.IsConditionFailed(err) {
 		return User{}, wrap(op, errUserExists(u.ID))
 	}
@@ -141,8 +168,11 @@ func (s *DynamoStore) RenameUser(ctx context.Context, userID, name string) (User
 	if err := wrap(op, v.Err); err != nil {
 		return User{}, err
 	}
-	_, err := ddb.UpdateItem(ctx, s.c, s.t, userKey(userID).item(s.t),
-		expression.Set(nUserName, expression.Value(name)), exists, types.ReturnValueNone)
+	err := s.retry(ctx, func() error { // setting the name twice is setting it once
+		_, err := ddb.UpdateItem(ctx, s.c, s.t, userKey(userID).item(s.t),
+			expression.Set(nUserName, expression.Value(name)), exists, types.ReturnValueNone)
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return User{}, wrap(op, errUserNotFound(userID))
 	}
@@ -167,7 +197,7 @@ func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, nam
 	return ddb.Retry(ctx, s.o.backoff(), func() error {
 		var stale []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := ddb.QueryPage(ctx, s.c, q, ddbkit.MaxPageLimit, cursor, nil)
+			items, next, err := s.query(ctx, q, ddbkit.MaxPageLimit, cursor, nil)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -284,7 +314,10 @@ func (s *DynamoStore) UpdateTeam(ctx context.Context, teamID string, p TeamPatch
 	if p.Description != nil {
 		upd = upd.Set(nTeamDesc, expression.Value(*p.Description))
 	}
-	_, err := ddb.UpdateItem(ctx, s.c, s.t, teamKey(teamID).item(s.t), upd, exists, types.ReturnValueNone)
+	err := s.retry(ctx, func() error {
+		_, err := ddb.UpdateItem(ctx, s.c, s.t, teamKey(teamID).item(s.t), upd, exists, types.ReturnValueNone)
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return Team{}, wrap(op, errTeamNotFound(teamID))
 	}
@@ -310,7 +343,7 @@ func (s *DynamoStore) DeleteTeam(ctx context.Context, teamID string) error {
 	var memberships, items []ddb.Item
 	var teamItem ddb.Item
 	for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-		items, next, err := ddb.QueryPage(ctx, s.c, teamItemsQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, nil)
+		items, next, err := s.query(ctx, teamItemsQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, nil)
 		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 	}) {
 		if err != nil {
@@ -344,7 +377,7 @@ func (s *DynamoStore) DeleteTeam(ctx context.Context, teamID string) error {
 		if len(reqs) == 0 {
 			continue
 		}
-		if err := ddb.BatchWrite(ctx, s.c, s.t, reqs, s.o.backoff()); err != nil {
+		if err := s.retry(ctx, func() error { return ddb.BatchWrite(ctx, s.c, s.t, reqs, s.o.backoff()) }); err != nil {
 			return wrap(op, err)
 		}
 	}
@@ -376,7 +409,7 @@ func queryPage[T any](ctx context.Context, s *DynamoStore, q ddb.KeyQuery, o ddb
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	items, next, err := ddb.QueryPage(ctx, s.c, q, limit, o.Cursor, filter)
+	items, next, err := s.query(ctx, q, limit, o.Cursor, filter)
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
@@ -586,7 +619,10 @@ func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 	}
 	// The tag goes first: from then on no task write can add it (they
 	// check their new tags exist), so the walk below leaves none behind.
-	_, err := s.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.t.Name), Key: tagKey(teamID, tagID).item(s.t)})
+	err := s.retry(ctx, func() error {
+		_, err := s.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(s.t.Name), Key: tagKey(teamID, tagID).item(s.t)})
+		return err
+	})
 	if err != nil {
 		return wrap(op, err)
 	}
@@ -596,7 +632,7 @@ func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 	err = ddb.Retry(ctx, s.o.backoff(), func() error {
 		var keys []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := ddb.QueryPage(ctx, s.c, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, &filter)
+			items, next, err := s.query(ctx, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, &filter)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -920,7 +956,15 @@ func (s *DynamoStore) RecalculateCounters(ctx context.Context, teamID string) (C
 		for _, st := range Statuses {
 			upd = upd.Set(expression.Name(string(st)), expression.Value(rep.Counts.Get(st)))
 		}
-		_, err = ddb.UpdateItem(ctx, s.c, s.t, counterKey(teamID, "").item(s.t), upd, cond, types.ReturnValueNone)
+		err = s.retry(ctx, func() error {
+			_, err := ddb.UpdateItem(ctx, s.c, s.t, counterKey(teamID, "").item(s.t), upd, cond, types.ReturnValueNone)
+			// A repeat after a lost response finds the counts it wrote.
+			var ccf *types.ConditionalCheckFailedException
+			if errors.As(err, &ccf) && ccf.Item != nil && countsAre(ccf.Item, rep.Counts) {
+				return nil
+			}
+			return err
+		})
 		if ddb.IsConditionFailed(err) {
 			return errRaced("COUNTER#ALL of team " + strconv.Quote(teamID))
 		}
@@ -930,6 +974,16 @@ func (s *DynamoStore) RecalculateCounters(ctx context.Context, teamID string) (C
 		return CounterReport{}, wrap(op, err)
 	}
 	return rep, nil
+}
+
+// countsAre reports whether item holds exactly counts c, as Numbers.
+func countsAre(item ddb.Item, c Counts) bool {
+	for _, st := range Statuses {
+		if ddb.AttrString(item[string(st)]) != ddb.AttrString(n(int64(c.Get(st)))) {
+			return false
+		}
+	}
+	return true
 }
 
 // countIs is the condition that a count still has the raw value read.

@@ -46,7 +46,7 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 		filter := expression.Equal(nEmail, expression.Value(in.Email))
 		var earlier []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := ddb.QueryPage(ctx, s.c, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, &filter)
+			items, next, err := s.query(ctx, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, &filter)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -107,7 +107,7 @@ func (s *DynamoStore) GetInvitation(ctx context.Context, teamID, invitationID st
 
 // invitation reads an invitation, its token included, expired or not.
 func (s *DynamoStore) invitation(ctx context.Context, teamID, invitationID string) (Invitation, error) {
-	item, err := ddb.GetItem(ctx, s.c, s.it, invitationKey(teamID, invitationID).item(s.it))
+	item, err := s.getFrom(ctx, s.it, invitationKey(teamID, invitationID))
 	if err != nil {
 		return Invitation{}, err
 	}
@@ -131,7 +131,7 @@ func (s *DynamoStore) ListInvitations(ctx context.Context, teamID string, o ddbk
 		return ddbkit.Page[Invitation]{}, err
 	}
 	limit, _ := o.EffectiveLimit()
-	items, next, err := ddb.QueryPage(ctx, s.c, invitationsQuery(s.it, teamID), limit, o.Cursor, liveFilter(s.o.read().now.Unix()))
+	items, next, err := s.query(ctx, invitationsQuery(s.it, teamID), limit, o.Cursor, liveFilter(s.o.read().now.Unix()))
 	if err != nil {
 		return ddbkit.Page[Invitation]{}, wrap(op, err)
 	}

@@ -27,8 +27,10 @@ func (s *MemoryStore) Invite(ctx context.Context, teamID, inviterID string, in N
 	}
 	inv := s.o.newInvitation(teamID, tr.team.Name, inviterID, in, now)
 	writes := invitationWrites(inv)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return inv, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Invitation{}, wrap(op, err)
+	} else if replay {
+		return inv, nil
 	}
 	if !s.isAdmin(teamID, inviterID) {
 		return Invitation{}, wrap(op, errNotAdmin(teamID, inviterID))
@@ -142,6 +144,9 @@ func (s *MemoryStore) ListInvitations(ctx context.Context, teamID string, o ddbk
 		return ddbkit.Page[Invitation]{}, err
 	}
 	now := s.o.read().now
+	if err := checkCursor(op, invitationsQuery(s.it, teamID), o.Cursor); err != nil {
+		return ddbkit.Page[Invitation]{}, err
+	}
 	if err := s.begin(ctx, op); err != nil {
 		return ddbkit.Page[Invitation]{}, err
 	}
@@ -188,8 +193,10 @@ func (s *MemoryStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 	// renamed since, as the DynamoDB store's condition on it finds.
 	m := Member{TeamID: a.TeamID, UserID: userID, UserName: ur.user.Name, Role: inv.Role, JoinedAt: now.today}
 	writes := fmt.Sprint(m, tr.team.Name, inv.ID)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return m, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Member{}, wrap(op, err)
+	} else if replay {
+		return m, nil
 	}
 	if _, ok := s.get(userTeamKey(userID, a.TeamID)); ok {
 		return Member{}, wrap(op, errIsMember(a.TeamID, userID))

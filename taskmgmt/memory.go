@@ -180,7 +180,10 @@ func (s *MemoryStore) CreateUser(ctx context.Context, in NewUser) (User, error) 
 	}
 	defer s.mu.Unlock()
 	k := userKey(u.ID)
-	if _, ok := s.get(k); ok {
+	if r, ok := s.get(k); ok {
+		if *r.user == u { // as the DynamoDB store's PutNew finds its own earlier success
+			return u, nil
+		}
 		return User{}, wrap(op, errUserExists(u.ID))
 	}
 	s.put(&record{attrs: keyAttrs(k), user: &u})
@@ -265,8 +268,10 @@ func (s *MemoryStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 		return Team{}, wrap(op, errUserNotFound(creatorID))
 	}
 	writes := fmt.Sprint(team, creatorID, ur.user.Name, today)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return team, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Team{}, wrap(op, err)
+	} else if replay {
+		return team, nil
 	}
 	if _, ok := s.get(teamKey(team.ID)); ok {
 		return Team{}, wrap(op, errRepeatedID("team", team.ID))
@@ -359,6 +364,13 @@ func (s *MemoryStore) DeleteTeam(ctx context.Context, teamID string) error {
 	return nil
 }
 
+// checkCursor reports a cursor q did not issue, as the DynamoDB store
+// does before its query: invalid input comes before a context's end.
+func checkCursor(op string, q ddb.KeyQuery, cursor string) error {
+	_, err := ddb.DecodeCursor(q, cursor)
+	return wrap(op, err)
+}
+
 // memPage runs q on tab and converts each record.
 func memPage[T any](tab *memtable.Table[*record], q ddb.KeyQuery, o ddbkit.PageOptions, keep func(*record) bool, conv func(*record) T) (ddbkit.Page[T], error) {
 	limit, err := o.EffectiveLimit()
@@ -382,6 +394,9 @@ func (s *MemoryStore) ListMembers(ctx context.Context, teamID string, o ddbkit.P
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
 		return ddbkit.Page[Member]{}, err
 	}
+	if err := checkCursor(op, membersQuery(s.t, teamID), o.Cursor); err != nil {
+		return ddbkit.Page[Member]{}, err
+	}
 	if err := s.begin(ctx, op); err != nil {
 		return ddbkit.Page[Member]{}, err
 	}
@@ -394,6 +409,9 @@ func (s *MemoryStore) ListMembers(ctx context.Context, teamID string, o ddbkit.P
 func (s *MemoryStore) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOptions) (ddbkit.Page[Membership], error) {
 	const op = "list user teams"
 	if err := validateList(op, "UserID", userID, o); err != nil {
+		return ddbkit.Page[Membership]{}, err
+	}
+	if err := checkCursor(op, userTeamsQuery(s.t, userID), o.Cursor); err != nil {
 		return ddbkit.Page[Membership]{}, err
 	}
 	if err := s.begin(ctx, op); err != nil {
@@ -425,8 +443,10 @@ func (s *MemoryStore) AddMember(ctx context.Context, teamID, userID string, role
 	}
 	m := Member{TeamID: teamID, UserID: userID, UserName: ur.user.Name, Role: role, JoinedAt: today}
 	writes := fmt.Sprint(m, tr.team.Name)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return m, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Member{}, wrap(op, err)
+	} else if replay {
+		return m, nil
 	}
 	if _, ok := s.get(userTeamKey(userID, teamID)); ok {
 		return Member{}, wrap(op, errIsMember(teamID, userID))
@@ -472,9 +492,11 @@ func (s *MemoryStore) SetRole(ctx context.Context, teamID, userID string, role R
 		return Member{}, wrap(op, errLastAdmin(teamID, userID))
 	}
 	writes := fmt.Sprint(m, role)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Member{}, wrap(op, err)
+	} else if replay {
 		m.Role = role
-		return m, wrap(op, err)
+		return m, nil
 	}
 	m.Role = role
 	s.put(&record{attrs: r.attrs, member: &m})
@@ -526,8 +548,10 @@ func (s *MemoryStore) CreateTag(ctx context.Context, teamID string, in NewTag) (
 	}
 	defer s.mu.Unlock()
 	writes := fmt.Sprint(tag)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return tag, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Tag{}, wrap(op, err)
+	} else if replay {
+		return tag, nil
 	}
 	if _, ok := s.get(teamKey(teamID)); !ok {
 		return Tag{}, wrap(op, errTeamNotFound(teamID))
@@ -545,6 +569,9 @@ func (s *MemoryStore) CreateTag(ctx context.Context, teamID string, in NewTag) (
 func (s *MemoryStore) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Tag], error) {
 	const op = "list tags"
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Tag]{}, err
+	}
+	if err := checkCursor(op, tagsQuery(s.t, teamID), o.Cursor); err != nil {
 		return ddbkit.Page[Tag]{}, err
 	}
 	if err := s.begin(ctx, op); err != nil {
@@ -603,8 +630,10 @@ func (s *MemoryStore) CreateTask(ctx context.Context, teamID string, in NewTask)
 	}
 	defer s.mu.Unlock()
 	writes := fmt.Sprint(task, in.TagIDs, today)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return task, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Task{}, wrap(op, err)
+	} else if replay {
+		return task, nil
 	}
 	if _, ok := s.get(teamKey(teamID)); !ok {
 		return Task{}, wrap(op, errTeamNotFound(teamID))
@@ -673,8 +702,10 @@ func (s *MemoryStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 		return t, nil
 	}
 	writes := fmt.Sprint(old, t, today)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
-		return t, wrap(op, err)
+	if replay, err := s.replayed(ctx, op, writes); err != nil {
+		return Task{}, wrap(op, err)
+	} else if replay {
+		return t, nil
 	}
 	if p.TagIDs != nil {
 		if err := s.missingTag(teamID, *p.TagIDs, addedTags(old.TagIDs, t.TagIDs, *p.TagIDs)); err != nil {
@@ -739,6 +770,9 @@ func (s *MemoryStore) ListBoard(ctx context.Context, teamID string, q BoardQuery
 		return ddbkit.Page[Task]{}, err
 	}
 	kq := boardQuery(s.t, teamID, q, s.o.read().today)
+	if err := checkCursor(op, kq, q.Cursor); err != nil {
+		return ddbkit.Page[Task]{}, err
+	}
 	if err := s.begin(ctx, op); err != nil {
 		return ddbkit.Page[Task]{}, err
 	}
@@ -770,6 +804,9 @@ func (s *MemoryStore) ListDailyCounts(ctx context.Context, teamID string, q Dail
 		return ddbkit.Page[DailyCount]{}, err
 	}
 	now := s.o.read().now.Unix()
+	if err := checkCursor(op, dailyQuery(s.t, teamID, q), q.Cursor); err != nil {
+		return ddbkit.Page[DailyCount]{}, err
+	}
 	if err := s.begin(ctx, op); err != nil {
 		return ddbkit.Page[DailyCount]{}, err
 	}

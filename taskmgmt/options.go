@@ -1,12 +1,16 @@
 package taskmgmt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/memtable"
 )
 
 // Options configure a store. Both stores take the same options.
@@ -178,13 +182,42 @@ func errRaced(what string) error {
 }
 
 // wrap prefixes err with the package and operation, and makes it match
-// exactly one sentinel.
+// exactly one sentinel. A context's end is reported as the context's own
+// error, not as the SDK call it interrupted, so that both stores say the
+// same (the memory store makes no call).
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
+	var mismatch *types.IdempotentParameterMismatchException
+	switch {
+	case errors.Is(err, context.Canceled):
+		err = context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		err = context.DeadlineExceeded
+	case errors.As(err, &mismatch):
+		err = &keyReusedError{err}
+	}
 	return fmt.Errorf("taskmgmt: %s: %w", op, ddb.Classify(err))
 }
+
+// keyReusedError is DynamoDB's refusal of an idempotency key reused for
+// other writes, in the words of the memory store's emulation
+// (memtable.Tokens), without DynamoDB's request ID: both stores say the
+// same. It matches ErrConflict, and errors.As still finds DynamoDB's error.
+type keyReusedError struct{ cause error }
+
+func (e *keyReusedError) Error() string   { return keyReusedText }
+func (e *keyReusedError) Unwrap() []error { return []error{ddbkit.ErrConflict, e.cause} }
+
+// keyReusedText is memtable.Tokens' error for a reused key.
+var keyReusedText = func() string {
+	var t memtable.Tokens
+	now := time.Unix(0, 0)
+	t.Commit("key", "some writes", now)
+	_, err := t.Check("key", "other writes", now)
+	return err.Error()
+}()
 
 // isNotFound reports an error made by errNotFound and its kin.
 func isNotFound(err error) bool { return errors.Is(err, ddbkit.ErrNotFound) }

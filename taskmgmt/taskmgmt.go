@@ -272,9 +272,11 @@ type DailyQuery struct {
 
 // UserStore stores users (access pattern 1).
 type UserStore interface {
-	// CreateUser stores a new user, created today. It returns
-	// ErrInvalidArgument, ErrAlreadyExists if the ID is taken, or
-	// ErrUnavailable.
+	// CreateUser stores a new user, created today. A user stored exactly
+	// as this call would store it (the same fields, created the same day)
+	// counts as this call's earlier success, as after a lost answer, and
+	// is returned. It returns ErrInvalidArgument, ErrAlreadyExists if the
+	// ID is taken, or ErrUnavailable.
 	CreateUser(ctx context.Context, in NewUser) (User, error)
 	// GetUser returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
 	// ErrUnavailable.

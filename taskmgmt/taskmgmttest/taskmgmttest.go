@@ -195,6 +195,13 @@ func testUsers(t *testing.T, newStore NewStore) {
 	equal(t, "GetUser", must[taskmgmt.User](t, "GetUser")(s.GetUser(ctx, "auth0|42")), u)
 	_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "b@example.com", Name: "Bob"})
 	wantErr(t, "CreateUser again", err, ddbkit.ErrAlreadyExists)
+	// The same user again, the same day: what a repeat after a lost
+	// answer finds, a success on both stores (the DynamoDB store's PutNew
+	// recognises it); a day later, or with another field, it is taken.
+	again := must[taskmgmt.User](t, "CreateUser repeated")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "a@example.com", Name: "Alice", Image: "https://example.com/a.png"}))
+	equal(t, "CreateUser repeated", again, u)
+	_, err = s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "a@example.com", Name: "Alice"})
+	wantErr(t, "CreateUser again without the image", err, ddbkit.ErrAlreadyExists)
 	_, err = s.GetUser(ctx, "nobody")
 	wantErr(t, "GetUser unknown", err, ddbkit.ErrNotFound)
 	_, err = s.GetUser(ctx, "a#b")
