@@ -82,7 +82,9 @@ type CatalogStore interface {
 	Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error)
 	// Unpublish removes the entry from the catalog, in one transaction
 	// with its creator's copy and the user's publishedAt. Users' saved
-	// items stay. It returns ErrNotFound if the user has no such entry in
+	// items stay. A user's item marked published whose catalog item is
+	// gone (another writer deleted it) has its mark cleared, and Unpublish
+	// succeeds. It returns ErrNotFound if the user has no such entry in
 	// the catalog, and ErrConflict as Publish does.
 	Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error
 	// GetCatalogEntry returns an entry by its ID: one Query of GSI1
@@ -360,13 +362,17 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 	}
 	ownerKey := key(userID, ownerSK(kind, id))
 	notFound := fmt.Errorf("%s %q of user %q in the catalog: %w", strings.ToLower(string(kind)), id, userID, ddbkit.ErrNotFound)
+	// gone: the user's item is marked published, but the catalog item is
+	// missing (another writer deleted it): the marker alone is cleared.
+	gone := false
 	err := c.rmw(ctx, op, func(txOp string) error {
 		src, err := c.b.get(ctx, ownerKey)
 		if err != nil {
 			return err
 		}
 		var at time.Time
-		if s, marked := str(src, attrPublishedAt); marked {
+		s, marked := str(src, attrPublishedAt)
+		if marked {
 			if at, err = keys.ParseTime(s); err != nil {
 				return ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
 			}
@@ -389,9 +395,11 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 			}
 			at = e.CreatedAt
 		}
-		ws := []write{
-			{label: labelCatalog, kind: writeDelete, key: catalogKey(kind, at, id)},
-			{label: labelCopy, kind: writeDelete, key: creatorCopyKey(userID, kind, at, id)},
+		// The copy goes whether or not it is there: an entry whose copy
+		// another writer lost must still be unpublished.
+		ws := []write{{label: labelCopy, kind: writeRemove, key: creatorCopyKey(userID, kind, at, id)}}
+		if !marked || !gone {
+			ws = append(ws, write{label: labelCatalog, kind: writeDelete, key: catalogKey(kind, at, id)})
 		}
 		if src != nil {
 			owner := maps.Clone(src)
@@ -401,6 +409,10 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 		err = c.b.tx(ctx, txOp, ws)
 		if old, ok := failed(err, labelSource); ok && old != nil {
 			return changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
+		}
+		if old, ok := failed(err, labelCatalog); ok && old == nil && marked {
+			gone = true
+			return changed("catalog %s %q is gone; clearing publishedAt", strings.ToLower(string(kind)), id)
 		}
 		if _, ok := failed(err, ""); ok {
 			return notFound

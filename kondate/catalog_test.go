@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
@@ -330,5 +331,56 @@ func TestCatalogLostResponses(t *testing.T) {
 				t.Errorf("extra after lost responses: %s", k)
 			}
 		}
+	}
+}
+
+// TestUnpublishCatalogItemGone: another writer deleted a published
+// recipe's catalog item (and its creator's copy). Unpublish clears the
+// owner's publishedAt and succeeds, where it used to fail with ErrNotFound
+// and leave the mark, so that Publish refused the recipe for ever; the
+// recipe can then be published again. Recipe.PublishedAt shows the mark.
+func TestUnpublishCatalogItemGone(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic, kondate.AllIndexes)
+	ctx := t.Context()
+	r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.Publish(ctx, u, kondate.KindRecipe, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.GetRecipe(ctx, u, r.ID); err != nil || !got.PublishedAt.Equal(e.CreatedAt) {
+		t.Fatalf("GetRecipe after Publish = %+v, %v; want PublishedAt %v", got, err, e.CreatedAt)
+	}
+	at := e.CreatedAt.UTC().Format("2006-01-02T15:04:05.000Z")
+	for _, k := range [][2]string{{"CATALOG#RECIPE", "CREATED#" + at + "#" + r.ID}, {"CREATOR#" + u, "CATALOG_RECIPE#" + at + "#" + r.ID}} {
+		if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: k[0]}, "SK": &types.AttributeValueMemberS{Value: k[1]}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkUnpublishGone(t, s, r.ID)
+}
+
+// checkUnpublishGone checks Unpublish of recipe id, published but whose
+// catalog item is gone, and what follows.
+func checkUnpublishGone(t *testing.T, s kondate.Store, id string) {
+	t.Helper()
+	ctx := t.Context()
+	if err := s.Unpublish(ctx, u, kondate.KindRecipe, id); err != nil {
+		t.Fatalf("Unpublish of a recipe whose catalog item is gone: %v, want success", err)
+	}
+	if got, err := s.GetRecipe(ctx, u, id); err != nil || !got.PublishedAt.IsZero() {
+		t.Fatalf("GetRecipe after Unpublish = %+v, %v; want no PublishedAt", got, err)
+	}
+	err := s.Unpublish(ctx, u, kondate.KindRecipe, id)
+	ddbtest.WantSentinel(t, "Unpublish again", err, ddbkit.ErrNotFound)
+	e, err := s.Publish(ctx, u, kondate.KindRecipe, id)
+	if err != nil {
+		t.Fatalf("Publish again: %v", err)
+	}
+	if got, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, id); err != nil || !got.CreatedAt.Equal(e.CreatedAt) {
+		t.Fatalf("GetCatalogEntry after publishing again = %+v, %v", got, err)
 	}
 }

@@ -131,9 +131,12 @@
 //     public copy. Publishing again (Unpublish, Publish) refreshes it. The
 //     entry's ID is the recipe's or set's; its createdAt is the time of
 //     publishing, so "newest" is newest in the catalog. The user's item
-//     gets publishedAt, which refuses a second Publish (ErrAlreadyExists)
-//     and gives Unpublish the catalog keys; a recipe deleted while
-//     published is unpublished through GSI1.
+//     gets publishedAt (Recipe.PublishedAt, Set.PublishedAt), which
+//     refuses a second Publish (ErrAlreadyExists) and gives Unpublish the
+//     catalog keys; a recipe deleted while published is unpublished
+//     through GSI1. If another writer deleted the catalog item, Unpublish
+//     clears the marker (and the creator's copy, if any) and succeeds, so
+//     the item can be published again.
 //   - One item holds one GSI2SK, so each entry is two items: the catalog
 //     item carries SORT#NEWEST#<createdAt>#<id>, the creator's copy
 //     SORT#POPULAR#<savedCount>#<id>, under the same GSI2PK. Newest and

@@ -135,6 +135,8 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 			tx.Put(w.label, d.t, w.item)
 		case writeDelete:
 			tx.Delete(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
+		case writeRemove:
+			tx.Delete(w.label, d.t, w.key.item(d.t))
 		case writeCheck:
 			tx.Check(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
 		case writeReplace:

@@ -49,16 +49,18 @@ type recipeItem struct {
 	Origin      string       `dynamodbav:"origin"`
 	CreatedAt   string       `dynamodbav:"createdAt"`
 	UpdatedAt   string       `dynamodbav:"updatedAt"`
+	PublishedAt string       `dynamodbav:"publishedAt,omitempty"` // set by Publish only
 }
 
 type setItem struct {
 	keyAttrs
 	gsi1Attrs
-	Title     string    `dynamodbav:"title"`
-	Items     []SetItem `dynamodbav:"items"`
-	Tags      []string  `dynamodbav:"tags"`
-	CreatedAt string    `dynamodbav:"createdAt"`
-	UpdatedAt string    `dynamodbav:"updatedAt"`
+	Title       string    `dynamodbav:"title"`
+	Items       []SetItem `dynamodbav:"items"`
+	Tags        []string  `dynamodbav:"tags"`
+	CreatedAt   string    `dynamodbav:"createdAt"`
+	UpdatedAt   string    `dynamodbav:"updatedAt"`
+	PublishedAt string    `dynamodbav:"publishedAt,omitempty"` // set by Publish only
 }
 
 type planItem struct {
@@ -302,7 +304,8 @@ func decodeRecipe(t ddb.Table, item ddb.Item) (Recipe, error) {
 	d.unmarshal(&it)
 	r := Recipe{ID: d.id(it.SK, skRecipe), UserID: d.user(it.PK), Title: it.Title,
 		Ingredients: orNil(it.Ingredients), Steps: orNil(it.Steps), Tags: orNil(it.Tags), Origin: it.Origin,
-		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
+		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt),
+		PublishedAt: d.time(attrPublishedAt, it.PublishedAt)}
 	return r, d.err
 }
 
@@ -311,7 +314,8 @@ func decodeSet(t ddb.Table, item ddb.Item) (Set, error) {
 	var it setItem
 	d.unmarshal(&it)
 	s := Set{ID: d.id(it.SK, skSet), UserID: d.user(it.PK), Title: it.Title, Items: orNil(it.Items), Tags: orNil(it.Tags),
-		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
+		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt),
+		PublishedAt: d.time(attrPublishedAt, it.PublishedAt)}
 	return s, d.err
 }
 

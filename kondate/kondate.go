@@ -42,6 +42,7 @@ type Recipe struct {
 	Origin      string // where the recipe came from, free text such as "manual" or a URL
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+	PublishedAt time.Time // when it was published to the catalog (Publish); zero when it is not
 }
 
 // NewRecipe is the input of CreateRecipe.
@@ -71,13 +72,14 @@ type SetItem struct {
 
 // Set is a named set of dishes, the SET#<id> item.
 type Set struct {
-	ID        string // a ULID when ddbkit made it; read from the sort key
-	UserID    string
-	Title     string
-	Items     []SetItem
-	Tags      []string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID          string // a ULID when ddbkit made it; read from the sort key
+	UserID      string
+	Title       string
+	Items       []SetItem
+	Tags        []string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	PublishedAt time.Time // when it was published to the catalog (Publish); zero when it is not
 }
 
 // NewSet is the input of CreateSet.

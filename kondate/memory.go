@@ -274,7 +274,7 @@ func (m *memoryBackend) tx(ctx context.Context, op string, ws []write) error {
 		switch w.kind {
 		case writePutNew, writePut, writeReplace:
 			m.store(w.item)
-		case writeDelete:
+		case writeDelete, writeRemove:
 			m.drop(w.key)
 		}
 	}

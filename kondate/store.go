@@ -87,6 +87,7 @@ const (
 	writeDelete                   // delete if it exists (and matches want)
 	writeCheck                    // check that it exists (and matches want)
 	writeReplace                  // put, replacing the item at its key if it exists (and matches want)
+	writeRemove                   // delete, whether or not it exists
 )
 
 // listFilter keeps the items whose list attribute attr holds value, as
