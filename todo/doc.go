@@ -33,7 +33,7 @@
 //	  update a todo                   UpdateTodo                    1 UpdateItem; when it sets a category,
 //	                                                                1 GetItem + 1 TransactWriteItems
 //	  toggle completed                ToggleTodo                    1 GetItem + 1 conditional UpdateItem
-//	  delete a todo                   DeleteTodo                    1 DeleteItem
+//	  delete a todo                   DeleteTodo                    1 TransactWriteItems (conditional delete)
 //	  update a category               UpdateCategory                1 UpdateItem
 //	  delete a category               DeleteCategory                per 99 referring todos 1 Query + 1 TransactWriteItems,
 //	                                                                then 1 Query
@@ -108,8 +108,11 @@
 // is lost, and the write is repeated by the SDK or by the store:
 //
 //   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
-//     each step of DeleteCategory and DeleteUser) carry a
-//     ClientRequestToken, so a repeat commits nothing more.
+//     DeleteTodo, each step of DeleteCategory and DeleteUser) carry a
+//     ClientRequestToken, so a repeat commits nothing more. DeleteTodo is a
+//     transaction of one item for its token alone: a DeleteItem repeated
+//     after a 500 could not tell a todo it deleted (its response lost)
+//     from one that never existed, and would report either as deleted.
 //   - CreateUser recognises the user it wrote (ddb.PutNew).
 //   - UpdateUser, UpdateTodo and UpdateCategory set values, which is safe
 //     to repeat.
@@ -118,13 +121,10 @@
 //     toggle writes, the toggle is done. When a response was lost and the
 //     todo changed before the retry, it returns ErrUnavailable: whether the
 //     toggle took effect cannot be known, and toggling again could undo it.
-//   - DeleteTodo repeated by the store after a lost response succeeds when
-//     the todo is gone. A delete the SDK repeats by itself reports
-//     ErrNotFound, though the todo is deleted as asked.
 //
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
-// of CreateTodo, CreateCategory and UpdateTodo with a category, in both
-// stores. DynamoDB remembers a token for 10 minutes: within that window a
+// of CreateTodo, CreateCategory, UpdateTodo with a category and DeleteTodo,
+// in both stores. DynamoDB remembers a token for 10 minutes: within that window a
 // call repeated with the same writes succeeds without writing, and one with
 // other writes fails with ErrConflict and writes nothing. A create makes a
 // fresh ID and timestamp on every call and an update reads the todo it
@@ -216,5 +216,8 @@
 // ErrSchemaMismatch (from EnsureTable, or a table that is missing). The
 // SDK's error stays reachable with errors.As. Bad input is refused before
 // any call, so nothing is written. The memory store returns the same
-// errors, in the same cases, a cancelled or expired context included.
+// errors, with the same text, in the same cases, a cancelled or expired
+// context included: DynamoStore's errors for an ended context and for an
+// idempotency key reused for other writes read as the memory store's,
+// without the SDK's operation name, DynamoDB's message or its request ID.
 package todo

@@ -474,20 +474,14 @@ func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error
 	if err != nil {
 		return err
 	}
-	uncertain := false
-	err = s.retry(ctx, func() error {
-		err := s.delete(ctx, k)
-		switch {
-		case ddb.ServerError(err):
-			uncertain = true
-		case uncertain && ddb.IsConditionFailed(err):
-			// An attempt whose response was lost deleted it (or another
-			// writer did): either way the todo is gone, as asked.
-			return nil
-		}
-		return err
-	})
-	if ddb.IsConditionFailed(err) {
+	// A transaction, for its token: a repeat after a lost response finds
+	// its own commit, and one after a 500 that wrote nothing deletes, or
+	// reports a missing todo. A DeleteItem repeated after a 500 could not
+	// tell a todo it deleted from one that never was.
+	var tx ddb.Tx
+	tx.Delete(labelItem, s.t, k.item(s.t), exists)
+	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	if _, failed := ddb.ConditionFailed(err, labelItem); failed {
 		return wrap(op, errNotFound("todo", username, id))
 	}
 	return wrap(op, err)
@@ -724,11 +718,6 @@ func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, 
 // update applies upd to the existing item at k.
 func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.UpdateBuilder, rv types.ReturnValue) (ddb.Item, error) {
 	return ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, exists, rv)
-}
-
-// delete deletes the existing item at k; a missing item fails its condition.
-func (s *DynamoStore) delete(ctx context.Context, k itemKey) error {
-	return ddb.DeleteItem(ctx, s.c, s.t, k.item(s.t), exists)
 }
 
 // changedError is a condition on values read that failed: the item changed

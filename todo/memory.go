@@ -389,12 +389,19 @@ func (s *MemoryStore) DeleteTodo(ctx context.Context, username, id string) error
 	if err := live(ctx, op); err != nil {
 		return err
 	}
+	// DynamoStore's transaction, under the caller's idempotency key if any.
+	var at time.Time
+	if _, keyed := ddbkit.RequestToken(ctx, op); keyed {
+		at = s.o.now()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.remove(k) {
-		return wrap(op, errNotFound("todo", username, id))
-	}
-	return nil
+	return wrap(op, s.once(ctx, op, writes(k), at, func() error {
+		if !s.remove(k) {
+			return errNotFound("todo", username, id)
+		}
+		return nil
+	}))
 }
 
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.

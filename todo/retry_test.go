@@ -236,7 +236,7 @@ func TestLostResponses(t *testing.T) {
 	if got, _ := s.GetTodo(ctx, "alice", td.ID); got.CategoryID != "" || count() != 2 {
 		t.Fatalf("after DeleteCategory: todo %+v, %d items", got, count())
 	}
-	lose("DeleteItem", "DeleteTodo", func() error { return s.DeleteTodo(ctx, "alice", td.ID) })
+	lose("TransactWriteItems", "DeleteTodo", func() error { return s.DeleteTodo(ctx, "alice", td.ID) })
 	if n := count(); n != 1 {
 		t.Fatalf("%d items after DeleteTodo, want 1", n)
 	}

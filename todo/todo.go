@@ -170,7 +170,10 @@ type TodoStore interface {
 	// todo changed before the retry, so whether the toggle took effect is
 	// unknown.
 	ToggleTodo(ctx context.Context, username, id string) (Todo, error)
-	// DeleteTodo returns ErrNotFound if there is no such todo.
+	// DeleteTodo returns ErrNotFound if there is no such todo, and
+	// ErrConflict if the call repeats an idempotency key that committed
+	// other writes. Repeated under the key that deleted the todo, it
+	// succeeds again.
 	DeleteTodo(ctx context.Context, username, id string) error
 }
 
