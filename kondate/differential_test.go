@@ -33,8 +33,8 @@ func TestTranscript(t *testing.T) {
 		}
 		return b.String()
 	}
-	ds, _, _ := newDynamo(t, nil, deterministic)
-	mem, dyn := script(kondate.NewMemoryStore(deterministic)), script(ds)
+	ds, _, _ := newDynamo(t, nil, deterministic, kondate.AllIndexes)
+	mem, dyn := script(kondate.NewMemoryStore(deterministic, kondate.AllIndexes)), script(ds)
 	if mem != dyn {
 		ml, dl := strings.Split(mem, "\n"), strings.Split(dyn, "\n")
 		for i := range min(len(ml), len(dl)) {

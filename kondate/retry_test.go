@@ -28,7 +28,7 @@ func faulty(t *testing.T, opts ...func(*kondate.Options)) (*kondate.DynamoStore,
 	t.Helper()
 	var fc *ddbtest.FaultClient
 	s, c, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc },
-		append([]func(*kondate.Options){deterministic}, opts...)...)
+		append([]func(*kondate.Options){deterministic, kondate.AllIndexes}, opts...)...)
 	return s, fc, c, table
 }
 
@@ -42,6 +42,9 @@ type fixture struct {
 	cat     kondate.Category
 	method  kondate.PaymentMethod
 	notice  kondate.Notification
+	entry   kondate.CatalogEntry // published, saved by u
+	unpub   kondate.Recipe       // not published
+	share   kondate.ShareLink    // to entry
 }
 
 const u = "u_01"
@@ -79,6 +82,16 @@ func newFixture(t *testing.T, s kondate.Store) fixture {
 	check()
 	_, err = s.RegisterPushToken(ctx, u, kondate.PlatformWeb, "tok")
 	check()
+	pub, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "p", Tags: []string{"x"}})
+	check()
+	f.entry, err = s.Publish(ctx, u, kondate.KindRecipe, pub.ID)
+	check()
+	_, err = s.SaveCatalogEntry(ctx, u, kondate.KindRecipe, f.entry.ID)
+	check()
+	f.unpub, err = s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "q"})
+	check()
+	f.share, err = s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: f.entry.ID, AuthorName: "a"})
+	check()
 	return f
 }
 
@@ -92,6 +105,7 @@ func ign[T any](_ T, err error) error { return err }
 // every returns a call of every method of s, on f.
 func every(s kondate.Store, ctx context.Context, f fixture) []call {
 	o := ddbkit.PageOptions{}
+	co := kondate.CatalogPageOptions{}
 	return []call{
 		{"GetProfile", func() error { return ign(s.GetProfile(ctx, u)) }},
 		{"UpdateProfile", func() error { return ign(s.UpdateProfile(ctx, u, kondate.ProfilePatch{DisplayName: ptr("x")})) }},
@@ -155,6 +169,24 @@ func every(s kondate.Store, ctx context.Context, f fixture) []call {
 		{"RegisterPushToken", func() error { return ign(s.RegisterPushToken(ctx, u, kondate.PlatformIOS, "t2")) }},
 		{"UnregisterPushToken", func() error { return s.UnregisterPushToken(ctx, u, kondate.PlatformWeb, "tok") }},
 		{"ListPushTokens", func() error { return ign(s.ListPushTokens(ctx, u, o)) }},
+		{"Publish", func() error { return ign(s.Publish(ctx, u, kondate.KindRecipe, f.unpub.ID)) }},
+		{"GetCatalogEntry", func() error { return ign(s.GetCatalogEntry(ctx, kondate.KindRecipe, f.entry.ID)) }},
+		{"ListCatalogNewest", func() error { return ign(s.ListCatalogNewest(ctx, kondate.KindRecipe, co)) }},
+		{"ListCatalogPopular", func() error {
+			return ign(s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{Tag: "x"}))
+		}},
+		{"ListCatalogByCreator", func() error { return ign(s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, co)) }},
+		{"SaveCatalogEntry", func() error { return ign(s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, f.entry.ID)) }},
+		{"ListSaved", func() error { return ign(s.ListSaved(ctx, u, kondate.KindRecipe, o)) }},
+		{"UnsaveCatalogEntry", func() error { return s.UnsaveCatalogEntry(ctx, u, kondate.KindRecipe, f.entry.ID) }},
+		{"RecalculatePopularity", func() error { return ign(s.RecalculatePopularity(ctx, kondate.KindRecipe)) }},
+		{"Unpublish", func() error { return s.Unpublish(ctx, u, kondate.KindRecipe, f.entry.ID) }},
+		{"CreateShareLink", func() error {
+			return ign(s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindSet, TargetID: f.set.ID}))
+		}},
+		{"GetShareLink", func() error { return ign(s.GetShareLink(ctx, f.share.ID)) }},
+		{"ResolveShareLink", func() error { return ign(s.ResolveShareLink(ctx, f.share.ID)) }},
+		{"DeleteShareLink", func() error { return s.DeleteShareLink(ctx, u, f.share.ID) }},
 	}
 }
 
@@ -207,7 +239,7 @@ func TestErrorContract(t *testing.T) {
 // TestMemoryEndedContext: the memory store under a cancelled context gives
 // the same error for every operation, and writes nothing.
 func TestMemoryEndedContext(t *testing.T) {
-	s := kondate.NewMemoryStore(deterministic)
+	s := kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
 	f := newFixture(t, s)
 	before := snapshot(t, s)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -268,6 +300,17 @@ func snapshot(t *testing.T, s kondate.Store) map[string]string {
 	add("tokens", pt, err)
 	pr, err := s.GetProfile(ctx, u)
 	add("profile", pr, err)
+	co := kondate.CatalogPageOptions{PageOptions: o}
+	cn, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, co)
+	add("catalog newest", cn, err)
+	cp, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, co)
+	add("catalog popular", cp, err)
+	cc, err := s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, co)
+	add("catalog by creator", cc, err)
+	for _, user := range []string{u, "u_02"} {
+		sv, err := s.ListSaved(ctx, user, kondate.KindRecipe, o)
+		add("saved by "+user, sv, err)
+	}
 	return out
 }
 
