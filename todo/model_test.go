@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"pgregory.net/rapid"
 
 	"github.com/ddbkit/ddbkit"
@@ -210,7 +213,79 @@ func modelActions(r *difftest.Run[todo.Store]) map[string]func(*rapid.T) {
 		"ListUserData": func(t *rapid.T) {
 			difftest.Call[ddbkit.Page[todo.Record]](r, "ListUserData", r.Ctx(t), user(t), r.PageOptions(t))
 		},
+		// Another writer, as the seed's app writes: attributes missing,
+		// other time formats, kinds this package does not know. The memory
+		// store imports what DynamoDB gets put raw.
+		"ForeignPut": func(t *rapid.T) {
+			item := foreignItem(t, users, &todoIDs, &catIDs)
+			difftest.Do(r, "foreignPut(p, s, "+difftest.GoSource(item)+")", func(s todo.Store) (struct{}, error) {
+				return foreignPut(r.Pair, s, item)
+			})
+		},
 	}
+}
+
+// foreignItem draws an item as another writer of the table writes it.
+func foreignItem(t *rapid.T, users []string, todoIDs, catIDs *[]string) map[string]types.AttributeValue {
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	username := rapid.SampledFrom(users).Draw(t, "foreign user")
+	stamp := rapid.SampledFrom([]string{"2024-01-05T10:00:00Z", "2024-01-05T19:00:00+09:00",
+		"2024-01-05T10:00:00.123456Z", "2024-01-01T00:00:00.000Z", ""}).Draw(t, "foreign time")
+	item := map[string]types.AttributeValue{}
+	set := func(name string, v types.AttributeValue) {
+		if rapid.IntRange(0, 3).Draw(t, name+"?") > 0 { // mostly there
+			item[name] = v
+		}
+	}
+	id := rapid.SampledFrom(append(slices.Clone(*todoIDs), "t1", "t2")).Draw(t, "foreign id")
+	switch kind := rapid.IntRange(0, 3).Draw(t, "foreign kind"); kind {
+	case 0:
+		item["pk"], item["sk"] = str("user#"+username), str("todo#"+id)
+		set("id", str(id))
+		set("entity_type", str("todo"))
+		set("title", str(rapid.SampledFrom([]string{"牛乳を買う", "散歩"}).Draw(t, "foreign title")))
+		set("priority", str(rapid.SampledFrom([]string{"high", "low", "someday"}).Draw(t, "foreign priority")))
+		set("completed", &types.AttributeValueMemberBOOL{Value: rapid.Bool().Draw(t, "foreign completed")})
+		if len(*catIDs) > 0 {
+			set("category_id", str(rapid.SampledFrom(*catIDs).Draw(t, "foreign category")))
+		}
+		if stamp != "" {
+			set("created_at", str(stamp))
+			set("updated_at", str(stamp))
+		}
+		if !slices.Contains(*todoIDs, id) {
+			*todoIDs = append(*todoIDs, id)
+		}
+	case 1:
+		cid := rapid.SampledFrom(append(slices.Clone(*catIDs), "c1")).Draw(t, "foreign category id")
+		item["pk"], item["sk"] = str("user#"+username), str("category#"+cid)
+		set("name", str("家"))
+		set("color", str(rapid.SampledFrom([]string{"success", "pink"}).Draw(t, "foreign color")))
+		if stamp != "" {
+			set("created_at", str(stamp))
+		}
+		if !slices.Contains(*catIDs, cid) {
+			*catIDs = append(*catIDs, cid)
+		}
+	case 2:
+		item["pk"], item["sk"] = str("users"), str(username)
+		set("username", str(username))
+		item["email"] = str(username + "@example.com")
+	default:
+		item["pk"], item["sk"] = str("user#"+username), str("note#"+id)
+		item["text"] = str("メモ")
+	}
+	return item
+}
+
+// foreignPut writes item as another program would: raw with PutItem on
+// DynamoDB (without faults), by Import into the memory store.
+func foreignPut(p *difftest.Pair[todo.Store], s todo.Store, item map[string]types.AttributeValue) (struct{}, error) {
+	if mem, ok := s.(*todo.MemoryStore); ok {
+		return struct{}{}, mem.Import(ddbkit.TableItems{p.Tables[0]: {item}})
+	}
+	_, err := p.DB.(*dynamodb.Client).PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(p.Tables[0]), Item: item})
+	return struct{}{}, err
 }
 
 // The divergences the model runs found, as difftest printed them once
