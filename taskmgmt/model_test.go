@@ -145,6 +145,14 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 		}
 		return rapid.SampledFrom([]taskmgmt.Date{"", "2031-02-30", "2031/03/10", "2031-03-10T00:00:00Z", "10-03-2031"}).Draw(t, label)
 	}
+	// dates draws a task's dates: mostly in order.
+	dates := func(t *rapid.T) (taskmgmt.Date, taskmgmt.Date) {
+		start := date(t, "start")
+		if start.Valid() && rapid.IntRange(0, 9).Draw(t, "ordered?") < 8 {
+			return start, start.AddDays(rapid.IntRange(0, 3).Draw(t, "days"))
+		}
+		return start, date(t, "end")
+	}
 	status := func(t *rapid.T) taskmgmt.Status {
 		return difftest.Pick(t, "status", taskmgmt.Statuses, rapid.SampledFrom([]taskmgmt.Status{"", "blocked", "TODO"}))
 	}
@@ -164,6 +172,38 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 		}
 		return ctx
 	}
+
+	// Each check starts from a small team, so that its operations reach
+	// tasks, tags, counters and invitations: u1 (admin) and u2 (member)
+	// in one team, with a tag and two tasks, one of them tagged.
+	setup := func() {
+		for _, u := range users[:3] {
+			difftest.Call[taskmgmt.User](r, "CreateUser", context.Background(), taskmgmt.NewUser{ID: u, Email: "a@example.com", Name: "user " + u})
+		}
+		tm, err := difftest.Call[taskmgmt.Team](r, "CreateTeam", context.Background(), "u1", taskmgmt.NewTeam{Name: "team"})
+		if err != nil {
+			return
+		}
+		keep(&teamIDs, tm.ID)
+		difftest.Call[taskmgmt.Member](r, "AddMember", context.Background(), tm.ID, "u2", taskmgmt.RoleMember)
+		tg, err := difftest.Call[taskmgmt.Tag](r, "CreateTag", context.Background(), tm.ID, taskmgmt.NewTag{Name: "tag", Color: taskmgmt.Color{Color: "#fff", BackgroundColor: "#000"}})
+		if err != nil {
+			return
+		}
+		keep(&tagIDs, tg.ID)
+		today := taskmgmt.DateOf(modelStart.In(jst))
+		for i, in := range []taskmgmt.NewTask{
+			{Title: "first", Start: today.AddDays(-2), End: today.AddDays(-1), TagIDs: []string{tg.ID}},
+			{Title: "second", Status: taskmgmt.StatusDoing, Start: today, End: today.AddDays(2)},
+		} {
+			if tk, err := difftest.Call[taskmgmt.Task](r, "CreateTask", context.Background(), tm.ID, in); err == nil {
+				keep(&taskIDs, tk.ID)
+			} else {
+				panic(fmt.Sprint("setup task ", i, ": ", err))
+			}
+		}
+	}
+	setup()
 
 	return map[string]func(*rapid.T){
 		"Advance": func(t *rapid.T) {
@@ -243,7 +283,8 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 		},
 		"CreateTask": func(t *rapid.T) {
 			ctx, tm := keyed(t), team(t)
-			in := taskmgmt.NewTask{Title: difftest.Text(taskmgmt.MaxTitleLen).Draw(t, "title"), Start: date(t, "start"), End: date(t, "end"), TagIDs: tags(t)}
+			start, end := dates(t)
+			in := taskmgmt.NewTask{Title: difftest.Text(taskmgmt.MaxTitleLen).Draw(t, "title"), Start: start, End: end, TagIDs: tags(t)}
 			if opt(t, "status?") {
 				in.Status = status(t)
 			}
