@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"pgregory.net/rapid"
 
 	"github.com/ddbkit/ddbkit"
@@ -206,6 +207,23 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 	setup()
 
 	return map[string]func(*rapid.T){
+		// The invariant: what the memory store exports, a fresh memory
+		// store imports and exports unchanged.
+		"": func(t *rapid.T) {
+			mem := r.Pair.Mem.(*taskmgmt.MemoryStore)
+			out := mem.Export()
+			fresh := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
+				o.TableName, o.InvitationTableName = r.Pair.Tables[0], r.Pair.Tables[1]
+			})
+			if err := fresh.Import(out); err != nil {
+				t.Fatalf("Import of Export: %v", err)
+			}
+			for name, items := range fresh.Export() {
+				if got, want := itemStrings(items), itemStrings(out[name]); !slices.Equal(got, want) {
+					t.Fatalf("table %s after Import of Export:\n got %v\nwant %v", name, got, want)
+				}
+			}
+		},
 		"Advance": func(t *rapid.T) {
 			d := rapid.SampledFrom([]time.Duration{time.Minute, time.Hour, 7 * time.Hour, 24 * time.Hour, 25 * time.Hour}).Draw(t, "advance")
 			r.Advance(d)
@@ -471,4 +489,12 @@ func TestModelRegressionReadRetried(t *testing.T) {
 	difftest.Same(t, p, func(s taskmgmt.Store) (ddbkit.Page[taskmgmt.Task], error) {
 		return s.ListBoard(ctx, "t", taskmgmt.BoardQuery{View: taskmgmt.ViewAll})
 	})
+}
+
+func itemStrings(items []map[string]types.AttributeValue) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = difftest.ItemString(it)
+	}
+	return out
 }
