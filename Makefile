@@ -25,7 +25,7 @@ dynamodb_env = \
 		echo "make: DynamoDB Local: $$DYNAMODB_LOCAL_JAR" >&2; \
 	fi
 
-.PHONY: test consumer-test bench fmt-check vet deps-check tidy
+.PHONY: test consumer-test diff bench fmt-check vet deps-check tidy
 
 # test runs every test against DynamoDB Local; DDBTEST_REQUIRED=1 turns a
 # missing DynamoDB Local into a failure instead of a skip. Then it tests
@@ -39,6 +39,15 @@ test: fmt-check vet deps-check
 consumer-test:
 	@$(dynamodb_env); \
 	scripts/consumer-test.sh
+
+# diff runs the model tests of issue 14 long: every domain's memory store
+# against its DynamoDB store on DynamoDB Local, DDBKIT_DIFF_OPS operations
+# per domain and variant (10,000 unless set). make test runs them short.
+DDBKIT_DIFF_OPS ?= 10000
+diff:
+	@$(dynamodb_env); \
+	DDBKIT_DIFF_OPS=$(DDBKIT_DIFF_OPS) DDBTEST_REQUIRED=1 $(GO) test -count=1 -timeout 60m -v \
+		-run 'TestModel$$|TestModelFaults$$' ./todo/ ./livecomment/ ./wardrobe/ ./taskmgmt/ ./kondate/ | grep -E '^(ok|FAIL|---|\s+.*difftest:)'
 
 # bench runs the benchmarks; those of the memory stores need no DynamoDB.
 bench:
