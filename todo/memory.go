@@ -396,7 +396,7 @@ func (s *MemoryStore) DeleteTodo(ctx context.Context, username, id string) error
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return wrap(op, s.once(ctx, op, writes(k), at, func() error {
+	return wrap(op, s.once(ctx, op, writes(k.pk, k.sk), at, func() error {
 		if !s.remove(k) {
 			return errNotFound("todo", username, id)
 		}

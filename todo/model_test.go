@@ -327,3 +327,17 @@ func TestModelRegressionDeleteAfter500(t *testing.T) {
 	p.Faults.Next("InternalError")
 	difftest.SameErr(t, p, func(s todo.Store) error { return s.DeleteTodo(ctx, "alice", "a") })
 }
+
+// The memory store's DeleteTodo described its writes, for the token of an
+// idempotency key, without the todo's key: a key that deleted one todo
+// then replayed as success for another, where DynamoDB refuses it.
+func TestModelRegressionDeleteTodoKeyReused(t *testing.T) {
+	ctx := t.Context()
+	p := newModelPair(t)
+	key := ddbtest.UniqueName("k")
+	difftest.Same(t, p, func(s todo.Store) (struct{}, error) {
+		return foreignPut(p, s, map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "user#bob"}, "sk": &types.AttributeValueMemberS{Value: "todo#t1"}})
+	})
+	difftest.SameErr(t, p, func(s todo.Store) error { return s.DeleteTodo(ddbkit.WithIdempotencyKey(ctx, key), "bob", "t1") })
+	difftest.SameErr(t, p, func(s todo.Store) error { return s.DeleteTodo(ddbkit.WithIdempotencyKey(ctx, key), "alice", "t1") })
+}

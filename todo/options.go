@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
@@ -108,31 +106,23 @@ func errUnknownCategory(id string) error {
 // wrap prefixes err with the package and operation, as every error of the
 // package reads, and gives it exactly one ddbkit sentinel (ddb.Classify).
 //
-// Two errors of DynamoDB read as the memory store's, so that both stores
-// fail with the same text; the SDK's error stays their cause, reachable
-// with errors.As. A context that ended reads the same whichever call
-// noticed it (the memory store, or the SDK, whose error names the
-// operation it was about to make), and an idempotency key reused for other
-// writes reads without DynamoDB's message and request ID.
+// A context that ended reads the same whichever call noticed it (the
+// memory store, or the SDK, whose error names the operation it was about
+// to make), so that both stores fail with the same text; the SDK's error
+// stays the cause, reachable with errors.As. (ddb.Classify does as much
+// for an idempotency key reused for other writes.)
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var mismatch *types.IdempotentParameterMismatchException
 	switch {
 	case errors.Is(err, context.Canceled):
 		err = &sameText{text: context.Canceled.Error(), err: err}
 	case errors.Is(err, context.DeadlineExceeded):
 		err = &sameText{text: context.DeadlineExceeded.Error(), err: err}
-	case errors.As(err, &mismatch):
-		err = &sameText{text: errKeyReused, err: errors.Join(ddbkit.ErrConflict, err)}
 	}
 	return fmt.Errorf("todo: %s: %w", op, ddb.Classify(err))
 }
-
-// errKeyReused is what the memory store's tokens (memtable.Tokens) say of
-// a key reused for other writes.
-const errKeyReused = "conflict: the idempotency key was already used, within DynamoDB's 10-minute window, for different writes"
 
 // sameText is err under the text the memory store gives the same failure.
 type sameText struct {
