@@ -144,6 +144,14 @@ func creatorCopyKey(creatorID string, kind CatalogKind, at time.Time, id string)
 	return itemKey{creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#" + keyTime(at) + "#" + id}
 }
 
+// copyKeyOf is the key of the creator's copy of the catalog item at k:
+// the time and ID of k's sort key, as written (in another writer's time
+// format, say), after CATALOG_<kind>#.
+func copyKeyOf(creatorID string, kind CatalogKind, k itemKey) itemKey {
+	rest, _ := strings.CutPrefix(k.sk, skCreated)
+	return itemKey{creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#" + rest}
+}
+
 // popularSK is the popular-order key: the count in ten digits, so the
 // string order is the numeric order up to 9,999,999,999 saves.
 func popularSK(count int64, id string) string {
@@ -362,8 +370,10 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 	}
 	ownerKey := key(userID, ownerSK(kind, id))
 	notFound := fmt.Errorf("%s %q of user %q in the catalog: %w", strings.ToLower(string(kind)), id, userID, ddbkit.ErrNotFound)
-	// gone: the user's item is marked published, but the catalog item is
-	// missing (another writer deleted it): the marker alone is cleared.
+	// gone: the user's item is marked published, but no catalog item is
+	// at the key the mark gives (another writer deleted it, or wrote it
+	// under another time format): the entry is then looked up by ID, and
+	// if there is none, the mark alone is cleared.
 	gone := false
 	err := c.rmw(ctx, op, func(txOp string) error {
 		src, err := c.b.get(ctx, ownerKey)
@@ -376,30 +386,43 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 			if at, err = keys.ParseTime(s); err != nil {
 				return ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
 			}
+		}
+		// cat is the catalog item's key, none when there is none to delete.
+		var cat *itemKey
+		if marked && !gone {
+			k := catalogKey(kind, at, id)
+			cat = &k
 		} else {
-			// The user's item is gone, or another writer published: the
-			// entry is found by ID, and must be the user's.
+			// The user's item is gone, or another writer published it, or
+			// the mark's key is gone: the entry is found by ID, and must
+			// be the user's.
 			item, err := c.publicEntry(ctx, kind, id)
 			if err != nil {
 				return err
 			}
-			if item == nil {
+			if item != nil {
+				e, err := decodeCatalog(c.t, item)
+				if err != nil {
+					return err
+				}
+				if e.CreatorID == userID {
+					k := keyOf(item)
+					cat = &k
+				}
+			}
+			if cat == nil && !marked {
 				return notFound
 			}
-			e, err := decodeCatalog(c.t, item)
-			if err != nil {
-				return err
-			}
-			if e.CreatorID != userID {
-				return notFound
-			}
-			at = e.CreatedAt
+		}
+		copyKey := creatorCopyKey(userID, kind, at, id)
+		if cat != nil {
+			copyKey = copyKeyOf(userID, kind, *cat)
 		}
 		// The copy goes whether or not it is there: an entry whose copy
 		// another writer lost must still be unpublished.
-		ws := []write{{label: labelCopy, kind: writeRemove, key: creatorCopyKey(userID, kind, at, id)}}
-		if !marked || !gone {
-			ws = append(ws, write{label: labelCatalog, kind: writeDelete, key: catalogKey(kind, at, id)})
+		ws := []write{{label: labelCopy, kind: writeRemove, key: copyKey}}
+		if cat != nil {
+			ws = append(ws, write{label: labelCatalog, kind: writeDelete, key: *cat})
 		}
 		if src != nil {
 			owner := maps.Clone(src)
@@ -410,7 +433,7 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 		if old, ok := failed(err, labelSource); ok && old != nil {
 			return changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
 		}
-		if old, ok := failed(err, labelCatalog); ok && old == nil && marked {
+		if old, ok := failed(err, labelCatalog); ok && old == nil && marked && !gone {
 			gone = true
 			return changed("catalog %s %q is gone; clearing publishedAt", strings.ToLower(string(kind)), id)
 		}
@@ -490,9 +513,15 @@ func countedEntry(cat ddb.Item, e CatalogEntry, n int64) ([]write, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Attributes ddbkit does not know stay on the catalog item.
+	// Attributes ddbkit does not know stay on the catalog item, and both
+	// items keep their keys, which another writer may have written with
+	// another time format.
 	merged := maps.Clone(cat)
 	maps.Copy(merged, newCat)
+	ck := keyOf(cat)
+	pk := copyKeyOf(e.CreatorID, e.Kind, ck)
+	merged[AttrPK], merged[AttrSK] = ddb.S(ck.pk), ddb.S(ck.sk)
+	newCopy[AttrPK], newCopy[AttrSK] = ddb.S(pk.pk), ddb.S(pk.sk)
 	return []write{
 		{label: labelCatalog, kind: writeReplace, item: merged, want: scalars(cat)},
 		{label: labelCopy, kind: writeReplace, item: newCopy, want: ddb.Item{}},

@@ -361,6 +361,26 @@ func TestUnpublishCatalogItemGone(t *testing.T) {
 		}
 	}
 	checkUnpublishGone(t, s, r.ID)
+
+	// The memory store, through Export and Import.
+	m := kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
+	if r, err = m.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Publish(ctx, u, kondate.KindRecipe, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	var kept []map[string]types.AttributeValue
+	for _, item := range m.Export()[kondate.DefaultTableName] {
+		if pk := render(item)["PK"]; pk != "S:CATALOG#RECIPE" && pk != "S:CREATOR#"+u {
+			kept = append(kept, item)
+		}
+	}
+	m = kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
+	if err := m.Import(ddbkit.TableItems{kondate.DefaultTableName: kept}); err != nil {
+		t.Fatal(err)
+	}
+	checkUnpublishGone(t, m, r.ID)
 }
 
 // checkUnpublishGone checks Unpublish of recipe id, published but whose

@@ -206,6 +206,19 @@
 // and deletes into savedCount every few seconds), at the price of counts
 // that lag. Neither is built: the seed's app is far from both limits.
 //
+// # Fixtures: Export and Import
+//
+// MemoryStore.Export returns the items the memory store holds, in
+// DynamoDB's attribute-value form and exactly as DynamoStore writes them
+// (the model tests compare it with a Scan of the DynamoDB table, attribute
+// for attribute). MemoryStore.Import seeds a memory store with items in the
+// seed's layout, as the seed's app or any other writer puts them (the
+// seed's own examples, or items exported from a real table): it keeps them
+// as they are and checks that DynamoStore could read them, refusing the
+// whole import with ErrCorruptItem otherwise. The memory store then reads
+// them as DynamoStore reads the same items in a table; the legacy fixture
+// runs on both stores.
+//
 // # Errors
 //
 // Every error matches exactly one ddbkit sentinel. Bad input is refused
@@ -242,7 +255,10 @@
 //   - both items of a catalog entry, with the same snapshot and savedCount,
 //     GSI2SK and GSI3 keys as above, changed in one transaction: an entry
 //     without its copy cannot be saved (ErrNotFound), and counts that
-//     disagree are rewritten by the next save from the catalog item's;
+//     disagree are rewritten by the next save from the catalog item's.
+//     The copy's sort key holds the time and ID of the catalog item's
+//     (CATALOG_<kind>#<same>), in whatever time format the writer used:
+//     saves and Unpublish keep both keys as written;
 //   - savedCount changed only with a SAVED# item put or deleted in the same
 //     transaction, or RecalculatePopularity reports and fixes the drift;
 //   - publishedAt on a published recipe or set, or Publish publishes it

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/kondate"
 )
@@ -205,3 +207,59 @@ func ExampleDefinition() {
 	//   }
 	// }
 }
+
+// A memory store seeded with the seed's own example items, as the seed's
+// app puts them (any ISO 8601 time, optional attributes left out), then
+// read through the store; Export gives the items back, the store's own
+// writes in the form DynamoStore writes them.
+func ExampleMemoryStore_Import() {
+	ctx := context.Background()
+	s := kondate.NewMemoryStore(stepClock)
+	str := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	list := func(vs ...types.AttributeValue) types.AttributeValue { return &types.AttributeValueMemberL{Value: vs} }
+	err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: {
+		{"PK": str("USER#u_01"), "SK": str("RECIPE#r_01"), "GSI1PK": str("ENTITY#RECIPE#r_01"), "GSI1SK": str("OWNER#u_01"),
+			"title": str("麻婆豆腐"), "ingredients": list(), "steps": list(str("切る")), "tags": list(str("中華")),
+			"origin": str("manual"), "createdAt": str("2026-02-09T19:00:00+09:00"), "updatedAt": str("2026-02-09T10:00:00Z")},
+		{"PK": str("USER#u_01"), "SK": str("PLAN#CURRENT"), "setId": str("s_01"), "setTitle": str("中華セット"),
+			"appliedAt": str("2026-02-09T10:00:00Z"),
+			"items":     list(&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"recipeId": str("r_01"), "title": str("麻婆豆腐")}})},
+		{"PK": str("USER#u_01"), "SK": str("COOKLOG#2026-02-09#log_01"), "title": str("麻婆豆腐")},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	r, err := s.FindRecipe(ctx, "r_01")
+	fmt.Println(r.UserID, r.Title, r.CreatedAt.Format(time.RFC3339), err)
+	plan, _ := s.GetPlan(ctx, "u_01", kondate.PlanCurrent)
+	fmt.Println(plan.SetTitle, len(plan.Items))
+	logs, _ := s.ListCookLogsByMonth(ctx, "u_01", "2026-02", ddbkit.PageOptions{})
+	fmt.Println(logs.Items[0].ID, logs.Items[0].Date)
+
+	_, _ = s.UpdateRecipe(ctx, "u_01", "r_01", kondate.RecipePatch{Title: ptrTo("麻婆茄子")})
+	attr := func(item map[string]types.AttributeValue, name string) string {
+		if v, ok := item[name].(*types.AttributeValueMemberS); ok {
+			return v.Value
+		}
+		return "-"
+	}
+	for _, item := range s.Export()[kondate.DefaultTableName] {
+		fmt.Println(attr(item, "SK"), attr(item, "title"), attr(item, "createdAt"), attr(item, "updatedAt"))
+	}
+
+	// An item the DynamoDB store could not read either: nothing imported.
+	err = s.Import(ddbkit.TableItems{kondate.DefaultTableName: {{"PK": str("USER#u_01"), "SK": str("RECIPE#r_02"), "createdAt": str("yesterday")}}})
+	fmt.Println(errors.Is(err, ddbkit.ErrCorruptItem))
+	fmt.Println(err)
+	// Output:
+	// u_01 麻婆豆腐 2026-02-09T10:00:00Z <nil>
+	// 中華セット 1
+	// log_01 2026-02-09
+	// COOKLOG#2026-02-09#log_01 麻婆豆腐 - -
+	// PLAN#CURRENT - - -
+	// RECIPE#r_01 麻婆茄子 2026-02-09T19:00:00+09:00 2026-02-09T10:00:00.000Z
+	// true
+	// kondate: import: corrupt item: table MainTable, key {PK=USER#u_01, SK=RECIPE#r_02}, attribute "createdAt": want an ISO 8601 date and time such as 2026-02-09T10:00:00.000Z, got "yesterday"
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -1,7 +1,10 @@
 package kondate_test
 
 import (
+	"cmp"
 	"errors"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,14 +18,72 @@ import (
 )
 
 func S(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func N(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
 func L(vs ...types.AttributeValue) types.AttributeValue {
 	return &types.AttributeValueMemberL{Value: vs}
 }
 
+type rawItems = []map[string]types.AttributeValue
+
+// legacyItems are the seed's app's items, as it puts them: the seed's own
+// examples first, then other ISO 8601 forms, missing optional attributes,
+// times only in keys, and the catalog, a saved item and a share link as
+// the app writes them (no savedCount, entityType or createdAt on the
+// catalog item; times without fractional digits in keys). corrupt are
+// items no store can read: DynamoStore reports them, MemoryStore.Import
+// refuses them.
+func legacyItems() (good, corrupt rawItems) {
+	pk := S("USER#u_01")
+	good = rawItems{
+		// Section 6's examples.
+		{"PK": pk, "SK": S("RECIPE#r_01"), "GSI1PK": S("ENTITY#RECIPE#r_01"), "GSI1SK": S("OWNER#u_01"),
+			"title": S("麻婆豆腐"), "ingredients": L(), "steps": L(S("切る")), "tags": L(S("中華")), "origin": S("manual"),
+			"createdAt": S("2026-02-09T10:00:00Z"), "updatedAt": S("2026-02-09T19:00:00+09:00")},
+		{"PK": pk, "SK": S("PLAN#CURRENT"), "setId": S("s_01"), "setTitle": S("中華セット"),
+			"appliedAt": S("2026-02-09T10:00:00.123456Z"),
+			"items":     L(&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"recipeId": S("r_01"), "title": S("麻婆豆腐")}})},
+		{"PK": pk, "SK": S("COOKLOG#2026-02-09#log_01"), "title": S("麻婆豆腐")},
+		// Other forms: no optional attributes, times only in keys.
+		{"PK": pk, "SK": S("SET#s_01"), "GSI1PK": S("ENTITY#SET#s_01"), "GSI1SK": S("OWNER#u_01"), "title": S("中華セット")},
+		{"PK": pk, "SK": S("FRIDGE#f_01"), "name": S("にんじん")},
+		{"PK": pk, "SK": S("NOTIFICATION#2026-02-05T10:00:00Z#n_01"), "title": S("古い通知")},
+		{"PK": pk, "SK": S("SHOPPING#sh_01"), "name": S("牛乳"), "createdAt": S("2026-02-09T19:00:00+09:00")},
+		// The catalog (sections 4.2 and 5): r_01 published, its catalog
+		// item, its creator's copy (with the popular key), saved by u_02.
+		{"PK": S("CATALOG#RECIPE"), "SK": S("CREATED#2026-02-09T10:00:00Z#r_01"),
+			"GSI1PK": S("ENTITY#RECIPE#r_01"), "GSI1SK": S("PUBLIC#"),
+			"GSI2PK": S("CATALOG#RECIPE"), "GSI2SK": S("SORT#NEWEST#2026-02-09T10:00:00Z#r_01"),
+			"creatorId": S("u_01"), "title": S("麻婆豆腐"), "tags": L(S("中華"))},
+		{"PK": S("CREATOR#u_01"), "SK": S("CATALOG_RECIPE#2026-02-09T10:00:00Z#r_01"),
+			"GSI2PK": S("CATALOG#RECIPE"), "GSI2SK": S("SORT#POPULAR#0000000001#r_01"),
+			"GSI3PK": S("CREATOR#u_01#RECIPE"), "GSI3SK": S("CREATED#2026-02-09T10:00:00Z#r_01"),
+			"creatorId": S("u_01"), "title": S("麻婆豆腐"), "tags": L(S("中華")), "savedCount": N("1")},
+		{"PK": S("USER#u_02"), "SK": S("SAVED#RECIPE#r_01"), "GSI1PK": S("ENTITY#RECIPE#r_01"), "GSI1SK": S("SAVED#u_02"),
+			"title": S("麻婆豆腐")},
+		// A set published with an offset time in its keys.
+		{"PK": S("CATALOG#SET"), "SK": S("CREATED#2026-02-05T19:00:00+09:00#s_01"),
+			"GSI1PK": S("ENTITY#SET#s_01"), "GSI1SK": S("PUBLIC#"),
+			"GSI2PK": S("CATALOG#SET"), "GSI2SK": S("SORT#NEWEST#2026-02-05T19:00:00+09:00#s_01"),
+			"creatorId": S("u_01"), "title": S("中華セット")},
+		// A share link (section 4.3): the seed's four attributes only.
+		{"PK": S("SHARE#sh_01"), "SK": S("META#"), "targetType": S("RECIPE"), "targetId": S("r_01"),
+			"authorName": S("はなこ"), "sourceUrl": S("https://example.com/r_01")},
+	}
+	corrupt = rawItems{
+		// A time that is none.
+		{"PK": pk, "SK": S("RECIPE#r_02"), "title": S("x"), "createdAt": S("yesterday")},
+		// A count that is no number.
+		{"PK": S("CATALOG#RECIPE"), "SK": S("CREATED#2026-02-01T00:00:00Z#r_09"),
+			"GSI1PK": S("ENTITY#RECIPE#r_09"), "GSI1SK": S("PUBLIC#"),
+			"GSI2PK": S("CATALOG#RECIPE"), "GSI2SK": S("SORT#NEWEST#2026-02-01T00:00:00Z#r_09"),
+			"creatorId": S("u_09"), "title": S("x"), "savedCount": S("many")},
+	}
+	return good, corrupt
+}
+
 // TestLegacyFixture: the seed's app's table (keys only, no GSI yet), its
-// items put raw as the app writes them (the seed's own examples first,
-// then other ISO 8601 forms and missing optional attributes), EnsureTable,
-// then every read access pattern and the main writes.
+// items put raw as the app writes them, EnsureTable adding the three
+// indexes, then every read access pattern and the main writes.
 func TestLegacyFixture(t *testing.T) {
 	ctx := t.Context()
 	c := ddbtest.Client(t)
@@ -30,58 +91,93 @@ func TestLegacyFixture(t *testing.T) {
 	in.GlobalSecondaryIndexes = nil
 	in.AttributeDefinitions = in.AttributeDefinitions[:2]
 	table := ddbtest.NewTable(t, c, in)
-	put := func(item map[string]types.AttributeValue) {
-		t.Helper()
+	good, corrupt := legacyItems()
+	for _, item := range append(slices.Clone(good), corrupt...) {
 		if _, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	pk := S("USER#u_01")
-	// Section 6's examples.
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("RECIPE#r_01"), "GSI1PK": S("ENTITY#RECIPE#r_01"), "GSI1SK": S("OWNER#u_01"),
-		"title": S("麻婆豆腐"), "ingredients": L(), "steps": L(S("切る")), "tags": L(S("中華")), "origin": S("manual"),
-		"createdAt": S("2026-02-09T10:00:00Z"), "updatedAt": S("2026-02-09T19:00:00+09:00")})
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("PLAN#CURRENT"), "setId": S("s_01"), "setTitle": S("中華セット"),
-		"appliedAt": S("2026-02-09T10:00:00.123456Z"),
-		"items":     L(&types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"recipeId": S("r_01"), "title": S("麻婆豆腐")}})})
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("COOKLOG#2026-02-09#log_01"), "title": S("麻婆豆腐")})
-	// Other forms: no optional attributes, times only in keys.
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("SET#s_01"), "GSI1PK": S("ENTITY#SET#s_01"), "GSI1SK": S("OWNER#u_01"), "title": S("中華セット")})
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("FRIDGE#f_01"), "name": S("にんじん")})
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("NOTIFICATION#2026-02-05T10:00:00Z#n_01"), "title": S("古い通知")})
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("SHOPPING#sh_01"), "name": S("牛乳"), "createdAt": S("2026-02-09T19:00:00+09:00")})
-	// A corrupt item: a time that is none.
-	put(map[string]types.AttributeValue{"PK": pk, "SK": S("RECIPE#r_02"), "title": S("x"), "createdAt": S("yesterday")})
-
-	if _, err := kondate.EnsureTable(ctx, c, table); err != nil {
+	if _, err := kondate.EnsureTable(ctx, c, table, kondate.AllIndexes, quick); err != nil {
 		t.Fatalf("EnsureTable: %v", err)
 	}
-	s := kondate.NewDynamoStore(c, deterministic, func(o *kondate.Options) { o.TableName = table })
-
-	r, err := s.GetRecipe(ctx, "u_01", "r_01")
-	if err != nil || r.Title != "麻婆豆腐" || !r.CreatedAt.Equal(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)) ||
-		!r.UpdatedAt.Equal(r.CreatedAt) || r.Ingredients != nil || len(r.Steps) != 1 {
-		t.Fatalf("GetRecipe(r_01) = %+v, %v", r, err)
-	}
-	// GSI1 was added by EnsureTable and back-filled from the items.
-	var found kondate.Recipe
-	for range 50 {
-		if found, err = s.FindRecipe(ctx, "r_01"); err == nil {
+	s := kondate.NewDynamoStore(c, deterministic, kondate.AllIndexes, func(o *kondate.Options) { o.TableName = table })
+	// The indexes were added by EnsureTable and back-filled from the items.
+	for range 100 {
+		if _, err := s.FindRecipe(ctx, "r_01"); err == nil {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if err != nil || found.UserID != "u_01" {
+	checkLegacy(t, s, true)
+}
+
+// TestLegacyMemory: the same items imported into a memory store, which
+// then reads them as DynamoStore does; Import refuses the corrupt ones,
+// each alone, naming the attribute, and imports nothing then.
+func TestLegacyMemory(t *testing.T) {
+	s := kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
+	good, corrupt := legacyItems()
+	for i, attr := range []string{"createdAt", "savedCount"} {
+		err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: append(slices.Clone(good), corrupt[i])})
+		ddbtest.WantSentinel(t, "Import with a corrupt item", err, ddbkit.ErrCorruptItem)
+		var ce *ddbkit.CorruptItemError
+		if !errors.As(err, &ce) || ce.Attr != attr || ce.Table != kondate.DefaultTableName {
+			t.Fatalf("Import with a corrupt item: %v; want a *ddbkit.CorruptItemError naming %s", err, attr)
+		}
+		if n := len(s.Export()[kondate.DefaultTableName]); n != 0 {
+			t.Fatalf("after a failed Import the store holds %d items, want none", n)
+		}
+	}
+	err := s.Import(ddbkit.TableItems{"OtherTable": good})
+	ddbtest.WantSentinel(t, "Import into another table", err, ddbkit.ErrInvalidArgument)
+	if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: good}); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	// Export gives the items back as imported, in key order.
+	got := s.Export()[kondate.DefaultTableName]
+	want := slices.Clone(good)
+	slices.SortFunc(want, func(a, b map[string]types.AttributeValue) int {
+		ka, kb := render(a)["PK"]+"\x00"+render(a)["SK"], render(b)["PK"]+"\x00"+render(b)["SK"]
+		return cmp.Compare(ka, kb)
+	})
+	if len(got) != len(want) {
+		t.Fatalf("Export holds %d items, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !maps.Equal(render(got[i]), render(want[i])) {
+			t.Fatalf("Export item %d = %v, want %v", i, render(got[i]), render(want[i]))
+		}
+	}
+	checkLegacy(t, s, false)
+}
+
+// checkLegacy runs every read access pattern and the main writes over the
+// legacy items in s; withCorrupt tells whether s holds the corrupt items.
+func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
+	ctx := t.Context()
+	r, err := s.GetRecipe(ctx, "u_01", "r_01")
+	if err != nil || r.Title != "麻婆豆腐" || !r.CreatedAt.Equal(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)) ||
+		!r.UpdatedAt.Equal(r.CreatedAt) || r.Ingredients != nil || len(r.Steps) != 1 || !r.PublishedAt.IsZero() {
+		t.Fatalf("GetRecipe(r_01) = %+v, %v", r, err)
+	}
+	if found, err := s.FindRecipe(ctx, "r_01"); err != nil || found.UserID != "u_01" {
 		t.Fatalf("FindRecipe(r_01) = %+v, %v", found, err)
 	}
 	_, err = s.GetRecipe(ctx, "u_01", "r_02")
-	ddbtest.WantSentinel(t, "GetRecipe of a corrupt item", err, ddbkit.ErrCorruptItem)
-	page, err := s.ListRecipes(ctx, "u_01", ddbkit.PageOptions{})
-	if err != nil || len(page.Items) != 1 || page.Items[0].ID != "r_01" || len(page.Skipped) != 1 {
-		t.Fatalf("ListRecipes = %+v, %v; want r_01 and one skipped", page, err)
+	page, lerr := s.ListRecipes(ctx, "u_01", ddbkit.PageOptions{})
+	if lerr != nil || len(page.Items) != 1 || page.Items[0].ID != "r_01" {
+		t.Fatalf("ListRecipes = %+v, %v; want r_01", page, lerr)
 	}
-	if !errors.Is(page.Skipped[0], ddbkit.ErrCorruptItem) {
-		t.Fatalf("skipped: %v", page.Skipped[0])
+	if withCorrupt {
+		ddbtest.WantSentinel(t, "GetRecipe of a corrupt item", err, ddbkit.ErrCorruptItem)
+		if len(page.Skipped) != 1 || !errors.Is(page.Skipped[0], ddbkit.ErrCorruptItem) {
+			t.Fatalf("ListRecipes skipped %v; want the corrupt item", page.Skipped)
+		}
+	} else {
+		ddbtest.WantSentinel(t, "GetRecipe of the item Import refused", err, ddbkit.ErrNotFound)
+		if len(page.Skipped) != 0 {
+			t.Fatalf("ListRecipes skipped %v; want none", page.Skipped)
+		}
 	}
 	if set, err := s.FindSet(ctx, "s_01"); err != nil || set.Title != "中華セット" || !set.CreatedAt.IsZero() {
 		t.Fatalf("FindSet(s_01) = %+v, %v", set, err)
@@ -105,6 +201,46 @@ func TestLegacyFixture(t *testing.T) {
 	shop, err := s.ListShoppingItems(ctx, "u_01", ddbkit.PageOptions{})
 	if err != nil || len(shop.Items) != 1 || !shop.Items[0].CreatedAt.Equal(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)) {
 		t.Fatalf("ListShoppingItems = %+v, %v", shop, err)
+	}
+
+	// The catalog as the app wrote it.
+	published := time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)
+	e, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, "r_01")
+	if err != nil || e.CreatorID != "u_01" || e.Title != "麻婆豆腐" || e.SavedCount != 0 || !e.CreatedAt.Equal(published) ||
+		len(e.Tags) != 1 {
+		t.Fatalf("GetCatalogEntry(r_01) = %+v, %v", e, err)
+	}
+	co := kondate.CatalogPageOptions{}
+	newest, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, co)
+	if err != nil || !slices.Equal(entryIDs(newest.Items), []string{"r_01"}) {
+		t.Fatalf("ListCatalogNewest = %+v, %v; want r_01", newest, err)
+	}
+	if wantSkipped := map[bool]int{true: 1}[withCorrupt]; len(newest.Skipped) != wantSkipped {
+		t.Fatalf("ListCatalogNewest skipped %v; want %d", newest.Skipped, wantSkipped)
+	}
+	popular, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{Tag: "中華"})
+	if err != nil || !slices.Equal(entryIDs(popular.Items), []string{"r_01"}) || popular.Items[0].SavedCount != 1 {
+		t.Fatalf("ListCatalogPopular(中華) = %+v, %v; want r_01, saved once", popular, err)
+	}
+	byCreator, err := s.ListCatalogByCreator(ctx, "u_01", kondate.KindRecipe, co)
+	if err != nil || !slices.Equal(entryIDs(byCreator.Items), []string{"r_01"}) {
+		t.Fatalf("ListCatalogByCreator = %+v, %v; want r_01", byCreator, err)
+	}
+	sets, err := s.ListCatalogNewest(ctx, kondate.KindSet, co)
+	if err != nil || !slices.Equal(entryIDs(sets.Items), []string{"s_01"}) ||
+		!sets.Items[0].CreatedAt.Equal(time.Date(2026, 2, 5, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("ListCatalogNewest(SET) = %+v, %v; want s_01 published 2026-02-05T10:00Z", sets, err)
+	}
+	saved, err := s.ListSaved(ctx, "u_02", kondate.KindRecipe, ddbkit.PageOptions{})
+	if err != nil || len(saved.Items) != 1 || saved.Items[0].ID != "r_01" || saved.Items[0].Title != "麻婆豆腐" {
+		t.Fatalf("ListSaved(u_02) = %+v, %v", saved, err)
+	}
+	l, err := s.GetShareLink(ctx, "sh_01")
+	if err != nil || l.TargetID != "r_01" || l.AuthorName != "はなこ" || l.CreatedBy != "" || !l.CreatedAt.IsZero() {
+		t.Fatalf("GetShareLink(sh_01) = %+v, %v", l, err)
+	}
+	if tgt, err := s.ResolveShareLink(ctx, "sh_01"); err != nil || tgt.Entry == nil || tgt.Entry.ID != "r_01" {
+		t.Fatalf("ResolveShareLink(sh_01) = %+v, %v; want the catalog entry r_01", tgt, err)
 	}
 
 	// The main writes over the app's items.
@@ -132,5 +268,45 @@ func TestLegacyFixture(t *testing.T) {
 	}
 	if _, err := s.CompleteShoppingItem(ctx, "u_01", "sh_01"); err != nil {
 		t.Fatalf("CompleteShoppingItem(sh_01): %v", err)
+	}
+	// A save of the app's entry, whose keys hold times without fractional
+	// digits: both items keep their keys, the count goes from the catalog
+	// item's (none: 0) to 1; the recount then finds two saved items.
+	if _, err := s.SaveCatalogEntry(ctx, "u_03", kondate.KindRecipe, "r_01"); err != nil {
+		t.Fatalf("SaveCatalogEntry(u_03, r_01): %v", err)
+	}
+	if e, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, "r_01"); err != nil || e.SavedCount != 1 || !e.CreatedAt.Equal(published) {
+		t.Fatalf("GetCatalogEntry(r_01) after a save = %+v, %v; want saved once", e, err)
+	}
+	drift, err := s.RecalculatePopularity(ctx, kondate.KindRecipe)
+	if err != nil || len(drift) != 1 || drift[0] != (kondate.PopularityDrift{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 2}) {
+		t.Fatalf("RecalculatePopularity = %+v, %v; want r_01 from 1 to 2", drift, err)
+	}
+	popular, err = s.ListCatalogPopular(ctx, kondate.KindRecipe, co)
+	if err != nil || len(popular.Items) != 1 || popular.Items[0].SavedCount != 2 {
+		t.Fatalf("ListCatalogPopular after the recount = %+v, %v; want r_01, saved twice", popular, err)
+	}
+	// Unpublishing the app's entry (no publishedAt on the recipe: found by
+	// ID) removes both items, wherever their keys' time format.
+	if err := s.Unpublish(ctx, "u_01", kondate.KindRecipe, "r_01"); err != nil {
+		t.Fatalf("Unpublish(r_01): %v", err)
+	}
+	for name, list := range map[string]func() (ddbkit.Page[kondate.CatalogEntry], error){
+		"newest": func() (ddbkit.Page[kondate.CatalogEntry], error) {
+			return s.ListCatalogNewest(ctx, kondate.KindRecipe, co)
+		},
+		"popular": func() (ddbkit.Page[kondate.CatalogEntry], error) {
+			return s.ListCatalogPopular(ctx, kondate.KindRecipe, co)
+		},
+		"by creator": func() (ddbkit.Page[kondate.CatalogEntry], error) {
+			return s.ListCatalogByCreator(ctx, "u_01", kondate.KindRecipe, co)
+		},
+	} {
+		if p, err := list(); err != nil || len(p.Items) != 0 {
+			t.Fatalf("catalog %s after Unpublish = %+v, %v; want empty", name, p, err)
+		}
+	}
+	if _, err := s.Publish(ctx, "u_01", kondate.KindRecipe, "r_01"); err != nil {
+		t.Fatalf("Publish(r_01) again: %v", err)
 	}
 }

@@ -34,6 +34,7 @@ import (
 // made from it. Unlike DynamoDB's, its GSIs are consistent at once.
 type MemoryStore struct {
 	*core
+	m *memoryBackend
 }
 
 var _ Store = (*MemoryStore)(nil)
@@ -42,11 +43,12 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
-	m := &memoryBackend{o: o, t: t, items: memtable.New[ddb.Item](), gsis: map[string]*memtable.Table[ddb.Item]{}}
+	m := &memoryBackend{o: o, t: t, items: memtable.New[ddb.Item](), gsis: map[string]*memtable.Table[ddb.Item]{},
+		pks: map[string]int{}}
 	for _, ix := range indexes {
 		m.gsis[ix.Name] = memtable.New[ddb.Item]()
 	}
-	return &MemoryStore{&core{o: o, t: t, b: m}}
+	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }
 
 // memoryBackend is the backend of MemoryStore. Stored items are never
@@ -59,6 +61,7 @@ type memoryBackend struct {
 	items  *memtable.Table[ddb.Item]
 	gsis   map[string]*memtable.Table[ddb.Item] // every index, enabled or not: DynamoDB would backfill it
 	tokens memtable.Tokens
+	pks    map[string]int // the number of items under each partition key, for Export
 }
 
 // live is the check every primitive makes before touching the table,
@@ -99,6 +102,7 @@ func (m *memoryBackend) store(item ddb.Item) {
 	sk, _ := str(item, AttrSK)
 	m.drop(itemKey{pk, sk})
 	m.items.Put(pk, sk, m.t.KeyOf(item), item)
+	m.pks[pk]++
 	for _, ix := range indexes {
 		if gpk, gsk, gkey, ok := gsiKey(ix, item); ok {
 			m.gsis[ix.Name].Put(gpk, gsk, gkey, item)
@@ -117,6 +121,9 @@ func (m *memoryBackend) drop(k itemKey) bool {
 		if gpk, gsk, gkey, ok := gsiKey(ix, old); ok {
 			m.gsis[ix.Name].Delete(gpk, gsk, gkey)
 		}
+	}
+	if m.pks[k.pk]--; m.pks[k.pk] <= 0 {
+		delete(m.pks, k.pk)
 	}
 	return m.items.Delete(k.pk, k.sk, k.item(m.t))
 }

@@ -241,7 +241,7 @@ func TestErrorContract(t *testing.T) {
 func TestMemoryEndedContext(t *testing.T) {
 	s := kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
 	f := newFixture(t, s)
-	before := snapshot(t, s)
+	before, raw := snapshot(t, s), s.Export()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	for _, call := range every(s, ctx, f) {
@@ -253,6 +253,10 @@ func TestMemoryEndedContext(t *testing.T) {
 	}
 	if after := snapshot(t, s); !maps.Equal(before, after) {
 		t.Fatalf("calls under a cancelled context changed the store:\nbefore %v\nafter  %v", before, after)
+	}
+	if after := s.Export(); !slices.EqualFunc(raw[kondate.DefaultTableName], after[kondate.DefaultTableName],
+		func(a, b map[string]types.AttributeValue) bool { return maps.Equal(render(a), render(b)) }) {
+		t.Fatalf("calls under a cancelled context changed the stored items")
 	}
 }
 
