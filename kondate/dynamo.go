@@ -49,7 +49,13 @@ var (
 	notExists = expression.AttributeNotExists(nPK)
 )
 
+// retry runs fn, one call, within the retry policy. An ended context is
+// reported before any call, as MemoryStore reports it (live): the SDK's
+// error would name the call.
 func (d *dynamoBackend) retry(ctx context.Context, fn func() error) error {
+	if err := live(ctx); err != nil {
+		return err
+	}
 	return ddb.RetryIf(ctx, d.b, ddb.RetryableWithToken, fn)
 }
 
@@ -66,6 +72,11 @@ func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 	if f != nil {
 		cond := expression.Contains(expression.Name(f.attr), f.value)
 		filter = &cond
+	}
+	// The cursor is checked first, as MemoryStore checks it, even under
+	// an ended context.
+	if _, err := ddb.DecodeCursor(q, cursor); err != nil {
+		return nil, "", err
 	}
 	err = d.retry(ctx, func() error {
 		items, next, err = ddb.QueryPage(ctx, d.c, q, limit, cursor, filter)
@@ -142,6 +153,9 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 		case writeReplace:
 			tx.Put(w.label, d.t, w.item, unchanged(d.t, w.want))
 		}
+	}
+	if err := live(ctx); err != nil {
+		return err
 	}
 	err := ddb.ExecTx(ctx, d.c, d.b, op, &tx)
 	for _, w := range ws {
