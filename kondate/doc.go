@@ -28,7 +28,7 @@
 //	profile        PROFILE#                              get (GetItem); update, created on first update (UpdateItem)
 //	recipes        RECIPE#<id>                           list newest first (Query, descending); get (GetItem);
 //	                                                     find by ID (Query GSI1 + GetItem); create (PutItem);
-//	                                                     update (UpdateItem); delete (DeleteItem)
+//	                                                     update (UpdateItem); delete (GetItem + DeleteItem)
 //	sets           SET#<id>                              as recipes
 //	plans          PLAN#CURRENT, PLAN#NEXT               get; update items (UpdateItem); apply a set
 //	                                                     (GetItem + TransactWriteItems: check set, put plan);
@@ -236,7 +236,8 @@
 // fails with ErrConflict, and one that would write the very same succeeds
 // without writing again. Creates recognise their own earlier write;
 // updates set values (or keep the first one) and are safe to repeat;
-// a delete whose response was lost takes the missing item as its own.
+// a delete reads the item first, so that a repeat after a 5xx or a lost
+// response takes the missing item as its own only if it was there.
 //
 // # Other writers
 //

@@ -116,11 +116,21 @@ func (d *dynamoBackend) update(ctx context.Context, k itemKey, u change, mustExi
 	return out, condFailed(err, "")
 }
 
-// remove: after a lost response, a repeat finds the item gone; the delete
-// of the lost attempt is then taken as this call's.
+// remove: a 5xx leaves it unknown whether the delete applied, and a
+// repeat that finds the item gone cannot tell the delete of a lost attempt
+// from an item that was never there. So remove reads the item first: if it
+// was there, a repeat that finds it gone after a 5xx takes the delete as
+// its own; if it was not, the item is not found, as MemoryStore says.
 func (d *dynamoBackend) remove(ctx context.Context, k itemKey) error {
+	item, err := d.get(ctx, k)
+	if err != nil {
+		return err
+	}
+	if item == nil {
+		return &condError{}
+	}
 	uncertain := false
-	err := d.retry(ctx, func() error {
+	err = d.retry(ctx, func() error {
 		err := ddb.DeleteItem(ctx, d.c, d.t, k.item(d.t), exists)
 		switch {
 		case ddb.ServerError(err):

@@ -549,3 +549,14 @@ func TestModelRegressionCanceledBadCursor(t *testing.T) {
 		return s.ListCatalogNewest(difftest.Canceled(), kondate.CatalogKind("SET"), kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 4, Cursor: "not a cursor"}})
 	})
 }
+
+// A 5xx on the DeleteItem of a set that does not exist: DynamoStore took
+// the repeat's failed condition for the delete of its own earlier attempt,
+// and succeeded, where MemoryStore said not found; it now reads the item
+// first, and takes a missing item as its own delete only if it was there.
+func TestModelRegressionDeleteAfter5xx(t *testing.T) {
+	ctx := t.Context()
+	p := newFaultPair(t)
+	p.Faults.Next("InternalError")
+	difftest.SameErr(t, p, func(s kondate.Store) error { return s.DeleteSet(ctx, "u_01", "a") })
+}
