@@ -28,7 +28,7 @@ func (s *MemoryStore) Export() ddbkit.TableItems {
 	items := []map[string]types.AttributeValue{}
 	for _, pk := range slices.Sorted(maps.Keys(m.pks)) {
 		for _, item := range m.items.Partition(pk) {
-			items = append(items, cloneItem(item))
+			items = append(items, ddb.CloneItem(item))
 		}
 	}
 	return ddbkit.TableItems{s.o.TableName: items}
@@ -59,7 +59,7 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 			return wrap(op, ddbkit.Invalid("table", "the store's table is %q, got items of %q", s.o.TableName, name))
 		}
 		for _, raw := range items[name] {
-			item := cloneItem(raw)
+			item := ddb.CloneItem(raw)
 			if err := readable(s.t, item); err != nil {
 				return wrap(op, err)
 			}
@@ -155,51 +155,4 @@ func decoderOf(pk, sk string) func(ddb.Table, ddb.Item) error {
 		return decodes(decodeShare)
 	}
 	return nil
-}
-
-// cloneItem copies item deeply, so that neither the caller nor the store
-// sees the other's later changes.
-func cloneItem(item map[string]types.AttributeValue) map[string]types.AttributeValue {
-	if item == nil {
-		return nil
-	}
-	out := make(map[string]types.AttributeValue, len(item))
-	for n, v := range item {
-		out[n] = cloneAttr(v)
-	}
-	return out
-}
-
-func cloneAttr(v types.AttributeValue) types.AttributeValue {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return &types.AttributeValueMemberS{Value: v.Value}
-	case *types.AttributeValueMemberN:
-		return &types.AttributeValueMemberN{Value: v.Value}
-	case *types.AttributeValueMemberB:
-		return &types.AttributeValueMemberB{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberBOOL:
-		return &types.AttributeValueMemberBOOL{Value: v.Value}
-	case *types.AttributeValueMemberNULL:
-		return &types.AttributeValueMemberNULL{Value: v.Value}
-	case *types.AttributeValueMemberSS:
-		return &types.AttributeValueMemberSS{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberNS:
-		return &types.AttributeValueMemberNS{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberBS:
-		bs := make([][]byte, len(v.Value))
-		for i, b := range v.Value {
-			bs[i] = slices.Clone(b)
-		}
-		return &types.AttributeValueMemberBS{Value: bs}
-	case *types.AttributeValueMemberL:
-		l := make([]types.AttributeValue, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = cloneAttr(e)
-		}
-		return &types.AttributeValueMemberL{Value: l}
-	case *types.AttributeValueMemberM:
-		return &types.AttributeValueMemberM{Value: cloneItem(v.Value)}
-	}
-	return v
 }

@@ -243,7 +243,7 @@ func (s *MemoryStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	}
 	// DynamoStore's UpdateItem sets two attributes and keeps the others as
 	// stored, whoever wrote them; it returns the new item, decoded.
-	item := cloneItem(r.item)
+	item := ddb.CloneItem(r.item)
 	item[attrStatus], item[attrUpdatedAt] = ddb.S(string(RoomClosed)), ddb.S(keys.Timestamp(now))
 	closed, err := s.t.decodeRoom(item)
 	if err != nil {

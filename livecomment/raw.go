@@ -164,7 +164,7 @@ func exportTable[K comparable, T any](m map[K]record[T], order func(a, b K) int)
 	ks := slices.SortedFunc(maps.Keys(m), order)
 	items := make([]map[string]types.AttributeValue, len(ks))
 	for i, k := range ks {
-		items[i] = cloneItem(m[k].item)
+		items[i] = ddb.CloneItem(m[k].item)
 	}
 	return items
 }
@@ -190,7 +190,7 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	)
 	for _, name := range slices.Sorted(maps.Keys(items)) {
 		for _, raw := range items[name] {
-			item := cloneItem(raw)
+			item := ddb.CloneItem(raw)
 			var err error
 			switch name {
 			case s.t.rooms.Name:
@@ -235,51 +235,4 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 		s.putConnection(c)
 	}
 	return nil
-}
-
-// cloneItem copies item deeply, so that neither the caller nor the store
-// sees the other's later changes.
-func cloneItem(item map[string]types.AttributeValue) map[string]types.AttributeValue {
-	if item == nil {
-		return nil
-	}
-	out := make(map[string]types.AttributeValue, len(item))
-	for n, v := range item {
-		out[n] = cloneAttr(v)
-	}
-	return out
-}
-
-func cloneAttr(v types.AttributeValue) types.AttributeValue {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return &types.AttributeValueMemberS{Value: v.Value}
-	case *types.AttributeValueMemberN:
-		return &types.AttributeValueMemberN{Value: v.Value}
-	case *types.AttributeValueMemberB:
-		return &types.AttributeValueMemberB{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberBOOL:
-		return &types.AttributeValueMemberBOOL{Value: v.Value}
-	case *types.AttributeValueMemberNULL:
-		return &types.AttributeValueMemberNULL{Value: v.Value}
-	case *types.AttributeValueMemberSS:
-		return &types.AttributeValueMemberSS{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberNS:
-		return &types.AttributeValueMemberNS{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberBS:
-		bs := make([][]byte, len(v.Value))
-		for i, b := range v.Value {
-			bs[i] = slices.Clone(b)
-		}
-		return &types.AttributeValueMemberBS{Value: bs}
-	case *types.AttributeValueMemberL:
-		l := make([]types.AttributeValue, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = cloneAttr(e)
-		}
-		return &types.AttributeValueMemberL{Value: l}
-	case *types.AttributeValueMemberM:
-		return &types.AttributeValueMemberM{Value: cloneItem(v.Value)}
-	}
-	return v
 }

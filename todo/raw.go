@@ -205,7 +205,7 @@ func (s *MemoryStore) Export() ddbkit.TableItems {
 	items := []map[string]types.AttributeValue{}
 	for _, pk := range slices.Sorted(maps.Keys(s.pks)) {
 		for _, e := range s.items.Partition(pk) {
-			items = append(items, cloneItem(e.raw))
+			items = append(items, ddb.CloneItem(e.raw))
 		}
 	}
 	return ddbkit.TableItems{s.o.TableName: items}
@@ -265,7 +265,7 @@ func decodeEntity(tbl ddb.Table, item ddb.Item) (itemKey, entity, error) {
 		}
 		*a.to = v.Value
 	}
-	e := entity{raw: cloneItem(item)}
+	e := entity{raw: ddb.CloneItem(item)}
 	var err error
 	username, inUserData := strings.CutPrefix(k.pk, userPKPrefix+keys.Sep)
 	switch {
@@ -283,47 +283,4 @@ func decodeEntity(tbl ddb.Table, item ddb.Item) (itemKey, entity, error) {
 		e.category = &c
 	}
 	return k, e, err
-}
-
-// cloneItem returns a deep copy of item.
-func cloneItem(item ddb.Item) ddb.Item {
-	out := make(ddb.Item, len(item))
-	for n, v := range item {
-		out[n] = cloneAttr(v)
-	}
-	return out
-}
-
-func cloneAttr(v types.AttributeValue) types.AttributeValue {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return &types.AttributeValueMemberS{Value: v.Value}
-	case *types.AttributeValueMemberN:
-		return &types.AttributeValueMemberN{Value: v.Value}
-	case *types.AttributeValueMemberB:
-		return &types.AttributeValueMemberB{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberBOOL:
-		return &types.AttributeValueMemberBOOL{Value: v.Value}
-	case *types.AttributeValueMemberNULL:
-		return &types.AttributeValueMemberNULL{Value: v.Value}
-	case *types.AttributeValueMemberSS:
-		return &types.AttributeValueMemberSS{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberNS:
-		return &types.AttributeValueMemberNS{Value: slices.Clone(v.Value)}
-	case *types.AttributeValueMemberBS:
-		bs := make([][]byte, len(v.Value))
-		for i, b := range v.Value {
-			bs[i] = slices.Clone(b)
-		}
-		return &types.AttributeValueMemberBS{Value: bs}
-	case *types.AttributeValueMemberL:
-		l := make([]types.AttributeValue, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = cloneAttr(e)
-		}
-		return &types.AttributeValueMemberL{Value: l}
-	case *types.AttributeValueMemberM:
-		return &types.AttributeValueMemberM{Value: cloneItem(v.Value)}
-	}
-	return v
 }
