@@ -1,9 +1,10 @@
-# ddbkit is two modules in one workspace (go.work): the root module and
-# ddbtest (see ddbtest/doc.go for why). "./..." at the root does not reach
-# ddbtest, so every command names both.
+# ddbkit is three modules in one workspace (go.work): the root module,
+# ddbtest (see ddbtest/doc.go for why) and bench, the comparative
+# benchmarks (bench/doc.go). "./..." at the root reaches neither, so every
+# command names them.
 
 GO ?= go
-PKGS := ./... ./ddbtest/...
+PKGS := ./... ./ddbtest/... ./bench/...
 
 # timeout bounds "docker info" where coreutils has it.
 TIMEOUT := $(if $(shell command -v timeout 2>/dev/null),timeout 10)
@@ -31,9 +32,12 @@ dynamodb_env = \
 # missing DynamoDB Local into a failure instead of a skip. Then it tests
 # examples/consumer, a module outside ddbkit, as "go get" gives ddbkit to a
 # user (scripts/consumer-test.sh).
+# The benchmarks of bench run once each, under -short, so that a change
+# that breaks one (a stub that no longer matches the calls) fails here.
 test: fmt-check vet deps-check
 	@$(dynamodb_env); \
 	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS) && \
+	DDBTEST_REQUIRED=1 $(GO) test -short -count=1 -run='^$$' -bench=. -benchtime=1x ./bench/ >/dev/null && \
 	scripts/consumer-test.sh
 
 consumer-test:
@@ -49,10 +53,17 @@ diff:
 	DDBKIT_DIFF_OPS=$(DDBKIT_DIFF_OPS) DDBTEST_REQUIRED=1 $(GO) test -count=1 -timeout 60m -v \
 		-run 'TestModel$$|TestModelFaults$$' ./todo/ ./livecomment/ ./wardrobe/ ./taskmgmt/ ./kondate/ | grep -E '^(ok|FAIL|---|\s+.*difftest:)'
 
-# bench runs the benchmarks; those of the memory stores need no DynamoDB.
+# bench runs the comparative benchmarks of issue 15 (bench/doc.go) and
+# prints their ratios as a table, then the micro-benchmarks of internal/.
+# BENCH selects benchmarks by name (go test -bench).
+BENCH ?= .
 bench:
 	@$(dynamodb_env); \
-	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	out="$$(mktemp)"; \
+	DDBTEST_REQUIRED=1 $(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -timeout 60m ./bench/ >"$$out"; status=$$?; \
+	awk -f scripts/bench-table.awk "$$out"; rm -f "$$out"; \
+	[ $$status -eq 0 ] && \
+	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./internal/...
 
 fmt-check:
 	@files="$$(gofmt -l .)"; \
@@ -65,22 +76,24 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-# deps-check keeps Docker and testcontainers out of what users build: only
-# ddbtest may import them.
+# deps-check keeps Docker, testcontainers and the benchmarks' baseline
+# (guregu/dynamo) out of what users build: only ddbtest and bench may
+# import them.
 deps-check:
-	@bad="$$($(GO) list -deps $$($(GO) list ./... | grep -v /examples/) | grep -E 'testcontainers|docker' || true)"; \
+	@bad="$$($(GO) list -deps $$($(GO) list ./... | grep -v /examples/) | grep -E 'testcontainers|docker|guregu' || true)"; \
 	if [ -n "$$bad" ]; then \
 		echo "production packages depend on test-only modules:" >&2; \
 		echo "$$bad" >&2; \
 		exit 1; \
 	fi
 
-# tidy tidies both modules. The root module's tests import ddbtest, which
+# tidy tidies the three modules. The root module's tests import ddbtest, which
 # only the workspace resolves, hence -e (it reports that import, and goes on).
 # The checks catch tidy pulling ddbtest in from a proxy, which would raise
 # the root's go line.
 tidy:
 	cd ddbtest && $(GO) mod tidy
+	cd bench && GOWORK=off GOFLAGS=-mod=mod $(GO) mod tidy -e
 	GOWORK=off $(GO) mod tidy -e
 	@grep -qx 'go 1.24' go.mod || { \
 		echo "go.mod: the go line must stay 'go 1.24' (ddbtest/doc.go says why); it is now:" >&2; \
