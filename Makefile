@@ -37,7 +37,7 @@ dynamodb_env = \
 test: fmt-check vet deps-check
 	@$(dynamodb_env); \
 	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS) && \
-	DDBTEST_REQUIRED=1 $(GO) test -short -count=1 -run='^$$' -bench=. -benchtime=1x ./bench/ >/dev/null && \
+	DDBTEST_REQUIRED=1 $(GO) test -short -count=1 -run='^$$' -bench=. -benchtime=1x ./bench/... >/dev/null && \
 	scripts/consumer-test.sh
 
 consumer-test:
@@ -60,7 +60,7 @@ BENCH ?= .
 bench:
 	@$(dynamodb_env); \
 	out="$$(mktemp)"; \
-	DDBTEST_REQUIRED=1 $(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -timeout 60m ./bench/ >"$$out"; status=$$?; \
+	DDBTEST_REQUIRED=1 $(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -timeout 60m ./bench/... >"$$out"; status=$$?; \
 	awk -f scripts/bench-table.awk "$$out"; rm -f "$$out"; \
 	[ $$status -eq 0 ] && \
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./internal/...

@@ -2,7 +2,9 @@
 // module of its own so that their baselines never become ddbkit's
 // dependencies.
 //
-// Each domain has three benchmarks, every one a [Compare] of variants run
+// Each domain's benchmarks are in a package of their own (bench/todo,
+// bench/wardrobe, ...), on the shared [Compare], [Stub] and helpers of this
+// one. Each domain has three benchmarks, every one a [Compare] of variants run
 // in interleaved rounds, so that what is reported is a ratio measured in
 // one run rather than two absolute times:
 //
