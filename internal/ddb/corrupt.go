@@ -19,13 +19,18 @@ func Corrupt(t Table, item Item, attr, format string, args ...any) error {
 	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: attr, Reason: fmt.Sprintf(format, args...)}
 }
 
+// decoder is attributevalue.UnmarshalMap's decoder, made once: a Decoder
+// holds only its options, so one serves every call, where UnmarshalMap
+// allocates one per item.
+var decoder = attributevalue.NewDecoder()
+
 // Unmarshal decodes item, read from t, into out (a pointer to a struct with
-// dynamodbav tags) with attributevalue.UnmarshalMap. Attributes the struct
+// dynamodbav tags) as attributevalue.UnmarshalMap does. Attributes the struct
 // does not name are ignored and missing ones keep their zero value, so an
 // item written by another program decodes as far as its layout allows. An
 // attribute of the wrong type gives a *ddbkit.CorruptItemError naming it.
 func Unmarshal(t Table, item Item, out any) error {
-	err := attributevalue.UnmarshalMap(item, out)
+	err := decoder.Decode(&types.AttributeValueMemberM{Value: item}, out)
 	if err == nil {
 		return nil
 	}

@@ -193,15 +193,20 @@ func TestQueryPageMatchesMemtable(t *testing.T) {
 	}{
 		{name: "table", q: baseQ, m: base, conds: []ddb.SortCond{
 			{}, ddb.SortBeginsWith("a#"), ddb.SortBetween("a#b", "c#"), ddb.SortGT("b"), ddb.SortLE("a#z"),
+			ddb.SortEq("b"), ddb.SortLT("b"), ddb.SortGE("a#z"),
 		}},
 		{name: "gsi", q: gsiQ, m: index, ties: true, conds: []ddb.SortCond{
 			{}, ddb.SortBeginsWith("g#"), ddb.SortBetween("g#10", "h"), ddb.SortGT("g#2"), ddb.SortLE("g#2#x"),
+			ddb.SortEq("g#2"), ddb.SortLT("g#2"), ddb.SortGE("g#2#x"),
 		}},
 		{name: "gsi-unique", q: uniqueQ, m: uniqueIndex, conds: []ddb.SortCond{
 			{}, ddb.SortBeginsWith("g#"), ddb.SortBetween("g#10", "h"), ddb.SortGT("g#2"), ddb.SortLE("g#2#x"),
+			ddb.SortEq("g#2"), ddb.SortLT("g#2"), ddb.SortGE("g#2#x"),
 		}},
 	}
-	condNames := []string{"all", "begins_with", "between", "gt", "le"}
+	// Every condition runs with and without a filter: without one, the key
+	// condition is prepared once per shape (keyCondition); with one, built.
+	condNames := []string{"all", "begins_with", "between", "gt", "le", "eq", "lt", "ge"}
 	for _, tg := range targets {
 		for ci, cond := range tg.conds {
 			for _, desc := range []bool{false, true} {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 )
@@ -158,25 +160,66 @@ func (c SortCond) String() string {
 	return fmt.Sprintf("%d:%s:%s", c.op, quote(c.a), quote(c.b))
 }
 
-func (c SortCond) key(attr string) (expression.KeyConditionBuilder, bool) {
+// key is the condition on attr, with a and b as its operands, in the
+// expression package's terms.
+func (c SortCond) key(attr string, a, b expression.ValueBuilder, aText string) (expression.KeyConditionBuilder, bool) {
 	k := expression.Key(attr)
 	switch c.op {
 	case sortEq:
-		return k.Equal(expression.Value(c.a)), true
+		return k.Equal(a), true
 	case sortBeginsWith:
-		return k.BeginsWith(c.a), true
+		return k.BeginsWith(aText), true
 	case sortBetween:
-		return k.Between(expression.Value(c.a), expression.Value(c.b)), true
+		return k.Between(a, b), true
 	case sortLT:
-		return k.LessThan(expression.Value(c.a)), true
+		return k.LessThan(a), true
 	case sortLE:
-		return k.LessThanEqual(expression.Value(c.a)), true
+		return k.LessThanEqual(a), true
 	case sortGT:
-		return k.GreaterThan(expression.Value(c.a)), true
+		return k.GreaterThan(a), true
 	case sortGE:
-		return k.GreaterThanEqual(expression.Value(c.a)), true
+		return k.GreaterThanEqual(a), true
 	}
 	return expression.KeyConditionBuilder{}, false
+}
+
+// operands returns the condition's operands, as many as its shape has.
+func (c SortCond) operands() []string {
+	switch c.op {
+	case sortAny:
+		return nil
+	case sortBetween:
+		return []string{c.a, c.b}
+	}
+	return []string{c.a}
+}
+
+// keyShape is what a key condition's expression depends on, apart from its
+// values.
+type keyShape struct {
+	pk, sk string
+	op     sortOp
+}
+
+// keyConditions holds the prepared key condition of each shape a process
+// has queried: a handful (the key attributes of each table and index, by
+// the conditions their listings use), built once each.
+var keyConditions sync.Map // keyShape → *Prepared
+
+// keyCondition returns q's key condition, prepared, with the partition
+// value as Param(0) and the sort condition's operands after it.
+func keyCondition(q KeyQuery) *Prepared {
+	shape := keyShape{q.PartitionAttr(), q.SortAttr(), q.Sort.op}
+	if p, ok := keyConditions.Load(shape); ok {
+		return p.(*Prepared)
+	}
+	kc := expression.Key(shape.pk).Equal(Param(0))
+	if sk, ok := q.Sort.key(shape.sk, Param(1), Param(2), paramMark+"1"); ok {
+		kc = kc.And(sk)
+	}
+	p := MustPrepare(expression.NewBuilder().WithKeyCondition(kc))
+	keyConditions.Store(shape, p)
+	return p
 }
 
 // QueryPage returns up to limit items of q, starting after cursor (or at the
@@ -197,25 +240,27 @@ func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, curs
 	if err != nil {
 		return nil, "", err
 	}
-	kc := expression.Key(q.PartitionAttr()).Equal(expression.Value(q.PartitionValue))
-	if sk, ok := q.Sort.key(q.SortAttr()); ok {
-		kc = kc.And(sk)
-	}
-	eb := expression.NewBuilder().WithKeyCondition(kc)
-	if filter != nil {
-		eb = eb.WithFilter(*filter)
-	}
-	e, err := eb.Build()
-	if err != nil {
-		return nil, "", fmt.Errorf("query %s: %w", q.Table.Name, err)
-	}
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(q.Table.Name),
-		KeyConditionExpression:    e.KeyCondition(),
-		FilterExpression:          e.Filter(),
-		ExpressionAttributeNames:  e.Names(),
-		ExpressionAttributeValues: e.Values(),
-		ScanIndexForward:          aws.Bool(!q.Descending),
+	in := &dynamodb.QueryInput{TableName: aws.String(q.Table.Name), ScanIndexForward: aws.Bool(!q.Descending)}
+	if filter == nil {
+		// The common case: a key condition of a fixed shape, prepared once.
+		p := keyCondition(q)
+		args := make([]types.AttributeValue, 1, 3)
+		args[0] = &types.AttributeValueMemberS{Value: q.PartitionValue}
+		for _, v := range q.Sort.operands() {
+			args = append(args, &types.AttributeValueMemberS{Value: v})
+		}
+		in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = p.KeyCondition(), p.Names(), p.Values(args...)
+	} else {
+		kc := expression.Key(q.PartitionAttr()).Equal(expression.Value(q.PartitionValue))
+		if sk, ok := q.Sort.key(q.SortAttr(), expression.Value(q.Sort.a), expression.Value(q.Sort.b), q.Sort.a); ok {
+			kc = kc.And(sk)
+		}
+		e, err := expression.NewBuilder().WithKeyCondition(kc).WithFilter(*filter).Build()
+		if err != nil {
+			return nil, "", fmt.Errorf("query %s: %w", q.Table.Name, err)
+		}
+		in.KeyConditionExpression, in.FilterExpression = e.KeyCondition(), e.Filter()
+		in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
 	}
 	if q.Index.Name != "" {
 		in.IndexName = aws.String(q.Index.Name)
