@@ -3,6 +3,8 @@ package ddb
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -25,6 +27,12 @@ type BatchGetOptions struct {
 	ConsistentRead bool
 	// Backoff paces retries of UnprocessedKeys; zero means DefaultBackoff.
 	Backoff Backoff
+	// Projection, when set, is a prepared projection (a builder with only
+	// WithProjection) of the attributes to read, so that a read of a few
+	// attributes of large items costs what those attributes weigh. It must
+	// name the table's key attributes, by which results are matched to
+	// keys.
+	Projection *Prepared
 }
 
 // BatchGet reads keys from t with as few BatchGetItem calls as the chunk size
@@ -43,6 +51,15 @@ func BatchGet(ctx context.Context, c ddbkit.Client, t Table, keys []Item, o Batc
 		return nil, fmt.Errorf("%w: batch get chunk size %d; must be 1..%d", ddbkit.ErrInvalidArgument, size, MaxBatchGet)
 	}
 	b := orDefault(o.Backoff)
+	var proj *string
+	var names map[string]string
+	if p := o.Projection; p != nil {
+		if p.Projection() == nil || !slices.Contains(slices.Collect(maps.Values(p.Names())), t.PartitionKey) ||
+			(t.SortKey != "" && !slices.Contains(slices.Collect(maps.Values(p.Names())), t.SortKey)) {
+			return nil, fmt.Errorf("%w: batch get projection must name the key attributes of %s", ddbkit.ErrInvalidArgument, t.Name)
+		}
+		proj, names = p.Projection(), p.Names()
+	}
 
 	var pending []Item
 	seen := make(map[string]bool, len(keys))
@@ -58,7 +75,7 @@ func BatchGet(ctx context.Context, c ddbkit.Client, t Table, keys []Item, o Batc
 	err := drain(ctx, b, pending, size, func(chunk []Item) ([]Item, error) {
 		out, err := c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
 			RequestItems: map[string]types.KeysAndAttributes{
-				t.Name: {Keys: chunk, ConsistentRead: &o.ConsistentRead},
+				t.Name: {Keys: chunk, ConsistentRead: &o.ConsistentRead, ProjectionExpression: proj, ExpressionAttributeNames: names},
 			},
 		})
 		if err != nil {

@@ -232,6 +232,31 @@ func TestQueryPageMatchesMemtable(t *testing.T) {
 		}
 	}
 
+	t.Run("BatchGet with a projection", func(t *testing.T) {
+		keys := []ddb.Item{table.KeyOf(items[0]), table.KeyOf(items[1]), table.Key("P", "missing")}
+		proj := ddb.MustPrepare(expression.NewBuilder().WithProjection(
+			expression.NamesList(expression.Name("pk"), expression.Name("sk"), expression.Name("v"))))
+		got, err := ddb.BatchGet(ctx, c, table, keys, ddb.BatchGetOptions{Projection: proj})
+		if err != nil {
+			t.Fatalf("BatchGet() error = %v", err)
+		}
+		for i, want := range []ddb.Item{items[0], items[1], nil} {
+			if want == nil {
+				if got[i] != nil {
+					t.Errorf("result %d = %v, want nil", i, got[i])
+				}
+				continue
+			}
+			if len(got[i]) != 3 || str(got[i], "v") != str(want, "v") || str(got[i], "sk") != str(want, "sk") {
+				t.Errorf("result %d = %v, want only pk, sk and v of %v", i, got[i], want)
+			}
+		}
+		noKey := ddb.MustPrepare(expression.NewBuilder().WithProjection(expression.NamesList(expression.Name("v"))))
+		if _, err := ddb.BatchGet(ctx, c, table, keys, ddb.BatchGetOptions{Projection: noKey}); !errors.Is(err, ddbkit.ErrInvalidArgument) {
+			t.Errorf("BatchGet with a projection without the keys = %v, want ErrInvalidArgument", err)
+		}
+	})
+
 	t.Run("BatchGet through unprocessed faults", func(t *testing.T) {
 		fc := ddbtest.NewFaultClient(c)
 		fc.Inject("BatchGetItem", ddbtest.Unprocessed, 3)
