@@ -46,6 +46,21 @@ var (
 	roomIsOpen = expression.Equal(nStatus, expression.Value(string(RoomOpen)))
 )
 
+// The expressions of the writes, built once: per call only CloseRoom's
+// stamp is bound (issue 15: building them per call was most of what the
+// writes cost over hand-written SDK code).
+var (
+	// prepNew: a put of a new room or comment; its partition key is
+	// roomId in both tables.
+	prepNew = ddb.MustPrepare(expression.NewBuilder().WithCondition(expression.AttributeNotExists(nRoomID)))
+	// prepOpen: the check that the room is OPEN.
+	prepOpen = ddb.MustPrepare(expression.NewBuilder().WithCondition(roomIsOpen))
+	// prepClose: OPEN→CLOSED, stamping updatedAt with Param(0).
+	prepClose = ddb.MustPrepare(expression.NewBuilder().
+			WithUpdate(expression.Set(nStatus, expression.Value(string(RoomClosed))).Set(nUpdatedAt, ddb.Param(0))).
+			WithCondition(roomIsOpen))
+)
+
 // Transaction item labels, by which cancellation reasons are told apart.
 const (
 	labelRoom = "room"
@@ -70,8 +85,19 @@ func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
+	put := &dynamodb.PutItemInput{TableName: aws.String(s.t.rooms.Name), Item: item,
+		ConditionExpression: prepNew.Condition(), ExpressionAttributeNames: prepNew.Names(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
-		return ddb.PutNew(ctx, s.c, s.t.rooms, item, expression.AttributeNotExists(nRoomID))
+		// What ddb.PutNew does, with the condition built once: a failed
+		// condition on the very item this call writes is its own earlier
+		// attempt's success.
+		_, err := s.c.PutItem(ctx, put)
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
+			return nil
+		}
+		return err
 	})
 	if ddb.IsConditionFailed(err) {
 		return Room{}, wrap(op, errRoomExists(r.ID))
@@ -129,14 +155,18 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 		return Room{}, wrap(op, err)
 	}
 	defer release()
-	now := keys.Timestamp(s.stamp.now())
+	in := &dynamodb.UpdateItemInput{TableName: aws.String(s.t.rooms.Name), Key: s.t.roomKey(roomID),
+		UpdateExpression: prepClose.Update(), ConditionExpression: prepClose.Condition(),
+		ExpressionAttributeNames: prepClose.Names(), ExpressionAttributeValues: prepClose.Values(ddb.S(keys.Timestamp(s.stamp.now()))),
+		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	var out ddb.Item
 	// Retried also after a conflict: an UpdateItem on an item that a
 	// transaction (a post or join from elsewhere) holds fails with one.
-	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() (err error) {
-		out, err = ddb.UpdateItem(ctx, s.c, s.t.rooms, s.t.roomKey(roomID),
-			expression.Set(nStatus, expression.Value(string(RoomClosed))).Set(nUpdatedAt, expression.Value(now)),
-			roomIsOpen, types.ReturnValueAllNew)
+	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
+		res, err := s.c.UpdateItem(ctx, in)
+		if err == nil {
+			out = res.Attributes
+		}
 		return err
 	})
 	var ccf *types.ConditionalCheckFailedException
@@ -175,7 +205,7 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 		return Comment{}, wrap(op, err)
 	}
 	var tx ddb.Tx
-	tx.Put(labelItem, s.t.comments, item, expression.AttributeNotExists(nRoomID))
+	tx.PutPrepared(labelItem, s.t.comments, item, prepNew)
 	err = s.execChecked(ctx, op, &tx, roomID)
 	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 		return Comment{}, wrap(op, errCommentExists(roomID, c.ID))
@@ -260,7 +290,7 @@ func (s *DynamoStore) ListConnections(ctx context.Context, roomID string, opts d
 // check into ErrNotFound or ErrRoomClosed: the item the check saw tells
 // which.
 func (s *DynamoStore) execChecked(ctx context.Context, op string, tx *ddb.Tx, roomID string) error {
-	tx.Check(labelRoom, s.t.rooms, s.t.roomKey(roomID), roomIsOpen)
+	tx.CheckPrepared(labelRoom, s.t.rooms, s.t.roomKey(roomID), prepOpen)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
 	if old, ok := ddb.ConditionFailed(err, labelRoom); ok {
 		if old == nil {

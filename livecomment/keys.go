@@ -17,6 +17,9 @@ const (
 	attrUpdatedAt    = "updatedAt"
 	attrStatus       = "status"
 	attrTimestamp    = "timestamp"
+	attrName         = "name"
+	attrContent      = "content"
+	attrNickname     = "nickname"
 )
 
 // The global secondary indexes.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -44,18 +43,29 @@ type connectionItem struct {
 	Timestamp    string `dynamodbav:"timestamp"`
 }
 
+// The items are built attribute by attribute, as attributevalue.MarshalMap
+// would build them from the structs above (every attribute a String, empty
+// ones included), without its reflection: a write's item is most of the
+// CPU a store adds to the SDK's own (issue 15).
+
 func marshalRoom(r Room) (ddb.Item, error) {
-	return attributevalue.MarshalMap(roomItem{RoomID: r.ID, Name: r.Name, HostID: r.HostID, Status: string(r.Status),
-		CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
+	return ddb.Item{
+		attrRoomID: ddb.S(r.ID), attrName: ddb.S(r.Name), attrHostID: ddb.S(r.HostID), attrStatus: ddb.S(string(r.Status)),
+		attrCreatedAt: ddb.S(keys.Timestamp(r.CreatedAt)), attrUpdatedAt: ddb.S(keys.Timestamp(r.UpdatedAt)),
+	}, nil
 }
 
 func marshalComment(c Comment) (ddb.Item, error) {
-	return attributevalue.MarshalMap(commentItem{RoomID: c.RoomID, CommentID: c.ID, Content: c.Content,
-		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
+	return ddb.Item{
+		attrRoomID: ddb.S(c.RoomID), attrCommentID: ddb.S(c.ID), attrContent: ddb.S(c.Content),
+		attrNickname: ddb.S(c.Nickname), attrCreatedAt: ddb.S(keys.Timestamp(c.CreatedAt)),
+	}, nil
 }
 
 func marshalConnection(c Connection) (ddb.Item, error) {
-	return attributevalue.MarshalMap(connectionItem{ConnectionID: c.ID, RoomID: c.RoomID, Timestamp: keys.Timestamp(c.JoinedAt)})
+	return ddb.Item{
+		attrConnectionID: ddb.S(c.ID), attrRoomID: ddb.S(c.RoomID), attrTimestamp: ddb.S(keys.Timestamp(c.JoinedAt)),
+	}, nil
 }
 
 // Reads are lenient: they accept what any writer of the seed's layout may
@@ -67,8 +77,11 @@ func marshalConnection(c Connection) (ddb.Item, error) {
 
 func (t tables) decodeRoom(item ddb.Item) (Room, error) {
 	var it roomItem
-	if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
-		return Room{}, err
+	if !fastDecode(item, []string{attrRoomID, attrName, attrHostID, attrStatus, attrCreatedAt, attrUpdatedAt},
+		&it.RoomID, &it.Name, &it.HostID, &it.Status, &it.CreatedAt, &it.UpdatedAt) {
+		if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
+			return Room{}, err
+		}
 	}
 	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
 	if err != nil {
@@ -81,8 +94,11 @@ func (t tables) decodeRoom(item ddb.Item) (Room, error) {
 
 func (t tables) decodeComment(item ddb.Item) (Comment, error) {
 	var it commentItem
-	if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
-		return Comment{}, err
+	if !fastDecode(item, []string{attrRoomID, attrCommentID, attrContent, attrNickname, attrCreatedAt},
+		&it.RoomID, &it.CommentID, &it.Content, &it.Nickname, &it.CreatedAt) {
+		if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
+			return Comment{}, err
+		}
 	}
 	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
 	if it.Nickname == "" {
@@ -93,11 +109,35 @@ func (t tables) decodeComment(item ddb.Item) (Comment, error) {
 
 func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
 	var it connectionItem
-	if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
-		return Connection{}, err
+	if !fastDecode(item, []string{attrConnectionID, attrRoomID, attrTimestamp}, &it.ConnectionID, &it.RoomID, &it.Timestamp) {
+		if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
+			return Connection{}, err
+		}
 	}
 	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
 	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
+}
+
+// fastDecode reads the String attributes attrs of item into out, without
+// attributevalue's reflection, and reports whether it could: exactly as
+// ddb.Unmarshal would decode them into the item structs above (a String or
+// a Number as its text, NULL or a missing attribute as ""). For any other
+// type it returns false, and the caller decodes with ddb.Unmarshal, which
+// names the corrupt attribute as it always has.
+func fastDecode(item ddb.Item, attrs []string, out ...*string) bool {
+	for i, a := range attrs {
+		switch v := item[a].(type) {
+		case *types.AttributeValueMemberS:
+			*out[i] = v.Value
+		case *types.AttributeValueMemberN:
+			*out[i] = v.Value
+		case nil, *types.AttributeValueMemberNULL:
+			*out[i] = ""
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;
