@@ -133,7 +133,8 @@
 //     document).
 //   - Listings read indexes, which are eventually consistent on DynamoDB
 //     (GSIs cannot be read consistently): a comment may take a moment to be
-//     listed after PostComment returned. Gets are strongly consistent.
+//     listed after PostComment returned. Gets are strongly consistent (see
+//     "Consistency and capacity").
 //   - Writes are retried within Options.Retry after throttling, conflicts,
 //     5xx and lost responses, and each recognises its own earlier success:
 //     transactions (PostComment, JoinRoom) repeat one ClientRequestToken,
@@ -155,6 +156,41 @@
 //     Page.Skipped, and goes on.
 //   - Broadcast sends with bounded concurrency and deletes the connections
 //     that are gone (ErrGone, API Gateway's GoneException or HTTP 410).
+//
+// # Consistency and capacity
+//
+// Each access pattern reads and writes the least its design allows, and
+// TestCapacity holds each to its budget on DynamoDB Local (items of this
+// package's sizes, under 1 KB each):
+//
+//	pattern           consumed                      consistency
+//	GetRoom           1 RCU                         strong
+//	GetConnection     1 RCU                         strong
+//	ListHostRooms     0.5 RCU per 4 KB of entries   eventual (an index)
+//	ListComments      0.5 RCU per 4 KB of entries   eventual (an index)
+//	ListConnections   0.5 RCU per 4 KB of entries   eventual (an index)
+//	CreateRoom        2 WCU (table, hostId-index)
+//	CloseRoom         2 WCU (table, hostId-index)
+//	PostComment       6 WCU (put to table and index, room check; doubled in a transaction)
+//	JoinRoom          6 WCU (the same for a connection)
+//	Disconnect        2 WCU (table, roomId-index); 1 for a connection already gone
+//	Broadcast         a listing per page, and a Disconnect per gone connection
+//
+// The two gets stay strongly consistent, at twice an eventual read's
+// price, because their callers read what they have just written: a host
+// opens the room CreateRoom returned, and a viewer who just joined posts
+// through the connection JoinRoom stored; an eventual read could answer
+// ErrNotFound for either. A room's status is checked again, strongly, in
+// the transaction of every post and join, so a stale status could not let
+// one through; the gets are strong for the caller's sake, not for that
+// check's. The listings read global secondary indexes, which DynamoDB
+// cannot read strongly, and pay half. A page reads one entry past its
+// limit, to tell whether another page follows; the entries are small, so
+// that rarely crosses a 4 KB unit. The indexes project ALL attributes: a
+// listing then needs no GetItem per entry, and a narrower projection
+// would not lower a Query's price, which counts the entries read, not the
+// attributes returned. CloseRoom returns the closed room from its own
+// UpdateItem (ReturnValues), which costs no read.
 //
 // # Other writers
 //

@@ -1,0 +1,105 @@
+package livecomment_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/livecomment"
+)
+
+// TestCapacity holds every access pattern of the package documentation to
+// its capacity budget on DynamoDB Local, which prices calls as the service
+// does: 1 WCU per KB written to the table and to each index the item is
+// in, 1 RCU per 4 KB read strongly, half that eventually, and twice the
+// units inside a transaction. Each budget is the least the design allows;
+// see "Consistency and capacity" in the package documentation.
+func TestCapacity(t *testing.T) {
+	ctx := context.Background()
+	var cc *ddbtest.CapacityClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCapacityClient(c); return cc }, deterministic)
+
+	// A host with 60 rooms; the first takes 60 comments and 60
+	// connections. The items are small (well under 1 KB each), so a page
+	// of 50 fits in 4 KB.
+	const host, n = "host-1", 60
+	var rooms []livecomment.Room
+	for range n {
+		r, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "新製品発表会 Q&A", HostID: host})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rooms = append(rooms, r)
+	}
+	room := rooms[0].ID
+	for i := range n {
+		if _, err := s.PostComment(ctx, room, livecomment.NewComment{Content: "楽しみにしています！", Nickname: "たろう"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.JoinRoom(ctx, room, fmt.Sprintf("conn-%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := ddbkit.PageOptions{Limit: 50}
+	gone := func(_ context.Context, c livecomment.Connection) error {
+		if c.ID == "conn-07" {
+			return livecomment.ErrGone
+		}
+		return nil
+	}
+
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want ddbtest.Capacity
+	}{
+		// Gets: one strongly consistent read of one small item.
+		{"GetRoom", func() error { _, err := s.GetRoom(ctx, room); return err }, ddbtest.Capacity{Read: 1}},
+		{"GetConnection", func() error { _, err := s.GetConnection(ctx, "conn-01"); return err }, ddbtest.Capacity{Read: 1}},
+		// Listings: one eventually consistent Query of an index (indexes
+		// cannot be read strongly), priced by the bytes of the entries it
+		// reads, 51 of them (the page and the one that tells whether
+		// another follows), in 4 KB units, half a unit each: about 150
+		// bytes a room (8 KB: 2 units), 175 a comment (9 KB: 3 units) and
+		// 95 a connection (5 KB: 2 units). A page of 50 entries would cost
+		// as many units. A projection would not lower them: a Query is
+		// priced by the entries it reads, not the attributes it returns.
+		{"ListHostRooms", func() error { _, err := s.ListHostRooms(ctx, host, page); return err }, ddbtest.Capacity{Read: 1}},
+		{"ListComments", func() error { _, err := s.ListComments(ctx, room, page); return err }, ddbtest.Capacity{Read: 1.5}},
+		{"ListConnections", func() error { _, err := s.ListConnections(ctx, room, page); return err }, ddbtest.Capacity{Read: 1}},
+		// CreateRoom: one put of a new item, in the table and hostId-index.
+		{"CreateRoom", func() error {
+			_, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "勉強会", HostID: "host-2"})
+			return err
+		}, ddbtest.Capacity{Write: 2}},
+		// CloseRoom: one update, in the table and hostId-index.
+		{"CloseRoom", func() error { _, err := s.CloseRoom(ctx, rooms[1].ID); return err }, ddbtest.Capacity{Write: 2}},
+		// PostComment: a transaction of the put (table and index) and the
+		// room's check, each doubled.
+		{"PostComment", func() error {
+			_, err := s.PostComment(ctx, room, livecomment.NewComment{Content: "質問です"})
+			return err
+		}, ddbtest.Capacity{Write: 6}},
+		// JoinRoom: the same transaction for a connection.
+		{"JoinRoom", func() error { _, err := s.JoinRoom(ctx, room, "conn-new"); return err }, ddbtest.Capacity{Write: 6}},
+		// Disconnect: one delete, from the table and roomId-index.
+		{"Disconnect", func() error { return s.Disconnect(ctx, "conn-new") }, ddbtest.Capacity{Write: 2}},
+		// Disconnecting again deletes nothing, and costs the one write.
+		{"Disconnect again", func() error { return s.Disconnect(ctx, "conn-new") }, ddbtest.Capacity{Write: 1}},
+		// Broadcast to 60 connections: one Query of roomId-index (the
+		// default page of 100 holds them all; 5.6 KB: 2 units) and the
+		// delete of the one that is gone.
+		{"Broadcast", func() error { _, err := livecomment.Broadcast(ctx, s, room, gone); return err }, ddbtest.Capacity{Read: 1, Write: 2}},
+	} {
+		var err error
+		got := cc.Measure(func() { err = tc.call() })
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got != tc.want {
+			t.Errorf("%s consumed %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
