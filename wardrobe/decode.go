@@ -164,6 +164,68 @@ type counterRead struct {
 	Count intAttr `dynamodbav:"count"`
 }
 
+// The decode methods fill a layout from an item directly, without
+// reflection (issue 15: reads are most of the stores' CPU), for the
+// attribute types DynamoStore writes and the lenient ones the Unmarshal
+// methods above take. They report false for anything else (another type,
+// a value those methods refuse), and the caller then decodes with
+// ddb.Unmarshal, which gives the same result, or blames the attribute,
+// exactly as before.
+
+// strAttr reads a String attribute into *out; missing leaves it "", NULL
+// makes it "" (as attributevalue does).
+func strAttr(item ddb.Item, attr string, out *string) bool {
+	switch v := item[attr].(type) {
+	case nil:
+		return true
+	case *types.AttributeValueMemberNULL:
+		*out = ""
+		return true
+	case *types.AttributeValueMemberS:
+		*out = v.Value
+		return true
+	}
+	return false
+}
+
+func (it *wardrobeRead) decode(item ddb.Item) bool {
+	return strAttr(item, attrName, &it.Name) && it.CreatedAt.UnmarshalDynamoDBAttributeValue(item[attrCreatedAt]) == nil
+}
+
+func (it *wornRead) decode(item ddb.Item) bool {
+	return strAttr(item, attrName, &it.Name) && strAttr(item, attrStatus, &it.Status) && strAttr(item, attrImageKey, &it.ImageKey) &&
+		it.ClothingIDs.UnmarshalDynamoDBAttributeValue(item[attrClothingIDs]) == nil &&
+		it.WearCount.UnmarshalDynamoDBAttributeValue(item[attrWearCount]) == nil &&
+		it.LastWornAt.UnmarshalDynamoDBAttributeValue(item[attrLastWornAt]) == nil &&
+		it.StatsVersion.UnmarshalDynamoDBAttributeValue(item[attrStatsVersion]) == nil &&
+		it.CreatedAt.UnmarshalDynamoDBAttributeValue(item[attrCreatedAt]) == nil &&
+		it.DeletedAt.UnmarshalDynamoDBAttributeValue(item[attrDeletedAt]) == nil
+}
+
+func (it *historyRead) decode(item ddb.Item) bool {
+	return it.CreatedAt.UnmarshalDynamoDBAttributeValue(item[attrCreatedAt]) == nil &&
+		strAttr(item, attrDate, &it.Date) && strAttr(item, attrTemplateID, &it.TemplateID) &&
+		it.ClothingIDs.UnmarshalDynamoDBAttributeValue(item[attrClothingIDs]) == nil &&
+		strAttr(item, AttrDateSK, &it.DateSK)
+}
+
+func (it *counterRead) decode(item ddb.Item) bool {
+	return strAttr(item, attrDate, &it.Date) && it.Count.UnmarshalDynamoDBAttributeValue(item[attrCount]) == nil
+}
+
+// decode fills *it from item: directly when it can, else (and then from
+// scratch) with ddb.Unmarshal.
+func decode[T any, P interface {
+	*T
+	decode(ddb.Item) bool
+}](t ddb.Table, item ddb.Item, it P) error {
+	if it.decode(item) {
+		return nil
+	}
+	*it = *new(T)
+	return ddb.Unmarshal(t, item, it)
+}
+
 // keyID returns the ID in a sort key <prefix>#<id>.
 func keyID(item ddb.Item, prefix string) (string, bool) {
 	sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
@@ -176,7 +238,7 @@ func keyID(item ddb.Item, prefix string) (string, bool) {
 
 func unmarshalWardrobe(t ddb.Table, item ddb.Item, wardrobeID string) (Wardrobe, error) {
 	var it wardrobeRead
-	if err := ddb.Unmarshal(t, item, &it); err != nil {
+	if err := decode(t, item, &it); err != nil {
 		return Wardrobe{}, err
 	}
 	return Wardrobe{ID: wardrobeID, Name: it.Name, CreatedAt: it.CreatedAt.time()}, nil
@@ -195,7 +257,7 @@ func unmarshalWorn(t ddb.Table, item ddb.Item, wardrobeID string) (worn, error) 
 		return worn{}, ddb.Corrupt(t, item, AttrSK, "want CLOTH#<clothingId> or TPL#<templateId>")
 	}
 	var it wornRead
-	if err := ddb.Unmarshal(t, item, &it); err != nil {
+	if err := decode(t, item, &it); err != nil {
 		return worn{}, err
 	}
 	switch Status(it.Status) {
@@ -228,7 +290,7 @@ func unmarshalHistory(t ddb.Table, item ddb.Item, wardrobeID string) (History, e
 		return History{}, ddb.Corrupt(t, item, AttrSK, "want HIST#<historyId>")
 	}
 	var it historyRead
-	if err := ddb.Unmarshal(t, item, &it); err != nil {
+	if err := decode(t, item, &it); err != nil {
 		return History{}, err
 	}
 	d, ok := parseStoredDate(it.Date)
@@ -249,7 +311,7 @@ func unmarshalHistory(t ddb.Table, item ddb.Item, wardrobeID string) (History, e
 // (DATE#<yyyymmdd>), or else from date.
 func unmarshalCounter(t ddb.Table, item ddb.Item) (DailyWear, error) {
 	var it counterRead
-	if err := ddb.Unmarshal(t, item, &it); err != nil {
+	if err := decode(t, item, &it); err != nil {
 		return DailyWear{}, err
 	}
 	ds, _ := keyID(item, segDate)

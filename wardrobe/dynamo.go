@@ -92,6 +92,7 @@ const (
 	attrDeletedAt    = "deletedAt"
 	attrCount        = "count"
 	attrDate         = "date"
+	attrTemplateID   = "templateId"
 )
 
 var (
@@ -244,12 +245,12 @@ func (s *DynamoStore) create(ctx context.Context, op string, w worn) error {
 		return err
 	}
 	var tx ddb.Tx
-	tx.Check(labelWardrobe, s.t, wk.item(s.t), exists)
+	tx.CheckPrepared(labelWardrobe, s.t, wk.item(s.t), prepExists)
 	refs := outfitRefs("", w.clothingIDs)
 	if err := s.checkActive(&tx, w.wardrobeID, refs); err != nil {
 		return err
 	}
-	tx.Put(labelItem, s.t, item, notExists)
+	tx.PutPrepared(labelItem, s.t, item, prepNotExists)
 	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, ok := ddb.ConditionFailed(err, labelWardrobe); ok {
 		return errWardrobeNotFound(w.wardrobeID)
@@ -271,7 +272,7 @@ func (s *DynamoStore) checkActive(tx *ddb.Tx, wardrobeID string, refs []wornRef)
 		if err != nil {
 			return err
 		}
-		tx.Check(r.field, s.t, k.item(s.t), isActive)
+		tx.CheckPrepared(r.field, s.t, k.item(s.t), prepActive)
 	}
 	return nil
 }
@@ -380,32 +381,33 @@ func (s *DynamoStore) UpdateClothing(ctx context.Context, wardrobeID, clothingID
 	if err := live(ctx, op); err != nil {
 		return Clothing{}, err
 	}
-	var upd expression.UpdateBuilder
+	var args []types.AttributeValue
+	name, img := 0, patchKeep
 	if patch.Name != nil {
-		upd = upd.Set(nName, expression.Value(*patch.Name))
+		name, args = 1, append(args, ddb.S(*patch.Name))
 	}
 	switch {
 	case patch.ImageKey == nil:
 	case *patch.ImageKey == "":
-		upd = upd.Remove(nImageKey)
+		img = patchRemove
 	default:
-		upd = upd.Set(nImageKey, expression.Value(*patch.ImageKey))
+		img, args = patchSet, append(args, ddb.S(*patch.ImageKey))
 	}
-	w, err := s.updateWorn(ctx, wardrobeID, KindClothing, clothingID, upd)
+	w, err := s.updateWorn(ctx, wardrobeID, KindClothing, clothingID, prepPatch[name][img], args...)
 	return s.o.clothing(w), wrap(op, err)
 }
 
 // updateWorn applies upd to an existing clothing or template and returns
 // it as the write left it (ALL_NEW). upd sets fixed values, so repeating
 // it after a lost response changes nothing more.
-func (s *DynamoStore) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id string, upd expression.UpdateBuilder) (worn, error) {
+func (s *DynamoStore) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id string, p *ddb.Prepared, args ...types.AttributeValue) (worn, error) {
 	k, err := wornKey(wardrobeID, kind, id)
 	if err != nil {
 		return worn{}, err
 	}
 	var out ddb.Item
 	err = s.write(ctx, func() (err error) {
-		out, err = s.update(ctx, k, upd, exists)
+		out, err = s.updatePrepared(ctx, k, p, args...)
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -445,21 +447,16 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 	if err != nil {
 		return worn{}, wrap(op, err)
 	}
-	var deletedAt *int64
+	deletedAt := null
 	if to == StatusDeleted {
-		ms := s.o.deletedAt(to).UnixMilli()
-		deletedAt = &ms
+		deletedAt = num(s.o.deletedAt(to).UnixMilli())
 	}
 	if err := live(ctx, op); err != nil {
 		return worn{}, err
 	}
-	upd := expression.Set(nStatus, expression.Value(string(to))).
-		Set(nDeletedAt, expression.Value(deletedAt)).
-		Set(nStatusListPK, expression.Value(pk))
-	cond := exists.And(expression.Not(expression.Equal(nStatus, expression.Value(string(to)))))
 	var out ddb.Item
 	err = s.write(ctx, func() (err error) {
-		out, err = s.update(ctx, k, upd, cond)
+		out, err = s.updatePrepared(ctx, k, prepSetStatus, ddb.S(string(to)), deletedAt, ddb.S(pk), ddb.S(string(to)))
 		return err
 	})
 	var failed *types.ConditionalCheckFailedException
@@ -520,31 +517,37 @@ func (s *DynamoStore) ListTemplates(ctx context.Context, wardrobeID string, opts
 	return ddbkit.Page[TemplateSummary]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
-// thumbnails reads the clothes ids name with BatchGetItem, BatchGetChunk
-// keys a call, and returns those found by ID, and an error for each that
-// could not be decoded (it then shows as missing).
+// thumbnails reads the clothes ids name (see readThumbs: eventually
+// consistent, projected), and returns those found by ID, and an error for
+// each that could not be decoded (it then shows as missing).
 func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, []error, error) {
 	if len(ids) == 0 {
 		return nil, nil, nil
 	}
-	ks := make([]ddb.Item, len(ids))
-	for i, id := range ids {
+	ks := make([]ddb.Item, 0, len(ids))
+	seen := make(map[string]bool, len(ids)) // another writer's outfit may repeat a clothing
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
 		k, err := wornKey(wardrobeID, KindClothing, id)
 		if err != nil {
 			return nil, nil, err
 		}
-		ks[i] = k.item(s.t)
+		ks = append(ks, k.item(s.t))
 	}
-	items, err := s.batchGet(ctx, ks)
+	var items []ddb.Item
+	err := s.write(ctx, func() (err error) {
+		items, err = s.readThumbs(ctx, ks)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	found := make(map[string]Thumbnail, len(ids))
 	var bad []error
 	for _, it := range items {
-		if it == nil {
-			continue
-		}
 		w, err := unmarshalWorn(s.t, it, wardrobeID)
 		if err != nil {
 			bad = append(bad, err)
@@ -572,13 +575,13 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	if err := live(ctx, op); err != nil {
 		return Template{}, err
 	}
+	if patch.ClothingIDs == nil {
+		w, err := s.updateWorn(ctx, wardrobeID, KindTemplate, templateID, prepPatch[1][patchKeep], ddb.S(*patch.Name))
+		return s.o.template(w), wrap(op, err)
+	}
 	var upd expression.UpdateBuilder
 	if patch.Name != nil {
 		upd = upd.Set(nName, expression.Value(*patch.Name))
-	}
-	if patch.ClothingIDs == nil {
-		w, err := s.updateWorn(ctx, wardrobeID, KindTemplate, templateID, upd)
-		return s.o.template(w), wrap(op, err)
 	}
 	upd = upd.Set(nClothingIDs, expression.Value(patch.ClothingIDs))
 	k, err := wornKey(wardrobeID, KindTemplate, templateID)
@@ -677,7 +680,7 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 			return err
 		}
 		var tx ddb.Tx
-		tx.Put(labelItem, s.t, hitem, notExists)
+		tx.PutPrepared(labelItem, s.t, hitem, prepNotExists)
 		for _, r := range refs {
 			if err := s.wear(&tx, wardrobeID, r, h.Date, +1, s.o.worn(r.st, h.Date)); err != nil {
 				return err
@@ -753,16 +756,18 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 		return err
 	}
 	label := "counter of " + r.field
+	var args [8]types.AttributeValue // the most any expression here takes
 	switch {
 	case delta > 0:
-		tx.Update(label, s.t, ck.item(s.t), expression.Add(nCount, expression.Value(1)).Set(nDate, expression.Value(string(d))))
+		tx.UpdatePrepared(label, s.t, ck.item(s.t), prepCounterAdd, ddb.S(string(d)))
 	case r.dayRaw == nil:
 		// No counter to take the wear from: damaged data.
 	case r.dayCount <= 1:
-		tx.Delete(label, s.t, ck.item(s.t), ddb.Unchanged(s.t, r.dayRaw, attrCount))
+		shape, a := unchanged(r.dayRaw, counterAttrs, args[:0])
+		tx.DeletePrepared(label, s.t, ck.item(s.t), prepCounterDelete[shape], a...)
 	default:
-		tx.Update(label, s.t, ck.item(s.t), expression.Set(nCount, expression.Value(r.dayCount-1)),
-			ddb.Unchanged(s.t, r.dayRaw, attrCount))
+		shape, a := unchanged(r.dayRaw, counterAttrs, args[:0])
+		tx.UpdatePrepared(label, s.t, ck.item(s.t), prepCounterSet[shape], append(a, num(int64(r.dayCount-1)))...)
 	}
 	if !r.found {
 		return nil // damaged data: nothing to take the wear from
@@ -771,17 +776,23 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	if err != nil {
 		return err
 	}
-	upd, err := statsUpdate(r.kind, r.id, st)
+	wear, lastWorn, err := statsKeys(r.kind, r.id, st)
 	if err != nil {
 		return err
 	}
-	cond := ddb.Unchanged(s.t, r.raw, statsAttrs...)
+	shape, a := unchanged(r.raw, statsAttrs, args[:0])
+	a = append(a, num(int64(st.count)), num(st.lastMs), num(st.version), ddb.S(wear), ddb.S(lastWorn))
+	p := prepStats[shape]
 	if delta > 0 {
-		cond = cond.And(isActive)
+		p = prepWornStats[shape]
 	}
-	tx.Update(r.field, s.t, k.item(s.t), upd, cond)
+	tx.UpdatePrepared(r.field, s.t, k.item(s.t), p, a...)
 	return nil
 }
+
+// counterAttrs are the attributes a change of a daily counter conditions
+// on.
+var counterAttrs = []string{attrCount}
 
 // statsUpdate sets the statistics of an item to st, with their index keys.
 // Its callers condition it on the statistics they read (statsAttrs).

@@ -247,7 +247,9 @@ func key(pk, sk string) map[string]types.AttributeValue {
 }
 
 func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-func n(v int64) types.AttributeValue  { return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)} }
+func n(v int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+}
 
 func newID() string { return uuid.Must(uuid.NewV7()).String() }
 
@@ -961,12 +963,12 @@ func BenchmarkWardrobe(b *testing.B) {
 	})
 }
 
-// thumbnail reads as the hand-written and guregu variants make them: the
-// store's choice, mirrored.
+// Thumbnails are read as the store reads them: eventually consistent, and
+// only what a thumbnail shows.
 var (
-	thumbConsistent                    = true
-	thumbProjection *string            = nil
-	thumbNames      map[string]string = nil
+	thumbConsistent = false
+	thumbProjection = aws.String("PK, SK, #name, imageKey, #status")
+	thumbNames      = map[string]string{"#name": "name", "#status": "status"}
 )
 
 // fake fills a memory store and a DynamoDB store on DynamoDB Local with
