@@ -23,6 +23,24 @@ const (
 	msDigits   = 13 // CREATED# and LASTWORN#: 13-digit Unix ms
 )
 
+// plain reports whether v is a key segment that keys.PK and keys.SK take
+// as it is: 1 to MaxIDLen bytes of printable ASCII other than the
+// separator. Keys of such segments (every ID and date this package makes
+// or validates) are joined directly, without keys' checks, which cost
+// more than the join itself on the memory store's every lookup; any other
+// segment goes through keys, which then reports it.
+func plain(v string) bool {
+	if len(v) == 0 || len(v) > MaxIDLen {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c <= ' ' || c >= 0x7f || c == keys.Sep[0] {
+			return false
+		}
+	}
+	return true
+}
+
 // itemKey is the primary key of one item.
 type itemKey struct{ pk, sk string }
 
@@ -58,6 +76,9 @@ func (k Kind) noun() string {
 // wornKey is the key of a clothing (W#<w>#CLOTH / CLOTH#<id>) or a template
 // (W#<w>#TPL / TPL#<id>).
 func wornKey(wardrobeID string, kind Kind, id string) (itemKey, error) {
+	if kind.Valid() && plain(wardrobeID) && plain(id) {
+		return itemKey{segWardrobe + keys.Sep + wardrobeID + keys.Sep + string(kind), string(kind) + keys.Sep + id}, nil
+	}
 	pk, err := wardrobePK(wardrobeID, keys.Lit(string(kind)))
 	if err != nil {
 		return itemKey{}, err
@@ -71,6 +92,9 @@ func historyPK(wardrobeID string) (string, error) {
 }
 
 func historyKey(wardrobeID, historyID string) (itemKey, error) {
+	if plain(wardrobeID) && plain(historyID) {
+		return itemKey{segWardrobe + keys.Sep + wardrobeID + keys.Sep + segHistory, segHistory + keys.Sep + historyID}, nil
+	}
 	pk, err := historyPK(wardrobeID)
 	if err != nil {
 		return itemKey{}, err
@@ -88,6 +112,10 @@ func counterPK(wardrobeID string, kind Kind, id string) (string, error) {
 func dateSK(d Date) (string, error) { return keys.SK(keys.Lit(segDate), keys.Field("Date", string(d))) }
 
 func counterKey(wardrobeID string, kind Kind, id string, d Date) (itemKey, error) {
+	if kind.Valid() && plain(wardrobeID) && plain(id) && plain(string(d)) {
+		return itemKey{segWardrobe + keys.Sep + wardrobeID + keys.Sep + segCount + keys.Sep + string(kind) + keys.Sep + id,
+			segDate + keys.Sep + string(d)}, nil
+	}
 	pk, err := counterPK(wardrobeID, kind, id)
 	if err != nil {
 		return itemKey{}, err
@@ -99,6 +127,9 @@ func counterKey(wardrobeID string, kind Kind, id string, d Date) (itemKey, error
 // statusListPK is the partition of the three status-list GSIs:
 // W#<w>#<CLOTH|TPL>#<ACTIVE|DELETED>.
 func statusListPK(wardrobeID string, kind Kind, s Status) (string, error) {
+	if kind.Valid() && plain(wardrobeID) && plain(string(s)) {
+		return segWardrobe + keys.Sep + wardrobeID + keys.Sep + string(kind) + keys.Sep + string(s), nil
+	}
 	return wardrobePK(wardrobeID, keys.Lit(string(kind)), keys.Lit(string(s)))
 }
 
@@ -141,6 +172,9 @@ func orderSK(axis string, n int64, width int, kind Kind, id string) (string, err
 	v, err := keys.Pad(n, width)
 	if err != nil {
 		return "", err
+	}
+	if plain(id) {
+		return axis + keys.Sep + v + keys.Sep + id, nil
 	}
 	return keys.SK(keys.Lit(axis), keys.Lit(v), keys.Field(kind.idField(), id))
 }

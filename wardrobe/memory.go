@@ -106,7 +106,10 @@ func describe(parts ...any) string { return fmt.Sprintf("%#v", parts) }
 // GSI whose key attributes it has.
 func (s *MemoryStore) put(r *record) {
 	pk, sk := str(r.attrs[AttrPK]), str(r.attrs[AttrSK])
-	s.remove(pk, sk)
+	if old, ok := s.items.Get(pk, sk); ok {
+		s.replace(old, r)
+		return
+	}
 	s.items.Put(pk, sk, s.t.KeyOf(r.attrs), r)
 	s.parts[pk]++
 	for _, ix := range memIndexes {
@@ -115,6 +118,29 @@ func (s *MemoryStore) put(r *record) {
 			s.indexes[ix.Name].Put(ipk, isk, q.CursorKey(r.attrs), r)
 		}
 	}
+}
+
+// replace makes old, a stored record, r: it keeps old's place in the
+// table and in each GSI whose key r does not change (the entries point to
+// old, which takes r's value), and moves it in the others. A write that
+// changes some attributes (a wear, a new name) then costs the indexes it
+// changes, not all of them.
+func (s *MemoryStore) replace(old, r *record) {
+	for _, ix := range memIndexes {
+		opk, osk := str(old.attrs[ix.PartitionKey]), str(old.attrs[ix.SortKey])
+		npk, nsk := str(r.attrs[ix.PartitionKey]), str(r.attrs[ix.SortKey])
+		if opk == npk && osk == nsk {
+			continue
+		}
+		q := ddb.KeyQuery{Table: s.t, Index: ix}
+		if opk != "" && osk != "" {
+			s.indexes[ix.Name].Delete(opk, osk, q.CursorKey(old.attrs))
+		}
+		if npk != "" && nsk != "" {
+			s.indexes[ix.Name].Put(npk, nsk, q.CursorKey(r.attrs), old)
+		}
+	}
+	*old = *r
 }
 
 // remove deletes the item at pk and sk, and its GSI entries.
