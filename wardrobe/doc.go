@@ -240,7 +240,35 @@
 //     Page.Skipped (the decision all ddbkit domains share): one bad item
 //     written by another program does not hide the rest.
 //   - GSI reads on DynamoDB are eventually consistent; base-table reads
-//     are strongly consistent.
+//     are strongly consistent, except those the next section names.
+//
+// # Consistency and capacity
+//
+// Each access pattern reads and writes the least its design allows
+// (TestCapacity holds them to their budgets on DynamoDB Local):
+//
+//   - Eventually consistent (0.5 RCU per 4 KB): the listings, which read
+//     GSIs (AP-03/14, AP-04, AP-09) and so are eventually consistent
+//     already; the thumbnails they show (AP-09, AP-14) and those of
+//     GetHistory (AP-15), read with a projection of the key, name,
+//     imageKey and status, all a Thumbnail shows (the RCU are those of the
+//     whole item, but not the transfer or decoding); ListDailyWear, a
+//     listing for display.
+//   - Strongly consistent (1 RCU per 4 KB): the gets (AP-02, AP-05,
+//     AP-10, AP-15's history), so that a caller reads its own writes as
+//     on MemoryStore; and every read a write depends on: AP-16's read of
+//     the wardrobe and the outfit, AP-17's of the history, the outfit,
+//     the day's counters and the day before, UpdateTemplate's of the
+//     template, RecalculateStats' listings and counters. Their writes are
+//     conditional on what they read, so a stale read would not corrupt
+//     anything, but it would cancel the transaction (2 WCU an item) and
+//     read again: more than the half RCU it saves. The most likely stale
+//     read is of the caller's own write a moment before.
+//   - AP-17 reads the history once: its delete in the transaction is
+//     conditional on it, so the outfit's read does not read it again.
+//   - Writes: one transaction per read-modify-write, with no item twice;
+//     a wardrobe is checked by AP-16's read (1 RCU) rather than by a
+//     ConditionCheck (2 WCU), since wardrobes are never deleted.
 //
 // # Errors
 //

@@ -698,11 +698,18 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 	return h, nil
 }
 
-// readRefs reads, with one BatchGetItem, the item at first, the referenced
-// items and, when d is set, their counters of day d, and fills refs in. It
-// reports whether first exists.
+// readRefs reads, with one BatchGetItem, the item at first (unless it is
+// the zero key), the referenced items and, when d is set, their counters
+// of day d, and fills refs in. It reports whether first exists. The read
+// is strongly consistent: the writes that follow are conditional on it,
+// and a stale read (of this caller's own wear a moment ago) would cost a
+// cancelled transaction and a second read, more than the read it saves.
 func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first itemKey, refs []wornRef, d Date) (bool, error) {
-	ks := []ddb.Item{first.item(s.t)}
+	ks := make([]ddb.Item, 0, 1+2*len(refs))
+	if first != (itemKey{}) {
+		ks = append(ks, first.item(s.t))
+	}
+	off := len(ks)
 	for _, r := range refs {
 		k, err := wornKey(wardrobeID, r.kind, r.id)
 		if err != nil {
@@ -725,7 +732,7 @@ func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first ite
 	}
 	for i := range refs {
 		refs[i].found, refs[i].raw, refs[i].dayCount, refs[i].dayRaw = false, nil, 0, nil
-		if it := items[1+i]; it != nil {
+		if it := items[off+i]; it != nil {
 			w, err := unmarshalWorn(s.t, it, wardrobeID)
 			if err != nil {
 				return false, err
@@ -733,7 +740,7 @@ func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first ite
 			refs[i].found, refs[i].status, refs[i].st, refs[i].raw = true, w.status, w.st, it
 		}
 		if d != "" {
-			if it := items[1+len(refs)+i]; it != nil {
+			if it := items[off+len(refs)+i]; it != nil {
 				c, err := unmarshalCounter(s.t, it)
 				if err != nil {
 					return false, err
@@ -742,7 +749,7 @@ func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first ite
 			}
 		}
 	}
-	return items[0] != nil, nil
+	return off > 0 && items[0] != nil, nil
 }
 
 // wear adds to tx the change one history makes to r: delta (+1 or -1) on
@@ -915,11 +922,13 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 			return err
 		}
 		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
-		if _, err := s.readRefs(ctx, wardrobeID, hk, refs, h.Date); err != nil {
+		// The history was just read; its transaction's delete is
+		// conditional on it, so it is not read again here.
+		if _, err := s.readRefs(ctx, wardrobeID, itemKey{}, refs, h.Date); err != nil {
 			return err
 		}
 		var tx ddb.Tx
-		tx.Delete(labelItem, s.t, hk.item(s.t), exists)
+		tx.DeletePrepared(labelItem, s.t, hk.item(s.t), prepExists)
 		for _, r := range refs {
 			st, again := s.o.unworn(r.st, h.Date, r.dayCount)
 			if again && r.found {
@@ -969,6 +978,10 @@ func (s *DynamoStore) ListDailyWear(ctx context.Context, wardrobeID string, kind
 	if err != nil {
 		return ddbkit.Page[DailyWear]{}, wrap(op, err)
 	}
+	// A listing for display, eventually consistent like the others (the
+	// cursor does not depend on it); RecalculateStats and AP-17, which
+	// write from the counters, read them strongly.
+	q.ConsistentRead = false
 	items, next, err := s.query(ctx, q, dq.PageOptions)
 	if err != nil {
 		return ddbkit.Page[DailyWear]{}, wrap(op, err)
