@@ -36,48 +36,9 @@ func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 const BatchGetChunk = 80
 
 // The item layouts this package writes, attribute for attribute as the
-// seed gives them. Times are Unix ms Numbers; deletedAt and a history's
-// templateId are NULL when unset. (Reads are lenient: see decode.go.)
-type wardrobeItem struct {
-	PK         string `dynamodbav:"PK"`
-	SK         string `dynamodbav:"SK"`
-	WardrobeID string `dynamodbav:"wardrobeId"`
-	Name       string `dynamodbav:"name"`
-	CreatedAt  int64  `dynamodbav:"createdAt"`
-}
-
-// wornItem is a clothing (clothingId, imageKey) or a template (templateId,
-// clothingIds).
-type wornItem struct {
-	PK           string   `dynamodbav:"PK"`
-	SK           string   `dynamodbav:"SK"`
-	ClothingID   string   `dynamodbav:"clothingId,omitempty"`
-	TemplateID   string   `dynamodbav:"templateId,omitempty"`
-	Name         string   `dynamodbav:"name"`
-	Status       string   `dynamodbav:"status"`
-	ImageKey     string   `dynamodbav:"imageKey,omitempty"`
-	ClothingIDs  []string `dynamodbav:"clothingIds,omitempty"`
-	WearCount    int      `dynamodbav:"wearCount"`
-	LastWornAt   int64    `dynamodbav:"lastWornAt"`
-	StatsVersion int64    `dynamodbav:"statsVersion"`
-	CreatedAt    int64    `dynamodbav:"createdAt"`
-	DeletedAt    *int64   `dynamodbav:"deletedAt"`
-	StatusListPK string   `dynamodbav:"statusListPk"`
-	CreatedAtSK  string   `dynamodbav:"createdAtSk"`
-	WearCountSK  string   `dynamodbav:"wearCountSk"`
-	LastWornAtSK string   `dynamodbav:"lastWornAtSk"`
-}
-
-type historyItem struct {
-	PK          string   `dynamodbav:"PK"`
-	SK          string   `dynamodbav:"SK"`
-	HistoryID   string   `dynamodbav:"historyId"`
-	CreatedAt   int64    `dynamodbav:"createdAt"`
-	Date        string   `dynamodbav:"date"`
-	TemplateID  *string  `dynamodbav:"templateId"`
-	ClothingIDs []string `dynamodbav:"clothingIds"`
-	DateSK      string   `dynamodbav:"dateSk"`
-}
+// seed gives them, are built by the marshal functions at the end of this
+// file. Times are Unix ms Numbers; deletedAt and a history's templateId
+// are NULL when unset. (Reads are lenient: see decode.go.)
 
 // Attribute names used in expressions.
 const (
@@ -93,6 +54,9 @@ const (
 	attrCount        = "count"
 	attrDate         = "date"
 	attrTemplateID   = "templateId"
+	attrClothingID   = "clothingId"
+	attrHistoryID    = "historyId"
+	attrWardrobeID   = "wardrobeId"
 )
 
 var (
@@ -1201,7 +1165,8 @@ func orNotFound(err, notFound error) error {
 // writes it; MemoryStore.Export gives its items through them too.
 
 func marshalWardrobe(k itemKey, w Wardrobe) (ddb.Item, error) {
-	return attributevalue.MarshalMap(wardrobeItem{PK: k.pk, SK: k.sk, WardrobeID: w.ID, Name: w.Name, CreatedAt: w.CreatedAt.UnixMilli()})
+	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), attrWardrobeID: ddb.S(w.ID), attrName: ddb.S(w.Name),
+		attrCreatedAt: num(w.CreatedAt.UnixMilli())}, nil
 }
 
 func marshalWorn(w worn) (ddb.Item, error) {
@@ -1213,19 +1178,28 @@ func marshalWorn(w worn) (ddb.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := wornItem{PK: k.pk, SK: k.sk, Name: w.name, Status: string(w.status), ImageKey: w.imageKey,
-		ClothingIDs: w.clothingIDs, WearCount: w.st.count, LastWornAt: w.st.lastMs, StatsVersion: w.st.version, CreatedAt: w.createdAt.UnixMilli(),
-		StatusListPK: ik.statusList, CreatedAtSK: ik.created, WearCountSK: ik.wear, LastWornAtSK: ik.lastWorn}
+	it := make(ddb.Item, 16)
+	it[AttrPK], it[AttrSK] = ddb.S(k.pk), ddb.S(k.sk)
 	if w.kind == KindTemplate {
-		it.TemplateID = w.id
+		it[attrTemplateID] = ddb.S(w.id)
 	} else {
-		it.ClothingID = w.id
+		it[attrClothingID] = ddb.S(w.id)
 	}
+	it[attrName], it[attrStatus] = ddb.S(w.name), ddb.S(string(w.status))
+	if w.imageKey != "" {
+		it[attrImageKey] = ddb.S(w.imageKey)
+	}
+	if w.clothingIDs != nil { // as attributevalue's omitempty: an empty list is kept
+		it[attrClothingIDs] = strs(w.clothingIDs)
+	}
+	it[attrWearCount], it[attrLastWornAt], it[attrStatsVersion] = num(int64(w.st.count)), num(w.st.lastMs), num(w.st.version)
+	it[attrCreatedAt], it[attrDeletedAt] = num(w.createdAt.UnixMilli()), newNull()
 	if !w.deletedAt.IsZero() {
-		ms := w.deletedAt.UnixMilli()
-		it.DeletedAt = &ms
+		it[attrDeletedAt] = num(w.deletedAt.UnixMilli())
 	}
-	return attributevalue.MarshalMap(it)
+	it[AttrStatusListPK], it[AttrCreatedAtSK] = ddb.S(ik.statusList), ddb.S(ik.created)
+	it[AttrWearCountSK], it[AttrLastWornAtSK] = ddb.S(ik.wear), ddb.S(ik.lastWorn)
+	return it, nil
 }
 
 func marshalHistory(k itemKey, h History) (ddb.Item, error) {
@@ -1233,23 +1207,31 @@ func marshalHistory(k itemKey, h History) (ddb.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := historyItem{PK: k.pk, SK: k.sk, HistoryID: h.ID, CreatedAt: h.CreatedAt.UnixMilli(), Date: string(h.Date),
-		ClothingIDs: h.ClothingIDs, DateSK: dsk}
+	tid, ids := newNull(), newNull()
 	if h.TemplateID != "" {
-		it.TemplateID = &h.TemplateID
+		tid = ddb.S(h.TemplateID)
 	}
-	return attributevalue.MarshalMap(it)
+	if h.ClothingIDs != nil {
+		ids = strs(h.ClothingIDs)
+	}
+	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), attrHistoryID: ddb.S(h.ID), attrCreatedAt: num(h.CreatedAt.UnixMilli()),
+		attrDate: ddb.S(string(h.Date)), attrTemplateID: tid, attrClothingIDs: ids, AttrDateSK: ddb.S(dsk)}, nil
 }
 
-// counterItem is a daily counter as wear's updates leave it: ADD count
+// marshalCounter is a daily counter as wear's updates leave it: ADD count
 // creates it with its date, SET count lowers it.
-type counterItem struct {
-	PK    string `dynamodbav:"PK"`
-	SK    string `dynamodbav:"SK"`
-	Count int    `dynamodbav:"count"`
-	Date  string `dynamodbav:"date"`
+func marshalCounter(k itemKey, c DailyWear) (ddb.Item, error) {
+	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), attrCount: num(int64(c.Count)), attrDate: ddb.S(string(c.Date))}, nil
 }
 
-func marshalCounter(k itemKey, c DailyWear) (ddb.Item, error) {
-	return attributevalue.MarshalMap(counterItem{PK: k.pk, SK: k.sk, Count: c.Count, Date: string(c.Date)})
+// newNull is a NULL of its own: marshalled items go to callers (Export).
+func newNull() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
+
+// strs is a List of Strings, as the seed's app writes arrays.
+func strs(ss []string) *types.AttributeValueMemberL {
+	l := make([]types.AttributeValue, len(ss))
+	for i, v := range ss {
+		l[i] = ddb.S(v)
+	}
+	return &types.AttributeValueMemberL{Value: l}
 }

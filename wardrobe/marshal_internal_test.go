@@ -1,0 +1,123 @@
+package wardrobe
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// The item layouts as tagged structs: what the marshal functions, which
+// build the items directly, must equal attribute for attribute (they once
+// were attributevalue.MarshalMap of these).
+type wardrobeItem struct {
+	PK         string `dynamodbav:"PK"`
+	SK         string `dynamodbav:"SK"`
+	WardrobeID string `dynamodbav:"wardrobeId"`
+	Name       string `dynamodbav:"name"`
+	CreatedAt  int64  `dynamodbav:"createdAt"`
+}
+
+// wornItem is a clothing (clothingId, imageKey) or a template (templateId,
+// clothingIds).
+type wornItem struct {
+	PK           string   `dynamodbav:"PK"`
+	SK           string   `dynamodbav:"SK"`
+	ClothingID   string   `dynamodbav:"clothingId,omitempty"`
+	TemplateID   string   `dynamodbav:"templateId,omitempty"`
+	Name         string   `dynamodbav:"name"`
+	Status       string   `dynamodbav:"status"`
+	ImageKey     string   `dynamodbav:"imageKey,omitempty"`
+	ClothingIDs  []string `dynamodbav:"clothingIds,omitempty"`
+	WearCount    int      `dynamodbav:"wearCount"`
+	LastWornAt   int64    `dynamodbav:"lastWornAt"`
+	StatsVersion int64    `dynamodbav:"statsVersion"`
+	CreatedAt    int64    `dynamodbav:"createdAt"`
+	DeletedAt    *int64   `dynamodbav:"deletedAt"`
+	StatusListPK string   `dynamodbav:"statusListPk"`
+	CreatedAtSK  string   `dynamodbav:"createdAtSk"`
+	WearCountSK  string   `dynamodbav:"wearCountSk"`
+	LastWornAtSK string   `dynamodbav:"lastWornAtSk"`
+}
+
+type historyItem struct {
+	PK          string   `dynamodbav:"PK"`
+	SK          string   `dynamodbav:"SK"`
+	HistoryID   string   `dynamodbav:"historyId"`
+	CreatedAt   int64    `dynamodbav:"createdAt"`
+	Date        string   `dynamodbav:"date"`
+	TemplateID  *string  `dynamodbav:"templateId"`
+	ClothingIDs []string `dynamodbav:"clothingIds"`
+	DateSK      string   `dynamodbav:"dateSk"`
+}
+
+// counterItem is a daily counter as wear's updates leave it: ADD count
+// creates it with its date, SET count lowers it.
+type counterItem struct {
+	PK    string `dynamodbav:"PK"`
+	SK    string `dynamodbav:"SK"`
+	Count int    `dynamodbav:"count"`
+	Date  string `dynamodbav:"date"`
+}
+
+// TestMarshalEqualsTaggedStructs: the direct builds give exactly the
+// items attributevalue makes of the tagged layouts.
+func TestMarshalEqualsTaggedStructs(t *testing.T) {
+	at := time.UnixMilli(1767225600123).UTC()
+	check := func(name string, got ddb.Item, err error, layout any) {
+		t.Helper()
+		want, werr := attributevalue.MarshalMap(layout)
+		if err != nil || werr != nil {
+			t.Fatalf("%s: %v, %v", name, err, werr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", name, got, want)
+		}
+	}
+	w := Wardrobe{ID: "wd1", Name: "", CreatedAt: at}
+	got, err := marshalWardrobe(itemKey{"W#wd1", "META"}, w)
+	check("wardrobe", got, err, wardrobeItem{PK: "W#wd1", SK: "META", WardrobeID: "wd1", CreatedAt: at.UnixMilli()})
+	for _, c := range []worn{
+		{kind: KindClothing, wardrobeID: "wd1", id: "cl1", name: "白シャツ", status: StatusActive, imageKey: "i.jpg", createdAt: at},
+		{kind: KindClothing, wardrobeID: "wd1", id: "cl2", status: StatusDeleted, st: stats{3, 1767571200000, 4}, createdAt: at, deletedAt: at},
+		{kind: KindTemplate, wardrobeID: "wd1", id: "tp1", name: "t", status: StatusActive, clothingIDs: []string{"a", "b"}, createdAt: at},
+		{kind: KindTemplate, wardrobeID: "wd1", id: "tp2", name: "t", status: StatusActive, clothingIDs: []string{}, createdAt: time.UnixMilli(0)},
+	} {
+		got, err := marshalWorn(c)
+		k, _ := c.key()
+		ik, _ := c.indexKeys()
+		it := wornItem{PK: k.pk, SK: k.sk, Name: c.name, Status: string(c.status), ImageKey: c.imageKey,
+			ClothingIDs: c.clothingIDs, WearCount: c.st.count, LastWornAt: c.st.lastMs, StatsVersion: c.st.version, CreatedAt: c.createdAt.UnixMilli(),
+			StatusListPK: ik.statusList, CreatedAtSK: ik.created, WearCountSK: ik.wear, LastWornAtSK: ik.lastWorn}
+		if c.kind == KindTemplate {
+			it.TemplateID = c.id
+		} else {
+			it.ClothingID = c.id
+		}
+		if !c.deletedAt.IsZero() {
+			ms := c.deletedAt.UnixMilli()
+			it.DeletedAt = &ms
+		}
+		check(c.id, got, err, it)
+	}
+	for _, h := range []History{
+		{ID: "hs1", Date: "20260105", TemplateID: "tp1", ClothingIDs: []string{"a"}, CreatedAt: at},
+		{ID: "hs2", Date: "20260105", ClothingIDs: []string{"a", "b"}, CreatedAt: at},
+		{ID: "hs3", Date: "20260105"},
+	} {
+		k := itemKey{"W#wd1#HIST", "HIST#" + h.ID}
+		got, err := marshalHistory(k, h)
+		dsk, _ := historyDateSK(h.Date, h.ID)
+		it := historyItem{PK: k.pk, SK: k.sk, HistoryID: h.ID, CreatedAt: h.CreatedAt.UnixMilli(), Date: string(h.Date),
+			ClothingIDs: h.ClothingIDs, DateSK: dsk}
+		if h.TemplateID != "" {
+			it.TemplateID = &h.TemplateID
+		}
+		check(h.ID, got, err, it)
+	}
+	got, err = marshalCounter(itemKey{"p", "DATE#20260105"}, DailyWear{Date: "20260105", Count: 2})
+	check("counter", got, err, counterItem{PK: "p", SK: "DATE#20260105", Count: 2, Date: "20260105"})
+}
