@@ -3,6 +3,7 @@ package wardrobe
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -89,14 +90,17 @@ func live(ctx context.Context, op string) error {
 // committed under that token (so the call succeeds without writing), and
 // fails with ErrConflict if the token committed other writes. commit
 // records the writes once they are made. Without a key, both do nothing.
-func (s *MemoryStore) replayed(ctx context.Context, op, writes string) (replay bool, commit func(), err error) {
+func (s *MemoryStore) replayed(ctx context.Context, op string, describeWrites func() string) (replay bool, commit func(), err error) {
 	token, ok := ddbkit.RequestToken(ctx, op)
 	if !ok {
-		return false, func() {}, nil
+		return false, noCommit, nil
 	}
+	writes := describeWrites() // only under a key: rendering them costs more than the writes
 	replay, err = s.tokens.Check(token, writes, time.Now())
 	return replay, func() { s.tokens.Commit(token, writes, time.Now()) }, err
 }
+
+func noCommit() {}
 
 // describe renders a write set for the token emulation: two calls make the
 // same string exactly when DynamoDB would receive the same transaction.
@@ -293,8 +297,9 @@ func (s *MemoryStore) create(ctx context.Context, op string, w worn) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	replay, commit, err := s.replayed(ctx, op, describe(w.kind, w.wardrobeID, w.id, w.name, w.imageKey,
-		w.clothingIDs, w.createdAt.UnixMilli()))
+	replay, commit, err := s.replayed(ctx, op, func() string {
+		return describe(w.kind, w.wardrobeID, w.id, w.name, w.imageKey, w.clothingIDs, w.createdAt.UnixMilli())
+	})
 	if err != nil || replay {
 		return err
 	}
@@ -522,8 +527,12 @@ func (s *MemoryStore) ListTemplates(ctx context.Context, wardrobeID string, opts
 func (s *MemoryStore) thumbnails(wardrobeID string, ids []string, n int) map[string]Thumbnail {
 	found := make(map[string]Thumbnail, min(n, len(ids)))
 	for _, id := range ids[:min(n, len(ids))] {
-		if w, err := s.worn(wardrobeID, KindClothing, id); err == nil {
-			found[id] = w.thumbnail()
+		k, err := wornKey(wardrobeID, KindClothing, id)
+		if err != nil {
+			continue
+		}
+		if r, ok := s.get(k); ok && r.worn != nil {
+			found[id] = r.worn.thumbnail()
 		}
 	}
 	return found
@@ -556,8 +565,10 @@ func (s *MemoryStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	} else {
 		name = []string{"unchanged", w.name}
 	}
-	replay, commit, err := s.replayed(ctx, op, describe(wardrobeID, templateID, name, patch.ClothingIDs,
-		w.status, w.st.count, w.st.lastMs, w.createdAt.UnixMilli(), w.deletedAt.UnixMilli(), w.deletedAt.IsZero()))
+	replay, commit, err := s.replayed(ctx, op, func() string {
+		return describe(wardrobeID, templateID, name, patch.ClothingIDs,
+			w.status, w.st.count, w.st.lastMs, w.createdAt.UnixMilli(), w.deletedAt.UnixMilli(), w.deletedAt.IsZero())
+	})
 	if err != nil {
 		return Template{}, wrap(op, err)
 	}
@@ -613,11 +624,13 @@ func (s *MemoryStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 	if err := checkWearable(refs); err != nil {
 		return History{}, wrap(op, err)
 	}
-	writes := []any{wardrobeID, h.ID, h.Date, h.TemplateID, h.ClothingIDs, h.CreatedAt.UnixMilli()}
-	for _, r := range refs {
-		writes = append(writes, r.kind, r.id, r.st, s.o.worn(r.st, h.Date))
-	}
-	replay, commit, err := s.replayed(ctx, op, describe(writes...))
+	replay, commit, err := s.replayed(ctx, op, func() string {
+		writes := []any{wardrobeID, h.ID, h.Date, h.TemplateID, h.ClothingIDs, h.CreatedAt.UnixMilli()}
+		for _, r := range refs {
+			writes = append(writes, r.kind, r.id, r.st, s.o.worn(r.st, h.Date))
+		}
+		return describe(writes...)
+	})
 	if err != nil {
 		return History{}, wrap(op, err)
 	}
@@ -682,12 +695,35 @@ func (s *MemoryStore) wear(wardrobeID string, r wornRef, d Date, delta int, st s
 	if !r.found {
 		return nil
 	}
-	w, err := s.worn(wardrobeID, r.kind, r.id)
+	k, err := wornKey(wardrobeID, r.kind, r.id)
 	if err != nil {
 		return err
 	}
+	rec, ok := s.get(k)
+	if !ok || rec.worn == nil {
+		return errNotFound(r.kind.noun(), wardrobeID, r.id)
+	}
+	return s.setStats(rec, st)
+}
+
+// setStats sets the statistics of the stored clothing or template rec to
+// st, as putWorn of it with st does, and no more: the item's index keys
+// but wearCountSk and lastWornAtSk stay as stored (keepIndexKeys), so
+// only those two are built and only their GSI entries move.
+func (s *MemoryStore) setStats(rec *record, st stats) error {
+	if rec.worn.st == st {
+		return nil // putWorn would store the same
+	}
+	w := *rec.worn
 	w.st = st
-	return s.putWorn(w)
+	wear, lastWorn, err := statsKeys(w.kind, w.id, st)
+	if err != nil {
+		return err
+	}
+	attrs := maps.Clone(rec.attrs)
+	attrs[AttrWearCountSK], attrs[AttrLastWornAtSK] = ddb.S(wear), ddb.S(lastWorn)
+	s.put(&record{attrs: attrs, worn: &w})
+	return nil
 }
 
 // GetHistory implements HistoryStore.GetHistory, which documents its errors.
@@ -786,7 +822,7 @@ func (s *MemoryStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 		sts[i] = st
 		writes = append(writes, r.kind, r.id, r.found, r.st, st, r.dayCount)
 	}
-	replay, commit, err := s.replayed(ctx, op, describe(writes...))
+	replay, commit, err := s.replayed(ctx, op, func() string { return describe(writes...) })
 	if err != nil || replay {
 		return wrap(op, err)
 	}
