@@ -150,7 +150,7 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	}
 	// PutNew recognises its own earlier write when a retry follows a lost
 	// response.
-	err = s.write(ctx, func() error { return ddb.PutNew(ctx, s.c, s.t, item, notExists) })
+	err = s.write(ctx, func() error { return s.putNew(ctx, item) })
 	if ddb.IsConditionFailed(err) {
 		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
 	}

@@ -2,6 +2,7 @@ package wardrobe
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -207,4 +208,19 @@ func (s *DynamoStore) readThumbs(ctx context.Context, ks []ddb.Item) ([]ddb.Item
 		}
 	}
 	return found, nil
+}
+
+// putNew is ddb.PutNew with the prepared attribute_not_exists condition:
+// it writes item unless its key is taken, and recognises its own earlier
+// write (an item exactly equal) after a lost response.
+func (s *DynamoStore) putNew(ctx context.Context, item ddb.Item) error {
+	_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.t.Name, Item: item,
+		ConditionExpression: prepNotExists.Condition(), ExpressionAttributeNames: prepNotExists.Names(),
+		ExpressionAttributeValues:           prepNotExists.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
+		return nil
+	}
+	return err
 }
