@@ -543,11 +543,6 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 		w, err := s.updateWorn(ctx, wardrobeID, KindTemplate, templateID, prepPatch[1][patchKeep], ddb.S(*patch.Name))
 		return s.o.template(w), wrap(op, err)
 	}
-	var upd expression.UpdateBuilder
-	if patch.Name != nil {
-		upd = upd.Set(nName, expression.Value(*patch.Name))
-	}
-	upd = upd.Set(nClothingIDs, expression.Value(patch.ClothingIDs))
 	k, err := wornKey(wardrobeID, KindTemplate, templateID)
 	if err != nil {
 		return Template{}, wrap(op, err)
@@ -559,7 +554,13 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 			return err
 		}
 		var tx ddb.Tx
-		tx.Update(labelItem, s.t, k.item(s.t), upd, ddb.Unchanged(s.t, w.raw, templateResultAttrs(patch)...))
+		shape, args := unchanged(w.raw, templateResultAttrs(patch), make([]types.AttributeValue, 0, 8))
+		renamed := 0
+		if patch.Name != nil {
+			renamed, args = 1, append(args, ddb.S(*patch.Name))
+		}
+		args = append(args, strs(patch.ClothingIDs))
+		tx.UpdatePrepared(labelItem, s.t, k.item(s.t), prepTemplateClothes[renamed]()[shape], args...)
 		refs := outfitRefs("", patch.ClothingIDs)
 		if err := s.checkActive(&tx, wardrobeID, refs); err != nil {
 			return err

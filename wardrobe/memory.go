@@ -478,12 +478,29 @@ func (s *MemoryStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w, err := s.worn(wardrobeID, kind, id)
-	if err != nil || w.status == to {
-		return w, wrap(op, err)
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, wrap(op, err)
 	}
-	w = w.withStatus(to, at)
-	return w, wrap(op, s.putWorn(w))
+	rec, ok := s.get(k)
+	if !ok || rec.worn == nil {
+		return worn{}, wrap(op, errNotFound(kind.noun(), wardrobeID, id))
+	}
+	if rec.worn.status == to {
+		return *rec.worn, nil
+	}
+	// As putWorn of the item with its new status, and no more: of its
+	// index keys only statusListPk changes (keepIndexKeys).
+	pk, err := statusListPK(wardrobeID, kind, to)
+	if err != nil {
+		return worn{}, wrap(op, err)
+	}
+	w := rec.worn.withStatus(to, at)
+	attrs := maps.Clone(rec.attrs)
+	attrs[AttrStatusListPK] = ddb.S(pk)
+	nw := w
+	s.put(&record{attrs: attrs, worn: &nw})
+	return w, nil
 }
 
 // AddTemplate implements TemplateStore.AddTemplate, which documents its errors.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -223,4 +224,23 @@ func (s *DynamoStore) putNew(ctx context.Context, item ddb.Item) error {
 		return nil
 	}
 	return err
+}
+
+// prepTemplateClothes[renamed] are UpdateTemplate's writes of a new list
+// (and, when renamed, a new name), conditional on the attributes it
+// returns and does not set being as read (templateResultAttrs): built on
+// first use, as there are 96 shapes. The update's values (the name, then
+// the list) follow the condition's.
+var prepTemplateClothes = [2]func() []*ddb.Prepared{
+	sync.OnceValue(func() []*ddb.Prepared {
+		return unchangedShapes(templateResultAttrs(TemplatePatch{ClothingIDs: []string{}}), func(c expression.ConditionBuilder, next int) expression.Builder {
+			return expression.NewBuilder().WithCondition(c).WithUpdate(expression.Set(nClothingIDs, ddb.Param(next)))
+		})
+	}),
+	sync.OnceValue(func() []*ddb.Prepared {
+		return unchangedShapes(templateResultAttrs(TemplatePatch{Name: new(string), ClothingIDs: []string{}}), func(c expression.ConditionBuilder, next int) expression.Builder {
+			return expression.NewBuilder().WithCondition(c).WithUpdate(
+				expression.Set(nName, ddb.Param(next)).Set(nClothingIDs, ddb.Param(next+1)))
+		})
+	}),
 }

@@ -721,6 +721,92 @@ func BenchmarkWardrobe(b *testing.B) {
 		)
 	})
 
+	b.Run("UpdateTemplate", func(b *testing.B) {
+		name := "通勤スタイル（冬）"
+		bench.Compare(b, stub,
+			bench.Variant{Name: "ddbkit", Op: func(int) error {
+				_, err := wst.UpdateTemplate(ctx, wid, tp0, wardrobe.TemplatePatch{Name: &name})
+				return err
+			}},
+			bench.Variant{Name: "handwritten", Op: func(int) error {
+				out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(pkOf("TPL"), "TPL#"+tp0),
+					UpdateExpression: aws.String("SET #name = :name"), ConditionExpression: aws.String("attribute_exists(PK)"),
+					ExpressionAttributeNames:            map[string]string{"#name": "name"},
+					ExpressionAttributeValues:           map[string]types.AttributeValue{":name": s(name)},
+					ReturnValues:                        types.ReturnValueAllNew,
+					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+				if err != nil {
+					return err
+				}
+				var it item
+				return attributevalue.UnmarshalMap(out.Attributes, &it)
+			}},
+			bench.Variant{Name: "guregu", Op: func(int) error {
+				var it item
+				return g.Update("PK", pkOf("TPL")).Range("SK", "TPL#"+tp0).Set("name", name).If("attribute_exists(PK)").Value(ctx, &it)
+			}},
+		)
+	})
+
+	// UpdateTemplateClothes replaces a template's clothes: it reads the
+	// template, and writes the new list on condition that what it returns
+	// is unchanged, with a check that each new clothing is ACTIVE.
+	b.Run("UpdateTemplateClothes", func(b *testing.B) {
+		ids := outfit[:3]
+		bench.Compare(b, stub,
+			bench.Variant{Name: "ddbkit", Op: func(int) error {
+				_, err := wst.UpdateTemplate(ctx, wid, tp0, wardrobe.TemplatePatch{ClothingIDs: ids})
+				return err
+			}},
+			bench.Variant{Name: "handwritten", Op: func(int) error {
+				out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true), Key: key(pkOf("TPL"), "TPL#"+tp0)})
+				if err != nil {
+					return err
+				}
+				var it item
+				if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
+					return err
+				}
+				list := make([]types.AttributeValue, len(ids))
+				for i, x := range ids {
+					list[i] = s(x)
+				}
+				old := out.Item
+				items := []types.TransactWriteItem{{Update: &types.Update{TableName: aws.String(table), Key: key(pkOf("TPL"), "TPL#"+tp0),
+					UpdateExpression: aws.String("SET clothingIds = :ids"),
+					ConditionExpression: aws.String("attribute_exists(PK) AND #status = :st AND wearCount = :wc AND lastWornAt = :lw" +
+						" AND createdAt = :ca AND deletedAt = :da AND #name = :n"),
+					ExpressionAttributeNames: map[string]string{"#status": "status", "#name": "name"},
+					ExpressionAttributeValues: map[string]types.AttributeValue{":ids": &types.AttributeValueMemberL{Value: list},
+						":st": old["status"], ":wc": old["wearCount"], ":lw": old["lastWornAt"], ":ca": old["createdAt"],
+						":da": old["deletedAt"], ":n": old["name"]},
+					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}}
+				for _, x := range ids {
+					items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: aws.String(table),
+						Key: key(pkOf("CLOTH"), "CLOTH#"+x), ConditionExpression: aws.String("attribute_exists(PK) AND #status = :active"),
+						ExpressionAttributeNames:            map[string]string{"#status": "status"},
+						ExpressionAttributeValues:           map[string]types.AttributeValue{":active": s("ACTIVE")},
+						ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
+				}
+				_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(uuid.NewString()), TransactItems: items})
+				return err
+			}},
+			bench.Variant{Name: "guregu", Op: func(int) error {
+				var it item
+				if err := g.Get("PK", pkOf("TPL")).Range("SK", dynamo.Equal, "TPL#"+tp0).Consistent(true).One(ctx, &it); err != nil {
+					return err
+				}
+				tx := db.WriteTx().Update(g.Update("PK", pkOf("TPL")).Range("SK", "TPL#"+tp0).Set("clothingIds", ids).
+					If("attribute_exists(PK) AND $ = ? AND wearCount = ? AND lastWornAt = ? AND createdAt = ? AND deletedAt = ? AND $ = ?",
+						"status", it.Status, it.WearCount, it.LastWornAt, it.CreatedAt, &types.AttributeValueMemberNULL{Value: true}, "name", it.Name))
+				for _, x := range ids {
+					tx = tx.Check(g.Check("PK", pkOf("CLOTH")).Range("SK", "CLOTH#"+x).IfExists().If("$ = ?", "status", "ACTIVE"))
+				}
+				return tx.Idempotent(true).Run(ctx)
+			}},
+		)
+	})
+
 	b.Run("AddHistory", func(b *testing.B) {
 		in := wardrobe.NewHistory{TemplateID: tp0, ClothingIDs: outfit}
 		refs := append([]string{"TPL#" + tp0}, func() []string {
