@@ -158,7 +158,7 @@ func batchResponse(items []string) string {
 // the listing (pages honour Limit), BatchGetItem by what is asked (the
 // outfit of AddHistory or DeleteHistory, or thumbnails, projected when
 // the request projects), the writes with success (UpdateItem with the
-// clothing as ALL_NEW).
+// item as ALL_NEW).
 func newStub() *bench.Stub {
 	clothes := jsAll(200, func(i int) item { return stubWorn("CLOTH", i) })
 	templates := jsAll(200, func(i int) item { return stubWorn("TPL", i) })
@@ -196,6 +196,7 @@ func newStub() *bench.Stub {
 	qClothes, qTemplates, qHistories, qCounters := page(clothes), page(templates), page(histories), page(counters)
 	getW := []byte(`{"Item":` + outfit[0] + `}`)
 	getC, getT, getH := []byte(`{"Item":`+clothes[0]+`}`), []byte(`{"Item":`+templates[0]+`}`), []byte(`{"Item":`+histories[0]+`}`)
+	updC, updT := []byte(`{"Attributes":`+clothes[0]+`}`), []byte(`{"Attributes":`+templates[0]+`}`)
 	batchOutfit, batchUnwear := []byte(batchResponse(outfit)), []byte(batchResponse(unwear))
 	batchFull, batchProj := []byte(batchResponse(thumbsFull)), []byte(batchResponse(thumbsProj))
 	return bench.NewStub().
@@ -235,7 +236,12 @@ func newStub() *bench.Stub {
 			}
 			return batchFull, nil
 		}).
-		Handle("UpdateItem", bench.Canned(`{"Attributes":`+clothes[0]+`}`)).
+		Handle("UpdateItem", func(req []byte) ([]byte, error) {
+			if bytes.Contains(req, []byte(`TPL#`)) {
+				return updT, nil
+			}
+			return updC, nil
+		}).
 		Handle("PutItem", bench.Canned(`{}`)).
 		Handle("TransactWriteItems", bench.Canned(`{}`))
 }
@@ -692,34 +698,51 @@ func BenchmarkWardrobe(b *testing.B) {
 		)
 	})
 
-	b.Run("DeleteClothing", func(b *testing.B) {
-		bench.Compare(b, stub,
-			bench.Variant{Name: "ddbkit", Op: func(int) error {
-				_, err := wst.DeleteClothing(ctx, wid, cl0)
-				return err
-			}},
-			bench.Variant{Name: "handwritten", Op: func(int) error {
-				out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(pkOf("CLOTH"), "CLOTH#"+cl0),
-					UpdateExpression:         aws.String("SET #status = :st, deletedAt = :at, statusListPk = :pk"),
-					ConditionExpression:      aws.String("attribute_exists(PK) AND #status <> :st"),
-					ExpressionAttributeNames: map[string]string{"#status": "status"},
-					ExpressionAttributeValues: map[string]types.AttributeValue{":st": s("DELETED"), ":at": n(nowMs()),
-						":pk": s(pkOf("CLOTH") + "#DELETED")},
-					ReturnValues:                        types.ReturnValueAllNew,
-					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-				if err != nil {
-					return err
+	// setStatus is DeleteX and RestoreX: status, deletedAt (NULL when
+	// restored) and the status list in one conditional update.
+	setStatus := func(name, kind, x, to string, op func() error) {
+		b.Run(name, func(b *testing.B) {
+			at := func() types.AttributeValue {
+				if to == "DELETED" {
+					return n(nowMs())
 				}
-				var it item
-				return attributevalue.UnmarshalMap(out.Attributes, &it)
-			}},
-			bench.Variant{Name: "guregu", Op: func(int) error {
-				var it item
-				return g.Update("PK", pkOf("CLOTH")).Range("SK", "CLOTH#"+cl0).Set("status", "DELETED").Set("deletedAt", nowMs()).
-					Set("statusListPk", pkOf("CLOTH")+"#DELETED").If("attribute_exists(PK) AND $ <> ?", "status", "DELETED").Value(ctx, &it)
-			}},
-		)
-	})
+				return &types.AttributeValueMemberNULL{Value: true}
+			}
+			gat := func() any {
+				if to == "DELETED" {
+					return nowMs()
+				}
+				return &types.AttributeValueMemberNULL{Value: true}
+			}
+			bench.Compare(b, stub,
+				bench.Variant{Name: "ddbkit", Op: func(int) error { return op() }},
+				bench.Variant{Name: "handwritten", Op: func(int) error {
+					out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(pkOf(kind), kind+"#"+x),
+						UpdateExpression:         aws.String("SET #status = :st, deletedAt = :at, statusListPk = :pk"),
+						ConditionExpression:      aws.String("attribute_exists(PK) AND #status <> :st"),
+						ExpressionAttributeNames: map[string]string{"#status": "status"},
+						ExpressionAttributeValues: map[string]types.AttributeValue{":st": s(to), ":at": at(),
+							":pk": s(pkOf(kind) + "#" + to)},
+						ReturnValues:                        types.ReturnValueAllNew,
+						ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+					if err != nil {
+						return err
+					}
+					var it item
+					return attributevalue.UnmarshalMap(out.Attributes, &it)
+				}},
+				bench.Variant{Name: "guregu", Op: func(int) error {
+					var it item
+					return g.Update("PK", pkOf(kind)).Range("SK", kind+"#"+x).Set("status", to).Set("deletedAt", gat()).
+						Set("statusListPk", pkOf(kind)+"#"+to).If("attribute_exists(PK) AND $ <> ?", "status", to).Value(ctx, &it)
+				}},
+			)
+		})
+	}
+	setStatus("DeleteClothing", "CLOTH", cl0, "DELETED", func() error { _, err := wst.DeleteClothing(ctx, wid, cl0); return err })
+	setStatus("RestoreClothing", "CLOTH", cl0, "ACTIVE", func() error { _, err := wst.RestoreClothing(ctx, wid, cl0); return err })
+	setStatus("DeleteTemplate", "TPL", tp0, "DELETED", func() error { _, err := wst.DeleteTemplate(ctx, wid, tp0); return err })
+	setStatus("RestoreTemplate", "TPL", tp0, "ACTIVE", func() error { _, err := wst.RestoreTemplate(ctx, wid, tp0); return err })
 
 	b.Run("UpdateTemplate", func(b *testing.B) {
 		name := "通勤スタイル（冬）"
@@ -1207,6 +1230,26 @@ func BenchmarkWardrobeFake(b *testing.B) {
 				_, err := s.RestoreClothing(ctx, f.wid, x)
 				return err
 			}
+		}},
+		{"DeleteRestoreTemplate", func(s wardrobe.Store) func(int) error {
+			return func(i int) error {
+				x := f.tpls[len(f.tpls)-1]
+				if i%2 == 0 {
+					_, err := s.DeleteTemplate(ctx, f.wid, x)
+					return err
+				}
+				_, err := s.RestoreTemplate(ctx, f.wid, x)
+				return err
+			}
+		}},
+		{"UpdateTemplateClothes", func(s wardrobe.Store) func(int) error {
+			return func(i int) error {
+				_, err := s.UpdateTemplate(ctx, f.wid, f.tpls[i%len(f.tpls)], wardrobe.TemplatePatch{ClothingIDs: f.clothes[i%3 : i%3+4]})
+				return err
+			}
+		}},
+		{"RecalculateStats", func(s wardrobe.Store) func(int) error {
+			return func(int) error { _, err := s.RecalculateStats(ctx, f.wid); return err }
 		}},
 		{"AddDeleteHistory", func(s wardrobe.Store) func(int) error {
 			return func(i int) error {
