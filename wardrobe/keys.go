@@ -53,6 +53,9 @@ func wardrobePK(wardrobeID string, more ...keys.Segment) (string, error) {
 }
 
 func wardrobeKey(wardrobeID string) (itemKey, error) {
+	if plain(wardrobeID) {
+		return itemKey{segWardrobe + keys.Sep + wardrobeID, segMeta}, nil
+	}
 	pk, err := wardrobePK(wardrobeID)
 	return itemKey{pk, segMeta}, err
 }
