@@ -75,9 +75,10 @@
 //	      CreateTask                             1 TransactWriteItems (team and tag checks, Put, 2 counters)
 //	      UpdateTask, DeleteTask                 1 GetItem + 1 TransactWriteItems (task, tag checks, counters)
 //	                                             (UpdateTask that changes nothing: the GetItem only)
-//	      RenameUser, UpdateTeam                 1 UpdateItem + 1 Query per 1000 copies on GSI_Invert
-//	                                             + 1 TransactWriteItems per 100 stale copies + 1 GetItem
-//	                                             (UpdateTeam without a new name: no Query, no transaction)
+//	      RenameUser, UpdateTeam                 1 UpdateItem (ALL_NEW: the result) + 1 Query per 1000
+//	                                             copies on GSI_Invert + 1 TransactWriteItems per 100
+//	                                             stale copies (UpdateTeam without a new name: the
+//	                                             UpdateItem only)
 //	      DeleteTag                              1 DeleteItem + filtered Queries + 1 TransactWriteItems per 100 tasks
 //	      DeleteTeam                             1 Query per 1000 items + 1 BatchWriteItem per 25 members'
 //	                                             user_team items, 1 per 25 partition items, 1 for the team
@@ -177,8 +178,7 @@
 //     repeated. MemoryStore does each at once.
 //   - UpdateTask that changes nothing writes nothing, which also makes a
 //     repeat of a committed update under an idempotency key succeed.
-//   - GSI reads on DynamoDB are eventually consistent; base-table reads
-//     are strongly consistent.
+//   - Consistency: see "Consistency and capacity" below.
 //   - Every call is repeated within Options.Retry through throttling,
 //     5xx and lost responses: reads, transactions (under their token),
 //     and single-item writes that are safe to repeat (the renames' SETs,
@@ -231,6 +231,40 @@
 //     Records of invitations that have expired by then are not mailed,
 //     and corrupt ones are skipped (StreamHandler.OnSkip), not failed,
 //     since a failure would hold up the shard until it aged out.
+//
+// # Consistency and capacity
+//
+// The board views (access patterns 7 to 15) and the renames' walk of
+// GSI_Invert read GSIs, which DynamoDB only reads eventually consistent:
+// half a read unit per 4 KB, and a task written a moment ago may be
+// missing from a board, or shown in its previous column, for a moment
+// (DynamoDB Local and MemoryStore update them at once). A board is a view,
+// refreshed anyway; nothing this package writes is decided from it.
+//
+// Every base-table read stays strongly consistent (one read unit per
+// 4 KB), because each one is either the read of a read-modify-write whose
+// conditions are built from what it read, or a read the caller expects to
+// reflect its own writes:
+//   - GetTask before UpdateTask and DeleteTask, the team_user item before
+//     SetRole and RemoveMember, and the other-admin Query that keeps a
+//     team its last admin: a stale read would fail the transaction's
+//     condition (ErrConflict after the retries) or, for the admin Query,
+//     wrongly report the last admin;
+//   - the user and team read to copy their names (CreateTeam, AddMember,
+//     AcceptInvitation), Invite's Query of the address's earlier
+//     invitations (a stale one would leave a just-sent invitation beside
+//     its resend), RecalculateCounters' counter and tasks, DeleteTag's
+//     and DeleteTeam's walks (a stale one would leave items behind);
+//   - the Gets and base-table listings (users, teams, members, tags,
+//     counters, invitations) themselves, so that a caller sees its own
+//     writes, as on MemoryStore: a tag created, then listed.
+//
+// No pattern reads more than it needs: RenameUser and UpdateTeam take
+// their result from the UpdateItem (ReturnValues ALL_NEW) rather than a
+// GetItem after it. Every write writes only the items the layout
+// requires; their cost is mostly the GSIs': every item is in GSI_Invert,
+// and a task in all nine, as the seed projects all attributes.
+// capacity_test.go holds each access pattern to its budget.
 //
 // # Other writers
 //

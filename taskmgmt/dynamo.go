@@ -17,7 +17,8 @@ import (
 
 // DynamoStore is the Store on DynamoDB. Its base-table reads are strongly
 // consistent; its board views read GSIs, which DynamoDB updates
-// eventually (DynamoDB Local, and MemoryStore, at once).
+// eventually (DynamoDB Local, and MemoryStore, at once); see the package
+// doc's "Consistency and capacity".
 type DynamoStore struct {
 	c  ddbkit.Client
 	o  Options
@@ -65,16 +66,6 @@ const (
 	labelDay      = "COUNTER#day"
 )
 
-// equalOrMissing is the condition that attribute name holds v, or, when v
-// is "", that it holds "" or is missing, as a lenient read saw it.
-func equalOrMissing(name expression.NameBuilder, v string) expression.ConditionBuilder {
-	c := expression.Equal(name, expression.Value(v))
-	if v == "" {
-		c = c.Or(expression.AttributeNotExists(name))
-	}
-	return c
-}
-
 func (s *DynamoStore) get(ctx context.Context, k itemKey) (ddb.Item, error) {
 	return s.getFrom(ctx, s.t, k)
 }
@@ -113,7 +104,19 @@ func (s *DynamoStore) CreateUser(ctx context.Context, in NewUser) (User, error) 
 		return User{}, err
 	}
 	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: s.o.read().today}
-	err := s.retry(ctx, func() error { return ddb.PutNew(ctx, s.c, s.t, userItem(u), notExists) })
+	item := userItem(u)
+	err := s.retry(ctx, func() error {
+		_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.t.Name, Item: item,
+			ConditionExpression: pNotExists.Condition(), ExpressionAttributeNames: pNotExists.Names(),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+		// As ddb.PutNew: the user already there exactly as this call would
+		// write it is this call's own earlier attempt.
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
+			return nil
+		}
+		return err
+	})
 	if ddb.IsConditionFailed(err) {
 		return User{}, wrap(op, errUserExists(u.ID))
 	}
@@ -168,9 +171,9 @@ func (s *DynamoStore) RenameUser(ctx context.Context, userID, name string) (User
 	if err := wrap(op, v.Err); err != nil {
 		return User{}, err
 	}
-	err := s.retry(ctx, func() error { // setting the name twice is setting it once
-		_, err := ddb.UpdateItem(ctx, s.c, s.t, userKey(userID).item(s.t),
-			expression.Set(nUserName, expression.Value(name)), exists, types.ReturnValueNone)
+	var item ddb.Item
+	err := s.retry(ctx, func() (err error) { // setting the name twice is setting it once
+		item, err = s.updateItem(ctx, userKey(userID), pSetUserName, ddb.S(name))
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -180,12 +183,28 @@ func (s *DynamoStore) RenameUser(ctx context.Context, userID, name string) (User
 		return User{}, wrap(op, err)
 	}
 	// Fan out to the team_user items: SK = USER#u, PK = TEAM#…
-	err = s.fanOut(ctx, op, invertQuery(s.t, userPK(userID), segTeam), nUserName, attrUserName, name)
+	err = s.fanOut(ctx, op, invertQuery(s.t, userPK(userID), segTeam), pSetUserName, attrUserName, name)
 	if err != nil {
 		return User{}, wrap(op, err)
 	}
-	u, _, err := s.user(ctx, userID)
+	u, err := decodeUser(s.t, item)
 	return u, wrap(op, err)
+}
+
+// updateItem applies p to the item at k, if p's condition holds, and
+// returns the item as it is then (ReturnValues ALL_NEW: what a GetItem
+// after the write would read, without that read's capacity). When the
+// condition fails, the *types.ConditionalCheckFailedException holds the
+// item as it was.
+func (s *DynamoStore) updateItem(ctx context.Context, k itemKey, p *ddb.Prepared, args ...types.AttributeValue) (ddb.Item, error) {
+	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.t.Name, Key: k.item(s.t),
+		UpdateExpression: p.Update(), ConditionExpression: p.Condition(),
+		ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(args...), ReturnValues: types.ReturnValueAllNew,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
 }
 
 // fanOut sets attr to v on every item of q (a GSI_Invert listing) that
@@ -193,7 +212,7 @@ func (s *DynamoStore) RenameUser(ctx context.Context, userID, name string) (User
 // each update conditional on the item still existing. A batch whose item
 // vanished meanwhile starts the walk over. Each batch is a step (see
 // execStep): a repeated call finds what is still stale and finishes it.
-func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, name expression.NameBuilder, attr, v string) error {
+func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, set *ddb.Prepared, attr, v string) error {
 	return ddb.Retry(ctx, s.o.backoff(), func() error {
 		var stale []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
@@ -211,7 +230,7 @@ func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, nam
 			n := min(len(stale), ddb.MaxTxItems)
 			var tx ddb.Tx
 			for i, k := range stale[:n] {
-				tx.Update("item "+strconv.Itoa(i), s.t, k, expression.Set(name, expression.Value(v)), exists)
+				tx.UpdatePrepared("item "+strconv.Itoa(i), s.t, k, set, ddb.S(v))
 			}
 			err := s.execStep(ctx, &tx)
 			if isCondFailed(err) {
@@ -266,10 +285,11 @@ func (s *DynamoStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 			return err
 		}
 		var tx ddb.Tx
-		tx.Check(labelUser, s.t, userKey(creatorID).item(s.t), exists.And(equalOrMissing(nUserName, u.Name)))
-		tx.Put(labelTeam, s.t, teamItem(team), notExists)
-		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today}), notExists)
-		tx.Put(labelTeamUser, s.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today}), notExists)
+		p, args := named(pUserNamed, u.Name)
+		tx.CheckPrepared(labelUser, s.t, userKey(creatorID).item(s.t), p, args...)
+		tx.PutPrepared(labelTeam, s.t, teamItem(team), pNotExists)
+		tx.PutPrepared(labelUserTeam, s.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today}), pNotExists)
+		tx.PutPrepared(labelTeamUser, s.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today}), pNotExists)
 		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if old, ok := ddb.ConditionFailed(err, labelUser); ok {
 			if old == nil {
@@ -307,15 +327,19 @@ func (s *DynamoStore) UpdateTeam(ctx context.Context, teamID string, p TeamPatch
 	if err := validateTeamPatch(op, teamID, p); err != nil {
 		return Team{}, err
 	}
-	var upd expression.UpdateBuilder
+	var args []types.AttributeValue
+	shape := 0
 	if p.Name != nil {
-		upd = upd.Set(nTeamName, expression.Value(*p.Name))
+		args = append(args, ddb.S(*p.Name))
+		shape |= 1
 	}
 	if p.Description != nil {
-		upd = upd.Set(nTeamDesc, expression.Value(*p.Description))
+		args = append(args, ddb.S(*p.Description))
+		shape |= 2
 	}
-	err := s.retry(ctx, func() error {
-		_, err := ddb.UpdateItem(ctx, s.c, s.t, teamKey(teamID).item(s.t), upd, exists, types.ReturnValueNone)
+	var item ddb.Item
+	err := s.retry(ctx, func() (err error) {
+		item, err = s.updateItem(ctx, teamKey(teamID), pUpdateTeam[shape], args...)
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -326,11 +350,11 @@ func (s *DynamoStore) UpdateTeam(ctx context.Context, teamID string, p TeamPatch
 	}
 	if p.Name != nil {
 		// Fan out to the user_team items: SK = TEAM#t, PK = USER#…
-		if err := s.fanOut(ctx, op, invertQuery(s.t, teamPK(teamID), segUser), nTeamName, attrTeamName, *p.Name); err != nil {
+		if err := s.fanOut(ctx, op, invertQuery(s.t, teamPK(teamID), segUser), pSetTeamName, attrTeamName, *p.Name); err != nil {
 			return Team{}, wrap(op, err)
 		}
 	}
-	t, err := s.team(ctx, teamID)
+	t, err := decodeTeam(s.t, item)
 	return t, wrap(op, err)
 }
 
@@ -435,10 +459,12 @@ func (s *DynamoStore) AddMember(ctx context.Context, teamID, userID string, role
 		}
 		m = Member{TeamID: teamID, UserID: userID, UserName: u.Name, Role: role, JoinedAt: today}
 		var tx ddb.Tx
-		tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists.And(equalOrMissing(nTeamName, team.Name)))
-		tx.Check(labelUser, s.t, userKey(userID).item(s.t), exists.And(equalOrMissing(nUserName, u.Name)))
-		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today}), notExists)
-		tx.Put(labelTeamUser, s.t, teamUserItem(m), notExists)
+		pt, targs := named(pTeamNamed, team.Name)
+		tx.CheckPrepared(labelTeam, s.t, teamKey(teamID).item(s.t), pt, targs...)
+		pu, uargs := named(pUserNamed, u.Name)
+		tx.CheckPrepared(labelUser, s.t, userKey(userID).item(s.t), pu, uargs...)
+		tx.PutPrepared(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today}), pNotExists)
+		tx.PutPrepared(labelTeamUser, s.t, teamUserItem(m), pNotExists)
 		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if old, ok := ddb.ConditionFailed(err, labelTeam); ok {
 			if old == nil {
@@ -516,10 +542,8 @@ func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role R
 				return err
 			}
 		}
-		cond := expression.Equal(nRole, expression.Value(string(m.Role)))
-		set := expression.Set(nRole, expression.Value(string(role)))
-		tx.Update(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), set, cond)
-		tx.Update(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t), set, exists)
+		tx.UpdatePrepared(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), pSetRole, ddb.S(string(role)), ddb.S(string(m.Role)))
+		tx.UpdatePrepared(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t), pSetRoleExists, ddb.S(string(role)))
 		if err := s.execMember(ctx, op, &tx, teamID, userID); err != nil {
 			return err
 		}
@@ -542,7 +566,7 @@ func (s *DynamoStore) checkOtherAdmin(ctx context.Context, tx *ddb.Tx, teamID, u
 	if other == "" {
 		return errLastAdmin(teamID, userID)
 	}
-	tx.Check(labelAdmin, s.t, teamUserKey(teamID, other).item(s.t), expression.Equal(nRole, expression.Value(string(RoleAdmin))))
+	tx.CheckPrepared(labelAdmin, s.t, teamUserKey(teamID, other).item(s.t), pIsAdmin)
 	return nil
 }
 
@@ -571,7 +595,7 @@ func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) e
 				return err
 			}
 		}
-		tx.Delete(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), expression.Equal(nRole, expression.Value(string(m.Role))))
+		tx.DeletePrepared(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), pRoleIs, ddb.S(string(m.Role)))
 		tx.Delete(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t))
 		return s.execMember(ctx, op, &tx, teamID, userID)
 	})
@@ -586,8 +610,8 @@ func (s *DynamoStore) CreateTag(ctx context.Context, teamID string, in NewTag) (
 	}
 	tag := Tag{ID: s.o.NewID(), TeamID: teamID, Name: in.Name, Color: in.Color}
 	var tx ddb.Tx
-	tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists)
-	tx.Put(labelTag, s.t, tagItem(tag), notExists)
+	tx.CheckPrepared(labelTeam, s.t, teamKey(teamID).item(s.t), pExists)
+	tx.PutPrepared(labelTag, s.t, tagItem(tag), pNotExists)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, ok := ddb.ConditionFailed(err, labelTeam); ok {
 		return Tag{}, wrap(op, errTeamNotFound(teamID))
@@ -660,27 +684,15 @@ func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 	return wrap(op, err)
 }
 
-// counterUpdate adds d to a counter with ADD, which creates the counter
-// and its three counts (at 0) when missing. exp, when not 0, is the
-// daily counter's expiresAt.
-func counterUpdate(d Counts, exp int64) expression.UpdateBuilder {
-	upd := expression.Set(nType, expression.Value(typeCounter))
-	for _, st := range Statuses {
-		upd = upd.Add(expression.Name(string(st)), expression.Value(d.Get(st)))
-	}
-	if exp != 0 {
-		upd = upd.Set(nExpiresAt, expression.Value(exp))
-	}
-	return upd
-}
-
 // addCounters adds the counter updates of d to tx.
 func (s *DynamoStore) addCounters(tx *ddb.Tx, teamID string, d delta, today Date) {
 	if d.all != (Counts{}) {
-		tx.Update(labelAll, s.t, counterKey(teamID, "").item(s.t), counterUpdate(d.all, 0))
+		tx.UpdatePrepared(labelAll, s.t, counterKey(teamID, "").item(s.t), pCounterAll,
+			n(int64(d.all.Todo)), n(int64(d.all.Doing)), n(int64(d.all.Done)))
 	}
 	if d.day != (Counts{}) {
-		tx.Update(labelDay, s.t, counterKey(teamID, today).item(s.t), counterUpdate(d.day, s.o.expiresAt(today)))
+		tx.UpdatePrepared(labelDay, s.t, counterKey(teamID, today).item(s.t), pCounterDay,
+			n(int64(d.day.Todo)), n(int64(d.day.Doing)), n(int64(d.day.Done)), n(s.o.expiresAt(today)))
 	}
 }
 
@@ -688,7 +700,7 @@ func (s *DynamoStore) addCounters(tx *ddb.Tx, teamID string, d delta, today Date
 // labelled by its input field.
 func (s *DynamoStore) checkTags(tx *ddb.Tx, teamID string, ids []string, idx []int) {
 	for _, i := range idx {
-		tx.Check(tagField(i), s.t, tagKey(teamID, ids[i]).item(s.t), exists)
+		tx.CheckPrepared(tagField(i), s.t, tagKey(teamID, ids[i]).item(s.t), pExists)
 	}
 }
 
@@ -717,9 +729,9 @@ func (s *DynamoStore) CreateTask(ctx context.Context, teamID string, in NewTask)
 		all[i] = i
 	}
 	var tx ddb.Tx
-	tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists)
+	tx.CheckPrepared(labelTeam, s.t, teamKey(teamID).item(s.t), pExists)
 	s.checkTags(&tx, teamID, in.TagIDs, all)
-	tx.Put(labelTask, s.t, taskItem(task), notExists)
+	tx.PutPrepared(labelTask, s.t, taskItem(task), pNotExists)
 	s.addCounters(&tx, teamID, createDelta(task.Status), today)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, ok := ddb.ConditionFailed(err, labelTeam); ok {
@@ -758,19 +770,12 @@ func (s *DynamoStore) task(ctx context.Context, teamID, taskID string) (Task, st
 	if item == nil {
 		return Task{}, stored{}, errTaskNotFound(teamID, taskID)
 	}
-	t, err := decodeTask(s.t, item)
+	st, err := decode(s.t, item)
 	if err != nil {
 		return Task{}, stored{}, err
 	}
-	st, err := decode(s.t, item)
+	t, err := taskFrom(s.t, item, st)
 	return t, st, err
-}
-
-// taskAsRead is the condition that the task still has the status and
-// dates a read saw, raw: the counters and index keys depend on them.
-func taskAsRead(st stored) expression.ConditionBuilder {
-	return exists.And(expression.Equal(nStatus, expression.Value(st.Status)),
-		equalOrMissing(nStart, st.StartTime), equalOrMissing(nEnd, st.EndTime))
 }
 
 // UpdateTask implements TaskStore.UpdateTask, which documents its errors.
@@ -799,16 +804,9 @@ func (s *DynamoStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 			ids = *p.TagIDs
 			added = addedTags(old.TagIDs, t.TagIDs, ids)
 		}
-		var upd expression.UpdateBuilder
-		for name, v := range taskAttrs(t) {
-			if v == nil {
-				upd = upd.Remove(expression.Name(name))
-			} else {
-				upd = upd.Set(expression.Name(name), expression.Value(raw{v}))
-			}
-		}
 		var tx ddb.Tx
-		tx.Update(labelTask, s.t, taskKey(teamID, taskID).item(s.t), upd, taskAsRead(st))
+		p, args := taskUpdate(t, st)
+		tx.UpdatePrepared(labelTask, s.t, taskKey(teamID, taskID).item(s.t), p, args...)
 		s.checkTags(&tx, teamID, ids, added)
 		s.addCounters(&tx, teamID, moveDelta(old.Status, t.Status), s.o.read().today)
 		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
@@ -842,7 +840,7 @@ func (s *DynamoStore) DeleteTask(ctx context.Context, teamID, taskID string) err
 			return err
 		}
 		var tx ddb.Tx
-		tx.Delete(labelTask, s.t, taskKey(teamID, taskID).item(s.t), exists.And(expression.Equal(nStatus, expression.Value(string(old.Status)))))
+		tx.DeletePrepared(labelTask, s.t, taskKey(teamID, taskID).item(s.t), pTaskStatusIs, ddb.S(string(old.Status)))
 		s.addCounters(&tx, teamID, deleteDelta(old.Status), "")
 		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if prev, ok := ddb.ConditionFailed(err, labelTask); ok {

@@ -27,6 +27,10 @@ var (
 // can only come from other writers; the rest expire.
 const maxReplaced = ddb.MaxTxItems - 3
 
+// pAccept is the condition of an acceptance's delete: the invitation
+// still holds the token read, Param(0), and expires after now, Param(1).
+var pAccept = cond(exists.And(expression.Equal(nToken, ddb.Param(0)), expression.GreaterThan(nInvExpiresAt, ddb.Param(1))))
+
 // isAdmin is the condition that a team_user item holds the admin role.
 var isAdmin = expression.Equal(nRole, expression.Value(string(RoleAdmin)))
 
@@ -61,12 +65,13 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 		}
 		inv.TeamName = team.Name
 		var tx ddb.Tx
-		tx.Check(labelAdmin, s.t, teamUserKey(teamID, inviterID).item(s.t), isAdmin)
-		tx.Check(labelTeam, s.t, teamKey(teamID).item(s.t), exists.And(equalOrMissing(nTeamName, team.Name)))
+		tx.CheckPrepared(labelAdmin, s.t, teamUserKey(teamID, inviterID).item(s.t), pIsAdmin)
+		pt, targs := named(pTeamNamed, team.Name)
+		tx.CheckPrepared(labelTeam, s.t, teamKey(teamID).item(s.t), pt, targs...)
 		for i, k := range earlier {
 			tx.Delete(labelEarlier+strconv.Itoa(i), s.it, k)
 		}
-		tx.Put(labelInvitation, s.it, invitationItem(inv), notExists)
+		tx.PutPrepared(labelInvitation, s.it, invitationItem(inv), pNotExists)
 		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {
 			return errNotAdmin(teamID, inviterID)
@@ -165,13 +170,14 @@ func (s *DynamoStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 		var tx ddb.Tx
 		// The invitation goes, if it still holds the token and has not
 		// expired now: the moment of acceptance decides, not TTL.
-		tx.Delete(labelInvitation, s.it, invitationKey(a.TeamID, a.InvitationID).item(s.it),
-			exists.And(expression.Equal(nToken, expression.Value(inv.Token)),
-				expression.GreaterThan(nInvExpiresAt, expression.Value(now.now.Unix()))))
-		tx.Check(labelTeam, s.t, teamKey(a.TeamID).item(s.t), exists.And(equalOrMissing(nTeamName, teamName)))
-		tx.Check(labelUser, s.t, userKey(userID).item(s.t), exists.And(equalOrMissing(nUserName, userName)))
-		tx.Put(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today}), notExists)
-		tx.Put(labelTeamUser, s.t, teamUserItem(m), notExists)
+		tx.DeletePrepared(labelInvitation, s.it, invitationKey(a.TeamID, a.InvitationID).item(s.it), pAccept,
+			ddb.S(inv.Token), n(now.now.Unix()))
+		pt, targs := named(pTeamNamed, teamName)
+		tx.CheckPrepared(labelTeam, s.t, teamKey(a.TeamID).item(s.t), pt, targs...)
+		pu, uargs := named(pUserNamed, userName)
+		tx.CheckPrepared(labelUser, s.t, userKey(userID).item(s.t), pu, uargs...)
+		tx.PutPrepared(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today}), pNotExists)
+		tx.PutPrepared(labelTeamUser, s.t, teamUserItem(m), pNotExists)
 		err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 		if _, ok := ddb.ConditionFailed(err, labelInvitation); ok {
 			return notFound // accepted or revoked meanwhile
@@ -218,8 +224,8 @@ func (s *DynamoStore) RevokeInvitation(ctx context.Context, teamID, adminID, inv
 		return err
 	}
 	var tx ddb.Tx
-	tx.Check(labelAdmin, s.t, teamUserKey(teamID, adminID).item(s.t), isAdmin)
-	tx.Delete(labelInvitation, s.it, invitationKey(teamID, invitationID).item(s.it), exists)
+	tx.CheckPrepared(labelAdmin, s.t, teamUserKey(teamID, adminID).item(s.t), pIsAdmin)
+	tx.DeletePrepared(labelInvitation, s.it, invitationKey(teamID, invitationID).item(s.it), pExists)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	// The admin check first: a non-admin learns nothing of the invitation.
 	if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {

@@ -196,8 +196,112 @@ func taskAttrs(t Task) map[string]types.AttributeValue {
 
 func decode(t ddb.Table, item ddb.Item) (stored, error) {
 	var st stored
+	if st.fast(item) {
+		return st, nil
+	}
+	st = stored{}
 	err := ddb.Unmarshal(t, item, &st)
 	return st, err
+}
+
+// fast decodes item into st without reflection, as attributevalue would
+// for the types the layout names (S, N, SS, M); it reports false on
+// anything else (a NULL, a List, a wrong type, a Number that is not an
+// integer), and decode then takes attributevalue's path, which gives the
+// same result there and names a corrupt attribute. Reads are the hot path
+// of every listing; this is most of their decoding cost.
+func (st *stored) fast(item ddb.Item) bool {
+	for name, v := range item {
+		var ok bool
+		switch name {
+		case AttrPK:
+			ok = readS(v, &st.PK)
+		case AttrSK:
+			ok = readS(v, &st.SK)
+		case attrType:
+			ok = readS(v, &st.Type)
+		case attrUserEmail:
+			ok = readS(v, &st.UserEmail)
+		case attrUserName:
+			ok = readS(v, &st.UserName)
+		case attrUserImage:
+			ok = readS(v, &st.UserImage)
+		case attrUserCreatedAt:
+			ok = readS(v, &st.UserCreatedAt)
+		case attrTeamName:
+			ok = readS(v, &st.TeamName)
+		case attrTeamDesc:
+			ok = readS(v, &st.TeamDesc)
+		case attrRole:
+			ok = readS(v, &st.Role)
+		case attrJoinedAt:
+			ok = readS(v, &st.JoinedAt)
+		case attrTagName:
+			ok = readS(v, &st.TagName)
+		case attrTagColor:
+			m, isM := v.(*types.AttributeValueMemberM)
+			if ok = isM; !ok {
+				break
+			}
+			for k, c := range m.Value {
+				switch k {
+				case "color":
+					ok = ok && readS(c, &st.TagColor.Color)
+				case "backgroundColor":
+					ok = ok && readS(c, &st.TagColor.BackgroundColor)
+				}
+			}
+		case attrTitle:
+			ok = readS(v, &st.Title)
+		case attrTaskDesc:
+			ok = readS(v, &st.TaskDesc)
+		case attrStatus:
+			ok = readS(v, &st.Status)
+		case attrStartTime:
+			ok = readS(v, &st.StartTime)
+		case attrEndTime:
+			ok = readS(v, &st.EndTime)
+		case attrTagRef:
+			var ss *types.AttributeValueMemberSS
+			if ss, ok = v.(*types.AttributeValueMemberSS); ok {
+				st.TagRef = ss.Value
+			}
+		case string(StatusTodo):
+			ok = readN(v, &st.Todo)
+		case string(StatusDoing):
+			ok = readN(v, &st.Doing)
+		case string(StatusDone):
+			ok = readN(v, &st.Done)
+		case AttrExpiresAt:
+			var x int
+			ok = readN(v, &x)
+			st.ExpiresAt = int64(x)
+		default:
+			ok = true // not part of the layout: ignored, as attributevalue does
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func readS(v types.AttributeValue, out *string) bool {
+	s, ok := v.(*types.AttributeValueMemberS)
+	if ok {
+		*out = s.Value
+	}
+	return ok
+}
+
+func readN(v types.AttributeValue, out *int) bool {
+	n, ok := v.(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	x, err := strconv.ParseInt(n.Value, 10, 64)
+	*out = int(x)
+	return err == nil
 }
 
 // readDate reads a stored date: YYYY-MM-DD, or any ISO 8601 date and time,
@@ -327,6 +431,11 @@ func decodeTask(t ddb.Table, item ddb.Item) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
+	return taskFrom(t, item, st)
+}
+
+// taskFrom is decodeTask of an item already decoded into st.
+func taskFrom(t ddb.Table, item ddb.Item, st stored) (Task, error) {
 	teamID, err := keyID(t, item, AttrPK, st.PK, segTeam)
 	if err != nil {
 		return Task{}, err

@@ -152,16 +152,16 @@ func TestRoundTrips(t *testing.T) {
 
 	// Fan-outs: one UpdateItem, one Query of the copies, one transaction
 	// for the stale ones, one read-back.
-	step("RenameUser with one membership", map[string]int{"UpdateItem": 1, "Query": 1, "TransactWriteItems": 1, "GetItem": 1}, func() error {
+	step("RenameUser with one membership", map[string]int{"UpdateItem": 1, "Query": 1, "TransactWriteItems": 1}, func() error {
 		return ignore(s.RenameUser(ctx, "u2", "robert"))
 	})
-	step("RenameUser to the same name: no copy is stale", map[string]int{"UpdateItem": 1, "Query": 1, "GetItem": 1}, func() error {
+	step("RenameUser to the same name: no copy is stale", map[string]int{"UpdateItem": 1, "Query": 1}, func() error {
 		return ignore(s.RenameUser(ctx, "u2", "robert"))
 	})
-	step("UpdateTeam name with two members", map[string]int{"UpdateItem": 1, "Query": 1, "TransactWriteItems": 1, "GetItem": 1}, func() error {
+	step("UpdateTeam name with two members", map[string]int{"UpdateItem": 1, "Query": 1, "TransactWriteItems": 1}, func() error {
 		return ignore(s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Name: ptr("renamed")}))
 	})
-	step("UpdateTeam description: no fan-out", map[string]int{"UpdateItem": 1, "GetItem": 1}, func() error {
+	step("UpdateTeam description: no fan-out", map[string]int{"UpdateItem": 1}, func() error {
 		return ignore(s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Description: ptr("d")}))
 	})
 	step("DeleteTag on two tasks", map[string]int{"DeleteItem": 1, "Query": 1, "TransactWriteItems": 1}, func() error {

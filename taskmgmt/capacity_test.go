@@ -1,0 +1,123 @@
+package taskmgmt_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/taskmgmt"
+)
+
+// TestCapacity holds every access pattern of the package doc to its
+// capacity budget on DynamoDB Local, which prices calls as the service
+// does (1 RCU per 4 KB read strongly consistent, half that eventually
+// consistent; 1 WCU per KB written, in the table and in every GSI the
+// item is in; transactions cost double). Every item here is under 1 KB.
+//
+// Reads are at the design's minimum: 1 RCU for a GetItem or a base-table
+// page (strongly consistent, see the package doc), 0.5 for a board page
+// (GSIs are eventually consistent), and no read beyond the one each
+// pattern needs (renames take the result from their UpdateItem's
+// ALL_NEW instead of a GetItem after it: 0.5, the GSI_Invert Query).
+// Writes write only the items the layout requires, but every item is in
+// GSI_Invert and a task in all nine GSIs (the seed projects all
+// attributes), so a write of a task costs its GSI copies too, and a status
+// move twice in the GSIs whose keys change; those budgets are pinned as
+// DynamoDB Local reports them, so that any extra item or GSI write fails.
+func TestCapacity(t *testing.T) {
+	var cc *ddbtest.CapacityClient
+	s, _, _, _ := newDynamoInv(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCapacityClient(c); return cc }, deterministic,
+		func(o *taskmgmt.Options) { o.NewToken = func() string { return "token" } })
+	ctx := t.Context()
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "alice"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "carol@example.com", Name: "carol"}))
+	team := must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))
+	must[taskmgmt.Member](t)(s.AddMember(ctx, team.ID, "u2", taskmgmt.RoleMember))
+	tag := must[taskmgmt.Tag](t)(s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "front", Color: taskmgmt.Color{Color: "#000", BackgroundColor: "#fff"}}))
+	var tasks []taskmgmt.Task
+	for i := range 5 {
+		tasks = append(tasks, must[taskmgmt.Task](t)(s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: fmt.Sprint("task ", i),
+			Status: taskmgmt.Statuses[i%3], Start: "2025-11-01", End: "2025-11-05", TagIDs: []string{tag.ID}})))
+	}
+	inv := must[taskmgmt.Invitation](t)(s.Invite(ctx, team.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	doing := taskmgmt.StatusDoing
+	title := "renamed"
+	name := "team 2"
+	var inv2 taskmgmt.Invitation
+
+	ignore := func(_ any, err error) error { return err }
+	board := func(q taskmgmt.BoardQuery) func() error {
+		return func() error { return ignore(s.ListBoard(ctx, team.ID, q)) }
+	}
+	for _, c := range []struct {
+		name string
+		want ddbtest.Capacity
+		fn   func() error
+	}{
+		{"AP1 GetUser", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetUser(ctx, "u1")) }},
+		{"AP2 ListMembers", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListMembers(ctx, team.ID, ddbkit.PageOptions{})) }},
+		{"AP3 GetTeam", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetTeam(ctx, team.ID)) }},
+		{"AP4 ListUserTeams", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListUserTeams(ctx, "u2", ddbkit.PageOptions{})) }},
+		{"AP5 ListTags", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListTags(ctx, team.ID, ddbkit.PageOptions{})) }},
+		{"AP6 GetTask", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetTask(ctx, team.ID, tasks[0].ID)) }},
+		{"AP7 ViewInitial", ddbtest.Capacity{Read: 0.5}, board(taskmgmt.BoardQuery{View: taskmgmt.ViewInitial})},
+		{"AP8 ViewTodo", ddbtest.Capacity{Read: 0.5}, board(taskmgmt.BoardQuery{View: taskmgmt.ViewTodo})},
+		{"AP9 ViewTodo+tag", ddbtest.Capacity{Read: 0.5}, board(taskmgmt.BoardQuery{View: taskmgmt.ViewTodo, TagIDs: []string{tag.ID}})},
+		{"AP11 ViewAll", ddbtest.Capacity{Read: 0.5}, board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll})},
+		{"AP12 ViewStartOverdue", ddbtest.Capacity{Read: 0.5}, board(taskmgmt.BoardQuery{View: taskmgmt.ViewStartOverdue})},
+		{"AP14 ViewEndOverdue", ddbtest.Capacity{Read: 0.5}, board(taskmgmt.BoardQuery{View: taskmgmt.ViewEndOverdue})},
+		{"AP16 GetCounts", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetCounts(ctx, team.ID)) }},
+		{"AP16 ListDailyCounts", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListDailyCounts(ctx, team.ID, taskmgmt.DailyQuery{})) }},
+		{"invitations AP1 ListInvitations", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListInvitations(ctx, team.ID, ddbkit.PageOptions{})) }},
+		{"invitations AP2 GetInvitation", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetInvitation(ctx, team.ID, inv.ID)) }},
+
+		{"CreateUser", ddbtest.Capacity{Write: 2}, func() error {
+			return ignore(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u4", Email: "dave@example.com", Name: "dave"}))
+		}},
+		{"CreateTask", ddbtest.Capacity{Write: 26}, func() error {
+			return ignore(s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "new", Start: "2025-11-01", End: "2025-11-05", TagIDs: []string{tag.ID}}))
+		}},
+		{"UpdateTask status", ddbtest.Capacity{Read: 1, Write: 32}, func() error {
+			return ignore(s.UpdateTask(ctx, team.ID, tasks[0].ID, taskmgmt.TaskPatch{Status: &doing}))
+		}},
+		{"UpdateTask title", ddbtest.Capacity{Read: 1, Write: 20}, func() error {
+			return ignore(s.UpdateTask(ctx, team.ID, tasks[0].ID, taskmgmt.TaskPatch{Title: &title}))
+		}},
+		{"DeleteTask", ddbtest.Capacity{Read: 1, Write: 24}, func() error { return s.DeleteTask(ctx, team.ID, tasks[1].ID) }},
+		{"CreateTeam", ddbtest.Capacity{Read: 1, Write: 6}, func() error { return ignore(s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: "other"})) }},
+		{"AddMember", ddbtest.Capacity{Read: 2, Write: 6}, func() error { return ignore(s.AddMember(ctx, team.ID, "u3", taskmgmt.RoleMember)) }},
+		{"SetRole of a member", ddbtest.Capacity{Read: 1, Write: 4}, func() error { return ignore(s.SetRole(ctx, team.ID, "u3", taskmgmt.RoleAdmin)) }},
+		{"SetRole of an admin", ddbtest.Capacity{Read: 2, Write: 6}, func() error { return ignore(s.SetRole(ctx, team.ID, "u3", taskmgmt.RoleMember)) }},
+		{"RemoveMember", ddbtest.Capacity{Read: 1, Write: 4}, func() error { return s.RemoveMember(ctx, team.ID, "u3") }},
+		{"CreateTag", ddbtest.Capacity{Write: 6}, func() error {
+			return ignore(s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "back", Color: taskmgmt.Color{Color: "#111", BackgroundColor: "#eee"}}))
+		}},
+		{"RenameUser", ddbtest.Capacity{Read: 0.5, Write: 6}, func() error { return ignore(s.RenameUser(ctx, "u2", "robert")) }},
+		{"UpdateTeam", ddbtest.Capacity{Read: 0.5, Write: 6}, func() error { return ignore(s.UpdateTeam(ctx, team.ID, taskmgmt.TeamPatch{Name: &name})) }},
+		{"RecalculateCounters", ddbtest.Capacity{Read: 2}, func() error { return ignore(s.RecalculateCounters(ctx, team.ID)) }},
+		{"Invite", ddbtest.Capacity{Read: 2, Write: 4}, func() error {
+			var err error
+			inv2, err = s.Invite(ctx, team.ID, "u1", taskmgmt.NewInvitation{Email: "dave@example.com"})
+			return err
+		}},
+		{"AcceptInvitation", ddbtest.Capacity{Read: 2, Write: 8}, func() error {
+			return ignore(s.AcceptInvitation(ctx, "u3", taskmgmt.Acceptance{TeamID: team.ID, InvitationID: inv.ID, Token: "token"}))
+		}},
+		{"RevokeInvitation", ddbtest.Capacity{Write: 4}, func() error {
+			return s.RevokeInvitation(ctx, team.ID, "u1", inv2.ID)
+		}},
+		{"DeleteTag", ddbtest.Capacity{Read: 1, Write: 22}, func() error { return s.DeleteTag(ctx, team.ID, tag.ID) }},
+		{"DeleteTeam", ddbtest.Capacity{Read: 1, Write: 70}, func() error { return s.DeleteTeam(ctx, team.ID) }},
+	} {
+		var err error
+		got := cc.Measure(func() { err = c.fn() })
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: consumed %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
