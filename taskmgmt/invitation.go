@@ -222,14 +222,56 @@ type storedInvitation struct {
 	TeamName  string `dynamodbav:"team_name"`
 }
 
+// fast is stored.fast for invitations: false on anything but the
+// layout's S and N attributes.
+func (st *storedInvitation) fast(item ddb.Item) bool {
+	for name, v := range item {
+		var ok bool
+		switch name {
+		case AttrPK:
+			ok = readS(v, &st.PK)
+		case AttrSK:
+			ok = readS(v, &st.SK)
+		case attrType:
+			ok = readS(v, &st.Type)
+		case attrEmail:
+			ok = readS(v, &st.Email)
+		case attrUserRole:
+			ok = readS(v, &st.Role)
+		case attrCreatedAt:
+			ok = readN64(v, &st.CreatedAt)
+		case attrInvExpiresAt:
+			ok = readN64(v, &st.ExpiresAt)
+		case attrInvitedBy:
+			ok = readS(v, &st.InvitedBy)
+		case attrToken:
+			ok = readS(v, &st.Token)
+		case attrInvTeamName:
+			ok = readS(v, &st.TeamName)
+		default:
+			ok = true
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeInvitation reads an invitation item, its token included. IDs come
 // from the key; invitedBy reads with or without its USER# prefix; a
 // missing createdAt reads as the zero time. An unknown role or a
 // non-Number time is ErrCorruptItem.
 func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 	var st storedInvitation
-	if err := ddb.Unmarshal(t, item, &st); err != nil {
-		return Invitation{}, err
+	if !st.fast(item) {
+		// As decode: attributevalue for anything else, in a variable of
+		// its own, since the one passed to Unmarshal escapes.
+		slow := new(storedInvitation)
+		if err := ddb.Unmarshal(t, item, slow); err != nil {
+			return Invitation{}, err
+		}
+		st = *slow
 	}
 	teamID, err := keyID(t, item, AttrPK, st.PK, segTeam)
 	if err != nil {

@@ -160,34 +160,26 @@ func tagRefs(ids []string) types.AttributeValue {
 
 // taskItem is a task with its five index keys, which are functions of its
 // status and dates alone: writing them with the status and dates keeps
-// every GSI entry current.
+// every GSI entry current. team_task_tagRef is missing for a task without
+// tags.
 func taskItem(t Task) ddb.Item {
-	it := base(taskKey(t.TeamID, t.ID), typeTask)
-	for name, v := range taskAttrs(t) {
-		if v != nil {
-			it[name] = v
-		}
-	}
-	return it
-}
-
-// taskAttrs are a task's non-key attributes; team_task_tagRef is nil for
-// a task without tags.
-func taskAttrs(t Task) map[string]types.AttributeValue {
 	g := groups(t.TeamID, t.Status)
-	return map[string]types.AttributeValue{
-		attrTitle:        s(t.Title),
-		attrTaskDesc:     s(t.Description),
-		attrStatus:       s(string(t.Status)),
-		attrStartTime:    s(string(t.Start)),
-		attrEndTime:      s(string(t.End)),
-		attrTagRef:       tagRefs(t.TagIDs),
-		AttrStatusGroup1: s(g[0]),
-		AttrStatusGroup2: s(g[1]),
-		AttrStatusGroup3: s(g[2]),
-		AttrStartSortSK:  s(startSK(t.Start)),
-		AttrEndSortSK:    s(endSK(t.End)),
+	it := make(ddb.Item, 14)
+	it[AttrPK], it[AttrSK], it[attrType] = s(teamPK(t.TeamID)), s(join(segTask, t.ID)), s(typeTask)
+	it[attrTitle] = s(t.Title)
+	it[attrTaskDesc] = s(t.Description)
+	it[attrStatus] = s(string(t.Status))
+	it[attrStartTime] = s(string(t.Start))
+	it[attrEndTime] = s(string(t.End))
+	if refs := tagRefs(t.TagIDs); refs != nil {
+		it[attrTagRef] = refs
 	}
+	it[AttrStatusGroup1] = s(g[0])
+	it[AttrStatusGroup2] = s(g[1])
+	it[AttrStatusGroup3] = s(g[2])
+	it[AttrStartSortSK] = s(startSK(t.Start))
+	it[AttrEndSortSK] = s(endSK(t.End))
+	return it
 }
 
 // Decoding. Reads are lenient: IDs come from the keys, missing optional
@@ -199,9 +191,11 @@ func decode(t ddb.Table, item ddb.Item) (stored, error) {
 	if st.fast(item) {
 		return st, nil
 	}
-	st = stored{}
-	err := ddb.Unmarshal(t, item, &st)
-	return st, err
+	// A variable of its own: the one passed to Unmarshal escapes to the
+	// heap, and only this path should pay for that.
+	slow := new(stored)
+	err := ddb.Unmarshal(t, item, slow)
+	return *slow, err
 }
 
 // fast decodes item into st without reflection, as attributevalue would
@@ -273,9 +267,7 @@ func (st *stored) fast(item ddb.Item) bool {
 		case string(StatusDone):
 			ok = readN(v, &st.Done)
 		case AttrExpiresAt:
-			var x int
-			ok = readN(v, &x)
-			st.ExpiresAt = int64(x)
+			ok = readN64(v, &st.ExpiresAt)
 		default:
 			ok = true // not part of the layout: ignored, as attributevalue does
 		}
@@ -292,6 +284,16 @@ func readS(v types.AttributeValue, out *string) bool {
 		*out = s.Value
 	}
 	return ok
+}
+
+func readN64(v types.AttributeValue, out *int64) bool {
+	n, ok := v.(*types.AttributeValueMemberN)
+	if !ok {
+		return false
+	}
+	x, err := strconv.ParseInt(n.Value, 10, 64)
+	*out = x
+	return err == nil
 }
 
 func readN(v types.AttributeValue, out *int) bool {
