@@ -88,8 +88,8 @@ type CatalogStore interface {
 	// the catalog, and ErrConflict as Publish does.
 	Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error
 	// GetCatalogEntry returns an entry by its ID: one Query of GSI1
-	// (ENTITY#<kind>#<id> / PUBLIC#), then one consistent GetItem. It
-	// returns ErrNotFound.
+	// (ENTITY#<kind>#<id> / PUBLIC#), eventually consistent as the lists
+	// are. It returns ErrNotFound.
 	GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error)
 	// ListCatalogNewest lists the catalog's entries most recently
 	// published first: one Query of GSI2 per page.
@@ -349,8 +349,23 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 }
 
 // publicEntry finds the catalog item of an entry through GSI1, then reads
-// it consistently; nil when the entry is not in the catalog.
+// it consistently; nil when the entry is not in the catalog. The writes of
+// an entry (save, unsave, unpublish) condition on the item as read, so
+// they read it strongly consistent.
 func (c *core) publicEntry(ctx context.Context, kind CatalogKind, id string) (ddb.Item, error) {
+	hit, err := c.publicHit(ctx, kind, id)
+	if err != nil || hit == nil {
+		return nil, err
+	}
+	return c.b.get(ctx, keyOf(hit))
+}
+
+// publicHit returns the catalog item of an entry as GSI1 holds it (all
+// attributes: the index projects them), or nil. Displaying an entry (the
+// detail, a share link's target) reads it so, eventually consistent, as
+// the catalog's lists are: the Query is the whole read, with no GetItem
+// after it.
+func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.Item, error) {
 	if err := c.o.index(IndexGSI1); err != nil {
 		return nil, err
 	}
@@ -359,7 +374,7 @@ func (c *core) publicEntry(ctx context.Context, kind CatalogKind, id string) (dd
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
-	return c.b.get(ctx, keyOf(hits[0]))
+	return hits[0], nil
 }
 
 // Unpublish implements CatalogStore.Unpublish, which documents its errors.
@@ -451,7 +466,7 @@ func (c *core) GetCatalogEntry(ctx context.Context, kind CatalogKind, id string)
 	if err := check(func(v *validator) { v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return CatalogEntry{}, wrap(op, err)
 	}
-	item, err := c.publicEntry(ctx, kind, id)
+	item, err := c.publicHit(ctx, kind, id)
 	if err != nil {
 		return CatalogEntry{}, wrap(op, err)
 	}

@@ -61,7 +61,7 @@
 //	Publish                 GetItem (the user's item) + TransactWriteItems (put catalog item and copy,
 //	                        publishedAt on the user's item conditioned on it as read)
 //	Unpublish               GetItem + TransactWriteItems (delete both, clear publishedAt)
-//	GetCatalogEntry         Query GSI1 (PUBLIC#) + GetItem
+//	GetCatalogEntry         Query GSI1 (PUBLIC#), eventually consistent: the index holds the whole item
 //	ListCatalogNewest       Query GSI2 begins_with SORT#NEWEST#, descending: one per page
 //	ListCatalogPopular      Query GSI2 begins_with SORT#POPULAR#, descending: one per page
 //	ListCatalogByCreator    Query GSI3, descending: one per page
@@ -69,13 +69,15 @@
 //	RecalculatePopularity   Query CATALOG#<kind> pages; per entry Query GSI1 SAVED# pages, and a
 //	                        TransactWriteItems where the count differs
 //	share links             create PutItem; get GetItem; delete GetItem + DeleteItem;
-//	                        resolve GetItem + Query GSI1 + GetItem
+//	                        resolve GetItem + Query GSI1 (or, unpublished, GetItem of the creator's item)
 //
 // Recipes and sets also carry GSI1PK = ENTITY#RECIPE#<id> (ENTITY#SET#<id>)
 // and GSI1SK = OWNER#<userId>, so FindRecipe and FindSet find an item by
 // its ID alone: one Query of GSI1 for the owner, then one consistent
-// GetItem. Every listing is one Query per page, strongly consistent, with
-// opaque cursors bound to the listing (see Options.CursorSecret).
+// GetItem. Every listing of a user's items is one Query per page,
+// strongly consistent, with opaque cursors bound to the listing (see
+// Options.CursorSecret); the catalog's lists read GSIs, eventually
+// consistent (see "Consistency and capacity").
 //
 // Attributes are the seed's camelCase names: a recipe has title,
 // ingredients (L of M {name, amount}), steps and tags (L of S), origin,
@@ -183,6 +185,33 @@
 //     Free-text search on titles is not offered: a substring filter reads
 //     the whole catalog per page; feed a search index (OpenSearch,
 //     Algolia) from the table's stream instead.
+//
+// # Consistency and capacity
+//
+// Each access pattern reads and writes what its design needs and no more
+// (capacity_test.go holds each to its budget on DynamoDB Local):
+//
+//   - Strong consistency is kept for a user's own items (gets and the
+//     listings of a user's partition: 1 RCU per 4 KB instead of 0.5): a
+//     user reads what they just wrote (an item added to the shopping list
+//     is listed), as MemoryStore promises and the app's store.json gave.
+//   - Every read a write conditions on is strongly consistent: the read of
+//     a read-modify-write (ApplySet, PromoteNextPlan, the fridge moves,
+//     Publish, Unpublish, saves) and the read before a delete, which tells
+//     a repeat after a 5xx from a missing item. An eventually consistent
+//     read there would make the condition fail on a stale value and the
+//     operation retry.
+//   - FindRecipe and FindSet read GSI1 (eventual) for the owner, then the
+//     item strongly consistent: a recipe deleted a moment ago, still in
+//     the index, is not found, and an edit is seen at once.
+//   - The public catalog is eventually consistent: its lists read GSI2 and
+//     GSI3, and the detail (GetCatalogEntry) and a share link's published
+//     target read the catalog item from GSI1 alone, which projects every
+//     attribute: one Query at 0.5 RCU, where a Query then a consistent
+//     GetItem cost 1.5. A save or unsave reads the item from the table,
+//     strongly consistent, because its transaction conditions on it.
+//   - DeleteShareLink deletes the link it has just read, without remove's
+//     second read.
 //
 // # Hot partitions
 //

@@ -3,8 +3,6 @@ package kondate
 import (
 	"context"
 	"errors"
-	"maps"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -43,12 +41,6 @@ type dynamoBackend struct {
 	b ddb.Backoff
 }
 
-var (
-	nPK       = expression.Name(AttrPK)
-	exists    = expression.AttributeExists(nPK)
-	notExists = expression.AttributeNotExists(nPK)
-)
-
 // retry runs fn, one call, within the retry policy. An ended context is
 // reported before any call, as MemoryStore reports it (live): the SDK's
 // error would name the call.
@@ -85,10 +77,19 @@ func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 	return items, next, err
 }
 
-// create: PutNew takes the item it finds, if it is exactly this one, for
-// the write of an earlier attempt whose response was lost.
+// create: like ddb.PutNew, it takes the item it finds, if it is exactly
+// this one, for the write of an earlier attempt whose response was lost.
 func (d *dynamoBackend) create(ctx context.Context, item ddb.Item) error {
-	err := d.retry(ctx, func() error { return ddb.PutNew(ctx, d.c, d.t, item, notExists) })
+	err := d.retry(ctx, func() error {
+		_, err := d.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &d.t.Name, Item: item,
+			ConditionExpression: prepNotExists.Condition(), ExpressionAttributeNames: prepNotExists.Names(),
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
+			return nil
+		}
+		return err
+	})
 	return condFailed(err, "")
 }
 
@@ -104,14 +105,22 @@ func (d *dynamoBackend) put(ctx context.Context, item ddb.Item) error {
 // if_not_exists), so applying it twice after a lost response writes what
 // applying it once does.
 func (d *dynamoBackend) update(ctx context.Context, k itemKey, u change, mustExist bool) (out ddb.Item, err error) {
-	upd := updateExpr(u)
+	p, vals := preparedUpdate(u, mustExist)
+	key := k.item(d.t)
 	err = d.retry(ctx, func() error {
+		in := &dynamodb.UpdateItemInput{TableName: &d.t.Name, Key: key,
+			UpdateExpression: p.Update(), ConditionExpression: p.Condition(),
+			ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(vals...),
+			ReturnValues: types.ReturnValueAllNew}
 		if mustExist {
-			out, err = ddb.UpdateItem(ctx, d.c, d.t, k.item(d.t), upd, exists, types.ReturnValueAllNew)
-		} else {
-			out, err = updateAny(ctx, d.c, d.t, k.item(d.t), upd)
+			in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 		}
-		return err
+		res, err := d.c.UpdateItem(ctx, in)
+		if err != nil {
+			return err
+		}
+		out = res.Attributes
+		return nil
 	})
 	return out, condFailed(err, "")
 }
@@ -129,9 +138,16 @@ func (d *dynamoBackend) remove(ctx context.Context, k itemKey) error {
 	if item == nil {
 		return &condError{}
 	}
+	return d.removeRead(ctx, k)
+}
+
+// removeRead is remove's delete, of an item the caller read a moment ago.
+func (d *dynamoBackend) removeRead(ctx context.Context, k itemKey) error {
+	key := k.item(d.t)
 	uncertain := false
-	err = d.retry(ctx, func() error {
-		err := ddb.DeleteItem(ctx, d.c, d.t, k.item(d.t), exists)
+	err := d.retry(ctx, func() error {
+		_, err := d.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &d.t.Name, Key: key,
+			ConditionExpression: prepExists.Condition(), ExpressionAttributeNames: prepExists.Names()})
 		switch {
 		case ddb.ServerError(err):
 			uncertain = true
@@ -151,17 +167,20 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 	for _, w := range ws {
 		switch w.kind {
 		case writePutNew:
-			tx.Put(w.label, d.t, w.item, notExists)
+			tx.PutPrepared(w.label, d.t, w.item, prepNotExists)
 		case writePut:
 			tx.Put(w.label, d.t, w.item)
 		case writeDelete:
-			tx.Delete(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
+			p, vals := preparedUnchanged(w.want)
+			tx.DeletePrepared(w.label, d.t, w.key.item(d.t), p, vals...)
 		case writeRemove:
 			tx.Delete(w.label, d.t, w.key.item(d.t))
 		case writeCheck:
-			tx.Check(w.label, d.t, w.key.item(d.t), unchanged(d.t, w.want))
+			p, vals := preparedUnchanged(w.want)
+			tx.CheckPrepared(w.label, d.t, w.key.item(d.t), p, vals...)
 		case writeReplace:
-			tx.Put(w.label, d.t, w.item, unchanged(d.t, w.want))
+			p, vals := preparedUnchanged(w.want)
+			tx.PutPrepared(w.label, d.t, w.item, p, vals...)
 		}
 	}
 	if err := live(ctx); err != nil {
@@ -176,27 +195,6 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 	return err
 }
 
-// unchanged is the condition that the item exists and holds want's values.
-// The attributes go in sorted order: DynamoDB compares a repeated
-// transaction's parameters with those its token first came with, so the
-// same writes must make the same request.
-func unchanged(t ddb.Table, want ddb.Item) expression.ConditionBuilder {
-	return ddb.Unchanged(t, want, slices.Sorted(maps.Keys(want))...)
-}
-
-func updateExpr(u change) expression.UpdateBuilder {
-	var upd expression.UpdateBuilder
-	for _, s := range u.set {
-		n := expression.Name(s.name)
-		if s.ifNotExists {
-			upd = upd.Set(n, expression.IfNotExists(n, expression.Value(s.value)))
-		} else {
-			upd = upd.Set(n, expression.Value(s.value))
-		}
-	}
-	return upd
-}
-
 // condFailed turns a failed condition of a single-item call into a
 // *condError holding the item as it was.
 func condFailed(err error, label string) error {
@@ -209,19 +207,4 @@ func condFailed(err error, label string) error {
 
 func putInput(t ddb.Table, item ddb.Item) *dynamodb.PutItemInput {
 	return &dynamodb.PutItemInput{TableName: aws.String(t.Name), Item: item}
-}
-
-// updateAny is UpdateItem without a condition: it creates a missing item.
-func updateAny(ctx context.Context, c ddbkit.Client, t ddb.Table, key ddb.Item, upd expression.UpdateBuilder) (ddb.Item, error) {
-	e, err := expression.NewBuilder().WithUpdate(upd).Build()
-	if err != nil {
-		return nil, err
-	}
-	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(t.Name), Key: key,
-		UpdateExpression: e.Update(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-		ReturnValues: types.ReturnValueAllNew})
-	if err != nil {
-		return nil, err
-	}
-	return out.Attributes, nil
 }

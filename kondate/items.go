@@ -238,8 +238,8 @@ func (d *decoder) fail(attr, format string, args ...any) {
 	}
 }
 
-func (d *decoder) unmarshal(out any) {
-	if d.err == nil {
+func (d *decoder) unmarshal(out fastDecoder) {
+	if d.err == nil && !out.fastDecode(d.item) {
 		d.err = ddb.Unmarshal(d.t, d.item, out)
 	}
 }

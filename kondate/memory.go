@@ -243,6 +243,8 @@ func (m *memoryBackend) remove(ctx context.Context, k itemKey) error {
 	return nil
 }
 
+func (m *memoryBackend) removeRead(ctx context.Context, k itemKey) error { return m.remove(ctx, k) }
+
 func (m *memoryBackend) tx(ctx context.Context, op string, ws []write) error {
 	if err := live(ctx); err != nil {
 		return err

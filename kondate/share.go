@@ -148,7 +148,12 @@ func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) erro
 	if l.CreatedBy != userID {
 		return wrap(op, errShareNotFound(shareID))
 	}
-	return c.removeOne(ctx, op, shareKey(shareID), errShareNotFound(shareID))
+	// The link was just read, so its delete need not read it again.
+	err = c.b.removeRead(ctx, shareKey(shareID))
+	if _, ok := failed(err, ""); ok {
+		return wrap(op, errShareNotFound(shareID))
+	}
+	return wrap(op, err)
 }
 
 // ResolveShareLink implements ShareStore.ResolveShareLink, which documents its errors.
@@ -169,7 +174,7 @@ func (c *core) ResolveShareLink(ctx context.Context, shareID string) (ShareTarge
 	if l.TargetType != KindRecipe && l.TargetType != KindSet {
 		return out, wrap(op, notFound)
 	}
-	if item, err := c.publicEntry(ctx, l.TargetType, l.TargetID); err != nil {
+	if item, err := c.publicHit(ctx, l.TargetType, l.TargetID); err != nil {
 		return out, wrap(op, err)
 	} else if item != nil {
 		e, err := decodeCatalog(c.t, item)

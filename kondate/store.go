@@ -38,6 +38,9 @@ type backend interface {
 	update(ctx context.Context, k itemKey, u change, mustExist bool) (ddb.Item, error)
 	// remove deletes the item at k; a missing one is a *condError.
 	remove(ctx context.Context, k itemKey) error
+	// removeRead is remove of an item the caller has just read, present:
+	// it skips remove's own read (see dynamoBackend.remove).
+	removeRead(ctx context.Context, k itemKey) error
 	// tx applies ws atomically, once, under the token of op (see
 	// ddb.ExecTx). A failed condition is a *condError naming the first
 	// write, in the order of ws, whose condition failed.
