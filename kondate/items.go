@@ -167,6 +167,9 @@ const (
 
 // marshal writes v whole, lists never as NULL: an empty list is an empty L.
 func marshal(v any) (ddb.Item, error) {
+	if f, ok := v.(fastEncoder); ok {
+		return f.fastEncode(), nil
+	}
 	return attributevalue.MarshalMapWithOptions(v, func(o *attributevalue.EncoderOptions) { o.NullEmptySets = false })
 }
 
