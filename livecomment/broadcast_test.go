@@ -1,10 +1,13 @@
 package livecomment_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
+	"time"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
@@ -36,6 +39,44 @@ func TestIsGone(t *testing.T) {
 	for _, tt := range tests {
 		if got := livecomment.IsGone(tt.err); got != tt.want {
 			t.Errorf("IsGone(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestBroadcastConcurrency: slow sends run Concurrency at once, never more,
+// and a small room's connections are all sent to at once.
+func TestBroadcastConcurrency(t *testing.T) {
+	ctx := t.Context()
+	for _, tc := range []struct{ conns, concurrency, want int }{{40, 8, 8}, {3, 16, 3}, {5, 1, 1}} {
+		s := livecomment.NewMemoryStore()
+		r, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "room", HostID: "host"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tc.conns {
+			if _, err := s.JoinRoom(ctx, r.ID, fmt.Sprintf("conn-%d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var mu sync.Mutex
+		inFlight, most := 0, 0
+		send := func(context.Context, livecomment.Connection) error {
+			mu.Lock()
+			inFlight++
+			most = max(most, inFlight)
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			return nil
+		}
+		res, err := livecomment.Broadcast(ctx, s, r.ID, send, func(o *livecomment.BroadcastOptions) { o.Concurrency = tc.concurrency; o.PageLimit = 7 })
+		if err != nil || res.Sent != tc.conns {
+			t.Fatalf("%d connections, concurrency %d: %+v, %v", tc.conns, tc.concurrency, res, err)
+		}
+		if most != tc.want {
+			t.Errorf("%d connections, concurrency %d: at most %d sends at once, want %d", tc.conns, tc.concurrency, most, tc.want)
 		}
 	}
 }
