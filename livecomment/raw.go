@@ -75,64 +75,75 @@ func marshalConnection(c Connection) (ddb.Item, error) {
 // all (an attribute of another type, a timestamp that is no time) is a
 // *ddbkit.CorruptItemError naming the table, key and attribute.
 
+// The attributes each decoder reads, in the order of its fields.
+var (
+	roomAttrs       = [...]string{attrRoomID, attrName, attrHostID, attrStatus, attrCreatedAt, attrUpdatedAt}
+	commentAttrs    = [...]string{attrRoomID, attrCommentID, attrContent, attrNickname, attrCreatedAt}
+	connectionAttrs = [...]string{attrConnectionID, attrRoomID, attrTimestamp}
+)
+
 func (t tables) decodeRoom(item ddb.Item) (Room, error) {
-	var it roomItem
-	if !fastDecode(item, []string{attrRoomID, attrName, attrHostID, attrStatus, attrCreatedAt, attrUpdatedAt},
-		&it.RoomID, &it.Name, &it.HostID, &it.Status, &it.CreatedAt, &it.UpdatedAt) {
+	var f [len(roomAttrs)]string
+	if !fastDecode(item, roomAttrs[:], f[:]) {
+		var it roomItem
 		if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
 			return Room{}, err
 		}
+		f = [...]string{it.RoomID, it.Name, it.HostID, it.Status, it.CreatedAt, it.UpdatedAt}
 	}
-	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
+	created, err := readTime(t.rooms, item, attrCreatedAt, f[4])
 	if err != nil {
 		return Room{}, err
 	}
-	updated, err := readTime(t.rooms, item, attrUpdatedAt, it.UpdatedAt)
-	return Room{ID: it.RoomID, Name: it.Name, HostID: it.HostID, Status: RoomStatus(it.Status),
-		CreatedAt: created, UpdatedAt: updated}, err
+	updated, err := readTime(t.rooms, item, attrUpdatedAt, f[5])
+	return Room{ID: f[0], Name: f[1], HostID: f[2], Status: RoomStatus(f[3]), CreatedAt: created, UpdatedAt: updated}, err
 }
 
 func (t tables) decodeComment(item ddb.Item) (Comment, error) {
-	var it commentItem
-	if !fastDecode(item, []string{attrRoomID, attrCommentID, attrContent, attrNickname, attrCreatedAt},
-		&it.RoomID, &it.CommentID, &it.Content, &it.Nickname, &it.CreatedAt) {
+	var f [len(commentAttrs)]string
+	if !fastDecode(item, commentAttrs[:], f[:]) {
+		var it commentItem
 		if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
 			return Comment{}, err
 		}
+		f = [...]string{it.RoomID, it.CommentID, it.Content, it.Nickname, it.CreatedAt}
 	}
-	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
-	if it.Nickname == "" {
-		it.Nickname = DefaultNickname
+	created, err := readTime(t.comments, item, attrCreatedAt, f[4])
+	if f[3] == "" {
+		f[3] = DefaultNickname
 	}
-	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
+	return Comment{RoomID: f[0], ID: f[1], Content: f[2], Nickname: f[3], CreatedAt: created}, err
 }
 
 func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
-	var it connectionItem
-	if !fastDecode(item, []string{attrConnectionID, attrRoomID, attrTimestamp}, &it.ConnectionID, &it.RoomID, &it.Timestamp) {
+	var f [len(connectionAttrs)]string
+	if !fastDecode(item, connectionAttrs[:], f[:]) {
+		var it connectionItem
 		if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
 			return Connection{}, err
 		}
+		f = [...]string{it.ConnectionID, it.RoomID, it.Timestamp}
 	}
-	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
-	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
+	joined, err := readTime(t.connections, item, attrTimestamp, f[2])
+	return Connection{ID: f[0], RoomID: f[1], JoinedAt: joined}, err
 }
 
-// fastDecode reads the String attributes attrs of item into out, without
+// fastDecode reads the attributes attrs of item into out, without
 // attributevalue's reflection, and reports whether it could: exactly as
-// ddb.Unmarshal would decode them into the item structs above (a String or
-// a Number as its text, NULL or a missing attribute as ""). For any other
-// type it returns false, and the caller decodes with ddb.Unmarshal, which
-// names the corrupt attribute as it always has.
-func fastDecode(item ddb.Item, attrs []string, out ...*string) bool {
+// ddb.Unmarshal would decode them into the string fields of the item
+// structs above (a String or a Number as its text, NULL or a missing
+// attribute as ""). For any other type it returns false, and the caller
+// decodes with ddb.Unmarshal, which names the corrupt attribute as it
+// always has.
+func fastDecode(item ddb.Item, attrs []string, out []string) bool {
 	for i, a := range attrs {
 		switch v := item[a].(type) {
 		case *types.AttributeValueMemberS:
-			*out[i] = v.Value
+			out[i] = v.Value
 		case *types.AttributeValueMemberN:
-			*out[i] = v.Value
+			out[i] = v.Value
 		case nil, *types.AttributeValueMemberNULL:
-			*out[i] = ""
+			out[i] = ""
 		default:
 			return false
 		}
@@ -146,11 +157,44 @@ func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
+	if v, ok := parseCanonical(s); ok {
+		return v, nil
+	}
 	v, err := keys.ParseTime(s)
 	if err != nil {
 		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is not an ISO 8601 date and time", s)
 	}
 	return v, nil
+}
+
+// parseCanonical parses the form the stores and toISOString write,
+// "YYYY-MM-DDThh:mm:ss.sssZ", digit by digit: nearly every stored
+// timestamp, and a listing reads one per item (issue 15). It returns
+// false for anything it is not sure of (another form, a day past the
+// 28th), which keys.ParseTime then reads as it always has.
+func parseCanonical(s string) (time.Time, bool) {
+	if len(s) != len("2006-01-02T15:04:05.000Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+		s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	ok := true
+	num := func(from, to int) int {
+		n := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				ok = false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	year, month, day := num(0, 4), num(5, 7), num(8, 10)
+	hour, minute, sec, ms := num(11, 13), num(14, 16), num(17, 19), num(20, 23)
+	if !ok || month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, ms*int(time.Millisecond), time.UTC), true
 }
 
 // indexKey returns the String values of an index's key attributes in item,
