@@ -53,7 +53,12 @@ func ExecTxToken(ctx context.Context, c ddbkit.Client, b Backoff, token string, 
 // item must hold a value unique to this call (a fresh ID or timestamp),
 // which every create has.
 func PutNew(ctx context.Context, c ddbkit.Client, t Table, item Item, cond expression.ConditionBuilder) error {
-	err := PutItem(ctx, c, t, item, cond)
+	return ownWrite(PutItem(ctx, c, t, item, cond), item)
+}
+
+// ownWrite is nil when err is a failed condition on an item exactly equal
+// to item, which PutNew takes for its own earlier write, and err otherwise.
+func ownWrite(err error, item Item) error {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) && ItemsEqual(ccf.Item, item) {
 		return nil

@@ -1,13 +1,19 @@
 package ddb
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
 )
 
 // Prepared is an expression whose shape is fixed, built once with the
@@ -171,4 +177,120 @@ func (tx *Tx) prepared(label string, t Table, key Item, mk func() types.Transact
 		tx.labels = append(tx.labels, label)
 	}
 	return tx
+}
+
+// The single-item writes of prepared expressions: like PutItem, PutNew,
+// UpdateItem and DeleteItem, with the expressions of p (built once) and args
+// bound to its parameters.
+
+// PutItemPrepared writes item if p's condition, if any, holds. When it
+// fails, the *types.ConditionalCheckFailedException holds the item as it
+// was.
+func PutItemPrepared(ctx context.Context, c ddbkit.Client, t Table, item Item, p *Prepared, args ...types.AttributeValue) error {
+	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &t.Name, Item: item,
+		ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
+		ReturnValuesOnConditionCheckFailure: allOld})
+	return err
+}
+
+// PutNewPrepared is PutNew with a prepared condition: it writes item if
+// p's condition holds, and takes a failed condition on an item exactly
+// equal to item for its own earlier write.
+func PutNewPrepared(ctx context.Context, c ddbkit.Client, t Table, item Item, p *Prepared, args ...types.AttributeValue) error {
+	return ownWrite(PutItemPrepared(ctx, c, t, item, p, args...), item)
+}
+
+// UpdateItemPrepared applies p's update to the item at key if p's
+// condition, if any, holds, and returns the attributes rv asks for. When
+// the condition fails, the *types.ConditionalCheckFailedException holds
+// the item as it was.
+func UpdateItemPrepared(ctx context.Context, c ddbkit.Client, t Table, key Item, rv types.ReturnValue, p *Prepared, args ...types.AttributeValue) (Item, error) {
+	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &t.Name, Key: key,
+		UpdateExpression: p.update, ConditionExpression: p.cond,
+		ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...), ReturnValues: rv,
+		ReturnValuesOnConditionCheckFailure: allOld})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
+}
+
+// DeleteItemPrepared deletes the item at key if p's condition, if any,
+// holds, and returns the attributes rv asks for (ALL_OLD or NONE). When
+// the condition fails, the *types.ConditionalCheckFailedException holds
+// the item as it was.
+func DeleteItemPrepared(ctx context.Context, c ddbkit.Client, t Table, key Item, rv types.ReturnValue, p *Prepared, args ...types.AttributeValue) (Item, error) {
+	out, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &t.Name, Key: key,
+		ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
+		ReturnValues: rv, ReturnValuesOnConditionCheckFailure: allOld})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
+}
+
+// Shapes caches prepared expressions whose shape depends on the call
+// (which fields a patch sets, which attributes an item as read has), by a
+// key K that names the shape: each is built on first use, once. Shapes come
+// from the code, except those that depend on what another writer stored;
+// so the cache stops growing at MaxShapes entries, and builds rarer shapes
+// per call. The zero value is ready; it is safe for concurrent use.
+type Shapes[K comparable] struct {
+	m sync.Map // K → *Prepared
+	n atomic.Int32
+}
+
+// MaxShapes bounds each Shapes cache.
+const MaxShapes = 4096
+
+// Get returns the prepared expression of shape k, preparing what build
+// returns the first time. build must return the same expression for the
+// same k; an expression that fails to prepare is a bug, and panics.
+func (s *Shapes[K]) Get(k K, build func() expression.Builder) *Prepared {
+	if p, ok := s.m.Load(k); ok {
+		return p.(*Prepared)
+	}
+	p := MustPrepare(build())
+	if s.n.Load() >= MaxShapes {
+		return p
+	}
+	if q, loaded := s.m.LoadOrStore(k, p); loaded {
+		return q.(*Prepared)
+	}
+	s.n.Add(1)
+	return p
+}
+
+// UnchangedShape returns the shape of Unchanged's condition on item's
+// attrs, a bit per attribute (bit i set when attrs[i] is present; at most
+// 64 attributes), and appends the values present to args, in the order of
+// attrs: the arguments of the condition UnchangedParams builds.
+func UnchangedShape(item Item, attrs []string, args []types.AttributeValue) (uint64, []types.AttributeValue) {
+	var shape uint64
+	for i, a := range attrs {
+		if v, ok := item[a]; ok {
+			shape |= 1 << i
+			args = append(args, v)
+		}
+	}
+	return shape, args
+}
+
+// UnchangedParams is Unchanged's condition for items of the given shape
+// (see UnchangedShape), with each present attribute's value a parameter,
+// Param(first) onwards in the order of attrs. It returns the condition and
+// the index of the next free parameter, for the rest of the expression.
+func UnchangedParams(t Table, attrs []string, shape uint64, first int) (expression.ConditionBuilder, int) {
+	c := expression.AttributeExists(expression.Name(t.PartitionKey))
+	next := first
+	for i, a := range attrs {
+		n := expression.Name(a)
+		if shape&(1<<i) != 0 {
+			c = c.And(expression.Equal(n, Param(next)))
+			next++
+		} else {
+			c = c.And(expression.AttributeNotExists(n))
+		}
+	}
+	return c, next
 }
