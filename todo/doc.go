@@ -31,8 +31,8 @@
 //	5 one category                    GetCategory                   1 GetItem
 //	  create a todo / category        CreateTodo, CreateCategory    1 TransactWriteItems (user and category checks, put)
 //	  update a todo                   UpdateTodo                    1 UpdateItem; when it sets a category,
-//	                                                                1 GetItem + 1 TransactWriteItems
-//	  toggle completed                ToggleTodo                    1 GetItem + 1 conditional UpdateItem
+//	                                                                1 GetItem (eventual) + 1 TransactWriteItems
+//	  toggle completed                ToggleTodo                    1 GetItem (eventual) + 1 conditional UpdateItem
 //	  delete a todo                   DeleteTodo                    1 TransactWriteItems (conditional delete)
 //	  update a category               UpdateCategory                1 UpdateItem
 //	  delete a category               DeleteCategory                per 99 referring todos 1 Query + 1 TransactWriteItems,
@@ -91,7 +91,8 @@
 //     key prefix), since the seed plans for new ones; such a page may hold
 //     fewer items than the limit.
 //   - Reads are strongly consistent, so the DynamoDB store shows its own
-//     writes as the memory store does.
+//     writes as the memory store does; the read of a read-modify-write is
+//     the exception (see "Consistency and capacity").
 //   - Creates never overwrite: a repeated ID fails with ErrAlreadyExists.
 //     CreateUser of a user stored with exactly the same email succeeds: the
 //     store cannot tell it from its own earlier write whose response was
@@ -99,6 +100,52 @@
 //   - ToggleTodo's updated_at strictly increases within a store (a clock that
 //     stands still moves it on by a millisecond), because a toggle tells its
 //     own write by it.
+//
+// # Consistency and capacity
+//
+// Each access pattern consumes what its design needs and no more
+// (TestCapacity holds every one to its budget on DynamoDB Local). With the
+// seed's items, all under 1 KB (a todo about 370 bytes, a category 130, a
+// user 60):
+//
+//	pattern                          read (RCU)                 write (WCU)
+//	GetUser, GetTodo, GetCategory    1 (strong)                 -
+//	a page of 50: ListTodos          5 (51 todos, strong)       -
+//	  ListCategories, ListUserData   3 (51 categories, strong)  -
+//	  ListUsers                      1 (51 users, strong)       -
+//	CreateUser, UpdateUser           -                          1
+//	UpdateTodo, UpdateCategory       -                          1
+//	ToggleTodo                       0.5 (eventual)             1
+//	UpdateTodo with a category       0.5 (eventual)             4 (transaction: check + update)
+//	CreateTodo                       -                          4, 6 in a category (transaction)
+//	CreateCategory                   -                          4 (transaction: check + put)
+//	DeleteTodo                       -                          2 (transaction of one item)
+//	DeleteCategory, 10 of 60 todos   2 × 6 (every todo, strong) 22 (transaction of 11 items)
+//	DeleteUser of 4 items            1 (strong)                 10 (transaction of 5 items)
+//
+// Strong consistency is kept where a read must see the latest writes:
+//
+//   - Gets and listings, so that a caller reads its own writes (the seed's
+//     application redirects to the list right after a create), as with the
+//     memory store. An eventually consistent read costs half, but could
+//     miss a todo just created or show one just deleted.
+//   - The queries of DeleteCategory and DeleteUser, which must find every
+//     item to clear or delete before the category or user goes.
+//
+// The read of a read-modify-write (ToggleTodo, UpdateTodo with a
+// category) is eventually consistent: its write is conditioned on the
+// values it read, so a stale read can only make the condition fail, and
+// the retry then reads strongly; an item the eventual read misses is
+// looked for again strongly before it is reported missing.
+//
+// What the design costs beyond a minimal one, and why: creates and
+// DeleteTodo are transactions (twice the write units of a plain write, and
+// a check of the user and category), for the references and the
+// idempotency token; a page reads one item more than it returns
+// (ddb.QueryPage), so that Next is empty exactly at the end; and
+// DeleteCategory reads all of the user's todos, filtered on category_id,
+// because the seed's table has no index on it. Projections would not help:
+// DynamoDB prices a read by the size of the whole item.
 //
 // # Retries, lost responses and idempotency keys
 //

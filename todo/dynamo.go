@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/uuid"
 
@@ -45,7 +46,6 @@ const (
 
 var (
 	nPK         = expression.Name(AttrPK)
-	nCompleted  = expression.Name(attrCompleted)
 	nCategoryID = expression.Name(attrCategoryID)
 	nUpdatedAt  = expression.Name(attrUpdatedAt)
 	exists      = expression.AttributeExists(nPK)
@@ -69,7 +69,7 @@ func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	}
 	// PutNew takes the user it finds, if it is exactly this one, for the
 	// write of an earlier attempt whose response was lost.
-	err = s.retry(ctx, func() error { return ddb.PutNew(ctx, s.c, s.t, item, notExists) })
+	err = s.retry(ctx, func() error { return s.putNew(ctx, item) })
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errUserExists(u.Username))
 	}
@@ -104,10 +104,10 @@ func (s *DynamoStore) UpdateUser(ctx context.Context, u User) error {
 	if err != nil {
 		return err
 	}
-	upd := expression.Set(expression.Name("email"), expression.Value(u.Email))
+	email := ddb.S(u.Email)
 	// Setting a value is safe to repeat after a lost response.
 	err = s.retry(ctx, func() error {
-		_, err := s.update(ctx, k, upd, types.ReturnValueNone)
+		_, err := s.update(ctx, k, pEmail, []types.AttributeValue{email}, types.ReturnValueNone)
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -150,16 +150,16 @@ func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 		var tx ddb.Tx
 		switch {
 		case !userGone && last:
-			tx.Delete(labelUser, s.t, user, exists)
+			tx.DeletePrepared(labelUser, s.t, user, pExists)
 		case !userGone:
-			tx.Check(labelUser, s.t, user, exists)
+			tx.CheckPrepared(labelUser, s.t, user, pExists)
 		case len(items) == 0:
 			return s.deleted(op, found, errUserNotFound(username))
 		default:
-			tx.Check(labelUser, s.t, user, notExists)
+			tx.CheckPrepared(labelUser, s.t, user, pNotExists)
 		}
 		for i, it := range items {
-			tx.Delete(fmt.Sprint("item ", i), s.t, s.t.KeyOf(it))
+			tx.Delete(itemLabels[i], s.t, s.t.KeyOf(it))
 		}
 		err = s.execStep(ctx, op, &tx)
 		_, userFailed := ddb.ConditionFailed(err, labelUser)
@@ -229,7 +229,7 @@ func (s *DynamoStore) create(ctx context.Context, op string, item ddb.Item, user
 	if err := s.checkRefs(&tx, username, categoryID); err != nil {
 		return err
 	}
-	tx.Put(labelItem, s.t, item, notExists)
+	tx.PutPrepared(labelItem, s.t, item, pNotExists)
 	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 		return taken
@@ -252,7 +252,7 @@ func (s *DynamoStore) checkRefs(tx *ddb.Tx, username, categoryID string) error {
 	if err != nil {
 		return err
 	}
-	tx.Check(labelUser, s.t, uk.item(s.t), exists)
+	tx.CheckPrepared(labelUser, s.t, uk.item(s.t), pExists)
 	return s.checkCategory(tx, username, categoryID)
 }
 
@@ -264,7 +264,7 @@ func (s *DynamoStore) checkCategory(tx *ddb.Tx, username, categoryID string) err
 	if err != nil {
 		return err
 	}
-	tx.Check(labelCategoryRef, s.t, ck.item(s.t), exists)
+	tx.CheckPrepared(labelCategoryRef, s.t, ck.item(s.t), pExists)
 	return nil
 }
 
@@ -316,10 +316,11 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 	}
 	// Without a category to check, one UpdateItem that returns the new
 	// item. Setting values is safe to repeat after a lost response.
-	upd := todoUpdate(patch, now)
+	sets, mask := todoSets(patch, now)
+	p, args := updateExisting(shapeTodoUpdate, mask, sets), values(sets)
 	var out ddb.Item
 	err = s.retry(ctx, func() (err error) {
-		out, err = s.update(ctx, k, upd, types.ReturnValueAllNew)
+		out, err = s.update(ctx, k, p, args, types.ReturnValueAllNew)
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -340,8 +341,13 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 // could fail, or see a later write) follows the commit.
 func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k itemKey, username, id string, patch TodoPatch, now time.Time) (Todo, error) {
 	var res Todo
+	strong := false // read strongly, after a condition failed
 	err := ddb.RetryIf(ctx, s.o.backoff(), isChanged, func() error {
-		item, err := s.get(ctx, k)
+		var item ddb.Item
+		err := s.retry(ctx, func() (err error) {
+			item, err = s.readForWrite(ctx, k, strong)
+			return err
+		})
 		if err != nil || item == nil {
 			return orNotFound(err, errNotFound("todo", username, id))
 		}
@@ -353,7 +359,9 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 		if err := s.checkCategory(&tx, username, *patch.CategoryID); err != nil {
 			return err
 		}
-		tx.Update(labelItem, s.t, k.item(s.t), todoUpdate(patch, now), ddb.Unchanged(s.t, item, todoAttrs...))
+		sets, mask := todoSets(patch, now)
+		p, args := updateUnchanged(shapeTodoUpdateUnchanged, mask, sets, item, todoAttrs)
+		tx.UpdatePrepared(labelItem, s.t, k.item(s.t), p, args...)
 		// Every build keeps op's token (see ddb.ExecTx): a cancelled build
 		// leaves it free, and a caller's repeat cannot commit twice.
 		if err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx); err != nil {
@@ -361,6 +369,7 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 				if old == nil {
 					return errNotFound("todo", username, id)
 				}
+				strong = true
 				return changed("todo %q changed while it was being updated", id)
 			}
 			return s.refError(err, username, *patch.CategoryID)
@@ -370,28 +379,6 @@ func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k ite
 		return nil
 	})
 	return res, err
-}
-
-// todoUpdate is the update expression of patch at time now.
-func todoUpdate(patch TodoPatch, now time.Time) expression.UpdateBuilder {
-	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(now)))
-	set := func(name string, v any) { upd = upd.Set(expression.Name(name), expression.Value(v)) }
-	if patch.Title != nil {
-		set("title", *patch.Title)
-	}
-	if patch.Description != nil {
-		set("description", *patch.Description)
-	}
-	if patch.Priority != nil {
-		set("priority", string(*patch.Priority))
-	}
-	if patch.Completed != nil {
-		set(attrCompleted, *patch.Completed)
-	}
-	if patch.CategoryID != nil {
-		set(attrCategoryID, *patch.CategoryID)
-	}
-	return upd
 }
 
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
@@ -409,12 +396,13 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 		return Todo{}, err
 	}
 	var (
-		res Todo
-		w   *toggleWrite // the write under way; nil to read (again)
+		res    Todo
+		w      *toggleWrite // the write under way; nil to read (again)
+		strong bool         // read strongly, after a condition failed
 	)
 	err = s.retry(ctx, func() error {
 		if w == nil {
-			item, err := s.getOnce(ctx, k)
+			item, err := s.readForWrite(ctx, k, strong)
 			if err != nil || item == nil {
 				return orNotFound(err, errNotFound("todo", username, id))
 			}
@@ -422,11 +410,13 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 			if err != nil {
 				return err
 			}
-			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(s.toggles.stamp(s.o)),
-				cond: ddb.Unchanged(s.t, item, attrCompleted, attrUpdatedAt)}
+			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(s.toggles.stamp(s.o))}
+			w.p, w.args = updateUnchanged(shapeToggle, 0, []set{
+				{attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed}},
+				{attrUpdatedAt, ddb.S(w.stamp)},
+			}, item, toggleAttrs)
 		}
-		upd := expression.Set(nCompleted, expression.Value(w.completed)).Set(nUpdatedAt, expression.Value(w.stamp))
-		out, err := ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, w.cond, types.ReturnValueAllNew)
+		out, err := s.updateItem(ctx, k, w.p, w.args, types.ReturnValueAllNew)
 		var ccf *types.ConditionalCheckFailedException
 		switch {
 		case err == nil:
@@ -441,7 +431,7 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 			return fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
 				id, ddbkit.ErrUnavailable)
 		case errors.As(err, &ccf):
-			w = nil
+			w, strong = nil, true
 			return changed("todo %q changed while it was being toggled", id)
 		case ddb.ServerError(err):
 			w.uncertain = true // it may have committed
@@ -456,9 +446,13 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 type toggleWrite struct {
 	completed bool
 	stamp     string
-	cond      expression.ConditionBuilder
+	p         *ddb.Prepared // the update, conditioned on the values read
+	args      []types.AttributeValue
 	uncertain bool // an attempt failed after it may have committed
 }
+
+// toggleAttrs are the attributes a toggle conditions its write on.
+var toggleAttrs = []string{attrCompleted, attrUpdatedAt}
 
 // mine reports whether item holds what w writes.
 func (w *toggleWrite) mine(item ddb.Item) bool {
@@ -479,7 +473,7 @@ func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error
 	// reports a missing todo. A DeleteItem repeated after a 500 could not
 	// tell a todo it deleted from one that never was.
 	var tx ddb.Tx
-	tx.Delete(labelItem, s.t, k.item(s.t), exists)
+	tx.DeletePrepared(labelItem, s.t, k.item(s.t), pExists)
 	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
 	if _, failed := ddb.ConditionFailed(err, labelItem); failed {
 		return wrap(op, errNotFound("todo", username, id))
@@ -533,16 +527,18 @@ func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, p
 	if err != nil {
 		return Category{}, err
 	}
-	upd := expression.Set(nUpdatedAt, expression.Value(keys.Timestamp(s.o.now())))
+	sets := []set{{attrUpdatedAt, ddb.S(keys.Timestamp(s.o.now()))}}
+	var mask uint64
 	if patch.Name != nil {
-		upd = upd.Set(expression.Name("name"), expression.Value(*patch.Name))
+		sets, mask = append(sets, set{"name", ddb.S(*patch.Name)}), mask|1
 	}
 	if patch.Color != nil {
-		upd = upd.Set(expression.Name("color"), expression.Value(string(*patch.Color)))
+		sets, mask = append(sets, set{"color", ddb.S(string(*patch.Color))}), mask|2
 	}
+	p, args := updateExisting(shapeCategoryUpdate, mask, sets), values(sets)
 	var out ddb.Item
 	err = s.retry(ctx, func() (err error) {
-		out, err = s.update(ctx, k, upd, types.ReturnValueAllNew)
+		out, err = s.update(ctx, k, p, args, types.ReturnValueAllNew)
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -577,7 +573,7 @@ func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) e
 		return wrap(op, err)
 	}
 	refersTo := expression.Equal(nCategoryID, expression.Value(id))
-	upd := expression.Set(nCategoryID, expression.Value("")).Set(nUpdatedAt, expression.Value(keys.Timestamp(s.o.now())))
+	empty, stamp, idv := ddb.S(""), ddb.S(keys.Timestamp(s.o.now())), ddb.S(id)
 	category := ck.item(s.t)
 	b := s.o.backoff()
 	var (
@@ -594,16 +590,16 @@ func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) e
 		var tx ddb.Tx
 		switch {
 		case !catGone && last:
-			tx.Delete(labelCategory, s.t, category, exists)
+			tx.DeletePrepared(labelCategory, s.t, category, pExists)
 		case !catGone:
-			tx.Check(labelCategory, s.t, category, exists)
+			tx.CheckPrepared(labelCategory, s.t, category, pExists)
 		case len(refs) == 0:
 			return s.deleted(op, found, errNotFound("category", username, id))
 		default:
-			tx.Check(labelCategory, s.t, category, notExists)
+			tx.CheckPrepared(labelCategory, s.t, category, pNotExists)
 		}
 		for i, it := range refs {
-			tx.Update(fmt.Sprint("todo ", i), s.t, s.t.KeyOf(it), upd, refersTo)
+			tx.UpdatePrepared(todoLabels[i], s.t, s.t.KeyOf(it), pUncategorize, empty, stamp, idv)
 		}
 		err = s.execStep(ctx, op, &tx)
 		_, catFailed := ddb.ConditionFailed(err, labelCategory)
@@ -707,6 +703,31 @@ func (s *DynamoStore) getOnce(ctx context.Context, k itemKey) (ddb.Item, error) 
 	return ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
 }
 
+// readForWrite reads the item at k for a read-modify-write whose write is
+// conditioned on the values it read (ToggleTodo, UpdateTodo with a
+// category): eventually consistent, at half the read capacity, unless
+// strong is set. A stale read can only make the condition fail, and the
+// caller then reads again with strong set; an item an eventually
+// consistent read does not find may be new, so it is looked for again,
+// strongly, before the caller reports it missing.
+func (s *DynamoStore) readForWrite(ctx context.Context, k itemKey, strong bool) (ddb.Item, error) {
+	key := k.item(s.t)
+	if !strong {
+		out, err := s.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.t.Name, Key: key})
+		if err != nil || out.Item != nil {
+			return outItem(out), err
+		}
+	}
+	return ddb.GetItem(ctx, s.c, s.t, key)
+}
+
+func outItem(out *dynamodb.GetItemOutput) ddb.Item {
+	if out == nil {
+		return nil
+	}
+	return out.Item
+}
+
 func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) (items []ddb.Item, next string, err error) {
 	err = s.retry(ctx, func() error {
 		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
@@ -715,9 +736,50 @@ func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, 
 	return items, next, err
 }
 
-// update applies upd to the existing item at k.
-func (s *DynamoStore) update(ctx context.Context, k itemKey, upd expression.UpdateBuilder, rv types.ReturnValue) (ddb.Item, error) {
-	return ddb.UpdateItem(ctx, s.c, s.t, k.item(s.t), upd, exists, rv)
+// update applies p, an update of an existing item (updateExisting), with
+// args, to the item at k.
+func (s *DynamoStore) update(ctx context.Context, k itemKey, p *ddb.Prepared, args []types.AttributeValue, rv types.ReturnValue) (ddb.Item, error) {
+	return s.updateItem(ctx, k, p, args, rv)
+}
+
+// updateItem applies p's update with args to the item at k if p's
+// condition holds, and returns the attributes rv asks for. When the
+// condition fails, the *types.ConditionalCheckFailedException holds the
+// item as it was.
+func (s *DynamoStore) updateItem(ctx context.Context, k itemKey, p *ddb.Prepared, args []types.AttributeValue, rv types.ReturnValue) (ddb.Item, error) {
+	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.t.Name, Key: k.item(s.t),
+		UpdateExpression: p.Update(), ConditionExpression: p.Condition(),
+		ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(args...), ReturnValues: rv,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	if err != nil {
+		return nil, err
+	}
+	return out.Attributes, nil
+}
+
+// putNew writes item if no item has its key, and recognises its own
+// earlier success as ddb.PutNew does: when the item already there is
+// exactly item, an earlier attempt of this call wrote it.
+func (s *DynamoStore) putNew(ctx context.Context, item ddb.Item) error {
+	_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.t.Name, Item: item,
+		ConditionExpression: pNotExists.Condition(), ExpressionAttributeNames: pNotExists.Names(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
+		return nil
+	}
+	return err
+}
+
+// The labels of a sweep's transaction items, made once.
+var todoLabels, itemLabels = labels("todo "), labels("item ")
+
+func labels(prefix string) []string {
+	l := make([]string, ddb.MaxTxItems)
+	for i := range l {
+		l[i] = fmt.Sprint(prefix, i)
+	}
+	return l
 }
 
 // changedError is a condition on values read that failed: the item changed
