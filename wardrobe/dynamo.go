@@ -150,7 +150,7 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	}
 	// PutNew recognises its own earlier write when a retry follows a lost
 	// response.
-	err = s.write(ctx, func() error { return s.putNew(ctx, item) })
+	err = s.write(ctx, func() error { return ddb.PutNewPrepared(ctx, s.c, s.t, item, prepNotExists) })
 	if ddb.IsConditionFailed(err) {
 		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
 	}
@@ -371,7 +371,7 @@ func (s *DynamoStore) updateWorn(ctx context.Context, wardrobeID string, kind Ki
 	}
 	var out ddb.Item
 	err = s.write(ctx, func() (err error) {
-		out, err = s.updatePrepared(ctx, k, p, args...)
+		out, err = ddb.UpdateItemPrepared(ctx, s.c, s.t, k.item(s.t), types.ReturnValueAllNew, p, args...)
 		return err
 	})
 	if ddb.IsConditionFailed(err) {
@@ -420,7 +420,7 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 	}
 	var out ddb.Item
 	err = s.write(ctx, func() (err error) {
-		out, err = s.updatePrepared(ctx, k, prepSetStatus, ddb.S(string(to)), deletedAt, ddb.S(pk), ddb.S(string(to)))
+		out, err = ddb.UpdateItemPrepared(ctx, s.c, s.t, k.item(s.t), types.ReturnValueAllNew, prepSetStatus, ddb.S(string(to)), deletedAt, ddb.S(pk), ddb.S(string(to)))
 		return err
 	})
 	var failed *types.ConditionalCheckFailedException
@@ -481,8 +481,10 @@ func (s *DynamoStore) ListTemplates(ctx context.Context, wardrobeID string, opts
 	return ddbkit.Page[TemplateSummary]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
-// thumbnails reads the clothes ids name (see readThumbs: eventually
-// consistent, projected), and returns those found by ID, and an error for
+// thumbnails reads the clothes ids name with BatchGetItem, BatchGetChunk
+// keys a call, eventually consistent and projected to prepThumb: the
+// listings that show thumbnails read a GSI, which is eventually consistent
+// already, and a thumbnail needs no more. It returns returns those found by ID, and an error for
 // each that could not be decoded (it then shows as missing).
 func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, []error, error) {
 	if len(ids) == 0 {
@@ -503,7 +505,7 @@ func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []s
 	}
 	var items []ddb.Item
 	err := s.write(ctx, func() (err error) {
-		items, err = s.readThumbs(ctx, ks)
+		items, err = ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, Backoff: s.o.backoff(), Projection: prepThumb})
 		return err
 	})
 	if err != nil {
@@ -554,7 +556,7 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 			return err
 		}
 		var tx ddb.Tx
-		shape, args := unchanged(w.raw, templateResultAttrs(patch), make([]types.AttributeValue, 0, 8))
+		shape, args := ddb.UnchangedShape(w.raw, templateResultAttrs(patch), make([]types.AttributeValue, 0, 8))
 		renamed := 0
 		if patch.Name != nil {
 			renamed, args = 1, append(args, ddb.S(*patch.Name))
@@ -735,10 +737,10 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	case r.dayRaw == nil:
 		// No counter to take the wear from: damaged data.
 	case r.dayCount <= 1:
-		shape, a := unchanged(r.dayRaw, counterAttrs, args[:0])
+		shape, a := ddb.UnchangedShape(r.dayRaw, counterAttrs, args[:0])
 		tx.DeletePrepared(label, s.t, ck.item(s.t), prepCounterDelete[shape], a...)
 	default:
-		shape, a := unchanged(r.dayRaw, counterAttrs, args[:0])
+		shape, a := ddb.UnchangedShape(r.dayRaw, counterAttrs, args[:0])
 		tx.UpdatePrepared(label, s.t, ck.item(s.t), prepCounterSet[shape], append(a, num(int64(r.dayCount-1)))...)
 	}
 	if !r.found {
@@ -752,7 +754,7 @@ func (s *DynamoStore) wear(tx *ddb.Tx, wardrobeID string, r wornRef, d Date, del
 	if err != nil {
 		return err
 	}
-	shape, a := unchanged(r.raw, statsAttrs, args[:0])
+	shape, a := ddb.UnchangedShape(r.raw, statsAttrs, args[:0])
 	a = append(a, num(int64(st.count)), num(st.lastMs), num(st.version), ddb.S(wear), ddb.S(lastWorn))
 	p := prepStats[shape]
 	if delta > 0 {

@@ -1,17 +1,12 @@
 package wardrobe
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"strconv"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -104,40 +99,15 @@ func statsBuilder(active bool) func(expression.ConditionBuilder, int) expression
 	}
 }
 
-// unchangedShapes prepares, for each subset of attrs present in an item
-// as read, the expression mk makes of ddb.Unchanged's condition on them:
-// shape bit i is set when attrs[i] was present, and its value is then a
-// parameter, in the order of attrs, before those mk adds (from next).
+// unchangedShapes prepares, for each shape of ddb.UnchangedShape over
+// attrs, the expression mk makes of ddb.Unchanged's condition on them (its
+// values are the first parameters; mk's own start at next).
 func unchangedShapes(attrs []string, mk func(c expression.ConditionBuilder, next int) expression.Builder) []*ddb.Prepared {
 	out := make([]*ddb.Prepared, 1<<len(attrs))
 	for shape := range out {
-		c := expression.AttributeExists(nPK)
-		next := 0
-		for i, a := range attrs {
-			if shape&(1<<i) != 0 {
-				c = c.And(expression.Equal(expression.Name(a), ddb.Param(next)))
-				next++
-			} else {
-				c = c.And(expression.AttributeNotExists(expression.Name(a)))
-			}
-		}
-		out[shape] = ddb.MustPrepare(mk(c, next))
+		out[shape] = ddb.MustPrepare(mk(ddb.UnchangedParams(ddb.Table{PartitionKey: AttrPK}, attrs, uint64(shape), 0)))
 	}
 	return out
-}
-
-// unchanged returns the shape of item's attrs (see unchangedShapes) and
-// appends the values present to args: the arguments of ddb.Unchanged's
-// condition, prepared.
-func unchanged(item ddb.Item, attrs []string, args []types.AttributeValue) (int, []types.AttributeValue) {
-	shape := 0
-	for i, a := range attrs {
-		if v, ok := item[a]; ok {
-			shape |= 1 << i
-			args = append(args, v)
-		}
-	}
-	return shape, args
 }
 
 func num(n int64) *types.AttributeValueMemberN {
@@ -146,85 +116,10 @@ func num(n int64) *types.AttributeValueMemberN {
 
 var null types.AttributeValue = &types.AttributeValueMemberNULL{Value: true}
 
-// updatePrepared is s.update with a prepared expression: it applies p to
-// the item at k, and returns the item as it is afterwards, or, when p's
-// condition fails, the item as it was in the
-// *types.ConditionalCheckFailedException.
-func (s *DynamoStore) updatePrepared(ctx context.Context, k itemKey, p *ddb.Prepared, args ...types.AttributeValue) (ddb.Item, error) {
-	out, err := s.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &s.t.Name, Key: k.item(s.t),
-		UpdateExpression: p.Update(), ConditionExpression: p.Condition(),
-		ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(args...),
-		ReturnValues:                        types.ReturnValueAllNew,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-	if err != nil {
-		return nil, err
-	}
-	return out.Attributes, nil
-}
-
 // prepThumb is the projection of a thumbnail: the key, which names the
 // clothing, and what a Thumbnail shows (name, imageKey, status).
 var prepThumb = ddb.MustPrepare(expression.NewBuilder().WithProjection(
 	expression.NamesList(nPK, expression.Name(AttrSK), nName, nImageKey, nStatus)))
-
-// readThumbs reads the thumbnails of the clothes at ks (distinct keys)
-// with BatchGetItem, BatchGetChunk keys a call, eventually consistent and
-// projected to prepThumb: the listings that show thumbnails read a GSI,
-// which is eventually consistent already, and a thumbnail needs no more.
-// It returns the items found, in no order. Like ddb.BatchGet, it retries a
-// call that fails whole, and UnprocessedKeys, within Options.Retry, and
-// fails with ddbkit.ErrUnavailable when DynamoDB leaves keys unprocessed
-// for that many calls in a row.
-//
-// It is ddb.BatchGet with a projection and without its bookkeeping, which
-// ddb.BatchGetOptions cannot ask for (yet).
-func (s *DynamoStore) readThumbs(ctx context.Context, ks []ddb.Item) ([]ddb.Item, error) {
-	b := s.o.backoff()
-	var found []ddb.Item
-	for stalls := 0; len(ks) > 0; {
-		chunk := ks[:min(BatchGetChunk, len(ks))]
-		var out *dynamodb.BatchGetItemOutput
-		err := ddb.RetryIf(ctx, b, ddb.RetryableWithToken, func() (err error) {
-			out, err = s.c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
-				s.t.Name: {Keys: chunk, ProjectionExpression: prepThumb.Projection(), ExpressionAttributeNames: prepThumb.Names()},
-			}})
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("batch get from %s: %w", s.t.Name, err)
-		}
-		found = append(found, out.Responses[s.t.Name]...)
-		retry := out.UnprocessedKeys[s.t.Name].Keys
-		ks = append(retry, ks[len(chunk):]...)
-		if len(retry) == 0 {
-			stalls = 0
-			continue
-		}
-		if stalls++; stalls >= max(b.Attempts, 1) {
-			return nil, fmt.Errorf("batch get from %s: %w: %d requests still unprocessed after %d attempts without progress; nothing was dropped, repeat the call",
-				s.t.Name, ddbkit.ErrUnavailable, len(retry), stalls)
-		}
-		if err := ddb.Sleep(ctx, b.Delay(stalls)); err != nil {
-			return nil, fmt.Errorf("batch get from %s: %d requests unprocessed: %w", s.t.Name, len(ks), err)
-		}
-	}
-	return found, nil
-}
-
-// putNew is ddb.PutNew with the prepared attribute_not_exists condition:
-// it writes item unless its key is taken, and recognises its own earlier
-// write (an item exactly equal) after a lost response.
-func (s *DynamoStore) putNew(ctx context.Context, item ddb.Item) error {
-	_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.t.Name, Item: item,
-		ConditionExpression: prepNotExists.Condition(), ExpressionAttributeNames: prepNotExists.Names(),
-		ExpressionAttributeValues:           prepNotExists.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
-		return nil
-	}
-	return err
-}
 
 // prepTemplateClothes[renamed] are UpdateTemplate's writes of a new list
 // (and, when renamed, a new name), conditional on the attributes it
