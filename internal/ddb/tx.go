@@ -26,7 +26,7 @@ const MaxTxItems = 100
 type Tx struct {
 	items  []types.TransactWriteItem
 	labels []string
-	seen   map[string]string // KeyString -> label
+	claims []claim // the keys of items, by which a repeat is refused
 	token  string
 	err    error
 }
@@ -126,19 +126,86 @@ func (tx *Tx) expr(label string, upd *expression.UpdateBuilder, cond []expressio
 	return e, true
 }
 
+// claim is the key of one item of a transaction.
+type claim struct {
+	hash  uint64 // keyHash of table and key
+	table string
+	key   Item
+}
+
 // claim records the key, refusing a second operation on it: DynamoDB rejects
-// such a transaction as a whole, after a round trip.
+// such a transaction as a whole, after a round trip. A transaction has at
+// most MaxTxItems items, so a scan of their hashes costs less than building
+// a key string per item for a map.
 func (tx *Tx) claim(label string, t Table, key Item) bool {
-	k := t.Name + "\x00" + KeyString(key)
-	if prev, dup := tx.seen[k]; dup {
-		tx.err = fmt.Errorf("%w: transaction touches one key twice (items %q and %q); DynamoDB allows one operation per item per transaction",
-			ddbkit.ErrInvalidArgument, prev, label)
+	h := keyHash(t.Name, key)
+	for i, c := range tx.claims {
+		if c.hash == h && c.table == t.Name && sameKey(c.key, key) {
+			tx.err = fmt.Errorf("%w: transaction touches one key twice (items %q and %q); DynamoDB allows one operation per item per transaction",
+				ddbkit.ErrInvalidArgument, tx.labels[i], label)
+			return false
+		}
+	}
+	if tx.claims == nil {
+		tx.claims = make([]claim, 0, 8)
+	}
+	tx.claims = append(tx.claims, claim{h, t.Name, key})
+	return true
+}
+
+// keyHash hashes a table name and a key (FNV-1a), the same for equal keys
+// whatever the order a map gives their attributes.
+func keyHash(table string, key Item) uint64 {
+	const offset, prime = 14695981039346656037, 1099511628211
+	str := func(h uint64, s string) uint64 {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * prime
+		}
+		return h
+	}
+	h := str(offset, table)
+	var attrs uint64 // a sum, so that the order of the attributes does not matter
+	for name, v := range key {
+		a := str(offset, name)
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			a = str(a^'S', v.Value)
+		case *types.AttributeValueMemberN:
+			a = str(a^'N', v.Value)
+		case *types.AttributeValueMemberB:
+			a = str(a^'B', string(v.Value))
+		}
+		attrs += a
+	}
+	return h ^ attrs
+}
+
+// sameKey reports whether two keys hold the same attributes with the same
+// values.
+func sameKey(a, b Item) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	if tx.seen == nil {
-		tx.seen = make(map[string]string)
+	for name, va := range a {
+		vb, ok := b[name]
+		if !ok {
+			return false
+		}
+		switch va := va.(type) {
+		case *types.AttributeValueMemberS:
+			if vb, ok := vb.(*types.AttributeValueMemberS); !ok || va.Value != vb.Value {
+				return false
+			}
+		case *types.AttributeValueMemberN:
+			if vb, ok := vb.(*types.AttributeValueMemberN); !ok || va.Value != vb.Value {
+				return false
+			}
+		default:
+			if AttrString(va) != AttrString(vb) {
+				return false
+			}
+		}
 	}
-	tx.seen[k] = label
 	return true
 }
 

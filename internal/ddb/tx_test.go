@@ -161,13 +161,14 @@ func TestTxSameKeyInTwoTables(t *testing.T) {
 	var tx ddb.Tx
 	tx.Put("in a", tblA, item("p", "s")).
 		Put("in b", tblB, item("p", "s")).
-		Update("same sk, other pk", tblA, tblA.Key("q", "s"), setV())
+		Update("same sk, other pk", tblA, tblA.Key("q", "s"), setV()).
+		Update("values swapped", tblA, tblA.Key("s", "p"), setV())
 	in, err := tx.Build()
 	if err != nil {
 		t.Fatalf("Build() error = %v, want nil", err)
 	}
-	if got := len(in.TransactItems); got != 3 {
-		t.Errorf("len(TransactItems) = %d, want 3", got)
+	if got := len(in.TransactItems); got != 4 {
+		t.Errorf("len(TransactItems) = %d, want 4", got)
 	}
 }
 
