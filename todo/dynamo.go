@@ -153,6 +153,8 @@ func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 			tx.DeletePrepared(labelUser, s.t, user, pExists)
 		case !userGone:
 			tx.CheckPrepared(labelUser, s.t, user, pExists)
+		case len(items) == 0 && found:
+			return nil // the usual end: the error below is not even built
 		case len(items) == 0:
 			return s.deleted(op, found, errUserNotFound(username))
 		default:
@@ -593,6 +595,8 @@ func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) e
 			tx.DeletePrepared(labelCategory, s.t, category, pExists)
 		case !catGone:
 			tx.CheckPrepared(labelCategory, s.t, category, pExists)
+		case len(refs) == 0 && found:
+			return nil // the usual end: the error below is not even built
 		case len(refs) == 0:
 			return s.deleted(op, found, errNotFound("category", username, id))
 		default:
