@@ -65,9 +65,13 @@ func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 		cond := expression.Contains(expression.Name(f.attr), f.value)
 		filter = &cond
 	}
-	// The cursor is checked first, as MemoryStore checks it, even under
-	// an ended context.
-	if _, err := ddb.DecodeCursor(q, cursor); err != nil {
+	// A bad cursor is reported before an ended context, as MemoryStore
+	// reports it; under a live context, QueryPage decodes the cursor, once,
+	// before any call.
+	if err := live(ctx); err != nil {
+		if _, cerr := ddb.DecodeCursor(q, cursor); cerr != nil {
+			return nil, "", cerr
+		}
 		return nil, "", err
 	}
 	err = d.retry(ctx, func() error {

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // fill sets every field of the struct v points to: strings to their
@@ -108,4 +109,22 @@ func normal(v reflect.Value) any {
 	}
 	walk(c)
 	return c.Interface()
+}
+
+// TestParseCanonical: wherever the fast parse of the canonical form
+// answers, it answers what keys.ParseTime does.
+func TestParseCanonical(t *testing.T) {
+	for _, s := range []string{"2026-02-09T10:00:00.000Z", "2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z",
+		"2026-02-30T10:00:00.000Z", "2025-02-29T10:00:00.000Z", "2026-13-09T10:00:00.000Z", "2026-02-09T24:00:00.000Z",
+		"2026-02-09T10:60:00.000Z", "2026-02-09T10:00:60.000Z", "2026-02-09T10:00:00.00aZ", "2026-02-09T10:00:00Z",
+		"2026-02-09T10:00:00.000+09:00", "2026-02-09 10:00:00.000Z", "+026-02-09T10:00:00.000Z", "2026-00-09T10:00:00.000Z"} {
+		got, ok := parseCanonical(s)
+		want, err := keys.ParseTime(s)
+		if ok && (err != nil || !got.Equal(want) || got != want) {
+			t.Errorf("parseCanonical(%q) = %v, want %v (err %v)", s, got, want, err)
+		}
+		if !ok && s == "2026-02-09T10:00:00.000Z" {
+			t.Errorf("parseCanonical(%q) refused the canonical form", s)
+		}
+	}
 }

@@ -270,6 +270,9 @@ func (d *decoder) time(attr, v string) time.Time {
 	if v == "" || d.err != nil {
 		return time.Time{}
 	}
+	if t, ok := parseCanonical(v); ok {
+		return t
+	}
 	t, err := keys.ParseTime(v)
 	if err != nil {
 		d.fail(attr, "want an ISO 8601 date and time such as 2026-02-09T10:00:00.000Z, got %q", v)

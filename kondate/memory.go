@@ -159,11 +159,12 @@ func (m *memoryBackend) get(ctx context.Context, k itemKey) (ddb.Item, error) {
 }
 
 func (m *memoryBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) ([]ddb.Item, string, error) {
-	// The cursor is checked first, as ddb.QueryPage does before its call.
-	if _, err := ddb.DecodeCursor(q, cursor); err != nil {
-		return nil, "", err
-	}
+	// A bad cursor is reported before an ended context, as DynamoStore
+	// reports it; under a live context, Query decodes the cursor, once.
 	if err := live(ctx); err != nil {
+		if _, cerr := ddb.DecodeCursor(q, cursor); cerr != nil {
+			return nil, "", cerr
+		}
 		return nil, "", err
 	}
 	m.mu.RLock()
