@@ -156,6 +156,10 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 		return true
 	}
 	if p := t.parts[q.PartitionValue]; p != nil {
+		// One allocation for the page, not a doubling per few items: a
+		// page holds at most limit items, and the partition's size bounds
+		// it for a large limit.
+		out = make([]T, 0, min(limit, p.Len()))
 		switch {
 		case from == nil && q.Descending:
 			p.Descend(visit)
@@ -166,6 +170,9 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 		default:
 			p.AscendGreaterOrEqual(*from, visit)
 		}
+	}
+	if len(out) == 0 {
+		out = nil // as before the page was sized: nothing is nil
 	}
 	return out, next, nextErr
 }
