@@ -85,19 +85,8 @@ func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
-	put := &dynamodb.PutItemInput{TableName: aws.String(s.t.rooms.Name), Item: item,
-		ConditionExpression: prepNew.Condition(), ExpressionAttributeNames: prepNew.Names(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
-		// What ddb.PutNew does, with the condition built once: a failed
-		// condition on the very item this call writes is its own earlier
-		// attempt's success.
-		_, err := s.c.PutItem(ctx, put)
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
-			return nil
-		}
-		return err
+		return ddb.PutNewPrepared(ctx, s.c, s.t.rooms, item, prepNew)
 	})
 	if ddb.IsConditionFailed(err) {
 		return Room{}, wrap(op, errRoomExists(r.ID))
