@@ -3,6 +3,7 @@ package ddbtest
 import (
 	"context"
 	"sync"
+	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -183,4 +184,18 @@ func (c *CapacityClient) TransactGetItems(ctx context.Context, params *dynamodb.
 		c.add(false, out.ConsumedCapacity...)
 	}
 	return out, err
+}
+
+// CheckBudget runs call, an access pattern, once through c, and fails the
+// test if it fails or consumes other than want.
+func (c *CapacityClient) CheckBudget(t testing.TB, name string, want Capacity, call func() error) {
+	t.Helper()
+	var err error
+	got := c.Measure(func() { err = call() })
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if got != want {
+		t.Errorf("%s consumed %+v, want %+v", name, got, want)
+	}
 }

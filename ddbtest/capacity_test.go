@@ -51,13 +51,6 @@ func TestCapacityClient(t *testing.T) {
 			return err
 		}, ddbtest.Capacity{Read: 2}},
 	} {
-		var err error
-		got := c.Measure(func() { err = tc.call() })
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if got != tc.want {
-			t.Errorf("%s consumed %+v, want %+v", tc.name, got, tc.want)
-		}
+		c.CheckBudget(t, tc.name, tc.want, tc.call)
 	}
 }

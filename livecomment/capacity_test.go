@@ -93,13 +93,6 @@ func TestCapacity(t *testing.T) {
 		// delete of the one that is gone.
 		{"Broadcast", func() error { _, err := livecomment.Broadcast(ctx, s, room, gone); return err }, ddbtest.Capacity{Read: 1, Write: 2}},
 	} {
-		var err error
-		got := cc.Measure(func() { err = tc.call() })
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if got != tc.want {
-			t.Errorf("%s consumed %+v, want %+v", tc.name, got, tc.want)
-		}
+		cc.CheckBudget(t, tc.name, tc.want, tc.call)
 	}
 }

@@ -130,13 +130,6 @@ func TestCapacity(t *testing.T) {
 			return err
 		}, ddbtest.Capacity{Read: 0.5}},
 	} {
-		var err error
-		got := cc.Measure(func() { err = tc.op() })
-		if err != nil {
-			t.Fatalf("%s %s: %v", tc.ap, tc.name, err)
-		}
-		if got != tc.want {
-			t.Errorf("%s %s consumed %+v, want %+v", tc.ap, tc.name, got, tc.want)
-		}
+		cc.CheckBudget(t, tc.ap+" "+tc.name, tc.want, tc.op)
 	}
 }
