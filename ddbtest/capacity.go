@@ -12,8 +12,12 @@ import (
 )
 
 // Capacity is the read and write capacity units some calls consumed, as
-// DynamoDB reports them with ReturnConsumedCapacity=TOTAL (DynamoDB Local
-// reports them too). Read counts the units of GetItem, Query, BatchGetItem
+// DynamoDB reports them with ReturnConsumedCapacity=TOTAL. DynamoDB Local
+// reports them too, priced as the service prices single-item calls and
+// queries; its figures for TransactWriteItems are its own (it has been
+// seen to report 2 WCU for a transaction of several items), so a budget
+// of a transaction on DynamoDB Local catches an extra write, but is not
+// the service's price. Read counts the units of GetItem, Query, BatchGetItem
 // and TransactGetItems; Write those of the writes and transactions.
 type Capacity struct {
 	Read, Write float64

@@ -47,7 +47,7 @@ func (tx *Tx) Put(label string, t Table, item Item, cond ...expression.Condition
 		return types.TransactWriteItem{Put: &types.Put{
 			TableName: aws.String(t.Name), Item: item,
 			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: allOld,
+			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
 		}}
 	})
 }
@@ -58,7 +58,7 @@ func (tx *Tx) Update(label string, t Table, key Item, upd expression.UpdateBuild
 		return types.TransactWriteItem{Update: &types.Update{
 			TableName: aws.String(t.Name), Key: key, UpdateExpression: e.Update(),
 			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: allOld,
+			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
 		}}
 	})
 }
@@ -69,7 +69,7 @@ func (tx *Tx) Delete(label string, t Table, key Item, cond ...expression.Conditi
 		return types.TransactWriteItem{Delete: &types.Delete{
 			TableName: aws.String(t.Name), Key: key,
 			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: allOld,
+			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
 		}}
 	})
 }
@@ -81,7 +81,7 @@ func (tx *Tx) Check(label string, t Table, key Item, cond expression.ConditionBu
 		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
 			TableName: aws.String(t.Name), Key: key,
 			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: allOld,
+			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
 		}}
 	})
 }
@@ -89,6 +89,15 @@ func (tx *Tx) Check(label string, t Table, key Item, cond expression.ConditionBu
 // allOld asks DynamoDB to return the item as it was when its condition
 // fails, so that callers can tell "missing" from "in another state".
 const allOld = types.ReturnValuesOnConditionCheckFailureAllOld
+
+// onFailure is allOld for an item with a condition, and nothing for one
+// without: only a condition can fail, and the request is smaller.
+func onFailure(cond *string) types.ReturnValuesOnConditionCheckFailure {
+	if cond == nil {
+		return ""
+	}
+	return allOld
+}
 
 // op builds the expressions, claims the key and adds the item that mk makes.
 func (tx *Tx) op(label string, t Table, key Item, upd *expression.UpdateBuilder, cond []expression.ConditionBuilder, mk func(expression.Expression) types.TransactWriteItem) *Tx {

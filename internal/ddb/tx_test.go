@@ -266,9 +266,9 @@ func TestTxExpressions(t *testing.T) {
 	tbl := aws.String("a")
 	want := []expr{
 		{tbl, nil, putE.Condition(), putE.Names(), putE.Values(), nil, it, allOld},
-		{tbl, nil, nil, nil, nil, nil, item("p", "plain"), allOld},
+		{tbl, nil, nil, nil, nil, nil, item("p", "plain"), ""}, // no condition to fail
 		{tbl, updE.Update(), updE.Condition(), updE.Names(), updE.Values(), tblA.Key("p", "upd"), nil, allOld},
-		{tbl, updOnlyE.Update(), nil, updOnlyE.Names(), updOnlyE.Values(), tblA.Key("p", "upd2"), nil, allOld},
+		{tbl, updOnlyE.Update(), nil, updOnlyE.Names(), updOnlyE.Values(), tblA.Key("p", "upd2"), nil, ""},
 		{tbl, nil, condE.Condition(), condE.Names(), condE.Values(), tblA.Key("p", "del"), nil, allOld},
 		{tbl, nil, condE.Condition(), condE.Names(), condE.Values(), tblA.Key("p", "chk"), nil, allOld},
 	}
