@@ -178,7 +178,8 @@ func TestQueryPageMatchesMemtable(t *testing.T) {
 	}
 
 	keep := func(it ddb.Item) bool { return it["n"].(*types.AttributeValueMemberN).Value != "0" }
-	filter := expression.Name("n").NotEqual(expression.Value(0))
+	filter := &ddb.Filter{Shape: "n != 0", Args: []types.AttributeValue{&types.AttributeValueMemberN{Value: "0"}},
+		Cond: func(first int) expression.ConditionBuilder { return expression.Name("n").NotEqual(ddb.Param(first)) }}
 
 	targets := []struct {
 		name  string
@@ -218,11 +219,11 @@ func TestQueryPageMatchesMemtable(t *testing.T) {
 							q := tg.q
 							q.Sort, q.Descending = cond, desc
 							var (
-								f *expression.ConditionBuilder
+								f *ddb.Filter
 								k func(ddb.Item) bool
 							)
 							if filtered {
-								f, k = &filter, keep
+								f, k = filter, keep
 							}
 							comparePages(t, ctx, c, tg.m, q, limit, f, k, items, tg.ties)
 						})
@@ -329,12 +330,12 @@ func flatten(pages []walked) []ddb.Item {
 // comparePages walks q on DynamoDB and on m, each following its own cursors,
 // and requires the same pages: items, boundaries and cursors.
 func comparePages(t *testing.T, ctx context.Context, c *dynamodb.Client, m *memtable.Table[ddb.Item], q ddb.KeyQuery,
-	limit int, filter *expression.ConditionBuilder, keep func(ddb.Item) bool, all []ddb.Item, ties bool) {
+	limit int, filter *ddb.Filter, keep func(ddb.Item) bool, all []ddb.Item, ties bool) {
 	t.Helper()
 	cc := ddbtest.NewCountingClient(c)
 	dPages := walkAll(t, "DynamoDB", len(all)+1, func(cursor string) (walked, error) {
 		before := cc.Count("Query")
-		items, next, err := ddb.QueryPage(ctx, cc, q, limit, cursor, filter)
+		items, next, err := ddb.QueryPageFilter(ctx, cc, q, limit, cursor, filter)
 		return walked{items, next, cc.Count("Query") - before}, err
 	})
 	mPages := walkAll(t, "memtable", len(all)+1, func(cursor string) (walked, error) {
@@ -389,7 +390,7 @@ func comparePages(t *testing.T, ctx context.Context, c *dynamodb.Client, m *memt
 
 	// Each walk is in its backend's one-page order: cursors neither skip
 	// nor repeat items, ties included.
-	one, next, err := ddb.QueryPage(ctx, c, q, ddbkit.MaxPageLimit, "", filter)
+	one, next, err := ddb.QueryPageFilter(ctx, c, q, ddbkit.MaxPageLimit, "", filter)
 	if err != nil || next != "" {
 		t.Fatalf("QueryPage(one page) = (%d items, %q, %v), want every item at once", len(one), next, err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -194,32 +193,66 @@ func (c SortCond) operands() []string {
 	return []string{c.a}
 }
 
-// keyShape is what a key condition's expression depends on, apart from its
-// values.
-type keyShape struct {
-	pk, sk string
-	op     sortOp
+// Filter is a listing's filter of a fixed shape: Cond builds it with its
+// values as parameters, Param(first) onwards, and Args are this call's
+// values, in order. Shape names the expression Cond builds, one name per
+// shape in the process (such as "taskmgmt: tags 2"): QueryPageFilter
+// prepares each shape once, with the key condition it goes with, so a
+// filtered page costs no expression building either.
+type Filter struct {
+	Shape string
+	Cond  func(first int) expression.ConditionBuilder
+	Args  []types.AttributeValue
 }
 
-// keyConditions holds the prepared key condition of each shape a process
-// has queried: a handful (the key attributes of each table and index, by
-// the conditions their listings use), built once each.
-var keyConditions sync.Map // keyShape → *Prepared
+// queryShape is what a query's expressions depend on, apart from their
+// values: the key attributes, the sort operator, and the filter's shape.
+type queryShape struct {
+	pk, sk string
+	op     sortOp
+	filter string
+}
 
-// keyCondition returns q's key condition, prepared, with the partition
-// value as Param(0) and the sort condition's operands after it.
-func keyCondition(q KeyQuery) *Prepared {
-	shape := keyShape{q.PartitionAttr(), q.SortAttr(), q.Sort.op}
-	if p, ok := keyConditions.Load(shape); ok {
-		return p.(*Prepared)
+// queryExprs holds the prepared expressions of each shape a process has
+// queried: a handful (the key attributes of each table and index, by the
+// conditions and filters their listings use), built once each.
+var queryExprs Shapes[queryShape]
+
+// queryExpr returns q's key condition, and f's filter when f is set,
+// prepared, and their values: the partition value, the sort condition's
+// operands, then f's.
+func queryExpr(q KeyQuery, f *Filter) (*Prepared, []types.AttributeValue) {
+	shape := queryShape{pk: q.PartitionAttr(), sk: q.SortAttr(), op: q.Sort.op}
+	ops := q.Sort.operands()
+	n := 1 + len(ops)
+	args := make([]types.AttributeValue, 1, n+len(argsOf(f)))
+	args[0] = &types.AttributeValueMemberS{Value: q.PartitionValue}
+	for _, v := range ops {
+		args = append(args, &types.AttributeValueMemberS{Value: v})
 	}
-	kc := expression.Key(shape.pk).Equal(Param(0))
-	if sk, ok := q.Sort.key(shape.sk, Param(1), Param(2), paramMark+"1"); ok {
-		kc = kc.And(sk)
+	if f != nil {
+		shape.filter = f.Shape
+		args = append(args, f.Args...)
 	}
-	p := MustPrepare(expression.NewBuilder().WithKeyCondition(kc))
-	keyConditions.Store(shape, p)
-	return p
+	p := queryExprs.Get(shape, func() expression.Builder {
+		kc := expression.Key(shape.pk).Equal(Param(0))
+		if sk, ok := q.Sort.key(shape.sk, Param(1), Param(2), paramMark+"1"); ok {
+			kc = kc.And(sk)
+		}
+		b := expression.NewBuilder().WithKeyCondition(kc)
+		if f != nil {
+			b = b.WithFilter(f.Cond(n))
+		}
+		return b
+	})
+	return p, args
+}
+
+func argsOf(f *Filter) []types.AttributeValue {
+	if f == nil {
+		return nil
+	}
+	return f.Args
 }
 
 // QueryPage returns up to limit items of q, starting after cursor (or at the
@@ -243,12 +276,7 @@ func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, curs
 	in := &dynamodb.QueryInput{TableName: aws.String(q.Table.Name), ScanIndexForward: aws.Bool(!q.Descending)}
 	if filter == nil {
 		// The common case: a key condition of a fixed shape, prepared once.
-		p := keyCondition(q)
-		args := make([]types.AttributeValue, 1, 3)
-		args[0] = &types.AttributeValueMemberS{Value: q.PartitionValue}
-		for _, v := range q.Sort.operands() {
-			args = append(args, &types.AttributeValueMemberS{Value: v})
-		}
+		p, args := queryExpr(q, nil)
 		in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = p.KeyCondition(), p.Names(), p.Values(args...)
 	} else {
 		kc := expression.Key(q.PartitionAttr()).Equal(expression.Value(q.PartitionValue))
@@ -262,6 +290,31 @@ func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, curs
 		in.KeyConditionExpression, in.FilterExpression = e.KeyCondition(), e.Filter()
 		in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
 	}
+	return queryPage(ctx, c, q, limit, start, in)
+}
+
+// QueryPageFilter is QueryPage with a prepared filter (see Filter): the
+// items it reads are kept only where f's condition holds. It keeps
+// querying until the page is full or the partition is exhausted, so a page
+// is short only at the end. A nil f is no filter.
+func QueryPageFilter(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, f *Filter) ([]Item, string, error) {
+	if limit < 1 {
+		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
+	}
+	start, err := DecodeCursor(q, cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	p, args := queryExpr(q, f)
+	in := &dynamodb.QueryInput{TableName: aws.String(q.Table.Name), ScanIndexForward: aws.Bool(!q.Descending),
+		KeyConditionExpression: p.KeyCondition(), FilterExpression: p.Filter(),
+		ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(args...)}
+	return queryPage(ctx, c, q, limit, start, in)
+}
+
+// queryPage sends in, from start, until it has a page of limit items and
+// knows whether another follows.
+func queryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, start Item, in *dynamodb.QueryInput) ([]Item, string, error) {
 	if q.Index.Name != "" {
 		in.IndexName = aws.String(q.Index.Name)
 	} else if q.ConsistentRead {
