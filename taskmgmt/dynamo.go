@@ -3,6 +3,7 @@ package taskmgmt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -80,10 +81,10 @@ func (s *DynamoStore) getFrom(ctx context.Context, t ddb.Table, k itemKey) (item
 	return item, err
 }
 
-// query is ddb.QueryPage through throttling, 5xx and lost responses.
-func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) (items []ddb.Item, next string, err error) {
+// query is ddb.QueryPageFilter through throttling, 5xx and lost responses.
+func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) (items []ddb.Item, next string, err error) {
 	err = s.retry(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
+		items, next, err = ddb.QueryPageFilter(ctx, s.c, q, limit, cursor, filter)
 		return err
 	})
 	return items, next, err
@@ -428,7 +429,7 @@ func (s *DynamoStore) ListUserTeams(ctx context.Context, userID string, o ddbkit
 	return p, wrap(op, err)
 }
 
-func queryPage[T any](ctx context.Context, s *DynamoStore, q ddb.KeyQuery, o ddbkit.PageOptions, filter *expression.ConditionBuilder, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+func queryPage[T any](ctx context.Context, s *DynamoStore, q ddb.KeyQuery, o ddbkit.PageOptions, filter *ddb.Filter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
 	limit, err := o.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, err
@@ -651,12 +652,12 @@ func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 		return wrap(op, err)
 	}
 	ref := tagRef(tagID)
-	filter := expression.Contains(nTagRef, ref)
+	filter := tagFilter(BoardQuery{TagIDs: []string{tagID}})
 	set := &types.AttributeValueMemberSS{Value: []string{ref}}
 	err = ddb.Retry(ctx, s.o.backoff(), func() error {
 		var keys []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := s.query(ctx, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, &filter)
+			items, next, err := s.query(ctx, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, filter)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -856,20 +857,28 @@ func (s *DynamoStore) DeleteTask(ctx context.Context, teamID, taskID string) err
 
 // tagFilter is the board's tag filter: contains on the String Set, any
 // or all of the tags.
-func tagFilter(q BoardQuery) *expression.ConditionBuilder {
+func tagFilter(q BoardQuery) *ddb.Filter {
 	tags := sortedTags(q.TagIDs)
 	if len(tags) == 0 {
 		return nil
 	}
-	c := expression.Contains(nTagRef, tagRef(tags[0]))
-	for _, id := range tags[1:] {
-		if q.Match == MatchAll {
-			c = c.And(expression.Contains(nTagRef, tagRef(id)))
-		} else {
-			c = c.Or(expression.Contains(nTagRef, tagRef(id)))
-		}
+	all := q.Match == MatchAll || len(tags) == 1
+	args := make([]types.AttributeValue, len(tags))
+	for i, id := range tags {
+		args[i] = ddb.S(tagRef(id))
 	}
-	return &c
+	return &ddb.Filter{Shape: fmt.Sprintf("taskmgmt: tags, %d, all %t", len(tags), all), Args: args,
+		Cond: func(first int) expression.ConditionBuilder {
+			c := expression.Contains(nTagRef, ddb.ParamText(first))
+			for i := 1; i < len(tags); i++ {
+				if all {
+					c = c.And(expression.Contains(nTagRef, ddb.ParamText(first+i)))
+				} else {
+					c = c.Or(expression.Contains(nTagRef, ddb.ParamText(first+i)))
+				}
+			}
+			return c
+		}}
 }
 
 // ListBoard implements TaskStore.ListBoard, which documents its errors.
@@ -904,8 +913,11 @@ func (s *DynamoStore) ListDailyCounts(ctx context.Context, teamID string, q Dail
 		return ddbkit.Page[DailyCount]{}, err
 	}
 	// TTL deletes late: leave out what has expired.
-	live := expression.AttributeNotExists(nExpiresAt).Or(expression.GreaterThan(nExpiresAt, expression.Value(s.o.read().now.Unix())))
-	p, err := queryPage(ctx, s, dailyQuery(s.t, teamID, q), q.PageOptions, &live, decodeDaily)
+	live := &ddb.Filter{Shape: "taskmgmt: daily count live", Args: []types.AttributeValue{n(s.o.read().now.Unix())},
+		Cond: func(first int) expression.ConditionBuilder {
+			return expression.AttributeNotExists(nExpiresAt).Or(expression.GreaterThan(nExpiresAt, ddb.Param(first)))
+		}}
+	p, err := queryPage(ctx, s, dailyQuery(s.t, teamID, q), q.PageOptions, live, decodeDaily)
 	return p, wrap(op, err)
 }
 

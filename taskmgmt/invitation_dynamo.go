@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -47,10 +48,11 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 			return err
 		}
 		// The earlier invitations of the address, which this one replaces.
-		filter := expression.Equal(nEmail, expression.Value(in.Email))
+		filter := &ddb.Filter{Shape: "taskmgmt: invitation email", Args: []types.AttributeValue{ddb.S(in.Email)},
+			Cond: func(first int) expression.ConditionBuilder { return expression.Equal(nEmail, ddb.Param(first)) }}
 		var earlier []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := s.query(ctx, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, &filter)
+			items, next, err := s.query(ctx, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, filter)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -124,9 +126,11 @@ func (s *DynamoStore) invitation(ctx context.Context, teamID, invitationID strin
 
 // liveFilter keeps the invitations whose expiresAt is after now: TTL
 // deletes late.
-func liveFilter(now int64) *expression.ConditionBuilder {
-	c := expression.GreaterThan(nInvExpiresAt, expression.Value(now))
-	return &c
+func liveFilter(now int64) *ddb.Filter {
+	return &ddb.Filter{Shape: "taskmgmt: invitation live", Args: []types.AttributeValue{n(now)},
+		Cond: func(first int) expression.ConditionBuilder {
+			return expression.GreaterThan(nInvExpiresAt, ddb.Param(first))
+		}}
 }
 
 // ListInvitations implements InvitationStore.ListInvitations, which documents its errors.

@@ -294,3 +294,7 @@ func UnchangedParams(t Table, attrs []string, shape uint64, first int) (expressi
 	}
 	return c, next
 }
+
+// ParamText is Param(i) for the expression functions that take their
+// operand as a string (expression.Contains, KeyBuilder.BeginsWith).
+func ParamText(i int) string { return paramMark + strconv.Itoa(i) }

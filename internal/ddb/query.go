@@ -236,7 +236,7 @@ func queryExpr(q KeyQuery, f *Filter) (*Prepared, []types.AttributeValue) {
 	}
 	p := queryExprs.Get(shape, func() expression.Builder {
 		kc := expression.Key(shape.pk).Equal(Param(0))
-		if sk, ok := q.Sort.key(shape.sk, Param(1), Param(2), paramMark+"1"); ok {
+		if sk, ok := q.Sort.key(shape.sk, Param(1), Param(2), ParamText(1)); ok {
 			kc = kc.And(sk)
 		}
 		b := expression.NewBuilder().WithKeyCondition(kc)
