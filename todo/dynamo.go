@@ -574,7 +574,8 @@ func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) e
 	if err != nil {
 		return wrap(op, err)
 	}
-	refersTo := expression.Equal(nCategoryID, expression.Value(id))
+	refersTo := &ddb.Filter{Shape: "todo: refers to category", Args: []types.AttributeValue{ddb.S(id)},
+		Cond: func(first int) expression.ConditionBuilder { return expression.Equal(nCategoryID, ddb.Param(first)) }}
 	empty, stamp, idv := ddb.S(""), ddb.S(keys.Timestamp(s.o.now())), ddb.S(id)
 	category := ck.item(s.t)
 	b := s.o.backoff()
@@ -584,7 +585,7 @@ func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) e
 		conflicts int
 	)
 	for {
-		refs, next, err := s.queryPage(ctx, q, ddb.MaxTxItems-1, "", &refersTo)
+		refs, next, err := s.queryPage(ctx, q, ddb.MaxTxItems-1, "", refersTo)
 		if err != nil {
 			return wrap(op, err)
 		}
@@ -732,9 +733,9 @@ func outItem(out *dynamodb.GetItemOutput) ddb.Item {
 	return out.Item
 }
 
-func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) (items []ddb.Item, next string, err error) {
+func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) (items []ddb.Item, next string, err error) {
 	err = s.retry(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
+		items, next, err = ddb.QueryPageFilter(ctx, s.c, q, limit, cursor, filter)
 		return err
 	})
 	return items, next, err
