@@ -106,18 +106,9 @@ func (s *DynamoStore) CreateUser(ctx context.Context, in NewUser) (User, error) 
 	}
 	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: s.o.read().today}
 	item := userItem(u)
-	err := s.retry(ctx, func() error {
-		_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.t.Name, Item: item,
-			ConditionExpression: pNotExists.Condition(), ExpressionAttributeNames: pNotExists.Names(),
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-		// As ddb.PutNew: the user already there exactly as this call would
-		// write it is this call's own earlier attempt.
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
-			return nil
-		}
-		return err
-	})
+	// The user already there exactly as this call would write it is this
+	// call's own earlier attempt.
+	err := s.retry(ctx, func() error { return ddb.PutNewPrepared(ctx, s.c, s.t, item, pNotExists) })
 	if ddb.IsConditionFailed(err) {
 		return User{}, wrap(op, errUserExists(u.ID))
 	}

@@ -69,7 +69,7 @@ func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	}
 	// PutNew takes the user it finds, if it is exactly this one, for the
 	// write of an earlier attempt whose response was lost.
-	err = s.retry(ctx, func() error { return s.putNew(ctx, item) })
+	err = s.retry(ctx, func() error { return ddb.PutNewPrepared(ctx, s.c, s.t, item, pNotExists) })
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errUserExists(u.Username))
 	}
@@ -762,19 +762,6 @@ func (s *DynamoStore) updateItem(ctx context.Context, k itemKey, p *ddb.Prepared
 	return out.Attributes, nil
 }
 
-// putNew writes item if no item has its key, and recognises its own
-// earlier success as ddb.PutNew does: when the item already there is
-// exactly item, an earlier attempt of this call wrote it.
-func (s *DynamoStore) putNew(ctx context.Context, item ddb.Item) error {
-	_, err := s.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.t.Name, Item: item,
-		ConditionExpression: pNotExists.Condition(), ExpressionAttributeNames: pNotExists.Names(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
-		return nil
-	}
-	return err
-}
 
 // The labels of a sweep's transaction items, made once.
 var todoLabels, itemLabels = labels("todo "), labels("item ")
