@@ -762,7 +762,6 @@ func (s *DynamoStore) updateItem(ctx context.Context, k itemKey, p *ddb.Prepared
 	return out.Attributes, nil
 }
 
-
 // The labels of a sweep's transaction items, made once.
 var todoLabels, itemLabels = labels("todo "), labels("item ")
 
