@@ -111,13 +111,6 @@ func TestCapacity(t *testing.T) {
 		{"DeleteTag", ddbtest.Capacity{Read: 1, Write: 22}, func() error { return s.DeleteTag(ctx, team.ID, tag.ID) }},
 		{"DeleteTeam", ddbtest.Capacity{Read: 1, Write: 70}, func() error { return s.DeleteTeam(ctx, team.ID) }},
 	} {
-		var err error
-		got := cc.Measure(func() { err = c.fn() })
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if got != c.want {
-			t.Errorf("%s: consumed %+v, want %+v", c.name, got, c.want)
-		}
+		cc.CheckBudget(t, c.name, c.want, c.fn)
 	}
 }
