@@ -1,7 +1,6 @@
 package todo
 
 import (
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -28,20 +27,10 @@ var (
 			WithCondition(expression.Equal(nCategoryID, ddb.Param(2))))
 )
 
-// shapes holds prepared expressions whose shape depends on the call (which
+// prepared holds the expressions whose shape depends on the call (which
 // fields a patch sets, which attributes the item read has), built on first
 // use. Each user of it keeps its keys apart by a tag in the low bits.
-type shapes struct{ m sync.Map } // uint64 -> *ddb.Prepared
-
-func (c *shapes) get(shape uint64, build func() expression.Builder) *ddb.Prepared {
-	if p, ok := c.m.Load(shape); ok {
-		return p.(*ddb.Prepared)
-	}
-	p, _ := c.m.LoadOrStore(shape, ddb.MustPrepare(build()))
-	return p.(*ddb.Prepared)
-}
-
-var prepared shapes
+var prepared ddb.Shapes[uint64]
 
 // The tags of the shapes' keys (the low 4 bits).
 const (
@@ -105,7 +94,7 @@ func values(sets []set, args ...types.AttributeValue) []types.AttributeValue {
 // updateExisting is the prepared update of sets on an existing item
 // (attribute_exists of the partition key), for a shape tag and mask.
 func updateExisting(tag, mask uint64, sets []set) *ddb.Prepared {
-	return prepared.get(mask<<4|tag, func() expression.Builder {
+	return prepared.Get(mask<<4|tag, func() expression.Builder {
 		return expression.NewBuilder().WithUpdate(updateOf(sets)).WithCondition(exists)
 	})
 }
@@ -115,25 +104,9 @@ func updateExisting(tag, mask uint64, sets []set) *ddb.Prepared {
 // of attrs holds the value it has in item, or is missing where item has
 // none. It returns the expression and its values. attrs are at most 16.
 func updateUnchanged(tag, mask uint64, sets []set, item ddb.Item, attrs []string) (*ddb.Prepared, []types.AttributeValue) {
-	var present uint64
-	args := values(sets)
-	for i, a := range attrs {
-		if v, ok := item[a]; ok {
-			present |= 1 << i
-			args = append(args, v)
-		}
-	}
-	p := prepared.get((present<<16|mask)<<4|tag, func() expression.Builder {
-		c := exists
-		n := len(sets)
-		for i, a := range attrs {
-			if present&(1<<i) != 0 {
-				c = c.And(expression.Equal(expression.Name(a), ddb.Param(n)))
-				n++
-			} else {
-				c = c.And(expression.AttributeNotExists(expression.Name(a)))
-			}
-		}
+	present, args := ddb.UnchangedShape(item, attrs, values(sets))
+	p := prepared.Get((present<<16|mask)<<4|tag, func() expression.Builder {
+		c, _ := ddb.UnchangedParams(ddb.Table{PartitionKey: AttrPK}, attrs, present, len(sets))
 		return expression.NewBuilder().WithUpdate(updateOf(sets)).WithCondition(c)
 	})
 	return p, args
