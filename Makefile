@@ -55,12 +55,13 @@ diff:
 
 # bench runs the comparative benchmarks of issue 15 (bench/doc.go) and
 # prints their ratios as a table, then the micro-benchmarks of internal/.
-# BENCH selects benchmarks by name (go test -bench).
+# BENCH selects benchmarks by name (go test -bench). -p 1 runs one
+# package's benchmarks at a time, so that two never share the cores.
 BENCH ?= .
 bench:
 	@$(dynamodb_env); \
 	out="$$(mktemp)"; \
-	DDBTEST_REQUIRED=1 $(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -timeout 60m ./bench/... >"$$out"; status=$$?; \
+	DDBTEST_REQUIRED=1 $(GO) test -p 1 -run='^$$' -bench='$(BENCH)' -benchmem -timeout 60m ./bench/... >"$$out"; status=$$?; \
 	awk -f scripts/bench-table.awk "$$out"; rm -f "$$out"; \
 	[ $$status -eq 0 ] && \
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./internal/...
