@@ -81,19 +81,10 @@ func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 	return items, next, err
 }
 
-// create: like ddb.PutNew, it takes the item it finds, if it is exactly
+// create: ddb.PutNewPrepared takes the item it finds, if it is exactly
 // this one, for the write of an earlier attempt whose response was lost.
 func (d *dynamoBackend) create(ctx context.Context, item ddb.Item) error {
-	err := d.retry(ctx, func() error {
-		_, err := d.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &d.t.Name, Item: item,
-			ConditionExpression: prepNotExists.Condition(), ExpressionAttributeNames: prepNotExists.Names(),
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) && ddb.ItemsEqual(ccf.Item, item) {
-			return nil
-		}
-		return err
-	})
+	err := d.retry(ctx, func() error { return ddb.PutNewPrepared(ctx, d.c, d.t, item, prepNotExists) })
 	return condFailed(err, "")
 }
 
@@ -112,19 +103,8 @@ func (d *dynamoBackend) update(ctx context.Context, k itemKey, u change, mustExi
 	p, vals := preparedUpdate(u, mustExist)
 	key := k.item(d.t)
 	err = d.retry(ctx, func() error {
-		in := &dynamodb.UpdateItemInput{TableName: &d.t.Name, Key: key,
-			UpdateExpression: p.Update(), ConditionExpression: p.Condition(),
-			ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(vals...),
-			ReturnValues: types.ReturnValueAllNew}
-		if mustExist {
-			in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
-		}
-		res, err := d.c.UpdateItem(ctx, in)
-		if err != nil {
-			return err
-		}
-		out = res.Attributes
-		return nil
+		out, err = ddb.UpdateItemPrepared(ctx, d.c, d.t, key, types.ReturnValueAllNew, p, vals...)
+		return err
 	})
 	return out, condFailed(err, "")
 }
@@ -150,8 +130,7 @@ func (d *dynamoBackend) removeRead(ctx context.Context, k itemKey) error {
 	key := k.item(d.t)
 	uncertain := false
 	err := d.retry(ctx, func() error {
-		_, err := d.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &d.t.Name, Key: key,
-			ConditionExpression: prepExists.Condition(), ExpressionAttributeNames: prepExists.Names()})
+		_, err := ddb.DeleteItemPrepared(ctx, d.c, d.t, key, types.ReturnValueNone, prepExists)
 		switch {
 		case ddb.ServerError(err):
 			uncertain = true

@@ -2,7 +2,6 @@ package kondate
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -23,39 +22,12 @@ var (
 	prepNotExists = ddb.MustPrepare(expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(AttrPK))))
 )
 
-// shapes caches prepared expressions by shape. A shape's key is built
-// from attribute names; names come from the code, except the scalars of an
-// item another writer wrote, so the cache stops growing at maxShapes and
-// builds rarer shapes per call.
-type shapes struct {
-	mu sync.RWMutex
-	m  map[string]*ddb.Prepared
-}
-
-const maxShapes = 1024
-
-func (s *shapes) get(key string, build func() *ddb.Prepared) *ddb.Prepared {
-	s.mu.RLock()
-	p, ok := s.m[key]
-	s.mu.RUnlock()
-	if ok {
-		return p
-	}
-	p = build()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = make(map[string]*ddb.Prepared)
-	}
-	if len(s.m) < maxShapes {
-		s.m[key] = p
-	}
-	return p
-}
-
+// The two caches by shape (ddb.Shapes): a shape's key is built from
+// attribute names, which come from the code, except the scalars of an item
+// another writer wrote; ddb.Shapes stops growing at its bound.
 var (
-	updateShapes    shapes
-	unchangedShapes shapes
+	updateShapes    ddb.Shapes[string]
+	unchangedShapes ddb.Shapes[string]
 )
 
 // preparedUpdate returns the prepared SET expression of u (with the
@@ -74,7 +46,7 @@ func preparedUpdate(u change, mustExist bool) (*ddb.Prepared, []types.AttributeV
 		k.WriteByte(0)
 		vals[i] = s.value
 	}
-	p := updateShapes.get(k.String(), func() *ddb.Prepared {
+	p := updateShapes.Get(k.String(), func() expression.Builder {
 		var upd expression.UpdateBuilder
 		for i, s := range u.set {
 			n := expression.Name(s.name)
@@ -88,7 +60,7 @@ func preparedUpdate(u change, mustExist bool) (*ddb.Prepared, []types.AttributeV
 		if mustExist {
 			b = b.WithCondition(expression.AttributeExists(expression.Name(AttrPK)))
 		}
-		return ddb.MustPrepare(b)
+		return b
 	})
 	return p, vals
 }
@@ -105,12 +77,12 @@ func preparedUnchanged(want ddb.Item) (*ddb.Prepared, []types.AttributeValue) {
 		k.WriteByte(0)
 		vals[i] = want[n]
 	}
-	p := unchangedShapes.get(k.String(), func() *ddb.Prepared {
+	p := unchangedShapes.Get(k.String(), func() expression.Builder {
 		c := expression.AttributeExists(expression.Name(AttrPK))
 		for i, n := range names {
 			c = c.And(expression.Equal(expression.Name(n), ddb.Param(i)))
 		}
-		return ddb.MustPrepare(expression.NewBuilder().WithCondition(c))
+		return expression.NewBuilder().WithCondition(c)
 	})
 	return p, vals
 }
