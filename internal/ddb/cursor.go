@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"hash"
 	"sort"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -125,11 +127,37 @@ func DecodeCursor(q KeyQuery, cursor string) (Item, error) {
 }
 
 func tag(q KeyQuery, payload []byte) []byte {
-	m := hmac.New(sha256.New, []byte("ddbkit-cursor-key\x00"+q.Table.CursorSecret))
-	m.Write([]byte(q.binding()))
-	m.Write([]byte{0})
-	m.Write(payload)
-	return m.Sum(nil)[:cursorTagLen]
+	pool := macPool(q.Table.CursorSecret)
+	m := pool.Get().(*cursorMAC)
+	defer pool.Put(m)
+	m.h.Reset()
+	m.buf = append(q.appendBinding(m.buf[:0]), 0)
+	m.h.Write(m.buf)
+	m.h.Write(payload)
+	return m.h.Sum(nil)[:cursorTagLen]
+}
+
+// cursorMAC is a keyed HMAC and a buffer for the binding it hashes, reused
+// from page to page: keying an HMAC and building a binding string were most
+// of what a page cost beyond its items.
+type cursorMAC struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// macPools holds a pool of cursorMACs per cursor secret (a store's
+// option: a few per process).
+var macPools sync.Map // secret → *sync.Pool
+
+func macPool(secret string) *sync.Pool {
+	if p, ok := macPools.Load(secret); ok {
+		return p.(*sync.Pool)
+	}
+	key := []byte("ddbkit-cursor-key\x00" + secret)
+	p, _ := macPools.LoadOrStore(secret, &sync.Pool{New: func() any {
+		return &cursorMAC{h: hmac.New(sha256.New, key)}
+	}})
+	return p.(*sync.Pool)
 }
 
 func invalidCursor(why string) error {

@@ -3,6 +3,7 @@ package ddb
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -81,14 +82,22 @@ func (q KeyQuery) CursorKey(item Item) Item {
 	return k
 }
 
-// binding identifies the listing a cursor belongs to.
-func (q KeyQuery) binding() string {
+// appendBinding appends what identifies the listing a cursor belongs to:
+// its table, index, partition, sort condition, direction and filter,
+// NUL-separated, lengths before the values a caller chooses.
+func (q KeyQuery) appendBinding(b []byte) []byte {
 	dir := "asc"
 	if q.Descending {
 		dir = "desc"
 	}
-	return strings.Join([]string{"ddbkit-cursor-v1", q.Table.Name, q.Index.Name,
-		quote(q.PartitionAttr()), quote(q.PartitionValue), q.Sort.String(), dir, quote(q.Filter)}, "\x00")
+	b = append(b, "ddbkit-cursor-v1\x00"...)
+	b = append(append(b, q.Table.Name...), 0)
+	b = append(append(b, q.Index.Name...), 0)
+	b = append(appendQuoted(b, q.PartitionAttr()), 0)
+	b = append(appendQuoted(b, q.PartitionValue), 0)
+	b = append(q.Sort.appendString(b), 0)
+	b = append(append(b, dir...), 0)
+	return appendQuoted(b, q.Filter)
 }
 
 type sortOp int
@@ -155,8 +164,11 @@ func (c SortCond) Match(sk string) bool {
 }
 
 // String describes the condition; it is part of a cursor's binding.
-func (c SortCond) String() string {
-	return fmt.Sprintf("%d:%s:%s", c.op, quote(c.a), quote(c.b))
+func (c SortCond) String() string { return string(c.appendString(nil)) }
+
+func (c SortCond) appendString(b []byte) []byte {
+	b = append(strconv.AppendInt(b, int64(c.op), 10), ':')
+	return appendQuoted(append(appendQuoted(b, c.a), ':'), c.b)
 }
 
 // key is the condition on attr, with a and b as its operands, in the

@@ -98,8 +98,10 @@ func writeQuoted(b *strings.Builder, s string) {
 
 // quote length-prefixes s so that no choice of content can make two
 // different keys print the same.
-func quote(s string) string {
-	return strconv.Itoa(len(s)) + ":" + s
+func quote(s string) string { return string(appendQuoted(nil, s)) }
+
+func appendQuoted(b []byte, s string) []byte {
+	return append(append(strconv.AppendInt(b, int64(len(s)), 10), ':'), s...)
 }
 
 // AttrString returns a canonical string for any attribute value, equal for
