@@ -60,10 +60,13 @@ func (d *dynamoBackend) get(ctx context.Context, k itemKey) (item ddb.Item, err 
 }
 
 func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) (items []ddb.Item, next string, err error) {
-	var filter *expression.ConditionBuilder
+	var filter *ddb.Filter
 	if f != nil {
-		cond := expression.Contains(expression.Name(f.attr), f.value)
-		filter = &cond
+		attr := f.attr
+		filter = &ddb.Filter{Shape: "kondate: contains " + attr, Args: []types.AttributeValue{ddb.S(f.value)},
+			Cond: func(first int) expression.ConditionBuilder {
+				return expression.Contains(expression.Name(attr), ddb.ParamText(first))
+			}}
 	}
 	// A bad cursor is reported before an ended context, as MemoryStore
 	// reports it; under a live context, QueryPage decodes the cursor, once,

@@ -81,10 +81,10 @@ func (s *DynamoStore) getFrom(ctx context.Context, t ddb.Table, k itemKey) (item
 	return item, err
 }
 
-// query is ddb.QueryPageFilter through throttling, 5xx and lost responses.
+// query is ddb.QueryPage through throttling, 5xx and lost responses.
 func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) (items []ddb.Item, next string, err error) {
 	err = s.retry(ctx, func() error {
-		items, next, err = ddb.QueryPageFilter(ctx, s.c, q, limit, cursor, filter)
+		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
 		return err
 	})
 	return items, next, err

@@ -735,7 +735,7 @@ func outItem(out *dynamodb.GetItemOutput) ddb.Item {
 
 func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) (items []ddb.Item, next string, err error) {
 	err = s.retry(ctx, func() error {
-		items, next, err = ddb.QueryPageFilter(ctx, s.c, q, limit, cursor, filter)
+		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
 		return err
 	})
 	return items, next, err

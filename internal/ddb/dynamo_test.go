@@ -335,7 +335,7 @@ func comparePages(t *testing.T, ctx context.Context, c *dynamodb.Client, m *memt
 	cc := ddbtest.NewCountingClient(c)
 	dPages := walkAll(t, "DynamoDB", len(all)+1, func(cursor string) (walked, error) {
 		before := cc.Count("Query")
-		items, next, err := ddb.QueryPageFilter(ctx, cc, q, limit, cursor, filter)
+		items, next, err := ddb.QueryPage(ctx, cc, q, limit, cursor, filter)
 		return walked{items, next, cc.Count("Query") - before}, err
 	})
 	mPages := walkAll(t, "memtable", len(all)+1, func(cursor string) (walked, error) {
@@ -390,7 +390,7 @@ func comparePages(t *testing.T, ctx context.Context, c *dynamodb.Client, m *memt
 
 	// Each walk is in its backend's one-page order: cursors neither skip
 	// nor repeat items, ties included.
-	one, next, err := ddb.QueryPageFilter(ctx, c, q, ddbkit.MaxPageLimit, "", filter)
+	one, next, err := ddb.QueryPage(ctx, c, q, ddbkit.MaxPageLimit, "", filter)
 	if err != nil || next != "" {
 		t.Fatalf("QueryPage(one page) = (%d items, %q, %v), want every item at once", len(one), next, err)
 	}

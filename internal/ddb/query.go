@@ -208,7 +208,7 @@ func (c SortCond) operands() []string {
 // Filter is a listing's filter of a fixed shape: Cond builds it with its
 // values as parameters, Param(first) onwards, and Args are this call's
 // values, in order. Shape names the expression Cond builds, one name per
-// shape in the process (such as "taskmgmt: tags 2"): QueryPageFilter
+// shape in the process (such as "taskmgmt: tags 2"): QueryPage
 // prepares each shape once, with the key condition it goes with, so a
 // filtered page costs no expression building either.
 type Filter struct {
@@ -270,14 +270,17 @@ func argsOf(f *Filter) []types.AttributeValue {
 // QueryPage returns up to limit items of q, starting after cursor (or at the
 // beginning when cursor is ""), and the cursor of the next page, "" when
 // there is none. It reads one item beyond the page so that Next is empty
-// exactly when nothing follows. When filter is set, it keeps querying until
-// the page is full or the partition is exhausted, so a page is short only at
-// the end. Without a filter, a page costs one Query unless DynamoDB's 1 MB
-// response limit splits it.
+// exactly when nothing follows. When filter is set (see Filter), the items
+// it reads are kept only where the filter holds, and it keeps querying
+// until the page is full or the partition is exhausted, so a page is short
+// only at the end. Without a filter, a page costs one Query unless
+// DynamoDB's 1 MB response limit splits it. The expressions are prepared
+// once per shape (key attributes, sort operator, filter shape), and only
+// their values are bound per call.
 //
 // A cursor that was not issued for q fails with ddbkit.ErrInvalidCursor
 // before any call.
-func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, filter *expression.ConditionBuilder) ([]Item, string, error) {
+func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, filter *Filter) ([]Item, string, error) {
 	if limit < 1 {
 		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
 	}
@@ -285,39 +288,7 @@ func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, curs
 	if err != nil {
 		return nil, "", err
 	}
-	in := &dynamodb.QueryInput{TableName: aws.String(q.Table.Name), ScanIndexForward: aws.Bool(!q.Descending)}
-	if filter == nil {
-		// The common case: a key condition of a fixed shape, prepared once.
-		p, args := queryExpr(q, nil)
-		in.KeyConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues = p.KeyCondition(), p.Names(), p.Values(args...)
-	} else {
-		kc := expression.Key(q.PartitionAttr()).Equal(expression.Value(q.PartitionValue))
-		if sk, ok := q.Sort.key(q.SortAttr(), expression.Value(q.Sort.a), expression.Value(q.Sort.b), q.Sort.a); ok {
-			kc = kc.And(sk)
-		}
-		e, err := expression.NewBuilder().WithKeyCondition(kc).WithFilter(*filter).Build()
-		if err != nil {
-			return nil, "", fmt.Errorf("query %s: %w", q.Table.Name, err)
-		}
-		in.KeyConditionExpression, in.FilterExpression = e.KeyCondition(), e.Filter()
-		in.ExpressionAttributeNames, in.ExpressionAttributeValues = e.Names(), e.Values()
-	}
-	return queryPage(ctx, c, q, limit, start, in)
-}
-
-// QueryPageFilter is QueryPage with a prepared filter (see Filter): the
-// items it reads are kept only where f's condition holds. It keeps
-// querying until the page is full or the partition is exhausted, so a page
-// is short only at the end. A nil f is no filter.
-func QueryPageFilter(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, f *Filter) ([]Item, string, error) {
-	if limit < 1 {
-		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
-	}
-	start, err := DecodeCursor(q, cursor)
-	if err != nil {
-		return nil, "", err
-	}
-	p, args := queryExpr(q, f)
+	p, args := queryExpr(q, filter)
 	in := &dynamodb.QueryInput{TableName: aws.String(q.Table.Name), ScanIndexForward: aws.Bool(!q.Descending),
 		KeyConditionExpression: p.KeyCondition(), FilterExpression: p.Filter(),
 		ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(args...)}

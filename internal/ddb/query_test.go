@@ -10,17 +10,19 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
 func TestQueryPageInput(t *testing.T) {
-	filter := expression.Name("v").Equal(expression.Value("x"))
+	filter := &ddb.Filter{Shape: "test: v = x", Args: []types.AttributeValue{ddb.S("x")},
+		Cond: func(first int) expression.ConditionBuilder { return expression.Name("v").Equal(ddb.Param(first)) }}
 	tests := []struct {
 		name          string
 		q             ddb.KeyQuery
-		filter        *expression.ConditionBuilder
+		filter        *ddb.Filter
 		wantIndex     *string
 		wantForward   bool
 		wantConsisent *bool
@@ -31,7 +33,7 @@ func TestQueryPageInput(t *testing.T) {
 			wantConsisent: aws.Bool(true)},
 		{name: "index ignores ConsistentRead", q: ddb.KeyQuery{Table: curTable, Index: curIndex, PartitionValue: "g", ConsistentRead: true, Sort: ddb.SortGT("x")},
 			wantIndex: aws.String(curIndex.Name), wantForward: true},
-		{name: "filter", q: ddb.KeyQuery{Table: curTable, PartitionValue: "p", Sort: ddb.SortBeginsWith("a#")}, filter: &filter,
+		{name: "filter", q: ddb.KeyQuery{Table: curTable, PartitionValue: "p", Sort: ddb.SortBeginsWith("a#")}, filter: filter,
 			wantForward: true, wantFilter: true},
 	}
 	for _, tt := range tests {
@@ -138,7 +140,8 @@ func TestQueryPageInvalidCursor(t *testing.T) {
 // QueryPage goes on until it has one item beyond the page.
 func TestQueryPageFilterFillsPage(t *testing.T) {
 	q := ddb.KeyQuery{Table: curTable, PartitionValue: "p"}
-	filter := expression.Name("v").AttributeExists()
+	filter := &ddb.Filter{Shape: "test: v exists",
+		Cond: func(int) expression.ConditionBuilder { return expression.Name("v").AttributeExists() }}
 	const total = 10
 	tests := []struct {
 		name      string
@@ -162,7 +165,7 @@ func TestQueryPageFilterFillsPage(t *testing.T) {
 				}
 				return out, nil
 			}
-			items, next, err := ddb.QueryPage(context.Background(), s, q, tt.limit, "", &filter)
+			items, next, err := ddb.QueryPage(context.Background(), s, q, tt.limit, "", filter)
 			if err != nil {
 				t.Fatalf("QueryPage() error = %v", err)
 			}
