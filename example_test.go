@@ -48,15 +48,18 @@ func ExampleValidationError() {
 // client's retry of a request whose response it never got commits once.
 func ExampleWithIdempotencyKey() {
 	ctx := ddbkit.WithIdempotencyKey(context.Background(), "3f1c9a52-request")
-	// Stores derive one ClientRequestToken per operation from the key.
-	a, _ := ddbkit.RequestToken(ctx, "create todo")
-	b, _ := ddbkit.RequestToken(ctx, "create todo")
-	c, _ := ddbkit.RequestToken(ctx, "delete todo")
-	fmt.Println(len(a), a == b, a == c)
-	_, ok := ddbkit.RequestToken(context.Background(), "create todo")
+	// Stores derive one ClientRequestToken per table, operation and
+	// partition (tenant) from the key.
+	a, _ := ddbkit.RequestToken(ctx, "todos", "create todo", "USER#alice")
+	b, _ := ddbkit.RequestToken(ctx, "todos", "create todo", "USER#alice")
+	c, _ := ddbkit.RequestToken(ctx, "todos", "delete todo", "USER#alice")
+	d, _ := ddbkit.RequestToken(ctx, "todos", "create todo", "USER#bob")
+	e, _ := ddbkit.RequestToken(ctx, "todos-staging", "create todo", "USER#alice")
+	fmt.Println(len(a), a == b, a == c, a == d, a == e)
+	_, ok := ddbkit.RequestToken(context.Background(), "todos", "create todo", "USER#alice")
 	fmt.Println(ok)
 	// Output:
-	// 32 true false
+	// 32 true false false false
 	// false
 }
 

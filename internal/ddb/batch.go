@@ -140,28 +140,32 @@ func BatchWrite(ctx context.Context, c ddbkit.Client, t Table, reqs []types.Writ
 }
 
 // drain sends pending through call, size at a time, putting what call
-// returns as unprocessed back at the front of the queue and backing off while
-// DynamoDB leaves work unprocessed, and retrying a call that fails whole.
+// returns as unprocessed back at the front of the queue. It is one retry
+// loop: a call that fails whole (throttled, a 5xx, no answer; batch reads,
+// puts and deletes are idempotent) and a call that processes nothing of
+// its chunk are both stalls, and b.Attempts stalls in a row end the drain
+// with ddbkit.ErrUnavailable; a call that processes any of its chunk is
+// progress, and resets the count. So no step makes more than b.Attempts
+// calls without progress, and a drain that keeps progressing finishes.
 func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call func(chunk []T) (unprocessed []T, err error)) error {
 	for stalls := 0; len(pending) > 0; {
 		n := min(size, len(pending))
-		// A call that fails whole (throttled, a 5xx, no answer) is retried
-		// within b too: batch reads and puts and deletes are idempotent.
-		var retry []T
-		err := RetryIf(ctx, b, RetryableWithToken, func() (err error) {
-			retry, err = call(pending[:n])
+		retry, err := call(pending[:n])
+		switch {
+		case err != nil && !RetryableWithToken(err):
 			return err
-		})
-		if err != nil {
-			return err
-		}
-		pending = append(append([]T(nil), retry...), pending[n:]...)
-		if len(retry) == 0 {
+		case err == nil && len(retry) < n:
 			stalls = 0
+			pending = append(append([]T(nil), retry...), pending[n:]...)
 			continue
+		case err == nil:
+			pending = append(append([]T(nil), retry...), pending[n:]...)
 		}
 		stalls++
 		if stalls >= b.attempts() {
+			if err != nil {
+				return fmt.Errorf("gave up after %d attempts: %w", stalls, Classify(err))
+			}
 			return fmt.Errorf("%w: %d requests still unprocessed after %d attempts without progress; nothing was dropped, repeat the call",
 				ddbkit.ErrUnavailable, len(retry), stalls)
 		}

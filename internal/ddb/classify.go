@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -24,6 +25,8 @@ import (
 //	a transaction conflict                        ErrConflict
 //	a condition that failed, unhandled            ErrConflict
 //	a token reused for other writes               ErrConflict
+//	an item over DynamoDB's 400 KB                ErrInvalidArgument
+//	another ValidationException                   ErrSchemaMismatch
 //	anything else                                 ErrUnavailable
 func Classify(err error) error {
 	if err == nil {
@@ -79,12 +82,23 @@ func classify(err error) (kind error, why string) {
 		return ddbkit.ErrConflict, "a condition failed: the item changed under the operation"
 	case Throttled(err):
 		return ddbkit.ErrUnavailable, "DynamoDB kept throttling; retry later or raise the table's capacity"
+	case errors.As(err, &api) && api.ErrorCode() == "ValidationException" && tooLarge(api.ErrorMessage()):
+		// Domains check sizes before writing (CheckItemSize); this is the
+		// net under an item another writer made large.
+		return ddbkit.ErrInvalidArgument, "the item would pass DynamoDB's 400 KB limit; shorten its longest fields"
 	case errors.As(err, &api) && api.ErrorCode() == "ValidationException":
 		// DynamoDB reports a query on a missing index, or on an index with
 		// other key attributes, as a ValidationException.
 		return ddbkit.ErrSchemaMismatch, "DynamoDB refused the request; the table may not match its definition (run the domain's EnsureTable)"
 	}
 	return ddbkit.ErrUnavailable, "DynamoDB did not complete the call; it is safe to repeat"
+}
+
+// tooLarge reports whether a ValidationException's message is DynamoDB's
+// item size refusal ("Item size has exceeded the maximum allowed size",
+// "Item size to update has exceeded ...").
+func tooLarge(msg string) bool {
+	return strings.Contains(strings.ToLower(msg), "item size")
 }
 
 // classified is an error given its sentinel by Classify.

@@ -61,6 +61,9 @@ func RenderKey(t Table, item Item) string {
 }
 
 func attrText(v types.AttributeValue) string {
+	if !attrOK(v) {
+		return "(nil)"
+	}
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
 		return v.Value

@@ -37,8 +37,26 @@ const (
 // keyAttr is one attribute of an encoded key: name, type (S, N or B) and value.
 type keyAttr [3]string
 
+// MinCursorSecret is the shortest CursorSecret a store accepts: a shorter
+// key makes a MAC that can be brute-forced. Use 32 random bytes.
+const MinCursorSecret = 16
+
+// CheckCursorSecret refuses a secret that is set but shorter than
+// MinCursorSecret, with a *ddbkit.ValidationError naming CursorSecret. Every
+// listing of both stores checks it (EncodeCursor and DecodeCursor), so a
+// weak secret is refused, never silently used.
+func CheckCursorSecret(secret string) error {
+	if n := len(secret); n > 0 && n < MinCursorSecret {
+		return ddbkit.Invalid("CursorSecret", "must be empty or at least %d bytes, got %d; use 32 random bytes shared by every instance", MinCursorSecret, n)
+	}
+	return nil
+}
+
 // EncodeCursor returns the cursor positioned after the item with key, for q.
 func EncodeCursor(q KeyQuery, key Item) (string, error) {
+	if err := CheckCursorSecret(q.Table.CursorSecret); err != nil {
+		return "", err
+	}
 	attrs := make([]keyAttr, 0, len(key))
 	for name, v := range key {
 		switch v := v.(type) {
@@ -65,6 +83,9 @@ func EncodeCursor(q KeyQuery, key Item) (string, error) {
 // "". Any cursor not issued by EncodeCursor for the same q fails with
 // ddbkit.ErrInvalidCursor.
 func DecodeCursor(q KeyQuery, cursor string) (Item, error) {
+	if err := CheckCursorSecret(q.Table.CursorSecret); err != nil {
+		return nil, err
+	}
 	if cursor == "" {
 		return nil, nil
 	}

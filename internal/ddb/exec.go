@@ -2,41 +2,51 @@ package ddb
 
 import (
 	"context"
-	"errors"
 	"maps"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/uuid"
 
 	"github.com/ddbkit/ddbkit"
 )
 
-// Token returns the ClientRequestToken for a transactional write of op: the
-// one the caller's idempotency key in ctx gives (see
-// ddbkit.WithIdempotencyKey), or a fresh random one.
-func Token(ctx context.Context, op string) string {
-	if t, ok := ddbkit.RequestToken(ctx, op); ok {
+// Scope is what an idempotency key is scoped to: the table a write goes
+// to, the operation, and the partition it belongs to (the tenant: a user's,
+// a team's or a room's partition key value). The partition must come from
+// the caller's input, never from a value the call generates (a fresh ID),
+// so that a repeated call finds the same scope. See ddbkit.RequestToken.
+type Scope struct {
+	Table, Op, Partition string
+}
+
+// Token returns the ClientRequestToken for a transactional write in scope
+// s: the one the caller's idempotency key in ctx gives (see
+// ddbkit.WithIdempotencyKey and ddbkit.RequestToken), or a fresh random
+// one.
+func Token(ctx context.Context, s Scope) string {
+	if t, ok := ddbkit.RequestToken(ctx, s.Table, s.Op, s.Partition); ok {
 		return t
 	}
 	return uuid.NewString()
 }
 
-// ExecTx runs tx exactly once. It gives tx the token of op (see Token) and
+// ExecTx runs tx exactly once. It gives tx the token of s (see Token) and
 // retries conflicts, throttling, 5xx and lost responses within b, every
 // attempt with that token: if an attempt committed but its answer was lost,
-// the next one succeeds without writing again.
+// the next one succeeds without writing again. This is the one retry loop
+// of the call: do not wrap it in another.
 //
 // DynamoDB binds a token only to a transaction that commits: a cancelled
 // one leaves it free (DynamoDB Local behaves so, and the wardrobe tests pin
-// it). So a read-modify-write keeps op's token for every build: a rebuild
+// it). So a read-modify-write keeps s's token for every build: a rebuild
 // after a race goes through, and a repeated call under a caller's key
 // cannot commit a second time. Naming builds apart would let a repeat
 // reuse a cancelled build's free token and commit twice. Each step of a
 // multi-step operation that a repeated call must be able to finish runs
 // under a token of its own (ExecTxToken with a fresh token).
-func ExecTx(ctx context.Context, c ddbkit.Client, b Backoff, op string, tx *Tx) error {
-	return ExecTxToken(ctx, c, b, Token(ctx, op), tx)
+func ExecTx(ctx context.Context, c ddbkit.Client, b Backoff, s Scope, tx *Tx) error {
+	return ExecTxToken(ctx, c, b, Token(ctx, s), tx)
 }
 
 // ExecTxToken is ExecTx with the caller's own token.
@@ -45,26 +55,31 @@ func ExecTxToken(ctx context.Context, c ddbkit.Client, b Backoff, token string, 
 	return RetryIf(ctx, b, RetryableWithToken, func() error { return tx.Exec(ctx, c) })
 }
 
-// PutNew writes item if cond (typically attribute_not_exists of the key)
-// holds, and recognises its own earlier success: when the condition fails
-// because the item already there is exactly item, an earlier attempt of
-// this call wrote it (the SDK retried a 5xx or a lost response), and PutNew
-// reports success. Any other failed condition matches IsConditionFailed.
-// item must hold a value unique to this call (a fresh ID or timestamp),
-// which every create has.
-func PutNew(ctx context.Context, c ddbkit.Client, t Table, item Item, cond expression.ConditionBuilder) error {
-	return ownWrite(PutItem(ctx, c, t, item, cond), item)
-}
-
-// ownWrite is nil when err is a failed condition on an item exactly equal
-// to item, which PutNew takes for its own earlier write, and err otherwise.
-func ownWrite(err error, item Item) error {
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) && ItemsEqual(ccf.Item, item) {
-		return nil
+// PutNew writes item if p's condition (typically attribute_not_exists of
+// the key) holds, and succeeds only if this call wrote it. It sends a
+// one-item TransactWriteItems with the ClientRequestToken of s (see
+// Token), retried within b with that token: when an attempt committed and
+// its answer was lost, DynamoDB answers the repeat with success, and
+// writes nothing again. An identical item written by anyone else (another
+// caller, or this caller without the same idempotency key) fails the
+// condition, and PutNew returns a *types.ConditionalCheckFailedException
+// holding the item found, which matches IsConditionFailed: nothing is
+// inferred from equal contents. A transactional write costs two write
+// units per KB instead of one; a create that can tell its own retry from
+// another's create is worth it.
+//
+// This is the one retry loop of the call: do not wrap it in another.
+func PutNew(ctx context.Context, c ddbkit.Client, b Backoff, s Scope, t Table, item Item, p *Prepared, args ...types.AttributeValue) error {
+	var tx Tx
+	tx.PutPrepared(labelNew, t, item, p, args...)
+	err := ExecTx(ctx, c, b, s, &tx)
+	if old, failed := ConditionFailed(err, labelNew); failed {
+		return &types.ConditionalCheckFailedException{Message: aws.String("The conditional request failed"), Item: old}
 	}
 	return err
 }
+
+const labelNew = "new item"
 
 // ItemsEqual reports whether a and b hold the same attributes with the same
 // values.
@@ -73,3 +88,4 @@ func ItemsEqual(a, b Item) bool {
 		return AttrString(x) == AttrString(y)
 	})
 }
+

@@ -193,13 +193,6 @@ func PutItemPrepared(ctx context.Context, c ddbkit.Client, t Table, item Item, p
 	return err
 }
 
-// PutNewPrepared is PutNew with a prepared condition: it writes item if
-// p's condition holds, and takes a failed condition on an item exactly
-// equal to item for its own earlier write.
-func PutNewPrepared(ctx context.Context, c ddbkit.Client, t Table, item Item, p *Prepared, args ...types.AttributeValue) error {
-	return ownWrite(PutItemPrepared(ctx, c, t, item, p, args...), item)
-}
-
 // UpdateItemPrepared applies p's update to the item at key if p's
 // condition, if any, holds, and returns the attributes rv asks for. When
 // the condition fails, the *types.ConditionalCheckFailedException holds

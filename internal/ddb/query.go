@@ -37,7 +37,53 @@ type KeyQuery struct {
 	// items it reads (such as a tag filter), or "" for none. Cursors bind
 	// it, so a cursor of a filtered listing fails on another filter.
 	Filter string
+	// Budget is the most items a filtered page evaluates (reads and tests
+	// against its filter) before it returns what it found, possibly
+	// nothing, with a cursor to go on from; zero or less means
+	// DefaultBudget. It bounds a page's work whatever the filter, so that
+	// a filter nothing matches costs one page's budget, not the partition.
+	// An unfiltered page ignores it. Both the DynamoDB pager and package
+	// memtable honour it, so their page boundaries agree.
+	Budget int
 }
+
+// DefaultBudget is the most items a filtered page evaluates unless its
+// KeyQuery says otherwise: with ddbkit's items of a few hundred bytes,
+// about 100-250 KB of reads, 25-60 RCU eventually consistent.
+const DefaultBudget = 1000
+
+// MinFollowUp is the least Limit of a filtered page's follow-up Query: a
+// page that still misses two items does not read them two at a time when
+// the filter is selective.
+const MinFollowUp = 100
+
+// budget is q.Budget, or DefaultBudget.
+func (q KeyQuery) budget() int {
+	if q.Budget > 0 {
+		return q.Budget
+	}
+	return DefaultBudget
+}
+
+// Evaluated tracks the items a filtered page has evaluated against its
+// budget; package memtable counts with it so that both stores end a page at
+// the same item.
+type Evaluated struct {
+	n, max int
+}
+
+// NewEvaluated starts counting for q.
+func NewEvaluated(q KeyQuery) Evaluated { return Evaluated{max: q.budget()} }
+
+// Add counts n more items evaluated, and reports whether the budget is
+// spent.
+func (e *Evaluated) Add(n int) bool {
+	e.n += n
+	return e.n >= e.max
+}
+
+// Left is how many items the budget still allows.
+func (e *Evaluated) Left() int { return e.max - e.n }
 
 // PartitionAttr is the partition key attribute the query matches on.
 func (q KeyQuery) PartitionAttr() string {
@@ -269,18 +315,30 @@ func argsOf(f *Filter) []types.AttributeValue {
 
 // QueryPage returns up to limit items of q, starting after cursor (or at the
 // beginning when cursor is ""), and the cursor of the next page, "" when
-// there is none. It reads one item beyond the page so that Next is empty
-// exactly when nothing follows. When filter is set (see Filter), the items
-// it reads are kept only where the filter holds, and it keeps querying
-// until the page is full or the partition is exhausted, so a page is short
-// only at the end. Without a filter, a page costs one Query unless
-// DynamoDB's 1 MB response limit splits it. The expressions are prepared
-// once per shape (key attributes, sort operator, filter shape), and only
-// their values are bound per call.
+// there is none. It reads one item beyond the page so that an unfiltered
+// page's Next is empty exactly when nothing follows; without a filter, a
+// page costs one Query unless DynamoDB's 1 MB response limit splits it.
+//
+// When filter is set (see Filter), the items it reads are kept only where
+// the filter holds, and the page's work is bounded by q's Budget: it
+// queries on until the page is full, the partition ends or it has
+// evaluated Budget items, whichever comes first. In the last case it
+// returns what it found, possibly nothing, with a Next cursor after the
+// last item evaluated: a caller pages on with it as with any other. Its
+// first Query asks for limit+1 items, each follow-up for at least
+// MinFollowUp, never beyond the budget. A filtered page whose budget ran
+// out exactly at the partition's end may return a Next whose page is
+// empty with no Next.
+//
+// Each Query call that is throttled or fails with a 5xx is retried within
+// b on its own; the page is not restarted. This is the one retry loop of
+// the call: do not wrap it in another.
 //
 // A cursor that was not issued for q fails with ddbkit.ErrInvalidCursor
-// before any call.
-func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, cursor string, filter *Filter) ([]Item, string, error) {
+// before any call. The expressions are prepared once per shape (key
+// attributes, sort operator, filter shape), and only their values are
+// bound per call.
+func QueryPage(ctx context.Context, c ddbkit.Client, b Backoff, q KeyQuery, limit int, cursor string, filter *Filter) ([]Item, string, error) {
 	if limit < 1 {
 		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
 	}
@@ -292,12 +350,13 @@ func QueryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, curs
 	in := &dynamodb.QueryInput{TableName: aws.String(q.Table.Name), ScanIndexForward: aws.Bool(!q.Descending),
 		KeyConditionExpression: p.KeyCondition(), FilterExpression: p.Filter(),
 		ExpressionAttributeNames: p.Names(), ExpressionAttributeValues: p.Values(args...)}
-	return queryPage(ctx, c, q, limit, start, in)
+	return queryPage(ctx, c, b, q, limit, start, in, filter != nil)
 }
 
 // queryPage sends in, from start, until it has a page of limit items and
-// knows whether another follows.
-func queryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, start Item, in *dynamodb.QueryInput) ([]Item, string, error) {
+// knows whether another follows, or, filtered, until it has spent its
+// budget.
+func queryPage(ctx context.Context, c ddbkit.Client, b Backoff, q KeyQuery, limit int, start Item, in *dynamodb.QueryInput, filtered bool) ([]Item, string, error) {
 	if q.Index.Name != "" {
 		in.IndexName = aws.String(q.Index.Name)
 	} else if q.ConsistentRead {
@@ -305,10 +364,22 @@ func queryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, star
 	}
 
 	var items []Item
-	for {
+	ev := NewEvaluated(q)
+	for first := true; ; first = false {
 		in.ExclusiveStartKey = start
-		in.Limit = aws.Int32(int32(limit + 1 - len(items)))
-		out, err := c.Query(ctx, in)
+		n := limit + 1 - len(items)
+		if filtered {
+			if !first {
+				n = max(n, MinFollowUp)
+			}
+			n = min(n, ev.Left())
+		}
+		in.Limit = aws.Int32(int32(n))
+		var out *dynamodb.QueryOutput
+		err := RetryIf(ctx, b, RetryableWithToken, func() (err error) {
+			out, err = c.Query(ctx, in)
+			return err
+		})
 		if err != nil {
 			return nil, "", fmt.Errorf("query %s: %w", q.Table.Name, err)
 		}
@@ -319,6 +390,10 @@ func queryPage(ctx context.Context, c ddbkit.Client, q KeyQuery, limit int, star
 		}
 		if len(out.LastEvaluatedKey) == 0 {
 			return items, "", nil
+		}
+		if filtered && ev.Add(int(out.ScannedCount)) {
+			next, err := EncodeCursor(q, q.CursorKey(out.LastEvaluatedKey))
+			return items, next, err
 		}
 		start = out.LastEvaluatedKey
 	}

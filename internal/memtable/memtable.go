@@ -107,9 +107,11 @@ func (t *Table[T]) Partition(pk string) []T {
 
 // Query returns up to limit values of q for which keep (when not nil) is
 // true, starting after cursor, and the next page's cursor. It has the
-// semantics of ddb.QueryPage: Next is "" exactly when nothing follows, and a
-// cursor not issued for q fails with ddbkit.ErrInvalidCursor. Its cost is
-// one seek plus the entries it visits, whatever the partition's size.
+// semantics of ddb.QueryPage: unfiltered, Next is "" exactly when nothing
+// follows; filtered (keep set), a page evaluates at most q's Budget entries
+// and then ends after the last one it evaluated, as DynamoDB's pager does;
+// a cursor not issued for q fails with ddbkit.ErrInvalidCursor. Its cost
+// is one seek plus the entries it visits, whatever the partition's size.
 func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) bool) ([]T, string, error) {
 	if limit < 1 {
 		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
@@ -124,6 +126,8 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 		next    string
 		nextErr error
 		from    *entry[T]
+		ev      = ddb.NewEvaluated(q)
+		spent   bool
 	)
 	switch {
 	case start != nil:
@@ -142,8 +146,18 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 		if !q.Sort.Match(e.sk) {
 			return false // the range is contiguous: past its end
 		}
-		if keep != nil && !keep(e.v) {
-			return true
+		if keep != nil {
+			// DynamoDB counts an entry against the budget whether or not
+			// the filter keeps it; the page may fill on the entry that
+			// spends the budget, which then ends the page as a full one.
+			spent = ev.Add(1)
+			if !keep(e.v) {
+				if spent {
+					next, nextErr = ddb.EncodeCursor(q, e.key)
+					return false
+				}
+				return true
+			}
 		}
 		if len(out) == limit {
 			// e follows the page, so there is a next page; it starts
@@ -153,6 +167,10 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 		}
 		out = append(out, e.v)
 		last = e.key
+		if spent {
+			next, nextErr = ddb.EncodeCursor(q, e.key)
+			return false
+		}
 		return true
 	}
 	if p := t.parts[q.PartitionValue]; p != nil {

@@ -5,7 +5,9 @@
 package valid
 
 import (
+	"net/url"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -77,4 +79,34 @@ func (v *Validator) ID(field, s string, max int) {
 // IDRune reports whether r may appear in an ID (see Validator.ID).
 func IDRune(r rune) bool {
 	return r != '#' && unicode.IsGraphic(r) && !unicode.IsSpace(r)
+}
+
+// Time checks a time a store writes: in UTC, its year is 1 to 9999, the
+// years RFC 3339 and ISO 8601's four-digit years can write, so that every
+// reader (ddbkit's, and the seeds' own apps) can parse it back. A time
+// outside them would be written and then reported as a corrupt item by
+// every later read. Callers that treat the zero time as "unset" skip it.
+func (v *Validator) Time(field string, t time.Time) {
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		v.Fail(field, "must lie in the years 0001 to 9999 (UTC), got year %d", y)
+	}
+}
+
+// URL checks a link that pages render: Line, then an absolute http or
+// https URL with a host. Other schemes (javascript:, data:, file:) are
+// refused, since a page that renders the link would run or open them.
+func (v *Validator) URL(field, s string, required bool, max int) {
+	v.Line(field, s, required, max)
+	if v.Err != nil || s == "" {
+		return
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		v.Fail(field, "must be a URL")
+	case u.Scheme != "http" && u.Scheme != "https":
+		v.Fail(field, "must be an http or https URL")
+	case u.Host == "":
+		v.Fail(field, "must be an absolute URL with a host")
+	}
 }
