@@ -147,21 +147,28 @@ func BatchWrite(ctx context.Context, c ddbkit.Client, t Table, reqs []types.Writ
 // with ddbkit.ErrUnavailable; a call that processes any of its chunk is
 // progress, and resets the count. So no step makes more than b.Attempts
 // calls without progress, and a drain that keeps progressing finishes.
+// Whatever DynamoDB leaves unprocessed is sent again after a backoff that
+// grows while it keeps doing so, as AWS advises: unprocessed items mean
+// the table is throttling.
 func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call func(chunk []T) (unprocessed []T, err error)) error {
-	for stalls := 0; len(pending) > 0; {
+	for stalls, rounds := 0, 0; len(pending) > 0; {
 		n := min(size, len(pending))
 		retry, err := call(pending[:n])
 		switch {
 		case err != nil && !RetryableWithToken(err):
 			return err
-		case err == nil && len(retry) < n:
-			stalls = 0
-			pending = append(append([]T(nil), retry...), pending[n:]...)
+		case err == nil && len(retry) == 0:
+			stalls, rounds = 0, 0
+			pending = pending[n:]
 			continue
 		case err == nil:
 			pending = append(append([]T(nil), retry...), pending[n:]...)
+			if len(retry) < n {
+				stalls = -1 // progress: the count starts again below
+			}
 		}
 		stalls++
+		rounds++
 		if stalls >= b.attempts() {
 			if err != nil {
 				return fmt.Errorf("gave up after %d attempts: %w", stalls, Classify(err))
@@ -169,7 +176,7 @@ func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call fu
 			return fmt.Errorf("%w: %d requests still unprocessed after %d attempts without progress; nothing was dropped, repeat the call",
 				ddbkit.ErrUnavailable, len(retry), stalls)
 		}
-		if err := Sleep(ctx, b.Delay(stalls)); err != nil {
+		if err := Sleep(ctx, b.Delay(rounds)); err != nil {
 			return fmt.Errorf("%d requests unprocessed: %w", len(pending), err)
 		}
 	}

@@ -353,13 +353,36 @@ func TestCursorSecret(t *testing.T) {
 	q := func(secret string) ddb.KeyQuery {
 		return ddb.KeyQuery{Table: ddb.Table{Name: "t", PartitionKey: "pk", SortKey: "sk", CursorSecret: secret}, PartitionValue: "p"}
 	}
-	signed := encode(t, q("s3cret"), key)
-	if _, err := ddb.DecodeCursor(q("s3cret"), signed); err != nil {
+	const mine, other = "s3cret-of-16-bytes", "another-16-byte-secret"
+	signed := encode(t, q(mine), key)
+	if _, err := ddb.DecodeCursor(q(mine), signed); err != nil {
 		t.Fatalf("DecodeCursor with the same secret = %v, want success", err)
 	}
-	wantInvalid(t, q("other"), signed, "a cursor made with another secret")
+	wantInvalid(t, q(other), signed, "a cursor made with another secret")
 	wantInvalid(t, q(""), signed, "a cursor made with a secret, read without one")
-	wantInvalid(t, q("s3cret"), encode(t, q(""), key), "a cursor forged without the secret")
+	wantInvalid(t, q(mine), encode(t, q(""), key), "a cursor forged without the secret")
+}
+
+// TestCursorSecretTooShort: a secret of 1 to 15 bytes is refused by every
+// encode and decode, the first page's included, with an error naming
+// CursorSecret: a short key would be used, silently, for a MAC anyone can
+// brute-force.
+func TestCursorSecretTooShort(t *testing.T) {
+	key := ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("a")}
+	for _, secret := range []string{"s", "s3cret", "fifteen-bytes!!"} {
+		q := ddb.KeyQuery{Table: ddb.Table{Name: "t", PartitionKey: "pk", SortKey: "sk", CursorSecret: secret}, PartitionValue: "p"}
+		_, encErr := ddb.EncodeCursor(q, key)
+		_, firstErr := ddb.DecodeCursor(q, "")
+		for what, err := range map[string]error{"EncodeCursor": encErr, "DecodeCursor of the first page": firstErr} {
+			var ve *ddbkit.ValidationError
+			if !errors.As(err, &ve) || ve.Field != "CursorSecret" || !errors.Is(err, ddbkit.ErrInvalidArgument) {
+				t.Errorf("%s with a %d-byte secret = %v, want ErrInvalidArgument naming CursorSecret", what, len(secret), err)
+			}
+		}
+	}
+	if err := ddb.CheckCursorSecret("sixteen-bytes!!!"); err != nil {
+		t.Errorf("CheckCursorSecret of 16 bytes = %v, want nil", err)
+	}
 }
 
 // TestCursorBindsFilter: a cursor of a filtered listing fails on the same

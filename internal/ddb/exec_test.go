@@ -56,7 +56,7 @@ func TestExecTxLostResponse(t *testing.T) {
 	c, tbl := execTable(t)
 	fc := ddbtest.NewFaultClient(c)
 	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1)
-	if err := ddb.ExecTx(t.Context(), fc, fastPolicy, "add", addOne(tbl, "a")); err != nil {
+	if err := ddb.ExecTx(t.Context(), fc, fastPolicy, scope(tbl, "add"), addOne(tbl, "a")); err != nil {
 		t.Fatalf("ExecTx after a lost response = %v, want success", err)
 	}
 	if got := counter(t, c, tbl, "p", "a"); got != "1" {
@@ -71,43 +71,100 @@ func TestExecTxIdempotencyKey(t *testing.T) {
 	c, tbl := execTable(t)
 	ctx := ddbkit.WithIdempotencyKey(t.Context(), "request-42")
 	for range 3 {
-		if err := ddb.ExecTx(ctx, c, fastPolicy, "add", addOne(tbl, "a")); err != nil {
+		if err := ddb.ExecTx(ctx, c, fastPolicy, scope(tbl, "add"), addOne(tbl, "a")); err != nil {
 			t.Fatalf("ExecTx under a key = %v, want success", err)
 		}
 	}
 	if got := counter(t, c, tbl, "p", "a"); got != "1" {
 		t.Errorf("n = %s after three calls under one key, want 1", got)
 	}
-	err := ddb.ExecTx(ctx, c, fastPolicy, "add", addOne(tbl, "b"))
+	err := ddb.ExecTx(ctx, c, fastPolicy, scope(tbl, "add"), addOne(tbl, "b"))
 	ddbtest.WantSentinel(t, "other writes under a used key", ddb.Classify(err), ddbkit.ErrConflict)
 	if got := counter(t, c, tbl, "p", "b"); got != "0" {
 		t.Errorf("n of b = %s after a refused reuse of the key, want 0", got)
 	}
 	// Another operation under the same key gets a token of its own.
-	if err := ddb.ExecTx(ctx, c, fastPolicy, "add b", addOne(tbl, "b")); err != nil {
+	if err := ddb.ExecTx(ctx, c, fastPolicy, scope(tbl, "add b"), addOne(tbl, "b")); err != nil {
 		t.Errorf("ExecTx of another op under the key = %v, want success", err)
 	}
 }
 
-// TestPutNewRecognisesItsOwnWrite: a conditional create whose answer is
-// lost, and which the SDK (or ddbkit) repeats, succeeds; a create over
-// another item still fails its condition.
-func TestPutNewRecognisesItsOwnWrite(t *testing.T) {
+// scope is the scope of op on partition "p" of tbl.
+func scope(tbl ddb.Table, op string) ddb.Scope { return ddb.Scope{Table: tbl.Name, Op: op, Partition: "p"} }
+
+// TestIdempotencyKeyScoped: one caller's key reused by another tenant, on
+// another table or for another operation reaches nobody else's write:
+// each commits. On one partition of one table it commits once.
+func TestIdempotencyKeyScoped(t *testing.T) {
 	c, tbl := execTable(t)
-	notExists := expression.AttributeNotExists(expression.Name("pk"))
+	_, other := execTable(t)
+	ctx := ddbkit.WithIdempotencyKey(t.Context(), "1")
+	add := func(tbl ddb.Table, pk string) *ddb.Tx {
+		var tx ddb.Tx
+		tx.Update("add", tbl, tbl.Key(pk, "a"), expression.Add(expression.Name("n"), expression.Value(1)))
+		return &tx
+	}
+	for _, tt := range []struct {
+		name string
+		tbl  ddb.Table
+		pk   string
+	}{{"tenant p", tbl, "p"}, {"tenant q", tbl, "q"}, {"another table", other, "p"}, {"tenant p again", tbl, "p"}} {
+		err := ddb.ExecTx(ctx, c, fastPolicy, ddb.Scope{Table: tt.tbl.Name, Op: "add", Partition: tt.pk}, add(tt.tbl, tt.pk))
+		if err != nil {
+			t.Errorf("%s: ExecTx under key %q = %v, want success", tt.name, "1", err)
+		}
+	}
+	for _, tt := range []struct {
+		tbl  ddb.Table
+		pk   string
+		want string
+	}{{tbl, "p", "1"}, {tbl, "q", "1"}, {other, "p", "1"}} {
+		if got := counter(t, c, tt.tbl, tt.pk, "a"); got != tt.want {
+			t.Errorf("n of %s/%s = %s, want %s", tt.tbl.Name, tt.pk, got, tt.want)
+		}
+	}
+}
+
+// TestPutNewOwnWriteOnly: PutNew succeeds only when this call wrote the
+// item. A lost answer, retried with the call's token, succeeds with one
+// item written; an identical item written by another call (another
+// token) fails its condition, and so does one written under the same
+// idempotency key by another tenant.
+func TestPutNewOwnWriteOnly(t *testing.T) {
+	c, tbl := execTable(t)
+	notExists := ddb.MustPrepare(expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name("pk"))))
 	it := ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("x"), "v": ddb.S("mine"), "l": &types.AttributeValueMemberL{Value: []types.AttributeValue{ddb.S("a")}}}
 	fc := ddbtest.NewFaultClient(c)
-	fc.Inject("PutItem", ddbtest.LoseResponse, 1)
-	var ise *types.InternalServerError
-	if err := ddb.PutNew(t.Context(), fc, tbl, it, notExists); !errors.As(err, &ise) {
-		t.Fatalf("PutNew with its answer lost = %v, want the InternalServerError", err)
+	cc := ddbtest.NewCountingClient(fc)
+	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1)
+	if err := ddb.PutNew(t.Context(), cc, fastPolicy, scope(tbl, "create"), tbl, it, notExists); err != nil {
+		t.Fatalf("PutNew with its answer lost = %v, want success", err)
 	}
-	if err := ddb.PutNew(t.Context(), c, tbl, it, notExists); err != nil {
-		t.Fatalf("PutNew repeated after its own commit = %v, want success", err)
+	if n := cc.Count("TransactWriteItems"); n != 2 {
+		t.Errorf("PutNew with its answer lost made %d calls, want 2", n)
 	}
-	other := ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("x"), "v": ddb.S("someone else's")}
-	if err := ddb.PutNew(t.Context(), c, tbl, other, notExists); !ddb.IsConditionFailed(err) {
-		t.Fatalf("PutNew over another item = %v, want a failed condition", err)
+	got, err := ddb.GetItem(t.Context(), c, tbl, tbl.Key("p", "x"))
+	if err != nil || !ddb.ItemsEqual(got, it) {
+		t.Fatalf("item after PutNew = %v, %v; want %v", got, err, it)
+	}
+	// The identical item, from another call: not this call's write.
+	err = ddb.PutNew(t.Context(), c, fastPolicy, scope(tbl, "create"), tbl, it, notExists)
+	var ccf *types.ConditionalCheckFailedException
+	if !errors.As(err, &ccf) || !ddb.ItemsEqual(ccf.Item, it) {
+		t.Fatalf("PutNew of an identical item by another call = %v, want a failed condition holding the item found", err)
+	}
+	// Under one idempotency key: the repeat is the same call, and succeeds;
+	// the same key on another tenant's item is another call.
+	ctx := ddbkit.WithIdempotencyKey(t.Context(), "k")
+	mine := ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("y"), "v": ddb.S("mine")}
+	for range 2 {
+		if err := ddb.PutNew(ctx, c, fastPolicy, scope(tbl, "create"), tbl, mine, notExists); err != nil {
+			t.Fatalf("PutNew repeated under one key = %v, want success", err)
+		}
+	}
+	theirs := ddb.Scope{Table: tbl.Name, Op: "create", Partition: "q"}
+	if err := ddb.PutNew(ctx, c, fastPolicy, theirs, tbl, mine, notExists); !ddb.IsConditionFailed(err) {
+		t.Fatalf("PutNew of the same item under the same key by another tenant = %v, want a failed condition", err)
 	}
 }
 

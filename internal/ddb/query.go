@@ -391,7 +391,9 @@ func queryPage(ctx context.Context, c ddbkit.Client, b Backoff, q KeyQuery, limi
 		if len(out.LastEvaluatedKey) == 0 {
 			return items, "", nil
 		}
-		if filtered && ev.Add(int(out.ScannedCount)) {
+		// ScannedCount counts the items evaluated, matched or not; never
+		// fewer than those returned.
+		if filtered && ev.Add(max(int(out.ScannedCount), len(out.Items))) {
 			next, err := EncodeCursor(q, q.CursorKey(out.LastEvaluatedKey))
 			return items, next, err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -39,7 +40,7 @@ func TestQueryPageInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &stubClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) { return &dynamodb.QueryOutput{}, nil }}
-			items, next, err := ddb.QueryPage(context.Background(), s, tt.q, 10, "", tt.filter)
+			items, next, err := ddb.QueryPage(context.Background(), s, fastPolicy, tt.q, 10, "", tt.filter)
 			if err != nil || len(items) != 0 || next != "" {
 				t.Fatalf("QueryPage() = (%v, %q, %v), want an empty last page", items, next, err)
 			}
@@ -91,7 +92,7 @@ func TestQueryPageCursor(t *testing.T) {
 	s := &stubClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 		return &dynamodb.QueryOutput{Items: page, LastEvaluatedKey: tblA.KeyOf(page[2])}, nil
 	}}
-	items, next, err := ddb.QueryPage(context.Background(), s, q, 2, "", nil)
+	items, next, err := ddb.QueryPage(context.Background(), s, fastPolicy, q, 2, "", nil)
 	if err != nil {
 		t.Fatalf("QueryPage() error = %v", err)
 	}
@@ -103,7 +104,7 @@ func TestQueryPageCursor(t *testing.T) {
 	if want := encode(t, q, tblA.KeyOf(page[1])); next != want {
 		t.Errorf("Next = %q, want the cursor of the page's last item %q", next, want)
 	}
-	if _, _, err := ddb.QueryPage(context.Background(), s, q, 2, next, nil); err != nil {
+	if _, _, err := ddb.QueryPage(context.Background(), s, fastPolicy, q, 2, next, nil); err != nil {
 		t.Fatalf("QueryPage(next) error = %v", err)
 	}
 	if got := s.queries[1].ExclusiveStartKey; !reflect.DeepEqual(got, tblA.KeyOf(page[1])) {
@@ -125,7 +126,7 @@ func TestQueryPageInvalidCursor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &stubClient{}
-			_, _, err := ddb.QueryPage(context.Background(), s, q, 10, tt.cursor, nil)
+			_, _, err := ddb.QueryPage(context.Background(), s, fastPolicy, q, 10, tt.cursor, nil)
 			if !errors.Is(err, ddbkit.ErrInvalidCursor) {
 				t.Errorf("QueryPage() error = %v, want ErrInvalidCursor", err)
 			}
@@ -165,7 +166,7 @@ func TestQueryPageFilterFillsPage(t *testing.T) {
 				}
 				return out, nil
 			}
-			items, next, err := ddb.QueryPage(context.Background(), s, q, tt.limit, "", filter)
+			items, next, err := ddb.QueryPage(context.Background(), s, fastPolicy, q, tt.limit, "", filter)
 			if err != nil {
 				t.Fatalf("QueryPage() error = %v", err)
 			}
@@ -176,7 +177,11 @@ func TestQueryPageFilterFillsPage(t *testing.T) {
 				t.Errorf("QueryPage() made %d calls, want %d", len(s.queries), tt.wantCalls)
 			}
 			for i, in := range s.queries {
-				if want := int32(tt.limit + 1 - i); aws.ToInt32(in.Limit) != want {
+				want := int32(tt.limit + 1 - i)
+				if i > 0 {
+					want = max(want, ddb.MinFollowUp) // a follow-up reads at least MinFollowUp
+				}
+				if aws.ToInt32(in.Limit) != want {
 					t.Errorf("call %d: Limit = %d, want %d", i, aws.ToInt32(in.Limit), want)
 				}
 				if i > 0 && !reflect.DeepEqual(in.ExclusiveStartKey, tblA.Key("p", fmt.Sprint(i-1))) {
@@ -187,9 +192,67 @@ func TestQueryPageFilterFillsPage(t *testing.T) {
 	}
 }
 
+// TestQueryPageBudget: a filtered page that nothing matches evaluates at
+// most its budget, whatever the partition's size, and returns no items
+// with a cursor after the last item evaluated; the follow-ups read at
+// least MinFollowUp and never beyond the budget. A throttled Query is
+// retried on its own, not the page.
+func TestQueryPageBudget(t *testing.T) {
+	filter := &ddb.Filter{Shape: "test: v exists",
+		Cond: func(int) expression.ConditionBuilder { return expression.Name("v").AttributeExists() }}
+	tests := []struct {
+		name       string
+		budget     int
+		wantLimits []int32
+	}{
+		{name: "default", budget: 0, wantLimits: []int32{11, 100, 100, 100, 100, 100, 100, 100, 100, 100, 89}},
+		{name: "small", budget: 30, wantLimits: []int32{11, 19}},
+		{name: "below the page", budget: 5, wantLimits: []int32{5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := ddb.KeyQuery{Table: curTable, PartitionValue: "p", Budget: tt.budget}
+			s := &stubClient{}
+			read := 0
+			throttled := false
+			s.query = func(in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
+				if len(s.queries) == 3 && !throttled { // the third call
+					throttled = true
+					return nil, &types.ProvisionedThroughputExceededException{Message: aws.String("slow down")}
+				}
+				// A partition of a million items, none of which matches.
+				n := aws.ToInt32(in.Limit)
+				read += int(n)
+				return &dynamodb.QueryOutput{ScannedCount: n, LastEvaluatedKey: tblA.Key("p", fmt.Sprintf("%07d", read-1))}, nil
+			}
+			items, next, err := ddb.QueryPage(context.Background(), s, fastPolicy, q, 10, "", filter)
+			if err != nil {
+				t.Fatalf("QueryPage() error = %v", err)
+			}
+			if len(items) != 0 || next == "" {
+				t.Fatalf("QueryPage() = %d items, Next %q; want none, and a Next", len(items), next)
+			}
+			var limits []int32
+			for i, in := range s.queries {
+				if i == 2 && len(tt.wantLimits) > 2 {
+					continue // the throttled call, repeated next
+				}
+				limits = append(limits, aws.ToInt32(in.Limit))
+			}
+			if !slices.Equal(limits, tt.wantLimits) {
+				t.Errorf("Query Limits = %v, want %v", limits, tt.wantLimits)
+			}
+			key, err := ddb.DecodeCursor(q, next)
+			if err != nil || !reflect.DeepEqual(key, tblA.Key("p", fmt.Sprintf("%07d", read-1))) {
+				t.Errorf("Next decodes to %v (%v), want the last key evaluated", key, err)
+			}
+		})
+	}
+}
+
 func TestQueryPageCallError(t *testing.T) {
 	s := &stubClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) { return nil, context.DeadlineExceeded }}
-	_, _, err := ddb.QueryPage(context.Background(), s, ddb.KeyQuery{Table: curTable, PartitionValue: "p"}, 10, "", nil)
+	_, _, err := ddb.QueryPage(context.Background(), s, fastPolicy, ddb.KeyQuery{Table: curTable, PartitionValue: "p"}, 10, "", nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("QueryPage() error = %v, want it to wrap the call's error", err)
 	}
@@ -211,7 +274,7 @@ func TestQueryPageBadLimit(t *testing.T) {
 						t.Errorf("QueryPage(limit %d) panicked: %v", limit, r)
 					}
 				}()
-				_, _, err = ddb.QueryPage(context.Background(), s, ddb.KeyQuery{Table: curTable, PartitionValue: "p"}, limit, "", nil)
+				_, _, err = ddb.QueryPage(context.Background(), s, fastPolicy, ddb.KeyQuery{Table: curTable, PartitionValue: "p"}, limit, "", nil)
 			}()
 			if !errors.Is(err, ddbkit.ErrInvalidArgument) {
 				t.Errorf("QueryPage(limit %d) error = %v, want ErrInvalidArgument", limit, err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/ddbkit/ddbkit"
@@ -24,6 +25,20 @@ func TestValidator(t *testing.T) {
 		{"invalid UTF-8", func(v *valid.Validator) { v.Text("Name", "\xff", false, 40) }, "Name"},
 		{"line with a new line", func(v *valid.Validator) { v.Line("Nickname", "a\nb", false, 50) }, "Nickname"},
 		{"ID", func(v *valid.Validator) { v.ID("ID", "0190a6f2-7c3e-7000-8000-000000000000", 128) }, ""},
+		{"time in year 9999", func(v *valid.Validator) { v.Time("At", time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)) }, ""},
+		{"time in year 10000", func(v *valid.Validator) { v.Time("At", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)) }, "At"},
+		{"time in year 0", func(v *valid.Validator) { v.Time("At", time.Date(0, 12, 31, 0, 0, 0, 0, time.UTC)) }, "At"},
+		{"time past 9999 only in UTC", func(v *valid.Validator) {
+			v.Time("At", time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("west", -5*3600)))
+		}, "At"},
+		{"https URL", func(v *valid.Validator) { v.URL("SourceURL", "https://example.com/r?id=1", true, 2048) }, ""},
+		{"http URL", func(v *valid.Validator) { v.URL("SourceURL", "HTTP://example.com/", true, 2048) }, ""},
+		{"javascript: URL", func(v *valid.Validator) { v.URL("SourceURL", "javascript:alert(1)", true, 2048) }, "SourceURL"},
+		{"data: URL", func(v *valid.Validator) { v.URL("SourceURL", "data:text/html,x", true, 2048) }, "SourceURL"},
+		{"URL without a host", func(v *valid.Validator) { v.URL("SourceURL", "https:/path", true, 2048) }, "SourceURL"},
+		{"relative URL", func(v *valid.Validator) { v.URL("SourceURL", "//example.com/x", true, 2048) }, "SourceURL"},
+		{"URL with a new line", func(v *valid.Validator) { v.URL("SourceURL", "https://example.com/\nx", true, 2048) }, "SourceURL"},
+		{"empty optional URL", func(v *valid.Validator) { v.URL("SourceURL", "", false, 2048) }, ""},
 		{"ID with '#'", func(v *valid.Validator) { v.ID("ID", "a#b", 128) }, "ID"},
 		{"ID with a space", func(v *valid.Validator) { v.ID("ID", "a b", 128) }, "ID"},
 		{"empty ID", func(v *valid.Validator) { v.ID("ID", "", 128) }, "ID"},
