@@ -88,4 +88,3 @@ func ItemsEqual(a, b Item) bool {
 		return AttrString(x) == AttrString(y)
 	})
 }
-

@@ -90,7 +90,9 @@ func TestExecTxIdempotencyKey(t *testing.T) {
 }
 
 // scope is the scope of op on partition "p" of tbl.
-func scope(tbl ddb.Table, op string) ddb.Scope { return ddb.Scope{Table: tbl.Name, Op: op, Partition: "p"} }
+func scope(tbl ddb.Table, op string) ddb.Scope {
+	return ddb.Scope{Table: tbl.Name, Op: op, Partition: "p"}
+}
 
 // TestIdempotencyKeyScoped: one caller's key reused by another tenant, on
 // another table or for another operation reaches nobody else's write:

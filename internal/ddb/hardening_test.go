@@ -190,8 +190,8 @@ func TestItemSizeAgreesWithDynamoDB(t *testing.T) {
 	ctx := t.Context()
 	mk := func(sk string, pad int) ddb.Item {
 		return ddb.Item{"pk": ddb.S("p"), "sk": ddb.S(sk), "n": &types.AttributeValueMemberN{Value: "12345"},
-			"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{ddb.S("ab"), &types.AttributeValueMemberBOOL{Value: true}}},
-			"m": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": ddb.S("v")}},
+			"l":    &types.AttributeValueMemberL{Value: []types.AttributeValue{ddb.S("ab"), &types.AttributeValueMemberBOOL{Value: true}}},
+			"m":    &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": ddb.S("v")}},
 			"text": ddb.S(strings.Repeat("é", pad/2))}
 	}
 	base := ddb.ItemSize(mk("a", 0))
