@@ -59,17 +59,14 @@ var todoAttrs = []string{"id", "entity_type", "title", "description", "priority"
 // CreateUser implements UserStore.CreateUser, which documents its errors.
 func (s *DynamoStore) CreateUser(ctx context.Context, u User) error {
 	const op = "create user"
-	k, err := newUserRef(op, u)
+	_, item, err := newUser(op, u)
 	if err != nil {
 		return err
 	}
-	item, err := marshalUser(k, u)
-	if err != nil {
-		return wrap(op, err)
-	}
-	// PutNew takes the user it finds, if it is exactly this one, for the
-	// write of an earlier attempt whose response was lost.
-	err = s.retry(ctx, func() error { return ddb.PutNewPrepared(ctx, s.c, s.t, item, pNotExists) })
+	// PutNew succeeds only when this call wrote the user, as its token
+	// proves after a lost response: a user someone else wrote is taken,
+	// even with the same email. It retries itself.
+	err = ddb.PutNew(ctx, s.c, s.o.backoff(), s.o.scope(op, u.Username), s.t, item, pNotExists)
 	if ddb.IsConditionFailed(err) {
 		return wrap(op, errUserExists(u.Username))
 	}
@@ -93,14 +90,14 @@ func (s *DynamoStore) GetUser(ctx context.Context, username string) (User, error
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
 func (s *DynamoStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
-	return list(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
+	return list(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t, s.o.FilterBudget), nil },
 		func(it ddb.Item) (User, error) { return decodeUser(s.t, it) })
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
 func (s *DynamoStore) UpdateUser(ctx context.Context, u User) error {
 	const op = "update user"
-	k, err := newUserRef(op, u)
+	k, _, err := newUser(op, u)
 	if err != nil {
 		return err
 	}
@@ -132,7 +129,7 @@ func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 	if err != nil {
 		return err
 	}
-	q, err := userDataQuery(s.t, username, "")
+	q, err := userDataQuery(s.t, s.o.FilterBudget, username, "")
 	if err != nil {
 		return wrap(op, err)
 	}
@@ -163,7 +160,7 @@ func (s *DynamoStore) DeleteUser(ctx context.Context, username string) error {
 		for i, it := range items {
 			tx.Delete(itemLabels[i], s.t, s.t.KeyOf(it))
 		}
-		err = s.execStep(ctx, op, &tx)
+		err = s.execStep(ctx, &tx)
 		_, userFailed := ddb.ConditionFailed(err, labelUser)
 		switch {
 		case err == nil:
@@ -199,21 +196,17 @@ func (s *DynamoStore) deleted(op string, found bool, none error) error {
 // or call shares, not one made from the caller's idempotency key: each step
 // writes other items at another time, so a repeated call under the key
 // would only fail with ErrConflict where it should finish the sweep. The
-// retries of the step still share its token.
-func (s *DynamoStore) execStep(ctx context.Context, op string, tx *ddb.Tx) error {
+// retries of the step still share its token, and are its one retry loop.
+func (s *DynamoStore) execStep(ctx context.Context, tx *ddb.Tx) error {
 	return ddb.ExecTxToken(ctx, s.c, s.o.backoff(), uuid.NewString(), tx)
 }
 
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
 func (s *DynamoStore) CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error) {
 	const op = "create todo"
-	t, k, err := s.o.newTodo(op, username, in)
+	t, _, item, err := s.o.newTodo(op, username, in)
 	if err != nil {
 		return Todo{}, err
-	}
-	item, err := marshalTodo(k, t)
-	if err != nil {
-		return Todo{}, wrap(op, err)
 	}
 	if err := s.create(ctx, op, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
 		return Todo{}, wrap(op, err)
@@ -223,16 +216,17 @@ func (s *DynamoStore) CreateTodo(ctx context.Context, username string, in NewTod
 
 // create puts a new item in one transaction with the checks that its user
 // and, when categoryID is set, its category exist. It returns taken when the
-// item's key is in use. The transaction's token makes it exactly-once
-// across lost responses, and across the caller's repeats under one
-// idempotency key.
+// item's key is in use. The transaction's token, scoped to the user's
+// partition, makes it exactly-once across lost responses, and across the
+// caller's repeats under one idempotency key. ExecTx is its one retry
+// loop.
 func (s *DynamoStore) create(ctx context.Context, op string, item ddb.Item, username, categoryID string, taken error) error {
 	var tx ddb.Tx
 	if err := s.checkRefs(&tx, username, categoryID); err != nil {
 		return err
 	}
 	tx.PutPrepared(labelItem, s.t, item, pNotExists)
-	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), s.o.scope(op, username), &tx)
 	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 		return taken
 	}
@@ -300,7 +294,7 @@ func (s *DynamoStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
 func (s *DynamoStore) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
 	return list(ctx, s, "list todos", opts,
-		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
+		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, s.o.FilterBudget, username, todoSKPrefix) },
 		func(it ddb.Item) (Todo, error) { return decodeTodo(s.t, it, username) })
 }
 
@@ -311,7 +305,10 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 	if err != nil {
 		return Todo{}, err
 	}
-	now := s.o.now()
+	now, err := s.o.stamp()
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
 	if patch.CategoryID != nil && *patch.CategoryID != "" {
 		t, err := s.updateTodoInCategory(ctx, op, k, username, id, patch, now)
 		return t, wrap(op, err)
@@ -342,45 +339,96 @@ func (s *DynamoStore) UpdateTodo(ctx context.Context, username, id string, patch
 // exactly the one read with the patch applied, and no read-back (which
 // could fail, or see a later write) follows the commit.
 func (s *DynamoStore) updateTodoInCategory(ctx context.Context, op string, k itemKey, username, id string, patch TodoPatch, now time.Time) (Todo, error) {
-	var res Todo
-	strong := false // read strongly, after a condition failed
-	err := ddb.RetryIf(ctx, s.o.backoff(), isChanged, func() error {
+	var (
+		old    Todo
+		strong bool // read strongly, after a condition failed
+	)
+	cat := *patch.CategoryID
+	// Every build keeps op's token (see ddb.ExecTx): a cancelled build
+	// leaves it free, and a caller's repeat cannot commit twice.
+	token := ddb.Token(ctx, s.o.scope(op, username))
+	build := func() (*ddb.Tx, error) {
 		var item ddb.Item
 		err := s.retry(ctx, func() (err error) {
 			item, err = s.readForWrite(ctx, k, strong)
 			return err
 		})
 		if err != nil || item == nil {
-			return orNotFound(err, errNotFound("todo", username, id))
+			return nil, orNotFound(err, errNotFound("todo", username, id))
 		}
-		old, err := decodeTodo(s.t, item, username)
-		if err != nil {
-			return err
+		if old, err = decodeTodo(s.t, item, username); err != nil {
+			return nil, err
 		}
 		var tx ddb.Tx
-		if err := s.checkCategory(&tx, username, *patch.CategoryID); err != nil {
-			return err
+		if err := s.checkCategory(&tx, username, cat); err != nil {
+			return nil, err
 		}
 		sets, mask := todoSets(patch, now)
 		p, args := updateUnchanged(shapeTodoUpdateUnchanged, mask, sets, item, todoAttrs)
 		tx.UpdatePrepared(labelItem, s.t, k.item(s.t), p, args...)
-		// Every build keeps op's token (see ddb.ExecTx): a cancelled build
-		// leaves it free, and a caller's repeat cannot commit twice.
-		if err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx); err != nil {
-			if old, failed := ddb.ConditionFailed(err, labelItem); failed {
-				if old == nil {
-					return errNotFound("todo", username, id)
-				}
-				strong = true
-				return changed("todo %q changed while it was being updated", id)
+		tx.Token(token)
+		return &tx, nil
+	}
+	check := func(err error) (error, bool) {
+		if old, failed := ddb.ConditionFailed(err, labelItem); failed {
+			if old == nil {
+				return errNotFound("todo", username, id), false
 			}
-			return s.refError(err, username, *patch.CategoryID)
+			strong = true
+			return changed("todo %q changed while it was being updated", id), true
 		}
-		res = patch.apply(old)
-		res.UpdatedAt = now
-		return nil
-	})
-	return res, err
+		return s.refError(err, username, cat), false
+	}
+	if err := txLoop(ctx, s.c, s.o.backoff(), build, check); err != nil {
+		return Todo{}, err
+	}
+	res := patch.apply(old)
+	res.UpdatedAt = now
+	return res, nil
+}
+
+// txLoop runs a read-modify-write whose write is one transaction. build
+// reads and returns the transaction, its token set; check turns a failure
+// into the error to report, and says whether it means the values read
+// changed, so that build must read again. Every TransactWriteItems call
+// (the first, a resend, or one after a rebuild) counts against one bound
+// of b.Attempts: a throttle, a 5xx, a lost response or a transaction
+// conflict resends the same transaction with its token, and a changed
+// read builds anew. So the step makes at most RetryPolicy.MaxAttempts
+// transaction calls whatever mix of failures it meets, where ddb.ExecTx's
+// own loop nested in a rebuild loop would multiply the bound. (The reads
+// of build are steps of their own, each within its own bound.) build may
+// return no transaction when there is nothing to write; txLoop then
+// returns nil.
+func txLoop(ctx context.Context, c ddbkit.Client, b ddb.Backoff, build func() (*ddb.Tx, error), check func(error) (error, bool)) error {
+	var tx *ddb.Tx
+	for n := 1; ; n++ {
+		if tx == nil {
+			var err error
+			if tx, err = build(); err != nil || tx == nil {
+				return err
+			}
+		}
+		err := tx.Exec(ctx, c)
+		if err == nil {
+			return nil
+		}
+		report, rebuild := check(err)
+		switch {
+		case rebuild:
+			tx = nil
+		case ddb.RetryableWithToken(err):
+			report = ddb.Classify(err)
+		default:
+			return report
+		}
+		if n >= max(b.Attempts, 1) {
+			return fmt.Errorf("gave up after %d attempts: %w", n, report)
+		}
+		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
+			return err
+		}
+	}
 }
 
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
@@ -412,7 +460,11 @@ func (s *DynamoStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 			if err != nil {
 				return err
 			}
-			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(s.toggles.stamp(s.o))}
+			now, err := checkClock(s.toggles.stamp(s.o))
+			if err != nil {
+				return err
+			}
+			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(now)}
 			w.p, w.args = updateUnchanged(shapeToggle, 0, []set{
 				{attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed}},
 				{attrUpdatedAt, ddb.S(w.stamp)},
@@ -476,7 +528,7 @@ func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error
 	// tell a todo it deleted from one that never was.
 	var tx ddb.Tx
 	tx.DeletePrepared(labelItem, s.t, k.item(s.t), pExists)
-	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), s.o.scope(op, username), &tx)
 	if _, failed := ddb.ConditionFailed(err, labelItem); failed {
 		return wrap(op, errNotFound("todo", username, id))
 	}
@@ -486,13 +538,9 @@ func (s *DynamoStore) DeleteTodo(ctx context.Context, username, id string) error
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
 func (s *DynamoStore) CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error) {
 	const op = "create category"
-	c, k, err := s.o.newCategory(op, username, in)
+	c, _, item, err := s.o.newCategory(op, username, in)
 	if err != nil {
 		return Category{}, err
-	}
-	item, err := marshalCategory(k, c)
-	if err != nil {
-		return Category{}, wrap(op, err)
 	}
 	if err := s.create(ctx, op, item, username, "", errExists("category", username, c.ID)); err != nil {
 		return Category{}, wrap(op, err)
@@ -518,7 +566,7 @@ func (s *DynamoStore) GetCategory(ctx context.Context, username, id string) (Cat
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
 func (s *DynamoStore) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
 	return list(ctx, s, "list categories", opts,
-		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
+		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, s.o.FilterBudget, username, categorySKPref) },
 		func(it ddb.Item) (Category, error) { return decodeCategory(s.t, it, username) })
 }
 
@@ -529,7 +577,11 @@ func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, p
 	if err != nil {
 		return Category{}, err
 	}
-	sets := []set{{attrUpdatedAt, ddb.S(keys.Timestamp(s.o.now()))}}
+	now, err := s.o.stamp()
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	sets := []set{{attrUpdatedAt, ddb.S(keys.Timestamp(now))}}
 	var mask uint64
 	if patch.Name != nil {
 		sets, mask = append(sets, set{"name", ddb.S(*patch.Name)}), mask|1
@@ -555,81 +607,103 @@ func (s *DynamoStore) UpdateCategory(ctx context.Context, username, id string, p
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
 //
-// The category goes last. Consistent queries find the todos referring to
-// it, and transactions of up to 100 items clear them, each with a check
-// that the category still exists; the last batch's transaction deletes the
-// category. So a crash at any point leaves either the category (and a
-// repeated call goes on) or no reference to it. A create that references
-// the category between the last query and that transaction is caught by
-// one more query, and so is, on a repeated call, anything an interrupted
-// one left: once the category is gone, references are cleared while no
-// category of that ID exists.
+// The category goes last. A consistent walk of the user's todos, filtered
+// on category_id and bounded per page by Options.FilterBudget, finds the
+// todos that refer to it, at most 99 a page, and one transaction per page
+// that has any clears them, with a check that the category still exists;
+// the transaction of the walk's last page deletes the category. So a crash
+// at any point leaves either the category (and a repeated call goes on) or
+// no reference to it. Once the category is gone, a second walk clears the
+// references a create made meanwhile behind the first walk's cursor (and,
+// on a repeated call, whatever an interrupted one left), each transaction
+// checking that no category of that ID exists.
 func (s *DynamoStore) DeleteCategory(ctx context.Context, username, id string) error {
 	const op = "delete category"
 	ck, err := categoryRef(op, username, id)
 	if err != nil {
 		return err
 	}
-	q, err := userDataQuery(s.t, username, todoSKPrefix)
+	q, err := userDataQuery(s.t, s.o.FilterBudget, username, todoSKPrefix)
+	if err != nil {
+		return wrap(op, err)
+	}
+	now, err := s.o.stamp()
 	if err != nil {
 		return wrap(op, err)
 	}
 	refersTo := &ddb.Filter{Shape: "todo: refers to category", Args: []types.AttributeValue{ddb.S(id)},
 		Cond: func(first int) expression.ConditionBuilder { return expression.Equal(nCategoryID, ddb.Param(first)) }}
-	empty, stamp, idv := ddb.S(""), ddb.S(keys.Timestamp(s.o.now())), ddb.S(id)
+	empty, stamp, idv := ddb.S(""), ddb.S(keys.Timestamp(now)), ddb.S(id)
 	category := ck.item(s.t)
-	b := s.o.backoff()
 	var (
-		catGone   bool // this call deleted the category, or found none
-		found     bool // this call deleted or cleared something
-		conflicts int
+		catGone bool   // this call deleted the category, or found none
+		found   bool   // this call deleted or cleared something
+		cursor  string // where the walk goes on
+		refs    []ddb.Item
+		next    string
+		wrote   bool
 	)
-	for {
-		refs, next, err := s.queryPage(ctx, q, ddb.MaxTxItems-1, "", refersTo)
-		if err != nil {
-			return wrap(op, err)
+	// build reads the page at cursor and returns its transaction, or none
+	// when the page has nothing to write.
+	build := func() (*ddb.Tx, error) {
+		var err error
+		if refs, next, err = s.queryPage(ctx, q, ddb.MaxTxItems-1, cursor, refersTo); err != nil {
+			return nil, err
 		}
-		last := next == ""
 		var tx ddb.Tx
 		switch {
-		case !catGone && last:
+		case !catGone && next == "":
 			tx.DeletePrepared(labelCategory, s.t, category, pExists)
+		case len(refs) == 0:
+			return nil, nil // a page the budget ended before it found any
 		case !catGone:
 			tx.CheckPrepared(labelCategory, s.t, category, pExists)
-		case len(refs) == 0 && found:
-			return nil // the usual end: the error below is not even built
-		case len(refs) == 0:
-			return s.deleted(op, found, errNotFound("category", username, id))
 		default:
 			tx.CheckPrepared(labelCategory, s.t, category, pNotExists)
 		}
 		for i, it := range refs {
 			tx.UpdatePrepared(todoLabels[i], s.t, s.t.KeyOf(it), pUncategorize, empty, stamp, idv)
 		}
-		err = s.execStep(ctx, op, &tx)
+		// A token of the step's own (see execStep), fresh for each build.
+		tx.Token(uuid.NewString())
+		wrote = true
+		return &tx, nil
+	}
+	check := func(err error) (error, bool) {
+		if _, failed := ddb.ConditionFailed(err, labelCategory); !failed && refChanged(err) {
+			// A todo changed between the query and the transaction.
+			return fmt.Errorf("todos of category %q kept changing while being uncategorized: %w", id, ddbkit.ErrConflict), true
+		}
+		return err, false
+	}
+	for {
+		wrote = false
+		err := txLoop(ctx, s.c, s.o.backoff(), build, check)
+		last := next == ""
 		_, catFailed := ddb.ConditionFailed(err, labelCategory)
 		switch {
 		case err == nil:
-			found = true
-			catGone = catGone || last
+			found = found || wrote
+			switch {
+			case !last:
+				cursor = next
+			case !catGone:
+				catGone, cursor = true, "" // deleted with the last page
+			default:
+				return s.deleted(op, found, errNotFound("category", username, id))
+			}
 		case catFailed && !catGone:
-			// No category: clear what still refers to it.
-			catGone = true
+			// No category: clear what still refers to it. When this was
+			// the walk's last page and it had nothing to clear, the walk
+			// found no reference at all.
 			if len(refs) == 0 && last {
 				return s.deleted(op, found, errNotFound("category", username, id))
 			}
+			catGone, cursor = true, ""
 		case catFailed:
 			// A category of this ID was created again: the todos that
 			// refer to it now are its own.
 			return s.deleted(op, found, fmt.Errorf("category %q of user %q was created again while todos were being uncategorized: %w", id, username, ddbkit.ErrConflict))
-		case refChanged(err):
-			// A todo changed between the query and the transaction.
-			if conflicts++; conflicts >= b.Attempts {
-				return wrap(op, fmt.Errorf("todos of category %q kept changing while being uncategorized (%d attempts): %w", id, conflicts, ddbkit.ErrConflict))
-			}
-			if err := ddb.Sleep(ctx, b.Delay(conflicts)); err != nil {
-				return wrap(op, err)
-			}
 		default:
 			return wrap(op, err)
 		}
@@ -654,7 +728,7 @@ func refChanged(err error) bool {
 // ListUserData implements Store.ListUserData, which documents its errors.
 func (s *DynamoStore) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
 	return list(ctx, s, "list user data", opts,
-		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
+		func() (ddb.KeyQuery, error) { return userDataQuery(s.t, s.o.FilterBudget, username, "") },
 		func(it ddb.Item) (Record, error) { return decodeRecord(s.t, it, username) })
 }
 
@@ -733,12 +807,9 @@ func outItem(out *dynamodb.GetItemOutput) ddb.Item {
 	return out.Item
 }
 
-func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) (items []ddb.Item, next string, err error) {
-	err = s.retry(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
-		return err
-	})
-	return items, next, err
+// queryPage runs one page of q; ddb.QueryPage retries each Query itself.
+func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) ([]ddb.Item, string, error) {
+	return ddb.QueryPage(ctx, s.c, s.o.backoff(), q, limit, cursor, filter)
 }
 
 // update applies p, an update of an existing item (updateExisting), with

@@ -163,7 +163,7 @@ func TestRoundTrips(t *testing.T) {
 			t.Fatalf("%s: calls %v, want %v", name, got, want)
 		}
 	}
-	step("CreateUser", map[string]int{"PutItem": 1}, func() error {
+	step("CreateUser", map[string]int{"TransactWriteItems": 1}, func() error {
 		return s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"})
 	})
 	var cat todo.Category
@@ -443,7 +443,7 @@ func scanAll(t *testing.T, c *dynamodb.Client, table string) map[string]map[stri
 // TestCursorSecret: with a cursor secret, a cursor only passes a store that
 // holds the same secret, even on the same table and listing.
 func TestCursorSecret(t *testing.T) {
-	s, c, table := newDynamo(t, nil, deterministic, func(o *todo.Options) { o.CursorSecret = []byte("secret A") })
+	s, c, table := newDynamo(t, nil, deterministic, func(o *todo.Options) { o.CursorSecret = []byte("secret A, 16 bytes at least") })
 	ctx := t.Context()
 	if err := s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"}); err != nil {
 		t.Fatal(err)
@@ -457,12 +457,12 @@ func TestCursorSecret(t *testing.T) {
 	if err != nil || p.Next == "" {
 		t.Fatalf("ListTodos = %+v, %v", p, err)
 	}
-	same := todo.NewDynamoStore(c, func(o *todo.Options) { o.TableName = table; o.CursorSecret = []byte("secret A") })
+	same := todo.NewDynamoStore(c, func(o *todo.Options) { o.TableName = table; o.CursorSecret = []byte("secret A, 16 bytes at least") })
 	if _, err := same.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next}); err != nil {
 		t.Fatalf("a cursor on a store with the same secret: %v", err)
 	}
 	for name, o := range map[string]func(*todo.Options){
-		"another secret": func(o *todo.Options) { o.TableName = table; o.CursorSecret = []byte("secret B") },
+		"another secret": func(o *todo.Options) { o.TableName = table; o.CursorSecret = []byte("secret B, 16 bytes at least") },
 		"no secret":      func(o *todo.Options) { o.TableName = table },
 	} {
 		other := todo.NewDynamoStore(c, o)

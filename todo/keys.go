@@ -64,11 +64,12 @@ func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
 // The listings: each is a KeyQuery that both stores run, so they share
 // order, page boundaries and cursors. They read consistently, as the memory
 // store does; DeleteUser and DeleteCategory rely on it to see every item.
-func usersQuery(t ddb.Table) ddb.KeyQuery {
-	return ddb.KeyQuery{Table: t, PartitionValue: usersPK, ConsistentRead: true}
+// budget is Options.FilterBudget, which a filtered page honours.
+func usersQuery(t ddb.Table, budget int) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: usersPK, ConsistentRead: true, Budget: budget}
 }
 
-func userDataQuery(t ddb.Table, username, prefix string) (ddb.KeyQuery, error) {
+func userDataQuery(t ddb.Table, budget int, username, prefix string) (ddb.KeyQuery, error) {
 	if err := validateUsername(username); err != nil {
 		return ddb.KeyQuery{}, err
 	}
@@ -76,7 +77,7 @@ func userDataQuery(t ddb.Table, username, prefix string) (ddb.KeyQuery, error) {
 	if err != nil {
 		return ddb.KeyQuery{}, err
 	}
-	q := ddb.KeyQuery{Table: t, PartitionValue: pk, ConsistentRead: true}
+	q := ddb.KeyQuery{Table: t, PartitionValue: pk, ConsistentRead: true, Budget: budget}
 	if prefix != "" {
 		p, err := keys.Prefix(keys.Lit(prefix))
 		if err != nil {

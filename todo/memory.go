@@ -24,9 +24,11 @@ import (
 // It keeps the DynamoDB store's other promises too: under a cancelled or
 // expired context it returns the same error (ErrUnavailable, matching the
 // context's error) and writes nothing, and the operations that send one
-// transaction on DynamoDB (CreateTodo, CreateCategory, UpdateTodo with a
-// category) honour an idempotency key (ddbkit.WithIdempotencyKey) as
-// DynamoDB honours the ClientRequestToken made from it.
+// transaction on DynamoDB (CreateUser, CreateTodo, CreateCategory,
+// UpdateTodo with a category, DeleteTodo) honour an idempotency key
+// (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
+// made from it: the very same token, scoped to the table, the operation
+// and the user's partition (ddbkit.RequestToken).
 type MemoryStore struct {
 	o       Options
 	t       ddb.Table
@@ -112,26 +114,38 @@ func live(ctx context.Context, op string) error {
 // CreateUser implements UserStore.CreateUser, which documents its errors.
 func (s *MemoryStore) CreateUser(ctx context.Context, u User) error {
 	const op = "create user"
-	k, err := newUserRef(op, u)
+	k, item, err := newUser(op, u)
 	if err != nil {
 		return err
 	}
 	if err := live(ctx, op); err != nil {
 		return err
 	}
+	at := s.tokenTime(ctx, op, u.Username)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	next := userEntity(k, u)
-	if e, ok := s.items.Get(k.pk, k.sk); ok {
-		if ddb.ItemsEqual(e.raw, next.raw) {
-			// DynamoStore cannot tell this user from the write of an
-			// earlier attempt of its own, and succeeds.
-			return nil
+	// DynamoStore's PutNew: a user already there is taken, whoever wrote
+	// it and whatever its email, unless the caller's idempotency key
+	// replays the very write it committed.
+	return wrap(op, s.once(ctx, s.o.scope(op, u.Username), writes(k, u), at, func() error {
+		if s.exists(k) {
+			return errUserExists(u.Username)
 		}
-		return wrap(op, errUserExists(u.Username))
+		s.put(k, entity{raw: item, user: &u})
+		return nil
+	}))
+}
+
+// tokenTime is the time a write of op under the caller's idempotency key
+// is made at, for memtable.Tokens' window, or the zero time without a key:
+// the clock is read only when a key needs it, so that a store's clock
+// advances as DynamoStore's does.
+func (s *MemoryStore) tokenTime(ctx context.Context, op, username string) time.Time {
+	sc := s.o.scope(op, username)
+	if _, keyed := ddbkit.RequestToken(ctx, sc.Table, sc.Op, sc.Partition); keyed {
+		return s.o.now()
 	}
-	s.put(k, next)
-	return nil
+	return time.Time{}
 }
 
 // GetUser implements UserStore.GetUser, which documents its errors.
@@ -146,14 +160,14 @@ func (s *MemoryStore) GetUser(ctx context.Context, username string) (User, error
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
 func (s *MemoryStore) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
-	return memList(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t), nil },
+	return memList(ctx, s, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(s.t, s.o.FilterBudget), nil },
 		func(e entity) (User, bool) { return *e.user, true })
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
 func (s *MemoryStore) UpdateUser(ctx context.Context, u User) error {
 	const op = "update user"
-	k, err := newUserRef(op, u)
+	k, _, err := newUser(op, u)
 	if err != nil {
 		return err
 	}
@@ -177,8 +191,13 @@ func (s *MemoryStore) DeleteUser(ctx context.Context, username string) error {
 	if err != nil {
 		return err
 	}
-	q, err := userDataQuery(s.t, username, "")
+	q, err := userDataQuery(s.t, s.o.FilterBudget, username, "")
 	if err != nil {
+		return wrap(op, err)
+	}
+	// DynamoStore pages through the partition, and refuses a weak
+	// CursorSecret before its first call.
+	if err := ddb.CheckCursorSecret(s.t.CursorSecret); err != nil {
 		return wrap(op, err)
 	}
 	if err := live(ctx, op); err != nil {
@@ -234,14 +253,14 @@ func (s *MemoryStore) checkCategory(username, categoryID string) error {
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
 func (s *MemoryStore) CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error) {
 	const op = "create todo"
-	t, k, err := s.o.newTodo(op, username, in)
+	t, k, item, err := s.o.newTodo(op, username, in)
 	if err != nil {
 		return Todo{}, err
 	}
 	if err := live(ctx, op); err != nil {
 		return Todo{}, err
 	}
-	err = s.create(ctx, op, k, todoEntity(k, t), username, in.CategoryID, errExists("todo", username, t.ID),
+	err = s.create(ctx, op, k, entity{raw: item, todo: &t}, username, in.CategoryID, errExists("todo", username, t.ID),
 		writes(k, t, in.CategoryID), t.CreatedAt)
 	if err != nil {
 		return Todo{}, wrap(op, err)
@@ -256,7 +275,7 @@ func (s *MemoryStore) CreateTodo(ctx context.Context, username string, in NewTod
 func (s *MemoryStore) create(ctx context.Context, op string, k itemKey, e entity, username, categoryID string, taken error, w string, at time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.once(ctx, op, w, at, func() error {
+	return s.once(ctx, s.o.scope(op, username), w, at, func() error {
 		if err := s.checkRefs(username, categoryID); err != nil {
 			return err
 		}
@@ -268,13 +287,14 @@ func (s *MemoryStore) create(ctx context.Context, op string, k itemKey, e entity
 	})
 }
 
-// once runs write, the equivalent of one DynamoDB transaction of op whose
-// writes w describes, under the token of the caller's idempotency key in
-// ctx, as DynamoDB does: a repeat of writes that committed under the token
+// once runs write, the equivalent of one DynamoDB transaction in scope sc
+// whose writes w describes, under the token of the caller's idempotency
+// key in ctx (the same token DynamoStore sends: ddbkit.RequestToken of
+// sc), as DynamoDB does: a repeat of writes that committed under the token
 // succeeds without writing, other writes under it fail with ErrConflict.
 // Without a key, it just runs write. The caller holds the lock.
-func (s *MemoryStore) once(ctx context.Context, op, w string, at time.Time, write func() error) error {
-	token, keyed := ddbkit.RequestToken(ctx, op)
+func (s *MemoryStore) once(ctx context.Context, sc ddb.Scope, w string, at time.Time, write func() error) error {
+	token, keyed := ddbkit.RequestToken(ctx, sc.Table, sc.Op, sc.Partition)
 	if !keyed {
 		return write()
 	}
@@ -311,7 +331,7 @@ func (s *MemoryStore) GetTodo(ctx context.Context, username, id string) (Todo, e
 
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
 func (s *MemoryStore) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
-	return memList(ctx, s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, todoSKPrefix) },
+	return memList(ctx, s, "list todos", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, s.o.FilterBudget, username, todoSKPrefix) },
 		func(e entity) (Todo, bool) { return *e.todo, true })
 }
 
@@ -322,7 +342,10 @@ func (s *MemoryStore) UpdateTodo(ctx context.Context, username, id string, patch
 	if err != nil {
 		return Todo{}, err
 	}
-	now := s.o.now()
+	now, err := s.o.stamp()
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
 	if err := live(ctx, op); err != nil {
 		return Todo{}, err
 	}
@@ -334,15 +357,21 @@ func (s *MemoryStore) UpdateTodo(ctx context.Context, username, id string, patch
 	}
 	t := patch.apply(*e.todo)
 	t.UpdatedAt = now
+	next := e.updated(todoEntity(k, t), patch.attrs()...)
 	write := func() error {
-		s.put(k, e.updated(todoEntity(k, t), patch.attrs()...))
+		// An item another writer made large may pass DynamoDB's limit
+		// with the patch, which DynamoDB refuses (ErrInvalidArgument).
+		if err := ddb.CheckItemSize(next.raw, "TodoPatch", 0); err != nil {
+			return err
+		}
+		s.put(k, next)
 		return nil
 	}
 	if patch.CategoryID != nil && *patch.CategoryID != "" {
 		// DynamoStore's transaction: the category check, and the update
 		// conditioned on the todo as read.
 		cat := *patch.CategoryID
-		err = s.once(ctx, op, writes(k, *e.todo, patch, now, cat), now, func() error {
+		err = s.once(ctx, s.o.scope(op, username), writes(k, *e.todo, patch, now, cat), now, func() error {
 			if err := s.checkCategory(username, cat); err != nil {
 				return err
 			}
@@ -353,7 +382,10 @@ func (s *MemoryStore) UpdateTodo(ctx context.Context, username, id string, patch
 		}
 		return t, nil
 	}
-	return t, write()
+	if err := write(); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	return t, nil
 }
 
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
@@ -372,9 +404,13 @@ func (s *MemoryStore) ToggleTodo(ctx context.Context, username, id string) (Todo
 	if !ok {
 		return Todo{}, wrap(op, errNotFound("todo", username, id))
 	}
+	now, err := checkClock(s.toggles.stamp(s.o))
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
 	t := *e.todo
 	t.Completed = !t.Completed
-	t.UpdatedAt = s.toggles.stamp(s.o)
+	t.UpdatedAt = now
 	s.put(k, e.updated(todoEntity(k, t), attrCompleted, attrUpdatedAt))
 	return t, nil
 }
@@ -390,13 +426,10 @@ func (s *MemoryStore) DeleteTodo(ctx context.Context, username, id string) error
 		return err
 	}
 	// DynamoStore's transaction, under the caller's idempotency key if any.
-	var at time.Time
-	if _, keyed := ddbkit.RequestToken(ctx, op); keyed {
-		at = s.o.now()
-	}
+	at := s.tokenTime(ctx, op, username)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return wrap(op, s.once(ctx, op, writes(k.pk, k.sk), at, func() error {
+	return wrap(op, s.once(ctx, s.o.scope(op, username), writes(k.pk, k.sk), at, func() error {
 		if !s.remove(k) {
 			return errNotFound("todo", username, id)
 		}
@@ -407,14 +440,14 @@ func (s *MemoryStore) DeleteTodo(ctx context.Context, username, id string) error
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
 func (s *MemoryStore) CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error) {
 	const op = "create category"
-	c, k, err := s.o.newCategory(op, username, in)
+	c, k, item, err := s.o.newCategory(op, username, in)
 	if err != nil {
 		return Category{}, err
 	}
 	if err := live(ctx, op); err != nil {
 		return Category{}, err
 	}
-	err = s.create(ctx, op, k, categoryEntity(k, c), username, "", errExists("category", username, c.ID),
+	err = s.create(ctx, op, k, entity{raw: item, category: &c}, username, "", errExists("category", username, c.ID),
 		writes(k, c), c.CreatedAt)
 	if err != nil {
 		return Category{}, wrap(op, err)
@@ -434,7 +467,7 @@ func (s *MemoryStore) GetCategory(ctx context.Context, username, id string) (Cat
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
 func (s *MemoryStore) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
-	return memList(ctx, s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, categorySKPref) },
+	return memList(ctx, s, "list categories", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, s.o.FilterBudget, username, categorySKPref) },
 		func(e entity) (Category, bool) { return *e.category, true })
 }
 
@@ -445,7 +478,10 @@ func (s *MemoryStore) UpdateCategory(ctx context.Context, username, id string, p
 	if err != nil {
 		return Category{}, err
 	}
-	now := s.o.now()
+	now, err := s.o.stamp()
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
 	if err := live(ctx, op); err != nil {
 		return Category{}, err
 	}
@@ -457,7 +493,11 @@ func (s *MemoryStore) UpdateCategory(ctx context.Context, username, id string, p
 	}
 	c := patch.apply(*e.category)
 	c.UpdatedAt = now
-	s.put(k, e.updated(categoryEntity(k, c), patch.attrs()...))
+	next := e.updated(categoryEntity(k, c), patch.attrs()...)
+	if err := ddb.CheckItemSize(next.raw, "CategoryPatch", 0); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	s.put(k, next)
 	return c, nil
 }
 
@@ -468,25 +508,44 @@ func (s *MemoryStore) DeleteCategory(ctx context.Context, username, id string) e
 	if err != nil {
 		return err
 	}
-	q, err := userDataQuery(s.t, username, todoSKPrefix)
+	q, err := userDataQuery(s.t, s.o.FilterBudget, username, todoSKPrefix)
 	if err != nil {
 		return wrap(op, err)
 	}
-	now := s.o.now()
+	now, err := s.o.stamp()
+	if err != nil {
+		return wrap(op, err)
+	}
+	if err := ddb.CheckCursorSecret(s.t.CursorSecret); err != nil {
+		return wrap(op, err) // as DynamoStore's first page refuses it
+	}
 	if err := live(ctx, op); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	found := s.remove(k)
-	for _, e := range s.items.Partition(q.PartitionValue) {
-		if e.todo != nil && e.todo.CategoryID == id {
-			t := *e.todo
-			t.CategoryID, t.UpdatedAt = "", now
-			tk := s.keyOf(e)
-			s.put(tk, e.updated(todoEntity(tk, t), attrCategoryID, attrUpdatedAt))
-			found = true
+	// The walk DynamoStore makes, through the same filtered pages, each
+	// bounded by the budget: under the lock, all at once.
+	refersTo := func(e entity) bool { return e.todo != nil && e.todo.CategoryID == id }
+	var refs []entity
+	for cursor := ""; ; {
+		page, next, err := s.items.Query(q, ddb.MaxTxItems-1, cursor, refersTo)
+		if err != nil {
+			return wrap(op, err)
 		}
+		refs = append(refs, page...)
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	found := s.remove(k)
+	for _, e := range refs {
+		t := *e.todo
+		t.CategoryID, t.UpdatedAt = "", now
+		tk := s.keyOf(e)
+		s.put(tk, e.updated(todoEntity(tk, t), attrCategoryID, attrUpdatedAt))
+		found = true
 	}
 	if !found {
 		return wrap(op, errNotFound("category", username, id))
@@ -496,7 +555,7 @@ func (s *MemoryStore) DeleteCategory(ctx context.Context, username, id string) e
 
 // ListUserData implements Store.ListUserData, which documents its errors.
 func (s *MemoryStore) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
-	return memList(ctx, s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, username, "") },
+	return memList(ctx, s, "list user data", opts, func() (ddb.KeyQuery, error) { return userDataQuery(s.t, s.o.FilterBudget, username, "") },
 		func(e entity) (Record, bool) {
 			// Copies, so that callers cannot reach into the store.
 			switch {

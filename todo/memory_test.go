@@ -30,14 +30,14 @@ func TestMemoryCursorSecret(t *testing.T) {
 		}
 		return s
 	}
-	p, err := fill("A").ListTodos(t.Context(), "alice", ddbkit.PageOptions{Limit: 1})
+	p, err := fill("secret A, 16 bytes at least").ListTodos(t.Context(), "alice", ddbkit.PageOptions{Limit: 1})
 	if err != nil || p.Next == "" {
 		t.Fatalf("ListTodos = %+v, %v", p, err)
 	}
-	if _, err := fill("A").ListTodos(t.Context(), "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next}); err != nil {
+	if _, err := fill("secret A, 16 bytes at least").ListTodos(t.Context(), "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next}); err != nil {
 		t.Fatalf("a cursor on a store with the same secret: %v", err)
 	}
-	for _, secret := range []string{"B", ""} {
+	for _, secret := range []string{"secret B, 16 bytes at least", ""} {
 		_, err := fill(secret).ListTodos(t.Context(), "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next})
 		if !errors.Is(err, ddbkit.ErrInvalidCursor) {
 			t.Fatalf("a cursor on a store with secret %q: %v, want ErrInvalidCursor", secret, err)

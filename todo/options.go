@@ -9,6 +9,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/valid"
 )
 
 // Options configure a store. Both stores take the same options.
@@ -31,8 +32,21 @@ type Options struct {
 	// CursorSecret keys the MAC of page cursors. The default is none:
 	// cursors are bound to their listing and tamper-evident but, without a
 	// secret, forgeable within the caller's own partition and range. Set a
-	// secret shared by all instances to make them unforgeable.
+	// secret shared by all instances to make them unforgeable: at least 16
+	// bytes (ddb.MinCursorSecret; use 32 random bytes). A secret of 1 to 15
+	// bytes is refused: every listing, and DeleteCategory and DeleteUser,
+	// which page through the user's partition, then fail with
+	// ErrInvalidArgument naming CursorSecret, on both stores, before any
+	// call.
 	CursorSecret []byte
+	// FilterBudget is the most items a filtered listing evaluates per
+	// page; the default (zero or less) is 1000 (ddb.DefaultBudget). A
+	// filtered page stops there and returns what it found, possibly
+	// nothing, with a Next cursor, so a filter that matches little costs
+	// one budget per page, not the partition. Both stores end pages at the
+	// same item. Today the one filtered walk is DeleteCategory's search for
+	// the todos that refer to the category.
+	FilterBudget int
 }
 
 func newOptions(optFns []func(*Options)) Options {
@@ -52,6 +66,26 @@ func newOptions(optFns []func(*Options)) Options {
 func (o Options) now() time.Time { return o.Clock().UTC().Truncate(time.Millisecond) }
 
 func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
+
+// stamp returns the time to store, range-checked (valid.Validator.Time):
+// a clock past year 9999 would write a timestamp no reader can parse back.
+func (o Options) stamp() (time.Time, error) { return checkClock(o.now()) }
+
+func checkClock(t time.Time) (time.Time, error) {
+	var v valid.Validator
+	v.Time("Clock", t)
+	return t, v.Err
+}
+
+// scope is the scope of op's idempotency token: the table, and the
+// partition of the user the call names (user#{username}), from the
+// caller's input, never from an ID the call makes. CreateUser's user item
+// lives in the shared "users" partition, but it too is scoped to the new
+// user's own partition, its tenant.
+func (o Options) scope(op, username string) ddb.Scope {
+	pk, _ := userDataPK(username) // validated before
+	return ddb.Scope{Table: o.TableName, Op: op, Partition: pk}
+}
 
 // table returns the store's table, with the cursor secret.
 func (o Options) table() ddb.Table {

@@ -322,6 +322,11 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 // item at its key, into an entity that keeps a copy of it.
 func decodeEntity(tbl ddb.Table, item ddb.Item) (itemKey, entity, error) {
 	var k itemKey
+	// A nil value (only an item built by hand holds one) is corrupt, not
+	// a panic later.
+	if err := ddb.CheckAttrs(tbl, item); err != nil {
+		return k, entity{}, err
+	}
 	for _, a := range []struct {
 		name string
 		to   *string

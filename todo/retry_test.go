@@ -174,7 +174,7 @@ func TestLostResponses(t *testing.T) {
 	}
 	count := func() int { return len(scanAll(t, c, table)) }
 
-	lose("PutItem", "CreateUser", func() error {
+	lose("TransactWriteItems", "CreateUser", func() error {
 		return s.CreateUser(ctx, todo.User{Username: "alice", Email: "a@example.com"})
 	})
 	lose("UpdateItem", "UpdateUser", func() error {

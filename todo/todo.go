@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/valid"
 )
 
@@ -417,12 +418,21 @@ func userRef(op, username string) (itemKey, error) {
 	return k, wrap(op, err)
 }
 
-func newUserRef(op string, u User) (itemKey, error) {
+// newUser validates u and returns its key and item, checked against
+// DynamoDB's item size limit as every item a write builds is.
+func newUser(op string, u User) (itemKey, ddb.Item, error) {
 	if err := validateUser(u); err != nil {
-		return itemKey{}, wrap(op, err)
+		return itemKey{}, nil, wrap(op, err)
 	}
 	k, err := userKey(u.Username)
-	return k, wrap(op, err)
+	if err != nil {
+		return itemKey{}, nil, wrap(op, err)
+	}
+	item, err := marshalUser(k, u)
+	if err == nil {
+		err = ddb.CheckItemSize(item, "Email", 0)
+	}
+	return k, item, wrap(op, err)
 }
 
 func todoRef(op, username, id string) (itemKey, error) {
@@ -459,25 +469,48 @@ func categoryPatchRef(op, username, id string, p CategoryPatch) (itemKey, error)
 
 // newTodo validates in and returns the todo to create, with a fresh ID and
 // timestamps, and its key.
-func (o Options) newTodo(op, username string, in NewTodo) (Todo, itemKey, error) {
+// The item is checked against DynamoDB's item size limit, naming the
+// longest free text; with this package's field limits a todo stays under
+// 10 KB, so the check guards the limits rather than the caller's input.
+func (o Options) newTodo(op, username string, in NewTodo) (Todo, itemKey, ddb.Item, error) {
 	if err := validateNewTodo(username, in); err != nil {
-		return Todo{}, itemKey{}, wrap(op, err)
+		return Todo{}, itemKey{}, nil, wrap(op, err)
 	}
-	now := o.now()
+	now, err := o.stamp()
+	if err != nil {
+		return Todo{}, itemKey{}, nil, wrap(op, err)
+	}
 	t := Todo{ID: o.NewID(), Username: username, Title: in.Title, Description: in.Description,
 		Priority: in.Priority, Completed: in.Completed, CategoryID: in.CategoryID, CreatedAt: now, UpdatedAt: now}
 	k, err := todoKey(username, t.ID)
-	return t, k, wrap(op, err)
+	if err != nil {
+		return Todo{}, itemKey{}, nil, wrap(op, err)
+	}
+	item, err := marshalTodo(k, t)
+	if err == nil {
+		err = ddb.CheckItemSize(item, "Description", 0)
+	}
+	return t, k, item, wrap(op, err)
 }
 
 // newCategory validates in and returns the category to create, with a fresh
 // ID and timestamps, and its key.
-func (o Options) newCategory(op, username string, in NewCategory) (Category, itemKey, error) {
+func (o Options) newCategory(op, username string, in NewCategory) (Category, itemKey, ddb.Item, error) {
 	if err := validateNewCategory(username, in); err != nil {
-		return Category{}, itemKey{}, wrap(op, err)
+		return Category{}, itemKey{}, nil, wrap(op, err)
 	}
-	now := o.now()
+	now, err := o.stamp()
+	if err != nil {
+		return Category{}, itemKey{}, nil, wrap(op, err)
+	}
 	c := Category{ID: o.NewID(), Username: username, Name: in.Name, Color: in.Color, CreatedAt: now, UpdatedAt: now}
 	k, err := categoryKey(username, c.ID)
-	return c, k, wrap(op, err)
+	if err != nil {
+		return Category{}, itemKey{}, nil, wrap(op, err)
+	}
+	item, err := marshalCategory(k, c)
+	if err == nil {
+		err = ddb.CheckItemSize(item, "Name", 0)
+	}
+	return c, k, item, wrap(op, err)
 }

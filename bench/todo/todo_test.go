@@ -246,13 +246,19 @@ func BenchmarkTodo(b *testing.B) {
 				if err != nil {
 					return err
 				}
-				_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: item,
-					ConditionExpression: pkNotExists, ExpressionAttributeNames: pkName,
-					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+				// A one-item transaction with a token, as ddbkit's
+				// PutNew sends: its own write is told by the token.
+				_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+					ClientRequestToken: aws.String(uuid.NewString()),
+					TransactItems: []types.TransactWriteItem{
+						{Put: &types.Put{TableName: aws.String(table), Item: item,
+							ConditionExpression: pkNotExists, ExpressionAttributeNames: pkName,
+							ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+					}})
 				return err
 			}},
 			bench.Variant{Name: "guregu", Op: func(int) error {
-				return g.Table(table).Put(u).If("attribute_not_exists(pk)").Run(ctx)
+				return g.WriteTx().Put(g.Table(table).Put(u).If("attribute_not_exists(pk)")).Idempotent(true).Run(ctx)
 			}},
 		)
 	})

@@ -183,12 +183,13 @@ func testUsers(t *testing.T, newStore NewStore) {
 	// Japanese usernames are letters too.
 	mustUser(t, s, "山田_taro-1.x")
 
-	// Creating a user exactly as it is stored succeeds: the DynamoDB store
-	// cannot tell it from the write of its own earlier attempt whose
-	// response was lost, and the memory store answers the same.
-	if err := s.CreateUser(ctx(t), todo.User{Username: "alice", Email: "a@example.org"}); err != nil {
-		t.Fatalf("CreateUser of the user exactly as stored = %v, want success", err)
-	}
+	// Another caller's create of the user exactly as it is stored is
+	// refused too: only a token proves a write one's own (a signup that
+	// repeats the owner's email must not be handed the account).
+	wantErr(t, "CreateUser of the user exactly as stored, by another caller",
+		s.CreateUser(ctx(t), todo.User{Username: "alice", Email: "a@example.org"}), ddbkit.ErrAlreadyExists)
+	wantErr(t, "CreateUser of the user exactly as stored, under another caller's idempotency key",
+		s.CreateUser(ddbkit.WithIdempotencyKey(ctx(t), "signup-1"), todo.User{Username: "alice", Email: "a@example.org"}), ddbkit.ErrAlreadyExists)
 }
 
 func testListUsersPages(t *testing.T, newStore NewStore) {
