@@ -294,7 +294,7 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 	ownerKey := key(userID, ownerSK(kind, id))
 	notFound := errNotFound(strings.ToLower(string(kind)), userID, id)
 	var e CatalogEntry
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		src, err := c.b.get(ctx, ownerKey)
 		if err != nil {
 			return err
@@ -326,7 +326,7 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 		}
 		owner := maps.Clone(src)
 		owner[attrPublishedAt] = ddb.S(ts(now))
-		err = c.b.tx(ctx, txOp, []write{
+		err = c.tx(ctx, r, catalogSize, []write{
 			{label: labelSource, kind: writeReplace, item: owner, want: scalars(src)},
 			{label: labelCatalog, kind: writePutNew, item: cat},
 			{label: labelCopy, kind: writePutNew, item: cp},
@@ -390,7 +390,7 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 	// under another time format): the entry is then looked up by ID, and
 	// if there is none, the mark alone is cleared.
 	gone := false
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		src, err := c.b.get(ctx, ownerKey)
 		if err != nil {
 			return err
@@ -444,7 +444,7 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 			delete(owner, attrPublishedAt)
 			ws = append(ws, write{label: labelSource, kind: writeReplace, item: owner, want: scalars(src)})
 		}
-		err = c.b.tx(ctx, txOp, ws)
+		err = c.tx(ctx, r, catalogSize, ws)
 		if old, ok := failed(err, labelSource); ok && old != nil {
 			return changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
 		}
@@ -550,7 +550,7 @@ func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind Catalog
 		return SavedEntry{}, wrap(op, err)
 	}
 	var saved ddb.Item
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		cat, err := c.publicEntry(ctx, kind, id)
 		if err != nil {
 			return err
@@ -572,7 +572,7 @@ func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind Catalog
 		if err != nil {
 			return err
 		}
-		err = c.b.tx(ctx, txOp, append([]write{{label: labelSaved, kind: writePutNew, item: saved}}, ws...))
+		err = c.tx(ctx, r, catalogSize, append([]write{{label: labelSaved, kind: writePutNew, item: saved}}, ws...))
 		if old, ok := failed(err, labelSaved); ok {
 			saved = old // saved already: nothing changes
 			return nil
@@ -602,7 +602,7 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 		return wrap(op, err)
 	}
 	sk := key(userID, savedSK(kind, id))
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		saved, err := c.b.get(ctx, sk)
 		if err != nil || saved == nil {
 			return err // not saved: nothing to do
@@ -623,7 +623,7 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 			}
 			ws = append(ws, more...)
 		}
-		err = c.b.tx(ctx, txOp, ws)
+		err = c.tx(ctx, r, catalogSize, ws)
 		if old, ok := failed(err, labelSaved); ok && old == nil {
 			return nil // unsaved meanwhile
 		}
@@ -685,7 +685,10 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 // differs, rewrites both its items.
 func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry) (*PopularityDrift, error) {
 	var drift *PopularityDrift
-	err := c.rmw(ctx, op, func(txOp string) error {
+	// The call has no tenant: each entry's recount is its own step, under
+	// the entry's ID (read, never made up, so a repeat finds the same
+	// scope).
+	err := c.rmw(ctx, op, gsi1PK(string(e.Kind), e.ID), func(r *txRun) error {
 		drift = nil
 		q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(e.Kind), e.ID), Sort: ddb.SortBeginsWith(gsi1Saved)}
 		var n int64
@@ -712,7 +715,7 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 		if err != nil {
 			return err
 		}
-		err = c.b.tx(ctx, txOp, ws)
+		err = c.tx(ctx, r, catalogSize, ws)
 		if _, ok := failed(err, ""); ok {
 			return changed("catalog %s %q changed while it was being recounted", strings.ToLower(string(e.Kind)), e.ID)
 		}

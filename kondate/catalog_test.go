@@ -293,11 +293,11 @@ func TestCatalogLostResponses(t *testing.T) {
 			{"Save 2", "TransactWriteItems", func() error { return ign(s.SaveCatalogEntry(ctx, "u_03", kondate.KindRecipe, r.ID)) }},
 			{"Unsave", "TransactWriteItems", func() error { return s.UnsaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, r.ID) }},
 			{"Unpublish", "TransactWriteItems", func() error { return s.Unpublish(ctx, u, kondate.KindRecipe, r2.ID) }},
-			{"CreateShareLink", "PutItem", func() (err error) {
+			{"CreateShareLink", "TransactWriteItems", func() (err error) {
 				l, err = s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: r.ID})
 				return err
 			}},
-			{"CreateShareLink 2", "PutItem", func() error {
+			{"CreateShareLink 2", "TransactWriteItems", func() error {
 				return ign(s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: r.ID}))
 			}},
 			{"DeleteShareLink", "DeleteItem", func() error { return s.DeleteShareLink(ctx, u, l.ID) }},

@@ -59,7 +59,7 @@ func (d *dynamoBackend) get(ctx context.Context, k itemKey) (item ddb.Item, err 
 	return item, err
 }
 
-func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) (items []ddb.Item, next string, err error) {
+func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) ([]ddb.Item, string, error) {
 	var filter *ddb.Filter
 	if f != nil {
 		attr := f.attr
@@ -77,18 +77,19 @@ func (d *dynamoBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 		}
 		return nil, "", err
 	}
-	err = d.retry(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, d.c, q, limit, cursor, filter)
-		return err
-	})
-	return items, next, err
+	// QueryPage retries each Query itself: one retry loop.
+	return ddb.QueryPage(ctx, d.c, d.b, q, limit, cursor, filter)
 }
 
-// create: ddb.PutNewPrepared takes the item it finds, if it is exactly
-// this one, for the write of an earlier attempt whose response was lost.
-func (d *dynamoBackend) create(ctx context.Context, item ddb.Item) error {
-	err := d.retry(ctx, func() error { return ddb.PutNewPrepared(ctx, d.c, d.t, item, prepNotExists) })
-	return condFailed(err, "")
+// create: ddb.PutNew sends a one-item transaction with the token of s, and
+// succeeds only when this call wrote the item: a lost response retried
+// with the same token succeeds, an item anyone else wrote (identical or
+// not) fails the condition. PutNew retries itself: one retry loop.
+func (d *dynamoBackend) create(ctx context.Context, s ddb.Scope, item ddb.Item) error {
+	if err := live(ctx); err != nil {
+		return err
+	}
+	return condFailed(ddb.PutNew(ctx, d.c, d.b, s, d.t, item, prepNotExists), "")
 }
 
 // put: a replacement is safe to repeat.
@@ -145,10 +146,13 @@ func (d *dynamoBackend) removeRead(ctx context.Context, k itemKey) error {
 	return condFailed(err, "")
 }
 
-// tx: ExecTx gives the transaction the token of op and retries it with
-// that token, so a transaction whose response was lost is not applied
-// twice.
-func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
+// tx sends the transaction with r's token, the same for every attempt and
+// every build of r's read-modify-write, and retries conflicts, throttling,
+// 5xx and lost responses with the same writes while r has attempts left:
+// a transaction whose response was lost is not applied twice. This is
+// ddb.ExecTxToken's loop, with the attempts counted across r's builds
+// (see core.rmw), so that the whole run stays within the retry policy.
+func (d *dynamoBackend) tx(ctx context.Context, r *txRun, ws []write) error {
 	var tx ddb.Tx
 	for _, w := range ws {
 		switch w.kind {
@@ -172,7 +176,13 @@ func (d *dynamoBackend) tx(ctx context.Context, op string, ws []write) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
-	err := ddb.ExecTx(ctx, d.c, d.b, op, &tx)
+	tx.Token(r.token)
+	b := d.b
+	b.Attempts = max(r.left, 1)
+	err := ddb.RetryIf(ctx, b, ddb.RetryableWithToken, func() error {
+		r.left--
+		return tx.Exec(ctx, d.c)
+	})
 	for _, w := range ws {
 		if old, ok := ddb.ConditionFailed(err, w.label); ok {
 			return &condError{label: w.label, old: old}

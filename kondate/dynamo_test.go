@@ -243,7 +243,7 @@ func TestRoundTrips(t *testing.T) {
 	})
 	check("FindRecipe", map[string]int{"Query": 1, "GetItem": 1}, func() error { _, err := s.FindRecipe(ctx, id); return err })
 	check("GetRecipe", map[string]int{"GetItem": 1}, func() error { _, err := s.GetRecipe(ctx, "u", id); return err })
-	check("CreateRecipe", map[string]int{"PutItem": 1}, func() error { _, err := s.CreateRecipe(ctx, "u", kondate.NewRecipe{Title: "x"}); return err })
+	check("CreateRecipe", map[string]int{"TransactWriteItems": 1}, func() error { _, err := s.CreateRecipe(ctx, "u", kondate.NewRecipe{Title: "x"}); return err })
 	check("UpdateRecipe", map[string]int{"UpdateItem": 1}, func() error {
 		_, err := s.UpdateRecipe(ctx, "u", id, kondate.RecipePatch{Title: ptr("y")})
 		return err
@@ -267,21 +267,22 @@ func TestCursorSecret(t *testing.T) {
 	secret := func(k string) func(*kondate.Options) {
 		return func(o *kondate.Options) { o.CursorSecret = []byte(k) }
 	}
-	dyn, c, table := newDynamo(t, nil, deterministic, secret("a"))
+	const a, b = "secret a, 32 bytes long, random", "secret b, 32 bytes long, random"
+	dyn, c, table := newDynamo(t, nil, deterministic, secret(a))
 	on := func(o *kondate.Options) { o.TableName = table }
-	mem := kondate.NewMemoryStore(deterministic, on, secret("a"))
+	mem := kondate.NewMemoryStore(deterministic, on, secret(a))
 	for _, tc := range []struct {
 		name   string
 		signer kondate.Store
 		same   kondate.Store
 		others []kondate.Store
 	}{
-		{"dynamo", dyn, kondate.NewDynamoStore(c, on, secret("a")),
-			[]kondate.Store{kondate.NewDynamoStore(c, on, secret("b")), kondate.NewDynamoStore(c, on)}},
+		{"dynamo", dyn, kondate.NewDynamoStore(c, on, secret(a)),
+			[]kondate.Store{kondate.NewDynamoStore(c, on, secret(b)), kondate.NewDynamoStore(c, on)}},
 		// The memory stores share no items: the signer holds the items,
 		// and only its secret is compared.
 		{"memory", mem, mem,
-			[]kondate.Store{kondate.NewMemoryStore(deterministic, on, secret("b")), kondate.NewMemoryStore(deterministic, on)}},
+			[]kondate.Store{kondate.NewMemoryStore(deterministic, on, secret(b)), kondate.NewMemoryStore(deterministic, on)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := t.Context()

@@ -180,26 +180,18 @@ func (m *memoryBackend) query(ctx context.Context, q ddb.KeyQuery, limit int, cu
 	return t.Query(q, limit, cursor, keep)
 }
 
-func (m *memoryBackend) create(ctx context.Context, item ddb.Item) error {
-	if err := live(ctx); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if old := m.lookup(keyOf(item)); old != nil {
-		if ddb.ItemsEqual(old, item) {
-			// DynamoStore cannot tell this item from the write of an
-			// earlier attempt of its own, and succeeds.
-			return nil
-		}
-		return &condError{old: old}
-	}
-	m.store(item)
-	return nil
+// create is a one-item transaction, as DynamoStore's create (ddb.PutNew)
+// is: an existing item fails the condition, whatever it holds, unless the
+// scoped idempotency key's token replays this very write.
+func (m *memoryBackend) create(ctx context.Context, s ddb.Scope, item ddb.Item) error {
+	return m.apply(ctx, s, []write{{kind: writePutNew, item: item}})
 }
 
 func (m *memoryBackend) put(ctx context.Context, item ddb.Item) error {
 	if err := live(ctx); err != nil {
+		return err
+	}
+	if err := fits(item); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -228,6 +220,9 @@ func (m *memoryBackend) update(ctx context.Context, k itemKey, u change, mustExi
 		}
 		item[s.name] = s.value
 	}
+	if err := fits(item); err != nil {
+		return nil, err
+	}
 	m.store(item)
 	return item, nil
 }
@@ -246,13 +241,29 @@ func (m *memoryBackend) remove(ctx context.Context, k itemKey) error {
 
 func (m *memoryBackend) removeRead(ctx context.Context, k itemKey) error { return m.remove(ctx, k) }
 
-func (m *memoryBackend) tx(ctx context.Context, op string, ws []write) error {
+// tx spends one of r's attempts, as DynamoStore's first call does, and
+// applies ws.
+func (m *memoryBackend) tx(ctx context.Context, r *txRun, ws []write) error {
+	r.left--
+	return m.apply(ctx, r.s, ws)
+}
+
+// apply applies ws atomically under the token DynamoStore sends for scope
+// s: a caller's idempotency key makes the same token (ddbkit.RequestToken
+// over the same table, operation and partition), and memtable.Tokens
+// answers a repeat as DynamoDB does.
+func (m *memoryBackend) apply(ctx context.Context, s ddb.Scope, ws []write) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
+	for _, w := range ws {
+		if err := fits(w.item); err != nil {
+			return err
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	token, keyed := ddbkit.RequestToken(ctx, op)
+	token, keyed := ddbkit.RequestToken(ctx, s.Table, s.Op, s.Partition)
 	// The clock is read only under a key, so that both stores read it as
 	// often: a step clock then gives both the same times.
 	var now time.Time

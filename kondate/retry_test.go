@@ -391,15 +391,15 @@ func writes(s kondate.Store, ctx context.Context, f fixture) []writeCall {
 	var last []writeCall
 	for _, c := range every(s, ctx, f) {
 		op := map[string]string{
-			"UpdateProfile": "UpdateItem", "CreateRecipe": "PutItem", "UpdateRecipe": "UpdateItem", "DeleteRecipe": "DeleteItem",
-			"CreateSet": "PutItem", "UpdateSet": "UpdateItem", "DeleteSet": "DeleteItem", "UpdatePlan": "UpdateItem",
+			"UpdateProfile": "UpdateItem", "CreateRecipe": "TransactWriteItems", "UpdateRecipe": "UpdateItem", "DeleteRecipe": "DeleteItem",
+			"CreateSet": "TransactWriteItems", "UpdateSet": "UpdateItem", "DeleteSet": "DeleteItem", "UpdatePlan": "UpdateItem",
 			"ApplySet": "TransactWriteItems", "PromoteNextPlan": "TransactWriteItems",
-			"AddShoppingItem": "PutItem", "UpdateShoppingItem": "UpdateItem", "CompleteShoppingItem": "UpdateItem",
-			"AddFridgeItem": "PutItem", "UpdateFridgeItem": "UpdateItem", "DeleteFridgeItem": "TransactWriteItems",
-			"RestoreFridgeItem": "TransactWriteItems", "AddCategory": "PutItem", "UpdateCategory": "UpdateItem",
-			"DeleteCategory": "DeleteItem", "AddCookLog": "PutItem", "AddPaymentMethod": "PutItem",
-			"RemovePaymentMethod": "DeleteItem", "RecordPurchase": "PutItem", "SetSubscription": "PutItem",
-			"AddNotification": "PutItem", "MarkNotificationRead": "UpdateItem", "SetNotificationSettings": "PutItem",
+			"AddShoppingItem": "TransactWriteItems", "UpdateShoppingItem": "UpdateItem", "CompleteShoppingItem": "UpdateItem",
+			"AddFridgeItem": "TransactWriteItems", "UpdateFridgeItem": "UpdateItem", "DeleteFridgeItem": "TransactWriteItems",
+			"RestoreFridgeItem": "TransactWriteItems", "AddCategory": "TransactWriteItems", "UpdateCategory": "UpdateItem",
+			"DeleteCategory": "DeleteItem", "AddCookLog": "TransactWriteItems", "AddPaymentMethod": "TransactWriteItems",
+			"RemovePaymentMethod": "DeleteItem", "RecordPurchase": "TransactWriteItems", "SetSubscription": "PutItem",
+			"AddNotification": "TransactWriteItems", "MarkNotificationRead": "UpdateItem", "SetNotificationSettings": "PutItem",
 			"RegisterPushToken": "UpdateItem", "UnregisterPushToken": "DeleteItem",
 		}[c.name]
 		switch {

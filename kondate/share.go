@@ -115,7 +115,7 @@ func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLi
 		return ShareLink{}, wrap(op, err)
 	}
 	k := shareKey(id)
-	return createOne(ctx, c, op, shareItem{keyAttrs: keyAttrs{k.pk, k.sk}, TargetType: string(in.TargetType), TargetID: in.TargetID,
+	return createOne(ctx, c, op, userPK(userID), field("sourceUrl", "SourceURL", "authorName", "AuthorName", "targetId", "TargetID"), shareItem{keyAttrs: keyAttrs{k.pk, k.sk}, TargetType: string(in.TargetType), TargetID: in.TargetID,
 		AuthorName: in.AuthorName, SourceURL: in.SourceURL, CreatedBy: userID, CreatedAt: ts(now)},
 		fmt.Errorf("share link %q: %w; the share ID generator repeated an ID", id, ddbkit.ErrAlreadyExists), decodeShare)
 }

@@ -26,10 +26,11 @@ type backend interface {
 	// query reads one page of q, keeping the items f keeps (f may be nil);
 	// with a filter, it reads on until the page is full.
 	query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) ([]ddb.Item, string, error)
-	// create writes item if its key is free, and recognises its own
-	// earlier write (the same item) as success. A taken key is a
-	// *condError.
-	create(ctx context.Context, item ddb.Item) error
+	// create writes item if its key is free, under the idempotency scope
+	// s: only this call's own write (a retry of it, or a repeat under the
+	// same scoped idempotency key with the same item) succeeds; a taken
+	// key is a *condError, whoever wrote the item and whatever it holds.
+	create(ctx context.Context, s ddb.Scope, item ddb.Item) error
 	// put writes item, replacing any item at its key.
 	put(ctx context.Context, item ddb.Item) error
 	// update applies u to the item at k and returns the item as written.
@@ -41,10 +42,10 @@ type backend interface {
 	// removeRead is remove of an item the caller has just read, present:
 	// it skips remove's own read (see dynamoBackend.remove).
 	removeRead(ctx context.Context, k itemKey) error
-	// tx applies ws atomically, once, under the token of op (see
-	// ddb.ExecTx). A failed condition is a *condError naming the first
-	// write, in the order of ws, whose condition failed.
-	tx(ctx context.Context, op string, ws []write) error
+	// tx applies ws atomically, once, under r's token (see ddb.ExecTx),
+	// spending r's attempts. A failed condition is a *condError naming the
+	// first write, in the order of ws, whose condition failed.
+	tx(ctx context.Context, r *txRun, ws []write) error
 }
 
 // change is an update: attributes to set, in order.
@@ -167,14 +168,53 @@ type core struct {
 	b backend
 }
 
+// txRun is the transactional writes of one read-modify-write: their
+// idempotency scope, the one token every build sends, and the
+// TransactWriteItems calls the retry policy has left for all its builds.
+type txRun struct {
+	s     ddb.Scope
+	token string // ddb.Token(ctx, s), taken once per run
+	left  int    // calls left, shared by every build
+}
+
 // rmw runs a read-modify-write: fn reads, builds its transaction and
-// commits it under op's token, and is repeated while it reports that what
-// it read changed, within the retry policy. Every build keeps op's token
-// (see ddb.ExecTx): DynamoDB binds a token only to a transaction that
-// commits, so a rebuild after a cancelled build goes through, and a
-// caller's repeat under an idempotency key cannot commit a second time.
-func (c *core) rmw(ctx context.Context, op string, fn func(txOp string) error) error {
-	return ddb.RetryIf(ctx, c.o.backoff(), isChanged, func() error { return fn(op) })
+// commits it with r.tx, and is repeated while it reports that what it read
+// changed. Every build keeps the run's token (see ddb.ExecTx): DynamoDB
+// binds a token only to a transaction that commits, so a rebuild after a
+// cancelled build goes through, and a caller's repeat under an idempotency
+// key cannot commit a second time.
+//
+// One retry budget covers the whole run (Options.Retry's MaxAttempts
+// TransactWriteItems calls in all): the backend's tx retries a throttled,
+// conflicting or lost transaction with the same writes, and a rebuild
+// after a failed condition spends from the same budget, so that the
+// transaction step never makes more than MaxAttempts calls, however the
+// retries split between resends and rebuilds. The reads of each build
+// retry on their own, one loop per GetItem or Query.
+//
+// part is the tenant partition the writes belong to, from the caller's
+// input (see ddb.Scope).
+func (c *core) rmw(ctx context.Context, op, part string, fn func(r *txRun) error) error {
+	b := c.o.backoff()
+	r := &txRun{s: ddb.Scope{Table: c.t.Name, Op: op, Partition: part}, left: b.Attempts}
+	r.token = ddb.Token(ctx, r.s)
+	for n := 1; ; n++ {
+		err := fn(r)
+		if err == nil || !isChanged(err) {
+			return err
+		}
+		if r.left <= 0 || n >= b.Attempts {
+			return fmt.Errorf("gave up after %d attempts: %w", n, err)
+		}
+		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
+			return err
+		}
+	}
+}
+
+// scope is the idempotency scope of op's write in partition part.
+func (c *core) scope(op, part string) ddb.Scope {
+	return ddb.Scope{Table: c.t.Name, Op: op, Partition: part}
 }
 
 func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
@@ -202,6 +242,7 @@ func listPage[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOp
 // listFiltered is listPage keeping only the items f keeps; cursors bind f.
 func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, f *listFilter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
 	q.Filter = f.binding()
+	q.Budget = c.o.FilterBudget
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
@@ -225,14 +266,18 @@ func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.Pa
 	return p, nil
 }
 
-// createOne writes a new item and returns it as stored.
-func createOne[T any](ctx context.Context, c *core, op string, v any, taken error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+// createOne writes a new item in the user's partition part and returns it
+// as stored. The item must fit sz (see sizeRule) before any call.
+func createOne[T any](ctx context.Context, c *core, op, part string, sz sizeRule, v any, taken error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
 	var zero T
 	item, err := marshal(v)
 	if err != nil {
 		return zero, wrap(op, err)
 	}
-	if err := c.b.create(ctx, item); err != nil {
+	if err := sz.check(item); err != nil {
+		return zero, wrap(op, err)
+	}
+	if err := c.b.create(ctx, c.scope(op, part), item); err != nil {
 		if _, ok := failed(err, ""); ok {
 			return zero, wrap(op, taken)
 		}
@@ -243,8 +288,13 @@ func createOne[T any](ctx context.Context, c *core, op string, v any, taken erro
 }
 
 // updateOne applies u to the existing item at k and returns it as stored.
-func updateOne[T any](ctx context.Context, c *core, op string, k itemKey, u change, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+// The attributes u sets must fit sz (see sizeRule.checkChange) before any
+// call.
+func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k itemKey, u change, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
 	var zero T
+	if err := sz.checkChange(c.t, k, u); err != nil {
+		return zero, wrap(op, err)
+	}
 	item, err := c.b.update(ctx, k, u, mustExist)
 	if err != nil {
 		if _, ok := failed(err, ""); ok {
@@ -262,6 +312,21 @@ func (c *core) removeOne(ctx context.Context, op string, k itemKey, notFound err
 		return wrap(op, notFound)
 	}
 	return wrap(op, err)
+}
+
+var fridgeSize = field("name", "Name", "quantity", "Quantity")
+
+// tx checks the size of every item ws puts against sz, then applies ws
+// under r (see backend.tx).
+func (c *core) tx(ctx context.Context, r *txRun, sz sizeRule, ws []write) error {
+	for _, w := range ws {
+		if w.item != nil {
+			if err := sz.check(w.item); err != nil {
+				return err
+			}
+		}
+	}
+	return c.b.tx(ctx, r, ws)
 }
 
 // stamp is the change every update makes: updatedAt becomes now.
@@ -307,7 +372,7 @@ func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch)
 	if p.AvatarURL != nil {
 		u.set = append(u.set, setAttr{name: "avatarUrl", value: ddb.S(*p.AvatarURL)})
 	}
-	return updateOne(ctx, c, op, key(userID, skProfile), u, false, nil, decodeProfile)
+	return updateOne(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u, false, nil, decodeProfile)
 }
 
 // ---- recipes
@@ -334,7 +399,7 @@ func (c *core) CreateRecipe(ctx context.Context, userID string, in NewRecipe) (R
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return Recipe{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, recipeItem{
+	return createOne(ctx, c, op, userPK(userID), recipeSize, recipeItem{
 		keyAttrs:  keyAttrs{userPK(userID), skRecipe + id},
 		gsi1Attrs: gsi1Attrs{gsi1PK(entityRecipe, id), gsi1Owner + userID},
 		Title:     in.Title, Ingredients: list(in.Ingredients), Steps: list(in.Steps), Tags: list(in.Tags),
@@ -446,7 +511,7 @@ func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatc
 			}
 		}
 	}
-	return updateOne(ctx, c, op, key(userID, skRecipe+id), u, true, errNotFound("recipe", userID, id), decodeRecipe)
+	return updateOne(ctx, c, op, recipeSize, key(userID, skRecipe+id), u, true, errNotFound("recipe", userID, id), decodeRecipe)
 }
 
 // DeleteRecipe implements RecipeStore.DeleteRecipe, which documents its errors.
@@ -476,7 +541,7 @@ func (c *core) CreateSet(ctx context.Context, userID string, in NewSet) (Set, er
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return Set{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, setItem{
+	return createOne(ctx, c, op, userPK(userID), setSize, setItem{
 		keyAttrs:  keyAttrs{userPK(userID), skSet + id},
 		gsi1Attrs: gsi1Attrs{gsi1PK(entitySet, id), gsi1Owner + userID},
 		Title:     in.Title, Items: list(in.Items), Tags: list(in.Tags), CreatedAt: ts(now), UpdatedAt: ts(now),
@@ -538,7 +603,7 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 			return Set{}, wrap(op, err)
 		}
 	}
-	return updateOne(ctx, c, op, key(userID, skSet+id), u, true, errNotFound("set", userID, id), decodeSet)
+	return updateOne(ctx, c, op, setSize, key(userID, skSet+id), u, true, errNotFound("set", userID, id), decodeSet)
 }
 
 // DeleteSet implements SetStore.DeleteSet, which documents its errors.
@@ -578,7 +643,7 @@ func (c *core) UpdatePlan(ctx context.Context, userID string, slot PlanSlot, ite
 	// A plan no set was applied to still has setId and setTitle, empty.
 	u.setOnce("setId", "")
 	u.setOnce("setTitle", "")
-	return updateOne(ctx, c, op, key(userID, planSK(slot)), u, false, nil, decodePlan)
+	return updateOne(ctx, c, op, planSize, key(userID, planSK(slot)), u, false, nil, decodePlan)
 }
 
 // Transaction labels, by which failed conditions are told apart.
@@ -595,7 +660,7 @@ func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID
 	}
 	sk := key(userID, skSet+setID)
 	var plan ddb.Item
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		item, err := c.b.get(ctx, sk)
 		if err != nil {
 			return err
@@ -613,7 +678,7 @@ func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID
 		if err != nil {
 			return err
 		}
-		err = c.b.tx(ctx, txOp, []write{
+		err = c.tx(ctx, r, planSize, []write{
 			{label: labelSource, kind: writeCheck, key: sk, want: scalars(item)},
 			{label: labelTarget, kind: writePut, item: plan},
 		})
@@ -640,7 +705,7 @@ func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error)
 	}
 	nk := key(userID, planSK(PlanNext))
 	var cur ddb.Item
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		next, err := c.b.get(ctx, nk)
 		if err != nil {
 			return err
@@ -654,7 +719,7 @@ func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error)
 		// The whole item moves, attributes ddbkit does not know included.
 		cur = moved(next, planSK(PlanCurrent))
 		cur[attrUpdatedAt] = ddb.S(ts(c.o.now()))
-		err = c.b.tx(ctx, txOp, []write{
+		err = c.tx(ctx, r, planSize, []write{
 			{label: labelSource, kind: writeDelete, key: nk, want: scalars(next)},
 			{label: labelTarget, kind: writePut, item: cur},
 		})
@@ -690,7 +755,7 @@ func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppin
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return ShoppingItem{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, shoppingItem{keyAttrs: keyAttrs{userPK(userID), skShopping + id},
+	return createOne(ctx, c, op, userPK(userID), field("name", "Name", "quantity", "Quantity"), shoppingItem{keyAttrs: keyAttrs{userPK(userID), skShopping + id},
 		Name: in.Name, Quantity: in.Quantity, CreatedAt: ts(now), UpdatedAt: ts(now)},
 		errExists("shopping item", userID, id), decodeShopping)
 }
@@ -726,7 +791,7 @@ func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p Shop
 	if p.Quantity != nil {
 		u.set = append(u.set, setAttr{name: "quantity", value: ddb.S(*p.Quantity)})
 	}
-	return updateOne(ctx, c, op, key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
+	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
 }
 
 // CompleteShoppingItem implements ShoppingStore.CompleteShoppingItem, which documents its errors.
@@ -739,7 +804,7 @@ func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (Sho
 	u := stamp(now)
 	u.set = append(u.set, setAttr{name: "checked", value: &types.AttributeValueMemberBOOL{Value: true}})
 	u.setOnce("completedAt", ts(now))
-	return updateOne(ctx, c, op, key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
+	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
 }
 
 // ---- fridge
@@ -760,7 +825,7 @@ func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeIte
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return FridgeItem{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, fridgeItem{keyAttrs: keyAttrs{userPK(userID), skFridge + id},
+	return createOne(ctx, c, op, userPK(userID), field("name", "Name", "quantity", "Quantity"), fridgeItem{keyAttrs: keyAttrs{userPK(userID), skFridge + id},
 		Name: in.Name, Quantity: in.Quantity, ExpiryDate: in.ExpiryDate, CreatedAt: ts(now), UpdatedAt: ts(now)},
 		errExists("fridge item", userID, id), decodeFridge)
 }
@@ -802,7 +867,7 @@ func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p Fridge
 	if p.ExpiryDate != nil {
 		u.set = append(u.set, setAttr{name: "expiryDate", value: ddb.S(*p.ExpiryDate)})
 	}
-	return updateOne(ctx, c, op, key(userID, skFridge+id), u, true, errNotFound("fridge item", userID, id), decodeFridge)
+	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skFridge+id), u, true, errNotFound("fridge item", userID, id), decodeFridge)
 }
 
 // DeleteFridgeItem implements FridgeStore.DeleteFridgeItem, which documents its errors.
@@ -817,7 +882,7 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 	}
 	lk := key(userID, skFridge+id)
 	var archived ddb.Item
-	err := c.rmw(ctx, op, func(txOp string) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		live, err := c.b.get(ctx, lk)
 		if err != nil {
 			return err
@@ -832,7 +897,7 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 		archived = moved(live, fridgeDeletedSK(now, id))
 		archived[attrDeletedAt] = ddb.S(ts(now))
 		archived[AttrTTL] = &types.AttributeValueMemberN{Value: epochSeconds(now.Add(DeletedFridgeRetention))}
-		err = c.b.tx(ctx, txOp, []write{
+		err = c.tx(ctx, r, fridgeSize, []write{
 			{label: labelSource, kind: writeDelete, key: lk, want: scalars(live)},
 			{label: labelTarget, kind: writePutNew, item: archived},
 		})
@@ -870,7 +935,7 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deleted
 	ak := key(userID, fridgeDeletedSK(deletedAt, id))
 	notFound := fmt.Errorf("deleted fridge item %q (deleted at %s) of user %q: %w", id, ts(deletedAt), userID, ddbkit.ErrNotFound)
 	var live ddb.Item
-	err = c.rmw(ctx, op, func(txOp string) error {
+	err = c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
 		archived, err := c.b.get(ctx, ak)
 		if err != nil {
 			return err
@@ -882,7 +947,7 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deleted
 			return err
 		}
 		live = moved(archived, skFridge+id, attrDeletedAt, AttrTTL)
-		err = c.b.tx(ctx, txOp, []write{
+		err = c.tx(ctx, r, fridgeSize, []write{
 			{label: labelSource, kind: writeDelete, key: ak, want: scalars(archived)},
 			{label: labelTarget, kind: writePutNew, item: live},
 		})
@@ -922,7 +987,7 @@ func (c *core) AddCategory(ctx context.Context, userID string, scope CategorySco
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return Category{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, categoryItem{keyAttrs: keyAttrs{userPK(userID), categorySK(scope, id)},
+	return createOne(ctx, c, op, userPK(userID), field("name", "Name"), categoryItem{keyAttrs: keyAttrs{userPK(userID), categorySK(scope, id)},
 		Name: in.Name, CreatedAt: ts(now), UpdatedAt: ts(now)}, errExists("category", userID, id), decodeCategory)
 }
 
@@ -956,7 +1021,7 @@ func (c *core) UpdateCategory(ctx context.Context, userID string, scope Category
 	if p.Name != nil {
 		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
 	}
-	return updateOne(ctx, c, op, key(userID, categorySK(scope, id)), u, true, errNotFound("category", userID, id), decodeCategory)
+	return updateOne(ctx, c, op, field("name", "Name"), key(userID, categorySK(scope, id)), u, true, errNotFound("category", userID, id), decodeCategory)
 }
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
@@ -989,7 +1054,7 @@ func (c *core) AddCookLog(ctx context.Context, userID string, in NewCookLog) (Co
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return CookLog{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, cookLogItem{keyAttrs: keyAttrs{userPK(userID), cookLogSK(in.Date, id)},
+	return createOne(ctx, c, op, userPK(userID), field("note", "Note", "title", "Title"), cookLogItem{keyAttrs: keyAttrs{userPK(userID), cookLogSK(in.Date, id)},
 		RecipeID: in.RecipeID, Title: in.Title, Note: in.Note, CreatedAt: ts(now)},
 		errExists("cook log", userID, id), decodeCookLog)
 }
@@ -1032,7 +1097,7 @@ func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymen
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return PaymentMethod{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, paymentMethodItem{keyAttrs: keyAttrs{userPK(userID), skPaymentMethod + id},
+	return createOne(ctx, c, op, userPK(userID), field("providerRef", "ProviderRef", "provider", "Provider"), paymentMethodItem{keyAttrs: keyAttrs{userPK(userID), skPaymentMethod + id},
 		Provider: in.Provider, ProviderRef: in.ProviderRef, Brand: in.Brand, Last4: in.Last4, CreatedAt: ts(now)},
 		errExists("payment method", userID, id), decodePaymentMethod)
 }
@@ -1072,7 +1137,7 @@ func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return Purchase{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, purchaseItem{keyAttrs: keyAttrs{userPK(userID), purchaseSK(now, id)},
+	return createOne(ctx, c, op, userPK(userID), field("productId", "ProductID"), purchaseItem{keyAttrs: keyAttrs{userPK(userID), purchaseSK(now, id)},
 		ProductID: in.ProductID, Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID,
 		PurchasedAt: ts(now)}, errExists("purchase", userID, id), decodePurchase)
 }
@@ -1105,6 +1170,9 @@ func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscript
 	item, err := marshal(subscriptionItem{keyAttrs: keyAttrs{userPK(userID), skSubscription},
 		Plan: sub.Plan, Status: sub.Status, CurrentPeriodEnd: ts(sub.CurrentPeriodEnd.UTC().Truncate(time.Millisecond)),
 		UpdatedAt: ts(c.o.now())})
+	if err == nil {
+		err = field("plan", "Plan", "status", "Status").check(item)
+	}
 	if err != nil {
 		return Subscription{}, wrap(op, err)
 	}
@@ -1134,7 +1202,7 @@ func (c *core) AddNotification(ctx context.Context, userID string, in NewNotific
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return Notification{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, notificationItem{keyAttrs: keyAttrs{userPK(userID), notificationSK(now, id)},
+	return createOne(ctx, c, op, userPK(userID), field("body", "Body", "title", "Title"), notificationItem{keyAttrs: keyAttrs{userPK(userID), notificationSK(now, id)},
 		Kind: in.Kind, Title: in.Title, Body: in.Body, CreatedAt: ts(now)},
 		errExists("notification", userID, id), decodeNotification)
 }
@@ -1159,7 +1227,7 @@ func (c *core) MarkNotificationRead(ctx context.Context, userID, id string, crea
 	}
 	var u change
 	u.setOnce("readAt", ts(c.o.now()))
-	return updateOne(ctx, c, op, key(userID, notificationSK(createdAt, id)), u, true,
+	return updateOne(ctx, c, op, field("title", "Title"), key(userID, notificationSK(createdAt, id)), u, true,
 		errNotFound("notification", userID, id), decodeNotification)
 }
 
@@ -1187,6 +1255,9 @@ func (c *core) SetNotificationSettings(ctx context.Context, userID string, in No
 	}
 	item, err := marshal(notificationSettingsItem{keyAttrs: keyAttrs{userPK(userID), skNotifSettings},
 		PushEnabled: in.PushEnabled, EmailEnabled: in.EmailEnabled, UpdatedAt: ts(c.o.now())})
+	if err == nil {
+		err = field().check(item)
+	}
 	if err != nil {
 		return NotificationSettings{}, wrap(op, err)
 	}
@@ -1207,7 +1278,7 @@ func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Pl
 	u := stamp(now)
 	u.set = append(u.set, setAttr{name: "platform", value: ddb.S(string(platform))}, setAttr{name: "token", value: ddb.S(token)})
 	u.setOnce(attrCreatedAt, ts(now))
-	return updateOne(ctx, c, op, key(userID, pushTokenSK(platform, token)), u, false, nil, decodePushToken)
+	return updateOne(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u, false, nil, decodePushToken)
 }
 
 // UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
