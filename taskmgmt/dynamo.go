@@ -81,21 +81,94 @@ func (s *DynamoStore) getFrom(ctx context.Context, t ddb.Table, k itemKey) (item
 	return item, err
 }
 
-// query is ddb.QueryPage through throttling, 5xx and lost responses.
-func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) (items []ddb.Item, next string, err error) {
-	err = s.retry(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, filter)
-		return err
-	})
-	return items, next, err
+// query is ddb.QueryPage with the store's filter budget; it retries each
+// Query within the retry policy itself. Not for use inside a retry loop
+// (see queryOnce).
+func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) ([]ddb.Item, string, error) {
+	return ddb.QueryPage(ctx, s.c, s.o.backoff(), s.o.budgeted(q), limit, cursor, filter)
 }
 
-// retry repeats fn, a read or a write that is safe to repeat (idempotent,
-// or recognising its own earlier success), through throttling, 5xx and
-// lost responses, within the retry policy. The SDK's own retries do the
-// same below a client; this covers what a wrapped client lets through.
+// once is the Backoff of the calls inside a read-modify-write loop (see
+// rmw): one attempt each, since the loop around them retries.
+var once = ddb.Backoff{Attempts: 1}
+
+// queryOnce is query with one attempt per Query, inside a retry loop.
+func (s *DynamoStore) queryOnce(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, filter *ddb.Filter) ([]ddb.Item, string, error) {
+	return ddb.QueryPage(ctx, s.c, once, s.o.budgeted(q), limit, cursor, filter)
+}
+
+// getOnce reads the item at k in t with one call, inside a retry loop.
+func (s *DynamoStore) getOnce(ctx context.Context, t ddb.Table, k itemKey) (ddb.Item, error) {
+	return ddb.GetItem(ctx, s.c, t, k.item(t))
+}
+
+// retry repeats fn, one plain call (GetItem, UpdateItem, DeleteItem) that
+// is safe to repeat (idempotent, or recognising its own earlier success),
+// through throttling, 5xx and lost responses, within the retry policy.
+// fn must not retry itself: this is the one retry loop of its step.
 func (s *DynamoStore) retry(ctx context.Context, fn func() error) error {
 	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
+}
+
+// loop runs fn, a walk and the writes it finds to do (a fan-out, a
+// recount), within the retry policy, on throttling, a 5xx, a lost
+// response or a conflict. It is the one retry loop of the call: fn makes
+// single calls (getOnce, queryOnce, execStep), so no call is made more
+// than Retry.MaxAttempts times; a failed call starts fn over, which walks
+// again and finds what is still to do.
+func (s *DynamoStore) loop(ctx context.Context, fn func() error) error {
+	return ddb.RetryIf(ctx, s.o.backoff(), rmwRetryable, fn)
+}
+
+// rmwRetryable is what a read-modify-write retries: conflicts, throttling,
+// 5xx and lost responses, but not the conflicts no retry resolves.
+func rmwRetryable(err error) bool { return retryable(err) || ddb.ServerError(err) }
+
+// rmw runs a read-modify-write within the retry policy. build reads with
+// single calls (getOnce, queryOnce) and sends its transaction through
+// exec, once. rmw is the one retry loop of the call, so no call is made
+// more than Retry.MaxAttempts times (ExecTx's own loop is not used; exec
+// makes one attempt):
+//
+//   - When the transaction fails its conditions (what build read
+//     changed), the next attempt builds again.
+//   - When it is throttled, conflicts with another transaction, gets a
+//     5xx or loses its answer, the next attempt sends the same
+//     transaction again, with the same token, without reading: a commit
+//     whose answer was lost then succeeds without writing twice, as in
+//     ExecTx.
+//
+// Every attempt carries token (see ddb.ExecTx for why a rebuild keeps it:
+// DynamoDB binds a token only to a transaction that commits). build must
+// do what success needs before exec returns (set its results), since a
+// resend succeeds without running build.
+func (s *DynamoStore) rmw(ctx context.Context, token string, build func(exec func(*ddb.Tx) error) error) error {
+	var pending *ddb.Tx
+	exec := func(tx *ddb.Tx) error {
+		err := ddb.ExecTxToken(ctx, s.c, once, token, tx)
+		if err != nil && !isCondFailed(err) {
+			pending = tx
+		}
+		return err
+	}
+	return ddb.RetryIf(ctx, s.o.backoff(), rmwRetryable, func() error {
+		if tx := pending; tx != nil {
+			pending = nil
+			err := exec(tx)
+			if isCondFailed(err) {
+				// Something changed since the build: build again.
+				return errRaced("the items read")
+			}
+			return err
+		}
+		return build(exec)
+	})
+}
+
+// scope is the idempotency scope of a write of op on the task table in
+// partition pk.
+func (s *DynamoStore) scope(op, pk string) ddb.Scope {
+	return ddb.Scope{Table: s.t.Name, Op: op, Partition: pk}
 }
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
@@ -106,9 +179,13 @@ func (s *DynamoStore) CreateUser(ctx context.Context, in NewUser) (User, error) 
 	}
 	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: s.o.read().today}
 	item := userItem(u)
-	// The user already there exactly as this call would write it is this
-	// call's own earlier attempt.
-	err := s.retry(ctx, func() error { return ddb.PutNewPrepared(ctx, s.c, s.t, item, pNotExists) })
+	if err := checkSize(op, item, "Image"); err != nil {
+		return User{}, err
+	}
+	// A one-item transaction with a token: only this call's own earlier
+	// attempt (a lost response, or a repeat under the same idempotency
+	// key) succeeds on an existing user; PutNew retries it itself.
+	err := ddb.PutNew(ctx, s.c, s.o.backoff(), s.scope(op, userPK(u.ID)), s.t, item, pNotExists)
 	if ddb.IsConditionFailed(err) {
 		return User{}, wrap(op, errUserExists(u.ID))
 	}
@@ -133,6 +210,16 @@ func (s *DynamoStore) GetUser(ctx context.Context, userID string) (User, error) 
 
 func (s *DynamoStore) user(ctx context.Context, userID string) (User, ddb.Item, error) {
 	item, err := s.get(ctx, userKey(userID))
+	return s.userFrom(userID, item, err)
+}
+
+// userOnce is user with one call, inside rmw.
+func (s *DynamoStore) userOnce(ctx context.Context, userID string) (User, ddb.Item, error) {
+	item, err := s.getOnce(ctx, s.t, userKey(userID))
+	return s.userFrom(userID, item, err)
+}
+
+func (s *DynamoStore) userFrom(userID string, item ddb.Item, err error) (User, ddb.Item, error) {
 	if err != nil {
 		return User{}, nil, err
 	}
@@ -145,6 +232,16 @@ func (s *DynamoStore) user(ctx context.Context, userID string) (User, ddb.Item, 
 
 func (s *DynamoStore) team(ctx context.Context, teamID string) (Team, error) {
 	item, err := s.get(ctx, teamKey(teamID))
+	return s.teamFrom(teamID, item, err)
+}
+
+// teamOnce is team with one call, inside rmw.
+func (s *DynamoStore) teamOnce(ctx context.Context, teamID string) (Team, error) {
+	item, err := s.getOnce(ctx, s.t, teamKey(teamID))
+	return s.teamFrom(teamID, item, err)
+}
+
+func (s *DynamoStore) teamFrom(teamID string, item ddb.Item, err error) (Team, error) {
 	if err != nil {
 		return Team{}, err
 	}
@@ -205,10 +302,12 @@ func (s *DynamoStore) updateItem(ctx context.Context, k itemKey, p *ddb.Prepared
 // vanished meanwhile starts the walk over. Each batch is a step (see
 // execStep): a repeated call finds what is still stale and finishes it.
 func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, set *ddb.Prepared, attr, v string) error {
-	return ddb.Retry(ctx, s.o.backoff(), func() error {
+	// One retry loop: a failed call (a page, a batch) starts the walk over,
+	// which finds what is still stale.
+	return s.loop(ctx, func() error {
 		var stale []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := s.query(ctx, q, ddbkit.MaxPageLimit, cursor, nil)
+			items, next, err := s.queryOnce(ctx, q, ddbkit.MaxPageLimit, cursor, nil)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -238,15 +337,14 @@ func (s *DynamoStore) fanOut(ctx context.Context, op string, q ddb.KeyQuery, set
 }
 
 // execStep runs one batch of a fan-out (a rename's copies, a deleted tag's
-// references) under a fresh random token that no other step or call
-// shares; its own retries keep that token, so a lost response does not
-// write it twice. Not a token from the caller's idempotency key: a
+// references), one attempt inside the fan-out's loop (rmw), under a fresh
+// random token that no other step or call shares. Not a token from the caller's idempotency key: a
 // repeated call writes other items (what is still stale) at another time,
 // and a token derived from the batch's content would, under a reused key,
 // replay an identical batch without writing it after another writer had
 // changed those items again.
 func (s *DynamoStore) execStep(ctx context.Context, tx *ddb.Tx) error {
-	return ddb.ExecTxToken(ctx, s.c, s.o.backoff(), uuid.NewString(), tx)
+	return ddb.ExecTxToken(ctx, s.c, once, uuid.NewString(), tx)
 }
 
 // isCondFailed reports a transaction cancelled by a failed condition.
@@ -270,9 +368,14 @@ func (s *DynamoStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 		return Team{}, err
 	}
 	team := Team{ID: s.o.NewID(), Name: in.Name, Description: in.Description}
+	if err := checkSize(op, teamItem(team), "Description"); err != nil {
+		return Team{}, err
+	}
 	today := s.o.read().today
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		u, _, err := s.user(ctx, creatorID)
+	// The creator's partition scopes the key: the team's ID is new.
+	token := ddb.Token(ctx, s.scope(op, userPK(creatorID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
+		u, _, err := s.userOnce(ctx, creatorID)
 		if err != nil {
 			return err
 		}
@@ -282,7 +385,7 @@ func (s *DynamoStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 		tx.PutPrepared(labelTeam, s.t, teamItem(team), pNotExists)
 		tx.PutPrepared(labelUserTeam, s.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today}), pNotExists)
 		tx.PutPrepared(labelTeamUser, s.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today}), pNotExists)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		err = exec(&tx)
 		if old, ok := ddb.ConditionFailed(err, labelUser); ok {
 			if old == nil {
 				return errUserNotFound(creatorID)
@@ -393,7 +496,8 @@ func (s *DynamoStore) DeleteTeam(ctx context.Context, teamID string) error {
 		if len(reqs) == 0 {
 			continue
 		}
-		if err := s.retry(ctx, func() error { return ddb.BatchWrite(ctx, s.c, s.t, reqs, s.o.backoff()) }); err != nil {
+		// BatchWrite is its own retry loop.
+		if err := ddb.BatchWrite(ctx, s.c, s.t, reqs, s.o.backoff()); err != nil {
 			return wrap(op, err)
 		}
 	}
@@ -440,12 +544,13 @@ func (s *DynamoStore) AddMember(ctx context.Context, teamID, userID string, role
 	}
 	today := s.o.read().today
 	var m Member
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		team, err := s.team(ctx, teamID)
+	token := ddb.Token(ctx, s.scope(op, teamPK(teamID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
+		team, err := s.teamOnce(ctx, teamID)
 		if err != nil {
 			return err
 		}
-		u, _, err := s.user(ctx, userID)
+		u, _, err := s.userOnce(ctx, userID)
 		if err != nil {
 			return err
 		}
@@ -457,7 +562,7 @@ func (s *DynamoStore) AddMember(ctx context.Context, teamID, userID string, role
 		tx.CheckPrepared(labelUser, s.t, userKey(userID).item(s.t), pu, uargs...)
 		tx.PutPrepared(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today}), pNotExists)
 		tx.PutPrepared(labelTeamUser, s.t, teamUserItem(m), pNotExists)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		err = exec(&tx)
 		if old, ok := ddb.ConditionFailed(err, labelTeam); ok {
 			if old == nil {
 				return errTeamNotFound(teamID)
@@ -489,9 +594,9 @@ func validateMember(op, teamID, userID string, role Role) error {
 	return wrap(op, v.Err)
 }
 
-// member reads a team_user item.
-func (s *DynamoStore) member(ctx context.Context, teamID, userID string) (Member, error) {
-	item, err := s.get(ctx, teamUserKey(teamID, userID))
+// memberOnce reads a team_user item with one call, inside rmw.
+func (s *DynamoStore) memberOnce(ctx context.Context, teamID, userID string) (Member, error) {
+	item, err := s.getOnce(ctx, s.t, teamUserKey(teamID, userID))
 	if err != nil {
 		return Member{}, err
 	}
@@ -501,10 +606,21 @@ func (s *DynamoStore) member(ctx context.Context, teamID, userID string) (Member
 	return decodeMember(s.t, item)
 }
 
-// otherAdmin returns an admin of the team other than userID, or "".
+// adminFilter keeps the members whose role is admin. A filter cannot name
+// the sort key, so the caller skips the member it asks about.
+var adminFilter = &ddb.Filter{Shape: "taskmgmt: admins", Args: []types.AttributeValue{ddb.S(string(RoleAdmin))},
+	Cond: func(first int) expression.ConditionBuilder { return expression.Equal(nRole, ddb.Param(first)) }}
+
+// otherAdmin returns an admin of the team other than userID, or "",
+// walking the members through the admin filter, page by page (each
+// bounded by the filter budget), until it finds one. Inside rmw.
 func (s *DynamoStore) otherAdmin(ctx context.Context, teamID, userID string) (string, error) {
 	for m, err := range ddbkit.All(func(cursor string) (ddbkit.Page[Member], error) {
-		return queryPage(ctx, s, membersQuery(s.t, teamID), ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit, Cursor: cursor}, nil, decodeMember)
+		items, next, err := s.queryOnce(ctx, membersQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, adminFilter)
+		if err != nil {
+			return ddbkit.Page[Member]{}, err
+		}
+		return page(s.t, items, next, decodeMember)
 	}) {
 		if err != nil {
 			return "", err
@@ -523,9 +639,10 @@ func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role R
 		return Member{}, err
 	}
 	var m Member
-	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
+	token := ddb.Token(ctx, s.scope(op, teamPK(teamID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
 		var err error
-		if m, err = s.member(ctx, teamID, userID); err != nil || m.Role == role {
+		if m, err = s.memberOnce(ctx, teamID, userID); err != nil || m.Role == role {
 			return err
 		}
 		var tx ddb.Tx
@@ -536,11 +653,8 @@ func (s *DynamoStore) SetRole(ctx context.Context, teamID, userID string, role R
 		}
 		tx.UpdatePrepared(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), pSetRole, ddb.S(string(role)), ddb.S(string(m.Role)))
 		tx.UpdatePrepared(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t), pSetRoleExists, ddb.S(string(role)))
-		if err := s.execMember(ctx, op, &tx, teamID, userID); err != nil {
-			return err
-		}
-		m.Role = role
-		return nil
+		m.Role = role // the result, should exec succeed
+		return s.execMember(exec, &tx, teamID)
 	})
 	if err != nil {
 		return Member{}, wrap(op, err)
@@ -562,8 +676,8 @@ func (s *DynamoStore) checkOtherAdmin(ctx context.Context, tx *ddb.Tx, teamID, u
 	return nil
 }
 
-func (s *DynamoStore) execMember(ctx context.Context, op string, tx *ddb.Tx, teamID, userID string) error {
-	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
+func (s *DynamoStore) execMember(exec func(*ddb.Tx) error, tx *ddb.Tx, teamID string) error {
+	err := exec(tx)
 	if isCondFailed(err) {
 		return errRaced("the members of team " + strconv.Quote(teamID))
 	}
@@ -576,8 +690,9 @@ func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) e
 	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
 		return err
 	}
-	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
-		m, err := s.member(ctx, teamID, userID)
+	token := ddb.Token(ctx, s.scope(op, teamPK(teamID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
+		m, err := s.memberOnce(ctx, teamID, userID)
 		if err != nil {
 			return err
 		}
@@ -589,7 +704,7 @@ func (s *DynamoStore) RemoveMember(ctx context.Context, teamID, userID string) e
 		}
 		tx.DeletePrepared(labelTeamUser, s.t, teamUserKey(teamID, userID).item(s.t), pRoleIs, ddb.S(string(m.Role)))
 		tx.Delete(labelUserTeam, s.t, userTeamKey(userID, teamID).item(s.t))
-		return s.execMember(ctx, op, &tx, teamID, userID)
+		return s.execMember(exec, &tx, teamID)
 	})
 	return wrap(op, err)
 }
@@ -601,10 +716,14 @@ func (s *DynamoStore) CreateTag(ctx context.Context, teamID string, in NewTag) (
 		return Tag{}, err
 	}
 	tag := Tag{ID: s.o.NewID(), TeamID: teamID, Name: in.Name, Color: in.Color}
+	item := tagItem(tag)
+	if err := checkSize(op, item, "Name"); err != nil {
+		return Tag{}, err
+	}
 	var tx ddb.Tx
 	tx.CheckPrepared(labelTeam, s.t, teamKey(teamID).item(s.t), pExists)
-	tx.PutPrepared(labelTag, s.t, tagItem(tag), pNotExists)
-	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	tx.PutPrepared(labelTag, s.t, item, pNotExists)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), s.scope(op, teamPK(teamID)), &tx)
 	if _, ok := ddb.ConditionFailed(err, labelTeam); ok {
 		return Tag{}, wrap(op, errTeamNotFound(teamID))
 	}
@@ -645,10 +764,13 @@ func (s *DynamoStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 	ref := tagRef(tagID)
 	filter := tagFilter(BoardQuery{TagIDs: []string{tagID}})
 	set := &types.AttributeValueMemberSS{Value: []string{ref}}
-	err = ddb.Retry(ctx, s.o.backoff(), func() error {
+	// One retry loop (rmw) around single calls: a failed page or batch
+	// walks again, and finds the references still left. Each page of the
+	// walk is bounded by the filter budget.
+	err = s.loop(ctx, func() error {
 		var keys []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := s.query(ctx, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, filter)
+			items, next, err := s.queryOnce(ctx, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, filter)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -715,6 +837,10 @@ func (s *DynamoStore) CreateTask(ctx context.Context, teamID string, in NewTask)
 		return Task{}, err
 	}
 	task := s.o.newTask(teamID, in)
+	item := taskItem(task)
+	if err := checkSize(op, item, "Description"); err != nil {
+		return Task{}, err
+	}
 	today := s.o.read().today
 	all := make([]int, len(in.TagIDs))
 	for i := range all {
@@ -723,9 +849,9 @@ func (s *DynamoStore) CreateTask(ctx context.Context, teamID string, in NewTask)
 	var tx ddb.Tx
 	tx.CheckPrepared(labelTeam, s.t, teamKey(teamID).item(s.t), pExists)
 	s.checkTags(&tx, teamID, in.TagIDs, all)
-	tx.PutPrepared(labelTask, s.t, taskItem(task), pNotExists)
+	tx.PutPrepared(labelTask, s.t, item, pNotExists)
 	s.addCounters(&tx, teamID, createDelta(task.Status), today)
-	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), s.scope(op, teamPK(teamID)), &tx)
 	if _, ok := ddb.ConditionFailed(err, labelTeam); ok {
 		return Task{}, wrap(op, errTeamNotFound(teamID))
 	}
@@ -756,6 +882,16 @@ func (s *DynamoStore) GetTask(ctx context.Context, teamID, taskID string) (Task,
 
 func (s *DynamoStore) task(ctx context.Context, teamID, taskID string) (Task, stored, error) {
 	item, err := s.get(ctx, taskKey(teamID, taskID))
+	return s.taskFrom(teamID, taskID, item, err)
+}
+
+// taskOnce is task with one call, inside rmw.
+func (s *DynamoStore) taskOnce(ctx context.Context, teamID, taskID string) (Task, stored, error) {
+	item, err := s.getOnce(ctx, s.t, taskKey(teamID, taskID))
+	return s.taskFrom(teamID, taskID, item, err)
+}
+
+func (s *DynamoStore) taskFrom(teamID, taskID string, item ddb.Item, err error) (Task, stored, error) {
 	if err != nil {
 		return Task{}, stored{}, err
 	}
@@ -777,13 +913,17 @@ func (s *DynamoStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 		return Task{}, err
 	}
 	var out Task
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		old, st, err := s.task(ctx, teamID, taskID)
+	token := ddb.Token(ctx, s.scope(op, teamPK(teamID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
+		old, st, err := s.taskOnce(ctx, teamID, taskID)
 		if err != nil {
 			return err
 		}
 		t := old.patched(p)
 		if err := checkPatched(t); err != nil {
+			return err
+		}
+		if err := ddb.CheckItemSize(taskItem(t), "Description", 0); err != nil {
 			return err
 		}
 		if t.equal(old) {
@@ -801,7 +941,7 @@ func (s *DynamoStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 		tx.UpdatePrepared(labelTask, s.t, taskKey(teamID, taskID).item(s.t), p, args...)
 		s.checkTags(&tx, teamID, ids, added)
 		s.addCounters(&tx, teamID, moveDelta(old.Status, t.Status), s.o.read().today)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		err = exec(&tx)
 		if err := tagError(err, ids, added); err != nil {
 			return err
 		}
@@ -826,15 +966,16 @@ func (s *DynamoStore) DeleteTask(ctx context.Context, teamID, taskID string) err
 	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
 		return err
 	}
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
-		old, _, err := s.task(ctx, teamID, taskID)
+	token := ddb.Token(ctx, s.scope(op, teamPK(teamID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
+		old, _, err := s.taskOnce(ctx, teamID, taskID)
 		if err != nil {
 			return err
 		}
 		var tx ddb.Tx
 		tx.DeletePrepared(labelTask, s.t, taskKey(teamID, taskID).item(s.t), pTaskStatusIs, ddb.S(string(old.Status)))
 		s.addCounters(&tx, teamID, deleteDelta(old.Status), "")
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		err = exec(&tx)
 		if prev, ok := ddb.ConditionFailed(err, labelTask); ok {
 			if prev == nil {
 				return errTaskNotFound(teamID, taskID)
@@ -919,10 +1060,12 @@ func (s *DynamoStore) RecalculateCounters(ctx context.Context, teamID string) (C
 		return CounterReport{}, err
 	}
 	var rep CounterReport
-	err := ddb.Retry(ctx, s.o.backoff(), func() error {
+	// One retry loop around single calls: a failed read, page or update
+	// starts the count over.
+	err := s.loop(ctx, func() error {
 		// The counter first: every task write changes it, so the condition
 		// on it below catches any write after this read.
-		item, err := s.get(ctx, counterKey(teamID, ""))
+		item, err := s.getOnce(ctx, s.t, counterKey(teamID, ""))
 		if err != nil {
 			return err
 		}
@@ -935,7 +1078,11 @@ func (s *DynamoStore) RecalculateCounters(ctx context.Context, teamID string) (C
 		}
 		rep.Counts = Counts{}
 		for t, err := range ddbkit.All(func(cursor string) (ddbkit.Page[Task], error) {
-			return queryPage(ctx, s, tasksQuery(s.t, teamID), ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit, Cursor: cursor}, nil, decodeTask)
+			items, next, err := s.queryOnce(ctx, tasksQuery(s.t, teamID), ddbkit.MaxPageLimit, cursor, nil)
+			if err != nil {
+				return ddbkit.Page[Task]{}, err
+			}
+			return page(s.t, items, next, decodeTask)
 		}) {
 			if err != nil {
 				return err
@@ -957,15 +1104,12 @@ func (s *DynamoStore) RecalculateCounters(ctx context.Context, teamID string) (C
 		for _, st := range Statuses {
 			upd = upd.Set(expression.Name(string(st)), expression.Value(rep.Counts.Get(st)))
 		}
-		err = s.retry(ctx, func() error {
-			_, err := ddb.UpdateItem(ctx, s.c, s.t, counterKey(teamID, "").item(s.t), upd, cond, types.ReturnValueNone)
-			// A repeat after a lost response finds the counts it wrote.
-			var ccf *types.ConditionalCheckFailedException
-			if errors.As(err, &ccf) && ccf.Item != nil && countsAre(ccf.Item, rep.Counts) {
-				return nil
-			}
-			return err
-		})
+		_, err = ddb.UpdateItem(ctx, s.c, s.t, counterKey(teamID, "").item(s.t), upd, cond, types.ReturnValueNone)
+		// A rebuild after a lost response finds the counts it wrote.
+		var ccf *types.ConditionalCheckFailedException
+		if errors.As(err, &ccf) && ccf.Item != nil && countsAre(ccf.Item, rep.Counts) {
+			return nil
+		}
 		if ddb.IsConditionFailed(err) {
 			return errRaced("COUNTER#ALL of team " + strconv.Quote(teamID))
 		}

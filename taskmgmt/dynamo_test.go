@@ -380,12 +380,19 @@ func TestLostResponse(t *testing.T) {
 	lose("TransactWriteItems")
 	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "second"}))
 
-	// Single-item writes: the store repeats them (as the SDK would a
-	// 5xx), and the repeat recognises the earlier success; so does a
-	// caller's repeat.
-	lose("PutItem")
+	// CreateUser is a one-item transaction with a token: its own lost
+	// answer is retried to a success, and the user is written once; a
+	// repeat by another call (no key) is refused, identical or not.
+	lose("TransactWriteItems")
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"}))
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"}))
+	if fc.Injected("TransactWriteItems") == 0 {
+		t.Fatal("the lost answer of CreateUser was not injected")
+	}
+	if it := rawItem(t, c, table, "USER#u3", "USER#u3"); it == nil {
+		t.Fatal("CreateUser after a lost answer: no user")
+	}
+	_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"})
+	ddbtest.WantSentinel(t, "CreateUser identical, another call", err, ddbkit.ErrAlreadyExists)
 	lose("UpdateItem")
 	must[taskmgmt.User](t)(s.RenameUser(ctx, "u1", "renamed"))
 

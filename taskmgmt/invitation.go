@@ -2,11 +2,17 @@ package taskmgmt
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"net/mail"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -23,9 +29,12 @@ type Invitation struct {
 	Role      Role   // the role the invitee gets on acceptance
 	InvitedBy string // the inviting admin's user ID
 	// Token is the secret of the invitation's link: 256 bits from
-	// crypto/rand, base64url without padding. Only Invite and the stream
-	// (StreamHandler, MemoryStore.TakeStream) give it; GetInvitation and
+	// crypto/rand, or, under Options.TokenSecret, derived with HMAC-SHA256;
+	// base64url without padding. Only Invite and StreamHandler (which
+	// derives it again under a TokenSecret) give it; GetInvitation and
 	// ListInvitations leave it "", so that a listing cannot leak links.
+	// In a record of MemoryStore.TakeStream it is what the item holds:
+	// the token, or "sha256:<hex>" of it under a TokenSecret.
 	Token     string
 	CreatedAt time.Time // whole seconds, UTC
 	ExpiresAt time.Time // whole seconds, UTC; DynamoDB's TTL deletes it some time after
@@ -125,11 +134,75 @@ func newToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// tokenMatches compares a presented token with the stored one in constant
-// time (in their content; the length of the stored one may show).
-func tokenMatches(stored, presented string) bool {
-	return stored != "" && subtle.ConstantTimeCompare([]byte(stored), []byte(presented)) == 1
+// MinTokenSecret is the shortest Options.TokenSecret: 256 bits.
+const MinTokenSecret = 32
+
+// hashedToken is the prefix of a token attribute that holds the SHA-256 of
+// the token (Options.TokenSecret) instead of the token.
+const hashedToken = "sha256:"
+
+func checkTokenSecret(field string, secret []byte) error {
+	if n := len(secret); n > 0 && n < MinTokenSecret {
+		return ddbkit.Invalid(field, "must be empty or at least %d bytes, got %d; use 32 random bytes shared by the store and the stream handler", MinTokenSecret, n)
+	}
+	return nil
 }
+
+// deriveToken is the token of an invitation under secret: HMAC-SHA256 over
+// the invitation's identity and expiry, each length-prefixed, in
+// base64url without padding. The invitation ID is fresh per invitation,
+// so tokens never repeat.
+func deriveToken(secret []byte, teamID, invitationID, email string, expiresAt int64) string {
+	m := hmac.New(sha256.New, secret)
+	for _, v := range [...]string{"taskmgmt-invitation-token-v1", teamID, invitationID, email, strconv.FormatInt(expiresAt, 10)} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(v)))
+		m.Write(n[:])
+		m.Write([]byte(v))
+	}
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// hashToken is what the token attribute holds for token under a
+// TokenSecret.
+func hashToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hashedToken + hex.EncodeToString(h[:])
+}
+
+// tokenMatches compares a presented token with the stored one in constant
+// time (in their content; the length of the stored one may show). A
+// stored "sha256:<hex>" is compared with the hash of the presented token,
+// so acceptance needs no secret.
+func tokenMatches(stored, presented string) bool {
+	if stored == "" {
+		return false
+	}
+	if strings.HasPrefix(stored, hashedToken) {
+		presented = hashToken(presented)
+	}
+	return subtle.ConstantTimeCompare([]byte(stored), []byte(presented)) == 1
+}
+
+// mailToken returns the token to mail for an invitation whose item holds
+// stored: stored itself, or, when it is a hash, the token derived again
+// under secret. It fails when the token cannot be derived (no secret,
+// or one that does not give the stored hash).
+func mailToken(secret []byte, inv Invitation) (string, error) {
+	if !strings.HasPrefix(inv.Token, hashedToken) {
+		return inv.Token, nil
+	}
+	if len(secret) == 0 {
+		return "", errNoTokenSecret
+	}
+	tok := deriveToken(secret, inv.TeamID, inv.ID, inv.Email, inv.ExpiresAt.Unix())
+	if subtle.ConstantTimeCompare([]byte(hashToken(tok)), []byte(inv.Token)) != 1 {
+		return "", fmt.Errorf("taskmgmt: invitation %q of team %q: its token does not derive from StreamHandler.TokenSecret (another secret, or another writer's item); not mailed", inv.ID, inv.TeamID)
+	}
+	return tok, nil
+}
+
+var errNoTokenSecret = fmt.Errorf("taskmgmt: the invitation holds a hashed token: StreamHandler.TokenSecret must be the store's Options.TokenSecret: %w", ddbkit.ErrInvalidArgument)
 
 func (v *validator) email(field, e string) {
 	v.Line(field, e, true, MaxEmailLen)
@@ -142,7 +215,10 @@ func (v *validator) email(field, e string) {
 	}
 }
 
-func validateInvite(op, teamID, inviterID string, in NewInvitation) error {
+func (o Options) validateInvite(op, teamID, inviterID string, in NewInvitation) error {
+	if err := checkTokenSecret("TokenSecret", o.TokenSecret); err != nil {
+		return wrap(op, err)
+	}
 	var v validator
 	v.ID("TeamID", teamID, MaxIDLen)
 	v.ID("InviterID", inviterID, MaxIDLen)
@@ -166,15 +242,37 @@ func validateAcceptance(op, userID string, a Acceptance) error {
 	return wrap(op, v.Err)
 }
 
-// newInvitation makes the invitation Invite writes, at now.
-func (o Options) newInvitation(teamID, teamName, inviterID string, in NewInvitation, now time.Time) Invitation {
+// newInvitation makes the invitation Invite returns, at now, its token
+// included; storedInvitation gives what the table holds of it.
+func (o Options) newInvitation(teamID, teamName, inviterID string, in NewInvitation, now time.Time) (Invitation, error) {
 	role := in.Role
 	if role == "" {
 		role = RoleMember
 	}
 	created := now.Unix()
-	return Invitation{ID: o.NewID(), TeamID: teamID, TeamName: teamName, Email: in.Email, Role: role, InvitedBy: inviterID,
-		Token: o.NewToken(), CreatedAt: epoch(created), ExpiresAt: epoch(created + int64(o.InvitationLifetime/time.Second))}
+	inv := Invitation{ID: o.NewID(), TeamID: teamID, TeamName: teamName, Email: in.Email, Role: role, InvitedBy: inviterID,
+		CreatedAt: epoch(created), ExpiresAt: epoch(created + int64(o.InvitationLifetime/time.Second))}
+	var v validator
+	v.Time("CreatedAt", inv.CreatedAt)
+	v.Time("InvitationLifetime", inv.ExpiresAt)
+	if v.Err != nil {
+		return Invitation{}, v.Err
+	}
+	if len(o.TokenSecret) > 0 {
+		inv.Token = deriveToken(o.TokenSecret, inv.TeamID, inv.ID, inv.Email, inv.ExpiresAt.Unix())
+	} else {
+		inv.Token = o.NewToken()
+	}
+	return inv, ddb.CheckItemSize(invitationItem(inv), "Email", 0)
+}
+
+// storedForm is inv as the table holds it: under a TokenSecret, its
+// token's hash instead of the token.
+func (o Options) storedForm(inv Invitation) Invitation {
+	if len(o.TokenSecret) > 0 {
+		inv.Token = hashToken(inv.Token)
+	}
+	return inv
 }
 
 // The invitation table's layout, exactly as the seed gives it.

@@ -35,24 +35,32 @@ var pAccept = cond(exists.And(expression.Equal(nToken, ddb.Param(0)), expression
 // isAdmin is the condition that a team_user item holds the admin role.
 var isAdmin = expression.Equal(nRole, expression.Value(string(RoleAdmin)))
 
+// invitationScope is the idempotency scope of a write of op on the
+// invitation table in partition pk.
+func (s *DynamoStore) invitationScope(op, pk string) ddb.Scope {
+	return ddb.Scope{Table: s.it.Name, Op: op, Partition: pk}
+}
+
 // Invite implements InvitationStore.Invite, which documents its errors.
 func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
 	const op = "invite"
-	if err := validateInvite(op, teamID, inviterID, in); err != nil {
+	if err := s.o.validateInvite(op, teamID, inviterID, in); err != nil {
 		return Invitation{}, err
 	}
 	var inv Invitation
-	err := ddb.RetryIf(ctx, s.o.backoff(), retryable, func() error {
-		team, err := s.team(ctx, teamID)
+	token := ddb.Token(ctx, s.invitationScope(op, teamPK(teamID)))
+	err := s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
+		team, err := s.teamOnce(ctx, teamID)
 		if err != nil {
 			return err
 		}
-		// The earlier invitations of the address, which this one replaces.
+		// The earlier invitations of the address, which this one replaces:
+		// a walk whose pages are each bounded by the filter budget.
 		filter := &ddb.Filter{Shape: "taskmgmt: invitation email", Args: []types.AttributeValue{ddb.S(in.Email)},
 			Cond: func(first int) expression.ConditionBuilder { return expression.Equal(nEmail, ddb.Param(first)) }}
 		var earlier []ddb.Item
 		for it, err := range ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-			items, next, err := s.query(ctx, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, filter)
+			items, next, err := s.queryOnce(ctx, invitationsQuery(s.it, teamID), ddbkit.MaxPageLimit, cursor, filter)
 			return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 		}) {
 			if err != nil {
@@ -63,7 +71,9 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 			}
 		}
 		if inv.ID == "" { // the first build makes the invitation; rebuilds keep it
-			inv = s.o.newInvitation(teamID, team.Name, inviterID, in, s.o.read().now)
+			if inv, err = s.o.newInvitation(teamID, team.Name, inviterID, in, s.o.read().now); err != nil {
+				return err
+			}
 		}
 		inv.TeamName = team.Name
 		var tx ddb.Tx
@@ -73,8 +83,8 @@ func (s *DynamoStore) Invite(ctx context.Context, teamID, inviterID string, in N
 		for i, k := range earlier {
 			tx.Delete(labelEarlier+strconv.Itoa(i), s.it, k)
 		}
-		tx.PutPrepared(labelInvitation, s.it, invitationItem(inv), pNotExists)
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		tx.PutPrepared(labelInvitation, s.it, invitationItem(s.o.storedForm(inv)), pNotExists)
+		err = exec(&tx)
 		if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {
 			return errNotAdmin(teamID, inviterID)
 		}
@@ -140,6 +150,8 @@ func (s *DynamoStore) ListInvitations(ctx context.Context, teamID string, o ddbk
 		return ddbkit.Page[Invitation]{}, err
 	}
 	limit, _ := o.EffectiveLimit()
+	// Bounded by the filter budget: a page may be short, or empty, with a
+	// Next cursor.
 	items, next, err := s.query(ctx, invitationsQuery(s.it, teamID), limit, o.Cursor, liveFilter(s.o.read().now.Unix()))
 	if err != nil {
 		return ddbkit.Page[Invitation]{}, wrap(op, err)
@@ -169,7 +181,9 @@ func (s *DynamoStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 	}
 	teamName, userName := inv.TeamName, u.Name
 	var m Member
-	err = ddb.Retry(ctx, s.o.backoff(), func() error {
+	// The accepting user's partition scopes the key.
+	token := ddb.Token(ctx, s.invitationScope(op, userPK(userID)))
+	err = s.rmw(ctx, token, func(exec func(*ddb.Tx) error) error {
 		m = Member{TeamID: a.TeamID, UserID: userID, UserName: userName, Role: inv.Role, JoinedAt: now.today}
 		var tx ddb.Tx
 		// The invitation goes, if it still holds the token and has not
@@ -182,7 +196,7 @@ func (s *DynamoStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 		tx.CheckPrepared(labelUser, s.t, userKey(userID).item(s.t), pu, uargs...)
 		tx.PutPrepared(labelUserTeam, s.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today}), pNotExists)
 		tx.PutPrepared(labelTeamUser, s.t, teamUserItem(m), pNotExists)
-		err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		err := exec(&tx)
 		if _, ok := ddb.ConditionFailed(err, labelInvitation); ok {
 			return notFound // accepted or revoked meanwhile
 		}
@@ -230,7 +244,7 @@ func (s *DynamoStore) RevokeInvitation(ctx context.Context, teamID, adminID, inv
 	var tx ddb.Tx
 	tx.CheckPrepared(labelAdmin, s.t, teamUserKey(teamID, adminID).item(s.t), pIsAdmin)
 	tx.DeletePrepared(labelInvitation, s.it, invitationKey(teamID, invitationID).item(s.it), pExists)
-	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), s.invitationScope(op, teamPK(teamID)), &tx)
 	// The admin check first: a non-admin learns nothing of the invitation.
 	if _, ok := ddb.ConditionFailed(err, labelAdmin); ok {
 		return wrap(op, errNotAdmin(teamID, adminID))

@@ -13,7 +13,7 @@ import (
 // Invite implements InvitationStore.Invite, which documents its errors.
 func (s *MemoryStore) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
 	const op = "invite"
-	if err := validateInvite(op, teamID, inviterID, in); err != nil {
+	if err := s.o.validateInvite(op, teamID, inviterID, in); err != nil {
 		return Invitation{}, err
 	}
 	now := s.o.read().now
@@ -25,9 +25,12 @@ func (s *MemoryStore) Invite(ctx context.Context, teamID, inviterID string, in N
 	if !ok {
 		return Invitation{}, wrap(op, errTeamNotFound(teamID))
 	}
-	inv := s.o.newInvitation(teamID, tr.team.Name, inviterID, in, now)
-	writes := invitationWrites(inv)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	inv, err := s.o.newInvitation(teamID, tr.team.Name, inviterID, in, now)
+	if err != nil {
+		return Invitation{}, wrap(op, err)
+	}
+	sc, writes := s.invitationScope(op, teamPK(teamID)), invitationWrites(inv)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Invitation{}, wrap(op, err)
 	} else if replay {
 		return inv, nil
@@ -40,16 +43,27 @@ func (s *MemoryStore) Invite(ctx context.Context, teamID, inviterID string, in N
 		return Invitation{}, wrap(op, errRepeatedID("invitation", inv.ID))
 	}
 	// Replace the earlier invitations of the address, expired or not, as
-	// the DynamoDB store's query finds them.
-	n := 0
-	for _, old := range s.invites.Partition(teamPK(teamID)) {
-		if old.Email == in.Email && n < maxReplaced {
-			s.removeInvitation(*old, now)
-			n++
+	// the DynamoDB store's walk finds them: through the email filter, in
+	// budgeted pages.
+	var earlier []Invitation
+	q := s.o.budgeted(invitationsQuery(s.it, teamID))
+	for cursor := ""; ; {
+		olds, next, _ := s.invites.Query(q, ddbkit.MaxPageLimit, cursor, func(old *Invitation) bool { return old.Email == in.Email })
+		for _, old := range olds {
+			if len(earlier) < maxReplaced {
+				earlier = append(earlier, *old)
+			}
 		}
+		if next == "" {
+			break
+		}
+		cursor = next
 	}
-	s.putInvitation(inv, now)
-	s.commit(ctx, op, writes)
+	for _, old := range earlier {
+		s.removeInvitation(old, now)
+	}
+	s.putInvitation(s.o.storedForm(inv), now)
+	s.commit(ctx, sc, writes)
 	return inv, nil
 }
 
@@ -152,7 +166,7 @@ func (s *MemoryStore) ListInvitations(ctx context.Context, teamID string, o ddbk
 	}
 	defer s.mu.Unlock()
 	limit, _ := o.EffectiveLimit()
-	invs, next, err := s.invites.Query(invitationsQuery(s.it, teamID), limit, o.Cursor, func(inv *Invitation) bool { return inv.Live(now) })
+	invs, next, err := s.invites.Query(s.o.budgeted(invitationsQuery(s.it, teamID)), limit, o.Cursor, func(inv *Invitation) bool { return inv.Live(now) })
 	if err != nil {
 		return ddbkit.Page[Invitation]{}, wrap(op, err)
 	}
@@ -192,8 +206,8 @@ func (s *MemoryStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 	// The team's name now, which is the invitation's unless the team was
 	// renamed since, as the DynamoDB store's condition on it finds.
 	m := Member{TeamID: a.TeamID, UserID: userID, UserName: ur.user.Name, Role: inv.Role, JoinedAt: now.today}
-	writes := fmt.Sprint(m, tr.team.Name, inv.ID)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.invitationScope(op, userPK(userID)), fmt.Sprint(m, tr.team.Name, inv.ID)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Member{}, wrap(op, err)
 	} else if replay {
 		return m, nil
@@ -206,7 +220,7 @@ func (s *MemoryStore) AcceptInvitation(ctx context.Context, userID string, a Acc
 	}
 	s.removeInvitation(*inv, now.now)
 	s.putMember(m, tr.team.Name)
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return m, nil
 }
 
@@ -221,8 +235,8 @@ func (s *MemoryStore) RevokeInvitation(ctx context.Context, teamID, adminID, inv
 		return err
 	}
 	defer s.mu.Unlock()
-	writes := fmt.Sprint(teamID, adminID, invitationID)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
+	sc, writes := s.invitationScope(op, teamPK(teamID)), fmt.Sprint(teamID, adminID, invitationID)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil || replay {
 		return wrap(op, err)
 	}
 	if !s.isAdmin(teamID, adminID) {
@@ -234,6 +248,6 @@ func (s *MemoryStore) RevokeInvitation(ctx context.Context, teamID, adminID, inv
 		return wrap(op, errInvitationNotFound(teamID, invitationID))
 	}
 	s.removeInvitation(*inv, now)
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return nil
 }

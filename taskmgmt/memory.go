@@ -149,21 +149,34 @@ func (s *MemoryStore) begin(ctx context.Context, op string) error {
 	return nil
 }
 
+// scope is the idempotency scope of a write of op on the task table in
+// partition pk: the DynamoDB store's (see DynamoStore.scope), so that both
+// make the same token of a caller's key.
+func (s *MemoryStore) scope(op, pk string) ddb.Scope {
+	return ddb.Scope{Table: s.t.Name, Op: op, Partition: pk}
+}
+
+// invitationScope is scope on the invitation table.
+func (s *MemoryStore) invitationScope(op, pk string) ddb.Scope {
+	return ddb.Scope{Table: s.it.Name, Op: op, Partition: pk}
+}
+
 // replayed emulates the ClientRequestToken of the DynamoDB store's
-// transaction of op: with a caller's idempotency key, the same writes
-// within the token window replay (true: skip them and succeed), and other
-// writes fail with ErrConflict. commit records the writes after they are
-// made. Both run under the lock.
-func (s *MemoryStore) replayed(ctx context.Context, op, writes string) (bool, error) {
-	tok, ok := ddbkit.RequestToken(ctx, op)
+// transaction in scope sc: with a caller's idempotency key, the same
+// writes within the token window replay (true: skip them and succeed),
+// and other writes fail with ErrConflict. Without a key, nothing replays:
+// an existing item is another caller's, whatever it holds. commit records
+// the writes after they are made. Both run under the lock.
+func (s *MemoryStore) replayed(ctx context.Context, sc ddb.Scope, writes string) (bool, error) {
+	tok, ok := ddbkit.RequestToken(ctx, sc.Table, sc.Op, sc.Partition)
 	if !ok {
 		return false, nil
 	}
 	return s.tokens.Check(tok, writes, s.o.Clock())
 }
 
-func (s *MemoryStore) commit(ctx context.Context, op, writes string) {
-	if tok, ok := ddbkit.RequestToken(ctx, op); ok {
+func (s *MemoryStore) commit(ctx context.Context, sc ddb.Scope, writes string) {
+	if tok, ok := ddbkit.RequestToken(ctx, sc.Table, sc.Op, sc.Partition); ok {
 		s.tokens.Commit(tok, writes, s.o.Clock())
 	}
 }
@@ -175,18 +188,27 @@ func (s *MemoryStore) CreateUser(ctx context.Context, in NewUser) (User, error) 
 		return User{}, err
 	}
 	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: s.o.read().today}
+	if err := checkSize(op, userItem(u), "Image"); err != nil {
+		return User{}, err
+	}
 	if err := s.begin(ctx, op); err != nil {
 		return User{}, err
 	}
 	defer s.mu.Unlock()
+	// As the DynamoDB store's PutNew: only the same scoped token replaying
+	// the same write succeeds on an existing user, never equal contents.
+	sc, writes := s.scope(op, userPK(u.ID)), fmt.Sprint(u)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
+		return User{}, wrap(op, err)
+	} else if replay {
+		return u, nil
+	}
 	k := userKey(u.ID)
-	if r, ok := s.get(k); ok {
-		if *r.user == u { // as the DynamoDB store's PutNew finds its own earlier success
-			return u, nil
-		}
+	if _, ok := s.get(k); ok {
 		return User{}, wrap(op, errUserExists(u.ID))
 	}
 	s.put(&record{attrs: keyAttrs(k), user: &u})
+	s.commit(ctx, sc, writes)
 	return u, nil
 }
 
@@ -258,6 +280,9 @@ func (s *MemoryStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 		return Team{}, err
 	}
 	team := Team{ID: s.o.NewID(), Name: in.Name, Description: in.Description}
+	if err := checkSize(op, teamItem(team), "Description"); err != nil {
+		return Team{}, err
+	}
 	today := s.o.read().today
 	if err := s.begin(ctx, op); err != nil {
 		return Team{}, err
@@ -267,8 +292,8 @@ func (s *MemoryStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 	if !ok {
 		return Team{}, wrap(op, errUserNotFound(creatorID))
 	}
-	writes := fmt.Sprint(team, creatorID, ur.user.Name, today)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.scope(op, userPK(creatorID)), fmt.Sprint(team, creatorID, ur.user.Name, today)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Team{}, wrap(op, err)
 	} else if replay {
 		return team, nil
@@ -281,7 +306,7 @@ func (s *MemoryStore) CreateTeam(ctx context.Context, creatorID string, in NewTe
 	}
 	s.put(&record{attrs: keyAttrs(teamKey(team.ID)), team: &team})
 	s.putMember(Member{TeamID: team.ID, UserID: creatorID, UserName: ur.user.Name, Role: RoleAdmin, JoinedAt: today}, team.Name)
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return team, nil
 }
 
@@ -442,8 +467,8 @@ func (s *MemoryStore) AddMember(ctx context.Context, teamID, userID string, role
 		return Member{}, wrap(op, errUserNotFound(userID))
 	}
 	m := Member{TeamID: teamID, UserID: userID, UserName: ur.user.Name, Role: role, JoinedAt: today}
-	writes := fmt.Sprint(m, tr.team.Name)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(m, tr.team.Name)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Member{}, wrap(op, err)
 	} else if replay {
 		return m, nil
@@ -455,19 +480,27 @@ func (s *MemoryStore) AddMember(ctx context.Context, teamID, userID string, role
 		return Member{}, wrap(op, errIsMember(teamID, userID))
 	}
 	s.putMember(m, tr.team.Name)
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return m, nil
 }
 
 // otherAdmin returns an admin of the team other than userID, or "".
+// It walks the members through the admin filter, budgeted pages, as the
+// DynamoDB store does.
 func (s *MemoryStore) otherAdmin(teamID, userID string) string {
-	rs, _, _ := s.items.Query(membersQuery(s.t, teamID), ddbkit.MaxPageLimit*ddbkit.MaxPageLimit, "", func(r *record) bool {
-		return r.member.Role == RoleAdmin && r.member.UserID != userID
-	})
-	if len(rs) == 0 {
-		return ""
+	q := s.o.budgeted(membersQuery(s.t, teamID))
+	for cursor := ""; ; {
+		rs, next, _ := s.items.Query(q, ddbkit.MaxPageLimit, cursor, func(r *record) bool { return r.member.Role == RoleAdmin })
+		for _, r := range rs {
+			if r.member.UserID != userID {
+				return r.member.UserID
+			}
+		}
+		if next == "" {
+			return ""
+		}
+		cursor = next
 	}
-	return rs[0].member.UserID
 }
 
 // SetRole implements TeamStore.SetRole, which documents its errors.
@@ -491,8 +524,8 @@ func (s *MemoryStore) SetRole(ctx context.Context, teamID, userID string, role R
 	if m.Role == RoleAdmin && s.otherAdmin(teamID, userID) == "" {
 		return Member{}, wrap(op, errLastAdmin(teamID, userID))
 	}
-	writes := fmt.Sprint(m, role)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(m, role)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Member{}, wrap(op, err)
 	} else if replay {
 		m.Role = role
@@ -505,7 +538,7 @@ func (s *MemoryStore) SetRole(ctx context.Context, teamID, userID string, role R
 		ms.Role = role
 		s.put(&record{attrs: ur.attrs, membership: &ms})
 	}
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return m, nil
 }
 
@@ -526,13 +559,13 @@ func (s *MemoryStore) RemoveMember(ctx context.Context, teamID, userID string) e
 	if r.member.Role == RoleAdmin && s.otherAdmin(teamID, userID) == "" {
 		return wrap(op, errLastAdmin(teamID, userID))
 	}
-	writes := fmt.Sprint(*r.member)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(*r.member)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil || replay {
 		return wrap(op, err)
 	}
 	s.remove(teamUserKey(teamID, userID))
 	s.remove(userTeamKey(userID, teamID))
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return nil
 }
 
@@ -543,12 +576,15 @@ func (s *MemoryStore) CreateTag(ctx context.Context, teamID string, in NewTag) (
 		return Tag{}, err
 	}
 	tag := Tag{ID: s.o.NewID(), TeamID: teamID, Name: in.Name, Color: in.Color}
+	if err := checkSize(op, tagItem(tag), "Name"); err != nil {
+		return Tag{}, err
+	}
 	if err := s.begin(ctx, op); err != nil {
 		return Tag{}, err
 	}
 	defer s.mu.Unlock()
-	writes := fmt.Sprint(tag)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(tag)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Tag{}, wrap(op, err)
 	} else if replay {
 		return tag, nil
@@ -561,7 +597,7 @@ func (s *MemoryStore) CreateTag(ctx context.Context, teamID string, in NewTag) (
 		return Tag{}, wrap(op, errRepeatedID("tag", tag.ID))
 	}
 	s.put(&record{attrs: keyAttrs(k), tag: &tag})
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return tag, nil
 }
 
@@ -593,15 +629,25 @@ func (s *MemoryStore) DeleteTag(ctx context.Context, teamID, tagID string) error
 	}
 	defer s.mu.Unlock()
 	s.remove(tagKey(teamID, tagID))
-	for _, r := range s.items.Partition(teamPK(teamID)) {
-		if r.task != nil && slices.Contains(r.task.TagIDs, tagID) {
-			t := *r.task
-			t.TagIDs = slices.DeleteFunc(slices.Clone(t.TagIDs), func(id string) bool { return id == tagID })
-			if len(t.TagIDs) == 0 {
-				t.TagIDs = nil
-			}
-			s.putTask(t)
+	// The DynamoDB store's walk: the tasks through the tag filter, in
+	// budgeted pages.
+	q := s.o.budgeted(tasksQuery(s.t, teamID))
+	var tagged []*record
+	for cursor := ""; ; {
+		rs, next, _ := s.items.Query(q, ddbkit.MaxPageLimit, cursor, func(r *record) bool { return slices.Contains(r.task.TagIDs, tagID) })
+		tagged = append(tagged, rs...)
+		if next == "" {
+			break
 		}
+		cursor = next
+	}
+	for _, r := range tagged {
+		t := *r.task
+		t.TagIDs = slices.DeleteFunc(slices.Clone(t.TagIDs), func(id string) bool { return id == tagID })
+		if len(t.TagIDs) == 0 {
+			t.TagIDs = nil
+		}
+		s.putTask(t)
 	}
 	return nil
 }
@@ -624,13 +670,16 @@ func (s *MemoryStore) CreateTask(ctx context.Context, teamID string, in NewTask)
 		return Task{}, err
 	}
 	task := s.o.newTask(teamID, in)
+	if err := checkSize(op, taskItem(task), "Description"); err != nil {
+		return Task{}, err
+	}
 	today := s.o.read().today
 	if err := s.begin(ctx, op); err != nil {
 		return Task{}, err
 	}
 	defer s.mu.Unlock()
-	writes := fmt.Sprint(task, in.TagIDs, today)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(task, in.TagIDs, today)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Task{}, wrap(op, err)
 	} else if replay {
 		return task, nil
@@ -650,7 +699,7 @@ func (s *MemoryStore) CreateTask(ctx context.Context, teamID string, in NewTask)
 	}
 	s.putTask(task)
 	s.count(teamID, createDelta(task.Status), today)
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	task.TagIDs = slices.Clone(task.TagIDs)
 	return task, nil
 }
@@ -698,11 +747,14 @@ func (s *MemoryStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 	if err := checkPatched(t); err != nil {
 		return Task{}, wrap(op, err)
 	}
+	if err := checkSize(op, taskItem(t), "Description"); err != nil {
+		return Task{}, err
+	}
 	if t.equal(old) {
 		return t, nil
 	}
-	writes := fmt.Sprint(old, t, today)
-	if replay, err := s.replayed(ctx, op, writes); err != nil {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(old, t, today)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil {
 		return Task{}, wrap(op, err)
 	} else if replay {
 		return t, nil
@@ -714,7 +766,7 @@ func (s *MemoryStore) UpdateTask(ctx context.Context, teamID, taskID string, p T
 	}
 	s.putTask(t)
 	s.count(teamID, moveDelta(old.Status, t.Status), today)
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return t, nil
 }
 
@@ -733,13 +785,13 @@ func (s *MemoryStore) DeleteTask(ctx context.Context, teamID, taskID string) err
 	if !ok {
 		return wrap(op, errTaskNotFound(teamID, taskID))
 	}
-	writes := fmt.Sprint(*r.task)
-	if replay, err := s.replayed(ctx, op, writes); err != nil || replay {
+	sc, writes := s.scope(op, teamPK(teamID)), fmt.Sprint(*r.task)
+	if replay, err := s.replayed(ctx, sc, writes); err != nil || replay {
 		return wrap(op, err)
 	}
 	s.remove(k)
 	s.count(teamID, deleteDelta(r.task.Status), "")
-	s.commit(ctx, op, writes)
+	s.commit(ctx, sc, writes)
 	return nil
 }
 
@@ -777,7 +829,7 @@ func (s *MemoryStore) ListBoard(ctx context.Context, teamID string, q BoardQuery
 		return ddbkit.Page[Task]{}, err
 	}
 	defer s.mu.Unlock()
-	p, err := memPage(s.indexes[kq.Index.Name], kq, q.PageOptions, keepTags(q), taskOf)
+	p, err := memPage(s.indexes[kq.Index.Name], s.o.budgeted(kq), q.PageOptions, keepTags(q), taskOf)
 	return p, wrap(op, err)
 }
 
@@ -812,7 +864,7 @@ func (s *MemoryStore) ListDailyCounts(ctx context.Context, teamID string, q Dail
 	}
 	defer s.mu.Unlock()
 	live := func(r *record) bool { return r.counter.ExpiresAt.IsZero() || r.counter.ExpiresAt.Unix() > now }
-	p, err := memPage(s.items, dailyQuery(s.t, teamID, q), q.PageOptions, live, func(r *record) DailyCount { return *r.counter })
+	p, err := memPage(s.items, s.o.budgeted(dailyQuery(s.t, teamID, q)), q.PageOptions, live, func(r *record) DailyCount { return *r.counter })
 	return p, wrap(op, err)
 }
 

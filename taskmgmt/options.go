@@ -53,8 +53,34 @@ type Options struct {
 	// CursorSecret keys the MAC of page cursors. Default none: cursors are
 	// bound to their listing and tamper-evident but, without a secret,
 	// forgeable within the caller's own partition and range; set a secret
-	// shared by all instances to make them unforgeable.
+	// shared by all instances to make them unforgeable. A secret of 1 to
+	// 15 bytes is too short to resist brute force: every listing then
+	// fails with ErrInvalidArgument naming CursorSecret. Use 32 random
+	// bytes.
 	CursorSecret []byte
+	// FilterBudget is the most items a filtered listing evaluates per page
+	// (ListBoard with TagIDs, ListInvitations, ListDailyCounts, and the
+	// walks of DeleteTag, Invite, SetRole and RemoveMember); zero or less
+	// means the default, 1000. A filtered page that spends it returns what
+	// it found, possibly nothing, with a Next cursor: a filter that
+	// matches little costs one budget per page, not the partition. Both
+	// stores end pages at the same item.
+	FilterBudget int
+	// TokenSecret, when set, makes invitation tokens derived rather than
+	// stored: the token is HMAC-SHA256(TokenSecret, team ID, invitation ID,
+	// email, expiry), and the invitation item's token attribute holds only
+	// "sha256:" and the hex SHA-256 of it, so neither the table, its
+	// backups nor its stream hold a usable link. The StreamHandler that
+	// mails the invitations needs the same secret (StreamHandler.TokenSecret)
+	// to derive the token again. It must be at least MinTokenSecret (32)
+	// bytes: a shorter one makes Invite fail with ErrInvalidArgument
+	// naming TokenSecret. NewToken is not used then. The default (none)
+	// keeps the seed's layout, the token in plain text, which the seed's
+	// own app reads; whoever reads the table or its stream can then accept
+	// any live invitation. AcceptInvitation accepts both forms, whichever
+	// the item holds, so the option can be switched on with invitations
+	// live.
+	TokenSecret []byte
 }
 
 // DefaultCounterRetention is how long daily counters live by default.
@@ -99,6 +125,12 @@ func (o Options) table() ddb.Table {
 	t := table(o.TableName)
 	t.CursorSecret = string(o.CursorSecret)
 	return t
+}
+
+// budgeted returns q with the store's filter budget.
+func (o Options) budgeted(q ddb.KeyQuery) ddb.KeyQuery {
+	q.Budget = o.FilterBudget
+	return q
 }
 
 func (o Options) invitationTable() ddb.Table {

@@ -50,8 +50,9 @@ func (s *MemoryStore) Export() ddbkit.TableItems {
 // under a table name the store does not have, and with ErrCorruptItem (a
 // *ddbkit.CorruptItemError naming table, key and attribute) for an item
 // the DynamoDB store could not read either: an attribute of the wrong
-// type, an unknown status or role, an invitation without expiresAt, or a
-// key not in the seed's shape (which no read of the DynamoDB store
+// type, an unknown status or role, an invitation without expiresAt, a
+// nil attribute value anywhere in an item (which nothing can encode), or
+// a key not in the seed's shape (which no read of the DynamoDB store
 // returns).
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
@@ -61,6 +62,9 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 		switch name {
 		case s.t.Name:
 			for _, it := range items[name] {
+				if err := ddb.CheckAttrs(s.t, it); err != nil {
+					return wrap(op, err)
+				}
 				r, err := recordOf(s.t, it)
 				if err != nil {
 					return wrap(op, err)
@@ -69,6 +73,9 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 			}
 		case s.it.Name:
 			for _, it := range items[name] {
+				if err := ddb.CheckAttrs(s.it, it); err != nil {
+					return wrap(op, err)
+				}
 				inv, err := decodeInvitation(s.it, it)
 				if err != nil {
 					return wrap(op, err)

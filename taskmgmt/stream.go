@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -104,17 +105,30 @@ type StreamHandler struct {
 	// The default is time.Now.
 	Clock ddbkit.Clock
 	// OnSkip, when set, is told of each INSERT record of type invitation
-	// that cannot be decoded (ErrCorruptItem). Such a record is not a
-	// failure: retrying cannot mend it, and a failure would hold up the
-	// shard behind it until the record ages out.
+	// that is not mailed because retrying cannot mend it: an item that
+	// cannot be decoded (ErrCorruptItem), one whose email or team_name
+	// would not pass Invite's validation (ErrInvalidArgument: another
+	// program wrote it; a control character in a team name could forge
+	// mail headers or lines), or one whose hashed token does not derive
+	// from TokenSecret. Such a record is not a failure: a failure would
+	// hold up the shard behind it until the record ages out.
 	OnSkip func(StreamRecord, error)
+	// TokenSecret is the store's Options.TokenSecret. Under it, the items
+	// hold only their token's hash, and the handler derives the token
+	// again to mail it. A record with a hashed token and no secret here is
+	// reported as a failure (a configuration error: redeploy with the
+	// secret and Lambda retries it).
+	TokenSecret []byte
 }
 
 // Handle mails the invitation of each INSERT record whose new image has
 // type invitation, in order, and ignores every other record: MODIFY,
-// REMOVE (TTL deletions included), other types. It reports each record
-// whose mail failed, or was not tried because ctx ended, by its sequence
-// number; Lambda then retries from the earliest of them, so the records
+// REMOVE (TTL deletions included), other types. Before mailing, it checks
+// the image's email and team_name as Invite checks them, since another
+// program may have written the item: an invalid one is skipped (see
+// OnSkip), never mailed. It reports each record whose mail failed, or was
+// not tried because ctx ended or a hashed token has no TokenSecret to
+// derive it, by its sequence number; Lambda then retries from the earliest of them, so the records
 // after it that were mailed may be mailed again. The error is always nil:
 // an error would make Lambda retry the whole batch.
 func (h StreamHandler) Handle(ctx context.Context, ev StreamEvent) (StreamResponse, error) {
@@ -138,14 +152,44 @@ func (h StreamHandler) Handle(ctx context.Context, ev StreamEvent) (StreamRespon
 			}
 			continue
 		}
+		if err := validateMailed(inv); err != nil {
+			if h.OnSkip != nil {
+				h.OnSkip(rec, err)
+			}
+			continue
+		}
 		if !inv.Live(clock()) {
 			continue
 		}
-		if ctx.Err() != nil || h.Mailer.MailInvitation(ctx, inv) != nil {
+		// A secret missing or too short is the deployment's error, a
+		// failure that a redeploy mends; a token that does not derive
+		// from the secret is the item's, skipped.
+		var tok string
+		err = checkTokenSecret("StreamHandler.TokenSecret", h.TokenSecret)
+		if err == nil {
+			tok, err = mailToken(h.TokenSecret, inv)
+		}
+		if err != nil && !errors.Is(err, ddbkit.ErrInvalidArgument) {
+			if h.OnSkip != nil {
+				h.OnSkip(rec, err)
+			}
+			continue
+		}
+		inv.Token = tok
+		if err != nil || ctx.Err() != nil || h.Mailer.MailInvitation(ctx, inv) != nil {
 			resp.BatchItemFailures = append(resp.BatchItemFailures, BatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
 		}
 	}
 	return resp, nil
+}
+
+// validateMailed checks what a mail carries of an invitation another
+// program may have written, as Invite checks its input.
+func validateMailed(inv Invitation) error {
+	var v validator
+	v.email("Email", inv.Email)
+	v.Line("TeamName", inv.TeamName, false, MaxNameLen)
+	return wrap("stream", v.Err)
 }
 
 // tableOfArn returns the table's name in a stream's ARN

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/valid"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -428,9 +429,12 @@ const (
 type validator struct{ valid.Validator }
 
 func (v *validator) date(field string, d Date) {
-	if !d.Valid() {
+	t, err := keys.ParseDateISO(string(d))
+	if err != nil {
 		v.Fail(field, "must be a date as YYYY-MM-DD, got %q", string(d))
+		return
 	}
+	v.Time(field, t)
 }
 
 func (v *validator) status(field string, s Status) {
@@ -487,7 +491,7 @@ func validateNewUser(op string, in NewUser) error {
 	v.ID("ID", in.ID, MaxIDLen)
 	v.Line("Email", in.Email, true, MaxEmailLen)
 	v.Line("Name", in.Name, true, MaxNameLen)
-	v.Line("Image", in.Image, false, MaxImageLen)
+	v.URL("Image", in.Image, false, MaxImageLen)
 	return wrap(op, v.Err)
 }
 
@@ -610,6 +614,14 @@ func validateList(op, field, id string, o ddbkit.PageOptions) error {
 		v.Err = err
 	}
 	return wrap(op, v.Err)
+}
+
+// checkSize refuses an item over DynamoDB's 400 KB before any call, on
+// both stores, naming field, the caller's largest field in it. The field
+// limits keep every item ddbkit builds far below it (a task, the largest,
+// stays under 10 KB); the check is the net should a limit grow.
+func checkSize(op string, item ddb.Item, field string) error {
+	return wrap(op, ddb.CheckItemSize(item, field, 0))
 }
 
 // sortedTags returns ids sorted and without duplicates, as a String Set

@@ -195,13 +195,22 @@ func testUsers(t *testing.T, newStore NewStore) {
 	equal(t, "GetUser", must[taskmgmt.User](t, "GetUser")(s.GetUser(ctx, "auth0|42")), u)
 	_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "b@example.com", Name: "Bob"})
 	wantErr(t, "CreateUser again", err, ddbkit.ErrAlreadyExists)
-	// The same user again, the same day: what a repeat after a lost
-	// answer finds, a success on both stores (the DynamoDB store's PutNew
-	// recognises it); a day later, or with another field, it is taken.
-	again := must[taskmgmt.User](t, "CreateUser repeated")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "a@example.com", Name: "Alice", Image: "https://example.com/a.png"}))
-	equal(t, "CreateUser repeated", again, u)
+	// The same user again, field for field, the same day: another
+	// caller's identical create is no proof of this call's own write, so
+	// it is taken on both stores; only a token proves a write one's own
+	// (see IdempotencyKey and the DynamoDB store's lost-response test).
+	_, err = s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "a@example.com", Name: "Alice", Image: "https://example.com/a.png"})
+	wantErr(t, "CreateUser identical, by another caller", err, ddbkit.ErrAlreadyExists)
 	_, err = s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "a@example.com", Name: "Alice"})
 	wantErr(t, "CreateUser again without the image", err, ddbkit.ErrAlreadyExists)
+	// With an idempotency key, the caller's own repeat succeeds, once.
+	kctx := ddbkit.WithIdempotencyKey(ctx, "create-bob")
+	bob := taskmgmt.NewUser{ID: "auth0|43", Email: "b@example.com", Name: "Bob"}
+	b1 := must[taskmgmt.User](t, "CreateUser with a key")(s.CreateUser(kctx, bob))
+	b2 := must[taskmgmt.User](t, "CreateUser repeated with the key")(s.CreateUser(kctx, bob))
+	equal(t, "CreateUser repeated with the key", b2, b1)
+	_, err = s.CreateUser(ctx, bob)
+	wantErr(t, "CreateUser identical without the key", err, ddbkit.ErrAlreadyExists)
 	_, err = s.GetUser(ctx, "nobody")
 	wantErr(t, "GetUser unknown", err, ddbkit.ErrNotFound)
 	_, err = s.GetUser(ctx, "a#b")
