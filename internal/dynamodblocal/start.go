@@ -53,7 +53,9 @@ type StartOptions struct {
 
 // Process is a running DynamoDB Local.
 type Process struct {
-	// Endpoint is its URL, such as http://127.0.0.1:43127.
+	// Endpoint is its URL on the loopback interface, such as
+	// http://127.0.0.1:43127. It answers on the same port on every other
+	// interface too: see the package documentation.
 	Endpoint string
 	p        *javaProc
 }
@@ -64,9 +66,11 @@ func (p *Process) Stop() { p.p.stop() }
 // Exited is closed when DynamoDB Local has exited.
 func (p *Process) Exited() <-chan struct{} { return p.p.exited }
 
-// Start starts the DynamoDB Local in jar, in memory, on a free loopback
-// port, and returns once it answers. It stops when Stop is called or when
-// this process exits, however it exits.
+// Start starts the DynamoDB Local in jar, in memory, on a port that is free
+// on the loopback interface, and returns once it answers there. DynamoDB
+// Local listens on every interface, not only loopback: it has no option to
+// choose the address (see the package documentation). It stops when Stop
+// is called or when this process exits, however it exits.
 func Start(jar string, o StartOptions) (*Process, error) {
 	abs, err := filepath.Abs(jar)
 	if err != nil {
@@ -137,6 +141,8 @@ type javaProc struct {
 }
 
 func startJava(java, jar string, port int, shared bool) (*javaProc, error) {
+	// -port is the only address option DynamoDB Local 3.x has: it binds
+	// the wildcard address.
 	args := []string{"-c", supervisor, "ddbkit-dynamodb-local",
 		java,
 		"-Djava.library.path=" + filepath.Join(filepath.Dir(jar), "DynamoDBLocal_lib"),
