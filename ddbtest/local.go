@@ -10,8 +10,9 @@ import (
 	"github.com/ddbkit/ddbkit/internal/dynamodblocal"
 )
 
-// startJar starts the DynamoDB Local in jar on a free loopback port and
-// returns its endpoint once it answers. It stops with Main, or when the
+// startJar starts the DynamoDB Local in jar on a port free on loopback
+// and returns its loopback endpoint once it answers. The jar itself listens
+// on every interface: it has no option to bind one address (see doc.go). It stops with Main, or when the
 // test binary exits.
 func startJar(jar string) (string, error) {
 	p, err := dynamodblocal.Start(jar, dynamodblocal.StartOptions{})
