@@ -69,9 +69,13 @@ const (
 
 // CreateRoom implements RoomStore.CreateRoom, which documents its errors.
 //
-// One conditional PutItem, retried after throttling, a 5xx or a lost
-// response: an attempt that finds the very item it writes already stored
-// knows an earlier attempt succeeded (ddb.PutNew).
+// One conditional put in a one-item TransactWriteItems (ddb.PutNew), with
+// a ClientRequestToken scoped to the Rooms table, the operation and the
+// host: a retry after throttling, a 5xx or a lost response repeats the
+// token, so DynamoDB answers an attempt whose earlier twin committed with
+// success and writes nothing again. A room found under the new ID is never
+// taken for this call's own write, however equal it is: only the token
+// proves that.
 func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	const op = "create room"
 	if err := checkRoom(op, in); err != nil {
@@ -81,13 +85,12 @@ func (s *DynamoStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 		return Room{}, wrap(op, err)
 	}
 	r := s.o.newRoom(in, s.stamp.now())
-	item, err := marshalRoom(r)
+	item, err := roomToWrite(op, r)
 	if err != nil {
-		return Room{}, wrap(op, err)
+		return Room{}, err
 	}
-	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
-		return ddb.PutNewPrepared(ctx, s.c, s.t.rooms, item, prepNew)
-	})
+	// PutNew is the one retry loop of the call.
+	err = ddb.PutNew(ctx, s.c, s.o.backoff(), s.t.roomScope(op, in.HostID), s.t.rooms, item, prepNew)
 	if ddb.IsConditionFailed(err) {
 		return Room{}, wrap(op, errRoomExists(r.ID))
 	}
@@ -144,13 +147,18 @@ func (s *DynamoStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 		return Room{}, wrap(op, err)
 	}
 	defer release()
+	now := s.stamp.now()
+	if err := checkStamp(op, now); err != nil {
+		return Room{}, err
+	}
 	in := &dynamodb.UpdateItemInput{TableName: aws.String(s.t.rooms.Name), Key: s.t.roomKey(roomID),
 		UpdateExpression: prepClose.Update(), ConditionExpression: prepClose.Condition(),
-		ExpressionAttributeNames: prepClose.Names(), ExpressionAttributeValues: prepClose.Values(ddb.S(keys.Timestamp(s.stamp.now()))),
+		ExpressionAttributeNames: prepClose.Names(), ExpressionAttributeValues: prepClose.Values(ddb.S(keys.Timestamp(now))),
 		ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 	var out ddb.Item
 	// Retried also after a conflict: an UpdateItem on an item that a
 	// transaction (a post or join from elsewhere) holds fails with one.
+	// UpdateItem does not retry by itself, so this is the one loop.
 	err = ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, func() error {
 		res, err := s.c.UpdateItem(ctx, in)
 		if err == nil {
@@ -189,13 +197,13 @@ func (s *DynamoStore) PostComment(ctx context.Context, roomID string, in NewComm
 	}
 	defer release()
 	c := s.o.newComment(roomID, in, s.stamp)
-	item, err := marshalComment(c)
+	item, err := commentToWrite(op, c)
 	if err != nil {
-		return Comment{}, wrap(op, err)
+		return Comment{}, err
 	}
 	var tx ddb.Tx
 	tx.PutPrepared(labelItem, s.t.comments, item, prepNew)
-	err = s.execChecked(ctx, op, &tx, roomID)
+	err = s.execChecked(ctx, s.t.commentScope(op, roomID), &tx, roomID)
 	if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 		return Comment{}, wrap(op, errCommentExists(roomID, c.ID))
 	}
@@ -220,13 +228,13 @@ func (s *DynamoStore) JoinRoom(ctx context.Context, roomID, connectionID string)
 		return Connection{}, wrap(op, err)
 	}
 	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.stamp.now()}
-	item, err := marshalConnection(c)
+	item, err := connectionToWrite(op, c)
 	if err != nil {
-		return Connection{}, wrap(op, err)
+		return Connection{}, err
 	}
 	var tx ddb.Tx
 	tx.Put(labelItem, s.t.connections, item)
-	if err := s.execChecked(ctx, op, &tx, roomID); err != nil {
+	if err := s.execChecked(ctx, s.t.connectionScope(op, connectionID), &tx, roomID); err != nil {
 		return Connection{}, wrap(op, err)
 	}
 	return c, nil
@@ -274,13 +282,13 @@ func (s *DynamoStore) ListConnections(ctx context.Context, roomID string, opts d
 }
 
 // execChecked adds to tx the check that roomID exists and is OPEN, runs it
-// exactly once (ddb.ExecTx: one ClientRequestToken, the caller's
-// idempotency key's when ctx has one, for every attempt), and turns a failed
-// check into ErrNotFound or ErrRoomClosed: the item the check saw tells
-// which.
-func (s *DynamoStore) execChecked(ctx context.Context, op string, tx *ddb.Tx, roomID string) error {
+// exactly once (ddb.ExecTx: one ClientRequestToken for every attempt, the
+// one the caller's idempotency key gives in scope when ctx has one), and
+// turns a failed check into ErrNotFound or ErrRoomClosed: the item the
+// check saw tells which. ExecTx is the one retry loop of the call.
+func (s *DynamoStore) execChecked(ctx context.Context, scope ddb.Scope, tx *ddb.Tx, roomID string) error {
 	tx.CheckPrepared(labelRoom, s.t.rooms, s.t.roomKey(roomID), prepOpen)
-	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), op, tx)
+	err := ddb.ExecTx(ctx, s.c, s.o.backoff(), scope, tx)
 	if old, ok := ddb.ConditionFailed(err, labelRoom); ok {
 		if old == nil {
 			return errRoomNotFound(roomID)
@@ -301,14 +309,8 @@ func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts
 	if err := ctx.Err(); err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	var (
-		items []ddb.Item
-		next  string
-	)
-	err = s.retry(ctx, func() (err error) {
-		items, next, err = ddb.QueryPage(ctx, s.c, query(id), limit, opts.Cursor, nil)
-		return err
-	})
+	// QueryPage retries each Query itself: the one retry loop of the call.
+	items, next, err := ddb.QueryPage(ctx, s.c, s.o.backoff(), query(id), limit, opts.Cursor, nil)
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
@@ -324,9 +326,11 @@ func list[T any](ctx context.Context, s *DynamoStore, op, field, id string, opts
 	return p, nil
 }
 
-// retry runs fn, a call that is safe to repeat (a read), again after
-// throttling, a 5xx or a lost response, within Options.Retry: the SDK's
-// own retryer gives up sooner, and reads should outlast what writes do.
+// retry runs fn, one plain call that is safe to repeat (a GetItem), again
+// after throttling, a 5xx or a lost response, within Options.Retry: the
+// SDK's own retryer gives up sooner, and reads should outlast what writes
+// do. fn must not retry by itself, so that a step makes at most
+// Options.Retry.MaxAttempts calls.
 func (s *DynamoStore) retry(ctx context.Context, fn func() error) error {
 	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
 }

@@ -247,7 +247,7 @@ func TestRoundTrips(t *testing.T) {
 		}
 	}
 	var r livecomment.Room
-	step("CreateRoom", map[string]int{"PutItem": 1}, func() (err error) {
+	step("CreateRoom", map[string]int{"TransactWriteItems": 1}, func() (err error) {
 		r, err = s.CreateRoom(ctx, livecomment.NewRoom{Name: "room", HostID: "host"})
 		return err
 	})

@@ -61,6 +61,25 @@ func (t tables) roomKey(roomID string) ddb.Item { return t.rooms.Key(roomID, "")
 
 func (t tables) connectionKey(id string) ddb.Item { return t.connections.Key(id, "") }
 
+// The scopes of the callers' idempotency keys (ddb.Scope, and
+// ddbkit.RequestToken on the memory store): the table written, the
+// operation, and the tenant partition the write belongs to, taken from the
+// caller's input, never from an ID the call makes, so that a repeated call
+// finds the same scope. A room belongs to its host (its ID is made by the
+// call); a comment to its room; a connection's item to the connection.
+
+func (t tables) roomScope(op, hostID string) ddb.Scope {
+	return ddb.Scope{Table: t.rooms.Name, Op: op, Partition: hostID}
+}
+
+func (t tables) commentScope(op, roomID string) ddb.Scope {
+	return ddb.Scope{Table: t.comments.Name, Op: op, Partition: roomID}
+}
+
+func (t tables) connectionScope(op, connectionID string) ddb.Scope {
+	return ddb.Scope{Table: t.connections.Name, Op: op, Partition: connectionID}
+}
+
 // The listings: each is a KeyQuery that both stores run, so they share
 // order, page boundaries and cursors. Index reads cannot be strongly
 // consistent.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/valid"
 )
 
@@ -69,9 +70,11 @@ type RoomReader interface {
 	// stored createdAt string), one Query of hostId-index per page. An
 	// unknown host has no rooms. The index is eventually consistent on
 	// DynamoDB. Rooms that cannot be read are left out and reported in
-	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor,
-	// ErrSchemaMismatch if the table lacks the index (run EnsureTables),
-	// and ErrUnavailable.
+	// Page.Skipped. It returns ErrInvalidArgument (also for a
+	// CursorSecret of 1 to 15 bytes), ErrInvalidCursor, ErrSchemaMismatch
+	// if the table lacks the index (run EnsureTables), and ErrUnavailable.
+	// No listing filters: a page reads its limit of index entries and one
+	// more, whatever the partition holds.
 	ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error)
 }
 
@@ -79,17 +82,28 @@ type RoomReader interface {
 // access, as the seed gives CreateRoomFunction and CloseRoomFunction.
 type RoomStore interface {
 	RoomReader
-	// CreateRoom stores a new OPEN room with a fresh ID. It returns
-	// ErrInvalidArgument for a bad name or host ID, ErrAlreadyExists if the
-	// ID generator repeated an ID, and ErrUnavailable (the room may then
-	// exist; a repeated call creates another).
+	// CreateRoom stores a new OPEN room with a fresh ID, if no item has
+	// that ID: it succeeds only when this call wrote the room (on
+	// DynamoDB, a ClientRequestToken proves it, across the call's own
+	// retries), never because a stored room looks the same. Under an
+	// idempotency key (ddbkit.WithIdempotencyKey) the token is scoped to
+	// the Rooms table, this operation and in.HostID. It returns
+	// ErrInvalidArgument for a bad name or host ID, or a Clock reading
+	// outside the years 0001-9999; ErrAlreadyExists if a room already has
+	// the ID (the ID generator repeated one, or another caller wrote the
+	// same room); ErrConflict for an idempotency key that already created
+	// a room for this host (within ten minutes on DynamoDB); and
+	// ErrUnavailable (the room may then exist: repeat with an idempotency
+	// key, and ErrConflict tells that the first call created it).
 	CreateRoom(ctx context.Context, in NewRoom) (Room, error)
 	// CloseRoom moves an OPEN room to CLOSED and stamps UpdatedAt, in one
 	// write, and returns the closed room. No comment the store posted to
 	// the room is newer than the stamp. A room that is not OPEN (already
 	// closed) is returned as it is, without error, so repeating a close is
 	// safe. It returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem if
-	// the stored room cannot be read, and ErrUnavailable.
+	// the stored room cannot be read, and ErrUnavailable. ErrInvalidArgument
+	// also reports a Clock reading outside the years 0001-9999, and a room
+	// (another writer's) that the update would take past 400 KB.
 	CloseRoom(ctx context.Context, roomID string) (Room, error)
 }
 
@@ -102,9 +116,11 @@ type CommentReader interface {
 	// store's own comments come in the order it posted them. An unknown
 	// room has no comments. The index is eventually consistent on
 	// DynamoDB. Comments that cannot be read are left out and reported in
-	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor,
-	// ErrSchemaMismatch if the table lacks the index (run EnsureTables),
-	// and ErrUnavailable.
+	// Page.Skipped. It returns ErrInvalidArgument (also for a
+	// CursorSecret of 1 to 15 bytes), ErrInvalidCursor, ErrSchemaMismatch
+	// if the table lacks the index (run EnsureTables), and ErrUnavailable.
+	// No listing filters: a page reads its limit of index entries and one
+	// more, whatever the partition holds.
 	ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
 }
 
@@ -119,9 +135,12 @@ type CommentStore interface {
 	// room, ErrRoomClosed (which matches ErrConflict) if the room is
 	// closed, ErrAlreadyExists if the comment ID generator repeated an ID,
 	// ErrConflict for conflicts through the retries or an idempotency key
-	// (ddbkit.WithIdempotencyKey) that already posted within ten minutes,
-	// and ErrUnavailable (the comment may then be stored: repeat with an
-	// idempotency key to post it at most once).
+	// (ddbkit.WithIdempotencyKey; its token is scoped to the Comments
+	// table, this operation and roomID) that already posted to this room
+	// (within ten minutes on DynamoDB), and ErrUnavailable (the comment may
+	// then be stored: repeat with an idempotency key to post it at most
+	// once). ErrInvalidArgument also reports a Clock reading outside the
+	// years 0001-9999.
 	PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error)
 }
 
@@ -131,8 +150,9 @@ type ConnectionLister interface {
 	// of roomId-index per page, in no particular order (the index has no
 	// sort key). The index is eventually consistent on DynamoDB.
 	// Connections that cannot be read are left out and reported in
-	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor,
-	// ErrSchemaMismatch if the table lacks the index, and ErrUnavailable.
+	// Page.Skipped. It returns ErrInvalidArgument (also for a
+	// CursorSecret of 1 to 15 bytes), ErrInvalidCursor, ErrSchemaMismatch
+	// if the table lacks the index, and ErrUnavailable.
 	ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error)
 }
 
@@ -154,10 +174,13 @@ type ConnectionStore interface {
 	// the room exists and is OPEN (checked in the same transaction). A
 	// connection is in at most one room: joining again moves it, and
 	// refreshes JoinedAt. The transaction commits exactly once however
-	// often it is retried. It returns ErrInvalidArgument, ErrNotFound if
-	// there is no such room, ErrRoomClosed (which matches ErrConflict),
-	// ErrConflict for conflicts through the retries or an idempotency key
-	// that already joined within ten minutes, and ErrUnavailable.
+	// often it is retried. It returns ErrInvalidArgument (also for a Clock
+	// reading outside the years 0001-9999), ErrNotFound if there is no
+	// such room, ErrRoomClosed (which matches ErrConflict), ErrConflict for
+	// conflicts through the retries or an idempotency key that already
+	// joined this connection (its token is scoped to the Connections
+	// table, this operation and connectionID; within ten minutes on
+	// DynamoDB), and ErrUnavailable.
 	JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error)
 	// Disconnect forgets the connection. It is idempotent: an unknown
 	// connection is not an error. It returns ErrInvalidArgument for a bad
@@ -265,6 +288,57 @@ func checkRoom(op string, in NewRoom) error {
 	v.Line("Name", in.Name, true, MaxRoomNameLen)
 	v.ID("HostID", in.HostID, MaxIDLen)
 	return wrap(op, v.Err)
+}
+
+// checkStamp refuses a stamp of the store's clock that lies outside the
+// years 0001 to 9999 (UTC): it could be written, but no reader (this
+// package's, or the seed's app's) could parse it back. Options.Clock is
+// the only source of the times this package writes (no input carries
+// one), so the error names it.
+func checkStamp(op string, at time.Time) error {
+	var v validator
+	v.Time("Clock", at)
+	return wrap(op, v.Err)
+}
+
+// The items of the writes, built and checked the same way by both stores
+// before any call: the stamp (checkStamp), and DynamoDB's 400 KB item
+// limit (ddb.CheckItemSize), naming the caller's field that makes the item
+// large. The field limits keep every item of this package under 3 KB, so
+// the size check cannot fail today; it is there so that a larger limit
+// cannot make the memory store accept an item DynamoDB refuses.
+
+func roomToWrite(op string, r Room) (ddb.Item, error) {
+	if err := checkStamp(op, r.CreatedAt); err != nil {
+		return nil, err
+	}
+	item, err := marshalRoom(r)
+	if err == nil {
+		err = ddb.CheckItemSize(item, "Name", 0)
+	}
+	return item, wrap(op, err)
+}
+
+func commentToWrite(op string, c Comment) (ddb.Item, error) {
+	if err := checkStamp(op, c.CreatedAt); err != nil {
+		return nil, err
+	}
+	item, err := marshalComment(c)
+	if err == nil {
+		err = ddb.CheckItemSize(item, "Content", 0)
+	}
+	return item, wrap(op, err)
+}
+
+func connectionToWrite(op string, c Connection) (ddb.Item, error) {
+	if err := checkStamp(op, c.JoinedAt); err != nil {
+		return nil, err
+	}
+	item, err := marshalConnection(c)
+	if err == nil {
+		err = ddb.CheckItemSize(item, "ConnectionID", 0)
+	}
+	return item, wrap(op, err)
 }
 
 // newRoom returns the room to create from checked input: OPEN, with a fresh

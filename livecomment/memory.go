@@ -3,6 +3,9 @@ package livecomment
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,8 +26,8 @@ import (
 // (package livecommenttest) holds both to that. It honours contexts as
 // DynamoStore does: under a cancelled or expired context it writes nothing
 // and fails with ErrUnavailable. It emulates the ClientRequestToken of
-// DynamoStore's transactions (PostComment, JoinRoom) for callers'
-// idempotency keys. It is safe for concurrent use: one lock makes every
+// DynamoStore's transactions (CreateRoom, PostComment, JoinRoom) for
+// callers' idempotency keys, scoped as DynamoStore scopes them. It is safe for concurrent use: one lock makes every
 // operation atomic, and operations read the clock under it, so their
 // timestamps follow the order in which they took effect.
 type MemoryStore struct {
@@ -152,16 +155,22 @@ func (s *MemoryStore) openRoom(roomID string) error {
 }
 
 // transact runs write, the memory twin of one of DynamoStore's
-// transactions of op, under the caller's idempotency key if ctx has one,
-// as DynamoDB treats a ClientRequestToken: writes (which describes the
-// transaction exactly) already committed under the key within the window
-// are not applied again, and succeed; other writes under the same key fail
-// with ErrConflict. The caller holds s.mu.
-func (s *MemoryStore) transact(ctx context.Context, op, writes string, write func() error) error {
-	token, keyed := ddbkit.RequestToken(ctx, op)
+// transactions (CreateRoom's PutNew included), which puts item, under the
+// token the caller's idempotency key gives in scope (ddbkit.RequestToken,
+// with the table, operation and partition of DynamoStore's token), as
+// DynamoDB treats a ClientRequestToken: the same item already committed
+// under the token within the window is not written again, and the call
+// succeeds; another item under it fails with ErrConflict; a write that
+// fails leaves the token free. (The item describes the whole transaction:
+// a room check is on the item's roomId.) Without a key nothing is
+// recorded, since DynamoStore's random tokens never repeat: nothing is
+// ever taken for a call's own earlier write. The caller holds s.mu.
+func (s *MemoryStore) transact(ctx context.Context, scope ddb.Scope, item ddb.Item, write func() error) error {
+	token, keyed := ddbkit.RequestToken(ctx, scope.Table, scope.Op, scope.Partition)
 	if !keyed {
 		return write()
 	}
+	writes := renderWrite(item)
 	// DynamoDB's window is in real time, whatever the store's clock.
 	replay, err := s.tokens.Check(token, writes, time.Now())
 	if err != nil || replay {
@@ -175,6 +184,9 @@ func (s *MemoryStore) transact(ctx context.Context, op, writes string, write fun
 }
 
 // CreateRoom implements RoomStore.CreateRoom, which documents its errors.
+// A room already under the new ID is ErrAlreadyExists, whatever it holds,
+// unless the same scoped idempotency key replays the very same write, as
+// DynamoStore's PutNew answers.
 func (s *MemoryStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	const op = "create room"
 	if err := checkRoom(op, in); err != nil {
@@ -186,14 +198,20 @@ func (s *MemoryStore) CreateRoom(ctx context.Context, in NewRoom) (Room, error) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.o.newRoom(in, s.stamp.now())
-	item, err := marshalRoom(r)
+	item, err := roomToWrite(op, r)
+	if err != nil {
+		return Room{}, err
+	}
+	err = s.transact(ctx, s.t.roomScope(op, in.HostID), item, func() error {
+		if _, ok := s.rooms[r.ID]; ok {
+			return errRoomExists(r.ID)
+		}
+		s.putRoom(record[Room]{r, item})
+		return nil
+	})
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
-	if _, ok := s.rooms[r.ID]; ok {
-		return Room{}, wrap(op, errRoomExists(r.ID))
-	}
-	s.putRoom(record[Room]{r, item})
 	return r, nil
 }
 
@@ -234,6 +252,9 @@ func (s *MemoryStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	// Stamped whatever the room's state, as DynamoStore stamps before its
 	// write, so a shared test clock stays in step.
 	now := s.stamp.now()
+	if err := checkStamp(op, now); err != nil {
+		return Room{}, err
+	}
 	r, ok := s.rooms[roomID]
 	switch {
 	case !ok:
@@ -245,6 +266,11 @@ func (s *MemoryStore) CloseRoom(ctx context.Context, roomID string) (Room, error
 	// stored, whoever wrote them; it returns the new item, decoded.
 	item := ddb.CloneItem(r.item)
 	item[attrStatus], item[attrUpdatedAt] = ddb.S(string(RoomClosed)), ddb.S(keys.Timestamp(now))
+	// DynamoDB refuses an update that takes an item (another writer's,
+	// imported) past 400 KB.
+	if err := ddb.CheckItemSize(item, "RoomID", 0); err != nil {
+		return Room{}, wrap(op, err)
+	}
 	closed, err := s.t.decodeRoom(item)
 	if err != nil {
 		return Room{}, wrap(op, err)
@@ -269,17 +295,16 @@ func (s *MemoryStore) PostComment(ctx context.Context, roomID string, in NewComm
 	// that locked out after it; stamped before the checks, as DynamoStore
 	// stamps before its transaction, so a shared test clock stays in step.
 	c := s.o.newComment(roomID, in, s.stamp)
-	writes := fmt.Sprintf("%q %q %q %q %q", c.RoomID, c.ID, c.Content, c.Nickname, keys.Timestamp(c.CreatedAt))
-	err = s.transact(ctx, op, writes, func() error {
+	item, err := commentToWrite(op, c)
+	if err != nil {
+		return Comment{}, err
+	}
+	err = s.transact(ctx, s.t.commentScope(op, roomID), item, func() error {
 		if err := s.openRoom(roomID); err != nil {
 			return err
 		}
 		if _, ok := s.comments[commentKey{roomID, c.ID}]; ok {
 			return errCommentExists(roomID, c.ID)
-		}
-		item, err := marshalComment(c)
-		if err != nil {
-			return err
 		}
 		s.putComment(record[Comment]{c, item})
 		return nil
@@ -307,13 +332,12 @@ func (s *MemoryStore) JoinRoom(ctx context.Context, roomID, connectionID string)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := Connection{ID: connectionID, RoomID: roomID, JoinedAt: s.stamp.now()}
-	writes := fmt.Sprintf("%q %q %q", c.ID, c.RoomID, keys.Timestamp(c.JoinedAt))
-	err := s.transact(ctx, op, writes, func() error {
+	item, err := connectionToWrite(op, c)
+	if err != nil {
+		return Connection{}, err
+	}
+	err = s.transact(ctx, s.t.connectionScope(op, connectionID), item, func() error {
 		if err := s.openRoom(roomID); err != nil {
-			return err
-		}
-		item, err := marshalConnection(c)
-		if err != nil {
 			return err
 		}
 		s.putConnection(record[Connection]{c, item}) // it may move to another room
@@ -361,6 +385,17 @@ func (s *MemoryStore) Disconnect(ctx context.Context, connectionID string) error
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
 func (s *MemoryStore) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
 	return memList(ctx, s, "list connections", "RoomID", roomID, opts, s.roomConns, s.t.connectionsQuery)
+}
+
+// renderWrite describes an item a transaction puts, exactly, for
+// memtable.Tokens: its attributes in name order, each with its type and
+// value.
+func renderWrite(item ddb.Item) string {
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(item)) {
+		fmt.Fprintf(&b, "%q=%q ", name, ddb.AttrString(item[name]))
+	}
+	return b.String()
 }
 
 // memList runs one page of a listing of the partition id on a memory table,

@@ -1,14 +1,18 @@
 package livecomment_test
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/livecomment"
 	"github.com/ddbkit/ddbkit/livecomment/livecommenttest"
 )
@@ -117,5 +121,103 @@ func TestMemoryImportExport(t *testing.T) {
 	out[n.Rooms][0]["name"].(*types.AttributeValueMemberS).Value = "changed by the caller"
 	if r, _ := s.GetRoom(ctx, "r1"); r.Name != "one" || render(s.Export()[n.Rooms][0])["name"] != "S:one" {
 		t.Errorf("a change to an exported item reached the store: %+v", r)
+	}
+}
+
+// TestMemoryImportNilAttribute: an item holding a nil attribute value, at
+// the top or nested in a map or list, typed or untyped, is refused as
+// ErrCorruptItem naming the table, without a panic, and nothing of the
+// Import is kept.
+func TestMemoryImportNilAttribute(t *testing.T) {
+	n := livecomment.Tables("dev")
+	good := map[string]types.AttributeValue{"roomId": S("r0"), "name": S("ok"), "hostId": S("h"), "status": S("OPEN"),
+		"createdAt": S("2024-01-05T10:00:00Z")}
+	room := func(attr string, v types.AttributeValue) map[string]types.AttributeValue {
+		return map[string]types.AttributeValue{"roomId": S("r1"), "name": S("one"), "hostId": S("h"), "status": S("OPEN"),
+			"createdAt": S("2024-01-05T10:00:00Z"), attr: v}
+	}
+	tests := []struct {
+		name  string
+		table string
+		item  map[string]types.AttributeValue
+	}{
+		{"untyped nil at the top", n.Rooms, room("extra", nil)},
+		{"typed nil String at the top", n.Rooms, room("name", (*types.AttributeValueMemberS)(nil))},
+		{"nil key", n.Rooms, map[string]types.AttributeValue{"roomId": nil}},
+		{"nil in a map", n.Rooms, room("extra", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"a": nil}})},
+		{"nil in a list", n.Comments, map[string]types.AttributeValue{"roomId": S("r1"), "commentId": S("c1"),
+			"extra": &types.AttributeValueMemberL{Value: []types.AttributeValue{S("x"), (*types.AttributeValueMemberN)(nil)}}}},
+		{"typed nil list", n.Connections, map[string]types.AttributeValue{"connectionId": S("c1"), "roomId": S("r1"),
+			"extra": (*types.AttributeValueMemberL)(nil)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := livecomment.NewMemoryStore()
+			var err error
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("Import panicked: %v", p)
+					}
+				}()
+				err = s.Import(ddbkit.TableItems{n.Rooms: {good}, tt.table: {tt.item}})
+			}()
+			ddbtest.WantSentinel(t, "Import", err, ddbkit.ErrCorruptItem)
+			var ce *ddbkit.CorruptItemError
+			if !errors.As(err, &ce) || ce.Table != tt.table {
+				t.Fatalf("Import = %v; want a *ddbkit.CorruptItemError of %s", err, tt.table)
+			}
+			for table, items := range s.Export() {
+				if len(items) != 0 {
+					t.Fatalf("after a refused Import, %s holds %d items", table, len(items))
+				}
+			}
+		})
+	}
+}
+
+// TestMemoryCreateRoomIsNotTakenForOwn: a room already stored under the
+// new ID, identical to the one CreateRoom makes (imported: another
+// caller's write), is ErrAlreadyExists, with or without an idempotency key,
+// as DynamoStore's PutNew answers.
+func TestMemoryCreateRoomIsNotTakenForOwn(t *testing.T) {
+	ctx := t.Context()
+	in := livecomment.NewRoom{Name: "room", HostID: "host"}
+	first := livecomment.NewMemoryStore(deterministic)
+	r, err := first.CreateRoom(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keyed := range []bool{false, true} {
+		s := livecomment.NewMemoryStore(deterministic) // the same generators: the same room
+		if err := s.Import(first.Export()); err != nil {
+			t.Fatal(err)
+		}
+		cx := ctx
+		if keyed {
+			cx = ddbkit.WithIdempotencyKey(ctx, "key")
+		}
+		_, err := s.CreateRoom(cx, in)
+		ddbtest.WantSentinel(t, fmt.Sprintf("identical CreateRoom (keyed %v)", keyed), err, ddbkit.ErrAlreadyExists)
+		if got, err := s.GetRoom(ctx, r.ID); err != nil || got != r {
+			t.Fatalf("GetRoom = %+v, %v; want %+v", got, err, r)
+		}
+		if got := s.Export()[livecomment.Tables("dev").Rooms]; len(got) != 1 {
+			t.Fatalf("%d rooms, want 1", len(got))
+		}
+	}
+}
+
+// TestMemoryImportOversizedItem: an item over DynamoDB's 400 KB could not
+// be in a table; Import refuses it as corrupt, naming its largest
+// attribute.
+func TestMemoryImportOversizedItem(t *testing.T) {
+	n := livecomment.Tables("dev")
+	s := livecomment.NewMemoryStore()
+	item := map[string]types.AttributeValue{"roomId": S("r1"), "commentId": S("c1"), "content": S(strings.Repeat("x", 400*1024))}
+	err := s.Import(ddbkit.TableItems{n.Comments: {item}})
+	var ce *ddbkit.CorruptItemError
+	if !errors.As(err, &ce) || ce.Attr != "content" {
+		t.Fatalf("Import of a 400 KB comment = %v; want ErrCorruptItem naming content", err)
 	}
 }

@@ -233,9 +233,14 @@ func TestModelRegressionKeyReused(t *testing.T) {
 		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-a")
 	})
 	_, err := difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
-		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-b")
+		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-a") // a fresh timestamp: other writes
 	})
 	ddbtest.WantSentinel(t, "JoinRoom with a key used for other writes", err, ddbkit.ErrConflict)
+	// The key is scoped to the connection: another connection's join under
+	// it is a request of its own.
+	difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
+		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-b")
+	})
 	difftest.Same(t, p, func(s livecomment.Store) (livecomment.Comment, error) {
 		return s.PostComment(ddbkit.WithIdempotencyKey(ctx, key), room.ID, livecomment.NewComment{Content: "b"})
 	})

@@ -38,14 +38,21 @@ type Options struct {
 	// The default is NewCommentIDs(): UUIDv7s of that instant, so that the
 	// Comments sort key is in time order.
 	NewCommentID CommentIDGenerator
-	// Retry bounds the retries of a write that DynamoDB throttles,
+	// Retry bounds the retries of a call that DynamoDB throttles,
 	// cancels for a conflict, fails with a 5xx or whose response is lost.
-	// The zero value is the default policy; see ddbkit.RetryPolicy.
+	// Each step of an operation (a write, a get, one Query of a page, a
+	// delete of Broadcast) has exactly one retry loop, so it makes at most
+	// Retry.MaxAttempts calls. The zero value is the default policy; see
+	// ddbkit.RetryPolicy.
 	Retry ddbkit.RetryPolicy
 	// CursorSecret keys the page cursors. The default is none: cursors are
 	// bound to their listing and tamper-evident but, without a secret,
 	// forgeable within the caller's own partition and range. Set a secret
-	// shared by all instances to make them unforgeable. Both stores use it.
+	// shared by all instances to make them unforgeable: at least 16 bytes
+	// (ddb.MinCursorSecret; use 32 random bytes). A secret of 1 to 15
+	// bytes is refused, not used: every listing (and so Broadcast) of
+	// both stores then fails with ErrInvalidArgument naming CursorSecret,
+	// before any call. Writes and gets do not use it.
 	CursorSecret []byte
 }
 
@@ -95,6 +102,12 @@ func (s *stamper) with(f func(time.Time)) time.Time {
 	defer s.mu.Unlock()
 	if !t.After(s.last) && !s.last.IsZero() {
 		t = s.last.Add(time.Millisecond)
+	}
+	if y := t.Year(); y < 1 || y > 9999 {
+		// The write refuses it (checkStamp). It must not become the floor
+		// of every later stamp, nor reach a comment ID generator, which
+		// would stamp its later IDs past it.
+		return t
 	}
 	s.last = t
 	if f != nil {

@@ -214,6 +214,42 @@ func indexKey(item ddb.Item, attrs ...string) ([]string, bool) {
 	return vs, true
 }
 
+// checkRaw reports an item of the table named name that no DynamoDB table
+// could hold: a nil attribute value anywhere, or over 400 KB. It runs
+// before anything else touches the item (copying a nil value would panic).
+// A table the store does not have is left to Import's own error.
+func (s *MemoryStore) checkRaw(name string, item ddb.Item) error {
+	var t ddb.Table
+	switch name {
+	case s.t.rooms.Name:
+		t = s.t.rooms
+	case s.t.comments.Name:
+		t = s.t.comments
+	case s.t.connections.Name:
+		t = s.t.connections
+	default:
+		return nil
+	}
+	if err := ddb.CheckAttrs(t, item); err != nil {
+		return err
+	}
+	if n := ddb.ItemSize(item); n > ddb.MaxItemSize {
+		return ddb.Corrupt(t, item, largest(item), "the item is %d bytes, over DynamoDB's limit of %d", n, ddb.MaxItemSize)
+	}
+	return nil
+}
+
+// largest is the name of item's largest attribute.
+func largest(item ddb.Item) string {
+	name, size := "", -1
+	for _, n := range slices.Sorted(maps.Keys(item)) {
+		if z := ddb.ItemSize(ddb.Item{n: item[n]}); z > size {
+			name, size = n, z
+		}
+	}
+	return name
+}
+
 // checkKey reports an item whose primary key DynamoDB could not hold: each
 // key attribute of t must be a non-empty String.
 func checkKey(t ddb.Table, item ddb.Item) error {
@@ -263,8 +299,10 @@ func exportTable[K comparable, T any](m map[K]record[T], order func(a, b K) int)
 //
 // It fails with ErrInvalidArgument for a table the store does not have, and
 // with ErrCorruptItem (a *ddbkit.CorruptItemError naming table, key and
-// attribute) for an item DynamoStore could not read either, or whose key
-// DynamoDB could not hold; then it imports nothing.
+// attribute) for an item DynamoStore could not read either, whose key
+// DynamoDB could not hold, that holds a nil attribute value anywhere (at
+// the top or nested; nothing could encode it), or that is over DynamoDB's
+// 400 KB; then it imports nothing.
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
 	var (
@@ -274,6 +312,9 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	)
 	for _, name := range slices.Sorted(maps.Keys(items)) {
 		for _, raw := range items[name] {
+			if err := s.checkRaw(name, raw); err != nil {
+				return wrap(op, err)
+			}
 			item := ddb.CloneItem(raw)
 			var err error
 			switch name {

@@ -238,16 +238,23 @@ func BenchmarkLivecomment(b *testing.B) {
 					if err != nil {
 						return err
 					}
-					_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(names.Rooms), Item: item,
-						ConditionExpression:                 aws.String("attribute_not_exists(roomId)"),
-						ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+					// A one-item transaction with a ClientRequestToken, as
+					// ddbkit's CreateRoom sends (ddb.PutNew), so that a
+					// retried create can tell its own write from another's.
+					_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+						ClientRequestToken: aws.String(uuid.NewString()),
+						TransactItems: []types.TransactWriteItem{
+							{Put: &types.Put{TableName: aws.String(names.Rooms), Item: item,
+								ConditionExpression:                 aws.String("attribute_not_exists(roomId)"),
+								ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}},
+						}})
 					return err
 				}
 			},
 			func(g *dynamo.DB) func(int) error {
 				t := g.Table(names.Rooms)
 				return func(int) error {
-					return t.Put(newRoom()).If("attribute_not_exists(roomId)").Run(ctx)
+					return g.WriteTx().Put(t.Put(newRoom()).If("attribute_not_exists(roomId)")).Idempotent(true).Run(ctx)
 				}
 			})
 	})

@@ -46,6 +46,9 @@ func Run(t *testing.T, newStore NewStore) {
 		{"CommentsOfOneInstantKeepTheirOrder", testTiedComments},
 		{"CancelledContextWritesNothing", testCancelledContext},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"IdempotencyKeysAreScoped", testIdempotencyKeyScoped},
+		{"ClockOutOfRangeWritesNothing", testClockOutOfRange},
+		{"ShortCursorSecret", testShortCursorSecret},
 		{"Connections", testConnections},
 		{"ListConnectionsPages", testListConnectionsPages},
 		{"ClosingKeepsConnections", testCloseKeepsConnections},
@@ -523,6 +526,176 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	}
 }
 
+// testIdempotencyKeyScoped uses one idempotency key for every write, on
+// two tenants of each operation (two hosts, two rooms, two connections)
+// and on two stores (two sets of tables): a key is scoped to the table,
+// the operation and the partition, so every one of those writes is a
+// request of its own and succeeds. Repeating a write within its own scope
+// is still refused with ErrConflict.
+func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
+	keyed := ddbkit.WithIdempotencyKey(ctx(t), "shared-key")
+	// Two stores with the same deterministic options make the same IDs
+	// and stamps: only the tables tell their writes apart.
+	for i, s := range []livecomment.Store{fixed(t, newStore), fixed(t, newStore)} {
+		t.Run(fmt.Sprint("store ", i), func(t *testing.T) {
+			var rooms []livecomment.Room
+			for _, host := range []string{"alice", "bob"} {
+				r, err := s.CreateRoom(keyed, livecomment.NewRoom{Name: "room", HostID: host})
+				if err != nil {
+					t.Fatalf("CreateRoom(%s) under the shared key: %v", host, err)
+				}
+				rooms = append(rooms, r)
+			}
+			_, err := s.CreateRoom(keyed, livecomment.NewRoom{Name: "room", HostID: "alice"})
+			wantOnly(t, "CreateRoom repeated for the same host under its key", err, ddbkit.ErrConflict)
+			if got, _ := hostRooms(t, s, "alice", 0); len(got) != 1 || got[0] != rooms[0] {
+				t.Fatalf("alice's rooms = %+v; want only %+v", got, rooms[0])
+			}
+			for _, r := range rooms {
+				c, err := s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "hi"})
+				if err != nil {
+					t.Fatalf("PostComment(%s) under the shared key: %v", r.ID, err)
+				}
+				if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{c}) {
+					t.Fatalf("comments of %s = %+v; want %+v", r.ID, got, c)
+				}
+			}
+			_, err = s.PostComment(keyed, rooms[0].ID, livecomment.NewComment{Content: "hi"})
+			wantOnly(t, "PostComment repeated in the same room under its key", err, ddbkit.ErrConflict)
+			for _, id := range []string{"conn-1", "conn-2"} {
+				if _, err := s.JoinRoom(keyed, rooms[0].ID, id); err != nil {
+					t.Fatalf("JoinRoom(%s) under the shared key: %v", id, err)
+				}
+			}
+			_, err = s.JoinRoom(keyed, rooms[1].ID, "conn-1")
+			wantOnly(t, "JoinRoom repeated for the same connection under its key", err, ddbkit.ErrConflict)
+			if ids, _ := connIDs(t, s, rooms[0].ID, 0); !slices.Equal(ids, []string{"conn-1", "conn-2"}) {
+				t.Fatalf("connections = %v; want [conn-1 conn-2], the refused move not made", ids)
+			}
+		})
+	}
+}
+
+// testClockOutOfRange makes the store's clock read years no reader can
+// parse: every write refuses with ErrInvalidArgument naming Clock, writes
+// nothing, and leaves the store's later stamps unharmed.
+func testClockOutOfRange(t *testing.T, newStore NewStore) {
+	var bad atomic.Pointer[time.Time]
+	step := ddbkit.StepClock(Start, time.Millisecond)
+	s := fixed(t, newStore, func(o *livecomment.Options) {
+		o.Clock = func() time.Time {
+			if b := bad.Load(); b != nil {
+				return *b
+			}
+			return step()
+		}
+	})
+	r := mustRoom(t, s, "host", "room")
+	kept := mustPost(t, s, r.ID, "kept")
+	conn := mustJoin(t, s, r.ID, "conn")
+	for _, at := range []time.Time{
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("", -2*3600)), // year 10000 in UTC
+	} {
+		bad.Store(&at)
+		for _, tc := range []struct {
+			name string
+			call func() error
+		}{
+			{"CreateRoom", func() error {
+				_, err := s.CreateRoom(ctx(t), livecomment.NewRoom{Name: "new", HostID: "host"})
+				return err
+			}},
+			{"CloseRoom", func() error { _, err := s.CloseRoom(ctx(t), r.ID); return err }},
+			{"PostComment", func() error {
+				_, err := s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "never"})
+				return err
+			}},
+			{"JoinRoom", func() error { _, err := s.JoinRoom(ctx(t), r.ID, "late"); return err }},
+			{"JoinRoom again", func() error { _, err := s.JoinRoom(ctx(t), r.ID, conn.ID); return err }},
+		} {
+			err := tc.call()
+			wantOnly(t, fmt.Sprintf("%s at %v", tc.name, at), err, ddbkit.ErrInvalidArgument)
+			var ve *ddbkit.ValidationError
+			if !errors.As(err, &ve) || ve.Field != "Clock" {
+				t.Fatalf("%s at %v: error %v; want a *ddbkit.ValidationError for Clock", tc.name, at, err)
+			}
+		}
+	}
+	bad.Store(nil)
+	if got, err := s.GetRoom(ctx(t), r.ID); err != nil || got != r {
+		t.Fatalf("GetRoom = %+v, %v; want %+v unchanged", got, err, r)
+	}
+	if rooms, _ := hostRooms(t, s, "host", 0); !slices.Equal(rooms, []livecomment.Room{r}) {
+		t.Fatalf("rooms = %+v; want only %+v", rooms, r)
+	}
+	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{kept}) {
+		t.Fatalf("comments = %+v; want only %+v", got, kept)
+	}
+	if got, err := s.GetConnection(ctx(t), conn.ID); err != nil || got != conn {
+		t.Fatalf("GetConnection = %+v, %v; want %+v unchanged", got, err, conn)
+	}
+	if _, err := s.GetConnection(ctx(t), "late"); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("a refused join stored a connection: %v", err)
+	}
+	// The refused readings did not become the floor of later stamps.
+	c := mustPost(t, s, r.ID, "later")
+	if c.CreatedAt.Year() != Start.Year() || !c.CreatedAt.After(kept.CreatedAt) {
+		t.Fatalf("a post after the clock recovered is stamped %v; want soon after %v", c.CreatedAt, kept.CreatedAt)
+	}
+
+	// A reading before year 1 on a fresh store. (Once a store has stamped,
+	// an earlier reading is stamped a millisecond after its last stamp.)
+	early := fixed(t, newStore, func(o *livecomment.Options) {
+		o.Clock = func() time.Time { return time.Date(0, 12, 31, 0, 0, 0, 0, time.UTC) }
+	})
+	_, err := early.CreateRoom(ctx(t), livecomment.NewRoom{Name: "room", HostID: "host"})
+	wantOnly(t, "CreateRoom in year 0", err, ddbkit.ErrInvalidArgument)
+	if rooms, _ := hostRooms(t, early, "host", 0); len(rooms) != 0 {
+		t.Fatalf("a refused create stored %+v", rooms)
+	}
+}
+
+// testShortCursorSecret: a CursorSecret of 1 to 15 bytes is refused by
+// every listing, and Broadcast, with ErrInvalidArgument naming
+// CursorSecret; 16 bytes are enough.
+func testShortCursorSecret(t *testing.T, newStore NewStore) {
+	for _, tc := range []struct {
+		secret string
+		ok     bool
+	}{{"", true}, {"x", false}, {"fifteen-bytes!!", false}, {"sixteen-bytes!!!", true}} {
+		t.Run(fmt.Sprintf("%d bytes", len(tc.secret)), func(t *testing.T) {
+			s := fixed(t, newStore, func(o *livecomment.Options) { o.CursorSecret = []byte(tc.secret) })
+			r := mustRoom(t, s, "host", "room") // writes do not use the secret
+			mustPost(t, s, r.ID, "c")
+			mustJoin(t, s, r.ID, "conn")
+			for _, call := range []struct {
+				name string
+				err  error
+			}{
+				{"ListHostRooms", second(s.ListHostRooms(ctx(t), "host", ddbkit.PageOptions{}))},
+				{"ListComments", second(s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{}))},
+				{"ListConnections", second(s.ListConnections(ctx(t), r.ID, ddbkit.PageOptions{}))},
+				{"Broadcast", second(livecomment.Broadcast(ctx(t), s, r.ID, func(context.Context, livecomment.Connection) error { return nil }))},
+			} {
+				if tc.ok {
+					if call.err != nil {
+						t.Fatalf("%s: %v", call.name, call.err)
+					}
+					continue
+				}
+				wantOnly(t, call.name, call.err, ddbkit.ErrInvalidArgument)
+				var ve *ddbkit.ValidationError
+				if !errors.As(call.err, &ve) || ve.Field != "CursorSecret" {
+					t.Fatalf("%s: error %v; want a *ddbkit.ValidationError for CursorSecret", call.name, call.err)
+				}
+			}
+		})
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
 // wantOnly fails unless err matches want and no other ddbkit sentinel.
 func wantOnly(t *testing.T, what string, err, want error) {
 	t.Helper()
@@ -846,6 +1019,8 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		{"blank room name", create(livecomment.NewRoom{Name: " \t", HostID: "host"}), "Name"},
 		{"room name 101 characters", create(livecomment.NewRoom{Name: long(101), HostID: "host"}), "Name"},
 		{"room name with a newline", create(livecomment.NewRoom{Name: "a\nb", HostID: "host"}), "Name"},
+		{"room name with an escape", create(livecomment.NewRoom{Name: "a\x1b[2Jb", HostID: "host"}), "Name"},
+		{"room name with a C1 control", create(livecomment.NewRoom{Name: "a\u0085b", HostID: "host"}), "Name"},
 		{"empty host", create(livecomment.NewRoom{Name: "n", HostID: ""}), "HostID"},
 		{"host with a space", create(livecomment.NewRoom{Name: "n", HostID: "a b"}), "HostID"},
 		{"host with #", create(livecomment.NewRoom{Name: "n", HostID: "user#1"}), "HostID"},
@@ -859,6 +1034,7 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		{"nickname 51 characters", post(r.ID, livecomment.NewComment{Content: "c", Nickname: long(51)}), "Nickname"},
 		{"blank nickname", post(r.ID, livecomment.NewComment{Content: "c", Nickname: "  "}), "Nickname"},
 		{"nickname with a control character", post(r.ID, livecomment.NewComment{Content: "c", Nickname: "a\x00"}), "Nickname"},
+		{"nickname with a newline", post(r.ID, livecomment.NewComment{Content: "c", Nickname: "a\nb"}), "Nickname"},
 		{"post with an empty room id", post("", livecomment.NewComment{Content: "c"}), "RoomID"},
 		{"empty connection id", join(r.ID, ""), "ConnectionID"},
 		{"connection id with a space", join(r.ID, "a b"), "ConnectionID"},
