@@ -35,9 +35,11 @@
 //	  toggle completed                ToggleTodo                    1 GetItem (eventual) + 1 conditional UpdateItem
 //	  delete a todo                   DeleteTodo                    1 TransactWriteItems (conditional delete)
 //	  update a category               UpdateCategory                1 UpdateItem
-//	  delete a category               DeleteCategory                per 99 referring todos 1 Query + 1 TransactWriteItems,
-//	                                                                then 1 Query
-//	  users                           CreateUser, GetUser, ...      1 call each; ListUsers 1 Query per page
+//	  delete a category               DeleteCategory                two filtered walks of the user's todos: per page
+//	                                                                (at most FilterBudget todos read) 1-2 Queries, and
+//	                                                                1 TransactWriteItems for a page with references
+//	  create a user                   CreateUser                    1 TransactWriteItems (one conditional put)
+//	  users                           GetUser, UpdateUser           1 call each; ListUsers 1 Query per page
 //	  delete a user                   DeleteUser                    per 99 items 1 Query + 1 TransactWriteItems,
 //	                                                                then 1 Query
 //
@@ -93,10 +95,27 @@
 //   - Reads are strongly consistent, so the DynamoDB store shows its own
 //     writes as the memory store does; the read of a read-modify-write is
 //     the exception (see "Consistency and capacity").
-//   - Creates never overwrite: a repeated ID fails with ErrAlreadyExists.
-//     CreateUser of a user stored with exactly the same email succeeds: the
-//     store cannot tell it from its own earlier write whose response was
-//     lost, and the result is the same.
+//   - Creates never overwrite: a repeated ID fails with ErrAlreadyExists,
+//     and so does CreateUser of a taken username, whoever stored it and
+//     whatever its email: a user stored with exactly the same email is
+//     another caller's (a signup that repeats the owner's address must not
+//     be handed the account). A create is reported as this call's own only
+//     when its ClientRequestToken proves it (see below), never because the
+//     stored item looks the same.
+//   - Every item a write builds is checked against DynamoDB's 400 KB
+//     limit (ddb.CheckItemSize, naming the longest caller field) before
+//     any call, on both stores. With the field limits above a todo stays
+//     under 10 KB, so no valid input reaches the limit; an update of an
+//     item another writer made near it fails with ErrInvalidArgument on
+//     both stores (on DynamoDB through its ValidationException).
+//   - The seed has no time a caller supplies (no due dates): created_at and
+//     updated_at come from Options.Clock. A time the store would write
+//     outside the years 0001-9999 UTC, which no reader could parse back,
+//     is refused with ErrInvalidArgument naming "Clock", before any call,
+//     on both stores.
+//   - Options.CursorSecret is empty or at least 16 bytes; a secret of 1
+//     to 15 bytes fails every listing, DeleteCategory and DeleteUser with
+//     ErrInvalidArgument naming "CursorSecret", on both stores.
 //   - ToggleTodo's updated_at strictly increases within a store (a clock that
 //     stands still moves it on by a millisecond), because a toggle tells its
 //     own write by it.
@@ -113,7 +132,8 @@
 //	a page of 50: ListTodos          5 (51 todos, strong)       -
 //	  ListCategories, ListUserData   3 (51 categories, strong)  -
 //	  ListUsers                      1 (51 users, strong)       -
-//	CreateUser, UpdateUser           -                          1
+//	CreateUser                       -                          2 (transaction of one put)
+//	UpdateUser                       -                          1
 //	UpdateTodo, UpdateCategory       -                          1
 //	ToggleTodo                       0.5 (eventual)             1
 //	UpdateTodo with a category       0.5 (eventual)             4 (transaction: check + update)
@@ -121,6 +141,7 @@
 //	CreateCategory                   -                          4 (transaction: check + put)
 //	DeleteTodo                       -                          2 (transaction of one item)
 //	DeleteCategory, 10 of 60 todos   2 × 6 (every todo, strong) 22 (transaction of 11 items)
+//	  (each page of its walks reads at most FilterBudget todos, default 1000)
 //	DeleteUser of 4 items            1 (strong)                 10 (transaction of 5 items)
 //
 // Strong consistency is kept where a read must see the latest writes:
@@ -141,18 +162,38 @@
 // What the design costs beyond a minimal one, and why: creates and
 // DeleteTodo are transactions (twice the write units of a plain write, and
 // a check of the user and category), for the references and the
-// idempotency token; a page reads one item more than it returns
+// idempotency token; CreateUser is a transaction of one put (2 WCU instead
+// of 1) so that its token can tell its own write after a lost response
+// from another caller's; a page reads one item more than it returns
 // (ddb.QueryPage), so that Next is empty exactly at the end; and
-// DeleteCategory reads all of the user's todos, filtered on category_id,
-// because the seed's table has no index on it. Projections would not help:
-// DynamoDB prices a read by the size of the whole item.
+// DeleteCategory reads all of the user's todos twice, filtered on
+// category_id, because the seed's table has no index on it: once to clear
+// the references and delete the category, once more to clear references a
+// create made behind the first walk. Projections would not help: DynamoDB
+// prices a read by the size of the whole item.
+//
+// # Filtered pages
+//
+// The one filtered walk, DeleteCategory's search for the todos that refer
+// to the category, is bounded per page: a page evaluates at most
+// Options.FilterBudget items (default 1000, ddb.DefaultBudget) and then
+// ends, possibly with nothing found, with a cursor to go on from; both
+// stores end their pages at the same item. So no single Query reads more
+// than the budget, whatever the partition holds; the walk as a whole
+// still reads the partition, since it must find every reference.
 //
 // # Retries, lost responses and idempotency keys
 //
 // Every call is retried on throttling, 5xx and lost responses, and every
 // read-modify-write on losing a race, within Options.Retry (bounded; see
-// ddbkit.RetryPolicy). What happens when a write commits but its response
-// is lost, and the write is repeated by the SDK or by the store:
+// ddbkit.RetryPolicy). Each step retries in exactly one loop, so a step
+// makes at most RetryPolicy.MaxAttempts calls: ddb.ExecTx, ddb.PutNew and
+// ddb.QueryPage retry inside and are never wrapped in another loop, and
+// the read-modify-writes around a transaction (UpdateTodo with a
+// category, a page of DeleteCategory) count their resends and their
+// rebuilds after a lost race against one bound. What happens when a write
+// commits but its response is lost, and the write is repeated by the SDK
+// or by the store:
 //
 //   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
 //     DeleteTodo, each step of DeleteCategory and DeleteUser) carry a
@@ -160,7 +201,10 @@
 //     transaction of one item for its token alone: a DeleteItem repeated
 //     after a 500 could not tell a todo it deleted (its response lost)
 //     from one that never existed, and would report either as deleted.
-//   - CreateUser recognises the user it wrote (ddb.PutNew).
+//   - CreateUser is a one-item transaction with a ClientRequestToken
+//     (ddb.PutNew): its retry after a lost response succeeds, and writes
+//     nothing again; a user anyone else wrote fails it with
+//     ErrAlreadyExists.
 //   - UpdateUser, UpdateTodo and UpdateCategory set values, which is safe
 //     to repeat.
 //   - ToggleTodo conditions its write on completed and updated_at as it read
@@ -170,10 +214,18 @@
 //     toggle took effect cannot be known, and toggling again could undo it.
 //
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
-// of CreateTodo, CreateCategory, UpdateTodo with a category and DeleteTodo,
-// in both stores. DynamoDB remembers a token for 10 minutes: within that window a
-// call repeated with the same writes succeeds without writing, and one with
-// other writes fails with ErrConflict and writes nothing. A create makes a
+// of CreateUser, CreateTodo, CreateCategory, UpdateTodo with a category and
+// DeleteTodo, in both stores (the memory store emulates the token with the
+// very same value). The token is scoped (ddbkit.RequestToken) to the
+// table, the operation and the user's partition (user#{username}, from
+// the caller's input; CreateUser's too, though its item lives under
+// "users"): the same key used by two users, for two operations or on two
+// tables makes unrelated tokens, and every such write goes through.
+// DynamoDB remembers a token for 10 minutes: within that window a call
+// repeated with the same writes succeeds without writing, and one with
+// other writes fails with ErrConflict and writes nothing. DynamoDB Local
+// remembers tokens for as long as it runs, and the memory store for 10
+// minutes of its clock. A create makes a
 // fresh ID and timestamp on every call and an update reads the todo it
 // changed, so in practice their repeats under a used key fail with
 // ErrConflict rather than writing twice. DeleteCategory and DeleteUser

@@ -109,14 +109,23 @@ type Record struct {
 // context ended first (the error then also matches context.Canceled or
 // context.DeadlineExceeded). Every error matches exactly one ddbkit
 // sentinel, and bad input is refused with ErrInvalidArgument before any
-// call, so nothing is written.
+// call, so nothing is written. A write also returns ErrInvalidArgument,
+// naming "Clock", when the time it would store lies outside the years
+// 0001-9999, and every listing does, naming "CursorSecret", for a
+// CursorSecret of 1 to 15 bytes. The listings apply no filter, so a page's
+// work is bounded by its limit; only DeleteCategory's walk is filtered, and
+// its pages, bounded by Options.FilterBudget, may be short or empty with a
+// cursor to go on from.
 
 // UserStore stores users.
 type UserStore interface {
 	// CreateUser stores a new user. It returns ErrInvalidArgument for a bad
-	// username or email and ErrAlreadyExists if the username is taken. A
-	// create whose response was lost and that is repeated recognises its
-	// own write and succeeds.
+	// username or email (or a Clock out of range), and ErrAlreadyExists if
+	// the username is taken, by anyone, even with exactly the same email.
+	// A create whose response was lost and that is retried succeeds, as
+	// its ClientRequestToken proves the write its own; repeated under the
+	// same idempotency key it succeeds again, and with another email under
+	// that key it returns ErrConflict.
 	CreateUser(ctx context.Context, u User) error
 	// GetUser returns ErrNotFound if there is no such user, and
 	// ErrCorruptItem if the stored user cannot be decoded.
@@ -199,9 +208,12 @@ type CategoryStore interface {
 	// DeleteCategory uncategorizes every todo that refers to the category
 	// (CategoryID becomes "", UpdatedAt is bumped) and deletes it, so that
 	// no todo is ever left pointing at a deleted category; an interrupted
-	// call, repeated, finishes the job. It returns ErrNotFound if there was
-	// neither the category nor any todo referring to it, and ErrConflict
-	// if the todos kept changing through the retries.
+	// call, repeated, finishes the job. It finds the todos with a filtered
+	// walk whose pages each evaluate at most Options.FilterBudget todos. It
+	// returns ErrNotFound if there was neither the category nor any todo
+	// referring to it, ErrConflict if the todos kept changing through the
+	// retries, and ErrInvalidArgument for bad input, a Clock out of range
+	// or a CursorSecret of 1 to 15 bytes.
 	DeleteCategory(ctx context.Context, username, id string) error
 }
 

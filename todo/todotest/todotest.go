@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,6 +54,12 @@ func Run(t *testing.T, newStore NewStore) {
 		{"UsernamesWithMarks", testUsernamesWithMarks},
 		{"EndedContextWritesNothing", testEndedContext},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"CreateUserTakenEvenWithSameEmail", testCreateUserTaken},
+		{"IdempotencyKeyScoped", testIdempotencyKeyScoped},
+		{"WeakCursorSecret", testWeakCursorSecret},
+		{"ClockRange", testClockRange},
+		{"LargestInputs", testLargestInputs},
+		{"DeleteCategorySmallBudget", testDeleteCategorySmallBudget},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
@@ -1022,4 +1029,223 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	key2 := ddbkit.WithIdempotencyKey(ctx(t), "request-2-"+run)
 	_, err = s.CreateTodo(key2, "alice", in)
 	wantErr(t, "CreateTodo under a fresh key with a taken ID", err, ddbkit.ErrAlreadyExists)
+}
+
+// wantField fails t unless err is a *ddbkit.ValidationError naming field.
+func wantField(t *testing.T, what string, err error, field string) {
+	t.Helper()
+	wantErr(t, what, err, ddbkit.ErrInvalidArgument)
+	var ve *ddbkit.ValidationError
+	if !errors.As(err, &ve) || ve.Field != field {
+		t.Fatalf("%s: %v does not name field %s", what, err, field)
+	}
+}
+
+// testCreateUserTaken: a user is created once; another caller's create of
+// the same user, even with exactly the same email (a signup that repeats
+// the owner's address), is refused and changes nothing. A caller's repeat
+// under its own idempotency key succeeds again, and one with another email
+// under that key is ErrConflict.
+func testCreateUserTaken(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	owner := ddbkit.WithIdempotencyKey(ctx(t), "signup-"+uuid.NewString())
+	alice := todo.User{Username: "alice", Email: "alice@example.com"}
+	if err := s.CreateUser(owner, alice); err != nil {
+		t.Fatalf("CreateUser(alice): %v", err)
+	}
+	wantErr(t, "CreateUser(alice, same email) by a second caller", s.CreateUser(ctx(t), alice), ddbkit.ErrAlreadyExists)
+	other := ddbkit.WithIdempotencyKey(ctx(t), "signup-"+uuid.NewString())
+	wantErr(t, "CreateUser(alice, same email) under a second caller's key", s.CreateUser(other, alice), ddbkit.ErrAlreadyExists)
+	if err := s.CreateUser(owner, alice); err != nil {
+		t.Fatalf("CreateUser repeated under the owner's key: %v", err)
+	}
+	wantErr(t, "CreateUser with another email under the owner's key",
+		s.CreateUser(owner, todo.User{Username: "alice", Email: "mallory@example.com"}), ddbkit.ErrConflict)
+	if got, err := s.GetUser(ctx(t), "alice"); err != nil || got != alice {
+		t.Fatalf("alice = %+v, %v; want %+v", got, err, alice)
+	}
+}
+
+// testIdempotencyKeyScoped: one idempotency key used by two users, and on
+// two tables, makes unrelated tokens: every write succeeds and writes.
+func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
+	same := func(o *todo.Options) {
+		o.Clock = func() time.Time { return Start }
+		o.NewID = func() string { return "fixed-id" }
+	}
+	s1, s2 := newStore(t, same), newStore(t, same)
+	key := ddbkit.WithIdempotencyKey(ctx(t), "shared-"+uuid.NewString())
+	for _, s := range []todo.Store{s1, s2} {
+		for _, u := range []string{"alice", "bob"} {
+			if err := s.CreateUser(key, todo.User{Username: u, Email: u + "@example.com"}); err != nil {
+				t.Fatalf("CreateUser(%s) under a shared key: %v", u, err)
+			}
+			// The same ID in two partitions is two items.
+			if _, err := s.CreateCategory(key, u, todo.NewCategory{Name: "c", Color: todo.ColorInfo}); err != nil {
+				t.Fatalf("CreateCategory(%s) under a shared key: %v", u, err)
+			}
+			td, err := s.CreateTodo(key, u, todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
+			if err != nil {
+				t.Fatalf("CreateTodo(%s) under a shared key: %v", u, err)
+			}
+			if _, err := s.UpdateTodo(key, u, td.ID, todo.TodoPatch{CategoryID: ptr("fixed-id")}); err != nil {
+				t.Fatalf("UpdateTodo(%s) with a category under a shared key: %v", u, err)
+			}
+			if err := s.DeleteTodo(key, u, td.ID); err != nil {
+				t.Fatalf("DeleteTodo(%s) under a shared key: %v", u, err)
+			}
+		}
+		for _, u := range []string{"alice", "bob"} {
+			if recs := allUserData(t, s, u); len(recs) != 1 || recs[0].Category == nil {
+				t.Fatalf("%s's data = %+v; want one category", u, recs)
+			}
+		}
+	}
+}
+
+// testWeakCursorSecret: a CursorSecret of 1 to 15 bytes fails every
+// listing, and the deletes that page, with ErrInvalidArgument naming
+// CursorSecret; a secret of 16 bytes works.
+func testWeakCursorSecret(t *testing.T, newStore NewStore) {
+	for _, n := range []int{1, 15} {
+		s := fixed(t, newStore, func(o *todo.Options) { o.CursorSecret = []byte(strings.Repeat("k", n)) })
+		mustUser(t, s, "alice")
+		c := mustCategory(t, s, "alice", "c")
+		po := ddbkit.PageOptions{}
+		for name, call := range map[string]func() error{
+			"ListUsers":      func() error { _, err := s.ListUsers(ctx(t), po); return err },
+			"ListTodos":      func() error { _, err := s.ListTodos(ctx(t), "alice", po); return err },
+			"ListCategories": func() error { _, err := s.ListCategories(ctx(t), "alice", po); return err },
+			"ListUserData":   func() error { _, err := s.ListUserData(ctx(t), "alice", po); return err },
+			"DeleteCategory": func() error { return s.DeleteCategory(ctx(t), "alice", c.ID) },
+			"DeleteUser":     func() error { return s.DeleteUser(ctx(t), "alice") },
+		} {
+			wantField(t, fmt.Sprintf("%s with a %d-byte secret", name, n), call(), "CursorSecret")
+		}
+		if _, err := s.GetCategory(ctx(t), "alice", c.ID); err != nil {
+			t.Fatalf("the refused deletes changed the data: %v", err)
+		}
+	}
+	s := fixed(t, newStore, func(o *todo.Options) { o.CursorSecret = []byte(strings.Repeat("k", 16)) })
+	mustUser(t, s, "alice")
+	if _, err := s.ListTodos(ctx(t), "alice", ddbkit.PageOptions{}); err != nil {
+		t.Fatalf("ListTodos with a 16-byte secret: %v", err)
+	}
+}
+
+// testClockRange: a time a store would write outside the years 0001-9999
+// (here the clock's) is refused with ErrInvalidArgument naming Clock, and
+// nothing is written.
+func testClockRange(t *testing.T, newStore NewStore) {
+	var bad atomic.Bool
+	step := ddbkit.StepClock(Start, time.Millisecond)
+	s := fixed(t, newStore, func(o *todo.Options) {
+		o.Clock = func() time.Time {
+			if bad.Load() {
+				return time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+			}
+			return step()
+		}
+	})
+	mustUser(t, s, "alice")
+	c := mustCategory(t, s, "alice", "c")
+	td := mustTodo(t, s, "alice", todo.NewTodo{CategoryID: c.ID})
+	before := snapshot(t, s, "alice")
+	bad.Store(true)
+	for name, call := range map[string]func() error{
+		"CreateTodo": func() error {
+			_, err := s.CreateTodo(ctx(t), "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
+			return err
+		},
+		"CreateCategory": func() error {
+			_, err := s.CreateCategory(ctx(t), "alice", todo.NewCategory{Name: "n", Color: todo.ColorDark})
+			return err
+		},
+		"UpdateTodo": func() error {
+			_, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{Title: ptr("x")})
+			return err
+		},
+		"UpdateTodo with category": func() error {
+			_, err := s.UpdateTodo(ctx(t), "alice", td.ID, todo.TodoPatch{CategoryID: ptr(c.ID)})
+			return err
+		},
+		"ToggleTodo": func() error { _, err := s.ToggleTodo(ctx(t), "alice", td.ID); return err },
+		"UpdateCategory": func() error {
+			_, err := s.UpdateCategory(ctx(t), "alice", c.ID, todo.CategoryPatch{Name: ptr("x")})
+			return err
+		},
+		"DeleteCategory": func() error { return s.DeleteCategory(ctx(t), "alice", c.ID) },
+	} {
+		wantField(t, name+" at year 10000", call(), "Clock")
+	}
+	bad.Store(false)
+	if after := snapshot(t, s, "alice"); after != before {
+		t.Fatalf("refused writes changed the data:\n%s\nwant\n%s", after, before)
+	}
+}
+
+// testLargestInputs: the longest inputs the field limits allow, in 4-byte
+// characters, make items well under DynamoDB's 400 KB, so every write the
+// validation passes is one DynamoDB accepts (the stores also check each
+// item's size, ddb.CheckItemSize, before any call).
+func testLargestInputs(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	mustUser(t, s, "alice")
+	wide := func(n int) string { return strings.Repeat("𠮷", n) }
+	c, err := s.CreateCategory(ctx(t), "alice", todo.NewCategory{Name: wide(todo.MaxCategoryNameLen), Color: todo.ColorDark})
+	if err != nil {
+		t.Fatalf("CreateCategory with the longest name: %v", err)
+	}
+	in := todo.NewTodo{Title: wide(todo.MaxTitleLen), Description: wide(todo.MaxDescriptionLen), Priority: todo.PriorityHigh, CategoryID: c.ID}
+	td, err := s.CreateTodo(ctx(t), "alice", in)
+	if err != nil {
+		t.Fatalf("CreateTodo with the longest fields: %v", err)
+	}
+	if got, err := s.GetTodo(ctx(t), "alice", td.ID); err != nil || got != td {
+		t.Fatalf("GetTodo = %+v, %v; want %+v", got, err, td)
+	}
+	// One character more is refused by validation, and writes nothing.
+	_, err = s.CreateTodo(ctx(t), "alice", todo.NewTodo{Title: "t", Description: wide(todo.MaxDescriptionLen + 1), Priority: todo.PriorityHigh})
+	wantField(t, "CreateTodo with a description too long", err, "Description")
+	if todos, _ := allTodos(t, s, "alice", 0); len(todos) != 1 {
+		t.Fatalf("%d todos, want 1", len(todos))
+	}
+}
+
+// testDeleteCategorySmallBudget: DeleteCategory's walk pages through the
+// user's todos with a small FilterBudget, so most pages end on the budget
+// with nothing found; it still clears every reference, and deletes the
+// category.
+func testDeleteCategorySmallBudget(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore, func(o *todo.Options) { o.FilterBudget = 3 })
+	mustUser(t, s, "alice")
+	c := mustCategory(t, s, "alice", "c")
+	other := mustCategory(t, s, "alice", "o")
+	var refs int
+	for i := range 40 {
+		in := todo.NewTodo{CategoryID: other.ID}
+		if i%7 == 3 {
+			in.CategoryID, refs = c.ID, refs+1
+		}
+		mustTodo(t, s, "alice", in)
+	}
+	if err := s.DeleteCategory(ctx(t), "alice", c.ID); err != nil {
+		t.Fatalf("DeleteCategory: %v", err)
+	}
+	todos, _ := allTodos(t, s, "alice", 0)
+	var cleared int
+	for _, td := range todos {
+		switch td.CategoryID {
+		case c.ID:
+			t.Fatalf("todo %s still refers to the deleted category", td.ID)
+		case "":
+			cleared++
+		}
+	}
+	if cleared != refs || len(todos) != 40 {
+		t.Fatalf("%d of %d todos uncategorized, want %d of 40", cleared, len(todos), refs)
+	}
+	_, err := s.GetCategory(ctx(t), "alice", c.ID)
+	wantErr(t, "GetCategory after DeleteCategory", err, ddbkit.ErrNotFound)
+	wantErr(t, "DeleteCategory again", s.DeleteCategory(ctx(t), "alice", c.ID), ddbkit.ErrNotFound)
 }
