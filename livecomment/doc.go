@@ -36,7 +36,7 @@
 //	seed pattern                      method            DynamoDB calls
 //	room by roomId                    GetRoom           1 GetItem
 //	a host's rooms (Scan + Filter)    ListHostRooms     1 Query of hostId-index per page, newest first
-//	  create a room                   CreateRoom        1 PutItem
+//	  create a room                   CreateRoom        1 TransactWriteItems (a conditional put)
 //	  close a room                    CloseRoom         1 UpdateItem
 //	a room's comments (Query)         ListComments      1 Query of roomId-createdAt-index per page, oldest first
 //	post a comment (PutItem)          PostComment       1 TransactWriteItems (room check + put)
@@ -46,8 +46,11 @@
 //	disconnect (DeleteItem)           Disconnect        1 DeleteItem
 //	deliver a new comment             Broadcast         1 Query per page + 1 DeleteItem per gone connection
 //
-// No method scans: the seed's Scan + Filter for a host's rooms is replaced
-// by the hostId-index it recommends.
+// No method scans, and no listing filters: the seed's Scan + Filter for a
+// host's rooms is replaced by the hostId-index it recommends, so every page
+// reads its limit of index entries, and one more, whatever the partition
+// holds (no work proportional to data the caller does not get back, and no
+// filter budget to set).
 //
 // # Roles
 //
@@ -136,17 +139,45 @@
 //     listed after PostComment returned. Gets are strongly consistent (see
 //     "Consistency and capacity").
 //   - Writes are retried within Options.Retry after throttling, conflicts,
-//     5xx and lost responses, and each recognises its own earlier success:
-//     transactions (PostComment, JoinRoom) repeat one ClientRequestToken,
-//     CreateRoom finds its own item, CloseRoom returns the stored room,
-//     Disconnect deletes what is already gone. Reads (gets and pages) are
-//     retried within Options.Retry too.
+//     5xx and lost responses, and each recognises its own earlier success
+//     only by proof: transactions (CreateRoom, PostComment, JoinRoom)
+//     repeat one ClientRequestToken, so DynamoDB answers an attempt whose
+//     twin committed with success; CloseRoom returns the stored room;
+//     Disconnect deletes what is already gone. CreateRoom is a one-item
+//     TransactWriteItems (ddb.PutNew) rather than a PutItem for that
+//     reason: a room found under its new ID is another caller's
+//     (ErrAlreadyExists), never taken for its own because it looks the
+//     same. Reads (gets and each Query of a page) are retried within
+//     Options.Retry too. Every step (a write, a get, a Query, one of
+//     Broadcast's deletes) has exactly one retry loop, so it makes at most
+//     Options.Retry.MaxAttempts calls.
 //   - Idempotency keys (ddbkit.WithIdempotencyKey) become the
-//     ClientRequestToken of PostComment's and JoinRoom's transactions, on
-//     both stores. Each call stamps a fresh createdAt (and comment ID), so a
-//     repeat with the same key within DynamoDB's ten minutes never writes
-//     again: it fails with ErrConflict, which tells the caller the first
-//     call committed.
+//     ClientRequestToken of CreateRoom's, PostComment's and JoinRoom's
+//     transactions, on both stores, scoped to the table written, the
+//     operation and the partition the write belongs to, from the caller's
+//     input: the host for CreateRoom (the room's ID is made by the call),
+//     the room for PostComment, the connection for JoinRoom. One key used
+//     by two hosts, rooms or connections, for two operations, or on two
+//     environments' tables makes unrelated tokens, and all those writes
+//     succeed. Each call stamps a fresh createdAt (and ID), so a repeat
+//     with the same key in the same scope never writes again: it fails with
+//     ErrConflict (IdempotentParameterMismatch), which tells the caller the
+//     first call committed. DynamoDB forgets a token after ten minutes
+//     (then a repeat is a new request); DynamoDB Local keeps tokens as
+//     long as it runs. The memory store keeps DynamoDB's ten minutes.
+//   - Validation, the same on both stores, before any call: room names and
+//     nicknames, which pages display, are one line without control
+//     characters (valid.Line); comment content may hold new lines. No input
+//     carries a time: the times written (createdAt, updatedAt, the
+//     connections' timestamp) are the store's stamps from Options.Clock,
+//     and a reading outside the years 0001-9999 (UTC), which no reader
+//     could parse back, fails the write with ErrInvalidArgument naming
+//     Clock, and is not kept as the floor of later stamps. Every item
+//     written is checked against DynamoDB's 400 KB (ddb.CheckItemSize,
+//     naming Name, Content or ConnectionID); the field limits keep this
+//     package's items under 3 KB, so it cannot fail for valid input today.
+//   - A CursorSecret of 1 to 15 bytes is refused: every listing, and so
+//     Broadcast, fails with ErrInvalidArgument naming CursorSecret.
 //   - Reads are lenient. A missing attribute reads as its zero value (a
 //     missing or empty nickname as "Anonymous", the seed's default), a
 //     status other than OPEN or CLOSED is returned as stored and takes no
@@ -169,7 +200,7 @@
 //	ListHostRooms     0.5 RCU per 4 KB of entries   eventual (an index)
 //	ListComments      0.5 RCU per 4 KB of entries   eventual (an index)
 //	ListConnections   0.5 RCU per 4 KB of entries   eventual (an index)
-//	CreateRoom        2 WCU (table, hostId-index)
+//	CreateRoom        4 WCU (table, hostId-index; doubled in a transaction)
 //	CloseRoom         2 WCU (table, hostId-index)
 //	PostComment       6 WCU (put to table and index, room check; doubled in a transaction)
 //	JoinRoom          6 WCU (the same for a connection)
@@ -240,15 +271,18 @@
 // key attributes are not all non-empty Strings is left out of that index,
 // as DynamoDB leaves it out. Import refuses, all or nothing, an item that
 // DynamoStore could not read (ErrCorruptItem, naming table, key and
-// attribute) or whose key DynamoDB could not hold, so a memory store never
-// holds a corrupt item and its pages never report Skipped ones.
+// attribute), whose key DynamoDB could not hold, that holds a nil attribute
+// value anywhere (at the top or nested), or that is over 400 KB, so a
+// memory store never holds a corrupt item and its pages never report
+// Skipped ones.
 //
 // # Errors
 //
 // Every error starts with "livecomment: " and matches exactly one of
 // ddbkit's sentinels with errors.Is: ErrInvalidArgument (as a
-// *ddbkit.ValidationError naming the field), ErrNotFound, ErrAlreadyExists
-// (an ID generator that repeats), ErrConflict (ErrRoomClosed, conflicts
+// *ddbkit.ValidationError naming the field: an input's, or the Clock or
+// CursorSecret option's), ErrNotFound, ErrAlreadyExists (an ID generator
+// that repeats, or another caller's identical item), ErrConflict (ErrRoomClosed, conflicts
 // that outlast the retries, an idempotency key reused), ErrInvalidCursor,
 // ErrCorruptItem (stored data that cannot be read), ErrUnavailable
 // (throttling or 5xx through the retries, a context that ended) and
