@@ -2,8 +2,11 @@ package kondate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/valid"
@@ -234,8 +237,8 @@ type PaymentMethod struct {
 	UserID      string
 	Provider    string // e.g. "stripe"
 	ProviderRef string // the provider's token or payment method ID, never a card number
-	Brand       string // e.g. "visa"
-	Last4       string // four digits
+	Brand       string // one of Brands, e.g. "visa", or ""; another writer's item may hold another
+	Last4       string // four ASCII digits
 	CreatedAt   time.Time
 }
 
@@ -609,9 +612,12 @@ func (v *validator) date(field, s string, required bool) {
 	if s == "" && !required {
 		return
 	}
-	if _, err := keys.ParseDateISO(s); err != nil {
+	d, err := keys.ParseDateISO(s)
+	if err != nil {
 		v.Fail(field, "must be a date YYYY-MM-DD, got %q", s)
+		return
 	}
+	v.Time(field, d)
 }
 
 func (v *validator) month(s string) {
@@ -620,9 +626,25 @@ func (v *validator) month(s string) {
 	}
 }
 
+// last4 checks Last4: exactly four ASCII digits. The error never repeats
+// the value, which may be a whole card number passed by mistake.
 func (v *validator) last4(s string) {
 	if len(s) != 4 || strings.Trim(s, "0123456789") != "" {
-		v.Fail("Last4", "must be the card's last four digits, got %q", s)
+		v.Fail("Last4", "must be the card's last four digits, exactly 4 ASCII digits (the value is not repeated here)")
+	}
+}
+
+// Brands are the card brands a PaymentMethod may name, lower-case.
+// AddPaymentMethod refuses any other Brand (a free text could hold card
+// data); a stored item of another writer with another brand is read as it
+// is.
+var Brands = []string{"visa", "mastercard", "amex", "jcb", "diners", "discover", "unionpay"}
+
+// brand checks Brand: empty, or one of Brands. The error does not repeat
+// the value.
+func (v *validator) brand(s string) {
+	if s != "" && !slices.Contains(Brands, s) {
+		v.Fail("Brand", "must be empty or one of %s, lower-case (the value is not repeated here)", strings.Join(Brands, ", "))
 	}
 }
 
@@ -632,23 +654,77 @@ func (v *validator) currency(s string) {
 	}
 }
 
-// providerRef refuses what looks like a card number: the store keeps no
-// card data, and a run of 12 or more digits is one.
+// providerRef checks ProviderRef, the payment provider's token or ID, and
+// refuses what looks like a card number: the store keeps no card data.
+// Digits of any script (full-width ones included) count as digits, and
+// everything between them but letters (spaces, '-', '.', '/', '_', their
+// full-width forms, any punctuation or symbol) is taken for a separator;
+// a run of 12 to 19 digits so joined that passes the Luhn check, or such
+// a window of a longer run, is a card number. The errors never repeat the
+// value.
 func (v *validator) providerRef(s string) {
-	v.ID("ProviderRef", s, MaxIDLen)
-	digits := 0
+	if !utf8.ValidString(s) || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > MaxIDLen ||
+		strings.IndexFunc(s, func(r rune) bool { return !valid.IDRune(r) }) >= 0 {
+		v.Fail("ProviderRef", "must be the payment provider's token or ID: 1 to %d letters, digits, punctuation or symbols, "+
+			"without white space or '#' (the value is not repeated here)", MaxIDLen)
+		return
+	}
+	if looksLikeCard(s) {
+		v.Fail("ProviderRef", "looks like a card number; store the payment provider's token or ID, never card data (the value is not repeated here)")
+	}
+}
+
+// looksLikeCard reports whether s holds a card number: see providerRef.
+func looksLikeCard(s string) bool {
+	var run []byte
+	flush := func() bool {
+		defer func() { run = run[:0] }()
+		for n := 12; n <= min(19, len(run)); n++ {
+			for i := 0; i+n <= len(run); i++ {
+				if luhn(run[i : i+n]) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, r := range s {
 		switch {
-		case r >= '0' && r <= '9':
-			if digits++; digits >= 12 {
-				v.Fail("ProviderRef", "looks like a card number; store the payment provider's token or ID, never card data")
-				return
+		case unicode.IsDigit(r):
+			run = append(run, digitValue(r))
+		case unicode.IsLetter(r):
+			if flush() {
+				return true
 			}
-		case r == '-' || r == ' ':
-		default:
-			digits = 0
 		}
 	}
+	return flush()
+}
+
+// digitValue is the value of a decimal digit of any script: Unicode lays
+// each script's digits out as ten consecutive code points from zero (the
+// mathematical digits as five such runs back to back).
+func digitValue(r rune) byte {
+	n := 0
+	for unicode.IsDigit(r - rune(n) - 1) {
+		n++
+	}
+	return byte(n % 10)
+}
+
+// luhn reports whether digits (values 0-9) pass the Luhn check.
+func luhn(digits []byte) bool {
+	sum := 0
+	for i := range digits {
+		d := int(digits[len(digits)-1-i])
+		if i%2 == 1 {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return sum%10 == 0
 }
 
 // check runs rules on a fresh validator and returns its error.

@@ -59,6 +59,11 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 			return wrap(op, ddbkit.Invalid("table", "the store's table is %q, got items of %q", s.o.TableName, name))
 		}
 		for _, raw := range items[name] {
+			// A nil attribute value (possible only in an item built by
+			// hand) is corrupt, before anything reads or copies it.
+			if err := ddb.CheckAttrs(s.t, raw); err != nil {
+				return wrap(op, err)
+			}
 			item := ddb.CloneItem(raw)
 			if err := readable(s.t, item); err != nil {
 				return wrap(op, err)

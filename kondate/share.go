@@ -105,7 +105,8 @@ func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLi
 		}
 		v.ID("TargetID", in.TargetID, MaxIDLen)
 		v.Line("AuthorName", in.AuthorName, false, MaxNameLen)
-		v.Line("SourceURL", in.SourceURL, false, MaxURLLen)
+		// Pages render it as a link: http or https only (no javascript:).
+		v.URL("SourceURL", in.SourceURL, false, MaxURLLen)
 	})
 	if err != nil {
 		return ShareLink{}, wrap(op, err)

@@ -357,7 +357,8 @@ func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch)
 			v.Line("DisplayName", *p.DisplayName, false, MaxNameLen)
 		}
 		if p.AvatarURL != nil {
-			v.Line("AvatarURL", *p.AvatarURL, false, MaxURLLen)
+			// Pages render it as an image: http or https only.
+			v.URL("AvatarURL", *p.AvatarURL, false, MaxURLLen)
 		}
 	})
 	if err != nil {
@@ -928,6 +929,7 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deleted
 		if deletedAt.IsZero() {
 			v.Fail("DeletedAt", "must be the time the item was deleted, got the zero time")
 		}
+		v.Time("DeletedAt", deletedAt)
 	})
 	if err != nil {
 		return FridgeItem{}, wrap(op, err)
@@ -1087,7 +1089,7 @@ func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymen
 		v.user(userID)
 		v.ID("Provider", in.Provider, MaxNameLen)
 		v.providerRef(in.ProviderRef)
-		v.Line("Brand", in.Brand, false, MaxNameLen)
+		v.brand(in.Brand)
 		v.last4(in.Last4)
 	})
 	if err != nil {
@@ -1163,6 +1165,7 @@ func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscript
 		v.user(userID)
 		v.ID("Plan", sub.Plan, MaxNameLen)
 		v.ID("Status", sub.Status, MaxNameLen)
+		v.Time("CurrentPeriodEnd", sub.CurrentPeriodEnd)
 	})
 	if err != nil {
 		return Subscription{}, wrap(op, err)
@@ -1221,6 +1224,7 @@ func (c *core) MarkNotificationRead(ctx context.Context, userID, id string, crea
 		if createdAt.IsZero() {
 			v.Fail("CreatedAt", "must be the notification's CreatedAt, got the zero time")
 		}
+		v.Time("CreatedAt", createdAt)
 	})
 	if err != nil {
 		return Notification{}, wrap(op, err)

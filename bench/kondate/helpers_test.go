@@ -173,10 +173,11 @@ func hwCreate(c *dynamodb.Client, row any) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: tableName, Item: item,
+	// A one-item transaction with a token, as kondate's create (ddb.PutNew)
+	// sends, so that a lost response's retry is told from another's write.
+	return hwTx(c, types.TransactWriteItem{Put: &types.Put{TableName: tableName, Item: item,
 		ConditionExpression: notExists, ExpressionAttributeNames: pkNames,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
-	return err
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
 }
 
 func hwPut(c *dynamodb.Client, row any) error {
