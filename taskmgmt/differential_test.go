@@ -14,8 +14,18 @@ import (
 // same clock, IDs and table name, and requires the same transcript: every
 // result, every error message and every cursor, byte for byte.
 func TestMemoryMatchesDynamo(t *testing.T) {
-	dyn, _, table := newDynamo(t, nil, deterministic)
-	mem := taskmgmt.NewMemoryStore(deterministic, func(o *taskmgmt.Options) { o.TableName = table })
+	for _, budget := range []int{0, 1, 2} {
+		t.Run(fmt.Sprint("FilterBudget ", budget), func(t *testing.T) { testMemoryMatchesDynamo(t, budget) })
+	}
+}
+
+// testMemoryMatchesDynamo compares the stores with a filter budget: a
+// small one ends the filtered pages (board tags, daily counters) early,
+// short or empty with a Next, at the same item on both.
+func testMemoryMatchesDynamo(t *testing.T, budget int) {
+	withBudget := func(o *taskmgmt.Options) { o.FilterBudget = budget }
+	dyn, _, table := newDynamo(t, nil, deterministic, withBudget)
+	mem := taskmgmt.NewMemoryStore(deterministic, withBudget, func(o *taskmgmt.Options) { o.TableName = table })
 
 	dynLog, memLog := session(t.Context(), dyn), session(t.Context(), mem)
 	if testing.Verbose() {

@@ -15,13 +15,20 @@ import (
 // the same transcript: results, error messages and cursors, byte for
 // byte. Tokens are random, so the transcript shows their length only.
 func TestInvitationsMemoryMatchesDynamo(t *testing.T) {
+	for _, budget := range []int{0, 1} {
+		t.Run(fmt.Sprint("FilterBudget ", budget), func(t *testing.T) { testInvitationsMemoryMatchesDynamo(t, budget) })
+	}
+}
+
+func testInvitationsMemoryMatchesDynamo(t *testing.T, budget int) {
+	withBudget := func(o *taskmgmt.Options) { o.FilterBudget = budget }
 	var clocks [2]time.Time
 	clockOf := func(i int) func(*taskmgmt.Options) {
 		clocks[i] = start
 		return func(o *taskmgmt.Options) { o.Clock = func() time.Time { return clocks[i] } }
 	}
-	dyn, _, table, invTable := newDynamoInv(t, nil, deterministic, clockOf(0))
-	mem := taskmgmt.NewMemoryStore(deterministic, clockOf(1), func(o *taskmgmt.Options) {
+	dyn, _, table, invTable := newDynamoInv(t, nil, deterministic, withBudget, clockOf(0))
+	mem := taskmgmt.NewMemoryStore(deterministic, withBudget, clockOf(1), func(o *taskmgmt.Options) {
 		o.TableName, o.InvitationTableName = table, invTable
 	})
 	dynLog := invitationSession(t, dyn, func(d time.Duration) { clocks[0] = clocks[0].Add(d) })

@@ -52,6 +52,11 @@ func Run(t *testing.T, newStore NewStore) {
 		{"CancelledContextWritesNothing", testCancelled},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"ConcurrentTasks", testConcurrent},
+		{"IdempotencyKeysAreScoped", testScopedKeys},
+		{"ShortCursorSecret", testShortCursorSecret},
+		{"TimesRangeChecked", testTimesRangeChecked},
+		{"ControlCharacters", testControlCharacters},
+		{"LargestItems", testLargestItems},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
