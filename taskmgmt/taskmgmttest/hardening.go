@@ -103,7 +103,9 @@ func testControlCharacters(t *testing.T, newStore NewStore) {
 	_, err = s.GetUser(ctx, "u9")
 	wantErr(t, "GetUser after refused creates", err, ddbkit.ErrNotFound)
 	equal(t, "the team after a refused rename", must[taskmgmt.Team](t, "GetTeam")(s.GetTeam(ctx, tm.ID)), tm)
-	teams := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) { return s.ListUserTeams(ctx, "u1", o) })
+	teams := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
+		return s.ListUserTeams(ctx, "u1", o)
+	})
 	equal(t, "u1's teams after a refused create", len(teams), 1)
 }
 
