@@ -127,3 +127,36 @@ func testLargestItems(t *testing.T, newStore NewStore) {
 	task := must[taskmgmt.Task](t, "CreateTask, the largest")(s.CreateTask(ctx, tm.ID, in))
 	equal(t, "GetTask, the largest", must[taskmgmt.Task](t, "GetTask")(s.GetTask(ctx, tm.ID, task.ID)).Description, in.Description)
 }
+
+// Secret is a TokenSecret for the tests: 32 bytes.
+var Secret = []byte("0123456789abcdef0123456789abcdef")
+
+// testTokenSecret: under a TokenSecret, the token Invite returns accepts,
+// a wrong one does not; a secret under 32 bytes is refused before any
+// write.
+func testTokenSecret(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore, func(o *taskmgmt.Options) { o.TokenSecret = Secret })
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	if len(inv.Token) < 43 {
+		t.Fatalf("Invite gave token %q, want a derived one", inv.Token)
+	}
+	wrong := accept(inv)
+	wrong.Token = inv.Token[:len(inv.Token)-1] + "A"
+	if wrong.Token == inv.Token {
+		wrong.Token = inv.Token[:len(inv.Token)-1] + "B"
+	}
+	_, err := s.AcceptInvitation(ctx, "u3", wrong)
+	wantErr(t, "AcceptInvitation with a wrong token", err, ddbkit.ErrNotFound)
+	must[taskmgmt.Member](t, "AcceptInvitation with the token")(s.AcceptInvitation(ctx, "u3", accept(inv)))
+	if !isMember(t, s, tm.ID, "u3") {
+		t.Fatal("u3 is no member after accepting")
+	}
+
+	short, _ := fixed(t, newStore, func(o *taskmgmt.Options) { o.TokenSecret = Secret[:31] })
+	tm = inviteFixture(t, short)
+	_, err = short.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"})
+	wantField(t, "Invite with a 31-byte TokenSecret", err, "TokenSecret")
+	equal(t, "invitations after a refused Invite", len(invitations(t, short, tm.ID)), 0)
+}

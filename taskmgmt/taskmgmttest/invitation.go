@@ -33,6 +33,7 @@ func RunInvitations(t *testing.T, newStore NewStore) {
 		{"CancelledContextWritesNothing", testInvitationsCancelled},
 		{"IdempotencyKey", testInvitationIdempotency},
 		{"NewToken", testNewToken},
+		{"TokenSecret", testTokenSecret},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
