@@ -659,8 +659,9 @@ func (v *validator) currency(s string) {
 // Digits of any script (full-width ones included) count as digits, and
 // everything between them but letters (spaces, '-', '.', '/', '_', their
 // full-width forms, any punctuation or symbol) is taken for a separator;
-// a run of 12 to 19 digits so joined that passes the Luhn check, or such
-// a window of a longer run, is a card number. The errors never repeat the
+// a run of 12 to 19 digits so joined that passes the Luhn check is a card
+// number, and so is a longer run with any such window (a number run into
+// other digits). The errors never repeat the
 // value.
 func (v *validator) providerRef(s string) {
 	if !utf8.ValidString(s) || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > MaxIDLen ||
@@ -679,7 +680,10 @@ func looksLikeCard(s string) bool {
 	var run []byte
 	flush := func() bool {
 		defer func() { run = run[:0] }()
-		for n := 12; n <= min(19, len(run)); n++ {
+		if len(run) <= 19 {
+			return len(run) >= 12 && luhn(run)
+		}
+		for n := 12; n <= 19; n++ {
 			for i := 0; i+n <= len(run); i++ {
 				if luhn(run[i : i+n]) {
 					return true

@@ -62,6 +62,7 @@ func Run(t *testing.T, newStore NewStore) {
 	}
 	t.Run("DisabledIndexes", func(t *testing.T) { testDisabledIndexes(t, newStore) })
 	t.Run("ConcurrentSaves", func(t *testing.T) { testConcurrentSaves(t, newStore) })
+	runHardening(t, newStore)
 }
 
 // fixed returns a store with a step clock (one millisecond per call) and
