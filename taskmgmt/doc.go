@@ -150,9 +150,18 @@
 //     which it does not document; the memory store orders them by key.
 //   - Tag filters: one tag, any of several (MatchAny, the default) or all
 //     of several (MatchAll); all are one FilterExpression of contains.
-//     Filtered pages are filled across DynamoDB pages. A cursor works only
-//     for the view, filter (the same tags in any order) and day that made
-//     it: the filter is bound into the cursor (ddb.KeyQuery.Filter).
+//     A cursor works only for the view, filter (the same tags in any
+//     order) and day that made it: the filter is bound into the cursor
+//     (ddb.KeyQuery.Filter).
+//   - Filtered work is bounded: every filtered listing (ListBoard with
+//     TagIDs, ListInvitations' live filter, ListDailyCounts' TTL filter)
+//     and every filtered walk (DeleteTag's tasks of the tag, Invite's
+//     earlier invitations of the address, SetRole's and RemoveMember's
+//     search for another admin) evaluates at most Options.FilterBudget
+//     items (1000 by default) per page, then returns what it found,
+//     possibly nothing, with a Next cursor. So a listing page may be short
+//     or empty and still have a Next; page on until Next is "". Both
+//     stores end pages at the same item.
 //   - "Today" is the clock's date in Options.Location (UTC by default):
 //     the overdue views compare with it, and it dates joinedAt,
 //     user_createdAt and the daily counters.
@@ -179,18 +188,59 @@
 //   - UpdateTask that changes nothing writes nothing, which also makes a
 //     repeat of a committed update under an idempotency key succeed.
 //   - Consistency: see "Consistency and capacity" below.
-//   - Every call is repeated within Options.Retry through throttling,
-//     5xx and lost responses: reads, transactions (under their token),
-//     and single-item writes that are safe to repeat (the renames' SETs,
-//     the tag's delete, DeleteTeam's batches) or recognise their own
-//     earlier success (CreateUser's put, RecalculateCounters' update,
-//     which finds the counts it wrote). So CreateUser of a user stored
-//     exactly as it would store it (same fields, same day) succeeds, on
-//     both stores.
+//   - Retries: every call belongs to exactly one retry loop, so
+//     Options.Retry.MaxAttempts bounds the calls of each step. Plain
+//     reads and single-item writes (GetItem, the renames' UpdateItem, the
+//     tag's DeleteItem) retry on their own; Query pages, batches and
+//     one-shot transactions (CreateTag, CreateTask, RevokeInvitation,
+//     CreateUser) retry inside ddb.QueryPage, ddb.BatchWrite, ddb.ExecTx
+//     and ddb.PutNew. A read-modify-write (CreateTeam, AddMember, SetRole,
+//     RemoveMember, UpdateTask, DeleteTask, Invite, AcceptInvitation) is
+//     one loop of single calls: after a failed condition it reads and
+//     builds again; after throttling, a transaction conflict, a 5xx or a
+//     lost answer it sends the same transaction again under the same
+//     token. The fan-outs, DeleteTag's walk and RecalculateCounters are
+//     one loop that walks again after any failure.
+//   - Creates are reported as this call's own only when a token proves
+//     it. CreateUser is a one-item TransactWriteItems with a
+//     ClientRequestToken (ddb.PutNew, two write units per KB instead of
+//     one): its own retry after a lost answer succeeds, but a user that
+//     is already there, even field for field as this call would write it,
+//     is ErrAlreadyExists, on both stores. The other creates make a fresh
+//     ID, and their transactions carry a token too.
+//   - Idempotency keys (ddbkit.WithIdempotencyKey) become the
+//     ClientRequestToken of each transactional write, scoped to the
+//     table, the operation and the tenant partition from the caller's
+//     input: the user for CreateUser, CreateTeam and AcceptInvitation
+//     (USER#<id>), the team for every other write (TEAM#<id>). The same
+//     key sent by two users or teams, for two operations or on two
+//     tables makes unrelated tokens. A repeat with the same key and the
+//     same writes within DynamoDB's 10 minutes succeeds without writing
+//     again; with other writes (a create makes a fresh ID and time) it
+//     fails with ErrConflict. DynamoDB Local keeps tokens as long as it
+//     runs; the memory store keeps them 10 minutes of its clock.
+//   - Checks before any call, the same on both stores: field lengths,
+//     one-line names (team, tag, user names and task titles refuse
+//     control characters, since they reach mails and pages), user images
+//     as absolute http(s) URLs, dates as real YYYY-MM-DD dates in the
+//     years 0001 to 9999, and every item a write builds against
+//     DynamoDB's 400 KB (ddb.CheckItemSize, naming the caller's largest
+//     field; the field limits keep items far below it, a task under
+//     10 KB).
 //   - Invitations. IDs are UUIDv7s from Options.NewID, so the seed's
 //     listing sorts by creation (newest first). The token is 256 bits
 //     from crypto/rand in base64url without padding (43 characters;
-//     Options.NewToken replaces it in deterministic tests); only
+//     Options.NewToken replaces it in deterministic tests), stored in
+//     plain text in the token attribute, as the seed's layout and its app
+//     have it: whoever reads the table, a backup or its stream can accept
+//     a live invitation. Under Options.TokenSecret (at least 32 bytes),
+//     the token is HMAC-SHA256(secret, team ID, invitation ID, email,
+//     expiresAt) and the token attribute holds only "sha256:" and its
+//     hex SHA-256; AcceptInvitation hashes the presented token and
+//     compares in constant time (it accepts either form, whichever the
+//     item holds), and the StreamHandler, given the same secret, derives
+//     the token again for the mail. The seed's app, which reads the plain
+//     token, cannot mail such invitations. Only
 //     Invite and the stream carry it: GetInvitation and ListInvitations
 //     leave Token empty, so that a listing cannot leak links. The lifetime
 //     is Options.InvitationLifetime (24 hours by default); createdAt and
@@ -230,7 +280,14 @@
 //     records may be mailed twice (delivery is at least once anyway).
 //     Records of invitations that have expired by then are not mailed,
 //     and corrupt ones are skipped (StreamHandler.OnSkip), not failed,
-//     since a failure would hold up the shard until it aged out.
+//     since a failure would hold up the shard until it aged out. Before
+//     mailing, the handler checks the image's email and team_name as
+//     Invite checks them, since another program may have written the
+//     item: an invalid one (a header injection, a control character) is
+//     skipped too, never mailed. A hashed token whose secret the handler
+//     lacks is a failure (redeploy with StreamHandler.TokenSecret, and
+//     Lambda retries); one that does not derive from its secret is
+//     skipped.
 //
 // # Consistency and capacity
 //

@@ -66,7 +66,8 @@ type InvitationStore interface {
 	// removed admin cannot invite; an earlier invitation of the same
 	// address to the team is replaced (deleted in the same transaction):
 	// its link stops working. The returned Invitation carries its Token.
-	// It returns ErrInvalidArgument (a bad email or role), ErrNotFound (no
+	// It returns ErrInvalidArgument (a bad email or role, a TokenSecret
+	// under 32 bytes), ErrNotFound (no
 	// such team), ErrConflict matching ErrNotAdmin (the inviter is not an
 	// admin of the team), ErrAlreadyExists if the ID generator repeated an
 	// ID, or ErrUnavailable.
@@ -77,8 +78,9 @@ type InvitationStore interface {
 	// ErrUnavailable.
 	GetInvitation(ctx context.Context, teamID, invitationID string) (Invitation, error)
 	// ListInvitations lists a team's live invitations, newest first,
-	// without their tokens (seed access pattern 1). Pages are filled
-	// across expired items. Corrupt items are left out and reported in
+	// without their tokens (seed access pattern 1). A page evaluates at
+	// most Options.FilterBudget invitations, expired ones included: it may
+	// be short, or empty, with a Next cursor; page on until Next is "". Corrupt items are left out and reported in
 	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor or
 	// ErrUnavailable.
 	ListInvitations(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Invitation], error)

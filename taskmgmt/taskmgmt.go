@@ -273,11 +273,13 @@ type DailyQuery struct {
 
 // UserStore stores users (access pattern 1).
 type UserStore interface {
-	// CreateUser stores a new user, created today. A user stored exactly
-	// as this call would store it (the same fields, created the same day)
-	// counts as this call's earlier success, as after a lost answer, and
-	// is returned. It returns ErrInvalidArgument, ErrAlreadyExists if the
-	// ID is taken, or ErrUnavailable.
+	// CreateUser stores a new user, created today. Only this call's own
+	// earlier write (a retry after a lost answer, or a repeat under the
+	// same idempotency key, see the package doc) counts as success on an
+	// existing user; a user already there, even identical, is
+	// ErrAlreadyExists. It returns ErrInvalidArgument, ErrAlreadyExists
+	// if the ID is taken, ErrConflict (an idempotency key reused for other
+	// writes) or ErrUnavailable.
 	CreateUser(ctx context.Context, in NewUser) (User, error)
 	// GetUser returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
 	// ErrUnavailable.
@@ -378,10 +380,11 @@ type TaskStore interface {
 	DeleteTask(ctx context.Context, teamID, taskID string) error
 	// ListBoard lists a board view (AP 7 to 15): by start date (by end
 	// date for ViewEndOverdue), ties in task ID order, optionally filtered
-	// by tags. A filtered page is filled across DynamoDB pages: it is
-	// short only at the end. Its cursors work only for the same view,
-	// filter and day. It returns ErrInvalidArgument, ErrInvalidCursor or
-	// ErrUnavailable.
+	// by tags. A filtered page evaluates at most Options.FilterBudget
+	// tasks: it may be short, or empty, with a Next cursor; page on until
+	// Next is "". Its cursors work only for the same view, filter and
+	// day. It returns ErrInvalidArgument (also for a CursorSecret of 1 to
+	// 15 bytes), ErrInvalidCursor or ErrUnavailable.
 	ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbkit.Page[Task], error)
 }
 
@@ -392,8 +395,10 @@ type CounterStore interface {
 	// ErrUnavailable.
 	GetCounts(ctx context.Context, teamID string) (Counts, error)
 	// ListDailyCounts lists a team's daily counters by date, leaving out
-	// those past their expiresAt that TTL has not deleted yet. It returns
-	// ErrInvalidArgument, ErrInvalidCursor or ErrUnavailable.
+	// those past their expiresAt that TTL has not deleted yet. A page
+	// evaluates at most Options.FilterBudget counters: it may be short,
+	// or empty, with a Next cursor. It returns ErrInvalidArgument,
+	// ErrInvalidCursor or ErrUnavailable.
 	ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error)
 	// RecalculateCounters counts the team's tasks by status and writes the
 	// result to COUNTER#ALL, conditional on the counter it read first, so
