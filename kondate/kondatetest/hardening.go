@@ -94,7 +94,9 @@ func testScopedKeys(t *testing.T, newStore NewStore) {
 	}
 	for i, s := range []kondate.Store{s1, s2} {
 		for _, u := range []string{"u_a", "u_b"} {
-			rs := all(t, "ListRecipes", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.Recipe], error) { return s.ListRecipes(t.Context(), u, o) })
+			rs := all(t, "ListRecipes", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.Recipe], error) {
+				return s.ListRecipes(t.Context(), u, o)
+			})
 			if len(rs) != 1 || rs[0].Title != "r "+u {
 				t.Fatalf("store %d, user %s: recipes %+v, want one, its own", i, u, rs)
 			}
