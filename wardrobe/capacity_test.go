@@ -63,10 +63,10 @@ func TestCapacity(t *testing.T) {
 		op       func() error
 		want     ddbtest.Capacity
 	}{
-		{"AP-01", "CreateWardrobe", func() error {
+		{"AP-01", "CreateWardrobe (a one-item transaction with a token: 2 WCU)", func() error {
 			_, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
 			return err
-		}, ddbtest.Capacity{Write: 1}},
+		}, ddbtest.Capacity{Write: 2}},
 		{"AP-02", "GetWardrobe (strong)", func() error { _, err := s.GetWardrobe(ctx, w.ID); return err },
 			ddbtest.Capacity{Read: 1}},
 		{"AP-04", "ListClothes, 5 clothes of 1 KB at most (eventual, GSI)", func() error {

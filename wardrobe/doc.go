@@ -50,7 +50,7 @@
 // # Access patterns
 //
 //	seed   method                           DynamoDB calls
-//	AP-01  CreateWardrobe                   1 conditional PutItem
+//	AP-01  CreateWardrobe                   1 TransactWriteItems (one conditional Put, with a token)
 //	AP-02  GetWardrobe                      1 GetItem
 //	AP-03  ListHistory (From..To)           1 Query on HistoryByDate + BatchGetItem for thumbnails
 //	AP-04  ListClothes                      1 Query per page on the order's GSI
@@ -67,7 +67,8 @@
 //	AP-15  GetHistory                       1 GetItem + 1 BatchGetItem
 //	AP-16  AddHistory                       1 BatchGetItem + 1 TransactWriteItems (≤ 2 + 2×20 + 1 items)
 //	AP-17  DeleteHistory                    1 GetItem + 1 BatchGetItem + 1 Query per item whose latest
-//	                                        day loses its last wear + 1 TransactWriteItems
+//	                                        day loses its last wear (more only past counters at 0:
+//	                                        see Bounded reads) + 1 TransactWriteItems
 //	       ListDailyWear                    1 Query per page on one item's counters
 //	       RecalculateStats                 1 GetItem + 1 Query per 1000 clothes or templates
 //	                                        + 1 Query per item + 1 UpdateItem per drifted item
@@ -90,31 +91,83 @@
 //
 // # Retries and exactly-once writes
 //
-// Every operation is safe to retry. Options.Retry bounds every retry loop
-// (the zero value is ddbkit's default policy; no loop is unbounded).
-// Every TransactWriteItems (AP-06, AP-11, AP-12 with new clothes, AP-16,
-// AP-17) carries a ClientRequestToken and is retried with it after a
-// conflict, throttling, a 5xx or a lost response, so a transaction whose
-// response was lost is never applied twice. CreateWardrobe's conditional
-// PutItem recognises its own earlier write. The single-item updates set
-// fixed values (a repeat changes nothing), or, for DeleteX and RestoreX,
-// find the item already in the status they set and return it; a
-// repair by RecalculateStats recognises its own statsVersion.
+// Every operation is safe to retry, and makes one retry loop, bounded by
+// Options.Retry (the zero value is ddbkit's default policy): no step of an
+// operation makes more than MaxAttempts calls (TestRetryBound holds every
+// operation to it under constant throttling and constant transaction
+// conflicts). Single calls (GetItem, UpdateItem) retry throttling, 5xx and
+// lost responses themselves; a Query page, a BatchGetItem drain and a
+// transaction retry inside ddbkit's shared helpers, and are never wrapped
+// in another loop. The read-modify-writes (AP-12 with new clothes, AP-16,
+// AP-17, RecalculateStats' repairs) run one loop of their own in which
+// each call makes a single attempt: a race reads again and rebuilds; a
+// failed read reads again; a throttled, conflicting, failed or lost
+// transaction is sent again as it was, with its token.
+//
+// Every create is a transaction that carries a ClientRequestToken:
+// AP-01 a one-item TransactWriteItems, AP-06 and AP-11 the Put with the
+// wardrobe and clothes checks. It succeeds only when this call wrote the
+// item: a retry after a lost response is answered with success by
+// DynamoDB and writes nothing again, while an item already there, even one
+// identical attribute for attribute (another caller's, or an ID generator
+// that repeats under a clock that stands still), is ErrAlreadyExists.
+// Nothing is inferred from equal contents. (A transactional create costs 2
+// WCU per KB instead of 1.) AP-12, AP-16 and AP-17 carry a token too. The
+// single-item updates set fixed values (a repeat changes nothing), or, for
+// DeleteX and RestoreX, find the item already in the status they set and
+// return it; a repair by RecalculateStats recognises its own statsVersion.
 //
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
-// of the transaction, the same for every build of a read-modify-write:
-// DynamoDB binds a token only to a transaction that commits (one cancelled
-// by a failed condition leaves it free; DynamoDB Local shows it, and
+// of the transaction. The key is scoped: the token is made from the table
+// (Options.TableName), the operation and the wardrobe's partition
+// W#<wardrobeId> the caller names (ddbkit.RequestToken), so the same key
+// sent for two wardrobes, two operations or on two tables makes unrelated
+// tokens; CreateWardrobe, whose wardrobe ID is its own fresh one, scopes
+// its key to the table and the operation only, so callers should make
+// those keys unique per user (as an Idempotency-Key header is). The token
+// is the same for every build of a read-modify-write: DynamoDB binds a
+// token only to a transaction that commits (one cancelled by a failed
+// condition leaves it free; DynamoDB Local shows it, and
 // TestIdempotencyKeyAcrossRebuilds holds it), so a rebuild after a race
 // goes through, while a build of a repeated call cannot commit a second
-// time, as a rebuild with a token of its own could after a cancelled first
-// build. A request repeated with the same key within DynamoDB's 10-minute
-// window therefore commits once: a repeated UpdateTemplate with
-// the same clothes succeeds without writing again; a repeated AddClothing,
-// AddTemplate or AddHistory, which makes a fresh ID and timestamp, fails
-// with ErrConflict instead of adding a second item or wear; a repeated
-// DeleteHistory finds the history gone (ErrNotFound). MemoryStore keeps the
-// same promises.
+// time. A request repeated with the same key within DynamoDB's 10-minute
+// window therefore commits once: a repeat with the same writes succeeds
+// without writing again (UpdateTemplate with the same clothes); a repeat
+// whose writes differ fails with ErrConflict (DynamoDB's
+// IdempotentParameterMismatch): a repeated AddClothing, AddTemplate,
+// AddHistory or CreateWardrobe makes a fresh ID and timestamp, so it is
+// refused instead of adding a second item or wear; a repeated
+// DeleteHistory finds the history gone (ErrNotFound). Past 10 minutes the
+// real service forgets the token and a repeat is a new request; DynamoDB
+// Local keeps tokens as long as its process runs. MemoryStore keeps the
+// same promises with the same scoped tokens, for 10 minutes.
+//
+// # Bounded reads
+//
+// No listing of this package filters: each returns what its key range
+// holds, one Query per page. The one filtered read is AP-17's lookup of
+// an item's latest day worn before the day it takes back: it skips daily
+// counters at 0, which only another writer leaves (this package deletes a
+// counter when its last wear goes), with a filter on count > 0 that
+// DynamoDB applies, and each of its pages evaluates at most
+// Options.FilterBudget counters (1000 by default) before it returns,
+// possibly with nothing, and a cursor to go on: a page costs the same
+// however many counters at 0 there are (TestLatestPageBudget), and the
+// walk goes on only as far as the next wear. MemoryStore ends its pages at
+// the same counters.
+//
+// # Limits on what is written
+//
+// Both stores refuse, before any call and with the same errors, what
+// DynamoDB would refuse or no reader could read back: an item over
+// DynamoDB's 400 KB (ErrInvalidArgument naming the caller's field that
+// makes it large: ImageKey or Name, ClothingIDs), which the field limits
+// below already keep any valid input well under; a date outside MinDate
+// to MaxDate (what yyyymmdd and the LASTWORN# key can hold: year 10000 is
+// refused, naming the field); a time the store stamps (Options.Clock)
+// outside the years 0001 to 9999 (naming Clock); names and image keys with
+// control characters; a CursorSecret of 1 to 15 bytes (every listing
+// fails with ErrInvalidArgument naming CursorSecret).
 //
 // # Other writers
 //
@@ -182,7 +235,8 @@
 // keeps as imported (missing ones included) until a write that DynamoStore
 // makes to them, so it lists the item where DynamoDB does. An item
 // DynamoStore could not read, or whose key is none of the design's, cannot
-// be imported: ErrCorruptItem, and nothing is imported.
+// be imported, nor one holding a nil attribute value anywhere:
+// ErrCorruptItem, and nothing is imported.
 //
 // # Decisions where the seed is silent
 //
@@ -274,8 +328,8 @@
 //
 // Every error starts with "wardrobe: " and matches exactly one of ddbkit's
 // sentinels with errors.Is: ErrInvalidArgument (as a *ddbkit.ValidationError
-// naming the field), ErrNotFound, ErrAlreadyExists (an ID generator that
-// repeats), ErrConflict (a read-modify-write that kept losing races, a
+// naming the field), ErrNotFound, ErrAlreadyExists (an item with the new
+// item's key exists, whoever wrote it), ErrConflict (a read-modify-write that kept losing races, a
 // transaction conflict that outlasted the retries, an idempotency key
 // reused for other writes), ErrInvalidCursor, ErrCorruptItem (stored data
 // that cannot be read), ErrUnavailable (throttling or 5xx through the

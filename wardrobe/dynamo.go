@@ -127,12 +127,61 @@ func raced(err error, what string) error {
 	return err
 }
 
-// write runs a read, or a single-item write that is safe to repeat (it
-// sets the same values again, or recognises its own earlier success),
-// retrying throttling, 5xx and lost responses within Options.Retry.
-func (s *DynamoStore) write(ctx context.Context, fn func() error) error {
-	return ddb.RetryIf(ctx, s.o.backoff(), ddb.RetryableWithToken, fn)
+// write runs one plain call (GetItem, UpdateItem) that is safe to repeat
+// (a read, or a write that sets the same values again or recognises its
+// own earlier success), retrying throttling, 5xx and lost responses
+// within b. fn must make a single call that does not retry itself: this is
+// its one retry loop.
+func (s *DynamoStore) write(ctx context.Context, b ddb.Backoff, fn func() error) error {
+	return ddb.RetryIf(ctx, b, ddb.RetryableWithToken, fn)
 }
+
+// once is Options.Retry's backoff limited to one attempt: what the calls
+// inside a read-modify-write (rmw) get, since its loop is their one retry
+// loop.
+func (s *DynamoStore) once() ddb.Backoff {
+	b := s.o.backoff()
+	b.Attempts = 1
+	return b
+}
+
+// rmw runs a read-modify-write: build reads what the transaction depends
+// on (each call with the single attempt it is given) and returns the
+// transaction, and check interprets the transaction's outcome (a failed
+// condition of the read items as a raceError). Every build carries the
+// token of scope (see ddb.ExecTx: a cancelled build leaves it free, and a
+// repeated call must not find a free one).
+//
+// rmw is the operation's one retry loop, within Options.Retry: each
+// attempt makes at most one call per step (a build's reads, or the
+// transaction), so no step makes more than MaxAttempts calls. A race
+// rebuilds; a failed read rebuilds; throttling, a transaction conflict, a
+// 5xx or a lost response of the transaction sends the same transaction
+// again with the same token, which DynamoDB answers with success, writing
+// nothing, if an earlier attempt committed. (Letting ExecTx retry inside a
+// loop that rebuilds on races would multiply the two bounds.)
+func (s *DynamoStore) rmw(ctx context.Context, scope ddb.Scope, build func(one ddb.Backoff) (*ddb.Tx, error), check func(error) error) error {
+	token := ddb.Token(ctx, scope)
+	var tx *ddb.Tx
+	return ddb.RetryIf(ctx, s.o.backoff(), retryableRMW, func() error {
+		if tx == nil {
+			t, err := build(s.once())
+			if err != nil {
+				return err
+			}
+			tx = t.Token(token)
+		}
+		err := check(tx.Exec(ctx, s.c))
+		if isRace(err) {
+			tx = nil
+		}
+		return err
+	})
+}
+
+// retryableRMW reports what a read-modify-write tries again: a race, and
+// what a call with a ClientRequestToken may repeat.
+func retryableRMW(err error) bool { return isRace(err) || ddb.RetryableWithToken(err) }
 
 // CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
 func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
@@ -148,9 +197,9 @@ func (s *DynamoStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	if err := live(ctx, op); err != nil {
 		return Wardrobe{}, err
 	}
-	// PutNew recognises its own earlier write when a retry follows a lost
-	// response.
-	err = s.write(ctx, func() error { return ddb.PutNewPrepared(ctx, s.c, s.t, item, prepNotExists) })
+	// PutNew's token tells its own earlier write, after a lost response,
+	// from anyone else's; it retries within Options.Retry itself.
+	err = ddb.PutNew(ctx, s.c, s.o.backoff(), s.o.scope(op, ""), s.t, item, prepNotExists)
 	if ddb.IsConditionFailed(err) {
 		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
 	}
@@ -173,7 +222,7 @@ func (s *DynamoStore) GetWardrobe(ctx context.Context, wardrobeID string) (Wardr
 	if err != nil {
 		return Wardrobe{}, wrap(op, err)
 	}
-	item, err := s.get(ctx, k)
+	item, err := s.get(ctx, s.o.backoff(), k)
 	if err != nil || item == nil {
 		return Wardrobe{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
 	}
@@ -215,7 +264,7 @@ func (s *DynamoStore) create(ctx context.Context, op string, w worn) error {
 		return err
 	}
 	tx.PutPrepared(labelItem, s.t, item, prepNotExists)
-	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+	err = ddb.ExecTx(ctx, s.c, s.o.backoff(), s.o.scope(op, w.wardrobeID), &tx)
 	if _, ok := ddb.ConditionFailed(err, labelWardrobe); ok {
 		return errWardrobeNotFound(w.wardrobeID)
 	}
@@ -275,16 +324,16 @@ func (s *DynamoStore) getWorn(ctx context.Context, op, wardrobeID string, kind K
 	if err := live(ctx, op); err != nil {
 		return worn{}, err
 	}
-	w, err := s.readWorn(ctx, wardrobeID, kind, id)
+	w, err := s.readWorn(ctx, s.o.backoff(), wardrobeID, kind, id)
 	return w, wrap(op, err)
 }
 
-func (s *DynamoStore) readWorn(ctx context.Context, wardrobeID string, kind Kind, id string) (worn, error) {
+func (s *DynamoStore) readWorn(ctx context.Context, b ddb.Backoff, wardrobeID string, kind Kind, id string) (worn, error) {
 	k, err := wornKey(wardrobeID, kind, id)
 	if err != nil {
 		return worn{}, err
 	}
-	item, err := s.get(ctx, k)
+	item, err := s.get(ctx, b, k)
 	if err != nil || item == nil {
 		return worn{}, orNotFound(err, errNotFound(kind.noun(), wardrobeID, id))
 	}
@@ -370,7 +419,7 @@ func (s *DynamoStore) updateWorn(ctx context.Context, wardrobeID string, kind Ki
 		return worn{}, err
 	}
 	var out ddb.Item
-	err = s.write(ctx, func() (err error) {
+	err = s.write(ctx, s.o.backoff(), func() (err error) {
 		out, err = ddb.UpdateItemPrepared(ctx, s.c, s.t, k.item(s.t), types.ReturnValueAllNew, p, args...)
 		return err
 	})
@@ -419,7 +468,7 @@ func (s *DynamoStore) setStatus(ctx context.Context, op, wardrobeID string, kind
 		return worn{}, err
 	}
 	var out ddb.Item
-	err = s.write(ctx, func() (err error) {
+	err = s.write(ctx, s.o.backoff(), func() (err error) {
 		out, err = ddb.UpdateItemPrepared(ctx, s.c, s.t, k.item(s.t), types.ReturnValueAllNew, prepSetStatus, ddb.S(string(to)), deletedAt, ddb.S(pk), ddb.S(string(to)))
 		return err
 	})
@@ -503,11 +552,8 @@ func (s *DynamoStore) thumbnails(ctx context.Context, wardrobeID string, ids []s
 		}
 		ks = append(ks, k.item(s.t))
 	}
-	var items []ddb.Item
-	err := s.write(ctx, func() (err error) {
-		items, err = ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, Backoff: s.o.backoff(), Projection: prepThumb})
-		return err
-	})
+	// BatchGet's drain is the one retry loop of the read.
+	items, err := ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, Backoff: s.o.backoff(), Projection: prepThumb})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -549,25 +595,25 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	if err != nil {
 		return Template{}, wrap(op, err)
 	}
-	var w worn
-	err = ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
+	var (
+		w, built worn
+		refs     = outfitRefs("", patch.ClothingIDs)
+	)
+	err = s.rmw(ctx, s.o.scope(op, wardrobeID), func(one ddb.Backoff) (*ddb.Tx, error) {
 		var err error
-		if w, err = s.readWorn(ctx, wardrobeID, KindTemplate, templateID); err != nil {
-			return err
+		if built, err = s.readWorn(ctx, one, wardrobeID, KindTemplate, templateID); err != nil {
+			return nil, err
 		}
 		var tx ddb.Tx
-		shape, args := ddb.UnchangedShape(w.raw, templateResultAttrs(patch), make([]types.AttributeValue, 0, 8))
+		shape, args := ddb.UnchangedShape(built.raw, templateResultAttrs(patch), make([]types.AttributeValue, 0, 8))
 		renamed := 0
 		if patch.Name != nil {
 			renamed, args = 1, append(args, ddb.S(*patch.Name))
 		}
 		args = append(args, strs(patch.ClothingIDs))
 		tx.UpdatePrepared(labelItem, s.t, k.item(s.t), prepTemplateClothes[renamed]()[shape], args...)
-		refs := outfitRefs("", patch.ClothingIDs)
-		if err := s.checkActive(&tx, wardrobeID, refs); err != nil {
-			return err
-		}
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		return &tx, s.checkActive(&tx, wardrobeID, refs)
+	}, func(err error) error {
 		if old, ok := ddb.ConditionFailed(err, labelItem); ok {
 			if old == nil {
 				return errNotFound("template", wardrobeID, templateID)
@@ -576,6 +622,9 @@ func (s *DynamoStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 		}
 		if err := refsError(err, refs); err != nil {
 			return err
+		}
+		if err == nil {
+			w = built // what this transaction committed
 		}
 		return err
 	})
@@ -634,26 +683,27 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 	if err != nil {
 		return History{}, wrap(op, err)
 	}
-	err = ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
+	err = s.rmw(ctx, s.o.scope(op, wardrobeID), func(one ddb.Backoff) (*ddb.Tx, error) {
 		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
-		found, err := s.readRefs(ctx, wardrobeID, wk, refs, "")
+		found, err := s.readRefs(ctx, one, wardrobeID, wk, refs, "")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !found {
-			return errWardrobeNotFound(wardrobeID)
+			return nil, errWardrobeNotFound(wardrobeID)
 		}
 		if err := checkWearable(refs); err != nil {
-			return err
+			return nil, err
 		}
 		var tx ddb.Tx
 		tx.PutPrepared(labelItem, s.t, hitem, prepNotExists)
 		for _, r := range refs {
 			if err := s.wear(&tx, wardrobeID, r, h.Date, +1, s.o.worn(r.st, h.Date)); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		return &tx, nil
+	}, func(err error) error {
 		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 			return errExists("history", h.ID)
 		}
@@ -671,7 +721,7 @@ func (s *DynamoStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 // is strongly consistent: the writes that follow are conditional on it,
 // and a stale read (of this caller's own wear a moment ago) would cost a
 // cancelled transaction and a second read, more than the read it saves.
-func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first itemKey, refs []wornRef, d Date) (bool, error) {
+func (s *DynamoStore) readRefs(ctx context.Context, b ddb.Backoff, wardrobeID string, first itemKey, refs []wornRef, d Date) (bool, error) {
 	ks := make([]ddb.Item, 0, 1+2*len(refs))
 	if first != (itemKey{}) {
 		ks = append(ks, first.item(s.t))
@@ -693,7 +743,7 @@ func (s *DynamoStore) readRefs(ctx context.Context, wardrobeID string, first ite
 			ks = append(ks, k.item(s.t))
 		}
 	}
-	items, err := s.batchGet(ctx, ks)
+	items, err := s.batchGet(ctx, b, ks)
 	if err != nil {
 		return false, err
 	}
@@ -808,16 +858,16 @@ func (s *DynamoStore) getHistory(ctx context.Context, op, wardrobeID, historyID 
 	if err := live(ctx, op); err != nil {
 		return History{}, err
 	}
-	h, err := s.readHistory(ctx, wardrobeID, historyID)
+	h, err := s.readHistory(ctx, s.o.backoff(), wardrobeID, historyID)
 	return h, wrap(op, err)
 }
 
-func (s *DynamoStore) readHistory(ctx context.Context, wardrobeID, historyID string) (History, error) {
+func (s *DynamoStore) readHistory(ctx context.Context, b ddb.Backoff, wardrobeID, historyID string) (History, error) {
 	k, err := historyKey(wardrobeID, historyID)
 	if err != nil {
 		return History{}, err
 	}
-	item, err := s.get(ctx, k)
+	item, err := s.get(ctx, b, k)
 	if err != nil || item == nil {
 		return History{}, orNotFound(err, errNotFound("history", wardrobeID, historyID))
 	}
@@ -883,31 +933,32 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 	if err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
-		h, err := s.readHistory(ctx, wardrobeID, historyID)
+	return wrap(op, s.rmw(ctx, s.o.scope(op, wardrobeID), func(one ddb.Backoff) (*ddb.Tx, error) {
+		h, err := s.readHistory(ctx, one, wardrobeID, historyID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
 		// The history was just read; its transaction's delete is
 		// conditional on it, so it is not read again here.
-		if _, err := s.readRefs(ctx, wardrobeID, itemKey{}, refs, h.Date); err != nil {
-			return err
+		if _, err := s.readRefs(ctx, one, wardrobeID, itemKey{}, refs, h.Date); err != nil {
+			return nil, err
 		}
 		var tx ddb.Tx
 		tx.DeletePrepared(labelItem, s.t, hk.item(s.t), prepExists)
 		for _, r := range refs {
 			st, again := s.o.unworn(r.st, h.Date, r.dayCount)
 			if again && r.found {
-				if st.lastMs, err = s.latestBefore(ctx, wardrobeID, r, h.Date); err != nil {
-					return err
+				if st.lastMs, err = s.latestBefore(ctx, one, wardrobeID, r, h.Date); err != nil {
+					return nil, err
 				}
 			}
 			if err := s.wear(&tx, wardrobeID, r, h.Date, -1, st); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		err = ddb.ExecTx(ctx, s.c, s.o.backoff(), op, &tx)
+		return &tx, nil
+	}, func(err error) error {
 		if _, ok := ddb.ConditionFailed(err, labelItem); ok {
 			return errNotFound("history", wardrobeID, historyID)
 		}
@@ -916,23 +967,39 @@ func (s *DynamoStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 }
 
 // latestBefore returns the midnight, in Unix ms, of the latest day before d
-// with a wear of r, or 0 if there is none: one Query, newest first, on one
-// item's counters, as the seed's AP-17 says. Counters at 0, and counters
-// that cannot be decoded, count for nothing, as in RecalculateStats.
-func (s *DynamoStore) latestBefore(ctx context.Context, wardrobeID string, r wornRef, d Date) (int64, error) {
-	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d)
+// with a wear of r, or 0 if there is none: a Query, newest first, on one
+// item's counters, as the seed's AP-17 says. Counters at 0 count for
+// nothing, as in RecalculateStats; DynamoDB's filter leaves them out, and
+// each Query evaluates at most Options.FilterBudget of them, so a page
+// costs the same however many there are; the walk goes on, page by page,
+// until it finds a wear (only another writer leaves a counter at 0). A
+// counter that cannot be decoded counts for nothing either.
+func (s *DynamoStore) latestBefore(ctx context.Context, b ddb.Backoff, wardrobeID string, r wornRef, d Date) (int64, error) {
+	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d, s.o.FilterBudget)
 	if err != nil {
 		return 0, err
 	}
-	for it, err := range s.pages(ctx, q, 10) {
+	for cursor := ""; ; {
+		items, next, err := s.latestPage(ctx, b, q, cursor)
 		if err != nil {
 			return 0, err
 		}
-		if c, err := unmarshalCounter(s.t, it); err == nil && c.Count > 0 {
-			return s.o.dayMs(c.Date), nil
+		for _, it := range items {
+			if c, err := unmarshalCounter(s.t, it); err == nil && c.Count > 0 {
+				return s.o.dayMs(c.Date), nil
+			}
 		}
+		if next == "" {
+			return 0, nil
+		}
+		cursor = next
 	}
-	return 0, nil
+}
+
+// latestPage is one page of latestBefore's walk: at most one counter that
+// holds a wear, having evaluated at most q's budget of counters.
+func (s *DynamoStore) latestPage(ctx context.Context, b ddb.Backoff, q ddb.KeyQuery, cursor string) ([]ddb.Item, string, error) {
+	return ddb.QueryPage(ctx, s.c, b, q, 1, cursor, latestFilter)
 }
 
 // ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
@@ -983,7 +1050,7 @@ func (s *DynamoStore) RecalculateStats(ctx context.Context, wardrobeID string) (
 	if err != nil {
 		return StatsReport{}, wrap(op, err)
 	}
-	if item, err := s.get(ctx, wk); err != nil || item == nil {
+	if item, err := s.get(ctx, s.o.backoff(), wk); err != nil || item == nil {
 		return StatsReport{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
 	}
 	var rep StatsReport
@@ -992,7 +1059,7 @@ func (s *DynamoStore) RecalculateStats(ctx context.Context, wardrobeID string) (
 		if err != nil {
 			return StatsReport{}, wrap(op, err)
 		}
-		for it, err := range s.pages(ctx, baseQuery(s.t, pk), ddbkit.MaxPageLimit) {
+		for it, err := range s.pages(ctx, s.o.backoff(), baseQuery(s.t, pk), ddbkit.MaxPageLimit, nil) {
 			if err != nil {
 				return StatsReport{}, wrap(op, err)
 			}
@@ -1026,40 +1093,52 @@ func (s *DynamoStore) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 		drifted bool
 		reread  bool
 	)
-	err := ddb.RetryIf(ctx, s.o.backoff(), isRace, func() error {
-		if reread {
-			var err error
-			if w, err = s.readWorn(ctx, w.wardrobeID, w.kind, w.id); err != nil {
+	// One retry loop, as rmw's: each attempt makes one call per step
+	// (reads with a single attempt, or the update); a race reads again,
+	// and a throttled, failed or lost update is sent again as it was,
+	// which recognises its own earlier write by its statsVersion.
+	var write func() error
+	err := ddb.RetryIf(ctx, s.o.backoff(), retryableRMW, func() error {
+		if write == nil {
+			if reread {
+				var err error
+				if w, err = s.readWorn(ctx, s.once(), w.wardrobeID, w.kind, w.id); err != nil {
+					return err
+				}
+			}
+			reread = true
+			counters, err := s.allCounters(ctx, s.once(), w)
+			if err != nil {
+				return err
+			}
+			var st stats
+			if st, d, drifted = s.o.recalculated(w, counters); !drifted {
+				return nil
+			}
+			k, err := w.key()
+			if err != nil {
+				return err
+			}
+			upd, err := statsUpdate(w.kind, w.id, st)
+			if err != nil {
+				return err
+			}
+			cond := ddb.Unchanged(s.t, w.raw, statsAttrs...)
+			write = func() error {
+				_, err := s.update(ctx, k, upd, cond)
+				var failed *types.ConditionalCheckFailedException
+				switch {
+				case errors.As(err, &failed) && wroteStats(failed.Item, st):
+					return nil // a repeat after a lost response found its own write
+				case errors.As(err, &failed):
+					return errRaced(w.kind.noun() + " " + w.id)
+				}
 				return err
 			}
 		}
-		reread = true
-		counters, err := s.allCounters(ctx, w)
-		if err != nil {
-			return err
-		}
-		var st stats
-		if st, d, drifted = s.o.recalculated(w, counters); !drifted {
-			return nil
-		}
-		k, err := w.key()
-		if err != nil {
-			return err
-		}
-		upd, err := statsUpdate(w.kind, w.id, st)
-		if err != nil {
-			return err
-		}
-		err = s.write(ctx, func() error {
-			_, err := s.update(ctx, k, upd, ddb.Unchanged(s.t, w.raw, statsAttrs...))
-			return err
-		})
-		var failed *types.ConditionalCheckFailedException
-		switch {
-		case errors.As(err, &failed) && wroteStats(failed.Item, st):
-			return nil // a retry after a lost response found its own write
-		case errors.As(err, &failed):
-			return errRaced(w.kind.noun() + " " + w.id)
+		err := write()
+		if isRace(err) {
+			write = nil
 		}
 		return err
 	})
@@ -1076,14 +1155,14 @@ func wroteStats(item ddb.Item, st stats) bool {
 	return int64(it.StatsVersion) == st.version && int(it.WearCount) == st.count && it.LastWornAt.ms == st.lastMs
 }
 
-// allCounters reads every daily counter of w.
-func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, error) {
+// allCounters reads every daily counter of w, each Query within b.
+func (s *DynamoStore) allCounters(ctx context.Context, b ddb.Backoff, w worn) ([]DailyWear, error) {
 	q, err := dailyQuery(s.t, w.wardrobeID, w.kind, w.id, DailyQuery{})
 	if err != nil {
 		return nil, err
 	}
 	var out []DailyWear
-	for it, err := range s.pages(ctx, q, ddbkit.MaxPageLimit) {
+	for it, err := range s.pages(ctx, b, q, ddbkit.MaxPageLimit, nil) {
 		if err != nil {
 			return nil, err
 		}
@@ -1096,12 +1175,21 @@ func (s *DynamoStore) allCounters(ctx context.Context, w worn) ([]DailyWear, err
 	return out, nil
 }
 
-// pages walks every item of q, with one Query per limit items.
-func (s *DynamoStore) pages(ctx context.Context, q ddb.KeyQuery, limit int) iter.Seq2[ddb.Item, error] {
+// pages walks every item of q that filter keeps, with one Query per limit
+// items (for a filtered walk, at least one per q's budget of items
+// evaluated), each Query retried within b.
+func (s *DynamoStore) pages(ctx context.Context, b ddb.Backoff, q ddb.KeyQuery, limit int, filter *ddb.Filter) iter.Seq2[ddb.Item, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
-		items, next, err := s.queryPage(ctx, q, limit, cursor)
+		items, next, err := ddb.QueryPage(ctx, s.c, b, q, limit, cursor, filter)
 		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
 	})
+}
+
+// latestFilter keeps the daily counters that hold a wear (latestQuery).
+var latestFilter = &ddb.Filter{
+	Shape: "wardrobe: count > 0",
+	Cond:  func(first int) expression.ConditionBuilder { return expression.GreaterThan(nCount, ddb.Param(first)) },
+	Args:  []types.AttributeValue{num(0)},
 }
 
 // query runs one page of a listing.
@@ -1116,34 +1204,21 @@ func (s *DynamoStore) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.Pag
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
-	return s.queryPage(ctx, q, limit, opts.Cursor)
+	// QueryPage retries each Query within Options.Retry itself.
+	return ddb.QueryPage(ctx, s.c, s.o.backoff(), q, limit, opts.Cursor, nil)
 }
 
-// queryPage runs one Query, retrying throttling and 5xx within
-// Options.Retry.
-func (s *DynamoStore) queryPage(ctx context.Context, q ddb.KeyQuery, limit int, cursor string) (items []ddb.Item, next string, err error) {
-	err = s.write(ctx, func() error {
-		items, next, err = ddb.QueryPage(ctx, s.c, q, limit, cursor, nil)
-		return err
-	})
-	return items, next, err
-}
-
-// batchGet reads the items at ks, nil where there is none. ddb.BatchGet
-// retries UnprocessedKeys, but not a call that fails whole (throttled, a
-// 5xx): a read, so it is retried whole within Options.Retry.
-func (s *DynamoStore) batchGet(ctx context.Context, ks []ddb.Item) (items []ddb.Item, err error) {
-	err = s.write(ctx, func() error {
-		items, err = ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true, Backoff: s.o.backoff()})
-		return err
-	})
-	return items, err
+// batchGet reads the items at ks, nil where there is none, strongly
+// consistent. ddb.BatchGet's drain retries UnprocessedKeys and calls that
+// fail whole within b: its one retry loop.
+func (s *DynamoStore) batchGet(ctx context.Context, b ddb.Backoff, ks []ddb.Item) ([]ddb.Item, error) {
+	return ddb.BatchGet(ctx, s.c, s.t, ks, ddb.BatchGetOptions{ChunkSize: BatchGetChunk, ConsistentRead: true, Backoff: b})
 }
 
 // get reads the item at k, or nil when there is none, retrying throttling
-// and 5xx within Options.Retry.
-func (s *DynamoStore) get(ctx context.Context, k itemKey) (item ddb.Item, err error) {
-	err = s.write(ctx, func() error {
+// and 5xx within b.
+func (s *DynamoStore) get(ctx context.Context, b ddb.Backoff, k itemKey) (item ddb.Item, err error) {
+	err = s.write(ctx, b, func() error {
 		item, err = ddb.GetItem(ctx, s.c, s.t, k.item(s.t))
 		return err
 	})

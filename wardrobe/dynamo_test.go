@@ -279,7 +279,7 @@ func TestRoundTrips(t *testing.T) {
 		}
 	}
 	var w wardrobe.Wardrobe
-	step("AP-01 CreateWardrobe", map[string]int{"PutItem": 1}, func() (err error) {
+	step("AP-01 CreateWardrobe", map[string]int{"TransactWriteItems": 1}, func() (err error) {
 		w, err = s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "w"})
 		return err
 	})

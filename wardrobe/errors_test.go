@@ -217,7 +217,7 @@ func TestLostResponses(t *testing.T) {
 		fc.Clear()
 	}
 
-	lose("PutItem")
+	lose("TransactWriteItems")
 	nw, err := s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "lost"})
 	if err != nil {
 		t.Fatalf("CreateWardrobe after a lost response: %v", err)
@@ -225,7 +225,7 @@ func TestLostResponses(t *testing.T) {
 	if got, err := s.GetWardrobe(ctx, nw.ID); err != nil || got != nw {
 		t.Fatalf("GetWardrobe = %+v, %v; want %+v", got, err, nw)
 	}
-	fired("CreateWardrobe", "PutItem")
+	fired("CreateWardrobe", "TransactWriteItems")
 
 	lose("TransactWriteItems")
 	nc, err := s.AddClothing(ctx, w, wardrobe.NewClothing{Name: "lost"})

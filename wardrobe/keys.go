@@ -241,15 +241,17 @@ func dateRange(from, to Date) ddb.SortCond {
 	return ddb.SortBeginsWith(lo)
 }
 
-// latestQuery finds the latest counter of an item before day d: a Query
-// newest first, which the caller limits to one item.
-func latestQuery(t ddb.Table, wardrobeID string, kind Kind, id string, d Date) (ddb.KeyQuery, error) {
+// latestQuery finds the latest counter of an item before day d that holds
+// a wear: a Query newest first, filtered on count > 0 (latestFilter) within
+// budget items a page, which the caller limits to one item.
+func latestQuery(t ddb.Table, wardrobeID string, kind Kind, id string, d Date, budget int) (ddb.KeyQuery, error) {
 	pk, err := counterPK(wardrobeID, kind, id)
 	if err != nil {
 		return ddb.KeyQuery{}, err
 	}
 	sk, err := dateSK(d)
-	return ddb.KeyQuery{Table: t, PartitionValue: pk, Sort: ddb.SortLT(sk), Descending: true, ConsistentRead: true}, err
+	return ddb.KeyQuery{Table: t, PartitionValue: pk, Sort: ddb.SortLT(sk), Descending: true, ConsistentRead: true,
+		Filter: "count>0", Budget: budget}, err
 }
 
 // baseQuery lists one partition of the base table, consistently: the

@@ -85,13 +85,16 @@ func live(ctx context.Context, op string) error {
 }
 
 // replayed emulates DynamoDB's ClientRequestToken for a transactional
-// write of op whose write set writes describes, under the caller's
-// idempotency key: it reports whether the same writes were already
-// committed under that token (so the call succeeds without writing), and
-// fails with ErrConflict if the token committed other writes. commit
-// records the writes once they are made. Without a key, both do nothing.
-func (s *MemoryStore) replayed(ctx context.Context, op string, describeWrites func() string) (replay bool, commit func(), err error) {
-	token, ok := ddbkit.RequestToken(ctx, op)
+// write of op to wardrobe wardrobeID ("" for CreateWardrobe) whose write
+// set writes describes, under the caller's idempotency key, scoped as
+// DynamoStore scopes it (Options.scope): it reports whether the same
+// writes were already committed under that token (so the call succeeds
+// without writing), and fails with ErrConflict if the token committed
+// other writes. commit records the writes once they are made. Without a
+// key, both do nothing.
+func (s *MemoryStore) replayed(ctx context.Context, op, wardrobeID string, describeWrites func() string) (replay bool, commit func(), err error) {
+	sc := s.o.scope(op, wardrobeID)
+	token, ok := ddbkit.RequestToken(ctx, sc.Table, sc.Op, sc.Partition)
 	if !ok {
 		return false, noCommit, nil
 	}
@@ -233,15 +236,21 @@ func (s *MemoryStore) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardr
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r, ok := s.get(k); ok {
-		// DynamoStore cannot tell a wardrobe stored exactly as it would
-		// write it from its own earlier write, whose response was lost.
-		if r.wardrobe != nil && *r.wardrobe == w {
-			return w, nil
-		}
+	// DynamoStore's PutNew: a transaction with the token of the caller's
+	// key. An existing item is another's write, however alike, unless
+	// the token replays these very writes.
+	replay, commit, err := s.replayed(ctx, op, "", func() string { return describe(w.ID, w.Name, w.CreatedAt.UnixMilli()) })
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	if replay {
+		return w, nil
+	}
+	if _, ok := s.get(k); ok {
 		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
 	}
 	s.put(&record{attrs: keyAttrs(k), wardrobe: &w})
+	commit()
 	return w, nil
 }
 
@@ -297,7 +306,7 @@ func (s *MemoryStore) create(ctx context.Context, op string, w worn) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	replay, commit, err := s.replayed(ctx, op, func() string {
+	replay, commit, err := s.replayed(ctx, op, w.wardrobeID, func() string {
 		return describe(w.kind, w.wardrobeID, w.id, w.name, w.imageKey, w.clothingIDs, w.createdAt.UnixMilli())
 	})
 	if err != nil || replay {
@@ -582,7 +591,7 @@ func (s *MemoryStore) UpdateTemplate(ctx context.Context, wardrobeID, templateID
 	} else {
 		name = []string{"unchanged", w.name}
 	}
-	replay, commit, err := s.replayed(ctx, op, func() string {
+	replay, commit, err := s.replayed(ctx, op, wardrobeID, func() string {
 		return describe(wardrobeID, templateID, name, patch.ClothingIDs,
 			w.status, w.st.count, w.st.lastMs, w.createdAt.UnixMilli(), w.deletedAt.UnixMilli(), w.deletedAt.IsZero())
 	})
@@ -641,7 +650,7 @@ func (s *MemoryStore) AddHistory(ctx context.Context, wardrobeID string, in NewH
 	if err := checkWearable(refs); err != nil {
 		return History{}, wrap(op, err)
 	}
-	replay, commit, err := s.replayed(ctx, op, func() string {
+	replay, commit, err := s.replayed(ctx, op, wardrobeID, func() string {
 		writes := []any{wardrobeID, h.ID, h.Date, h.TemplateID, h.ClothingIDs, h.CreatedAt.UnixMilli()}
 		for _, r := range refs {
 			writes = append(writes, r.kind, r.id, r.st, s.o.worn(r.st, h.Date))
@@ -839,7 +848,7 @@ func (s *MemoryStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 		sts[i] = st
 		writes = append(writes, r.kind, r.id, r.found, r.st, st, r.dayCount)
 	}
-	replay, commit, err := s.replayed(ctx, op, func() string { return describe(writes...) })
+	replay, commit, err := s.replayed(ctx, op, wardrobeID, func() string { return describe(writes...) })
 	if err != nil || replay {
 		return wrap(op, err)
 	}
@@ -853,18 +862,35 @@ func (s *MemoryStore) DeleteHistory(ctx context.Context, wardrobeID, historyID s
 	return nil
 }
 
-// latestBefore is DynamoStore.latestBefore on the stored counters.
+// latestBefore is DynamoStore.latestBefore on the stored counters: the
+// same filtered pages, within the same budget.
 func (s *MemoryStore) latestBefore(wardrobeID string, r wornRef, d Date) (int64, error) {
-	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d)
+	q, err := latestQuery(s.t, wardrobeID, r.kind, r.id, d, s.o.FilterBudget)
 	if err != nil {
 		return 0, err
 	}
-	rs, _, err := s.items.Query(q, 1, "", nil)
-	if err != nil || len(rs) == 0 {
-		return 0, err
+	for cursor := ""; ; {
+		rs, next, err := s.latestPage(q, cursor)
+		if err != nil {
+			return 0, err
+		}
+		if len(rs) > 0 {
+			return s.o.dayMs(rs[0].counter.Date), nil
+		}
+		if next == "" {
+			return 0, nil
+		}
+		cursor = next
 	}
-	return s.o.dayMs(rs[0].counter.Date), nil
 }
+
+// latestPage is DynamoStore.latestPage.
+func (s *MemoryStore) latestPage(q ddb.KeyQuery, cursor string) ([]*record, string, error) {
+	return s.items.Query(q, 1, cursor, hasWear)
+}
+
+// hasWear is latestFilter: a counter that holds a wear.
+func hasWear(r *record) bool { return r.counter != nil && r.counter.Count > 0 }
 
 // ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
 func (s *MemoryStore) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {

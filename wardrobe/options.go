@@ -28,8 +28,17 @@ type Options struct {
 	// none: cursors are bound to their listing and tamper-evident but,
 	// without a secret, forgeable within the caller's own partition and
 	// range. Set a secret shared by all instances to make them
-	// unforgeable.
+	// unforgeable: at least 16 bytes (32 random bytes is right). A secret
+	// of 1 to 15 bytes is refused, not used: every listing then fails with
+	// ErrInvalidArgument naming CursorSecret.
 	CursorSecret []byte
+	// FilterBudget is the most items a filtered listing evaluates per
+	// page; default 1000 (ddb.DefaultBudget). The one filtered read of this
+	// package is DeleteHistory's lookup (AP-17) of an item's latest day
+	// worn before the day it takes back, which skips daily counters at 0
+	// (only another writer leaves one): each of its Queries reads at most
+	// this many counters, whatever the filter keeps.
+	FilterBudget int
 	// TimeZone is the zone of the seed's dateToEpochMs: lastWornAt holds
 	// the Unix ms of midnight, in this zone, of the latest day worn, and
 	// LastWornAt reads back that day in this zone. It must be the zone the
@@ -58,6 +67,21 @@ func newOptions(optFns []func(*Options)) Options {
 func (o Options) now() time.Time { return o.Clock().UTC().Truncate(time.Millisecond) }
 
 func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
+
+// scope is what a caller's idempotency key is scoped to for a write of op
+// to the wardrobe wardrobeID (its partition W#<wardrobeId>, from the
+// caller's input): both stores make their tokens from it, so the same key
+// used on two wardrobes, for two operations or on two tables gives
+// unrelated tokens. CreateWardrobe, whose wardrobe ID is the one it
+// generates, passes "": its key is scoped to the table and the
+// operation only.
+func (o Options) scope(op, wardrobeID string) ddb.Scope {
+	var pk string
+	if wardrobeID != "" {
+		pk, _ = wardrobePK(wardrobeID) // validated before
+	}
+	return ddb.Scope{Table: o.TableName, Op: op, Partition: pk}
+}
 
 // table is the table both stores key their items and cursors by.
 func (o Options) table() ddb.Table {

@@ -82,7 +82,8 @@ func (r *record) marshal() (ddb.Item, error) {
 // Options.TableName, and ErrCorruptItem (a *ddbkit.CorruptItemError naming
 // table, key and attribute) for an item DynamoStore could not read either,
 // or whose key is none of the design's (wardrobe, clothing, template,
-// history or daily counter); it then imports nothing.
+// history or daily counter), or that holds a nil attribute value anywhere
+// (at the top, or inside a list or map); it then imports nothing.
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
 	var rs []*record
@@ -109,6 +110,11 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 // decode reads one raw item into the record the store keeps for it, with
 // the key and index attributes the store's writes give it.
 func (s *MemoryStore) decode(item ddb.Item) (*record, error) {
+	// A nil attribute value, which nothing can encode or decode, is a
+	// corrupt item, never a panic.
+	if err := ddb.CheckAttrs(s.t, item); err != nil {
+		return nil, err
+	}
 	pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
 	if !ok {
 		return nil, ddb.Corrupt(s.t, item, AttrPK, "want a String")

@@ -106,24 +106,25 @@ func TestCursorSecret(t *testing.T) {
 	secret := func(k string) func(*wardrobe.Options) {
 		return func(o *wardrobe.Options) { o.CursorSecret = []byte(k) }
 	}
-	dyn, c, table := newDynamo(t, nil, deterministic, secret("a"))
+	a, b := "secret a: 32 bytes of randomness", "secret b: 32 bytes of randomness"
+	dyn, c, table := newDynamo(t, nil, deterministic, secret(a))
 	on := func(o *wardrobe.Options) { o.TableName = table }
 	for _, tc := range []struct {
 		name                 string
 		signer, same, others []wardrobe.Store
 	}{
 		{"dynamo", []wardrobe.Store{dyn},
-			[]wardrobe.Store{wardrobe.NewDynamoStore(c, on, secret("a"))},
-			[]wardrobe.Store{wardrobe.NewDynamoStore(c, on, secret("b")), wardrobe.NewDynamoStore(c, on)}},
+			[]wardrobe.Store{wardrobe.NewDynamoStore(c, on, secret(a))},
+			[]wardrobe.Store{wardrobe.NewDynamoStore(c, on, secret(b)), wardrobe.NewDynamoStore(c, on)}},
 		{"memory", nil, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			signer, same, others := tc.signer, tc.same, tc.others
 			if signer == nil {
-				m := wardrobe.NewMemoryStore(deterministic, on, secret("a"))
+				m := wardrobe.NewMemoryStore(deterministic, on, secret(a))
 				signer = []wardrobe.Store{m}
 				same = []wardrobe.Store{m}
-				others = []wardrobe.Store{wardrobe.NewMemoryStore(deterministic, on, secret("b")), wardrobe.NewMemoryStore(deterministic, on)}
+				others = []wardrobe.Store{wardrobe.NewMemoryStore(deterministic, on, secret(b)), wardrobe.NewMemoryStore(deterministic, on)}
 			}
 			s := signer[0]
 			f := newFixture(t, s)

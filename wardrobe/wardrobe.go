@@ -222,9 +222,14 @@ type StatsReport struct {
 
 // WardrobeStore creates and reads wardrobes (AP-01, AP-02).
 type WardrobeStore interface {
-	// CreateWardrobe stores a new wardrobe with a fresh ID. It returns
-	// ErrInvalidArgument for a bad name, ErrAlreadyExists if the ID
-	// generator repeated an ID, or ErrUnavailable.
+	// CreateWardrobe stores a new wardrobe with a fresh ID, in a one-item
+	// transaction with a ClientRequestToken: it succeeds only if this call
+	// wrote the wardrobe (a retry after a lost response included). It
+	// returns ErrInvalidArgument for a bad name (or Options.Clock out of
+	// range), ErrAlreadyExists if an item with the new ID exists (the ID
+	// generator repeated an ID), however alike, ErrConflict (an
+	// idempotency key reused, within 10 minutes, for other writes; scoped
+	// to the table and the operation) or ErrUnavailable.
 	CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error)
 	// GetWardrobe returns ErrInvalidArgument for a bad ID, ErrNotFound,
 	// ErrCorruptItem or ErrUnavailable.
@@ -233,10 +238,13 @@ type WardrobeStore interface {
 
 // ClothingStore stores clothes (AP-04 to AP-08).
 type ClothingStore interface {
-	// AddClothing stores a new ACTIVE, never worn clothing. It returns
-	// ErrInvalidArgument, ErrNotFound if the wardrobe does not exist,
-	// ErrAlreadyExists if the ID generator repeated an ID, ErrConflict
-	// (an idempotency key reused for another clothing) or ErrUnavailable.
+	// AddClothing stores a new ACTIVE, never worn clothing, in a
+	// transaction with a ClientRequestToken: it succeeds only if this call
+	// wrote it. It returns ErrInvalidArgument, ErrNotFound if the wardrobe
+	// does not exist, ErrAlreadyExists if an item with the new ID exists,
+	// however alike (the ID generator repeated an ID), ErrConflict (an
+	// idempotency key reused, within 10 minutes, for another clothing of
+	// the same wardrobe) or ErrUnavailable.
 	AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error)
 	// GetClothing returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
 	// or ErrUnavailable.
@@ -268,9 +276,9 @@ type TemplateStore interface {
 	// AddTemplate stores a new ACTIVE template. Its clothes must be ACTIVE
 	// clothes of the wardrobe when it commits. It returns
 	// ErrInvalidArgument (naming the offending ClothingIDs entry),
-	// ErrNotFound if the wardrobe does not exist, ErrAlreadyExists,
-	// ErrConflict (an idempotency key reused for another template) or
-	// ErrUnavailable.
+	// ErrNotFound if the wardrobe does not exist, ErrAlreadyExists (as
+	// AddClothing), ErrConflict (an idempotency key reused, within 10
+	// minutes, for another template of the wardrobe) or ErrUnavailable.
 	AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error)
 	// GetTemplate returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
 	// or ErrUnavailable.
@@ -321,7 +329,9 @@ type HistoryStore interface {
 	// counter that reaches 0 is deleted, and a last worn day that loses
 	// its last wear moves to the next latest day ("" if none). It
 	// returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem, ErrConflict
-	// or ErrUnavailable.
+	// or ErrUnavailable. Its lookup of the next latest day skips daily
+	// counters at 0 (another writer's) with a filter whose pages evaluate
+	// at most Options.FilterBudget counters each (see the package doc).
 	DeleteHistory(ctx context.Context, wardrobeID, historyID string) error
 }
 
@@ -541,7 +551,18 @@ func validateClothingPatch(op, wardrobeID, clothingID string, p ClothingPatch) e
 	if p.ImageKey != nil {
 		v.Line("ImageKey", *p.ImageKey, false, MaxImageKeyLen)
 	}
-	return wrap(op, v.Err)
+	if v.Err != nil {
+		return wrap(op, v.Err)
+	}
+	w := worn{kind: KindClothing, wardrobeID: wardrobeID, id: clothingID, status: StatusActive, createdAt: time.UnixMilli(0)}
+	name, img := "", ""
+	if p.Name != nil {
+		w.name, name = *p.Name, *p.Name
+	}
+	if p.ImageKey != nil {
+		w.imageKey, img = *p.ImageKey, *p.ImageKey
+	}
+	return checkPatch(op, w, largestText(name, "Name", img, "ImageKey"))
 }
 
 func validateNewTemplate(op, wardrobeID string, in NewTemplate) error {
@@ -565,7 +586,15 @@ func validateTemplatePatch(op, wardrobeID, templateID string, p TemplatePatch) e
 	if p.ClothingIDs != nil {
 		v.clothingIDs(p.ClothingIDs)
 	}
-	return wrap(op, v.Err)
+	if v.Err != nil {
+		return wrap(op, v.Err)
+	}
+	w := worn{kind: KindTemplate, wardrobeID: wardrobeID, id: templateID, status: StatusActive, createdAt: time.UnixMilli(0)}.patched(p)
+	field := "Name"
+	if p.ClothingIDs != nil {
+		field = "ClothingIDs"
+	}
+	return checkPatch(op, w, field)
 }
 
 func validateNewHistory(op, wardrobeID string, in NewHistory) error {
@@ -668,7 +697,54 @@ func (o Options) newWardrobe(op string, in NewWardrobe) (Wardrobe, itemKey, erro
 	}
 	w := Wardrobe{ID: o.NewID(), Name: in.Name, CreatedAt: o.now()}
 	k, err := wardrobeKey(w.ID)
+	if err == nil {
+		err = checkTimes(w.CreatedAt)
+	}
+	if err == nil {
+		err = checkSize(marshalWardrobe(k, w))("Name", 0)
+	}
 	return w, k, wrap(op, err)
+}
+
+// sizeReserve is the room an item keeps for what later writes add to it:
+// wearCount, lastWornAt and statsVersion growing to their widest, and
+// deletedAt from NULL to a Number.
+const sizeReserve = 64
+
+// maxWornRest bounds what a clothing or template holds beyond the fields a
+// patch sets: every free field at its longest, in bytes.
+const maxWornRest = 4*(MaxNameLen+MaxImageKeyLen) + MaxClothes*(1+4*MaxIDLen) + 3
+
+// checkSize refuses, before any call and on both stores, an item over
+// DynamoDB's 400 KB (with reserve bytes to spare), naming field: the
+// caller's field that makes it large. Each store's writes build the item
+// from the same values, so they refuse the same inputs.
+func checkSize(item ddb.Item, err error) func(field string, reserve int) error {
+	return func(field string, reserve int) error {
+		if err != nil {
+			return err
+		}
+		return ddb.CheckItemSize(item, field, reserve)
+	}
+}
+
+// checkTimes refuses a time the store stamps (Options.Clock) outside the
+// years 0001-9999, which no reader could parse back.
+func checkTimes(ts ...time.Time) error {
+	var v validator
+	for _, t := range ts {
+		v.Time("Clock", t)
+	}
+	return v.Err
+}
+
+// largestText names the longer of two free-text fields, the one to blame
+// for an item's size.
+func largestText(a, fa, b, fb string) string {
+	if len(b) > len(a) {
+		return fb
+	}
+	return fa
 }
 
 // newClothing and newTemplate validate their input and return the item to
@@ -677,16 +753,33 @@ func (o Options) newClothing(op, wardrobeID string, in NewClothing) (worn, error
 	if err := validateNewClothing(op, wardrobeID, in); err != nil {
 		return worn{}, err
 	}
-	return worn{kind: KindClothing, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
-		status: StatusActive, imageKey: in.ImageKey, createdAt: o.now()}, nil
+	w := worn{kind: KindClothing, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
+		status: StatusActive, imageKey: in.ImageKey, createdAt: o.now()}
+	return w, wrap(op, w.check(largestText(in.Name, "Name", in.ImageKey, "ImageKey")))
+}
+
+// check refuses a new clothing or template that DynamoDB would refuse: a
+// clock out of range, or an item over 400 KB (blaming field).
+func (w worn) check(field string) error {
+	if err := checkTimes(w.createdAt); err != nil {
+		return err
+	}
+	return checkSize(marshalWorn(w))(field, sizeReserve)
+}
+
+// checkPatch refuses a patch of a clothing or template whose item could
+// pass 400 KB: the patched fields, with every other field at its longest.
+func checkPatch(op string, w worn, field string) error {
+	return wrap(op, checkSize(marshalWorn(w))(field, sizeReserve+maxWornRest))
 }
 
 func (o Options) newTemplate(op, wardrobeID string, in NewTemplate) (worn, error) {
 	if err := validateNewTemplate(op, wardrobeID, in); err != nil {
 		return worn{}, err
 	}
-	return worn{kind: KindTemplate, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
-		status: StatusActive, clothingIDs: append([]string(nil), in.ClothingIDs...), createdAt: o.now()}, nil
+	w := worn{kind: KindTemplate, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
+		status: StatusActive, clothingIDs: append([]string(nil), in.ClothingIDs...), createdAt: o.now()}
+	return w, wrap(op, w.check("ClothingIDs"))
 }
 
 // newHistory validates in and returns the history to record and its key.
@@ -697,5 +790,11 @@ func (o Options) newHistory(op, wardrobeID string, in NewHistory) (History, item
 	h := History{ID: o.NewID(), WardrobeID: wardrobeID, Date: in.Date, TemplateID: in.TemplateID,
 		ClothingIDs: append([]string(nil), in.ClothingIDs...), CreatedAt: o.now()}
 	k, err := historyKey(wardrobeID, h.ID)
+	if err == nil {
+		err = checkTimes(h.CreatedAt)
+	}
+	if err == nil {
+		err = checkSize(marshalHistory(k, h))("ClothingIDs", 0)
+	}
 	return h, k, wrap(op, err)
 }

@@ -598,13 +598,17 @@ func BenchmarkWardrobe(b *testing.B) {
 				if err != nil {
 					return err
 				}
-				_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av,
-					ConditionExpression:                 aws.String(notExists),
-					ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
+				// A one-item transaction with a token, as ddbkit's create:
+				// the only way to tell one's own write after a lost
+				// response from another's identical one.
+				_, err = c.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{ClientRequestToken: aws.String(uuid.NewString()),
+					TransactItems: []types.TransactWriteItem{{Put: &types.Put{TableName: aws.String(table), Item: av,
+						ConditionExpression:                 aws.String(notExists),
+						ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}}})
 				return err
 			}},
 			bench.Variant{Name: "guregu", Op: func(int) error {
-				return g.Put(newW()).If("attribute_not_exists(PK)").Run(ctx)
+				return db.WriteTx().Put(g.Put(newW()).If("attribute_not_exists(PK)")).Idempotent(true).Run(ctx)
 			}},
 		)
 	})

@@ -67,6 +67,13 @@ func Run(t *testing.T, newStore NewStore) {
 		{"EpochClock", testEpochClock},
 		{"DateArithmetic", testDateArithmetic},
 		{"TimeZone", testTimeZone},
+		{"IdenticalCreateIsAnothers", testIdenticalCreateIsAnothers},
+		{"IdempotencyKeyScoped", testIdempotencyKeyScoped},
+		{"CursorSecretTooShort", testCursorSecretTooShort},
+		{"FarDates", testFarDates},
+		{"ClockOutOfRange", testClockOutOfRange},
+		{"LargestItems", testLargestItems},
+		{"FilterBudgetWalk", testFilterBudgetWalk},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
