@@ -40,7 +40,9 @@ type CatalogEntry struct {
 }
 
 // CatalogPageOptions page a catalog list. A Tag keeps only the entries
-// with that tag; the list then reads on until the page is full (see the
+// with that tag; the list then reads on until the page is full, the list
+// ends, or it has evaluated Options.FilterBudget entries: a filtered page
+// may be short, or empty, with a Next cursor to page on with (see the
 // package doc, "Search").
 type CatalogPageOptions struct {
 	ddbkit.PageOptions
@@ -92,7 +94,10 @@ type CatalogStore interface {
 	// are. It returns ErrNotFound.
 	GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error)
 	// ListCatalogNewest lists the catalog's entries most recently
-	// published first: one Query of GSI2 per page.
+	// published first: one Query of GSI2 per page. Filtered by a tag, a
+	// page makes as many Queries as its FilterBudget allows, and may be
+	// short or empty with a Next cursor (see CatalogPageOptions); so may
+	// the other two lists.
 	ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogPopular lists the entries most saved first (ties: newest
 	// ID first): one Query of GSI2 per page.

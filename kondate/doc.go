@@ -27,7 +27,8 @@
 //	area           SK                                    operations (DynamoDB calls)
 //	profile        PROFILE#                              get (GetItem); update, created on first update (UpdateItem)
 //	recipes        RECIPE#<id>                           list newest first (Query, descending); get (GetItem);
-//	                                                     find by ID (Query GSI1 + GetItem); create (PutItem);
+//	                                                     find by ID (Query GSI1 + GetItem); create (a one-item
+//	                                                     TransactWriteItems, as every create: see below);
 //	                                                     update (UpdateItem); delete (GetItem + DeleteItem)
 //	sets           SET#<id>                              as recipes
 //	plans          PLAN#CURRENT, PLAN#NEXT               get; update items (UpdateItem); apply a set
@@ -68,7 +69,7 @@
 //	Save/UnsaveCatalogEntry (GetItem of the saved item, for unsave) + Query GSI1 + GetItem + TransactWriteItems
 //	RecalculatePopularity   Query CATALOG#<kind> pages; per entry Query GSI1 SAVED# pages, and a
 //	                        TransactWriteItems where the count differs
-//	share links             create PutItem; get GetItem; delete GetItem + DeleteItem;
+//	share links             create TransactWriteItems (one item); get GetItem; delete GetItem + DeleteItem;
 //	                        resolve GetItem + Query GSI1 (or, unpublished, GetItem of the creator's item)
 //
 // Recipes and sets also carry GSI1PK = ENTITY#RECIPE#<id> (ENTITY#SET#<id>)
@@ -110,8 +111,16 @@
 //     DeletedAt the archive listing returns, because the key holds it.
 //   - Payment methods hold no card data: only the provider, the provider's
 //     token or ID for the method (providerRef), the brand and the last four
-//     digits. A providerRef that looks like a card number (12 or more
-//     digits in a row) is refused.
+//     digits. A providerRef that looks like a card number is refused:
+//     digits of any script (full-width ones too) joined across separators
+//     (anything but letters: spaces, '-', '.', '/', '_' and the like) into
+//     a run of 12 to 19 digits that passes the Luhn check, or a longer run
+//     holding such a window. Brand is empty or one of Brands (visa,
+//     mastercard, amex, jcb, diners, discover, unionpay: lower-case), so
+//     that free text cannot carry card data; an item another writer
+//     stored with another brand is read as it is. Last4 is exactly four
+//     ASCII digits. No error repeats a rejected ProviderRef, Brand or
+//     Last4.
 //   - Push tokens are keyed by the SHA-256 of the token (lower-case hex);
 //     the token is an attribute, because sending needs it. Registering
 //     again keeps createdAt and bumps updatedAt.
@@ -179,9 +188,14 @@
 //     backfill step exists or is needed.
 //   - Search (section 8, question 2): ddbkit offers a tag filter on the
 //     three catalog lists (CatalogPageOptions.Tag, contains(tags, :tag)).
-//     A filtered page reads on until it is full, so it costs the entries
-//     it skips: a tag on 1 entry in 50 reads ~1,000 entries (~1 MB, ~125
-//     RCU eventually consistent) per page of 20. Cursors bind the tag.
+//     A filtered page reads on until it is full, the list ends, or it has
+//     evaluated Options.FilterBudget entries (default 1000), whichever
+//     comes first: it may then be short, or empty, with a Next cursor to
+//     page on with. So a page costs at most its budget (~1,000 entries of
+//     a few hundred bytes, ~25-60 RCU eventually consistent, a dozen
+//     Queries) whatever the catalog's size, and a tag nobody uses is not
+//     a way to make one request read the whole catalog. Both stores end
+//     such pages at the same entry. Cursors bind the tag.
 //     Free-text search on titles is not offered: a substring filter reads
 //     the whole catalog per page; feed a search index (OpenSearch,
 //     Algolia) from the table's stream instead.
@@ -251,20 +265,60 @@
 // # Errors
 //
 // Every error matches exactly one ddbkit sentinel. Bad input is refused
-// with ErrInvalidArgument before any call. Throttling, 5xx and lost
-// responses are retried within Options.Retry; what is left is
-// ErrUnavailable, as is an ended context. Each method's doc names the
-// others.
+// with ErrInvalidArgument before any call, on both stores alike:
+//
+//   - Item size: every item an operation writes is checked against
+//     DynamoDB's 400 KB (ddb.CheckItemSize) in the code both stores share,
+//     naming the caller's field that weighs most (a recipe of 100 steps of
+//     2,000 Japanese characters passes the field limits and is refused
+//     naming Steps). Recipes and sets keep 4 KB of room for publishedAt
+//     and the catalog's copies, so that a recipe or set that was stored
+//     can always be published. An update is checked on what it sets; an
+//     update that would make an item another writer made large pass 400
+//     KB is refused by DynamoDB, and by the memory store the same, as
+//     ErrInvalidArgument.
+//   - Times and dates a caller supplies (CurrentPeriodEnd, a cook log's
+//     Date, ExpiryDate, and the CreatedAt and DeletedAt that address an
+//     item) must lie in the years 0001 to 9999 (UTC), which every reader
+//     can parse back.
+//   - Links that pages render (SourceURL, AvatarURL) must be http or
+//     https URLs; names that pages show (DisplayName, AuthorName, titles)
+//     hold no control characters.
+//   - A CursorSecret of 1 to 15 bytes fails every listing with
+//     ErrInvalidArgument naming CursorSecret.
+//
+// Throttling, 5xx and lost responses are retried within Options.Retry;
+// what is left is ErrUnavailable, as is an ended context. Each method's
+// doc names the others.
+//
+// Retries keep Options.Retry's bound: MaxAttempts calls per step, with
+// one retry loop per call. A read-modify-write (ApplySet, Publish, the
+// fridge moves, saves) shares one budget of MaxAttempts
+// TransactWriteItems calls between resending a throttled or conflicting
+// transaction and rebuilding it after its condition failed.
 //
 // # Retries and idempotency keys
 //
 // Every transaction carries a ClientRequestToken and is retried with it,
-// so a response lost on the network never applies it twice; with
-// ddbkit.WithIdempotencyKey the token comes from the caller's key, and a
-// repeated call that would write something else (a later appliedAt, say)
-// fails with ErrConflict, and one that would write the very same succeeds
-// without writing again. Creates recognise their own earlier write;
-// updates set values (or keep the first one) and are safe to repeat;
+// so a response lost on the network never applies it twice. With
+// ddbkit.WithIdempotencyKey the token comes from the caller's key, scoped
+// (ddbkit.RequestToken) to the table, the operation and the user's
+// partition (USER#<userId>; RecalculatePopularity, which has no user,
+// scopes each entry's recount to the entry): the same key sent by two
+// users, for two operations or on two tables makes unrelated tokens. A
+// repeated call under the same key that would write something else (a
+// later appliedAt, a create's fresh ID) fails with ErrConflict, within
+// DynamoDB's 10-minute window (DynamoDB Local keeps tokens as long as it
+// runs); one that would write the very same succeeds without writing
+// again. The memory store keeps the same promise with the same tokens.
+//
+// Creates are one-item transactions (ddb.PutNew) with such a token: a
+// create succeeds only when this call wrote the item. A retry after a
+// lost response succeeds with the same token; an item at the key written
+// by anyone else, even identical to this call's, is ErrAlreadyExists on
+// both stores (nothing is inferred from equal contents). A transactional
+// put costs twice the write units of a PutItem. Updates set values (or
+// keep the first one) and are safe to repeat;
 // a delete reads the item first, so that a repeat after a 5xx or a lost
 // response takes the missing item as its own only if it was there.
 //

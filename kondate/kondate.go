@@ -337,8 +337,16 @@ type PushToken struct {
 // *ddbkit.ValidationError naming the field) before any call, so nothing is
 // written. Gets return ErrCorruptItem when the stored item cannot be
 // decoded; listings leave such items out and report them in Page.Skipped.
-// Listings return ErrInvalidArgument for a bad limit and ErrInvalidCursor
-// for a cursor they did not issue, and cost one Query per page.
+// Listings return ErrInvalidArgument for a bad limit (or a CursorSecret of
+// 1 to 15 bytes) and ErrInvalidCursor for a cursor they did not issue, and
+// cost one Query per page (a catalog list filtered by a tag: up to its
+// FilterBudget). Creates return ErrAlreadyExists whenever an item is at
+// the new key that this call did not write (the ID generator repeated an
+// ID), however alike the two items are; a repeat under the same
+// idempotency key (ddbkit.WithIdempotencyKey) with the same item replays
+// the first call, and one with another item is ErrConflict. An item over
+// DynamoDB's 400 KB is ErrInvalidArgument naming the field (see the
+// package doc).
 
 // ProfileStore stores profiles.
 type ProfileStore interface {

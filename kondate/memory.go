@@ -29,9 +29,11 @@ import (
 // context's error) and writes nothing, and the operations that send one
 // transaction on DynamoDB (ApplySet, PromoteNextPlan, DeleteFridgeItem,
 // RestoreFridgeItem, Publish, Unpublish, SaveCatalogEntry,
-// UnsaveCatalogEntry, RecalculatePopularity) honour an idempotency key
-// (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
-// made from it. Unlike DynamoDB's, its GSIs are consistent at once.
+// UnsaveCatalogEntry, RecalculatePopularity) and every create honour an
+// idempotency key (ddbkit.WithIdempotencyKey) as DynamoDB honours the
+// ClientRequestToken made from it, scoped the same way; an item already at
+// a create's key is ErrAlreadyExists unless that token replays the same
+// write, whatever the item holds. Unlike DynamoDB's, its GSIs are consistent at once.
 type MemoryStore struct {
 	*core
 	m *memoryBackend
