@@ -698,17 +698,19 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			u.CreatedAt = now.Format(time.DateOnly)
 			return u
 		}
+		// A one-item transaction with a token (ddb.PutNew): the only way to
+		// tell one's own retry from another caller's create.
 		e.compare(b, func(int) error { return noErr(e.s.CreateUser(ctx, in)) },
 			func(int) error {
-				av, err := attributevalue.MarshalMap(rec())
+				it, err := put(table, rec())
 				if err != nil {
 					return err
 				}
-				_, err = e.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: av,
-					ConditionExpression: aws.String("attribute_not_exists(PK)")})
-				return err
+				return tx(ctx, e.c, it)
 			},
-			func(int) error { return e.t.Put(rec()).If("attribute_not_exists(PK)").Run(ctx) })
+			func(int) error {
+				return e.db.WriteTx().Put(e.t.Put(rec()).If("attribute_not_exists(PK)")).Idempotent(true).Run(ctx)
+			})
 	})
 
 	today := now.Format(time.DateOnly)
