@@ -51,9 +51,23 @@
 // # Retries and exactly-once writes
 //
 // Read-modify-writes are conditional and retry within a RetryPolicy, which
-// is always bounded. Every transaction carries a ClientRequestToken and is
-// retried with it, so a response lost on the network never applies a write
-// twice; WithIdempotencyKey extends that to a caller's own retries.
+// is always bounded: each call of an operation is made at most MaxAttempts
+// times, by one retry loop. Every transaction carries a ClientRequestToken
+// and is retried with it, so a response lost on the network never applies a
+// write twice; WithIdempotencyKey extends that to a caller's own retries,
+// with tokens scoped to the table, the operation and the tenant's partition
+// (RequestToken). Creates are one-item transactions with a token, so a
+// create succeeds only if this call wrote the item: an identical item
+// written by someone else is ErrAlreadyExists, never taken for one's own.
+//
+// # Bounded work
+//
+// A filtered listing evaluates at most a budget of items per page (1,000 by
+// default, an option of each domain) and then returns what it found,
+// possibly nothing, with a Next cursor, so no request does work in
+// proportion to data its caller does not get back. Every written item is
+// checked against DynamoDB's 400 KB before any call, on both stores. The
+// README's Security section states the threat model.
 //
 // Package keys builds and parses composite keys; ddbtest (a separate module,
 // github.com/ddbkit/ddbkit/ddbtest) gives tests a real DynamoDB Local.
