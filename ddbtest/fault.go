@@ -94,10 +94,11 @@ type injection struct {
 // client, so nothing is read or written. The errors are wrapped in a
 // *smithy.OperationError, as the SDK wraps the errors DynamoDB returns.
 type FaultClient struct {
-	c     ddbkit.Client
-	mu    sync.Mutex
-	queue map[string][]injection
-	fired map[string]int
+	c      ddbkit.Client
+	mu     sync.Mutex
+	queue  map[string][]injection
+	always map[string]Fault // fires once the queue of its op is empty
+	fired  map[string]int
 }
 
 var _ ddbkit.Client = (*FaultClient)(nil)
@@ -120,6 +121,27 @@ func (f *FaultClient) Inject(op string, fault Fault, times int) {
 		panic(fmt.Sprintf("ddbtest: Inject: fault %v does not apply to %s", fault, op))
 	}
 	f.push(op, injection{fault: fault}, times)
+}
+
+// Always makes every call of every operation fault applies to fail with
+// fault, once the faults queued for it have fired, until Clear: a table
+// that always throttles (Throttle) or whose transactions always conflict
+// (TxConflict), with which a test holds a store to its RetryPolicy's
+// bound. It panics for Unprocessed, which only makes sense a few times.
+func (f *FaultClient) Always(fault Fault) {
+	if fault == Unprocessed {
+		panic("ddbtest: Always: Unprocessed always would never finish a batch; use Inject")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.always == nil {
+		f.always = make(map[string]Fault)
+	}
+	for op := range clientOps {
+		if fault.appliesTo(op) {
+			f.always[op] = fault
+		}
+	}
 }
 
 // InjectErr makes the next times calls of op return err, without calling
@@ -174,12 +196,13 @@ func (f *FaultClient) push(op string, in injection, times int) {
 	}
 }
 
-// Clear drops the faults still queued, for every op, so a test can end an
-// "endless" fault it injected.
+// Clear drops the faults still queued, for every op, and those of Always,
+// so a test can end an "endless" fault it injected.
 func (f *FaultClient) Clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	clear(f.queue)
+	clear(f.always)
 }
 
 // Injected returns how many injected faults (of any kind, InjectErr
@@ -197,6 +220,10 @@ func (f *FaultClient) next(op string) (injection, bool) {
 	defer f.mu.Unlock()
 	q := f.queue[op]
 	if len(q) == 0 {
+		if fault, ok := f.always[op]; ok {
+			f.fired[op]++
+			return injection{fault: fault}, true
+		}
 		return injection{}, false
 	}
 	f.queue[op] = q[1:]

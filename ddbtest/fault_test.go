@@ -249,6 +249,41 @@ func TestFaultClear(t *testing.T) {
 	}
 }
 
+// TestFaultAlways: Always fails every call of the operations its fault
+// applies to, after what is queued, until Clear; the others go through.
+func TestFaultAlways(t *testing.T) {
+	stub := new(stubClient)
+	f := ddbtest.NewFaultClient(stub)
+	f.Inject("TransactWriteItems", ddbtest.InternalError, 1)
+	f.Always(ddbtest.TxConflict)
+	var internal *types.InternalServerError
+	if err := call(f, "TransactWriteItems", 1); !errors.As(err, &internal) {
+		t.Errorf("first call = %v, want the queued InternalError", err)
+	}
+	for i := range 100 {
+		var tce *types.TransactionCanceledException
+		if err := call(f, "TransactWriteItems", 1); !errors.As(err, &tce) {
+			t.Fatalf("call %d after the queue = %v, want a conflict", i+2, err)
+		}
+	}
+	if err := call(f, "GetItem", 0); err != nil {
+		t.Errorf("GetItem under Always(TxConflict) = %v, want it through", err)
+	}
+	if got := f.Injected("TransactWriteItems"); got != 101 {
+		t.Errorf("Injected(TransactWriteItems) = %d, want 101", got)
+	}
+	f.Clear()
+	if err := call(f, "TransactWriteItems", 1); err != nil {
+		t.Errorf("after Clear = %v, want nil", err)
+	}
+	f.Always(ddbtest.Throttle)
+	for _, op := range []string{"GetItem", "Query", "BatchWriteItem", "TransactWriteItems"} {
+		if err := call(f, op, 1); err == nil {
+			t.Errorf("%s under Always(Throttle) went through", op)
+		}
+	}
+}
+
 func TestFaultPanics(t *testing.T) {
 	f := ddbtest.NewFaultClient(new(stubClient))
 	c := ddbtest.NewCountingClient(new(stubClient))
@@ -265,6 +300,7 @@ func TestFaultPanics(t *testing.T) {
 		{"not a Client op", func() { f.Inject("Scan", ddbtest.Throttle, 1) }},
 		{"negative times", func() { f.Inject("GetItem", ddbtest.Throttle, -1) }},
 		{"nil error", func() { f.InjectErr("GetItem", nil, 1) }},
+		{"Always Unprocessed", func() { f.Always(ddbtest.Unprocessed) }},
 		{"Injected unknown op", func() { f.Injected("getItem") }},
 		{"Count unknown op", func() { c.Count("CreateTable") }},
 	}

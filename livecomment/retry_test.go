@@ -118,9 +118,7 @@ func TestRetryBound(t *testing.T) {
 
 	t.Run("always throttled", func(t *testing.T) {
 		for _, o := range ops {
-			for _, name := range allOps {
-				fc.Inject(name, ddbtest.Throttle, 1000)
-			}
+			fc.Always(ddbtest.Throttle)
 			check(t, o, ddbkit.ErrUnavailable)
 		}
 	})
@@ -129,7 +127,7 @@ func TestRetryBound(t *testing.T) {
 			if _, ok := o.steps["TransactWriteItems"]; !ok {
 				continue
 			}
-			fc.Inject("TransactWriteItems", ddbtest.TxConflict, 1000)
+			fc.Always(ddbtest.TxConflict)
 			check(t, o, ddbkit.ErrConflict)
 		}
 	})

@@ -79,12 +79,10 @@ func TestRetriesKeepTheirBound(t *testing.T) {
 		want   error
 	}{
 		{"always throttled", func(fc *ddbtest.FaultClient) {
-			for _, op := range clientOps {
-				fc.Inject(op, ddbtest.Throttle, 1000)
-			}
+			fc.Always(ddbtest.Throttle)
 		}, ddbkit.ErrUnavailable},
 		{"transactions always conflict", func(fc *ddbtest.FaultClient) {
-			fc.Inject("TransactWriteItems", ddbtest.TxConflict, 1000)
+			fc.Always(ddbtest.TxConflict)
 		}, ddbkit.ErrConflict},
 	}
 	for _, name := range names {

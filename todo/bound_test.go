@@ -38,13 +38,7 @@ func TestRetryBound(t *testing.T) {
 			for _, call := range every(s, ctx, f) {
 				t.Run(call.name, func(t *testing.T) {
 					fc.Clear()
-					if fault == ddbtest.Throttle {
-						for _, op := range clientOps {
-							fc.Inject(op, fault, 1000)
-						}
-					} else {
-						fc.Inject("TransactWriteItems", fault, 1000)
-					}
+					fc.Always(fault)
 					cc.Reset()
 					err := call.call()
 					counts := cc.Counts()

@@ -32,12 +32,10 @@ func TestRetryBound(t *testing.T) {
 		want   error
 	}{
 		{"always throttled", func(fc *ddbtest.FaultClient) {
-			for _, op := range clientOps {
-				fc.Inject(op, ddbtest.Throttle, 1<<20)
-			}
+			fc.Always(ddbtest.Throttle)
 		}, ddbkit.ErrUnavailable},
 		{"always conflicting", func(fc *ddbtest.FaultClient) {
-			fc.Inject("TransactWriteItems", ddbtest.TxConflict, 1<<20)
+			fc.Always(ddbtest.TxConflict)
 		}, ddbkit.ErrConflict},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
