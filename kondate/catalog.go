@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -142,19 +143,19 @@ const (
 )
 
 func catalogKey(kind CatalogKind, at time.Time, id string) itemKey {
-	return itemKey{catalogPrefix + string(kind), skCreated + keyTime(at) + "#" + id}
+	return itemKey{PK: catalogPrefix + string(kind), SK: skCreated + keyTime(at) + "#" + id}
 }
 
 func creatorCopyKey(creatorID string, kind CatalogKind, at time.Time, id string) itemKey {
-	return itemKey{creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#" + keyTime(at) + "#" + id}
+	return itemKey{PK: creatorPrefix + creatorID, SK: skCatalogCopy + string(kind) + "#" + keyTime(at) + "#" + id}
 }
 
 // copyKeyOf is the key of the creator's copy of the catalog item at k:
 // the time and ID of k's sort key, as written (in another writer's time
 // format, say), after CATALOG_<kind>#.
 func copyKeyOf(creatorID string, kind CatalogKind, k itemKey) itemKey {
-	rest, _ := strings.CutPrefix(k.sk, skCreated)
-	return itemKey{creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#" + rest}
+	rest, _ := strings.CutPrefix(k.SK, skCreated)
+	return itemKey{PK: creatorPrefix + creatorID, SK: skCatalogCopy + string(kind) + "#" + rest}
 }
 
 // popularSK is the popular-order key: the count in ten digits, so the
@@ -213,10 +214,10 @@ func entryItems(e CatalogEntry) (cat, cp ddb.Item, err error) {
 		SavedCount: e.SavedCount, CreatedAt: ts(e.CreatedAt), GSI2PK: catalogPrefix + kind}
 	ck, pk := catalogKey(e.Kind, e.CreatedAt, e.ID), creatorCopyKey(e.CreatorID, e.Kind, e.CreatedAt, e.ID)
 	c, p := base, base
-	c.keyAttrs = keyAttrs{ck.pk, ck.sk}
+	c.keyAttrs = keyAttrs{ck.PK, ck.SK}
 	c.GSI1PK, c.GSI1SK = gsi1PK(kind, e.ID), gsi1Public
 	c.GSI2SK = gsi2Newest + keyTime(e.CreatedAt) + "#" + e.ID
-	p.keyAttrs = keyAttrs{pk.pk, pk.sk}
+	p.keyAttrs = keyAttrs{pk.PK, pk.SK}
 	p.GSI2SK = popularSK(e.SavedCount, e.ID)
 	p.GSI3PK, p.GSI3SK = creatorPrefix+e.CreatorID+"#"+kind, skCreated+keyTime(e.CreatedAt)+"#"+e.ID
 	if cat, err = marshal(c); err != nil {
@@ -299,15 +300,15 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 	ownerKey := key(userID, ownerSK(kind, id))
 	notFound := errNotFound(strings.ToLower(string(kind)), userID, id)
 	var e CatalogEntry
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		src, err := c.b.get(ctx, ownerKey)
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		src, err := c.b.Get(ctx, c.t, ownerKey)
 		if err != nil {
 			return err
 		}
 		if src == nil {
 			return notFound
 		}
-		if at, ok := str(src, attrPublishedAt); ok {
+		if at, ok := backend.Str(src, attrPublishedAt); ok {
 			return fmt.Errorf("%s %q of user %q: %w: published at %s", strings.ToLower(string(kind)), id, userID, ddbkit.ErrAlreadyExists, at)
 		}
 		now := c.o.now()
@@ -331,19 +332,19 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 		}
 		owner := maps.Clone(src)
 		owner[attrPublishedAt] = ddb.S(ts(now))
-		err = c.tx(ctx, r, catalogSize, []write{
-			{label: labelSource, kind: writeReplace, item: owner, want: scalars(src)},
-			{label: labelCatalog, kind: writePutNew, item: cat},
-			{label: labelCopy, kind: writePutNew, item: cp},
+		err = c.tx(ctx, r, catalogSize, []backend.Write{
+			backend.Replace(labelSource, c.t, owner, scalars(src)),
+			backend.PutNew(labelCatalog, c.t, cat),
+			backend.PutNew(labelCopy, c.t, cp),
 		})
-		if old, ok := failed(err, labelSource); ok {
+		if old, ok := backend.Failed(err, labelSource); ok {
 			if old == nil {
 				return notFound
 			}
-			return changed("%s %q changed while it was being published", strings.ToLower(string(kind)), id)
+			return backend.Changed("%s %q changed while it was being published", strings.ToLower(string(kind)), id)
 		}
-		if _, ok := failed(err, ""); ok {
-			return changed("%s %q was published at %s already", strings.ToLower(string(kind)), id, ts(now))
+		if _, ok := backend.Failed(err, ""); ok {
+			return backend.Changed("%s %q was published at %s already", strings.ToLower(string(kind)), id, ts(now))
 		}
 		return err
 	})
@@ -362,7 +363,7 @@ func (c *core) publicEntry(ctx context.Context, kind CatalogKind, id string) (dd
 	if err != nil || hit == nil {
 		return nil, err
 	}
-	return c.b.get(ctx, keyOf(hit))
+	return c.b.Get(ctx, c.t, backend.KeyOf(c.t, hit))
 }
 
 // publicHit returns the catalog item of an entry as GSI1 holds it (all
@@ -375,7 +376,7 @@ func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.
 		return nil, err
 	}
 	q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(kind), id), Sort: ddb.SortEq(gsi1Public)}
-	hits, _, err := c.b.query(ctx, q, 1, "", nil)
+	hits, _, err := c.b.Query(ctx, q, 1, "", backend.Filter{})
 	if err != nil || len(hits) == 0 {
 		return nil, err
 	}
@@ -395,13 +396,13 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 	// under another time format): the entry is then looked up by ID, and
 	// if there is none, the mark alone is cleared.
 	gone := false
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		src, err := c.b.get(ctx, ownerKey)
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		src, err := c.b.Get(ctx, c.t, ownerKey)
 		if err != nil {
 			return err
 		}
 		var at time.Time
-		s, marked := str(src, attrPublishedAt)
+		s, marked := backend.Str(src, attrPublishedAt)
 		if marked {
 			if at, err = keys.ParseTime(s); err != nil {
 				return ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
@@ -426,7 +427,7 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 					return err
 				}
 				if e.CreatorID == userID {
-					k := keyOf(item)
+					k := backend.KeyOf(c.t, item)
 					cat = &k
 				}
 			}
@@ -440,24 +441,24 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 		}
 		// The copy goes whether or not it is there: an entry whose copy
 		// another writer lost must still be unpublished.
-		ws := []write{{label: labelCopy, kind: writeRemove, key: copyKey}}
+		ws := []backend.Write{backend.Remove(labelCopy, c.t, copyKey)}
 		if cat != nil {
-			ws = append(ws, write{label: labelCatalog, kind: writeDelete, key: *cat})
+			ws = append(ws, backend.Delete(labelCatalog, c.t, *cat, nil))
 		}
 		if src != nil {
 			owner := maps.Clone(src)
 			delete(owner, attrPublishedAt)
-			ws = append(ws, write{label: labelSource, kind: writeReplace, item: owner, want: scalars(src)})
+			ws = append(ws, backend.Replace(labelSource, c.t, owner, scalars(src)))
 		}
 		err = c.tx(ctx, r, catalogSize, ws)
-		if old, ok := failed(err, labelSource); ok && old != nil {
-			return changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
+		if old, ok := backend.Failed(err, labelSource); ok && old != nil {
+			return backend.Changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
 		}
-		if old, ok := failed(err, labelCatalog); ok && old == nil && marked && !gone {
+		if old, ok := backend.Failed(err, labelCatalog); ok && old == nil && marked && !gone {
 			gone = true
-			return changed("catalog %s %q is gone; clearing publishedAt", strings.ToLower(string(kind)), id)
+			return backend.Changed("catalog %s %q is gone; clearing publishedAt", strings.ToLower(string(kind)), id)
 		}
-		if _, ok := failed(err, ""); ok {
+		if _, ok := backend.Failed(err, ""); ok {
 			return notFound
 		}
 		return err
@@ -501,9 +502,9 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 	if err := c.o.index(ix); err != nil {
 		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
 	}
-	var f *listFilter
+	var f backend.Filter
 	if opts.Tag != "" {
-		f = &listFilter{attr: "tags", value: opts.Tag}
+		f = backend.Contains("tags", opts.Tag)
 	}
 	q := ddb.KeyQuery{Table: c.t, Index: ix, PartitionValue: pv, Sort: ddb.SortBeginsWith(prefix), Descending: true}
 	return listFiltered(ctx, c, op, opts.PageOptions, q, f, decodeCatalog)
@@ -527,7 +528,7 @@ func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind 
 // countedEntry returns the two items of entry e, read as cat, rewritten
 // with savedCount n: cat conditioned on the item as read, the copy on
 // existing. Saves of an entry serialise on its catalog item.
-func countedEntry(cat ddb.Item, e CatalogEntry, n int64) ([]write, error) {
+func countedEntry(t ddb.Table, cat ddb.Item, e CatalogEntry, n int64) ([]backend.Write, error) {
 	e.SavedCount = n
 	newCat, newCopy, err := entryItems(e)
 	if err != nil {
@@ -538,13 +539,13 @@ func countedEntry(cat ddb.Item, e CatalogEntry, n int64) ([]write, error) {
 	// another time format.
 	merged := maps.Clone(cat)
 	maps.Copy(merged, newCat)
-	ck := keyOf(cat)
+	ck := backend.KeyOf(t, cat)
 	pk := copyKeyOf(e.CreatorID, e.Kind, ck)
-	merged[AttrPK], merged[AttrSK] = ddb.S(ck.pk), ddb.S(ck.sk)
-	newCopy[AttrPK], newCopy[AttrSK] = ddb.S(pk.pk), ddb.S(pk.sk)
-	return []write{
-		{label: labelCatalog, kind: writeReplace, item: merged, want: scalars(cat)},
-		{label: labelCopy, kind: writeReplace, item: newCopy, want: ddb.Item{}},
+	merged[AttrPK], merged[AttrSK] = ddb.S(ck.PK), ddb.S(ck.SK)
+	newCopy[AttrPK], newCopy[AttrSK] = ddb.S(pk.PK), ddb.S(pk.SK)
+	return []backend.Write{
+		backend.Replace(labelCatalog, t, merged, scalars(cat)),
+		backend.Replace(labelCopy, t, newCopy, ddb.Item{}),
 	}, nil
 }
 
@@ -555,7 +556,7 @@ func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind Catalog
 		return SavedEntry{}, wrap(op, err)
 	}
 	var saved ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
 		cat, err := c.publicEntry(ctx, kind, id)
 		if err != nil {
 			return err
@@ -573,20 +574,20 @@ func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind Catalog
 		if err != nil {
 			return err
 		}
-		ws, err := countedEntry(cat, e, e.SavedCount+1)
+		ws, err := countedEntry(c.t, cat, e, e.SavedCount+1)
 		if err != nil {
 			return err
 		}
-		err = c.tx(ctx, r, catalogSize, append([]write{{label: labelSaved, kind: writePutNew, item: saved}}, ws...))
-		if old, ok := failed(err, labelSaved); ok {
+		err = c.tx(ctx, r, catalogSize, append([]backend.Write{backend.PutNew(labelSaved, c.t, saved)}, ws...))
+		if old, ok := backend.Failed(err, labelSaved); ok {
 			saved = old // saved already: nothing changes
 			return nil
 		}
-		if old, ok := failed(err, ""); ok {
+		if old, ok := backend.Failed(err, ""); ok {
 			if old == nil {
 				return errNotInCatalog(kind, id)
 			}
-			return changed("catalog %s %q changed while it was being saved", strings.ToLower(string(kind)), id)
+			return backend.Changed("catalog %s %q changed while it was being saved", strings.ToLower(string(kind)), id)
 		}
 		return err
 	})
@@ -607,12 +608,12 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 		return wrap(op, err)
 	}
 	sk := key(userID, savedSK(kind, id))
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		saved, err := c.b.get(ctx, sk)
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		saved, err := c.b.Get(ctx, c.t, sk)
 		if err != nil || saved == nil {
 			return err // not saved: nothing to do
 		}
-		ws := []write{{label: labelSaved, kind: writeDelete, key: sk, want: scalars(saved)}}
+		ws := []backend.Write{backend.Delete(labelSaved, c.t, sk, scalars(saved))}
 		cat, err := c.publicEntry(ctx, kind, id)
 		if err != nil {
 			return err
@@ -622,18 +623,18 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 			if err != nil {
 				return err
 			}
-			more, err := countedEntry(cat, e, max(e.SavedCount-1, 0))
+			more, err := countedEntry(c.t, cat, e, max(e.SavedCount-1, 0))
 			if err != nil {
 				return err
 			}
 			ws = append(ws, more...)
 		}
 		err = c.tx(ctx, r, catalogSize, ws)
-		if old, ok := failed(err, labelSaved); ok && old == nil {
+		if old, ok := backend.Failed(err, labelSaved); ok && old == nil {
 			return nil // unsaved meanwhile
 		}
-		if _, ok := failed(err, ""); ok {
-			return changed("catalog %s %q changed while it was being unsaved", strings.ToLower(string(kind)), id)
+		if _, ok := backend.Failed(err, ""); ok {
+			return backend.Changed("catalog %s %q changed while it was being unsaved", strings.ToLower(string(kind)), id)
 		}
 		return err
 	})
@@ -662,7 +663,7 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 	entries := ddb.KeyQuery{Table: c.t, PartitionValue: catalogPrefix + string(kind), Sort: ddb.SortBeginsWith(skCreated), ConsistentRead: true}
 	cursor := ""
 	for {
-		page, next, err := c.b.query(ctx, entries, 100, cursor, nil)
+		page, next, err := c.b.Query(ctx, entries, 100, cursor, backend.Filter{})
 		if err != nil {
 			return drifts, wrap(op, err)
 		}
@@ -671,7 +672,7 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 			if err != nil {
 				continue // a corrupt entry is left as it is
 			}
-			d, err := c.recount(ctx, op, keyOf(item), e)
+			d, err := c.recount(ctx, op, backend.KeyOf(c.t, item), e)
 			if err != nil {
 				return drifts, wrap(op, err)
 			}
@@ -693,12 +694,12 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 	// The call has no tenant: each entry's recount is its own step, under
 	// the entry's ID (read, never made up, so a repeat finds the same
 	// scope).
-	err := c.rmw(ctx, op, gsi1PK(string(e.Kind), e.ID), func(r *txRun) error {
+	err := c.rmw(ctx, op, gsi1PK(string(e.Kind), e.ID), func(r *backend.Run) error {
 		drift = nil
 		q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(e.Kind), e.ID), Sort: ddb.SortBeginsWith(gsi1Saved)}
 		var n int64
 		for cursor := ""; ; {
-			hits, next, err := c.b.query(ctx, q, 1000, cursor, nil)
+			hits, next, err := c.b.Query(ctx, q, 1000, cursor, backend.Filter{})
 			if err != nil {
 				return err
 			}
@@ -708,7 +709,7 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 			}
 			cursor = next
 		}
-		cat, err := c.b.get(ctx, k)
+		cat, err := c.b.Get(ctx, c.t, k)
 		if err != nil || cat == nil {
 			return err // unpublished meanwhile
 		}
@@ -716,13 +717,13 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 		if err != nil || cur.SavedCount == n {
 			return err
 		}
-		ws, err := countedEntry(cat, cur, n)
+		ws, err := countedEntry(c.t, cat, cur, n)
 		if err != nil {
 			return err
 		}
 		err = c.tx(ctx, r, catalogSize, ws)
-		if _, ok := failed(err, ""); ok {
-			return changed("catalog %s %q changed while it was being recounted", strings.ToLower(string(e.Kind)), e.ID)
+		if _, ok := backend.Failed(err, ""); ok {
+			return backend.Changed("catalog %s %q changed while it was being recounted", strings.ToLower(string(e.Kind)), e.ID)
 		}
 		if err == nil {
 			drift = &PopularityDrift{Kind: e.Kind, ID: e.ID, Stored: cur.SavedCount, Counted: n}

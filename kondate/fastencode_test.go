@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
@@ -127,4 +128,9 @@ func TestParseCanonical(t *testing.T) {
 			t.Errorf("parseCanonical(%q) refused the canonical form", s)
 		}
 	}
+}
+
+// render prints an item canonically, for failure messages.
+func render(item ddb.Item) string {
+	return ddb.AttrString(&types.AttributeValueMemberM{Value: item})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -39,13 +40,11 @@ const (
 )
 
 // itemKey is the key of one item.
-type itemKey struct{ pk, sk string }
-
-func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
+type itemKey = backend.Key
 
 func userPK(userID string) string { return userPrefix + userID }
 
-func key(userID, sk string) itemKey { return itemKey{userPK(userID), sk} }
+func key(userID, sk string) itemKey { return itemKey{PK: userPK(userID), SK: sk} }
 
 // keyTime is the one format of a time inside a key: ISO 8601 UTC with
 // exactly three fractional digits (keys.Timestamp), so keys sort as times.

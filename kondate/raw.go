@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -22,16 +23,7 @@ import (
 // imported), by table name (Options.TableName), the table's items in key
 // order: by PK, then SK, byte by byte. The items are copies.
 func (s *MemoryStore) Export() ddbkit.TableItems {
-	m := s.m
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	items := []map[string]types.AttributeValue{}
-	for _, pk := range slices.Sorted(maps.Keys(m.pks)) {
-		for _, item := range m.items.Partition(pk) {
-			items = append(items, ddb.CloneItem(item))
-		}
-	}
-	return ddbkit.TableItems{s.o.TableName: items}
+	return ddbkit.TableItems{s.o.TableName: s.m.Export(s.o.TableName)}
 }
 
 // Import adds items to the store, in the seed's layout as the seed's app,
@@ -71,13 +63,7 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 			in = append(in, item)
 		}
 	}
-	m := s.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, item := range in {
-		m.store(item)
-	}
-	return nil
+	return wrap(op, s.m.Import(s.o.TableName, in))
 }
 
 // keyAttrNames are the attributes DynamoDB requires to be non-empty
@@ -96,8 +82,8 @@ func readable(t ddb.Table, item ddb.Item) error {
 			return ddb.Corrupt(t, item, a, "a key attribute must be a non-empty String")
 		}
 	}
-	pk, _ := str(item, AttrPK)
-	sk, _ := str(item, AttrSK)
+	pk, _ := backend.Str(item, AttrPK)
+	sk, _ := backend.Str(item, AttrSK)
 	dec := decoderOf(pk, sk)
 	if dec == nil {
 		return nil

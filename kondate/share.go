@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -66,7 +67,7 @@ const (
 	skShareMeta = "META#"
 )
 
-func shareKey(id string) itemKey { return itemKey{sharePrefix + id, skShareMeta} }
+func shareKey(id string) itemKey { return itemKey{PK: sharePrefix + id, SK: skShareMeta} }
 
 type shareItem struct {
 	keyAttrs
@@ -116,7 +117,7 @@ func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLi
 		return ShareLink{}, wrap(op, err)
 	}
 	k := shareKey(id)
-	return createOne(ctx, c, op, userPK(userID), field("sourceUrl", "SourceURL", "authorName", "AuthorName", "targetId", "TargetID"), shareItem{keyAttrs: keyAttrs{k.pk, k.sk}, TargetType: string(in.TargetType), TargetID: in.TargetID,
+	return createOne(ctx, c, op, userPK(userID), field("sourceUrl", "SourceURL", "authorName", "AuthorName", "targetId", "TargetID"), shareItem{keyAttrs: keyAttrs{k.PK, k.SK}, TargetType: string(in.TargetType), TargetID: in.TargetID,
 		AuthorName: in.AuthorName, SourceURL: in.SourceURL, CreatedBy: userID, CreatedAt: ts(now)},
 		fmt.Errorf("share link %q: %w; the share ID generator repeated an ID", id, ddbkit.ErrAlreadyExists), decodeShare)
 }
@@ -150,8 +151,8 @@ func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) erro
 		return wrap(op, errShareNotFound(shareID))
 	}
 	// The link was just read, so its delete need not read it again.
-	err = c.b.removeRead(ctx, shareKey(shareID))
-	if _, ok := failed(err, ""); ok {
+	err = c.b.RemoveRead(ctx, c.t, shareKey(shareID))
+	if _, ok := backend.Failed(err, ""); ok {
 		return wrap(op, errShareNotFound(shareID))
 	}
 	return wrap(op, err)

@@ -2,7 +2,9 @@ package kondate
 
 import (
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"maps"
 )
 
 // Item sizes. DynamoDB refuses an item over 400 KB (ddb.MaxItemSize), and
@@ -67,11 +69,9 @@ func (r sizeRule) check(item ddb.Item) error {
 // tells: its key and the attributes it sets. The stored attributes it
 // keeps may add to it; DynamoDB refuses such an update with ErrInvalidArgument,
 // and MemoryStore the same (fits).
-func (r sizeRule) checkChange(t ddb.Table, k itemKey, u change) error {
-	item := k.item(t)
-	for _, s := range u.set {
-		item[s.name] = s.value
-	}
+func (r sizeRule) checkChange(t ddb.Table, k itemKey, u backend.Change) error {
+	item := k.Item(t)
+	maps.Copy(item, u.Values())
 	return r.check(item)
 }
 

@@ -6,210 +6,33 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
-// The two stores share every operation (this file) and differ only in the
-// few item primitives below: DynamoDB calls in dynamo.go, an ordered map
-// with the same conditions in memory.go. The seed has eleven kinds of item
-// under one partition; writing each operation once, over primitives whose
-// semantics are DynamoDB's, is what keeps the memory store's results,
-// errors, order and page boundaries those of the DynamoDB store, and the
-// conformance suite (kondatetest) checks the primitives on both.
-type backend interface {
-	// get reads the item at k, consistently, or nil when there is none.
-	get(ctx context.Context, k itemKey) (ddb.Item, error)
-	// query reads one page of q, keeping the items f keeps (f may be nil);
-	// with a filter, it reads on until the page is full.
-	query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f *listFilter) ([]ddb.Item, string, error)
-	// create writes item if its key is free, under the idempotency scope
-	// s: only this call's own write (a retry of it, or a repeat under the
-	// same scoped idempotency key with the same item) succeeds; a taken
-	// key is a *condError, whoever wrote the item and whatever it holds.
-	create(ctx context.Context, s ddb.Scope, item ddb.Item) error
-	// put writes item, replacing any item at its key.
-	put(ctx context.Context, item ddb.Item) error
-	// update applies u to the item at k and returns the item as written.
-	// With mustExist, a missing item is a *condError; without, update
-	// creates it from its key and u, as UpdateItem does.
-	update(ctx context.Context, k itemKey, u change, mustExist bool) (ddb.Item, error)
-	// remove deletes the item at k; a missing one is a *condError.
-	remove(ctx context.Context, k itemKey) error
-	// removeRead is remove of an item the caller has just read, present:
-	// it skips remove's own read (see dynamoBackend.remove).
-	removeRead(ctx context.Context, k itemKey) error
-	// tx applies ws atomically, once, under r's token (see ddb.ExecTx),
-	// spending r's attempts. A failed condition is a *condError naming the
-	// first write, in the order of ws, whose condition failed.
-	tx(ctx context.Context, r *txRun, ws []write) error
-}
-
-// change is an update: attributes to set, in order.
-type change struct {
-	set []setAttr
-}
-
-type setAttr struct {
-	name        string
-	value       types.AttributeValue
-	ifNotExists bool // keep the stored value, if any
-}
-
-func (c *change) setValue(name string, v any) error {
-	av, err := attributevalue.Marshal(v)
-	if err != nil {
-		return err
-	}
-	c.set = append(c.set, setAttr{name: name, value: av})
-	return nil
-}
-
-func (c *change) setOnce(name string, v string) {
-	c.set = append(c.set, setAttr{name: name, value: ddb.S(v), ifNotExists: true})
-}
-
-// write is one item of a transaction.
-type write struct {
-	label string
-	kind  writeKind
-	item  ddb.Item // putNew, put
-	key   itemKey  // delete, check
-	// want: delete and check require the item to exist and, for each
-	// attribute of want, to hold that value (see scalars).
-	want ddb.Item
-}
-
-type writeKind int
-
-const (
-	writePutNew  writeKind = iota // put if the key is free
-	writePut                      // put, replacing
-	writeDelete                   // delete if it exists (and matches want)
-	writeCheck                    // check that it exists (and matches want)
-	writeReplace                  // put, replacing the item at its key if it exists (and matches want)
-	writeRemove                   // delete, whether or not it exists
-)
-
-// listFilter keeps the items whose list attribute attr holds value, as
-// DynamoDB's contains(attr, value) does on a List.
-type listFilter struct{ attr, value string }
-
-// binding is the filter's part of its listing's cursors (KeyQuery.Filter).
-func (f *listFilter) binding() string {
-	if f == nil {
-		return ""
-	}
-	return f.attr + "\x00" + f.value
-}
-
-// keeps reports whether f keeps item.
-func (f *listFilter) keeps(item ddb.Item) bool {
-	l, _ := item[f.attr].(*types.AttributeValueMemberL)
-	if l == nil {
-		return false
-	}
-	for _, v := range l.Value {
-		if s, ok := v.(*types.AttributeValueMemberS); ok && s.Value == f.value {
-			return true
-		}
-	}
-	return false
-}
-
-// condError is a failed condition: the item changed, is missing, or its key
-// is taken. Operations turn it into the error it stands for.
-type condError struct {
-	label string
-	old   ddb.Item // the item as it was, nil if missing
-}
-
-func (e *condError) Error() string {
-	return fmt.Sprintf("condition of %s failed: %v", e.label, ddbkit.ErrConflict)
-}
-
-func (e *condError) Is(target error) bool { return target == ddbkit.ErrConflict }
-
-// failed reports whether err is a failed condition of the write labelled
-// label ("" for a single-item call), and the item as it was.
-func failed(err error, label string) (old ddb.Item, ok bool) {
-	var ce *condError
-	if errors.As(err, &ce) && (label == "" || ce.label == label) {
-		return ce.old, true
-	}
-	return nil, false
-}
-
-// changedError is a condition on values read that failed: the item changed
-// between the read and the write, and the read-modify-write starts over. It
-// matches ddbkit.ErrConflict.
-type changedError struct{ msg string }
-
-func changed(format string, args ...any) error {
-	return &changedError{msg: fmt.Sprintf(format, args...)}
-}
-
-func (e *changedError) Error() string { return e.msg + ": " + ddbkit.ErrConflict.Error() }
-
-func (e *changedError) Is(target error) bool { return target == ddbkit.ErrConflict }
-
-func isChanged(err error) bool {
-	var c *changedError
-	return errors.As(err, &c)
-}
+// The two stores share every operation (this file, catalog.go and
+// share.go) and differ only in the item backend they hold (package
+// internal/backend): DynamoDB calls for DynamoStore, ordered in-memory
+// tables with the same conditions for MemoryStore. The seed has eleven
+// kinds of item under one partition; writing each operation once, over
+// primitives whose semantics are DynamoDB's, is what keeps the memory
+// store's results, errors, order and page boundaries those of the DynamoDB
+// store, and backendtest holds the two backends to that.
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
 	o Options
 	t ddb.Table
-	b backend
+	b backend.Backend
 }
 
-// txRun is the transactional writes of one read-modify-write: their
-// idempotency scope, the one token every build sends, and the
-// TransactWriteItems calls the retry policy has left for all its builds.
-type txRun struct {
-	s     ddb.Scope
-	token string // ddb.Token(ctx, s), taken once per run
-	left  int    // calls left, shared by every build
-}
-
-// rmw runs a read-modify-write: fn reads, builds its transaction and
-// commits it with r.tx, and is repeated while it reports that what it read
-// changed. Every build keeps the run's token (see ddb.ExecTx): DynamoDB
-// binds a token only to a transaction that commits, so a rebuild after a
-// cancelled build goes through, and a caller's repeat under an idempotency
-// key cannot commit a second time.
-//
-// One retry budget covers the whole run (Options.Retry's MaxAttempts
-// TransactWriteItems calls in all): the backend's tx retries a throttled,
-// conflicting or lost transaction with the same writes, and a rebuild
-// after a failed condition spends from the same budget, so that the
-// transaction step never makes more than MaxAttempts calls, however the
-// retries split between resends and rebuilds. The reads of each build
-// retry on their own, one loop per GetItem or Query.
-//
-// part is the tenant partition the writes belong to, from the caller's
-// input (see ddb.Scope).
-func (c *core) rmw(ctx context.Context, op, part string, fn func(r *txRun) error) error {
-	b := c.o.backoff()
-	r := &txRun{s: ddb.Scope{Table: c.t.Name, Op: op, Partition: part}, left: b.Attempts}
-	r.token = ddb.Token(ctx, r.s)
-	for n := 1; ; n++ {
-		err := fn(r)
-		if err == nil || !isChanged(err) {
-			return err
-		}
-		if r.left <= 0 || n >= b.Attempts {
-			return fmt.Errorf("gave up after %d attempts: %w", n, err)
-		}
-		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
-			return err
-		}
-	}
+// rmw runs a read-modify-write (backend.RMW) in the tenant partition
+// part of the caller's input (see ddb.Scope), within the retry policy.
+func (c *core) rmw(ctx context.Context, op, part string, fn func(r *backend.Run) error) error {
+	return backend.RMW(ctx, c.o.backoff(), c.scope(op, part), fn)
 }
 
 // scope is the idempotency scope of op's write in partition part.
@@ -219,7 +42,7 @@ func (c *core) scope(op, part string) ddb.Scope {
 
 func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
 	var zero T
-	item, err := c.b.get(ctx, k)
+	item, err := c.b.Get(ctx, c.t, k)
 	if err != nil {
 		return zero, wrap(op, err)
 	}
@@ -236,18 +59,17 @@ func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound 
 // listPage runs one page of q and decodes its items. Items that cannot be
 // decoded are left out and reported in Page.Skipped.
 func listPage[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
-	return listFiltered(ctx, c, op, opts, q, nil, dec)
+	return listFiltered(ctx, c, op, opts, q, backend.Filter{}, dec)
 }
 
 // listFiltered is listPage keeping only the items f keeps; cursors bind f.
-func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, f *listFilter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
-	q.Filter = f.binding()
+func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, f backend.Filter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
 	q.Budget = c.o.FilterBudget
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	items, next, err := c.b.query(ctx, q, limit, opts.Cursor, f)
+	items, next, err := c.b.Query(ctx, q, limit, opts.Cursor, f)
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
@@ -277,8 +99,8 @@ func createOne[T any](ctx context.Context, c *core, op, part string, sz sizeRule
 	if err := sz.check(item); err != nil {
 		return zero, wrap(op, err)
 	}
-	if err := c.b.create(ctx, c.scope(op, part), item); err != nil {
-		if _, ok := failed(err, ""); ok {
+	if err := c.b.Create(ctx, c.scope(op, part), c.t, item); err != nil {
+		if _, ok := backend.Failed(err, ""); ok {
 			return zero, wrap(op, taken)
 		}
 		return zero, wrap(op, err)
@@ -290,14 +112,14 @@ func createOne[T any](ctx context.Context, c *core, op, part string, sz sizeRule
 // updateOne applies u to the existing item at k and returns it as stored.
 // The attributes u sets must fit sz (see sizeRule.checkChange) before any
 // call.
-func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k itemKey, u change, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k itemKey, u backend.Change, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
 	var zero T
 	if err := sz.checkChange(c.t, k, u); err != nil {
 		return zero, wrap(op, err)
 	}
-	item, err := c.b.update(ctx, k, u, mustExist)
+	item, err := c.b.Update(ctx, c.t, k, u, updateCond(mustExist))
 	if err != nil {
-		if _, ok := failed(err, ""); ok {
+		if _, ok := backend.Failed(err, ""); ok {
 			return zero, wrap(op, notFound)
 		}
 		return zero, wrap(op, err)
@@ -307,8 +129,8 @@ func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k it
 }
 
 func (c *core) removeOne(ctx context.Context, op string, k itemKey, notFound error) error {
-	err := c.b.remove(ctx, k)
-	if _, ok := failed(err, ""); ok {
+	err := c.b.Remove(ctx, c.t, k)
+	if _, ok := backend.Failed(err, ""); ok {
 		return wrap(op, notFound)
 	}
 	return wrap(op, err)
@@ -318,20 +140,31 @@ var fridgeSize = field("name", "Name", "quantity", "Quantity")
 
 // tx checks the size of every item ws puts against sz, then applies ws
 // under r (see backend.tx).
-func (c *core) tx(ctx context.Context, r *txRun, sz sizeRule, ws []write) error {
+func (c *core) tx(ctx context.Context, r *backend.Run, sz sizeRule, ws []backend.Write) error {
 	for _, w := range ws {
-		if w.item != nil {
-			if err := sz.check(w.item); err != nil {
+		if item := w.Item(); item != nil {
+			if err := sz.check(item); err != nil {
 				return err
 			}
 		}
 	}
-	return c.b.tx(ctx, r, ws)
+	return c.b.Tx(ctx, r, ws)
+}
+
+// updateCond is an update's condition: that the item exists, or none (an
+// update then creates the item, as UpdateItem does).
+func updateCond(mustExist bool) backend.Cond {
+	if mustExist {
+		return backend.Exists(nil)
+	}
+	return backend.Cond{}
 }
 
 // stamp is the change every update makes: updatedAt becomes now.
-func stamp(now time.Time) change {
-	return change{set: []setAttr{{name: attrUpdatedAt, value: ddb.S(ts(now))}}}
+func stamp(now time.Time) backend.Change {
+	var u backend.Change
+	u.Set(attrUpdatedAt, ddb.S(ts(now)))
+	return u
 }
 
 // ---- profile
@@ -366,12 +199,12 @@ func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch)
 	}
 	now := c.o.now()
 	u := stamp(now)
-	u.setOnce(attrCreatedAt, ts(now))
+	u.SetOnce(attrCreatedAt, ddb.S(ts(now)))
 	if p.DisplayName != nil {
-		u.set = append(u.set, setAttr{name: "displayName", value: ddb.S(*p.DisplayName)})
+		u.Set("displayName", ddb.S(*p.DisplayName))
 	}
 	if p.AvatarURL != nil {
-		u.set = append(u.set, setAttr{name: "avatarUrl", value: ddb.S(*p.AvatarURL)})
+		u.Set("avatarUrl", ddb.S(*p.AvatarURL))
 	}
 	return updateOne(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u, false, nil, decodeProfile)
 }
@@ -440,7 +273,7 @@ func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, 
 	if err := c.o.index(IndexGSI1); err != nil {
 		return zero, wrap(op, err)
 	}
-	hits, _, err := c.b.query(ctx, ownerQuery(c.t, entity, id), 1, "", nil)
+	hits, _, err := c.b.Query(ctx, ownerQuery(c.t, entity, id), 1, "", backend.Filter{})
 	if err != nil {
 		return zero, wrap(op, err)
 	}
@@ -451,7 +284,7 @@ func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, 
 	if pk == nil {
 		return zero, wrap(op, ddb.Corrupt(c.t, hits[0], AttrPK, "want a String key"))
 	}
-	return getOne(ctx, c, op, itemKey{pk.Value, skPrefix + id}, notFound, dec)
+	return getOne(ctx, c, op, itemKey{PK: pk.Value, SK: skPrefix + id}, notFound, dec)
 }
 
 // ListRecipes implements RecipeStore.ListRecipes, which documents its errors.
@@ -507,7 +340,7 @@ func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatc
 		{"origin", p.Origin != nil, func() any { return *p.Origin }},
 	} {
 		if f.set {
-			if err := u.setValue(f.name, f.v()); err != nil {
+			if err := u.SetValue(f.name, f.v()); err != nil {
 				return Recipe{}, wrap(op, err)
 			}
 		}
@@ -592,15 +425,15 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 	}
 	u := stamp(c.o.now())
 	if p.Title != nil {
-		u.set = append(u.set, setAttr{name: "title", value: ddb.S(*p.Title)})
+		u.Set("title", ddb.S(*p.Title))
 	}
 	if p.Items != nil {
-		if err := u.setValue("items", list(*p.Items)); err != nil {
+		if err := u.SetValue("items", list(*p.Items)); err != nil {
 			return Set{}, wrap(op, err)
 		}
 	}
 	if p.Tags != nil {
-		if err := u.setValue("tags", list(*p.Tags)); err != nil {
+		if err := u.SetValue("tags", list(*p.Tags)); err != nil {
 			return Set{}, wrap(op, err)
 		}
 	}
@@ -638,12 +471,12 @@ func (c *core) UpdatePlan(ctx context.Context, userID string, slot PlanSlot, ite
 		return Plan{}, wrap(op, err)
 	}
 	u := stamp(c.o.now())
-	if err := u.setValue("items", list(items)); err != nil {
+	if err := u.SetValue("items", list(items)); err != nil {
 		return Plan{}, wrap(op, err)
 	}
 	// A plan no set was applied to still has setId and setTitle, empty.
-	u.setOnce("setId", "")
-	u.setOnce("setTitle", "")
+	u.SetOnce("setId", ddb.S(""))
+	u.SetOnce("setTitle", ddb.S(""))
 	return updateOne(ctx, c, op, planSize, key(userID, planSK(slot)), u, false, nil, decodePlan)
 }
 
@@ -661,8 +494,8 @@ func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID
 	}
 	sk := key(userID, skSet+setID)
 	var plan ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		item, err := c.b.get(ctx, sk)
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		item, err := c.b.Get(ctx, c.t, sk)
 		if err != nil {
 			return err
 		}
@@ -679,15 +512,15 @@ func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID
 		if err != nil {
 			return err
 		}
-		err = c.tx(ctx, r, planSize, []write{
-			{label: labelSource, kind: writeCheck, key: sk, want: scalars(item)},
-			{label: labelTarget, kind: writePut, item: plan},
+		err = c.tx(ctx, r, planSize, []backend.Write{
+			backend.Check(labelSource, c.t, sk, scalars(item)),
+			backend.Put(labelTarget, c.t, plan),
 		})
-		if old, ok := failed(err, labelSource); ok {
+		if old, ok := backend.Failed(err, labelSource); ok {
 			if old == nil {
 				return errNotFound("set", userID, setID)
 			}
-			return changed("set %q changed while it was being applied", setID)
+			return backend.Changed("set %q changed while it was being applied", setID)
 		}
 		return err
 	})
@@ -706,8 +539,8 @@ func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error)
 	}
 	nk := key(userID, planSK(PlanNext))
 	var cur ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		next, err := c.b.get(ctx, nk)
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		next, err := c.b.Get(ctx, c.t, nk)
 		if err != nil {
 			return err
 		}
@@ -720,15 +553,15 @@ func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error)
 		// The whole item moves, attributes ddbkit does not know included.
 		cur = moved(next, planSK(PlanCurrent))
 		cur[attrUpdatedAt] = ddb.S(ts(c.o.now()))
-		err = c.tx(ctx, r, planSize, []write{
-			{label: labelSource, kind: writeDelete, key: nk, want: scalars(next)},
-			{label: labelTarget, kind: writePut, item: cur},
+		err = c.tx(ctx, r, planSize, []backend.Write{
+			backend.Delete(labelSource, c.t, nk, scalars(next)),
+			backend.Put(labelTarget, c.t, cur),
 		})
-		if old, ok := failed(err, labelSource); ok {
+		if old, ok := backend.Failed(err, labelSource); ok {
 			if old == nil {
 				return errPlanNotFound(userID, PlanNext)
 			}
-			return changed("the next plan changed while it was being promoted")
+			return backend.Changed("the next plan changed while it was being promoted")
 		}
 		return err
 	})
@@ -787,10 +620,10 @@ func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p Shop
 	}
 	u := stamp(c.o.now())
 	if p.Name != nil {
-		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
+		u.Set("name", ddb.S(*p.Name))
 	}
 	if p.Quantity != nil {
-		u.set = append(u.set, setAttr{name: "quantity", value: ddb.S(*p.Quantity)})
+		u.Set("quantity", ddb.S(*p.Quantity))
 	}
 	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
 }
@@ -803,8 +636,8 @@ func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (Sho
 	}
 	now := c.o.now()
 	u := stamp(now)
-	u.set = append(u.set, setAttr{name: "checked", value: &types.AttributeValueMemberBOOL{Value: true}})
-	u.setOnce("completedAt", ts(now))
+	u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
+	u.SetOnce("completedAt", ddb.S(ts(now)))
 	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
 }
 
@@ -860,13 +693,13 @@ func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p Fridge
 	}
 	u := stamp(c.o.now())
 	if p.Name != nil {
-		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
+		u.Set("name", ddb.S(*p.Name))
 	}
 	if p.Quantity != nil {
-		u.set = append(u.set, setAttr{name: "quantity", value: ddb.S(*p.Quantity)})
+		u.Set("quantity", ddb.S(*p.Quantity))
 	}
 	if p.ExpiryDate != nil {
-		u.set = append(u.set, setAttr{name: "expiryDate", value: ddb.S(*p.ExpiryDate)})
+		u.Set("expiryDate", ddb.S(*p.ExpiryDate))
 	}
 	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skFridge+id), u, true, errNotFound("fridge item", userID, id), decodeFridge)
 }
@@ -883,8 +716,8 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 	}
 	lk := key(userID, skFridge+id)
 	var archived ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		live, err := c.b.get(ctx, lk)
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		live, err := c.b.Get(ctx, c.t, lk)
 		if err != nil {
 			return err
 		}
@@ -898,18 +731,18 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 		archived = moved(live, fridgeDeletedSK(now, id))
 		archived[attrDeletedAt] = ddb.S(ts(now))
 		archived[AttrTTL] = &types.AttributeValueMemberN{Value: epochSeconds(now.Add(DeletedFridgeRetention))}
-		err = c.tx(ctx, r, fridgeSize, []write{
-			{label: labelSource, kind: writeDelete, key: lk, want: scalars(live)},
-			{label: labelTarget, kind: writePutNew, item: archived},
+		err = c.tx(ctx, r, fridgeSize, []backend.Write{
+			backend.Delete(labelSource, c.t, lk, scalars(live)),
+			backend.PutNew(labelTarget, c.t, archived),
 		})
-		if old, ok := failed(err, labelSource); ok {
+		if old, ok := backend.Failed(err, labelSource); ok {
 			if old == nil {
 				return errNotFound("fridge item", userID, id)
 			}
-			return changed("fridge item %q changed while it was being deleted", id)
+			return backend.Changed("fridge item %q changed while it was being deleted", id)
 		}
-		if _, ok := failed(err, labelTarget); ok {
-			return changed("fridge item %q was archived at %s already", id, ts(now))
+		if _, ok := backend.Failed(err, labelTarget); ok {
+			return backend.Changed("fridge item %q was archived at %s already", id, ts(now))
 		}
 		return err
 	})
@@ -937,8 +770,8 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deleted
 	ak := key(userID, fridgeDeletedSK(deletedAt, id))
 	notFound := fmt.Errorf("deleted fridge item %q (deleted at %s) of user %q: %w", id, ts(deletedAt), userID, ddbkit.ErrNotFound)
 	var live ddb.Item
-	err = c.rmw(ctx, op, userPK(userID), func(r *txRun) error {
-		archived, err := c.b.get(ctx, ak)
+	err = c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		archived, err := c.b.Get(ctx, c.t, ak)
 		if err != nil {
 			return err
 		}
@@ -949,17 +782,17 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deleted
 			return err
 		}
 		live = moved(archived, skFridge+id, attrDeletedAt, AttrTTL)
-		err = c.tx(ctx, r, fridgeSize, []write{
-			{label: labelSource, kind: writeDelete, key: ak, want: scalars(archived)},
-			{label: labelTarget, kind: writePutNew, item: live},
+		err = c.tx(ctx, r, fridgeSize, []backend.Write{
+			backend.Delete(labelSource, c.t, ak, scalars(archived)),
+			backend.PutNew(labelTarget, c.t, live),
 		})
-		if old, ok := failed(err, labelSource); ok {
+		if old, ok := backend.Failed(err, labelSource); ok {
 			if old == nil {
 				return notFound
 			}
-			return changed("deleted fridge item %q changed while it was being restored", id)
+			return backend.Changed("deleted fridge item %q changed while it was being restored", id)
 		}
-		if _, ok := failed(err, labelTarget); ok {
+		if _, ok := backend.Failed(err, labelTarget); ok {
 			return fmt.Errorf("fridge item %q of user %q is in the fridge already: %w", id, userID, ddbkit.ErrConflict)
 		}
 		return err
@@ -1021,7 +854,7 @@ func (c *core) UpdateCategory(ctx context.Context, userID string, scope Category
 	}
 	u := stamp(c.o.now())
 	if p.Name != nil {
-		u.set = append(u.set, setAttr{name: "name", value: ddb.S(*p.Name)})
+		u.Set("name", ddb.S(*p.Name))
 	}
 	return updateOne(ctx, c, op, field("name", "Name"), key(userID, categorySK(scope, id)), u, true, errNotFound("category", userID, id), decodeCategory)
 }
@@ -1180,7 +1013,7 @@ func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscript
 		return Subscription{}, wrap(op, err)
 	}
 	// A replacement is safe to repeat after a lost response.
-	if err := c.b.put(ctx, item); err != nil {
+	if err := c.b.Put(ctx, c.t, item); err != nil {
 		return Subscription{}, wrap(op, err)
 	}
 	out, err := decodeSubscription(c.t, item)
@@ -1229,8 +1062,8 @@ func (c *core) MarkNotificationRead(ctx context.Context, userID, id string, crea
 	if err != nil {
 		return Notification{}, wrap(op, err)
 	}
-	var u change
-	u.setOnce("readAt", ts(c.o.now()))
+	var u backend.Change
+	u.SetOnce("readAt", ddb.S(ts(c.o.now())))
 	return updateOne(ctx, c, op, field("title", "Title"), key(userID, notificationSK(createdAt, id)), u, true,
 		errNotFound("notification", userID, id), decodeNotification)
 }
@@ -1265,7 +1098,7 @@ func (c *core) SetNotificationSettings(ctx context.Context, userID string, in No
 	if err != nil {
 		return NotificationSettings{}, wrap(op, err)
 	}
-	if err := c.b.put(ctx, item); err != nil {
+	if err := c.b.Put(ctx, c.t, item); err != nil {
 		return NotificationSettings{}, wrap(op, err)
 	}
 	s, err := decodeNotificationSettings(c.t, item)
@@ -1280,8 +1113,9 @@ func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Pl
 	}
 	now := c.o.now()
 	u := stamp(now)
-	u.set = append(u.set, setAttr{name: "platform", value: ddb.S(string(platform))}, setAttr{name: "token", value: ddb.S(token)})
-	u.setOnce(attrCreatedAt, ts(now))
+	u.Set("platform", ddb.S(string(platform)))
+	u.Set("token", ddb.S(token))
+	u.SetOnce(attrCreatedAt, ddb.S(ts(now)))
 	return updateOne(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u, false, nil, decodePushToken)
 }
 

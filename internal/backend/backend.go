@@ -1,0 +1,442 @@
+// Package backend is the item backend every domain's operations run on:
+// a handful of item primitives whose semantics are DynamoDB's, with a
+// DynamoDB implementation (NewDynamo, on package ddb) and a memory one
+// (NewMemory, on package memtable). A domain writes each operation once,
+// over a Backend; its DynamoStore and MemoryStore differ only in which
+// Backend they hold. This is gocloud docstore's driver shape, and
+// backendtest is its drivertest: one suite holds both implementations to
+// the same results, errors, order and page boundaries.
+//
+// What both implementations do once, here, so that no domain repeats it:
+//
+//   - retries: every primitive retries throttling, 5xx and lost
+//     responses within the Backoff it was built with, in one loop, each
+//     call safe to repeat as documented on it;
+//   - idempotency tokens: Create and Tx send (or, in memory, emulate) the
+//     ClientRequestToken of their ddb.Scope, and the memory backend reads
+//     its clock for a token exactly when the DynamoDB one would send a
+//     caller's key, so a step clock gives both stores the same times;
+//   - context: an ended context fails a primitive before any call, with
+//     the context's error, in both;
+//   - conditions: a failed condition is a *CondError holding the item as
+//     it was, whichever implementation found it;
+//   - transactions: at most ddb.MaxTxItems writes, one per key, checked
+//     before any call with the same error in both;
+//   - TTL: reads of a table with a TTL attribute (Table.TTL) leave out
+//     items whose time has passed, as DynamoDB's late deletion would not.
+//
+// Errors are not classified here: a domain's wrap does that (ddb.Classify)
+// on its way out, for both implementations alike.
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// Backend is the item primitives. Every method is safe for concurrent use.
+type Backend interface {
+	// Get reads the item at k, consistently, or nil when there is none.
+	Get(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error)
+	// BatchGet reads the items at ks, consistently, in the order of ks,
+	// with nil for a missing one. Duplicate keys are read once.
+	BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Item, error)
+	// Query reads one page of q, keeping the items f keeps (the zero
+	// Filter keeps all); with a filter, it reads on until the page is
+	// full or q's budget is spent (see ddb.QueryPage). q.Filter is set
+	// from f: the caller leaves it empty.
+	Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f Filter) ([]ddb.Item, string, error)
+	// Create writes item if its key is free, under the idempotency scope
+	// s: only this call's own write (a retry of it, or a repeat under the
+	// same scoped idempotency key with the same item) succeeds; a taken
+	// key is a *CondError, whoever wrote the item and whatever it holds.
+	Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.Item) error
+	// Put writes item, replacing any item at its key.
+	Put(ctx context.Context, t ddb.Table, item ddb.Item) error
+	// Update applies u to the item at k under c and returns the item as
+	// written. Without a condition, a missing item is created from its
+	// key and u, as UpdateItem does. A failed condition is a *CondError.
+	Update(ctx context.Context, t ddb.Table, k Key, u Change, c Cond) (ddb.Item, error)
+	// Remove deletes the item at k; a missing one is a *CondError.
+	Remove(ctx context.Context, t ddb.Table, k Key) error
+	// RemoveRead is Remove of an item the caller has just read, present:
+	// it skips Remove's own read (see the DynamoDB implementation).
+	RemoveRead(ctx context.Context, t ddb.Table, k Key) error
+	// BatchWrite puts puts and deletes deletes, unconditionally and not
+	// atomically, as few calls as DynamoDB's limit of 25 allows. A key may
+	// appear once. On error, some writes may have been applied; each is
+	// safe to repeat.
+	BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, deletes []Key) error
+	// Tx applies ws atomically, once, under r's token (see ddb.ExecTx),
+	// spending r's attempts. A failed condition is a *CondError naming
+	// the first write, in the order of ws, whose condition failed.
+	Tx(ctx context.Context, r *Run, ws []Write) error
+}
+
+// Table is one table a backend serves: its name and key, and what the
+// memory backend must maintain beside it (GSIs, TTL).
+type Table struct {
+	ddb.Table
+	// Indexes are the table's GSIs, every one projecting all attributes.
+	// An item has an entry in an index when it holds both of the index's
+	// key attributes as Strings (a sparse index).
+	Indexes []ddb.Index
+	// TTL is the table's time-to-live attribute, "" for none. Reads leave
+	// out an item whose TTL attribute is a Number of epoch seconds at or
+	// before the backend's clock.
+	TTL string
+}
+
+// Key is an item's key: partition key and sort key values, both Strings
+// (SK "" on a table without a sort key).
+type Key struct{ PK, SK string }
+
+// Item returns k as the key attributes of t.
+func (k Key) Item(t ddb.Table) ddb.Item { return t.Key(k.PK, k.SK) }
+
+// KeyOf returns the key of item in t.
+func KeyOf(t ddb.Table, item ddb.Item) Key {
+	pk, _ := Str(item, t.PartitionKey)
+	var sk string
+	if t.SortKey != "" {
+		sk, _ = Str(item, t.SortKey)
+	}
+	return Key{pk, sk}
+}
+
+// Str returns item's String attribute attr.
+func Str(item ddb.Item, attr string) (string, bool) {
+	s, ok := item[attr].(*types.AttributeValueMemberS)
+	if !ok {
+		return "", false
+	}
+	return s.Value, true
+}
+
+// Change is an update: attributes to set, add to or remove, in order.
+type Change struct {
+	ops []changeOp
+}
+
+type changeKind byte
+
+const (
+	changeSet     changeKind = iota // SET n = v
+	changeSetOnce                   // SET n = if_not_exists(n, v)
+	changeAdd                       // ADD n v (a Number)
+	changeRemove                    // REMOVE n
+)
+
+type changeOp struct {
+	kind  changeKind
+	name  string
+	value types.AttributeValue
+}
+
+// Set sets attribute name to v.
+func (c *Change) Set(name string, v types.AttributeValue) {
+	c.ops = append(c.ops, changeOp{kind: changeSet, name: name, value: v})
+}
+
+// SetValue sets attribute name to v as attributevalue.Marshal encodes it.
+func (c *Change) SetValue(name string, v any) error {
+	av, err := attributevalue.Marshal(v)
+	if err != nil {
+		return err
+	}
+	c.Set(name, av)
+	return nil
+}
+
+// SetOnce sets attribute name to v unless the item holds it already
+// (if_not_exists).
+func (c *Change) SetOnce(name string, v types.AttributeValue) {
+	c.ops = append(c.ops, changeOp{kind: changeSetOnce, name: name, value: v})
+}
+
+// Add adds n to the Number attribute name, which a missing attribute
+// starts at 0 (ADD).
+func (c *Change) Add(name string, n int64) {
+	c.ops = append(c.ops, changeOp{kind: changeAdd, name: name, value: &types.AttributeValueMemberN{Value: fmt.Sprint(n)}})
+}
+
+// Remove removes attribute name.
+func (c *Change) Remove(name string) {
+	c.ops = append(c.ops, changeOp{kind: changeRemove, name: name})
+}
+
+// Values returns the attributes c sets, as a partial item (for size
+// checks): set and set-once values, and adds as their increments.
+func (c Change) Values() ddb.Item {
+	out := make(ddb.Item, len(c.ops))
+	for _, o := range c.ops {
+		if o.value != nil {
+			out[o.name] = o.value
+		}
+	}
+	return out
+}
+
+// Empty reports whether c changes nothing.
+func (c Change) Empty() bool { return len(c.ops) == 0 }
+
+// Cond is a write's condition: none (the zero Cond), that the item is
+// absent, or that it exists and holds given values.
+type Cond struct {
+	kind condKind
+	want ddb.Item
+}
+
+type condKind byte
+
+const (
+	condNone condKind = iota
+	condAbsent
+	condExists
+)
+
+// Absent is the condition that no item is at the key.
+func Absent() Cond { return Cond{kind: condAbsent} }
+
+// Exists is the condition that the item exists and holds, for each
+// attribute of want, that value (nil want: exists). Conditioning on the
+// values read, not only on an attribute ddbkit maintains, is what guards
+// a read-modify-write against writers ddbkit does not control.
+func Exists(want ddb.Item) Cond { return Cond{kind: condExists, want: want} }
+
+// holds reports whether item meets c.
+func (c Cond) holds(item ddb.Item) bool {
+	switch c.kind {
+	case condAbsent:
+		return item == nil
+	case condExists:
+		if item == nil {
+			return false
+		}
+		for n, v := range c.want {
+			got, ok := item[n]
+			if !ok || ddb.AttrString(got) != ddb.AttrString(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Write is one item of a transaction. Build it with PutNew, Put, Replace,
+// Delete, Remove, Check or Update.
+type Write struct {
+	Label  string
+	Table  ddb.Table
+	kind   writeKind
+	item   ddb.Item // put
+	key    Key      // delete, check, update
+	change Change   // update
+	cond   Cond
+}
+
+type writeKind byte
+
+const (
+	writePut writeKind = iota
+	writeDelete
+	writeCheck
+	writeUpdate
+)
+
+// PutNew puts item if its key is free.
+func PutNew(label string, t ddb.Table, item ddb.Item) Write {
+	return Write{Label: label, Table: t, kind: writePut, item: item, cond: Absent()}
+}
+
+// Put puts item, replacing any item at its key.
+func Put(label string, t ddb.Table, item ddb.Item) Write {
+	return Write{Label: label, Table: t, kind: writePut, item: item}
+}
+
+// Replace puts item over an existing item that holds want's values.
+func Replace(label string, t ddb.Table, item, want ddb.Item) Write {
+	return Write{Label: label, Table: t, kind: writePut, item: item, cond: Exists(want)}
+}
+
+// Delete deletes the existing item at k that holds want's values.
+func Delete(label string, t ddb.Table, k Key, want ddb.Item) Write {
+	return Write{Label: label, Table: t, kind: writeDelete, key: k, cond: Exists(want)}
+}
+
+// Remove deletes the item at k, whether or not it exists.
+func Remove(label string, t ddb.Table, k Key) Write {
+	return Write{Label: label, Table: t, kind: writeDelete, key: k}
+}
+
+// Check requires the item at k to exist and hold want's values.
+func Check(label string, t ddb.Table, k Key, want ddb.Item) Write {
+	return Write{Label: label, Table: t, kind: writeCheck, key: k, cond: Exists(want)}
+}
+
+// Update applies u to the item at k under c.
+func Update(label string, t ddb.Table, k Key, u Change, c Cond) Write {
+	return Write{Label: label, Table: t, kind: writeUpdate, key: k, change: u, cond: c}
+}
+
+// Item is the item w puts, nil for other writes.
+func (w Write) Item() ddb.Item { return w.item }
+
+// keyOf is the key w touches.
+func (w Write) keyOf() Key {
+	if w.kind == writePut {
+		return KeyOf(w.Table, w.item)
+	}
+	return w.key
+}
+
+// checkWrites refuses, before any call and alike in both backends, what
+// DynamoDB refuses of a transaction as a whole: none, more than
+// ddb.MaxTxItems, or one key twice.
+func checkWrites(ws []Write) error {
+	switch n := len(ws); {
+	case n == 0:
+		return fmt.Errorf("%w: empty transaction", ddbkit.ErrInvalidArgument)
+	case n > ddb.MaxTxItems:
+		return fmt.Errorf("%w: transaction of %d items; DynamoDB allows at most %d", ddbkit.ErrInvalidArgument, n, ddb.MaxTxItems)
+	}
+	seen := make(map[[3]string]string, len(ws))
+	for _, w := range ws {
+		if w.kind == writeUpdate {
+			if err := checkChange(w.change); err != nil {
+				return err
+			}
+		}
+		k := w.keyOf()
+		id := [3]string{w.Table.Name, k.PK, k.SK}
+		if first, dup := seen[id]; dup {
+			return fmt.Errorf("%w: transaction touches one key twice (items %q and %q); DynamoDB allows one operation per item per transaction",
+				ddbkit.ErrInvalidArgument, first, w.Label)
+		}
+		seen[id] = w.Label
+	}
+	return nil
+}
+
+// CondError is a failed condition: the item changed, is missing, or its
+// key is taken. Operations turn it into the error it stands for.
+type CondError struct {
+	Label string   // the write whose condition failed; "" for a single-item call
+	Old   ddb.Item // the item as it was, nil if missing
+}
+
+func (e *CondError) Error() string {
+	return fmt.Sprintf("condition of %s failed: %v", e.Label, ddbkit.ErrConflict)
+}
+
+// Is makes a CondError match ddbkit.ErrConflict.
+func (e *CondError) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+// Failed reports whether err is a failed condition of the write labelled
+// label ("" for a single-item call, or any write), and the item as it was.
+func Failed(err error, label string) (old ddb.Item, ok bool) {
+	var ce *CondError
+	if errors.As(err, &ce) && (label == "" || ce.Label == label) {
+		return ce.Old, true
+	}
+	return nil, false
+}
+
+// ChangedError is a condition on values read that failed: the item
+// changed between the read and the write, and the read-modify-write
+// starts over (see RMW). It matches ddbkit.ErrConflict.
+type ChangedError struct{ msg string }
+
+// Changed returns a *ChangedError with a formatted message.
+func Changed(format string, args ...any) error {
+	return &ChangedError{msg: fmt.Sprintf(format, args...)}
+}
+
+func (e *ChangedError) Error() string { return e.msg + ": " + ddbkit.ErrConflict.Error() }
+
+// Is makes a ChangedError match ddbkit.ErrConflict.
+func (e *ChangedError) Is(target error) bool { return target == ddbkit.ErrConflict }
+
+// IsChanged reports whether err is, or wraps, a *ChangedError.
+func IsChanged(err error) bool {
+	var c *ChangedError
+	return errors.As(err, &c)
+}
+
+// Run is the transactional writes of one read-modify-write: their
+// idempotency scope, the one token every build sends, and the
+// TransactWriteItems calls the retry policy has left for all its builds.
+type Run struct {
+	Scope ddb.Scope
+	token string // ddb.Token(ctx, Scope), taken once per run
+	left  int    // calls left, shared by every build
+}
+
+// NewRun returns a Run of scope s within b's attempts.
+func NewRun(ctx context.Context, s ddb.Scope, b ddb.Backoff) *Run {
+	return &Run{Scope: s, token: ddb.Token(ctx, s), left: max(b.Attempts, 1)}
+}
+
+// RMW runs a read-modify-write in scope s: fn reads, builds its
+// transaction and commits it with Backend.Tx under r, and is repeated
+// while it reports that what it read changed (a *ChangedError). Every
+// build keeps the run's token (see ddb.ExecTx): DynamoDB binds a token
+// only to a transaction that commits, so a rebuild after a cancelled
+// build goes through, and a caller's repeat under an idempotency key
+// cannot commit a second time.
+//
+// One retry budget covers the whole run (b.Attempts TransactWriteItems
+// calls in all): Tx retries a throttled, conflicting or lost transaction
+// with the same writes, and a rebuild after a failed condition spends
+// from the same budget, so that the transaction step never makes more
+// than b.Attempts calls, however the retries split between resends and
+// rebuilds. The reads of each build retry on their own, one loop per
+// call.
+func RMW(ctx context.Context, b ddb.Backoff, s ddb.Scope, fn func(r *Run) error) error {
+	r := NewRun(ctx, s, b)
+	attempts := max(b.Attempts, 1)
+	for n := 1; ; n++ {
+		err := fn(r)
+		if err == nil || !IsChanged(err) {
+			return err
+		}
+		if r.left <= 0 || n >= attempts {
+			return fmt.Errorf("gave up after %d attempts: %w", n, err)
+		}
+		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
+			return err
+		}
+	}
+}
+
+// Clock is a backend's clock, for tokens and TTL.
+type Clock func() time.Time
+
+func (c Clock) now() time.Time {
+	if c == nil {
+		return time.Now().UTC()
+	}
+	return c().UTC()
+}
+
+// tables indexes a backend's tables by name.
+type tables map[string]Table
+
+func tablesOf(ts []Table) tables {
+	m := make(tables, len(ts))
+	for _, t := range ts {
+		m[t.Name] = t
+	}
+	return m
+}
+
+// ttl is the TTL attribute of the table named name, "" for none.
+func (m tables) ttl(name string) string { return m[name].TTL }
