@@ -1013,7 +1013,7 @@ func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscript
 		return Subscription{}, wrap(op, err)
 	}
 	// A replacement is safe to repeat after a lost response.
-	if err := c.b.Put(ctx, c.t, item); err != nil {
+	if err := c.b.Put(ctx, c.t, item, backend.Cond{}); err != nil {
 		return Subscription{}, wrap(op, err)
 	}
 	out, err := decodeSubscription(c.t, item)
@@ -1098,7 +1098,7 @@ func (c *core) SetNotificationSettings(ctx context.Context, userID string, in No
 	if err != nil {
 		return NotificationSettings{}, wrap(op, err)
 	}
-	if err := c.b.Put(ctx, c.t, item); err != nil {
+	if err := c.b.Put(ctx, c.t, item, backend.Cond{}); err != nil {
 		return NotificationSettings{}, wrap(op, err)
 	}
 	s, err := decodeNotificationSettings(c.t, item)

@@ -59,11 +59,19 @@ type Backend interface {
 	// same scoped idempotency key with the same item) succeeds; a taken
 	// key is a *CondError, whoever wrote the item and whatever it holds.
 	Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.Item) error
-	// Put writes item, replacing any item at its key.
-	Put(ctx context.Context, t ddb.Table, item ddb.Item) error
+	// Put writes item, replacing any item at its key, under c (the zero
+	// Cond: none). A failed condition is a *CondError. A put without a
+	// condition is retried after a 5xx; a conditional one only after
+	// throttling, since a repeat of a put that applied would fail its own
+	// condition: where that matters, use Create or Tx, whose tokens tell
+	// a call's own write from another's.
+	Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) error
 	// Update applies u to the item at k under c and returns the item as
 	// written. Without a condition, a missing item is created from its
 	// key and u, as UpdateItem does. A failed condition is a *CondError.
+	// It is retried after a 5xx only when applying it twice writes what
+	// applying it once does (it adds nothing, and its condition is none
+	// or mere existence); otherwise only after throttling.
 	Update(ctx context.Context, t ddb.Table, k Key, u Change, c Cond) (ddb.Item, error)
 	// Remove deletes the item at k; a missing one is a *CondError.
 	Remove(ctx context.Context, t ddb.Table, k Key) error
@@ -191,8 +199,9 @@ func (c Change) Empty() bool { return len(c.ops) == 0 }
 // Cond is a write's condition: none (the zero Cond), that the item is
 // absent, or that it exists and holds given values.
 type Cond struct {
-	kind condKind
-	want ddb.Item
+	kind  condKind
+	want  ddb.Item
+	where Filter // condWhen
 }
 
 type condKind byte
@@ -201,6 +210,7 @@ const (
 	condNone condKind = iota
 	condAbsent
 	condExists
+	condWhen
 )
 
 // Absent is the condition that no item is at the key.
@@ -212,9 +222,25 @@ func Absent() Cond { return Cond{kind: condAbsent} }
 // a read-modify-write against writers ddbkit does not control.
 func Exists(want ddb.Item) Cond { return Cond{kind: condExists, want: want} }
 
+// When is the condition f, evaluated on the item at the key as DynamoDB
+// evaluates a ConditionExpression: on an empty item when there is none
+// (so Missing holds and Equal does not). It is for conditions Absent and
+// Exists cannot say, such as "absent, or holding this version".
+func When(f Filter) Cond {
+	if f.IsZero() {
+		return Cond{}
+	}
+	return Cond{kind: condWhen, where: f}
+}
+
 // holds reports whether item meets c.
 func (c Cond) holds(item ddb.Item) bool {
 	switch c.kind {
+	case condWhen:
+		if item == nil {
+			item = ddb.Item{}
+		}
+		return c.where.Keeps(item)
 	case condAbsent:
 		return item == nil
 	case condExists:

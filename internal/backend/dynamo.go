@@ -124,18 +124,27 @@ func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 }
 
 // Put implements Backend.Put: a replacement is safe to repeat.
-func (d *Dynamo) Put(ctx context.Context, t ddb.Table, item ddb.Item) error {
-	return d.retry(ctx, func() error {
-		_, err := d.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &t.Name, Item: item})
+func (d *Dynamo) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) error {
+	if c.kind == condNone {
+		return d.retry(ctx, func() error {
+			_, err := d.c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &t.Name, Item: item})
+			return err
+		})
+	}
+	if err := live(ctx); err != nil {
 		return err
-	})
+	}
+	p, vals := prepared(t, c, Change{})
+	return condFailed(ddb.RetryIf(ctx, d.b, ddb.Retryable, func() error {
+		return ddb.PutItemPrepared(ctx, d.c, t, item, p, vals...)
+	}), "")
 }
 
 // Update implements Backend.Update. A change that only sets values (or
-// keeps the first one, with if_not_exists) writes the same when applied
-// twice after a lost response; one that adds is retried only when the
-// condition would stop a second application (the caller's condition on
-// the values it read), and otherwise fails as DynamoDB failed it.
+// keeps the first one, with if_not_exists) under no condition but the
+// item's existence writes the same when applied twice after a lost
+// response, and is retried after a 5xx; any other is retried only after
+// throttling, which DynamoDB answers before applying anything.
 func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Cond) (out ddb.Item, err error) {
 	if err := checkChange(u); err != nil {
 		return nil, err
@@ -143,7 +152,7 @@ func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	p, vals := prepared(t, c, u)
 	key := k.Item(t)
 	retryable := ddb.RetryableWithToken
-	if u.adds() && len(c.want) == 0 {
+	if u.adds() || c.kind == condAbsent || c.kind == condWhen || len(c.want) > 0 {
 		retryable = ddb.Retryable
 	}
 	if err := live(ctx); err != nil {
@@ -322,6 +331,10 @@ func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeVa
 		k.WriteByte(0)
 		vals = append(vals, c.want[n])
 	}
+	if c.kind == condWhen && !c.where.IsZero() {
+		k.WriteString(c.where.shape())
+		vals = c.where.args(vals)
+	}
 	p := writeShapes.Get(k.String(), func() expression.Builder {
 		b := expression.NewBuilder()
 		i := 0
@@ -355,6 +368,11 @@ func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeVa
 				i++
 			}
 			b = b.WithCondition(cond)
+		case condWhen:
+			if !c.where.IsZero() {
+				cond, _ := c.where.cond(i)
+				b = b.WithCondition(cond)
+			}
 		}
 		return b
 	})

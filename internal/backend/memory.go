@@ -231,7 +231,7 @@ func (m *Memory) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 }
 
 // Put implements Backend.Put.
-func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item) error {
+func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
@@ -244,6 +244,9 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if old := mt.lookup(KeyOf(t, item)); !c.holds(old) {
+		return &CondError{Old: old}
+	}
 	mt.store(item)
 	return nil
 }
@@ -499,6 +502,9 @@ func describe(ws []Write) string {
 		b.WriteString(w.key.PK + "\x00" + w.key.SK)
 		b.WriteByte(byte('0' + w.cond.kind))
 		b.WriteString(render(w.cond.want))
+		if !w.cond.where.IsZero() {
+			b.WriteString(w.cond.where.binding())
+		}
 		for _, o := range w.change.ops {
 			b.WriteString(string(rune('0'+o.kind)) + o.name + "=")
 			if o.value != nil {
