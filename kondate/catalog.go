@@ -372,10 +372,10 @@ func (c *core) publicEntry(ctx context.Context, kind CatalogKind, id string) (dd
 // the catalog's lists are: the Query is the whole read, with no GetItem
 // after it.
 func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.Item, error) {
-	if err := c.o.index(IndexGSI1); err != nil {
+	if err := c.o.index(indexGSI1); err != nil {
 		return nil, err
 	}
-	q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(kind), id), Sort: ddb.SortEq(gsi1Public)}
+	q := ddb.KeyQuery{Table: c.t, Index: indexGSI1, PartitionValue: gsi1PK(string(kind), id), Sort: ddb.SortEq(gsi1Public)}
 	hits, _, err := c.b.Query(ctx, q, 1, "", backend.Filter{})
 	if err != nil || len(hits) == 0 {
 		return nil, err
@@ -512,17 +512,17 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 
 // ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
 func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog newest", kind, nil, IndexGSI2, catalogPrefix+string(kind), gsi2Newest, opts)
+	return c.listCatalog(ctx, "list catalog newest", kind, nil, indexGSI2, catalogPrefix+string(kind), gsi2Newest, opts)
 }
 
 // ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
 func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog popular", kind, nil, IndexGSI2, catalogPrefix+string(kind), gsi2Popular, opts)
+	return c.listCatalog(ctx, "list catalog popular", kind, nil, indexGSI2, catalogPrefix+string(kind), gsi2Popular, opts)
 }
 
 // ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
 func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, IndexGSI3, creatorPrefix+creatorID+"#"+string(kind), skCreated, opts)
+	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, indexGSI3, creatorPrefix+creatorID+"#"+string(kind), skCreated, opts)
 }
 
 // countedEntry returns the two items of entry e, read as cat, rewritten
@@ -604,7 +604,7 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return wrap(op, err)
 	}
-	if err := c.o.index(IndexGSI1); err != nil {
+	if err := c.o.index(indexGSI1); err != nil {
 		return wrap(op, err)
 	}
 	sk := key(userID, savedSK(kind, id))
@@ -656,7 +656,7 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 	if err := check(func(v *validator) { v.kind(kind) }); err != nil {
 		return nil, wrap(op, err)
 	}
-	if err := c.o.index(IndexGSI1); err != nil {
+	if err := c.o.index(indexGSI1); err != nil {
 		return nil, wrap(op, err)
 	}
 	var drifts []PopularityDrift
@@ -696,7 +696,7 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 	// scope).
 	err := c.rmw(ctx, op, gsi1PK(string(e.Kind), e.ID), func(r *backend.Run) error {
 		drift = nil
-		q := ddb.KeyQuery{Table: c.t, Index: IndexGSI1, PartitionValue: gsi1PK(string(e.Kind), e.ID), Sort: ddb.SortBeginsWith(gsi1Saved)}
+		q := ddb.KeyQuery{Table: c.t, Index: indexGSI1, PartitionValue: gsi1PK(string(e.Kind), e.ID), Sort: ddb.SortBeginsWith(gsi1Saved)}
 		var n int64
 		for cursor := ""; ; {
 			hits, next, err := c.b.Query(ctx, q, 1000, cursor, backend.Filter{})

@@ -79,7 +79,7 @@ func userQuery(t ddb.Table, userID, prefix string, newestFirst bool) ddb.KeyQuer
 
 // ownerQuery finds the owner of an entity on GSI1.
 func ownerQuery(t ddb.Table, entity, id string) ddb.KeyQuery {
-	return ddb.KeyQuery{Table: t, Index: IndexGSI1, PartitionValue: gsi1PK(entity, id), Sort: ddb.SortBeginsWith(gsi1Owner)}
+	return ddb.KeyQuery{Table: t, Index: indexGSI1, PartitionValue: gsi1PK(entity, id), Sort: ddb.SortBeginsWith(gsi1Owner)}
 }
 
 // lastPart returns what follows the last '#' of a sort key that begins

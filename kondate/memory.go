@@ -46,4 +46,4 @@ func (o Options) backendTable(t ddb.Table) backend.Table {
 }
 
 // indexes are the seed's three GSIs.
-var indexes = []ddb.Index{IndexGSI1, IndexGSI2, IndexGSI3}
+var indexes = []ddb.Index{indexGSI1, indexGSI2, indexGSI3}

@@ -108,7 +108,7 @@ func (o Options) table() ddb.Table {
 // operation that needs it: ErrSchemaMismatch, since the table as the
 // options describe it lacks the index.
 func (o Options) index(ix ddb.Index) error {
-	on := map[string]bool{IndexGSI1.Name: o.EnableGSI1, IndexGSI2.Name: o.EnableGSI2, IndexGSI3.Name: o.EnableGSI3}[ix.Name]
+	on := map[string]bool{indexGSI1.Name: o.EnableGSI1, indexGSI2.Name: o.EnableGSI2, indexGSI3.Name: o.EnableGSI3}[ix.Name]
 	if on {
 		return nil
 	}

@@ -27,21 +27,21 @@ const (
 	AttrTTL = "ttl"
 )
 
-// IndexGSI1 is the seed's GSI1, the reverse lookup of an entity by its ID:
+// indexGSI1 is the seed's GSI1, the reverse lookup of an entity by its ID:
 // GSI1PK = ENTITY#<type>#<id>, GSI1SK = OWNER#<userId> (or PUBLIC#, for the
 // catalog). It projects all attributes, as the seed's stack has it.
-var IndexGSI1 = ddb.Index{Name: "GSI1", PartitionKey: AttrGSI1PK, SortKey: AttrGSI1SK}
+var indexGSI1 = ddb.Index{Name: "GSI1", PartitionKey: AttrGSI1PK, SortKey: AttrGSI1SK}
 
-// IndexGSI2 is the seed's GSI2, the catalog lists: GSI2PK =
+// indexGSI2 is the seed's GSI2, the catalog lists: GSI2PK =
 // CATALOG#<RECIPE|SET>, GSI2SK = SORT#NEWEST#<createdAt>#<id> on the
 // catalog item and SORT#POPULAR#<savedCount, 10 digits>#<id> on the
 // creator's copy (see the package doc). All attributes.
-var IndexGSI2 = ddb.Index{Name: "GSI2", PartitionKey: AttrGSI2PK, SortKey: AttrGSI2SK}
+var indexGSI2 = ddb.Index{Name: "GSI2", PartitionKey: AttrGSI2PK, SortKey: AttrGSI2SK}
 
-// IndexGSI3 is the seed's GSI3, the catalog by creator: GSI3PK =
+// indexGSI3 is the seed's GSI3, the catalog by creator: GSI3PK =
 // CREATOR#<creatorId>#<RECIPE|SET>, GSI3SK = CREATED#<createdAt>#<id>, on
 // the creator's copy. All attributes.
-var IndexGSI3 = ddb.Index{Name: "GSI3", PartitionKey: AttrGSI3PK, SortKey: AttrGSI3SK}
+var indexGSI3 = ddb.Index{Name: "GSI3", PartitionKey: AttrGSI3PK, SortKey: AttrGSI3SK}
 
 func table(name string) ddb.Table {
 	return ddb.Table{Name: name, PartitionKey: AttrPK, SortKey: AttrSK}
@@ -62,7 +62,7 @@ func Definition(name string, optFns ...func(*Options)) schema.Definition {
 	for _, ix := range []struct {
 		on bool
 		ix ddb.Index
-	}{{o.EnableGSI1, IndexGSI1}, {o.EnableGSI2, IndexGSI2}, {o.EnableGSI3, IndexGSI3}} {
+	}{{o.EnableGSI1, indexGSI1}, {o.EnableGSI2, indexGSI2}, {o.EnableGSI3, indexGSI3}} {
 		if !ix.on {
 			continue
 		}

@@ -164,7 +164,7 @@ func (c *core) ResolveShareLink(ctx context.Context, shareID string) (ShareTarge
 	if err := validateShareID(shareID); err != nil {
 		return ShareTarget{}, wrap(op, err)
 	}
-	if err := c.o.index(IndexGSI1); err != nil {
+	if err := c.o.index(indexGSI1); err != nil {
 		return ShareTarget{}, wrap(op, err)
 	}
 	l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), decodeShare)

@@ -270,7 +270,7 @@ func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, 
 		return zero, wrap(op, err)
 	}
 	notFound := fmt.Errorf("%s %q: %w", entity, id, ddbkit.ErrNotFound)
-	if err := c.o.index(IndexGSI1); err != nil {
+	if err := c.o.index(indexGSI1); err != nil {
 		return zero, wrap(op, err)
 	}
 	hits, _, err := c.b.Query(ctx, ownerQuery(c.t, entity, id), 1, "", backend.Filter{})

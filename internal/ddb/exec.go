@@ -2,6 +2,9 @@ package ddb
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"maps"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -15,20 +18,47 @@ import (
 // to, the operation, and the partition it belongs to (the tenant: a user's,
 // a team's or a room's partition key value). The partition must come from
 // the caller's input, never from a value the call generates (a fresh ID),
-// so that a repeated call finds the same scope. See ddbkit.RequestToken.
+// so that a repeated call finds the same scope. See RequestToken.
 type Scope struct {
 	Table, Op, Partition string
 }
 
 // Token returns the ClientRequestToken for a transactional write in scope
 // s: the one the caller's idempotency key in ctx gives (see
-// ddbkit.WithIdempotencyKey and ddbkit.RequestToken), or a fresh random
+// ddbkit.WithIdempotencyKey and RequestToken), or a fresh random
 // one.
 func Token(ctx context.Context, s Scope) string {
-	if t, ok := ddbkit.RequestToken(ctx, s.Table, s.Op, s.Partition); ok {
+	if t, ok := RequestToken(ctx, s); ok {
 		return t
 	}
 	return uuid.NewString()
+}
+
+// RequestToken returns the ClientRequestToken for one write in scope s
+// under the caller's idempotency key in ctx (ddbkit.WithIdempotencyKey),
+// and false when ctx has none. The token is 32 hex digits of SHA-256 over
+// the table, the operation, the partition the write belongs to (its
+// tenant: a user, a team, a room) and the key, each length-prefixed. So
+// one key used by two tenants, on two tables or for two operations gives
+// different tokens, and one caller's key never collides with another's,
+// nor with the same key of an earlier test run against a long-lived
+// DynamoDB Local (whose tables have other names). DynamoDB's tokens are
+// global to an account and region; this is what keeps a caller's key
+// from reaching anyone else's write.
+func RequestToken(ctx context.Context, s Scope) (string, bool) {
+	k, ok := ddbkit.IdempotencyKey(ctx)
+	if !ok {
+		return "", false
+	}
+	h := sha256.New()
+	h.Write([]byte("ddbkit-token-v2\x00"))
+	for _, v := range [...]string{s.Table, s.Op, s.Partition, k} {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(v)))
+		h.Write(n[:])
+		h.Write([]byte(v))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), true
 }
 
 // ExecTx runs tx exactly once. It gives tx the token of s (see Token) and

@@ -18,7 +18,7 @@ const TokenWindow = 10 * time.Minute
 //
 // A memory store consults it only where its DynamoDB twin sends a
 // TransactWriteItems, and only for tokens a caller's idempotency key made
-// (ddbkit.RequestToken): a random token never repeats.
+// (ddb.RequestToken): a random token never repeats.
 type Tokens struct {
 	used map[string]tokenUse
 }
