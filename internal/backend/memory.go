@@ -427,7 +427,7 @@ func (m *Memory) Tx(ctx context.Context, r *Run, ws []Write) error {
 
 // apply applies ws atomically under the token the DynamoDB backend sends
 // for scope s: a caller's idempotency key makes the same token
-// (ddbkit.RequestToken over the same table, operation and partition), and
+// (ddb.RequestToken over the same table, operation and partition), and
 // memtable.Tokens answers a repeat as DynamoDB does.
 func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write) error {
 	if err := live(ctx); err != nil {
@@ -446,7 +446,7 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write) error {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	token, keyed := ddbkit.RequestToken(ctx, s.Table, s.Op, s.Partition)
+	token, keyed := ddb.RequestToken(ctx, s)
 	// The clock is read only under a key, so that both backends read it
 	// as often: a step clock then gives both the same times.
 	var now time.Time
