@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -57,12 +58,18 @@ func newTables(env string, cursorSecret []byte) tables {
 	}
 }
 
-func (t tables) roomKey(roomID string) ddb.Item { return t.rooms.Key(roomID, "") }
+// backend returns the tables as the backends serve them, each with its
+// index.
+func (t tables) backend() []backend.Table {
+	return []backend.Table{
+		{Table: t.rooms, Indexes: []ddb.Index{t.hostIndex}},
+		{Table: t.comments, Indexes: []ddb.Index{t.timeIndex}},
+		{Table: t.connections, Indexes: []ddb.Index{t.roomIndex}},
+	}
+}
 
-func (t tables) connectionKey(id string) ddb.Item { return t.connections.Key(id, "") }
-
-// The scopes of the callers' idempotency keys (ddb.Scope, and
-// ddbkit.RequestToken on the memory store): the table written, the
+// The scopes of the callers' idempotency keys (ddb.Scope, which both
+// backends turn into the same ClientRequestToken): the table written, the
 // operation, and the tenant partition the write belongs to, taken from the
 // caller's input, never from an ID the call makes, so that a repeated call
 // finds the same scope. A room belongs to its host (its ID is made by the

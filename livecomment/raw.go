@@ -1,10 +1,8 @@
 package livecomment
 
 import (
-	"cmp"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -15,9 +13,9 @@ import (
 )
 
 // The items of the three tables, as both stores write and read them: the
-// DynamoDB store puts and decodes them, the memory store keeps them, exports
-// them and decodes what it imports with the same functions, so the two
-// layouts cannot drift apart.
+// shared operations (store.go) build and decode them for both stores, and
+// the memory store exports them and decodes what it imports with the same
+// functions, so the two layouts cannot drift apart.
 
 // The item layouts, attribute for attribute as the seed gives them.
 type roomItem struct {
@@ -197,23 +195,6 @@ func parseCanonical(s string) (time.Time, bool) {
 	return time.Date(year, time.Month(month), day, hour, minute, sec, ms*int(time.Millisecond), time.UTC), true
 }
 
-// indexKey returns the String values of an index's key attributes in item,
-// and whether the item is in the index: DynamoDB indexes only items whose
-// index key attributes are all non-empty Strings (an index is sparse; an
-// item of another writer that predates the index and holds another type is
-// left out of it).
-func indexKey(item ddb.Item, attrs ...string) ([]string, bool) {
-	vs := make([]string, len(attrs))
-	for i, a := range attrs {
-		s, ok := item[a].(*types.AttributeValueMemberS)
-		if !ok || s.Value == "" {
-			return nil, false
-		}
-		vs[i] = s.Value
-	}
-	return vs, true
-}
-
 // checkRaw reports an item of the table named name that no DynamoDB table
 // could hold: a nil attribute value anywhere, or over 400 KB. It runs
 // before anything else touches the item (copying a nil value would panic).
@@ -270,23 +251,11 @@ func checkKey(t ddb.Table, item ddb.Item) error {
 // each table's items in key order: by partition key, then sort key, byte by
 // byte. The items are copies.
 func (s *MemoryStore) Export() ddbkit.TableItems {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	out := ddbkit.TableItems{
-		s.t.rooms.Name:       exportTable(s.rooms, strings.Compare),
-		s.t.comments.Name:    exportTable(s.comments, func(a, b commentKey) int { return cmp.Or(strings.Compare(a.room, b.room), strings.Compare(a.id, b.id)) }),
-		s.t.connections.Name: exportTable(s.connections, strings.Compare),
+	out := ddbkit.TableItems{}
+	for _, t := range []ddb.Table{s.t.rooms, s.t.comments, s.t.connections} {
+		out[t.Name] = s.m.Export(t.Name)
 	}
 	return out
-}
-
-func exportTable[K comparable, T any](m map[K]record[T], order func(a, b K) int) []map[string]types.AttributeValue {
-	ks := slices.SortedFunc(maps.Keys(m), order)
-	items := make([]map[string]types.AttributeValue, len(ks))
-	for i, k := range ks {
-		items[i] = ddb.CloneItem(m[k].item)
-	}
-	return items
 }
 
 // Import adds items to the store, in the seed's layout as the seed's app,
@@ -305,39 +274,25 @@ func exportTable[K comparable, T any](m map[K]record[T], order func(a, b K) int)
 // 400 KB; then it imports nothing.
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
-	var (
-		rooms       []record[Room]
-		comments    []record[Comment]
-		connections []record[Connection]
-	)
-	for _, name := range slices.Sorted(maps.Keys(items)) {
+	names := slices.Sorted(maps.Keys(items))
+	for _, name := range names {
 		for _, raw := range items[name] {
 			if err := s.checkRaw(name, raw); err != nil {
 				return wrap(op, err)
 			}
-			item := ddb.CloneItem(raw)
 			var err error
 			switch name {
 			case s.t.rooms.Name:
-				err = checkKey(s.t.rooms, item)
-				if err == nil {
-					var r Room
-					r, err = s.t.decodeRoom(item)
-					rooms = append(rooms, record[Room]{r, item})
+				if err = checkKey(s.t.rooms, raw); err == nil {
+					_, err = s.t.decodeRoom(raw)
 				}
 			case s.t.comments.Name:
-				err = checkKey(s.t.comments, item)
-				if err == nil {
-					var c Comment
-					c, err = s.t.decodeComment(item)
-					comments = append(comments, record[Comment]{c, item})
+				if err = checkKey(s.t.comments, raw); err == nil {
+					_, err = s.t.decodeComment(raw)
 				}
 			case s.t.connections.Name:
-				err = checkKey(s.t.connections, item)
-				if err == nil {
-					var c Connection
-					c, err = s.t.decodeConnection(item)
-					connections = append(connections, record[Connection]{c, item})
+				if err = checkKey(s.t.connections, raw); err == nil {
+					_, err = s.t.decodeConnection(raw)
 				}
 			default:
 				err = ddbkit.Invalid("table", "%q is not one of the store's tables (%s, %s, %s)",
@@ -348,16 +303,12 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 			}
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range rooms {
-		s.putRoom(r)
-	}
-	for _, c := range comments {
-		s.putComment(c)
-	}
-	for _, c := range connections {
-		s.putConnection(c)
+	// Every item is checked: the backend stores copies, and cannot fail
+	// for a table the store has.
+	for _, name := range names {
+		if err := s.m.Import(name, items[name]); err != nil {
+			return wrap(op, err)
+		}
 	}
 	return nil
 }

@@ -1,0 +1,450 @@
+package livecomment
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// The two stores share every operation (this file) and differ only in the
+// item backend they hold (package internal/backend): DynamoDB calls for
+// DynamoStore, ordered in-memory tables with the same conditions, indexes
+// and cursors for MemoryStore. Writing each operation once, over
+// primitives whose semantics are DynamoDB's, is what keeps the memory
+// store's results, errors, order and page boundaries those of the
+// DynamoDB store.
+
+// core is the Store over a backend. DynamoStore and MemoryStore embed it.
+type core struct {
+	o Options
+	t tables
+	b backend.Backend
+	// once is b with one attempt per call, for CloseRoom's own retry loop
+	// (see CloseRoom); for the memory backend, which never retries, it
+	// is b.
+	once backend.Backend
+	// del deletes an item unconditionally (see deleter).
+	del   deleter
+	stamp *stamper
+	gate  closeGate
+}
+
+// deleter deletes the item at k of t, unconditionally: a missing item is
+// no error, and a repeat is harmless, so it is retried after a 5xx too.
+// It is the one primitive Disconnect needs that package backend lacks:
+// Backend.Remove reads first (a GetItem more), and Backend.RemoveRead's
+// conditional delete of a missing item reports no consumed capacity (an
+// unconditional DeleteItem of nothing costs, and reports, one write unit).
+// Each store's constructor gives its own, of a few lines.
+type deleter func(ctx context.Context, t ddb.Table, k backend.Key) error
+
+func newCore(o Options, b, once backend.Backend, del deleter) *core {
+	return &core{o: o, t: newTables(o.Env, o.CursorSecret), b: b, once: once, del: del, stamp: newStamper(o.Clock)}
+}
+
+// Transaction item labels, by which failed conditions are told apart.
+const (
+	labelRoom = "room"
+	labelItem = "item"
+)
+
+// roomIsOpen is the condition that the room exists and is OPEN: the check
+// of every post and join, and CloseRoom's condition.
+var (
+	openWant   = ddb.Item{attrStatus: ddb.S(string(RoomOpen))}
+	roomIsOpen = backend.When(backend.Equal(attrStatus, ddb.S(string(RoomOpen))))
+)
+
+// CreateRoom implements RoomStore.CreateRoom, which documents its errors.
+//
+// One conditional put in a one-item TransactWriteItems (backend.Create),
+// with a ClientRequestToken scoped to the Rooms table, the operation and
+// the host: a retry after throttling, a 5xx or a lost response repeats the
+// token, so DynamoDB answers an attempt whose earlier twin committed with
+// success and writes nothing again. A room found under the new ID is never
+// taken for this call's own write, however equal it is: only the token
+// proves that.
+func (c *core) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
+	const op = "create room"
+	if err := checkRoom(op, in); err != nil {
+		return Room{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
+	}
+	r := c.o.newRoom(in, c.stamp.now())
+	item, err := roomToWrite(op, r)
+	if err != nil {
+		return Room{}, err
+	}
+	err = c.b.Create(ctx, c.t.roomScope(op, in.HostID), c.t.rooms, item)
+	if _, ok := backend.Failed(err, ""); ok {
+		return Room{}, wrap(op, errRoomExists(r.ID))
+	}
+	if err != nil {
+		return Room{}, wrap(op, err)
+	}
+	return r, nil
+}
+
+// GetRoom implements RoomReader.GetRoom, which documents its errors.
+func (c *core) GetRoom(ctx context.Context, roomID string) (Room, error) {
+	const op = "get room"
+	if err := checkID(op, "RoomID", roomID); err != nil {
+		return Room{}, err
+	}
+	return getOne(ctx, c, op, c.t.rooms, roomID, errRoomNotFound(roomID), c.t.decodeRoom)
+}
+
+// ListHostRooms implements RoomReader.ListHostRooms, which documents its errors.
+func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error) {
+	return list(ctx, c, "list host rooms", "HostID", hostID, opts, c.t.hostRoomsQuery, c.t.decodeRoom)
+}
+
+// CloseRoom implements RoomStore.CloseRoom, which documents its errors.
+//
+// It is one conditional update: if the room is OPEN, set it CLOSED and
+// stamp updatedAt, together, and return the new item. A room that is not
+// OPEN fails the condition, and the backend returns the item as it is:
+// closed before, by another call or by an earlier attempt of this one
+// whose response was lost (then its updatedAt is this call's stamp);
+// either way the stored room is the answer, so a retry or a repeated call
+// cannot stamp a closed room again. The close waits for this store's posts
+// to the room that are in flight, and holds back new ones until it is done
+// (see closeGate), so its stamp is later than every comment of this store
+// that it lets through.
+//
+// Because a failed condition is an answer, the update is safe to repeat
+// after a 5xx or a lost response, which backend.Update does not know of a
+// conditional update (it retries those only after throttling and
+// conflicts). So the update goes to c.once, which makes one call, inside
+// the one retry loop of the call here, within Options.Retry.
+func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
+	const op = "close room"
+	if err := checkID(op, "RoomID", roomID); err != nil {
+		return Room{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Room{}, wrap(op, err)
+	}
+	release, err := c.gate.close(ctx, roomID)
+	if err != nil {
+		return Room{}, wrap(op, err)
+	}
+	defer release()
+	now := c.stamp.now()
+	if err := checkStamp(op, now); err != nil {
+		return Room{}, err
+	}
+	var u backend.Change
+	u.Set(attrStatus, ddb.S(string(RoomClosed)))
+	u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
+	var (
+		item, old ddb.Item
+		failed    bool
+	)
+	err = ddb.RetryIf(ctx, c.o.backoff(), ddb.RetryableWithToken, func() error {
+		out, err := c.once.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, roomIsOpen)
+		if o, ok := backend.Failed(err, ""); ok {
+			// The answer, not an error to retry (a *CondError matches
+			// ErrConflict, which RetryIf would retry).
+			old, failed = o, true
+			return nil
+		}
+		item = out
+		return oneAttempt(err)
+	})
+	switch {
+	case err != nil:
+		return Room{}, wrap(op, err)
+	case failed && old == nil:
+		return Room{}, wrap(op, errRoomNotFound(roomID))
+	case failed:
+		item = old
+	}
+	r, err := c.t.decodeRoom(item)
+	return r, wrap(op, err)
+}
+
+// oneAttempt drops the "gave up after 1 attempts" that a one-attempt
+// backend puts around an error it would have retried (ddb.Retryable), so
+// that the error of CloseRoom's loop names its attempts once.
+func oneAttempt(err error) error {
+	if err != nil && ddb.Retryable(err) {
+		if cause := errors.Unwrap(err); cause != nil {
+			return cause
+		}
+	}
+	return err
+}
+
+// PostComment implements CommentStore.PostComment, which documents its errors.
+func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error) {
+	const op = "post comment"
+	in, err := checkComment(op, roomID, in)
+	if err != nil {
+		return Comment{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Comment{}, wrap(op, err)
+	}
+	release, err := c.gate.post(ctx, roomID)
+	if err != nil {
+		return Comment{}, wrap(op, err)
+	}
+	defer release()
+	cm := c.o.newComment(roomID, in, c.stamp)
+	item, err := commentToWrite(op, cm)
+	if err != nil {
+		return Comment{}, err
+	}
+	err = c.checked(ctx, c.t.commentScope(op, roomID), roomID, backend.PutNew(labelItem, c.t.comments, item))
+	if _, ok := backend.Failed(err, labelItem); ok {
+		return Comment{}, wrap(op, errCommentExists(roomID, cm.ID))
+	}
+	if err != nil {
+		return Comment{}, wrap(op, err)
+	}
+	return cm, nil
+}
+
+// ListComments implements CommentReader.ListComments, which documents its errors.
+func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
+	return list(ctx, c, "list comments", "RoomID", roomID, opts, c.t.commentsQuery, c.t.decodeComment)
+}
+
+// JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.
+func (c *core) JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error) {
+	const op = "join room"
+	if err := checkJoin(op, roomID, connectionID); err != nil {
+		return Connection{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Connection{}, wrap(op, err)
+	}
+	conn := Connection{ID: connectionID, RoomID: roomID, JoinedAt: c.stamp.now()}
+	item, err := connectionToWrite(op, conn)
+	if err != nil {
+		return Connection{}, err
+	}
+	// An unconditional put: the connection may move from another room.
+	if err := c.checked(ctx, c.t.connectionScope(op, connectionID), roomID, backend.Put(labelItem, c.t.connections, item)); err != nil {
+		return Connection{}, wrap(op, err)
+	}
+	return conn, nil
+}
+
+// GetConnection implements ConnectionReader.GetConnection, which documents its errors.
+func (c *core) GetConnection(ctx context.Context, connectionID string) (Connection, error) {
+	const op = "get connection"
+	if err := checkID(op, "ConnectionID", connectionID); err != nil {
+		return Connection{}, err
+	}
+	return getOne(ctx, c, op, c.t.connections, connectionID, errConnectionNotFound(connectionID), c.t.decodeConnection)
+}
+
+// Disconnect implements ConnectionStore.Disconnect, which documents its errors.
+//
+// One unconditional delete, retried after throttling, a 5xx or a lost
+// response: deleting again what is gone is a success.
+func (c *core) Disconnect(ctx context.Context, connectionID string) error {
+	const op = "disconnect"
+	if err := checkID(op, "ConnectionID", connectionID); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
+	}
+	return wrap(op, c.del(ctx, c.t.connections, backend.Key{PK: connectionID}))
+}
+
+// ListConnections implements ConnectionLister.ListConnections, which documents its errors.
+func (c *core) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
+	return list(ctx, c, "list connections", "RoomID", roomID, opts, c.t.connectionsQuery, c.t.decodeConnection)
+}
+
+// checked runs w in one transaction with the check that roomID exists and
+// is OPEN, exactly once (backend.Tx: one ClientRequestToken for every
+// attempt, the one the caller's idempotency key gives in scope when ctx
+// has one), and turns a failed check into ErrNotFound or ErrRoomClosed:
+// the item the check saw tells which. The check comes first, so that it is
+// the failure reported when both fail. Tx is the one retry loop of the
+// call.
+func (c *core) checked(ctx context.Context, scope ddb.Scope, roomID string, w backend.Write) error {
+	ws := []backend.Write{backend.Check(labelRoom, c.t.rooms, backend.Key{PK: roomID}, openWant), w}
+	err := c.b.Tx(ctx, backend.NewRun(ctx, scope, c.o.backoff()), ws)
+	if old, ok := backend.Failed(err, labelRoom); ok {
+		if old == nil {
+			return errRoomNotFound(roomID)
+		}
+		return errRoomClosed(roomID)
+	}
+	return err
+}
+
+// getOne reads the item of table t at id, consistently, and decodes it.
+func getOne[T any](ctx context.Context, c *core, op string, t ddb.Table, id string, notFound error, decode func(ddb.Item) (T, error)) (T, error) {
+	var zero T
+	if err := ctx.Err(); err != nil {
+		return zero, wrap(op, err)
+	}
+	item, err := c.b.Get(ctx, t, backend.Key{PK: id})
+	switch {
+	case err != nil:
+		return zero, wrap(op, err)
+	case item == nil:
+		return zero, wrap(op, notFound)
+	}
+	v, err := decode(item)
+	return v, wrap(op, err)
+}
+
+// list runs one page of a listing of the partition id and decodes its
+// items. An item that cannot be decoded is left out and reported in
+// Page.Skipped.
+func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit.PageOptions, query func(string) ddb.KeyQuery, decode func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	if err := checkID(op, field, id); err != nil {
+		return ddbkit.Page[T]{}, err
+	}
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	// No listing filters: a page reads its limit of index entries and one
+	// more, whatever the partition holds.
+	items, next, err := c.b.Query(ctx, query(id), limit, opts.Cursor, backend.Filter{})
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
+	for _, item := range items {
+		v, err := decode(item)
+		if err != nil {
+			p.Skipped = append(p.Skipped, wrap(op, err))
+			continue
+		}
+		p.Items = append(p.Items, v)
+	}
+	return p, nil
+}
+
+// closeGate orders one store's posts to a room and its closes of that room.
+// A close waits until the posts in flight have finished, and posts that
+// start meanwhile wait until the close has finished; posts run
+// concurrently with each other. A close then stamps updatedAt after every
+// comment that committed before it, although it is one write: without the
+// gate, a post could read the clock after the close read it and commit
+// before the close did. Both stores need it alike: the memory backend, like
+// DynamoDB, makes each write atomic, not each operation. Waits end with the
+// context. The gate orders only this store's own calls; see the package
+// documentation for other writers.
+type closeGate struct {
+	mu    sync.Mutex
+	rooms map[string]*roomGate
+}
+
+type roomGate struct {
+	posts   int           // posts in flight
+	closing chan struct{} // while a close waits or runs; closed when it ends
+	drained chan struct{} // while a close waits for posts; closed at zero posts
+}
+
+// room returns roomID's gate, under g.mu.
+func (g *closeGate) room(roomID string) *roomGate {
+	if g.rooms == nil {
+		g.rooms = make(map[string]*roomGate)
+	}
+	r := g.rooms[roomID]
+	if r == nil {
+		r = &roomGate{}
+		g.rooms[roomID] = r
+	}
+	return r
+}
+
+// forget drops an idle gate, under g.mu.
+func (g *closeGate) forget(roomID string, r *roomGate) {
+	if r.posts == 0 && r.closing == nil && g.rooms[roomID] == r {
+		delete(g.rooms, roomID)
+	}
+}
+
+// post waits until no close of roomID runs, and registers a post until
+// release is called.
+func (g *closeGate) post(ctx context.Context, roomID string) (release func(), err error) {
+	g.mu.Lock()
+	for {
+		r := g.room(roomID)
+		if r.closing == nil {
+			r.posts++
+			g.mu.Unlock()
+			return func() {
+				g.mu.Lock()
+				defer g.mu.Unlock()
+				if r.posts--; r.posts == 0 && r.drained != nil {
+					close(r.drained)
+					r.drained = nil
+				}
+				g.forget(roomID, r)
+			}, nil
+		}
+		wait := r.closing
+		g.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		g.mu.Lock()
+	}
+}
+
+// close waits until no other close of roomID runs and no post to it is in
+// flight, and holds back posts until release is called.
+func (g *closeGate) close(ctx context.Context, roomID string) (release func(), err error) {
+	g.mu.Lock()
+	for {
+		r := g.room(roomID)
+		if wait := r.closing; wait != nil {
+			g.mu.Unlock()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			g.mu.Lock()
+			continue
+		}
+		done := make(chan struct{})
+		r.closing = done
+		end := func() {
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			r.closing, r.drained = nil, nil
+			close(done)
+			g.forget(roomID, r)
+		}
+		if r.posts == 0 {
+			g.mu.Unlock()
+			return end, nil
+		}
+		drained := make(chan struct{})
+		r.drained = drained
+		g.mu.Unlock()
+		select {
+		case <-drained:
+			return end, nil
+		case <-ctx.Done():
+			end()
+			return nil, ctx.Err()
+		}
+	}
+}
