@@ -108,11 +108,11 @@
 //     updatedAt. Closing a closed room returns it unchanged, without error,
 //     so a retried or repeated close is harmless and never moves updatedAt.
 //     No comment a store posted is newer than its close of the room: a
-//     DynamoStore's close waits for its posts in flight to the room and
-//     holds back new ones until it is written. A post from another process
-//     (another DynamoStore, the seed's app) stamps with its own clock, and
-//     may commit while the close is on its way to DynamoDB; such a comment
-//     can be newer than the close by up to that round trip.
+//     store's close (either store's) waits for its posts in flight to the
+//     room and holds back new ones until it is written. A post from another
+//     process (another DynamoStore, the seed's app) stamps with its own
+//     clock, and may commit while the close is on its way to DynamoDB; such
+//     a comment can be newer than the close by up to that round trip.
 //   - Closing a room leaves its connections: the CloseRoomFunction cannot
 //     write Connections. The caller broadcasts a closing notice, and clients
 //     disconnect (or are disconnected when a send finds them gone).
