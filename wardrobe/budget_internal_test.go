@@ -67,7 +67,7 @@ func TestLatestPageBudget(t *testing.T) {
 		for cursor := ""; ; pages++ {
 			count.Reset()
 			cc.Reset()
-			got, next, err := dyn.latestPage(ctx, dyn.o.backoff(), q, cursor)
+			got, next, err := dyn.latestPage(ctx, q, cursor)
 			if err != nil {
 				t.Fatalf("latestPage: %v", err)
 			}
@@ -77,7 +77,7 @@ func TestLatestPageBudget(t *testing.T) {
 					t.Fatalf("first page over %d counters at 0 = %d items, Next %q; want none and a Next", zeros, len(got), next)
 				}
 			}
-			mgot, mnext, err := mem.latestPage(q, cursor)
+			mgot, mnext, err := mem.latestPage(ctx, q, cursor)
 			if err != nil || len(mgot) != len(got) || mnext != next {
 				t.Fatalf("page %d: memory store = %d items, Next %q, %v; DynamoDB %d items, Next %q", pages, len(mgot), mnext, err, len(got), next)
 			}
@@ -96,10 +96,10 @@ func TestLatestPageBudget(t *testing.T) {
 			}
 			cursor = next
 		}
-		if ms, err := mem.latestBefore("w", wornRef{kind: KindClothing, id: id}, taken); err != nil || ms != day.UnixMilli() {
+		if ms, err := mem.latestBefore(ctx, "w", wornRef{kind: KindClothing, id: id}, taken); err != nil || ms != day.UnixMilli() {
 			t.Fatalf("memory latestBefore = %d, %v; want %d", ms, err, day.UnixMilli())
 		}
-		if ms, err := dyn.latestBefore(ctx, dyn.o.backoff(), "w", wornRef{kind: KindClothing, id: id}, taken); err != nil || ms != day.UnixMilli() {
+		if ms, err := dyn.latestBefore(ctx, "w", wornRef{kind: KindClothing, id: id}, taken); err != nil || ms != day.UnixMilli() {
 			t.Fatalf("DynamoDB latestBefore = %d, %v; want %d", ms, err, day.UnixMilli())
 		}
 	}

@@ -91,18 +91,23 @@
 //
 // # Retries and exactly-once writes
 //
-// Every operation is safe to retry, and makes one retry loop, bounded by
-// Options.Retry (the zero value is ddbkit's default policy): no step of an
-// operation makes more than MaxAttempts calls (TestRetryBound holds every
-// operation to it under constant throttling and constant transaction
-// conflicts). Single calls (GetItem, UpdateItem) retry throttling, 5xx and
-// lost responses themselves; a Query page, a BatchGetItem drain and a
-// transaction retry inside ddbkit's shared helpers, and are never wrapped
-// in another loop. The read-modify-writes (AP-12 with new clothes, AP-16,
-// AP-17, RecalculateStats' repairs) run one loop of their own in which
-// each call makes a single attempt: a race reads again and rebuilds; a
-// failed read reads again; a throttled, conflicting, failed or lost
-// transaction is sent again as it was, with its token.
+// Every operation is safe to retry, and makes one retry loop per call,
+// bounded by Options.Retry (the zero value is ddbkit's default policy): no
+// step of an operation makes more than MaxAttempts calls (TestRetryBound
+// holds every operation to it under constant throttling and constant
+// transaction conflicts). Both stores run every operation over one item
+// backend (package internal/backend), which retries each call within the
+// policy, once: a GetItem, a Query page, a BatchGetItem drain, an
+// unconditional or existence-conditioned UpdateItem (throttling, 5xx and
+// lost responses), a transaction (the same writes with the same token).
+// The read-modify-writes (AP-12 with new clothes, AP-16, AP-17) spend one
+// retry budget on all their builds: a race reads again and rebuilds, and
+// a throttled, conflicting, failed or lost transaction is sent again as
+// it was, with its token, the rebuilds and resends together making at
+// most MaxAttempts TransactWriteItems calls. An UpdateItem conditioned on
+// values (DeleteX, RestoreX, RecalculateStats' repairs) is sent again
+// after a 5xx or a lost response within the same budget, and recognises
+// its own earlier write by what the failed condition finds.
 //
 // Every create is a transaction that carries a ClientRequestToken:
 // AP-01 a one-item TransactWriteItems, AP-06 and AP-11 the Put with the
@@ -228,14 +233,14 @@
 // for attribute. MemoryStore.Import takes items in the seed's layout, as
 // the seed's app or ddbkit writes them (for example items exported from a
 // production table), and decodes them as leniently as DynamoStore reads
-// them, so a test's memory store can start from real data. Both go
-// through DynamoStore's own marshal and decode functions. The memory store
-// keeps items decoded: an item imported in a lenient form is exported, and
-// read, as DynamoStore would write it, except for its index keys, which it
-// keeps as imported (missing ones included) until a write that DynamoStore
-// makes to them, so it lists the item where DynamoDB does. An item
-// DynamoStore could not read, or whose key is none of the design's, cannot
-// be imported, nor one holding a nil attribute value anywhere:
+// them (with DynamoStore's own decode functions), so a test's memory
+// store can start from real data. The memory store keeps the
+// very items DynamoStore writes, and an imported item as it was imported
+// (a lenient form, an attribute the design does not have), as DynamoDB
+// would: Export returns it unchanged, and the listings show it by the
+// index keys it holds, until a write rewrites them. An item DynamoStore
+// could not read, or whose key is none of the design's, cannot be
+// imported, nor one holding a nil attribute value anywhere:
 // ErrCorruptItem, and nothing is imported.
 //
 // # Decisions where the seed is silent

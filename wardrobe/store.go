@@ -1,0 +1,1151 @@
+package wardrobe
+
+import (
+	"context"
+	"errors"
+	"iter"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// The two stores share every operation (this file) and differ only in
+// the item backend they hold (package internal/backend): DynamoDB calls
+// for DynamoStore, ordered in-memory tables with the same conditions for
+// MemoryStore. Writing each operation once, over primitives whose
+// semantics are DynamoDB's, is what keeps the memory store's results,
+// errors, order, page boundaries and stored items those of the DynamoDB
+// store.
+
+// core is the Store over a backend. DynamoStore and MemoryStore embed it.
+type core struct {
+	o Options
+	t ddb.Table
+	b backend.Backend
+	// thumbs reads the clothes at ks for thumbnails, in the order of ks,
+	// nil for a missing one, with at most batchGetChunk keys a call: the
+	// backend's BatchGet reads whole items, consistently, and the
+	// DynamoDB store reads thumbnails eventually consistent and projected
+	// (see the package doc's "Consistency and capacity").
+	thumbs func(ctx context.Context, ks []backend.Key) ([]ddb.Item, error)
+}
+
+// batchGetChunk is the seed's unit of BatchGetItem: at most 80 keys a call.
+const batchGetChunk = 80
+
+// Transaction item labels, by which failed conditions are told apart.
+// References are labelled by the input field that names them.
+const (
+	labelWardrobe = "wardrobe"
+	labelItem     = "item"
+)
+
+// statsAttrs are the attributes a statistics write reads and conditions
+// on: the two the seed's app maintains, and statsVersion, which only this
+// package does.
+var statsAttrs = []string{attrWearCount, attrLastWornAt, attrStatsVersion}
+
+// counterAttrs are the attributes a change of a daily counter conditions
+// on.
+var counterAttrs = []string{attrCount}
+
+var null = newNull()
+
+// live is the check the operations make before any I/O, at the same point
+// in both stores: a cancelled or expired context fails it, and nothing is
+// read or written.
+func live(ctx context.Context, op string) error {
+	if err := ctx.Err(); err != nil {
+		return wrap(op, err)
+	}
+	return nil
+}
+
+// rmw runs a read-modify-write (backend.RMW) of op in the wardrobe's
+// partition, within Options.Retry: one retry budget for the whole run,
+// one token for every build.
+func (c *core) rmw(ctx context.Context, op, wardrobeID string, fn func(r *backend.Run) error) error {
+	return backend.RMW(ctx, c.o.backoff(), c.o.scope(op, wardrobeID), fn)
+}
+
+// resend runs send, whose one call is a conditional single-item write,
+// within Options.Retry, and sends it again after a 5xx or a lost
+// response: the backend retries such a write only after throttling,
+// since a repeat of a write that applied fails its own condition, and
+// send tells its own earlier write from another's by the item the failed
+// condition holds. send returns a *backend.ChangedError to be run again.
+// Under 5xx to the end, the 5xx is the error.
+func (c *core) resend(ctx context.Context, send func() error) error {
+	var lost error
+	err := backend.RMW(ctx, c.o.backoff(), ddb.Scope{}, func(*backend.Run) error {
+		lost = nil
+		err := send()
+		if ddb.ServerError(err) {
+			lost = err
+			return backend.Changed("the write's response was lost")
+		}
+		return err
+	})
+	if lost != nil {
+		return lost
+	}
+	return err
+}
+
+// raced turns a failed condition of a transaction into a
+// *backend.ChangedError: something the condition relied on was changed
+// by a concurrent write, and the read-modify-write reads again.
+func raced(err error, what string) error {
+	if _, ok := backend.Failed(err, ""); ok {
+		return backend.Changed("%s changed while being updated", what)
+	}
+	return err
+}
+
+// unchanged is the condition that the item read as item still exists and
+// holds attrs as read (absent where absent), and that more holds: the
+// guard of a write computed from what was read.
+func unchanged(item ddb.Item, attrs []string, more ...backend.Filter) backend.Cond {
+	fs := make([]backend.Filter, 0, 1+len(attrs)+len(more))
+	fs = append(fs, backend.Equal(AttrPK, item[AttrPK]))
+	for _, a := range attrs {
+		if v, ok := item[a]; ok {
+			fs = append(fs, backend.Equal(a, v))
+		} else {
+			fs = append(fs, backend.Missing(a))
+		}
+	}
+	return backend.When(backend.And(append(fs, more...)...))
+}
+
+func (k itemKey) bk() backend.Key { return backend.Key{PK: k.pk, SK: k.sk} }
+
+// get reads the item at k, or nil when there is none.
+func (c *core) get(ctx context.Context, k itemKey) (ddb.Item, error) {
+	return c.b.Get(ctx, c.t, k.bk())
+}
+
+// query runs one page of a listing.
+func (c *core) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.PageOptions) ([]ddb.Item, string, error) {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return nil, "", err
+	}
+	return c.b.Query(ctx, q, limit, opts.Cursor, backend.Filter{})
+}
+
+// pages walks every item of q that f keeps, with one Query per limit
+// items (for a filtered walk, at least one per q's budget of items
+// evaluated).
+func (c *core) pages(ctx context.Context, q ddb.KeyQuery, limit int, f backend.Filter) iter.Seq2[ddb.Item, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[ddb.Item], error) {
+		items, next, err := c.b.Query(ctx, q, limit, cursor, f)
+		return ddbkit.Page[ddb.Item]{Items: items, Next: next}, err
+	})
+}
+
+func orNotFound(err, notFound error) error {
+	if err != nil {
+		return err
+	}
+	return notFound
+}
+
+// CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
+func (c *core) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
+	const op = "create wardrobe"
+	w, k, err := c.o.newWardrobe(op, in)
+	if err != nil {
+		return Wardrobe{}, err
+	}
+	item, err := marshalWardrobe(k, w)
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	if err := live(ctx, op); err != nil {
+		return Wardrobe{}, err
+	}
+	// Create's token tells its own earlier write, after a lost response,
+	// from anyone else's.
+	err = c.b.Create(ctx, c.o.scope(op, ""), c.t, item)
+	if _, ok := backend.Failed(err, ""); ok {
+		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
+	}
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	return w, nil
+}
+
+// GetWardrobe implements WardrobeStore.GetWardrobe, which documents its errors.
+func (c *core) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error) {
+	const op = "get wardrobe"
+	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return Wardrobe{}, err
+	}
+	if err := live(ctx, op); err != nil {
+		return Wardrobe{}, err
+	}
+	k, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return Wardrobe{}, wrap(op, err)
+	}
+	item, err := c.get(ctx, k)
+	if err != nil || item == nil {
+		return Wardrobe{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
+	}
+	w, err := unmarshalWardrobe(c.t, item, wardrobeID)
+	return w, wrap(op, err)
+}
+
+// AddClothing implements ClothingStore.AddClothing, which documents its errors.
+func (c *core) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
+	const op = "add clothing"
+	w, err := c.o.newClothing(op, wardrobeID, in)
+	if err != nil {
+		return Clothing{}, err
+	}
+	if err := c.create(ctx, op, w); err != nil {
+		return Clothing{}, wrap(op, err)
+	}
+	return c.o.clothing(w), nil
+}
+
+// create puts a new clothing or template in one transaction with the checks
+// that its wardrobe exists and that the clothes it names are ACTIVE.
+func (c *core) create(ctx context.Context, op string, w worn) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	item, err := marshalWorn(w)
+	if err != nil {
+		return err
+	}
+	wk, err := wardrobeKey(w.wardrobeID)
+	if err != nil {
+		return err
+	}
+	ws := []backend.Write{backend.Check(labelWardrobe, c.t, wk.bk(), nil)}
+	refs := outfitRefs("", w.clothingIDs)
+	if ws, err = c.checkActive(ws, w.wardrobeID, refs); err != nil {
+		return err
+	}
+	ws = append(ws, backend.PutNew(labelItem, c.t, item))
+	err = c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, w.wardrobeID), c.o.backoff()), ws)
+	if _, ok := backend.Failed(err, labelWardrobe); ok {
+		return errWardrobeNotFound(w.wardrobeID)
+	}
+	if err := refsError(err, refs); err != nil {
+		return err
+	}
+	if _, ok := backend.Failed(err, labelItem); ok {
+		return errExists(w.kind.noun(), w.id)
+	}
+	return err
+}
+
+// active is the value a reference check requires.
+var active = ddb.Item{attrStatus: ddb.S(string(StatusActive))}
+
+// checkActive adds to ws a check per reference that it is ACTIVE when the
+// transaction commits.
+func (c *core) checkActive(ws []backend.Write, wardrobeID string, refs []wornRef) ([]backend.Write, error) {
+	for _, r := range refs {
+		k, err := wornKey(wardrobeID, r.kind, r.id)
+		if err != nil {
+			return nil, err
+		}
+		ws = append(ws, backend.Check(r.field, c.t, k.bk(), active))
+	}
+	return ws, nil
+}
+
+// refsError turns the failed reference check of a transaction into the
+// error for that reference: the first one, in the order of refs, that is
+// missing or DELETED (the transaction names the first write whose
+// condition failed). It returns nil when no reference check failed.
+func refsError(err error, refs []wornRef) error {
+	var ce *backend.CondError
+	if !errors.As(err, &ce) {
+		return nil
+	}
+	for _, r := range refs {
+		if r.field == ce.Label {
+			if ce.Old == nil {
+				return errUnknownRef(r.field, r.kind, r.id)
+			}
+			return errDeletedRef(r.field, r.kind, r.id)
+		}
+	}
+	return nil
+}
+
+// GetClothing implements ClothingStore.GetClothing, which documents its errors.
+func (c *core) GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := c.getWorn(ctx, "get clothing", wardrobeID, KindClothing, clothingID)
+	return c.o.clothing(w), err
+}
+
+// getWorn validates a reference and reads one clothing or template.
+func (c *core) getWorn(ctx context.Context, op, wardrobeID string, kind Kind, id string) (worn, error) {
+	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	if err := live(ctx, op); err != nil {
+		return worn{}, err
+	}
+	w, err := c.readWorn(ctx, wardrobeID, kind, id)
+	return w, wrap(op, err)
+}
+
+func (c *core) readWorn(ctx context.Context, wardrobeID string, kind Kind, id string) (worn, error) {
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, err
+	}
+	item, err := c.get(ctx, k)
+	if err != nil || item == nil {
+		return worn{}, orNotFound(err, errNotFound(kind.noun(), wardrobeID, id))
+	}
+	return unmarshalWorn(c.t, item, wardrobeID)
+}
+
+// ListClothes implements ClothingStore.ListClothes, which documents its errors.
+func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
+	const op = "list clothes"
+	ws, next, skipped, err := c.listWorn(ctx, op, wardrobeID, KindClothing, opts)
+	if err != nil {
+		return ddbkit.Page[Clothing]{}, err
+	}
+	out := make([]Clothing, len(ws))
+	for i, w := range ws {
+		out[i] = c.o.clothing(w)
+	}
+	return ddbkit.Page[Clothing]{Items: out, Next: next, Skipped: skipped}, nil
+}
+
+// listWorn reads one page of a status list, leaving out (and reporting)
+// the items it cannot decode, and those of the other kind (which only
+// damaged data has in a status list).
+func (c *core) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, []error, error) {
+	if err := validateList(op, wardrobeID, opts); err != nil {
+		return nil, "", nil, err
+	}
+	q, err := statusListQuery(c.t, wardrobeID, kind, opts)
+	if err != nil {
+		return nil, "", nil, wrap(op, err)
+	}
+	items, next, err := c.query(ctx, q, opts.PageOptions)
+	if err != nil {
+		return nil, "", nil, wrap(op, err)
+	}
+	ws := make([]worn, 0, len(items))
+	var skipped []error
+	for _, it := range items {
+		w, err := unmarshalWorn(c.t, it, wardrobeID)
+		if err == nil && w.kind != kind {
+			err = ddb.Corrupt(c.t, it, AttrStatusListPK, "a %s in the status list of %s", w.kind.noun(), kind.noun())
+		}
+		if err != nil {
+			skipped = append(skipped, wrap(op, err))
+			continue
+		}
+		ws = append(ws, w)
+	}
+	return ws, next, skipped, nil
+}
+
+// UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
+func (c *core) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
+	const op = "update clothing"
+	if err := validateClothingPatch(op, wardrobeID, clothingID, patch); err != nil {
+		return Clothing{}, err
+	}
+	if err := live(ctx, op); err != nil {
+		return Clothing{}, err
+	}
+	var u backend.Change
+	if patch.Name != nil {
+		u.Set(attrName, ddb.S(*patch.Name))
+	}
+	switch {
+	case patch.ImageKey == nil:
+	case *patch.ImageKey == "":
+		u.Remove(attrImageKey)
+	default:
+		u.Set(attrImageKey, ddb.S(*patch.ImageKey))
+	}
+	w, err := c.updateWorn(ctx, wardrobeID, KindClothing, clothingID, u)
+	return c.o.clothing(w), wrap(op, err)
+}
+
+// updateWorn applies u to an existing clothing or template and returns it
+// as the write left it. u sets fixed values, so repeating it after a lost
+// response changes nothing more.
+func (c *core) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id string, u backend.Change) (worn, error) {
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, err
+	}
+	out, err := c.b.Update(ctx, c.t, k.bk(), u, backend.Exists(nil))
+	if _, ok := backend.Failed(err, ""); ok {
+		return worn{}, errNotFound(kind.noun(), wardrobeID, id)
+	}
+	if err != nil {
+		return worn{}, err
+	}
+	return unmarshalWorn(c.t, out, wardrobeID)
+}
+
+// DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
+func (c *core) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := c.setStatus(ctx, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
+	return c.o.clothing(w), err
+}
+
+// RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
+func (c *core) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+	w, err := c.setStatus(ctx, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
+	return c.o.clothing(w), err
+}
+
+// setStatus deletes or restores a clothing or template: status, deletedAt
+// and the status-list partition change in one write, conditional on the
+// item being in the other status. An item already in that status is
+// returned unchanged, which is also how a repeat after a lost response
+// finds its own write. (An item in neither status, which only another
+// writer leaves, fails the condition too, and is then ErrCorruptItem.)
+func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
+	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
+		return worn{}, err
+	}
+	k, err := wornKey(wardrobeID, kind, id)
+	if err != nil {
+		return worn{}, wrap(op, err)
+	}
+	pk, err := statusListPK(wardrobeID, kind, to)
+	if err != nil {
+		return worn{}, wrap(op, err)
+	}
+	deletedAt, from := null, StatusDeleted
+	if to == StatusDeleted {
+		deletedAt, from = num(c.o.deletedAt(to).UnixMilli()), StatusActive
+	}
+	if err := live(ctx, op); err != nil {
+		return worn{}, err
+	}
+	var u backend.Change
+	u.Set(attrStatus, ddb.S(string(to)))
+	u.Set(attrDeletedAt, deletedAt)
+	u.Set(AttrStatusListPK, ddb.S(pk))
+	cond := backend.Exists(ddb.Item{attrStatus: ddb.S(string(from))})
+	var out ddb.Item
+	err = c.resend(ctx, func() (err error) {
+		out, err = c.b.Update(ctx, c.t, k.bk(), u, cond)
+		if old, ok := backend.Failed(err, ""); ok {
+			if old == nil {
+				return errNotFound(kind.noun(), wardrobeID, id)
+			}
+			out = old // already in that status: nothing to do
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return worn{}, wrap(op, err)
+	}
+	w, err := unmarshalWorn(c.t, out, wardrobeID)
+	return w, wrap(op, err)
+}
+
+// AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
+func (c *core) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error) {
+	const op = "add template"
+	w, err := c.o.newTemplate(op, wardrobeID, in)
+	if err != nil {
+		return Template{}, err
+	}
+	if err := c.create(ctx, op, w); err != nil {
+		return Template{}, wrap(op, err)
+	}
+	return c.o.template(w), nil
+}
+
+// GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
+func (c *core) GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := c.getWorn(ctx, "get template", wardrobeID, KindTemplate, templateID)
+	return c.o.template(w), err
+}
+
+// ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
+func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
+	const op = "list templates"
+	ws, next, skipped, err := c.listWorn(ctx, op, wardrobeID, KindTemplate, opts)
+	if err != nil {
+		return ddbkit.Page[TemplateSummary]{}, err
+	}
+	lists := make([][]string, len(ws))
+	for i, w := range ws {
+		lists[i] = w.clothingIDs
+	}
+	found, bad, err := c.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	if err != nil {
+		return ddbkit.Page[TemplateSummary]{}, wrap(op, err)
+	}
+	for _, e := range bad {
+		skipped = append(skipped, wrap(op, e))
+	}
+	out := make([]TemplateSummary, len(ws))
+	for i, w := range ws {
+		out[i].Template = c.o.template(w)
+		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, found)
+	}
+	return ddbkit.Page[TemplateSummary]{Items: out, Next: next, Skipped: skipped}, nil
+}
+
+// thumbnails reads the clothes ids name (thumbs). It returns those found
+// by ID, and an error for each that could not be decoded (it then shows
+// as missing, as one that is not there does).
+func (c *core) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, []error, error) {
+	if len(ids) == 0 {
+		return nil, nil, nil
+	}
+	ks := make([]backend.Key, 0, len(ids))
+	seen := make(map[string]bool, len(ids)) // another writer's outfit may repeat a clothing
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		k, err := wornKey(wardrobeID, KindClothing, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		ks = append(ks, k.bk())
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	items, err := c.thumbs(ctx, ks)
+	if err != nil {
+		return nil, nil, err
+	}
+	found := make(map[string]Thumbnail, len(ids))
+	var bad []error
+	for _, it := range items {
+		if it == nil {
+			continue
+		}
+		w, err := unmarshalWorn(c.t, it, wardrobeID)
+		if err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		found[w.id] = w.thumbnail()
+	}
+	return found, bad, nil
+}
+
+// UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
+//
+// A new name alone is one UpdateItem, which returns the template as it
+// left it. A new list must name ACTIVE clothes when the update commits,
+// which takes a transaction, and a transaction returns nothing: so it
+// reads the template first, writes on condition that every attribute the
+// result shows and the patch does not set is still as read, and returns
+// what it read with the patch applied, which is then exactly what it
+// committed. A concurrent change sends it back to read again.
+func (c *core) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+	const op = "update template"
+	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
+		return Template{}, err
+	}
+	if err := live(ctx, op); err != nil {
+		return Template{}, err
+	}
+	if patch.ClothingIDs == nil {
+		var u backend.Change
+		u.Set(attrName, ddb.S(*patch.Name))
+		w, err := c.updateWorn(ctx, wardrobeID, KindTemplate, templateID, u)
+		return c.o.template(w), wrap(op, err)
+	}
+	k, err := wornKey(wardrobeID, KindTemplate, templateID)
+	if err != nil {
+		return Template{}, wrap(op, err)
+	}
+	var u backend.Change
+	if patch.Name != nil {
+		u.Set(attrName, ddb.S(*patch.Name))
+	}
+	u.Set(attrClothingIDs, strs(patch.ClothingIDs))
+	refs := outfitRefs("", patch.ClothingIDs)
+	var w worn
+	err = c.rmw(ctx, op, wardrobeID, func(r *backend.Run) error {
+		var err error
+		if w, err = c.readWorn(ctx, wardrobeID, KindTemplate, templateID); err != nil {
+			return err
+		}
+		ws := []backend.Write{backend.Update(labelItem, c.t, k.bk(), u, unchanged(w.raw, templateResultAttrs(patch)))}
+		if ws, err = c.checkActive(ws, wardrobeID, refs); err != nil {
+			return err
+		}
+		err = c.b.Tx(ctx, r, ws)
+		if old, ok := backend.Failed(err, labelItem); ok {
+			if old == nil {
+				return errNotFound("template", wardrobeID, templateID)
+			}
+			return backend.Changed("template %s changed while being updated", templateID)
+		}
+		if err := refsError(err, refs); err != nil {
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		return Template{}, wrap(op, err)
+	}
+	return c.o.template(w.patched(patch)), nil // what the transaction committed
+}
+
+// templateResultAttrs are the stored attributes of a template that
+// UpdateTemplate returns but patch does not set.
+func templateResultAttrs(patch TemplatePatch) []string {
+	attrs := []string{attrStatus, attrWearCount, attrLastWornAt, attrCreatedAt, attrDeletedAt}
+	if patch.Name == nil {
+		attrs = append(attrs, attrName)
+	}
+	if patch.ClothingIDs == nil {
+		attrs = append(attrs, attrClothingIDs)
+	}
+	return attrs
+}
+
+// DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
+func (c *core) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := c.setStatus(ctx, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
+	return c.o.template(w), err
+}
+
+// RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
+func (c *core) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+	w, err := c.setStatus(ctx, "restore template", wardrobeID, KindTemplate, templateID, StatusActive)
+	return c.o.template(w), err
+}
+
+// AddHistory implements HistoryStore.AddHistory, which documents its errors.
+//
+// The padded WEAR# key needs the new count, so it reads the wardrobe, the
+// template and the clothes with one BatchGetItem, then writes everything
+// in one transaction conditional on what it read, and starts over when a
+// concurrent write got in between: one of this package's, or one of
+// another writer that changed wearCount or lastWornAt.
+func (c *core) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
+	const op = "add history"
+	h, hk, err := c.o.newHistory(op, wardrobeID, in)
+	if err != nil {
+		return History{}, err
+	}
+	hitem, err := marshalHistory(hk, h)
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	if err := live(ctx, op); err != nil {
+		return History{}, err
+	}
+	wk, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	err = c.rmw(ctx, op, wardrobeID, func(r *backend.Run) error {
+		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
+		found, err := c.readRefs(ctx, wardrobeID, wk, refs, "")
+		if err != nil {
+			return err
+		}
+		if !found {
+			return errWardrobeNotFound(wardrobeID)
+		}
+		if err := checkWearable(refs); err != nil {
+			return err
+		}
+		ws := make([]backend.Write, 0, 1+2*len(refs))
+		ws = append(ws, backend.PutNew(labelItem, c.t, hitem))
+		for _, ref := range refs {
+			if ws, err = c.wear(ws, wardrobeID, ref, h.Date, +1, c.o.worn(ref.st, h.Date)); err != nil {
+				return err
+			}
+		}
+		err = c.b.Tx(ctx, r, ws)
+		if _, ok := backend.Failed(err, labelItem); ok {
+			return errExists("history", h.ID)
+		}
+		return raced(err, "the outfit's statistics")
+	})
+	if err != nil {
+		return History{}, wrap(op, err)
+	}
+	return h, nil
+}
+
+// readRefs reads, with one BatchGetItem, the item at first (unless it is
+// the zero key), the referenced items and, when d is set, their counters
+// of day d, and fills refs in. It reports whether first exists. The read
+// is strongly consistent: the writes that follow are conditional on it,
+// and a stale read (of this caller's own wear a moment ago) would cost a
+// cancelled transaction and a second read, more than the read it saves.
+func (c *core) readRefs(ctx context.Context, wardrobeID string, first itemKey, refs []wornRef, d Date) (bool, error) {
+	ks := make([]backend.Key, 0, 1+2*len(refs))
+	if first != (itemKey{}) {
+		ks = append(ks, first.bk())
+	}
+	off := len(ks)
+	for _, r := range refs {
+		k, err := wornKey(wardrobeID, r.kind, r.id)
+		if err != nil {
+			return false, err
+		}
+		ks = append(ks, k.bk())
+	}
+	if d != "" {
+		for _, r := range refs {
+			k, err := counterKey(wardrobeID, r.kind, r.id, d)
+			if err != nil {
+				return false, err
+			}
+			ks = append(ks, k.bk())
+		}
+	}
+	items, err := c.b.BatchGet(ctx, c.t, ks)
+	if err != nil {
+		return false, err
+	}
+	for i := range refs {
+		refs[i].found, refs[i].raw, refs[i].dayCount, refs[i].dayRaw = false, nil, 0, nil
+		if it := items[off+i]; it != nil {
+			w, err := unmarshalWorn(c.t, it, wardrobeID)
+			if err != nil {
+				return false, err
+			}
+			refs[i].found, refs[i].status, refs[i].st, refs[i].raw = true, w.status, w.st, it
+		}
+		if d != "" {
+			if it := items[off+len(refs)+i]; it != nil {
+				cn, err := unmarshalCounter(c.t, it)
+				if err != nil {
+					return false, err
+				}
+				refs[i].dayCount, refs[i].dayRaw = cn.Count, it
+			}
+		}
+	}
+	return off > 0 && items[0] != nil, nil
+}
+
+// wear appends to ws the change one history makes to r: delta (+1 or -1)
+// on the counter of day d, and r's statistics set to st, with their index
+// keys, on condition that they are still as read. A wear added to a
+// counter creates it (ADD); the last wear taken from it deletes it. A new
+// wear needs r ACTIVE at commit.
+func (c *core) wear(ws []backend.Write, wardrobeID string, r wornRef, d Date, delta int, st stats) ([]backend.Write, error) {
+	ck, err := counterKey(wardrobeID, r.kind, r.id, d)
+	if err != nil {
+		return nil, err
+	}
+	label := "counter of " + r.field
+	switch {
+	case delta > 0:
+		var u backend.Change
+		u.Add(attrCount, 1)
+		u.Set(attrDate, ddb.S(string(d)))
+		ws = append(ws, backend.Update(label, c.t, ck.bk(), u, backend.Cond{}))
+	case r.dayRaw == nil:
+		// No counter to take the wear from: damaged data.
+	case r.dayCount <= 1:
+		// Delete conditions on values only: a counter without count
+		// (damaged data) is deleted if it still exists.
+		var want ddb.Item
+		if v, ok := r.dayRaw[attrCount]; ok {
+			want = ddb.Item{attrCount: v}
+		}
+		ws = append(ws, backend.Delete(label, c.t, ck.bk(), want))
+	default:
+		var u backend.Change
+		u.Set(attrCount, num(int64(r.dayCount-1)))
+		ws = append(ws, backend.Update(label, c.t, ck.bk(), u, unchanged(r.dayRaw, counterAttrs)))
+	}
+	if !r.found {
+		return ws, nil // damaged data: nothing to take the wear from
+	}
+	k, err := wornKey(wardrobeID, r.kind, r.id)
+	if err != nil {
+		return nil, err
+	}
+	u, err := statsChange(r.kind, r.id, st)
+	if err != nil {
+		return nil, err
+	}
+	var more []backend.Filter
+	if delta > 0 {
+		more = append(more, backend.Equal(attrStatus, ddb.S(string(StatusActive))))
+	}
+	return append(ws, backend.Update(r.field, c.t, k.bk(), u, unchanged(r.raw, statsAttrs, more...))), nil
+}
+
+// statsChange sets the statistics of an item to st, with their index keys.
+// Its callers condition it on the statistics they read (statsAttrs).
+func statsChange(kind Kind, id string, st stats) (backend.Change, error) {
+	var u backend.Change
+	wear, lastWorn, err := statsKeys(kind, id, st)
+	if err != nil {
+		return u, err
+	}
+	u.Set(attrWearCount, num(int64(st.count)))
+	u.Set(attrLastWornAt, num(st.lastMs))
+	u.Set(attrStatsVersion, num(st.version))
+	u.Set(AttrWearCountSK, ddb.S(wear))
+	u.Set(AttrLastWornAtSK, ddb.S(lastWorn))
+	return u, nil
+}
+
+// GetHistory implements HistoryStore.GetHistory, which documents its errors.
+func (c *core) GetHistory(ctx context.Context, wardrobeID, historyID string) (HistoryDetail, error) {
+	const op = "get history"
+	h, err := c.getHistory(ctx, op, wardrobeID, historyID)
+	if err != nil {
+		return HistoryDetail{}, err
+	}
+	found, bad, err := c.thumbnails(ctx, wardrobeID, h.ClothingIDs)
+	if err == nil && len(bad) > 0 {
+		err = bad[0]
+	}
+	if err != nil {
+		return HistoryDetail{}, wrap(op, err)
+	}
+	d := HistoryDetail{History: h}
+	d.Clothes, _ = thumbnails(h.ClothingIDs, len(h.ClothingIDs), found)
+	return d, nil
+}
+
+func (c *core) getHistory(ctx context.Context, op, wardrobeID, historyID string) (History, error) {
+	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return History{}, err
+	}
+	if err := live(ctx, op); err != nil {
+		return History{}, err
+	}
+	h, err := c.readHistory(ctx, wardrobeID, historyID)
+	return h, wrap(op, err)
+}
+
+func (c *core) readHistory(ctx context.Context, wardrobeID, historyID string) (History, error) {
+	k, err := historyKey(wardrobeID, historyID)
+	if err != nil {
+		return History{}, err
+	}
+	item, err := c.get(ctx, k)
+	if err != nil || item == nil {
+		return History{}, orNotFound(err, errNotFound("history", wardrobeID, historyID))
+	}
+	return unmarshalHistory(c.t, item, wardrobeID)
+}
+
+// ListHistory implements HistoryStore.ListHistory, which documents its errors.
+func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQuery) (ddbkit.Page[HistorySummary], error) {
+	const op = "list history"
+	if err := validateHistoryQuery(op, wardrobeID, hq); err != nil {
+		return ddbkit.Page[HistorySummary]{}, err
+	}
+	q, err := historyQuery(c.t, wardrobeID, hq)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	items, next, err := c.query(ctx, q, hq.PageOptions)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	hs := make([]History, 0, len(items))
+	lists := make([][]string, 0, len(items))
+	var skipped []error
+	for _, it := range items {
+		h, err := unmarshalHistory(c.t, it, wardrobeID)
+		if err != nil {
+			skipped = append(skipped, wrap(op, err))
+			continue
+		}
+		hs = append(hs, h)
+		lists = append(lists, h.ClothingIDs)
+	}
+	found, bad, err := c.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	for _, e := range bad {
+		skipped = append(skipped, wrap(op, e))
+	}
+	out := make([]HistorySummary, len(hs))
+	for i, h := range hs {
+		out[i].History = h
+		out[i].Thumbnails, out[i].More = thumbnails(h.ClothingIDs, ThumbnailCount, found)
+	}
+	return ddbkit.Page[HistorySummary]{Items: out, Next: next, Skipped: skipped}, nil
+}
+
+// DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
+//
+// It reads the history, then the items it wore and their counters of its
+// day with one BatchGetItem, looks up the next latest day of each item
+// whose latest wear it takes away (one Query each), and writes everything
+// in one transaction conditional on what it read.
+func (c *core) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
+	const op = "delete history"
+	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
+		return err
+	}
+	if err := live(ctx, op); err != nil {
+		return err
+	}
+	hk, err := historyKey(wardrobeID, historyID)
+	if err != nil {
+		return wrap(op, err)
+	}
+	return wrap(op, c.rmw(ctx, op, wardrobeID, func(r *backend.Run) error {
+		h, err := c.readHistory(ctx, wardrobeID, historyID)
+		if err != nil {
+			return err
+		}
+		refs := outfitRefs(h.TemplateID, h.ClothingIDs)
+		// The history was just read; its transaction's delete is
+		// conditional on it, so it is not read again here.
+		if _, err := c.readRefs(ctx, wardrobeID, itemKey{}, refs, h.Date); err != nil {
+			return err
+		}
+		ws := make([]backend.Write, 0, 1+2*len(refs))
+		ws = append(ws, backend.Delete(labelItem, c.t, hk.bk(), nil))
+		for _, ref := range refs {
+			st, again := c.o.unworn(ref.st, h.Date, ref.dayCount)
+			if again && ref.found {
+				if st.lastMs, err = c.latestBefore(ctx, wardrobeID, ref, h.Date); err != nil {
+					return err
+				}
+			}
+			if ws, err = c.wear(ws, wardrobeID, ref, h.Date, -1, st); err != nil {
+				return err
+			}
+		}
+		err = c.b.Tx(ctx, r, ws)
+		if _, ok := backend.Failed(err, labelItem); ok {
+			return errNotFound("history", wardrobeID, historyID)
+		}
+		return raced(err, "the outfit's statistics")
+	}))
+}
+
+// latestBefore returns the midnight, in Unix ms, of the latest day before d
+// with a wear of r, or 0 if there is none: a Query, newest first, on one
+// item's counters, as the seed's AP-17 says. Counters at 0 count for
+// nothing, as in RecalculateStats; the filter leaves them out, and each
+// Query evaluates at most Options.FilterBudget of them, so a page costs
+// the same however many there are; the walk goes on, page by page, until
+// it finds a wear (only another writer leaves a counter at 0). A counter
+// that cannot be decoded counts for nothing either.
+func (c *core) latestBefore(ctx context.Context, wardrobeID string, r wornRef, d Date) (int64, error) {
+	q, err := latestQuery(c.t, wardrobeID, r.kind, r.id, d, c.o.FilterBudget)
+	if err != nil {
+		return 0, err
+	}
+	for cursor := ""; ; {
+		items, next, err := c.latestPage(ctx, q, cursor)
+		if err != nil {
+			return 0, err
+		}
+		for _, it := range items {
+			if cn, err := unmarshalCounter(c.t, it); err == nil && cn.Count > 0 {
+				return c.o.dayMs(cn.Date), nil
+			}
+		}
+		if next == "" {
+			return 0, nil
+		}
+		cursor = next
+	}
+}
+
+// hasWear keeps the daily counters that hold a wear (latestQuery).
+var hasWear = backend.Greater(attrCount, num(0))
+
+// latestPage is one page of latestBefore's walk: at most one counter that
+// holds a wear, having evaluated at most q's budget of counters.
+func (c *core) latestPage(ctx context.Context, q ddb.KeyQuery, cursor string) ([]ddb.Item, string, error) {
+	return c.b.Query(ctx, q, 1, cursor, hasWear)
+}
+
+// ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
+func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {
+	const op = "list daily wear"
+	if err := validateDailyQuery(op, wardrobeID, kind, id, dq); err != nil {
+		return ddbkit.Page[DailyWear]{}, err
+	}
+	q, err := dailyQuery(c.t, wardrobeID, kind, id, dq)
+	if err != nil {
+		return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	}
+	// A listing for display, eventually consistent like the others (the
+	// cursor does not depend on it); RecalculateStats and AP-17, which
+	// write from the counters, read them strongly.
+	q.ConsistentRead = false
+	items, next, err := c.query(ctx, q, dq.PageOptions)
+	if err != nil {
+		return ddbkit.Page[DailyWear]{}, wrap(op, err)
+	}
+	out := make([]DailyWear, 0, len(items))
+	var skipped []error
+	for _, it := range items {
+		cn, err := unmarshalCounter(c.t, it)
+		if err != nil {
+			skipped = append(skipped, wrap(op, err))
+			continue
+		}
+		out = append(out, cn)
+	}
+	return ddbkit.Page[DailyWear]{Items: out, Next: next, Skipped: skipped}, nil
+}
+
+// RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
+//
+// It lists the wardrobe's clothes and templates from the base table, reads
+// each one's counters, and repairs a drifted item with an update
+// conditional on the statistics it read, reading again after a race.
+func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
+	const op = "recalculate stats"
+	if err := validateWardrobeID(op, wardrobeID); err != nil {
+		return StatsReport{}, err
+	}
+	if err := live(ctx, op); err != nil {
+		return StatsReport{}, err
+	}
+	wk, err := wardrobeKey(wardrobeID)
+	if err != nil {
+		return StatsReport{}, wrap(op, err)
+	}
+	if item, err := c.get(ctx, wk); err != nil || item == nil {
+		return StatsReport{}, wrap(op, orNotFound(err, errWardrobeNotFound(wardrobeID)))
+	}
+	var rep StatsReport
+	for _, kind := range []Kind{KindClothing, KindTemplate} {
+		pk, err := wardrobePK(wardrobeID, keys.Lit(string(kind)))
+		if err != nil {
+			return StatsReport{}, wrap(op, err)
+		}
+		for it, err := range c.pages(ctx, baseQuery(c.t, pk), ddbkit.MaxPageLimit, backend.Filter{}) {
+			if err != nil {
+				return StatsReport{}, wrap(op, err)
+			}
+			w, err := unmarshalWorn(c.t, it, wardrobeID)
+			if err != nil {
+				rep.Skipped = append(rep.Skipped, wrap(op, err))
+				continue
+			}
+			d, drifted, err := c.recalc(ctx, w)
+			var corrupt *ddbkit.CorruptItemError
+			switch {
+			case errors.As(err, &corrupt):
+				rep.Skipped = append(rep.Skipped, wrap(op, err))
+				continue
+			case err != nil:
+				return StatsReport{}, wrap(op, err)
+			}
+			rep.Checked++
+			if drifted {
+				rep.Drifts = append(rep.Drifts, d)
+			}
+		}
+	}
+	return rep, nil
+}
+
+// recalc repairs one item's statistics from its counters: a race reads
+// again, and a lost update is sent again as it was, which recognises its
+// own earlier write by its statsVersion.
+func (c *core) recalc(ctx context.Context, w worn) (Drift, bool, error) {
+	var (
+		d       Drift
+		drifted bool
+		reread  bool
+		send    func() error // the repair built from the last read
+	)
+	err := c.resend(ctx, func() error {
+		if send == nil {
+			if reread {
+				var err error
+				if w, err = c.readWorn(ctx, w.wardrobeID, w.kind, w.id); err != nil {
+					return err
+				}
+			}
+			reread = true
+			counters, err := c.allCounters(ctx, w)
+			if err != nil {
+				return err
+			}
+			var st stats
+			if st, d, drifted = c.o.recalculated(w, counters); !drifted {
+				return nil
+			}
+			k, err := w.key()
+			if err != nil {
+				return err
+			}
+			u, err := statsChange(w.kind, w.id, st)
+			if err != nil {
+				return err
+			}
+			cond := unchanged(w.raw, statsAttrs)
+			send = func() error {
+				_, err := c.b.Update(ctx, c.t, k.bk(), u, cond)
+				if old, ok := backend.Failed(err, ""); ok {
+					if wroteStats(old, st) {
+						return nil // a repeat after a lost response found its own write
+					}
+					send = nil
+					return backend.Changed("%s %s changed while being updated", w.kind.noun(), w.id)
+				}
+				return err
+			}
+		}
+		return send()
+	})
+	return d, drifted, err
+}
+
+// wroteStats reports whether item holds the statistics st that this
+// package wrote: its statsVersion is st's, which only this write sets.
+func wroteStats(item ddb.Item, st stats) bool {
+	var it wornRead
+	if item == nil || attributevalue.UnmarshalMap(item, &it) != nil {
+		return false
+	}
+	return int64(it.StatsVersion) == st.version && int(it.WearCount) == st.count && it.LastWornAt.ms == st.lastMs
+}
+
+// allCounters reads every daily counter of w.
+func (c *core) allCounters(ctx context.Context, w worn) ([]DailyWear, error) {
+	q, err := dailyQuery(c.t, w.wardrobeID, w.kind, w.id, DailyQuery{})
+	if err != nil {
+		return nil, err
+	}
+	var out []DailyWear
+	for it, err := range c.pages(ctx, q, ddbkit.MaxPageLimit, backend.Filter{}) {
+		if err != nil {
+			return nil, err
+		}
+		cn, err := unmarshalCounter(c.t, it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cn)
+	}
+	return out, nil
+}
