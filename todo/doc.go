@@ -38,10 +38,12 @@
 //	  delete a category               DeleteCategory                two filtered walks of the user's todos: per page
 //	                                                                (at most FilterBudget todos read) 1-2 Queries, and
 //	                                                                1 TransactWriteItems for a page with references
+//	                                                                (in the second walk, after 1 GetItem of the category)
 //	  create a user                   CreateUser                    1 TransactWriteItems (one conditional put)
 //	  users                           GetUser, UpdateUser           1 call each; ListUsers 1 Query per page
 //	  delete a user                   DeleteUser                    per 99 items 1 Query + 1 TransactWriteItems,
-//	                                                                then 1 Query
+//	                                                                then 1 Query (and, should it find items,
+//	                                                                1 GetItem of the user before their transaction)
 //
 // # Decisions where the seed is silent
 //
@@ -186,14 +188,16 @@
 //
 // Every call is retried on throttling, 5xx and lost responses, and every
 // read-modify-write on losing a race, within Options.Retry (bounded; see
-// ddbkit.RetryPolicy). Each step retries in exactly one loop, so a step
-// makes at most RetryPolicy.MaxAttempts calls: ddb.ExecTx, ddb.PutNew and
-// ddb.QueryPage retry inside and are never wrapped in another loop, and
-// the read-modify-writes around a transaction (UpdateTodo with a
-// category, a page of DeleteCategory) count their resends and their
-// rebuilds after a lost race against one bound. What happens when a write
-// commits but its response is lost, and the write is repeated by the SDK
-// or by the store:
+// ddbkit.RetryPolicy). Both stores run the same operations over one item
+// backend (internal/backend), which retries each call in exactly one
+// loop, so a step makes at most RetryPolicy.MaxAttempts calls; the
+// read-modify-writes around a transaction (UpdateTodo with a category, a
+// page of DeleteCategory) count their resends and their rebuilds after a
+// lost race against one bound (backend.RMW). ToggleTodo, whose write is a
+// conditional UpdateItem, repeats it after a 5xx or a lost race at most
+// RetryPolicy.MaxAttempts times, each UpdateItem retried after throttling
+// within the policy. What happens when a write commits but its response
+// is lost, and the write is repeated by the SDK or by the store:
 //
 //   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
 //     DeleteTodo, each step of DeleteCategory and DeleteUser) carry a
@@ -202,7 +206,7 @@
 //     after a 500 could not tell a todo it deleted (its response lost)
 //     from one that never existed, and would report either as deleted.
 //   - CreateUser is a one-item transaction with a ClientRequestToken
-//     (ddb.PutNew): its retry after a lost response succeeds, and writes
+//     (backend.Create): its retry after a lost response succeeds, and writes
 //     nothing again; a user anyone else wrote fails it with
 //     ErrAlreadyExists.
 //   - UpdateUser, UpdateTodo and UpdateCategory set values, which is safe

@@ -1,6 +1,7 @@
 package todo
 
 import (
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -60,6 +61,9 @@ func childKey(username string, sk func(string) (string, error), id string) (item
 }
 
 func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
+
+// key is k as the backend takes it.
+func (k itemKey) key() backend.Key { return backend.Key{PK: k.pk, SK: k.sk} }
 
 // The listings: each is a KeyQuery that both stores run, so they share
 // order, page boundaries and cursors. They read consistently, as the memory

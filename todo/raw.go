@@ -14,9 +14,10 @@ import (
 	"github.com/ddbkit/ddbkit/keys"
 )
 
-// This file holds the item layouts and their codecs, which both stores
-// use: DynamoStore to write and read DynamoDB, MemoryStore to export and
-// import the same items, so the two layouts cannot drift apart.
+// This file holds the item layouts and their codecs, which the operations
+// (store.go) use for both stores, and MemoryStore's Export and Import of
+// the items they write: Import checks items with the decode functions the
+// stores read with, so the layouts cannot drift apart.
 
 // The item layouts, attribute for attribute as the seed gives them. Writes
 // marshal them whole; reads decode them leniently (see decodeTodo).
@@ -233,49 +234,12 @@ func parseTime(tbl ddb.Table, item ddb.Item, attr, v string) (time.Time, error) 
 	return t, nil
 }
 
-// attrs lists the attributes the update of p sets (todoUpdate), for the
-// memory store's copy of the item.
-func (p TodoPatch) attrs() []string {
-	a := []string{attrUpdatedAt}
-	for _, f := range []struct {
-		set  bool
-		name string
-	}{{p.Title != nil, "title"}, {p.Description != nil, "description"}, {p.Priority != nil, "priority"},
-		{p.Completed != nil, attrCompleted}, {p.CategoryID != nil, attrCategoryID}} {
-		if f.set {
-			a = append(a, f.name)
-		}
-	}
-	return a
-}
-
-// attrs lists the attributes the update of p sets (DynamoStore's
-// UpdateCategory).
-func (p CategoryPatch) attrs() []string {
-	a := []string{attrUpdatedAt}
-	if p.Name != nil {
-		a = append(a, "name")
-	}
-	if p.Color != nil {
-		a = append(a, "color")
-	}
-	return a
-}
-
 // Export returns every item the store holds in DynamoDB's attribute-value
 // form, exactly as DynamoStore writes them (and as Import took them), under
 // the store's table name, in key order: partition key, then sort key,
 // bytewise. The items are copies.
 func (s *MemoryStore) Export() ddbkit.TableItems {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	items := []map[string]types.AttributeValue{}
-	for _, pk := range slices.Sorted(maps.Keys(s.pks)) {
-		for _, e := range s.items.Partition(pk) {
-			items = append(items, ddb.CloneItem(e.raw))
-		}
-	}
-	return ddbkit.TableItems{s.o.TableName: items}
+	return ddbkit.TableItems{s.o.TableName: s.m.Export(s.o.TableName)}
 }
 
 // Import adds items in the seed's layout, as another program or DynamoStore
@@ -293,66 +257,49 @@ func (s *MemoryStore) Export() ddbkit.TableItems {
 // whose key attributes are not strings; it then imports nothing.
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
-	type keyed struct {
-		k itemKey
-		e entity
-	}
-	var in []keyed
+	var in []ddb.Item
 	for _, table := range slices.Sorted(maps.Keys(items)) {
 		if table != s.o.TableName {
 			return wrap(op, ddbkit.Invalid("items", "table %q is not the store's table %q", table, s.o.TableName))
 		}
 		for _, item := range items[table] {
-			k, e, err := decodeEntity(s.t, item)
-			if err != nil {
+			if err := readable(s.t, item); err != nil {
 				return wrap(op, err)
 			}
-			in = append(in, keyed{k, e})
+			in = append(in, item)
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, x := range in {
-		s.put(x.k, x.e)
-	}
-	return nil
+	return wrap(op, s.m.Import(s.o.TableName, in))
 }
 
-// decodeEntity decodes a raw item of the table, as DynamoStore reads the
-// item at its key, into an entity that keeps a copy of it.
-func decodeEntity(tbl ddb.Table, item ddb.Item) (itemKey, entity, error) {
-	var k itemKey
+// readable reports an item of the table that DynamoStore could not read at
+// its key, as a *ddbkit.CorruptItemError.
+func readable(tbl ddb.Table, item ddb.Item) error {
 	// A nil value (only an item built by hand holds one) is corrupt, not
 	// a panic later.
 	if err := ddb.CheckAttrs(tbl, item); err != nil {
-		return k, entity{}, err
+		return err
 	}
+	var k itemKey
 	for _, a := range []struct {
 		name string
 		to   *string
 	}{{tbl.PartitionKey, &k.pk}, {tbl.SortKey, &k.sk}} {
 		v, ok := item[a.name].(*types.AttributeValueMemberS)
 		if !ok {
-			return k, entity{}, ddb.Corrupt(tbl, item, a.name, "want a string key attribute, got %s", ddb.AttrString(item[a.name]))
+			return ddb.Corrupt(tbl, item, a.name, "want a string key attribute, got %s", ddb.AttrString(item[a.name]))
 		}
 		*a.to = v.Value
 	}
-	e := entity{raw: ddb.CloneItem(item)}
 	var err error
 	username, inUserData := strings.CutPrefix(k.pk, userPKPrefix+keys.Sep)
 	switch {
 	case k.pk == usersPK:
-		var u User
-		u, err = decodeUser(tbl, item)
-		e.user = &u
+		_, err = decodeUser(tbl, item)
 	case inUserData && strings.HasPrefix(k.sk, todoSKPrefix+keys.Sep):
-		var t Todo
-		t, err = decodeTodo(tbl, item, username)
-		e.todo = &t
+		_, err = decodeTodo(tbl, item, username)
 	case inUserData && strings.HasPrefix(k.sk, categorySKPref+keys.Sep):
-		var c Category
-		c, err = decodeCategory(tbl, item, username)
-		e.category = &c
+		_, err = decodeCategory(tbl, item, username)
 	}
-	return k, e, err
+	return err
 }

@@ -1,0 +1,856 @@
+package todo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
+)
+
+// The two stores share every operation (this file) and differ only in the
+// item backend they hold (package internal/backend): DynamoDB calls for
+// DynamoStore, ordered in-memory tables with the same conditions for
+// MemoryStore. Writing each operation once, over primitives whose
+// semantics are DynamoDB's, is what keeps the memory store's results,
+// errors, order and page boundaries those of the DynamoDB store, and its
+// sweeps as weak as DynamoDB's: one transaction at a time, not the whole
+// sweep under one lock.
+
+// core is the Store over a backend. DynamoStore and MemoryStore embed it.
+type core struct {
+	o Options
+	t ddb.Table
+	b backend.Backend
+	// eventual reads the item at k eventually consistently, for the read
+	// of a read-modify-write (see readForWrite); nil reads with b.Get,
+	// which is as good when reads cost nothing.
+	eventual func(ctx context.Context, t ddb.Table, k backend.Key) (ddb.Item, error)
+	toggles  toggleClock
+}
+
+func newCore(o Options, b backend.Backend) *core {
+	return &core{o: o, t: o.table(), b: b}
+}
+
+// backendTable is the store's table as the backends serve it: no index,
+// no TTL.
+func (o Options) backendTable() backend.Table { return backend.Table{Table: o.table()} }
+
+// Attribute names used in changes and conditions.
+const (
+	attrCompleted  = "completed"
+	attrCategoryID = "category_id"
+	attrCreatedAt  = "created_at"
+	attrUpdatedAt  = "updated_at"
+)
+
+// todoAttrs are the non-key attributes of a todo, as the seed lists them.
+var todoAttrs = []string{"id", "entity_type", "title", "description", "priority", attrCompleted,
+	attrCategoryID, attrCreatedAt, attrUpdatedAt}
+
+// Transaction item labels, by which failed conditions are told apart.
+const (
+	labelUser        = "user"
+	labelCategory    = "category"
+	labelCategoryRef = "category reference"
+	labelItem        = "item"
+)
+
+// The labels of a sweep's transaction items, made once.
+var todoLabels, itemLabels = labels("todo "), labels("item ")
+
+func labels(prefix string) []string {
+	l := make([]string, ddb.MaxTxItems)
+	for i := range l {
+		l[i] = fmt.Sprint(prefix, i)
+	}
+	return l
+}
+
+// ---- users
+
+// CreateUser implements UserStore.CreateUser, which documents its errors.
+func (c *core) CreateUser(ctx context.Context, u User) error {
+	const op = "create user"
+	_, item, err := newUser(op, u)
+	if err != nil {
+		return err
+	}
+	// Create succeeds only when this call wrote the user, as its token
+	// proves after a lost response: a user someone else wrote is taken,
+	// even with the same email.
+	err = c.b.Create(ctx, c.o.scope(op, u.Username), c.t, item)
+	if _, ok := backend.Failed(err, ""); ok {
+		return wrap(op, errUserExists(u.Username))
+	}
+	return wrap(op, err)
+}
+
+// GetUser implements UserStore.GetUser, which documents its errors.
+func (c *core) GetUser(ctx context.Context, username string) (User, error) {
+	const op = "get user"
+	k, err := userRef(op, username)
+	if err != nil {
+		return User{}, err
+	}
+	return getOne(ctx, c, op, k, errUserNotFound(username), func(it ddb.Item) (User, error) { return decodeUser(c.t, it) })
+}
+
+// ListUsers implements UserStore.ListUsers, which documents its errors.
+func (c *core) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
+	return list(ctx, c, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(c.t, c.o.FilterBudget), nil },
+		func(it ddb.Item) (User, error) { return decodeUser(c.t, it) })
+}
+
+// UpdateUser implements UserStore.UpdateUser, which documents its errors.
+func (c *core) UpdateUser(ctx context.Context, u User) error {
+	const op = "update user"
+	k, _, err := newUser(op, u)
+	if err != nil {
+		return err
+	}
+	var ch backend.Change
+	ch.Set("email", ddb.S(u.Email))
+	// Setting a value on an existing item is safe to repeat after a lost
+	// response, and the backend does.
+	_, err = c.b.Update(ctx, c.t, k.key(), ch, backend.Exists(nil))
+	if _, ok := backend.Failed(err, ""); ok {
+		return wrap(op, errUserNotFound(u.Username))
+	}
+	return wrap(op, err)
+}
+
+// DeleteUser implements UserStore.DeleteUser, which documents its errors.
+//
+// The partition is swept first, in transactions that each check that the
+// user still exists, and the user item goes last, in the transaction of
+// the last batch. So the name cannot be registered again while its data is
+// being deleted, and an interrupted call leaves the user in place for a
+// repeated call to finish. Once the user is gone, one more query catches
+// items a create committed between the last query and that transaction;
+// they are deleted only while no user of that name exists, so the data of
+// a user who registered the name again is never touched.
+func (c *core) DeleteUser(ctx context.Context, username string) error {
+	const op = "delete user"
+	uk, err := userRef(op, username)
+	if err != nil {
+		return err
+	}
+	q, err := userDataQuery(c.t, c.o.FilterBudget, username, "")
+	if err != nil {
+		return wrap(op, err)
+	}
+	user := uk.key()
+	var (
+		userGone bool // this call deleted the user, or found none
+		found    bool // this call deleted something
+	)
+	for {
+		items, next, err := c.b.Query(ctx, q, ddb.MaxTxItems-1, "", backend.Filter{})
+		if err != nil {
+			return wrap(op, err)
+		}
+		last := next == ""
+		ws := make([]backend.Write, 0, len(items)+1)
+		switch {
+		case !userGone && last:
+			ws = append(ws, backend.Delete(labelUser, c.t, user, nil))
+		case !userGone:
+			ws = append(ws, backend.Check(labelUser, c.t, user, nil))
+		case len(items) == 0 && found:
+			return nil // the usual end: the error below is not even built
+		case len(items) == 0:
+			return c.deleted(op, found, errUserNotFound(username))
+		default:
+			err = c.checkAbsent(ctx, labelUser, uk)
+		}
+		for i, it := range items {
+			ws = append(ws, backend.Remove(itemLabels[i], c.t, backend.KeyOf(c.t, it)))
+		}
+		if err == nil {
+			err = c.sweepTx(ctx, op, username, ws)
+		}
+		_, userFailed := backend.Failed(err, labelUser)
+		switch {
+		case err == nil:
+			found = true
+			userGone = userGone || last
+		case userFailed && !userGone:
+			// No user: sweep what is left of its data without it.
+			userGone = true
+			if len(items) == 0 && last {
+				return c.deleted(op, found, errUserNotFound(username))
+			}
+		case userFailed:
+			// The name was registered again: what is there now is the
+			// new user's.
+			return c.deleted(op, found, fmt.Errorf("user %q was registered again while its old data was being deleted: %w", username, ddbkit.ErrConflict))
+		default:
+			return wrap(op, err)
+		}
+	}
+}
+
+// deleted is the result of a sweep: success if it deleted anything, else
+// none.
+func (c *core) deleted(op string, found bool, none error) error {
+	if found {
+		return nil
+	}
+	return wrap(op, none)
+}
+
+// sweepTx applies one transaction of a multi-step sweep (DeleteUser), under
+// a token of its own that no other step or call shares (see unkeyed).
+func (c *core) sweepTx(ctx context.Context, op, username string, ws []backend.Write) error {
+	ctx = unkeyed(ctx)
+	return c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()), ws)
+}
+
+// sweepStep runs one read-modify-write step of a sweep (a page of
+// DeleteCategory) with backend.RMW, under a token of its own (see
+// unkeyed); fn gets the context to use.
+func (c *core) sweepStep(ctx context.Context, op, username string, fn func(ctx context.Context, r *backend.Run) error) error {
+	ctx = unkeyed(ctx)
+	return backend.RMW(ctx, c.o.backoff(), c.o.scope(op, username), func(r *backend.Run) error { return fn(ctx, r) })
+}
+
+// checkAbsent stands for a transaction's check that no item is at k, which
+// a backend.Write cannot express: it reads the item, strongly, after the
+// sweep's query, and reports one that is there as the check's failure
+// would be reported. The sweeps use it only once what they guard is gone
+// (a user, a category), and only for a page that found items: those were
+// in the partition when the query ran, before this read, so if the item
+// is absent now, they were not written under a new one (a create checks
+// its user and category in its own transaction).
+func (c *core) checkAbsent(ctx context.Context, label string, k itemKey) error {
+	item, err := c.b.Get(ctx, c.t, k.key())
+	if err != nil {
+		return err
+	}
+	if item != nil {
+		return &backend.CondError{Label: label, Old: item}
+	}
+	return nil
+}
+
+// unkeyed returns ctx without the caller's idempotency key. Each step of a
+// sweep (DeleteCategory, DeleteUser) runs under a token of its own, not one
+// made from the key: each step writes other items at another time, so a
+// repeated call under the key would only fail with ErrConflict where it
+// should finish the sweep.
+func unkeyed(ctx context.Context) context.Context {
+	if _, ok := ddbkit.IdempotencyKey(ctx); !ok {
+		return ctx
+	}
+	return hideKey{ctx}
+}
+
+// hideKey is a context that holds no idempotency key, and otherwise is
+// its parent: its deadline, cancellation and values.
+type hideKey struct{ context.Context }
+
+func (h hideKey) Value(key any) any {
+	if key == idempotencyCtxKey {
+		return nil
+	}
+	return h.Context.Value(key)
+}
+
+// idempotencyCtxKey is the context key of ddbkit.WithIdempotencyKey,
+// learnt by asking for the key once.
+var idempotencyCtxKey = func() any {
+	p := &keyProbe{Context: context.Background()}
+	ddbkit.IdempotencyKey(p)
+	return p.key
+}()
+
+type keyProbe struct {
+	context.Context
+	key any
+}
+
+func (p *keyProbe) Value(key any) any {
+	p.key = key
+	return nil
+}
+
+// ---- todos
+
+// CreateTodo implements TodoStore.CreateTodo, which documents its errors.
+func (c *core) CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error) {
+	const op = "create todo"
+	t, _, item, err := c.o.newTodo(op, username, in)
+	if err != nil {
+		return Todo{}, err
+	}
+	if err := c.create(ctx, op, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	return t, nil
+}
+
+// create puts a new item in one transaction with the checks that its user
+// and, when categoryID is set, its category exist. It returns taken when the
+// item's key is in use. The transaction's token, scoped to the user's
+// partition, makes it exactly-once across lost responses, and across the
+// caller's repeats under one idempotency key.
+func (c *core) create(ctx context.Context, op string, item ddb.Item, username, categoryID string, taken error) error {
+	uk, err := userKey(username)
+	if err != nil {
+		return err
+	}
+	ws := []backend.Write{backend.Check(labelUser, c.t, uk.key(), nil)}
+	if ws, err = c.checkCategory(ws, username, categoryID); err != nil {
+		return err
+	}
+	ws = append(ws, backend.PutNew(labelItem, c.t, item))
+	err = c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()), ws)
+	if _, ok := backend.Failed(err, labelItem); ok {
+		return taken
+	}
+	return refError(err, username, categoryID)
+}
+
+// checkCategory adds to ws the check that the category exists, when
+// categoryID is set, so a write commits only with its reference.
+func (c *core) checkCategory(ws []backend.Write, username, categoryID string) ([]backend.Write, error) {
+	if categoryID == "" {
+		return ws, nil
+	}
+	ck, err := categoryKey(username, categoryID)
+	if err != nil {
+		return nil, err
+	}
+	return append(ws, backend.Check(labelCategoryRef, c.t, ck.key(), nil)), nil
+}
+
+// refError turns a failed reference check into the error it stands for.
+func refError(err error, username, categoryID string) error {
+	if _, ok := backend.Failed(err, labelUser); ok {
+		return errUserNotFound(username)
+	}
+	if _, ok := backend.Failed(err, labelCategoryRef); ok {
+		return errUnknownCategory(categoryID)
+	}
+	return err
+}
+
+// GetTodo implements TodoStore.GetTodo, which documents its errors.
+func (c *core) GetTodo(ctx context.Context, username, id string) (Todo, error) {
+	const op = "get todo"
+	k, err := todoRef(op, username, id)
+	if err != nil {
+		return Todo{}, err
+	}
+	return getOne(ctx, c, op, k, errNotFound("todo", username, id), func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+}
+
+// ListTodos implements TodoStore.ListTodos, which documents its errors.
+func (c *core) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
+	return list(ctx, c, "list todos", opts,
+		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, todoSKPrefix) },
+		func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+}
+
+// todoChange is the update of patch at time now: updated_at, and the
+// attributes of the fields patch sets.
+func todoChange(patch TodoPatch, now time.Time) backend.Change {
+	var u backend.Change
+	u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
+	if patch.Title != nil {
+		u.Set("title", ddb.S(*patch.Title))
+	}
+	if patch.Description != nil {
+		u.Set("description", ddb.S(*patch.Description))
+	}
+	if patch.Priority != nil {
+		u.Set("priority", ddb.S(string(*patch.Priority)))
+	}
+	if patch.Completed != nil {
+		u.Set(attrCompleted, &types.AttributeValueMemberBOOL{Value: *patch.Completed})
+	}
+	if patch.CategoryID != nil {
+		u.Set(attrCategoryID, ddb.S(*patch.CategoryID))
+	}
+	return u
+}
+
+// UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
+func (c *core) UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error) {
+	const op = "update todo"
+	k, err := todoPatchRef(op, username, id, patch)
+	if err != nil {
+		return Todo{}, err
+	}
+	now, err := c.o.stamp()
+	if err != nil {
+		return Todo{}, wrap(op, err)
+	}
+	if patch.CategoryID != nil && *patch.CategoryID != "" {
+		t, err := c.updateTodoInCategory(ctx, op, k, username, id, patch, now)
+		return t, wrap(op, err)
+	}
+	// Without a category to check, one UpdateItem that returns the new
+	// item. Setting values is safe to repeat after a lost response.
+	return updateOne(ctx, c, op, k, todoChange(patch, now), errNotFound("todo", username, id),
+		func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+}
+
+// updateTodoInCategory applies patch, which sets a category, in a
+// transaction with the check that the category exists. A transaction
+// cannot return the new item, so it reads the todo first and conditions
+// the update on every attribute it read: the todo as committed is then
+// exactly the one read with the patch applied, and no read-back (which
+// could fail, or see a later write) follows the commit. backend.RMW runs
+// it: one retry budget for the resends and the rebuilds, and one token
+// for every build.
+func (c *core) updateTodoInCategory(ctx context.Context, op string, k itemKey, username, id string, patch TodoPatch, now time.Time) (Todo, error) {
+	var (
+		old    Todo
+		strong bool // read strongly, after a condition failed
+	)
+	cat := *patch.CategoryID
+	err := backend.RMW(ctx, c.o.backoff(), c.o.scope(op, username), func(r *backend.Run) error {
+		item, err := c.readForWrite(ctx, k, strong)
+		if err != nil {
+			return err
+		}
+		if item == nil {
+			return errNotFound("todo", username, id)
+		}
+		if old, err = decodeTodo(c.t, item, username); err != nil {
+			return err
+		}
+		// The update first: a todo gone is reported before a category
+		// missing.
+		ws := []backend.Write{backend.Update(labelItem, c.t, k.key(), todoChange(patch, now), unchanged(c.t, item, todoAttrs))}
+		if ws, err = c.checkCategory(ws, username, cat); err != nil {
+			return err
+		}
+		err = c.b.Tx(ctx, r, ws)
+		if old, failed := backend.Failed(err, labelItem); failed {
+			if old == nil {
+				return errNotFound("todo", username, id)
+			}
+			strong = true
+			return backend.Changed("todo %q changed while it was being updated", id)
+		}
+		return refError(err, username, cat)
+	})
+	if err != nil {
+		return Todo{}, err
+	}
+	res := patch.apply(old)
+	res.UpdatedAt = now
+	return res, nil
+}
+
+// unchanged is the condition that the item read, item, is unchanged: it
+// exists, and each of attrs holds the value it has in item, or is missing
+// where item has none (ddb.Unchanged, as a backend condition).
+func unchanged(t ddb.Table, item ddb.Item, attrs []string) backend.Cond {
+	fs := make([]backend.Filter, 0, len(attrs)+1)
+	fs = append(fs, backend.Equal(t.PartitionKey, item[t.PartitionKey]))
+	for _, a := range attrs {
+		if v, ok := item[a]; ok {
+			fs = append(fs, backend.Equal(a, v))
+		} else {
+			fs = append(fs, backend.Missing(a))
+		}
+	}
+	return backend.When(backend.And(fs...))
+}
+
+// readForWrite reads the item at k for a read-modify-write whose write is
+// conditioned on the values it read (ToggleTodo, UpdateTodo with a
+// category): eventually consistently, at half the read capacity, unless
+// strong is set. A stale read can only make the condition fail, and the
+// caller then reads again with strong set; an item an eventually
+// consistent read does not find may be new, so it is looked for again,
+// strongly, before the caller reports it missing.
+func (c *core) readForWrite(ctx context.Context, k itemKey, strong bool) (ddb.Item, error) {
+	if !strong && c.eventual != nil {
+		item, err := c.eventual(ctx, c.t, k.key())
+		if err != nil || item != nil {
+			return item, err
+		}
+	}
+	return c.b.Get(ctx, c.t, k.key())
+}
+
+// ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
+//
+// It reads the todo and writes the flipped value, conditioned on completed
+// and updated_at as read (either may be missing). When the condition fails,
+// the item the failure holds tells a lost race (read again and try again)
+// from this call's own write, committed by an attempt whose response was
+// lost and repeated by the SDK or by this loop: that item holds the
+// completed value and the updated_at this attempt writes, and the toggle
+// is done.
+func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
+	const op = "toggle todo"
+	k, err := todoRef(op, username, id)
+	if err != nil {
+		return Todo{}, err
+	}
+	var (
+		res    Todo
+		w      *toggleWrite // the write under way; nil to read (again)
+		strong bool         // read strongly, after a condition failed
+	)
+	err = c.repeat(ctx, func() (bool, error) {
+		if w == nil {
+			item, err := c.readForWrite(ctx, k, strong)
+			if err != nil {
+				return false, err
+			}
+			if item == nil {
+				return false, errNotFound("todo", username, id)
+			}
+			old, err := decodeTodo(c.t, item, username)
+			if err != nil {
+				return false, err
+			}
+			now, err := checkClock(c.toggles.stamp(c.o))
+			if err != nil {
+				return false, err
+			}
+			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(now), cond: unchanged(c.t, item, toggleAttrs)}
+			w.change.Set(attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed})
+			w.change.Set(attrUpdatedAt, ddb.S(w.stamp))
+		}
+		out, err := c.b.Update(ctx, c.t, k.key(), w.change, w.cond)
+		if err == nil {
+			res, err = decodeTodo(c.t, out, username)
+			return false, err
+		}
+		if old, failed := backend.Failed(err, ""); failed {
+			switch {
+			case old == nil:
+				return false, errNotFound("todo", username, id)
+			case w.mine(old):
+				res, err = decodeTodo(c.t, old, username)
+				return false, err
+			case w.uncertain:
+				return false, fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
+					id, ddbkit.ErrUnavailable)
+			}
+			w, strong = nil, true
+			return true, backend.Changed("todo %q changed while it was being toggled", id)
+		}
+		if ddb.ServerError(err) {
+			// It may have committed: repeat the very same write, which
+			// tells its own commit by the item the failure holds.
+			w.uncertain = true
+			return true, err
+		}
+		return false, err
+	})
+	return res, wrap(op, err)
+}
+
+// repeat runs attempt again while it asks to, within the retry policy:
+// RetryPolicy.MaxAttempts attempts in all. The backend retries each call
+// after throttling itself; attempt asks again only for what the backend
+// cannot retry, because only the operation can tell what a repeat means:
+// a conditional write whose response may have been lost (a 5xx), and a
+// condition on values read that failed.
+func (c *core) repeat(ctx context.Context, attempt func() (again bool, err error)) error {
+	b := c.o.backoff()
+	for n := 1; ; n++ {
+		again, err := attempt()
+		if err == nil || !again {
+			return err
+		}
+		if n >= max(b.Attempts, 1) {
+			return fmt.Errorf("gave up after %d attempts: %w", n, ddb.Classify(err))
+		}
+		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
+			return err
+		}
+	}
+}
+
+// toggleWrite is one toggle's write, kept across the attempts that repeat
+// it.
+type toggleWrite struct {
+	completed bool
+	stamp     string
+	change    backend.Change
+	cond      backend.Cond // on the values read
+	uncertain bool         // an attempt failed after it may have committed
+}
+
+// toggleAttrs are the attributes a toggle conditions its write on.
+var toggleAttrs = []string{attrCompleted, attrUpdatedAt}
+
+// mine reports whether item holds what w writes.
+func (w *toggleWrite) mine(item ddb.Item) bool {
+	c, ok := item[attrCompleted].(*types.AttributeValueMemberBOOL)
+	u, ok2 := item[attrUpdatedAt].(*types.AttributeValueMemberS)
+	return ok && ok2 && c.Value == w.completed && u.Value == w.stamp
+}
+
+// DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
+func (c *core) DeleteTodo(ctx context.Context, username, id string) error {
+	const op = "delete todo"
+	k, err := todoRef(op, username, id)
+	if err != nil {
+		return err
+	}
+	// A transaction, for its token: a repeat after a lost response finds
+	// its own commit, and one after a 500 that wrote nothing deletes, or
+	// reports a missing todo. A DeleteItem repeated after a 500 could not
+	// tell a todo it deleted from one that never was.
+	err = c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()),
+		[]backend.Write{backend.Delete(labelItem, c.t, k.key(), nil)})
+	if _, failed := backend.Failed(err, labelItem); failed {
+		return wrap(op, errNotFound("todo", username, id))
+	}
+	return wrap(op, err)
+}
+
+// ---- categories
+
+// CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
+func (c *core) CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error) {
+	const op = "create category"
+	cat, _, item, err := c.o.newCategory(op, username, in)
+	if err != nil {
+		return Category{}, err
+	}
+	if err := c.create(ctx, op, item, username, "", errExists("category", username, cat.ID)); err != nil {
+		return Category{}, wrap(op, err)
+	}
+	return cat, nil
+}
+
+// GetCategory implements CategoryStore.GetCategory, which documents its errors.
+func (c *core) GetCategory(ctx context.Context, username, id string) (Category, error) {
+	const op = "get category"
+	k, err := categoryRef(op, username, id)
+	if err != nil {
+		return Category{}, err
+	}
+	return getOne(ctx, c, op, k, errNotFound("category", username, id),
+		func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+}
+
+// ListCategories implements CategoryStore.ListCategories, which documents its errors.
+func (c *core) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
+	return list(ctx, c, "list categories", opts,
+		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, categorySKPref) },
+		func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+}
+
+// UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
+func (c *core) UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error) {
+	const op = "update category"
+	k, err := categoryPatchRef(op, username, id, patch)
+	if err != nil {
+		return Category{}, err
+	}
+	now, err := c.o.stamp()
+	if err != nil {
+		return Category{}, wrap(op, err)
+	}
+	var u backend.Change
+	u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
+	if patch.Name != nil {
+		u.Set("name", ddb.S(*patch.Name))
+	}
+	if patch.Color != nil {
+		u.Set("color", ddb.S(string(*patch.Color)))
+	}
+	return updateOne(ctx, c, op, k, u, errNotFound("category", username, id),
+		func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+}
+
+// DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
+//
+// The category goes last. A consistent walk of the user's todos, filtered
+// on category_id and bounded per page by Options.FilterBudget, finds the
+// todos that refer to it, at most 99 a page, and one transaction per page
+// that has any clears them, with a check that the category still exists;
+// the transaction of the walk's last page deletes the category. So a crash
+// at any point leaves either the category (and a repeated call goes on) or
+// no reference to it. Once the category is gone, a second walk clears the
+// references a create made meanwhile behind the first walk's cursor (and,
+// on a repeated call, whatever an interrupted one left), each page only
+// while no category of that ID exists.
+func (c *core) DeleteCategory(ctx context.Context, username, id string) error {
+	const op = "delete category"
+	ck, err := categoryRef(op, username, id)
+	if err != nil {
+		return err
+	}
+	q, err := userDataQuery(c.t, c.o.FilterBudget, username, todoSKPrefix)
+	if err != nil {
+		return wrap(op, err)
+	}
+	now, err := c.o.stamp()
+	if err != nil {
+		return wrap(op, err)
+	}
+	refersTo := backend.Equal(attrCategoryID, ddb.S(id))
+	// A todo is cleared only while it still refers to the category.
+	var clear backend.Change
+	clear.Set(attrCategoryID, ddb.S(""))
+	clear.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
+	stillRefers := backend.When(refersTo)
+	category := ck.key()
+	var (
+		catGone bool   // this call deleted the category, or found none
+		found   bool   // this call deleted or cleared something
+		cursor  string // where the walk goes on
+	)
+	for {
+		var (
+			refs  []ddb.Item
+			next  string
+			wrote bool
+		)
+		// One page: read it, and clear its references in a transaction,
+		// read again when a todo changed in between.
+		err := c.sweepStep(ctx, op, username, func(ctx context.Context, r *backend.Run) error {
+			var err error
+			wrote = false
+			if refs, next, err = c.b.Query(ctx, q, ddb.MaxTxItems-1, cursor, refersTo); err != nil {
+				return err
+			}
+			ws := make([]backend.Write, 0, len(refs)+1)
+			switch {
+			case !catGone && next == "":
+				ws = append(ws, backend.Delete(labelCategory, c.t, category, nil))
+			case len(refs) == 0:
+				return nil // a page the budget ended before it found any
+			case !catGone:
+				ws = append(ws, backend.Check(labelCategory, c.t, category, nil))
+			default:
+				if err := c.checkAbsent(ctx, labelCategory, ck); err != nil {
+					return err
+				}
+			}
+			for i, it := range refs {
+				ws = append(ws, backend.Update(todoLabels[i], c.t, backend.KeyOf(c.t, it), clear, stillRefers))
+			}
+			err = c.b.Tx(ctx, r, ws)
+			var ce *backend.CondError
+			if errors.As(err, &ce) && ce.Label != labelCategory {
+				// A todo changed between the query and the transaction.
+				return backend.Changed("todos of category %q kept changing while being uncategorized", id)
+			}
+			wrote = err == nil
+			return err
+		})
+		last := next == ""
+		_, catFailed := backend.Failed(err, labelCategory)
+		switch {
+		case err == nil:
+			found = found || wrote
+			switch {
+			case !last:
+				cursor = next
+			case !catGone:
+				catGone, cursor = true, "" // deleted with the last page
+			default:
+				return c.deleted(op, found, errNotFound("category", username, id))
+			}
+		case catFailed && !catGone:
+			// No category: clear what still refers to it. When this was
+			// the walk's last page and it had nothing to clear, the walk
+			// found no reference at all.
+			if len(refs) == 0 && last {
+				return c.deleted(op, found, errNotFound("category", username, id))
+			}
+			catGone, cursor = true, ""
+		case catFailed:
+			// A category of this ID was created again: the todos that
+			// refer to it now are its own.
+			return c.deleted(op, found, fmt.Errorf("category %q of user %q was created again while todos were being uncategorized: %w", id, username, ddbkit.ErrConflict))
+		default:
+			return wrap(op, err)
+		}
+	}
+}
+
+// ListUserData implements Store.ListUserData, which documents its errors.
+func (c *core) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
+	return list(ctx, c, "list user data", opts,
+		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, "") },
+		func(it ddb.Item) (Record, error) { return decodeRecord(c.t, it, username) })
+}
+
+// ---- shared steps
+
+// getOne reads the item at k and decodes it, or returns notFound.
+func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Item) (T, error)) (T, error) {
+	var zero T
+	item, err := c.b.Get(ctx, c.t, k.key())
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	if item == nil {
+		return zero, wrap(op, notFound)
+	}
+	v, err := dec(item)
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	return v, nil
+}
+
+// updateOne applies u to the existing item at k, or returns notFound, and
+// decodes the item as written. Setting values on an existing item is safe
+// to repeat after a lost response, and the backend does.
+func updateOne[T any](ctx context.Context, c *core, op string, k itemKey, u backend.Change, notFound error, dec func(ddb.Item) (T, error)) (T, error) {
+	var zero T
+	out, err := c.b.Update(ctx, c.t, k.key(), u, backend.Exists(nil))
+	if _, ok := backend.Failed(err, ""); ok {
+		return zero, wrap(op, notFound)
+	}
+	if err != nil {
+		return zero, wrap(op, err)
+	}
+	v, err := dec(out)
+	return v, wrap(op, err)
+}
+
+// list runs one page of a listing and converts its items. Items that
+// cannot be decoded are left out and reported in Page.Skipped.
+func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	q, err := query()
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	items, next, err := c.b.Query(ctx, q, limit, opts.Cursor, backend.Filter{})
+	if err != nil {
+		return ddbkit.Page[T]{}, wrap(op, err)
+	}
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
+	for _, item := range items {
+		v, err := conv(item)
+		switch {
+		case err == errSkip:
+		case errors.Is(err, ddbkit.ErrCorruptItem):
+			p.Skipped = append(p.Skipped, wrap(op, err))
+		case err != nil:
+			return ddbkit.Page[T]{}, wrap(op, err)
+		default:
+			p.Items = append(p.Items, v)
+		}
+	}
+	return p, nil
+}
