@@ -37,10 +37,11 @@ type core struct {
 // deleter deletes the item at k of t, unconditionally: a missing item is
 // no error, and a repeat is harmless, so it is retried after a 5xx too.
 // It is the one primitive Disconnect needs that package backend lacks:
-// Backend.Remove reads first (a GetItem more), and Backend.RemoveRead's
-// conditional delete of a missing item reports no consumed capacity (an
-// unconditional DeleteItem of nothing costs, and reports, one write unit).
-// Each store's constructor gives its own, of a few lines.
+// Backend.Remove reads first (a GetItem more), and Backend.RemoveRead
+// sends a conditional DeleteItem, which fails for a missing item and so
+// reports no consumed capacity (an unconditional DeleteItem of nothing
+// reports its one write unit, which TestCapacity holds it to). Each store's
+// constructor gives its own, of a few lines.
 type deleter func(ctx context.Context, t ddb.Table, k backend.Key) error
 
 func newCore(o Options, b, once backend.Backend, del deleter) *core {
@@ -53,8 +54,9 @@ const (
 	labelItem = "item"
 )
 
-// roomIsOpen is the condition that the room exists and is OPEN: the check
-// of every post and join, and CloseRoom's condition.
+// The room is OPEN: openWant is what the room check of every post and join
+// wants of the room (backend.Check: it exists and holds it), roomIsOpen is
+// CloseRoom's condition (status = "OPEN", which a missing room fails too).
 var (
 	openWant   = ddb.Item{attrStatus: ddb.S(string(RoomOpen))}
 	roomIsOpen = backend.When(backend.Equal(attrStatus, ddb.S(string(RoomOpen))))
