@@ -60,8 +60,6 @@ func childKey(username string, sk func(string) (string, error), id string) (item
 	return itemKey{pk, s}, err
 }
 
-func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
-
 // key is k as the backend takes it.
 func (k itemKey) key() backend.Key { return backend.Key{PK: k.pk, SK: k.sk} }
 
