@@ -20,7 +20,7 @@ import (
 // optional attributes read as their zero values; Numbers are read in any
 // form DynamoDB accepts, and times also from ISO 8601 strings. What cannot
 // be read at all is a *ddbkit.CorruptItemError naming the attribute. Writes
-// (marshalWorn and the like in dynamo.go) keep the seed's exact format.
+// (marshalWorn and the like in items.go) keep the seed's exact format.
 
 // msAttr is a time the seed stores as Unix ms in a Number. It also reads a
 // String of digits (Unix ms) or an ISO 8601 date and time, which a writer

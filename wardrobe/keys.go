@@ -242,7 +242,7 @@ func dateRange(from, to Date) ddb.SortCond {
 }
 
 // latestQuery finds the latest counter of an item before day d that holds
-// a wear: a Query newest first, filtered on count > 0 (latestFilter) within
+// a wear: a Query newest first, filtered on count > 0 (hasWear) within
 // budget items a page, which the caller limits to one item.
 func latestQuery(t ddb.Table, wardrobeID string, kind Kind, id string, d Date, budget int) (ddb.KeyQuery, error) {
 	pk, err := counterPK(wardrobeID, kind, id)
@@ -251,7 +251,7 @@ func latestQuery(t ddb.Table, wardrobeID string, kind Kind, id string, d Date, b
 	}
 	sk, err := dateSK(d)
 	return ddb.KeyQuery{Table: t, PartitionValue: pk, Sort: ddb.SortLT(sk), Descending: true, ConsistentRead: true,
-		Filter: "count>0", Budget: budget}, err
+		Budget: budget}, err
 }
 
 // baseQuery lists one partition of the base table, consistently: the

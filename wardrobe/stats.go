@@ -52,7 +52,7 @@ type wornRef struct {
 	st       stats
 	dayCount int // the counter of the history's day, when read
 
-	// What DynamoStore read, to condition its writes on: the item and the
+	// What the read found, to condition the writes on: the item and the
 	// day's counter (nil if missing).
 	raw, dayRaw ddb.Item
 }

@@ -643,7 +643,7 @@ type worn struct {
 	st                   stats
 	createdAt, deletedAt time.Time
 
-	raw ddb.Item // the stored item, as DynamoStore read it; nil otherwise
+	raw ddb.Item // the stored item, as read; nil for one built here
 }
 
 func (w worn) key() (itemKey, error) { return wornKey(w.wardrobeID, w.kind, w.id) }
