@@ -220,7 +220,14 @@ func Absent() Cond { return Cond{kind: condAbsent} }
 // attribute of want, that value (nil want: exists). Conditioning on the
 // values read, not only on an attribute ddbkit maintains, is what guards
 // a read-modify-write against writers ddbkit does not control.
-func Exists(want ddb.Item) Cond { return Cond{kind: condExists, want: want} }
+func Exists(want ddb.Item) Cond {
+	// DynamoDB compares Numbers by value: so does holds, on values in
+	// the form stored items have (see canonNumber).
+	if w, err := normItem(want); err == nil {
+		want = w
+	}
+	return Cond{kind: condExists, want: want}
+}
 
 // When is the condition f, evaluated on the item at the key as DynamoDB
 // evaluates a ConditionExpression: on an empty item when there is none

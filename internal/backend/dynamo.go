@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -120,7 +121,7 @@ func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 		return err
 	}
 	p, vals := prepared(t, Absent(), Change{})
-	return condFailed(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...), "")
+	return condFailed(txInvalid(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...)), "")
 }
 
 // Put implements Backend.Put: a replacement is safe to repeat.
@@ -246,6 +247,25 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 	for _, w := range ws {
 		if old, ok := ddb.ConditionFailed(err, w.Label); ok {
 			return &CondError{Label: w.Label, Old: old}
+		}
+	}
+	return txInvalid(err)
+}
+
+// txInvalid turns a transaction DynamoDB cancelled because one of its
+// writes was invalid (reason ValidationError: an update that would grow
+// an item past 400 KB, an index key of another type, a change to a key
+// attribute) into the ValidationException the same write gets alone, and
+// the memory backend reports: classified, it is ErrInvalidArgument for a
+// size and ErrSchemaMismatch otherwise, not a conflict.
+func txInvalid(err error) error {
+	var ce *ddb.TxCanceledError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	for _, r := range ce.Reasons {
+		if r.Code == "ValidationError" {
+			return validation(fmt.Sprintf("%s (transaction write %q)", r.Message, r.Label))
 		}
 	}
 	return err

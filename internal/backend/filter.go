@@ -46,6 +46,11 @@ func Contains(attr, v string) Filter {
 
 // Equal keeps items whose attribute attr equals v.
 func Equal(attr string, v types.AttributeValue) Filter {
+	// DynamoDB compares Numbers by value: Keeps compares values in the
+	// form stored items have (see canonNumber).
+	if n, err := normValue(v, true); err == nil {
+		v = n
+	}
 	return Filter{&fnode{op: fEqual, attr: attr, v: v}}
 }
 

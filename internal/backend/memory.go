@@ -24,11 +24,19 @@ import (
 // same keys, with every GSI beside them, and paging with the same cursors.
 // One lock makes every primitive, a transaction included, atomic; stored
 // items are never changed in place (a write stores a new map), so a read
-// may hand them out without copying. Unlike DynamoDB's, its GSIs are
-// consistent at once.
+// may hand them out without copying. It stores an item as DynamoDB reads
+// it back (a Number attribute in canonical form, see canonNumber) and
+// refuses, with DynamoDB's ValidationException and writing nothing, what
+// DynamoDB refuses: a key attribute missing, empty or not a String, an
+// index key attribute empty or not a String, a change to a key attribute,
+// a Number DynamoDB cannot hold, an empty set or one holding a member
+// twice, an item over 400 KB. Unlike DynamoDB's, its GSIs are consistent
+// at once, no call is throttled and no expired item is ever deleted,
+// unless Emulate turns on what DynamoDB Local hides.
 type Memory struct {
 	clock  Clock
 	tables map[string]*memTable
+	emu    *emulator // nil: no emulation
 
 	mu     sync.RWMutex
 	tokens memtable.Tokens
@@ -39,6 +47,7 @@ type memTable struct {
 	items *memtable.Table[ddb.Item]
 	gsis  map[string]*memtable.Table[ddb.Item]
 	pks   map[string]int // items under each partition key, for Export
+	emu   *emuTable      // nil: no emulation
 }
 
 var _ Backend = (*Memory)(nil)
@@ -68,6 +77,7 @@ func (m *Memory) table(t ddb.Table) (*memTable, error) {
 	if mt == nil {
 		return nil, &types.ResourceNotFoundException{Message: ptr(fmt.Sprintf("Requested resource not found: table %q", t.Name))}
 	}
+	m.expire(mt)
 	return mt, nil
 }
 
@@ -97,7 +107,7 @@ func (mt *memTable) gsiKey(ix ddb.Index, item ddb.Item) (pk, sk string, key ddb.
 // in step.
 func (mt *memTable) store(item ddb.Item) {
 	k := KeyOf(mt.t.Table, item)
-	mt.drop(k)
+	old := mt.unlink(k)
 	mt.items.Put(k.PK, k.SK, mt.t.KeyOf(item), item)
 	mt.pks[k.PK]++
 	for _, ix := range mt.t.Indexes {
@@ -105,14 +115,26 @@ func (mt *memTable) store(item ddb.Item) {
 			mt.gsis[ix.Name].Put(gpk, gsk, gkey, item)
 		}
 	}
+	mt.wrote(old, item)
 }
 
 // drop deletes the item at k and its index entries, reporting whether it
 // existed.
 func (mt *memTable) drop(k Key) bool {
-	old := mt.lookup(k)
+	old := mt.unlink(k)
 	if old == nil {
 		return false
+	}
+	mt.wrote(old, nil)
+	return true
+}
+
+// unlink takes the item at k, if any, out of the table and its indexes,
+// and returns it.
+func (mt *memTable) unlink(k Key) ddb.Item {
+	old := mt.lookup(k)
+	if old == nil {
+		return nil
 	}
 	for _, ix := range mt.t.Indexes {
 		if gpk, gsk, gkey, ok := mt.gsiKey(ix, old); ok {
@@ -122,8 +144,12 @@ func (mt *memTable) drop(k Key) bool {
 	if mt.pks[k.PK]--; mt.pks[k.PK] <= 0 {
 		delete(mt.pks, k.PK)
 	}
-	return mt.items.Delete(k.PK, k.SK, k.Item(mt.t.Table))
+	mt.items.Delete(k.PK, k.SK, k.Item(mt.t.Table))
+	return old
 }
+
+// partitions returns the table's partition keys, in order.
+func (mt *memTable) partitions() []string { return slices.Sorted(maps.Keys(mt.pks)) }
 
 // visible is item as a read sees it: nil when its TTL has passed.
 func (m *Memory) visible(mt *memTable, item ddb.Item, now int64) ddb.Item {
@@ -151,6 +177,12 @@ func (m *Memory) Get(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) 
 	if err != nil {
 		return nil, err
 	}
+	if err := mt.checkKey(k); err != nil {
+		return nil, err
+	}
+	if err := m.pass(ctx, nil); err != nil {
+		return nil, err
+	}
 	now := m.readNow(mt)
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -162,12 +194,22 @@ func (m *Memory) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Ite
 	if err := live(ctx); err != nil {
 		return nil, err
 	}
+	if len(ks) == 0 {
+		return nil, nil // no call
+	}
 	mt, err := m.table(t)
 	if err != nil {
 		return nil, err
 	}
-	if len(ks) == 0 {
-		return nil, nil
+	uniq := make(map[Key]bool, len(ks))
+	for _, k := range ks {
+		if err := mt.checkKey(k); err != nil {
+			return nil, err
+		}
+		uniq[k] = true
+	}
+	if err := m.passN(ctx, (len(uniq)+ddb.MaxBatchGet-1)/ddb.MaxBatchGet); err != nil {
+		return nil, err
 	}
 	now := m.readNow(mt)
 	m.mu.RLock()
@@ -195,8 +237,16 @@ func (m *Memory) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		}
 		return nil, "", err
 	}
+	if err := m.pass(ctx, nil); err != nil {
+		return nil, "", err
+	}
 	if mt.t.TTL != "" {
 		f = And(f, unexpired(mt.t.TTL, m.clock.now().Unix()))
+	}
+	var now time.Time
+	lag := q.Index.Name != "" && m.emu != nil && m.emu.e.GSILag > 0
+	if lag {
+		now = m.clock.now()
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -205,6 +255,9 @@ func (m *Memory) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		src = mt.gsis[q.Index.Name]
 		if src == nil {
 			return nil, "", &types.ResourceNotFoundException{Message: ptr(fmt.Sprintf("Requested resource not found: index %q of table %q", q.Index.Name, q.Table.Name))}
+		}
+		if lag {
+			src = mt.lagged(q.Index, q.PartitionValue, now)
 		}
 	}
 	var keep func(ddb.Item) bool
@@ -227,7 +280,7 @@ func binding(t Table, f Filter) string {
 // Create implements Backend.Create: a one-item transaction, as the
 // DynamoDB backend's Create is.
 func (m *Memory) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.Item) error {
-	return m.apply(ctx, s, []Write{PutNew("", t, item)})
+	return m.apply(ctx, s, []Write{PutNew("", t, item)}, nil)
 }
 
 // Put implements Backend.Put.
@@ -239,7 +292,11 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	if err != nil {
 		return err
 	}
-	if err := fits(item); err != nil {
+	item, err = mt.admit(item)
+	if err != nil {
+		return err
+	}
+	if err := m.pass(ctx, nil); err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -247,6 +304,7 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	if old := mt.lookup(KeyOf(t, item)); !c.holds(old) {
 		return &CondError{Old: old}
 	}
+	m.beginWrite()
 	mt.store(item)
 	return nil
 }
@@ -263,6 +321,15 @@ func (m *Memory) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	if err != nil {
 		return nil, err
 	}
+	if err := mt.checkKey(k); err != nil {
+		return nil, err
+	}
+	if err := checkChangeKeys(t, u); err != nil {
+		return nil, err
+	}
+	if err := m.pass(ctx, nil); err != nil {
+		return nil, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old := mt.lookup(k)
@@ -273,9 +340,10 @@ func (m *Memory) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	if err != nil {
 		return nil, err
 	}
-	if err := fits(item); err != nil {
+	if item, err = mt.admit(item); err != nil {
 		return nil, err
 	}
+	m.beginWrite()
 	mt.store(item)
 	return item, nil
 }
@@ -334,8 +402,20 @@ func validation(msg string) error {
 	return &smithy.GenericAPIError{Code: "ValidationException", Message: msg}
 }
 
-// Remove implements Backend.Remove.
+// Remove implements Backend.Remove. Like the DynamoDB backend's, which
+// reads the item first, it finds no item where its TTL has passed.
 func (m *Memory) Remove(ctx context.Context, t ddb.Table, k Key) error {
+	return m.remove(ctx, t, k, true)
+}
+
+// RemoveRead implements Backend.RemoveRead: a delete whose condition is
+// the item's existence, which an item whose TTL has passed but which is
+// not yet deleted meets, as on DynamoDB.
+func (m *Memory) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
+	return m.remove(ctx, t, k, false)
+}
+
+func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
@@ -343,17 +423,29 @@ func (m *Memory) Remove(ctx context.Context, t ddb.Table, k Key) error {
 	if err != nil {
 		return err
 	}
+	if err := mt.checkKey(k); err != nil {
+		return err
+	}
+	var now int64
+	if read {
+		if err := m.pass(ctx, nil); err != nil {
+			return err
+		}
+		now = m.readNow(mt)
+	}
+	if err := m.pass(ctx, nil); err != nil {
+		return err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if read && m.visible(mt, mt.lookup(k), now) == nil {
+		return &CondError{}
+	}
+	m.beginWrite()
 	if !mt.drop(k) {
 		return &CondError{}
 	}
 	return nil
-}
-
-// RemoveRead implements Backend.RemoveRead.
-func (m *Memory) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
-	return m.Remove(ctx, t, k)
 }
 
 // BatchWrite implements Backend.BatchWrite. Like DynamoDB's, it is not
@@ -364,45 +456,64 @@ func (m *Memory) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 	if err := live(ctx); err != nil {
 		return err
 	}
-	mt, err := m.table(t)
-	if err != nil {
-		return err
+	if len(puts)+len(deletes) == 0 {
+		return nil // no call
 	}
+	// What the DynamoDB backend checks before any call.
 	seen := make(map[Key]bool, len(puts)+len(deletes))
-	for _, item := range puts {
-		if err := fits(item); err != nil {
-			return err
-		}
-		k := KeyOf(t, item)
-		if seen[k] {
-			return fmt.Errorf("%w: batch write touches key %s twice", ddbkit.ErrInvalidArgument, ddb.KeyString(k.Item(t)))
-		}
-		seen[k] = true
-	}
-	for _, k := range deletes {
-		if seen[k] {
-			return fmt.Errorf("%w: batch write touches key %s twice", ddbkit.ErrInvalidArgument, ddb.KeyString(k.Item(t)))
-		}
-		seen[k] = true
-	}
 	type req struct {
 		item ddb.Item
 		del  Key
 	}
-	reqs := make([]req, 0, len(seen))
+	reqs := make([]req, 0, len(puts)+len(deletes))
 	for _, item := range puts {
 		reqs = append(reqs, req{item: item})
 	}
 	for _, k := range deletes {
 		reqs = append(reqs, req{del: k})
 	}
+	for _, r := range reqs {
+		k := r.del
+		if r.item != nil {
+			k = KeyOf(t, r.item)
+		}
+		if seen[k] {
+			return fmt.Errorf("%w: batch write touches key %s twice", ddbkit.ErrInvalidArgument, ddb.KeyString(k.Item(t)))
+		}
+		seen[k] = true
+	}
+	mt, err := m.table(t)
+	if err != nil {
+		return err
+	}
+	// Then what each call checks, DynamoDB refusing a call whole: a bad
+	// write fails its call and those after it, and leaves the earlier
+	// calls' writes applied.
 	for len(reqs) > 0 {
 		n := min(len(reqs), ddb.MaxBatchWrite)
 		if err := live(ctx); err != nil {
 			return err
 		}
+		chunk := reqs[:n]
+		for i, r := range chunk {
+			if r.item == nil {
+				if err := mt.checkKey(r.del); err != nil {
+					return err
+				}
+				continue
+			}
+			item, err := mt.admit(r.item)
+			if err != nil {
+				return err
+			}
+			chunk[i].item = item
+		}
+		if err := m.pass(ctx, nil); err != nil {
+			return err
+		}
 		m.mu.Lock()
-		for _, r := range reqs[:n] {
+		m.beginWrite()
+		for _, r := range chunk {
 			if r.item != nil {
 				mt.store(r.item)
 			} else {
@@ -416,33 +527,48 @@ func (m *Memory) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 }
 
 // Tx implements Backend.Tx: it spends one of r's attempts, as the
-// DynamoDB backend's first call does, and applies ws.
+// DynamoDB backend's first call does (more when throttling is emulated),
+// and applies ws.
 func (m *Memory) Tx(ctx context.Context, r *Run, ws []Write) error {
 	if err := checkWrites(ws); err != nil {
 		return err
 	}
-	r.left--
-	return m.apply(ctx, r.Scope, ws)
+	return m.apply(ctx, r.Scope, ws, r)
 }
 
 // apply applies ws atomically under the token the DynamoDB backend sends
 // for scope s: a caller's idempotency key makes the same token
 // (ddb.RequestToken over the same table, operation and partition), and
 // memtable.Tokens answers a repeat as DynamoDB does.
-func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write) error {
+func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
 	mts := make([]*memTable, len(ws))
+	items := make([]ddb.Item, len(ws)) // puts as stored, then updates as written
 	for i, w := range ws {
 		mt, err := m.table(w.Table)
 		if err != nil {
 			return err
 		}
 		mts[i] = mt
-		if err := fits(w.item); err != nil {
+		if w.kind == writePut {
+			if items[i], err = mt.admit(w.item); err != nil {
+				return err
+			}
+		} else if err := mt.checkKey(w.key); err != nil {
 			return err
 		}
+		if err := checkChangeKeys(w.Table, w.change); err != nil {
+			return err
+		}
+	}
+	var left *int
+	if r != nil {
+		left = &r.left
+	}
+	if err := m.pass(ctx, left); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -458,7 +584,6 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write) error {
 			return err
 		}
 	}
-	updated := make([]ddb.Item, len(ws))
 	for i, w := range ws {
 		k := w.keyOf()
 		old := mts[i].lookup(k)
@@ -470,18 +595,16 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write) error {
 			if err != nil {
 				return err
 			}
-			if err := fits(item); err != nil {
+			if items[i], err = mts[i].admit(item); err != nil {
 				return err
 			}
-			updated[i] = item
 		}
 	}
+	m.beginWrite()
 	for i, w := range ws {
 		switch w.kind {
-		case writePut:
-			mts[i].store(w.item)
-		case writeUpdate:
-			mts[i].store(updated[i])
+		case writePut, writeUpdate:
+			mts[i].store(items[i])
 		case writeDelete:
 			mts[i].drop(w.key)
 		}
@@ -530,6 +653,98 @@ func render(item ddb.Item) string {
 	return b.String()
 }
 
+// admit returns item as DynamoDB would store it (see canonNumber), or
+// refuses it as DynamoDB does with a ValidationException: without its
+// table's key, with a key attribute that is not a non-empty String, with
+// an index key attribute that is not one, with a value DynamoDB refuses;
+// or over 400 KB (see fits).
+func (mt *memTable) admit(item ddb.Item) (ddb.Item, error) {
+	item, err := normItem(item)
+	if err != nil {
+		return nil, err
+	}
+	return item, mt.check(item)
+}
+
+func (mt *memTable) check(item ddb.Item) error {
+	for _, a := range [2]string{mt.t.PartitionKey, mt.t.SortKey} {
+		if a == "" {
+			continue
+		}
+		switch v := item[a].(type) {
+		case nil:
+			return validation("One or more parameter values were invalid: Missing the key " + a + " in the item")
+		case *types.AttributeValueMemberS:
+			if v.Value == "" {
+				return validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value. Key: " + a)
+			}
+		default:
+			return validation("One or more parameter values were invalid: Type mismatch for key " + a + " expected: S actual: " + typeName(v))
+		}
+	}
+	for _, ix := range mt.t.Indexes {
+		for _, a := range [2]string{ix.PartitionKey, ix.SortKey} {
+			v, ok := item[a]
+			if a == "" || !ok || a == mt.t.PartitionKey || a == mt.t.SortKey {
+				continue
+			}
+			s, isS := v.(*types.AttributeValueMemberS)
+			switch {
+			case !isS:
+				return validation("One or more parameter values were invalid: Type mismatch for Index Key " + a + " Expected: S Actual: " + typeName(v) + " IndexName: " + ix.Name)
+			case s.Value == "":
+				return validation("One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty string value. IndexName: " + ix.Name + ", IndexKey: " + a)
+			}
+		}
+	}
+	return fits(item)
+}
+
+// checkChangeKeys refuses, as DynamoDB does, a change to a key attribute.
+func checkChangeKeys(t ddb.Table, u Change) error {
+	for _, o := range u.ops {
+		if o.name == t.PartitionKey || o.name == t.SortKey {
+			return validation("One or more parameter values were invalid: Cannot update attribute " + o.name + ". This attribute is part of the key")
+		}
+	}
+	return nil
+}
+
+// checkKey refuses, as DynamoDB does, a key with an empty value.
+func (mt *memTable) checkKey(k Key) error {
+	if k.PK == "" || (mt.t.SortKey != "" && k.SK == "") {
+		return validation("One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty string value.")
+	}
+	return nil
+}
+
+// typeName is v's DynamoDB type, as DynamoDB's messages name it.
+func typeName(v types.AttributeValue) string {
+	switch v.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberM:
+		return "M"
+	}
+	return "?"
+}
+
 // fits refuses an item DynamoDB would refuse for its size. Domains check
 // sizes before any call, with their own field names; this is the last
 // guard, for what they let through.
@@ -548,10 +763,11 @@ func (m *Memory) Export(name string) []ddb.Item {
 	if mt == nil {
 		return nil
 	}
+	m.expire(mt)
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	items := []ddb.Item{}
-	for _, pk := range slices.Sorted(maps.Keys(mt.pks)) {
+	for _, pk := range mt.partitions() {
 		for _, item := range mt.items.Partition(pk) {
 			items = append(items, ddb.CloneItem(item))
 		}
@@ -566,8 +782,10 @@ func (m *Memory) Import(name string, items []ddb.Item) error {
 	if mt == nil {
 		return ddbkit.Invalid("table", "no table %q in this store", name)
 	}
+	m.expire(mt)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.beginWrite()
 	for _, item := range items {
 		mt.store(ddb.CloneItem(item))
 	}

@@ -1,0 +1,105 @@
+package backend_test
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/backend/backendtest"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/memtable"
+)
+
+func TestMain(m *testing.M) { ddbtest.Main(m) }
+
+// clock is a settable clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) read() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
+	main, other, ttl := backendtest.Schema()
+	tables := []backend.Table{main, other, ttl}
+	c := &clock{now: time.Now()}
+	m := backend.NewMemory(c.read, tables...)
+	var lag time.Duration
+	throttles := false
+	if e != nil {
+		m.Emulate(*e)
+		lag, throttles = e.GSILag, e.Throttle != nil
+	}
+	items := func(m *backend.Memory) func(*testing.T, ddb.Table) []ddb.Item {
+		return func(_ *testing.T, t ddb.Table) []ddb.Item { return m.Export(t.Name) }
+	}
+	return backendtest.Harness{
+		Backend: m, Main: main, Other: other, TTL: ttl,
+		Items:    items(m),
+		SetClock: c.set,
+		Reload: func(t *testing.T) backendtest.Copy {
+			cp := backend.NewMemory(c.read, tables...)
+			for _, tb := range tables {
+				if err := cp.Import(tb.Name, m.Export(tb.Name)); err != nil {
+					t.Fatalf("Import(%s): %v", tb.Name, err)
+				}
+			}
+			return backendtest.Copy{Backend: cp, Items: items(cp)}
+		},
+		TokenWindow: memtable.TokenWindow,
+		GSILag:      lag,
+		Throttles:   throttles,
+	}
+}
+
+func TestMemory(t *testing.T) {
+	backendtest.Run(t, func(t *testing.T) backendtest.Harness { return memoryHarness(t, nil) })
+}
+
+func dynamoHarness(t *testing.T) backendtest.Harness {
+	client := ddbtest.Client(t)
+	main, other, ttl := backendtest.Schema()
+	var tables []backend.Table
+	for _, tb := range []*backend.Table{&main, &other, &ttl} {
+		tb.Name = ddbtest.NewTable(t, client, backendtest.CreateTableInput(*tb))
+		tables = append(tables, *tb)
+	}
+	c := &clock{now: time.Now()}
+	return backendtest.Harness{
+		Backend: backend.NewDynamo(client, ddb.DefaultBackoff, c.read, tables...),
+		Main:    main, Other: other, TTL: ttl,
+		Items: func(t *testing.T, tb ddb.Table) []ddb.Item {
+			var items []ddb.Item
+			p := dynamodb.NewScanPaginator(client, &dynamodb.ScanInput{TableName: aws.String(tb.Name), ConsistentRead: aws.Bool(true)})
+			for p.HasMorePages() {
+				out, err := p.NextPage(t.Context())
+				if err != nil {
+					t.Fatalf("Scan(%s): %v", tb.Name, err)
+				}
+				items = append(items, out.Items...)
+			}
+			return items
+		},
+		SetClock: c.set,
+	}
+}
+
+func TestDynamo(t *testing.T) {
+	backendtest.Run(t, dynamoHarness)
+}
