@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -532,6 +533,115 @@ var schemaCases = []testCase{
 		q.Sort = ddb.SortBetween("a", "\u00ff")
 		if got := sks(all(t, h.Backend, q, backend.Filter{})); !slices.Equal(got, keys[2:10]) {
 			t.Errorf("between a and \u00ff: got %q, want %q", got, keys[2:10])
+		}
+	}},
+}
+
+var limitCases = []testCase{
+	{"pages past DynamoDB's 1 MB response", func(t *testing.T, h *Harness) {
+		var cands []ddb.Item
+		for i := range 12 {
+			it := sized(h.Main, "L", fmt.Sprintf("l%02d", i), 200*1024)
+			it["k"] = num(int64(i % 3))
+			cands = append(cands, it)
+		}
+		mustPut(t, h, h.Main, cands...)
+		q := ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "L", ConsistentRead: true}
+		for _, limit := range []int{5, 11, 12, 20} {
+			ps, more := pages(t, h.Backend, q, limit, backend.Filter{})
+			wps, wmore := modelPages(cands, nil, limit, 0)
+			comparePages(t, fmt.Sprintf("limit %d", limit), ps, more, wps, wmore)
+			f := backend.Equal("k", num(1))
+			for _, budget := range []int{0, 3, 7} {
+				q.Budget = budget
+				ps, more = pages(t, h.Backend, q, limit, f)
+				wps, wmore = modelPages(cands, f.Keeps, limit, max(budget, ddb.DefaultBudget*boolInt(budget <= 0)))
+				comparePages(t, fmt.Sprintf("filtered, budget %d, limit %d", budget, limit), ps, more, wps, wmore)
+			}
+			q.Budget = 0
+		}
+	}},
+	{"batch reads past DynamoDB's 16 MB response", func(t *testing.T, h *Harness) {
+		var puts []ddb.Item
+		var ks []backend.Key
+		for i := range 45 {
+			it := sized(h.Main, "M", fmt.Sprintf("m%02d", i), 390*1024)
+			puts = append(puts, it)
+			ks = append(ks, key("M", fmt.Sprintf("m%02d", 44-i)))
+		}
+		must(t, h.Backend.BatchWrite(t.Context(), h.Main.Table, puts, nil))
+		got, err := h.Backend.BatchGet(t.Context(), h.Main.Table, ks)
+		must(t, err)
+		if len(got) != len(ks) {
+			t.Fatalf("BatchGet: %d items, want %d", len(got), len(ks))
+		}
+		for i, it := range got {
+			wantItem(t, fmt.Sprintf("BatchGet item %d", i), it, puts[44-i])
+		}
+	}},
+}
+
+var raceCases = []testCase{
+	{"concurrent writers: one create wins, no increment is lost", func(t *testing.T, h *Harness) {
+		ctx := t.Context()
+		const n = 12
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = h.Backend.Create(ctx, scope(h, fmt.Sprint("P", i)), h.Main.Table, item(h.Main, "P", "one", "by", i))
+			}()
+		}
+		wg.Wait()
+		wins := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				wins++
+			case !is(err, ddbkit.ErrConflict) && !is(err, ddbkit.ErrUnavailable):
+				t.Errorf("Create %d: %v, want a failed condition or a conflict", i, err)
+			}
+		}
+		if wins != 1 {
+			t.Errorf("%d concurrent Creates of one key succeeded, want exactly 1", wins)
+		}
+
+		mustPut(t, h, h.Main, item(h.Main, "P", "counter", "n", 0))
+		oks := make([]bool, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := backend.RMW(ctx, ddb.Backoff{Attempts: 8, Base: time.Millisecond, Max: 20 * time.Millisecond}, scope(h, "P"), func(r *backend.Run) error {
+					cur, err := h.Backend.Get(ctx, h.Main.Table, key("P", "counter"))
+					if err != nil {
+						return err
+					}
+					var c backend.Change
+					c.Add("n", 1)
+					err = h.Backend.Tx(ctx, r, []backend.Write{backend.Update("c", h.Main.Table, key("P", "counter"), c, backend.Exists(ddb.Item{"n": cur["n"]}))})
+					if _, ok := backend.Failed(err, "c"); ok {
+						return backend.Changed("counter changed")
+					}
+					return err
+				})
+				oks[i] = err == nil
+				if err != nil && !is(err, ddbkit.ErrConflict) && !is(err, ddbkit.ErrUnavailable) {
+					t.Errorf("RMW %d: %v", i, err)
+				}
+			}()
+		}
+		wg.Wait()
+		done := 0
+		for _, ok := range oks {
+			if ok {
+				done++
+			}
+		}
+		if got := get(t, h, h.Main, key("P", "counter")); render(got) != render(item(h.Main, "P", "counter", "n", done)) || done == 0 {
+			t.Errorf("after %d successful increments the counter is %s", done, render(got))
 		}
 	}},
 }

@@ -178,9 +178,10 @@ var updateCases = []testCase{
 		wantErr(t, "Update(empty change)", err, ddbkit.ErrInvalidArgument)
 		var add backend.Change
 		add.Add("s", 1)
-		if _, err := h.Backend.Update(ctx, h.Main.Table, key("P", "a"), add, backend.Cond{}); err == nil {
-			t.Errorf("Update adding to a String: no error")
-		}
+		_, err = h.Backend.Update(ctx, h.Main.Table, key("P", "a"), add, backend.Cond{})
+		wantErr(t, "Update adding to a String", err, ddbkit.ErrSchemaMismatch)
+		err = h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Update("add", h.Main.Table, key("P", "a"), add, backend.Cond{})})
+		wantErr(t, "Tx adding to a String", err, ddbkit.ErrSchemaMismatch)
 		wantUnchanged(t, "refused updates", h, before)
 	}},
 }

@@ -31,6 +31,8 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Validation", validationCases},
 		{"Keys", keyCases},
 		{"Schema", schemaCases},
+		{"Limits", limitCases},
+		{"Races", raceCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
