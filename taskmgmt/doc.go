@@ -183,24 +183,22 @@
 //   - DeleteTag deletes the tag first (so no task write can add it again:
 //     they check their new tags exist), then removes its references.
 //     DeleteTeam deletes the members' user_team items, then the team's
-//     partition, the team item last; neither is atomic, both finish when
-//     repeated. MemoryStore does each at once.
+//     partition, the team item last; neither is atomic, on either store,
+//     and both finish when repeated.
 //   - UpdateTask that changes nothing writes nothing, which also makes a
 //     repeat of a committed update under an idempotency key succeed.
 //   - Consistency: see "Consistency and capacity" below.
 //   - Retries: every call belongs to exactly one retry loop, so
-//     Options.Retry.MaxAttempts bounds the calls of each step. Plain
-//     reads and single-item writes (GetItem, the renames' UpdateItem, the
-//     tag's DeleteItem) retry on their own; Query pages, batches and
-//     one-shot transactions (CreateTag, CreateTask, RevokeInvitation,
-//     CreateUser) retry inside ddb.QueryPage, ddb.BatchWrite, ddb.ExecTx
-//     and ddb.PutNew. A read-modify-write (CreateTeam, AddMember, SetRole,
-//     RemoveMember, UpdateTask, DeleteTask, Invite, AcceptInvitation) is
-//     one loop of single calls: after a failed condition it reads and
-//     builds again; after throttling, a transaction conflict, a 5xx or a
-//     lost answer it sends the same transaction again under the same
-//     token. The fan-outs, DeleteTag's walk and RecalculateCounters are
-//     one loop that walks again after any failure.
+//     Options.Retry.MaxAttempts bounds the calls of each step. Both stores
+//     run the same operations over one item backend, whose every
+//     primitive (a GetItem, a Query page, an UpdateItem, a batch, a
+//     transaction) retries throttling, 5xx and lost answers itself, as far
+//     as repeating it is safe; a transaction is resent under the same
+//     token. A read-modify-write (CreateTeam, AddMember, SetRole,
+//     RemoveMember, UpdateTask, DeleteTask, Invite, AcceptInvitation, and
+//     the walks of the fan-outs, DeleteTag and RecalculateCounters) reads
+//     and builds again only after a failed condition (what it read
+//     changed), within the same budget of MaxAttempts transactions.
 //   - Creates are reported as this call's own only when a token proves
 //     it. CreateUser is a one-item TransactWriteItems with a
 //     ClientRequestToken (ddb.PutNew, two write units per KB instead of
@@ -249,8 +247,9 @@
 //     Reads leave expired invitations out, as TTL deletes late.
 //   - Email addresses are plain addresses (net/mail, no display name, at
 //     most 254 bytes), compared exactly as written. Inviting an address
-//     that has an invitation to the team replaces it: the earlier ones are
-//     deleted in the new one's transaction, and their links stop working
+//     that has a live invitation to the team replaces it: the earlier ones
+//     are deleted in the new one's transaction (expired ones are left to
+//     TTL, as reads leave them out), and their links stop working
 //     (a resend, possibly with another role). Two concurrent invitations
 //     of one address can both stay; either link then works once.
 //   - Only an admin invites or revokes, checked in the same transaction
@@ -260,7 +259,7 @@
 //     caller's: the token is the proof that the invitee received the mail.
 //   - AcceptInvitation compares the token in constant time and checks the
 //     expiry against the store's clock, then deletes the invitation on
-//     condition of that token and of expiresAt being after now, in the
+//     condition of that token and of the expiresAt read (after now), in the
 //     transaction that writes the membership pair. The role is the
 //     invitation's; team_name is the invitation's unless the team was
 //     renamed since, in which case the team's current name (a copy must

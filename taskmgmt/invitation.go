@@ -409,9 +409,3 @@ func invitationsQuery(t ddb.Table, teamID string) ddb.KeyQuery {
 	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: ddb.SortBeginsWith(segInvite + "#"),
 		Descending: true, ConsistentRead: true}
 }
-
-// invitationWrites describes an invitation for the memory store's token
-// emulation.
-func invitationWrites(inv Invitation) string {
-	return fmt.Sprint(inv.TeamID, inv.ID, inv.Email, inv.Role, inv.InvitedBy, inv.CreatedAt.Unix(), inv.ExpiresAt.Unix(), inv.TeamName)
-}

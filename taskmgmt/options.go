@@ -127,27 +127,10 @@ func (o Options) table() ddb.Table {
 	return t
 }
 
-// budgeted returns q with the store's filter budget.
-func (o Options) budgeted(q ddb.KeyQuery) ddb.KeyQuery {
-	q.Budget = o.FilterBudget
-	return q
-}
-
 func (o Options) invitationTable() ddb.Table {
 	t := table(o.InvitationTableName)
 	t.CursorSecret = string(o.CursorSecret)
 	return t
-}
-
-// clock is one reading of the clock: the instant, and today in Location.
-type clock struct {
-	now   time.Time
-	today Date
-}
-
-func (o Options) read() clock {
-	now := o.Clock()
-	return clock{now: now, today: DateOf(now.In(o.Location))}
 }
 
 // expiresAt is the TTL of the daily counter of day d, in Unix seconds.
@@ -194,23 +177,7 @@ func errUnknownTag(field, tagID string) error {
 }
 
 func errLastAdmin(teamID, userID string) error {
-	return &lastAdminError{fmt.Errorf("user %q is the last admin of team %q; make another member admin first: %w", userID, teamID, ddbkit.ErrConflict)}
-}
-
-// lastAdminError is an ErrConflict that retrying cannot resolve.
-type lastAdminError struct{ error }
-
-func (e *lastAdminError) Unwrap() error { return e.error }
-
-// retryable is ddb.Retryable without the conflicts a retry cannot
-// resolve.
-func retryable(err error) bool {
-	var la *lastAdminError
-	return !errors.As(err, &la) && !errors.Is(err, ErrNotAdmin) && ddb.Retryable(err)
-}
-
-func errRaced(what string) error {
-	return fmt.Errorf("%s changed while being updated: %w", what, ddbkit.ErrConflict)
+	return fmt.Errorf("user %q is the last admin of team %q; make another member admin first: %w", userID, teamID, ddbkit.ErrConflict)
 }
 
 // wrap prefixes err with the package and operation, and makes it match
@@ -250,6 +217,3 @@ var keyReusedText = func() string {
 	_, err := t.Check("key", "other writes", now)
 	return err.Error()
 }()
-
-// isNotFound reports an error made by errNotFound and its kin.
-func isNotFound(err error) bool { return errors.Is(err, ddbkit.ErrNotFound) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -17,20 +18,7 @@ import (
 // Items are built by the DynamoDB store's own marshal functions, so the
 // two layouts cannot drift.
 func (s *MemoryStore) Export() ddbkit.TableItems {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := ddbkit.TableItems{s.t.Name: {}, s.it.Name: {}}
-	for _, pk := range sortedKeys(s.parts) {
-		for _, r := range s.items.Partition(pk) {
-			out[s.t.Name] = append(out[s.t.Name], r.item())
-		}
-	}
-	for _, pk := range sortedKeys(s.inviteParts) {
-		for _, inv := range s.invites.Partition(pk) {
-			out[s.it.Name] = append(out[s.it.Name], invitationItem(*inv))
-		}
-	}
-	return out
+	return ddbkit.TableItems{s.t.Name: s.m.Export(s.t.Name), s.it.Name: s.m.Export(s.it.Name)}
 }
 
 // Import adds items, in the seed's layout as another program or ddbkit
@@ -56,8 +44,7 @@ func (s *MemoryStore) Export() ddbkit.TableItems {
 // returns).
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
-	var recs []*record
-	var invs []*Invitation
+	var tasks, invs []ddb.Item
 	for _, name := range sortedKeys(items) {
 		switch name {
 		case s.t.Name:
@@ -69,7 +56,7 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 				if err != nil {
 					return wrap(op, err)
 				}
-				recs = append(recs, r)
+				tasks = append(tasks, r.item())
 			}
 		case s.it.Name:
 			for _, it := range items[name] {
@@ -80,74 +67,77 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 				if err != nil {
 					return wrap(op, err)
 				}
-				invs = append(invs, &inv)
+				invs = append(invs, invitationItem(inv))
 			}
 		default:
 			return wrap(op, ddbkit.Invalid("items", "names table %q; the store has %q and %q", name, s.t.Name, s.it.Name))
 		}
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, r := range recs {
-		if r.task != nil {
-			s.putTask(*r.task)
-		} else {
-			s.put(r)
-		}
+	// What the store holds is what it read, written back as the DynamoDB
+	// store writes it.
+	if err := s.m.Import(s.t.Name, tasks); err != nil {
+		return wrap(op, err)
 	}
-	for _, inv := range invs {
-		k := invitationKey(inv.TeamID, inv.ID)
-		if _, ok := s.invites.Get(k.pk, k.sk); !ok {
-			s.inviteParts[k.pk]++
-		}
-		s.invites.Put(k.pk, k.sk, keyAttrs(k), inv)
-	}
-	return nil
+	return wrap(op, s.m.Import(s.it.Name, invs))
+}
+
+// record is one item of the task table as the DynamoDB store reads it:
+// exactly one of its values is set.
+type record struct {
+	pk         string
+	user       *User
+	team       *Team
+	member     *Member
+	membership *Membership
+	tag        *Tag
+	task       *Task
+	counter    *DailyCount // Date "" for COUNTER#ALL
 }
 
 // recordOf decodes an item of the task table by the shape of its key, as
 // the DynamoDB store's reads of that key decode it.
 func recordOf(t ddb.Table, item ddb.Item) (*record, error) {
-	pkv, sk := str(item[AttrPK]), str(item[AttrSK])
+	pkv, _ := backend.Str(item, AttrPK)
+	sk, _ := backend.Str(item, AttrSK)
 	if pkv == "" {
 		return nil, ddb.Corrupt(t, item, AttrPK, "must be a non-empty String")
 	}
 	if sk == "" {
 		return nil, ddb.Corrupt(t, item, AttrSK, "must be a non-empty String")
 	}
-	k := keyAttrs(itemKey{pkv, sk})
+	k := pkv
 	seg, _, _ := strings.Cut(sk, keys.Sep)
 	switch {
 	case strings.HasPrefix(pkv, segUser+keys.Sep) && sk == pkv:
 		u, err := decodeUser(t, item)
-		return &record{attrs: k, user: &u}, err
+		return &record{pk: k, user: &u}, err
 	case strings.HasPrefix(pkv, segUser+keys.Sep) && seg == segTeam:
 		m, err := decodeMembership(t, item)
-		return &record{attrs: k, membership: &m}, err
+		return &record{pk: k, membership: &m}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && sk == pkv:
 		tm, err := decodeTeam(t, item)
-		return &record{attrs: k, team: &tm}, err
+		return &record{pk: k, team: &tm}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && seg == segUser:
 		m, err := decodeMember(t, item)
-		return &record{attrs: k, member: &m}, err
+		return &record{pk: k, member: &m}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && seg == segTag:
 		tg, err := decodeTag(t, item)
-		return &record{attrs: k, tag: &tg}, err
+		return &record{pk: k, tag: &tg}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && seg == segTask:
 		tk, err := decodeTask(t, item)
-		return &record{attrs: k, task: &tk}, err
+		return &record{pk: k, task: &tk}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && sk == join(segCounter, counterAll):
 		if _, err := keyID(t, item, AttrPK, pkv, segTeam); err != nil {
 			return nil, err
 		}
 		c, st, err := decodeCounts(t, item)
-		return &record{attrs: k, counter: &DailyCount{Counts: c, ExpiresAt: epoch(st.ExpiresAt)}}, err
+		return &record{pk: k, counter: &DailyCount{Counts: c, ExpiresAt: epoch(st.ExpiresAt)}}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && seg == segCounter:
 		if _, err := keyID(t, item, AttrPK, pkv, segTeam); err != nil {
 			return nil, err
 		}
 		d, err := decodeDaily(t, item)
-		return &record{attrs: k, counter: &d}, err
+		return &record{pk: k, counter: &d}, err
 	case strings.HasPrefix(pkv, segUser+keys.Sep) || strings.HasPrefix(pkv, segTeam+keys.Sep):
 		return nil, ddb.Corrupt(t, item, AttrSK, "%q is no item of partition %q in the seed's layout", sk, pkv)
 	}
@@ -170,7 +160,7 @@ func (r *record) item() ddb.Item {
 	case r.task != nil:
 		return taskItem(*r.task)
 	}
-	teamID, _ := idFrom(str(r.attrs[AttrPK]), segTeam)
+	teamID, _ := idFrom(r.pk, segTeam)
 	return counterItem(teamID, *r.counter)
 }
 

@@ -1,0 +1,249 @@
+package taskmgmt
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// The invitation operations, on both stores (see store.go). The
+// invitation table is served with TTL on expiresAt: its reads leave out
+// expired invitations, as of the operation's reading of the clock.
+
+// Transaction item labels of the invitation writes.
+const (
+	labelInvitation = "invitation"
+	labelEarlier    = "earlier invitation "
+)
+
+// maxReplaced bounds the earlier invitations of one address one Invite
+// deletes: the transaction's other items leave room for that many. More
+// can only come from other writers; the rest expire.
+const maxReplaced = ddb.MaxTxItems - 3
+
+// invTx applies ws, a transaction that writes the invitation items at
+// keys (and maybe others), under r. On MemoryStore it also records in the
+// invitation table's stream what the transaction changed at keys.
+func (c *core) invTx(ctx context.Context, r *backend.Run, ws []backend.Write, keys []backend.Key) error {
+	if c.stream == nil {
+		return c.b.Tx(ctx, r, ws)
+	}
+	return c.stream.tx(ctx, r, ws, keys)
+}
+
+// Invite implements InvitationStore.Invite, which documents its errors.
+func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
+	const op = "invite"
+	if err := c.o.validateInvite(op, teamID, inviterID, in); err != nil {
+		return Invitation{}, err
+	}
+	now := c.read().now
+	var inv Invitation
+	err := c.rmw(ctx, c.invitationScope(op, teamPK(teamID)), func(r *backend.Run) error {
+		team, titem, err := c.team(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		// The earlier invitations of the address, which this one replaces:
+		// a walk whose pages are each bounded by the filter budget.
+		var earlier []backend.Key
+		err = c.walk(ctx, invitationsQuery(c.it, teamID), backend.Equal(attrEmail, s(in.Email)), func(it ddb.Item) bool {
+			if len(earlier) < maxReplaced {
+				earlier = append(earlier, backend.KeyOf(c.it, it))
+			}
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		if inv.ID == "" { // the first build makes the invitation; rebuilds keep it
+			if inv, err = c.o.newInvitation(teamID, team.Name, inviterID, in, now); err != nil {
+				return err
+			}
+		}
+		inv.TeamName = team.Name
+		ws := []backend.Write{
+			backend.Check(labelAdmin, c.t, teamUserKey(teamID, inviterID).key(), admin),
+			backend.Check(labelTeam, c.t, teamKey(teamID).key(), named(titem, attrTeamName)),
+		}
+		keys := make([]backend.Key, 0, len(earlier)+1)
+		for i, k := range earlier {
+			ws = append(ws, backend.Remove(labelEarlier+strconv.Itoa(i), c.it, k))
+			keys = append(keys, k)
+		}
+		k := invitationKey(teamID, inv.ID).key()
+		ws = append(ws, backend.PutNew(labelInvitation, c.it, invitationItem(c.o.storedForm(inv))))
+		keys = append(keys, k)
+		err = c.invTx(ctx, r, ws, keys)
+		if _, ok := backend.Failed(err, labelAdmin); ok {
+			return errNotAdmin(teamID, inviterID)
+		}
+		if old, ok := backend.Failed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(teamID)
+			}
+			return raced("team " + strconv.Quote(teamID))
+		}
+		if _, ok := backend.Failed(err, labelInvitation); ok {
+			return errRepeatedID("invitation", inv.ID)
+		}
+		if _, ok := backend.Failed(err, ""); ok {
+			return raced("the invitations of team " + strconv.Quote(teamID))
+		}
+		return err
+	})
+	if err != nil {
+		return Invitation{}, wrap(op, err)
+	}
+	return inv, nil
+}
+
+// GetInvitation implements InvitationStore.GetInvitation, which documents its errors.
+func (c *core) GetInvitation(ctx context.Context, teamID, invitationID string) (Invitation, error) {
+	const op = "get invitation"
+	if err := validateIDs(op, "TeamID", teamID, "InvitationID", invitationID); err != nil {
+		return Invitation{}, err
+	}
+	inv, _, err := c.invitation(ctx, teamID, invitationID, c.read().now)
+	if err != nil {
+		return Invitation{}, wrap(op, err)
+	}
+	inv.Token = ""
+	return inv, nil
+}
+
+// invitation reads a live invitation at now, its token included, and its
+// item.
+func (c *core) invitation(ctx context.Context, teamID, invitationID string, now time.Time) (Invitation, ddb.Item, error) {
+	item, err := c.b.Get(ctx, c.it, invitationKey(teamID, invitationID).key())
+	if err != nil {
+		return Invitation{}, nil, err
+	}
+	if item == nil {
+		return Invitation{}, nil, errInvitationNotFound(teamID, invitationID)
+	}
+	inv, err := decodeInvitation(c.it, item)
+	if err != nil {
+		return Invitation{}, nil, err
+	}
+	if !inv.Live(now) {
+		return Invitation{}, nil, errInvitationNotFound(teamID, invitationID)
+	}
+	return inv, item, nil
+}
+
+// ListInvitations implements InvitationStore.ListInvitations, which documents its errors.
+func (c *core) ListInvitations(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Invitation], error) {
+	const op = "list invitations"
+	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Invitation]{}, err
+	}
+	c.read() // the time TTL filters at
+	// Filtered by TTL, so bounded by the filter budget: a page may be
+	// short, or empty, with a Next cursor.
+	p, err := listPage(ctx, c, c.it, invitationsQuery(c.it, teamID), o, backend.Filter{}, decodePublicInvitation)
+	return p, wrap(op, err)
+}
+
+// AcceptInvitation implements InvitationStore.AcceptInvitation, which documents its errors.
+func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error) {
+	const op = "accept invitation"
+	if err := validateAcceptance(op, userID, a); err != nil {
+		return Member{}, err
+	}
+	notFound := errInvitationNotFound(a.TeamID, a.InvitationID)
+	now := c.read()
+	inv, invItem, err := c.invitation(ctx, a.TeamID, a.InvitationID, now.now)
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	if !tokenMatches(inv.Token, a.Token) {
+		return Member{}, wrap(op, notFound)
+	}
+	u, uitem, err := c.user(ctx, userID)
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	// The names to copy, and the checks that the team and the user still
+	// hold them: the invitation's copy of the team's name at first, the
+	// team's own after a failed check.
+	teamName, userName := inv.TeamName, u.Name
+	teamWant, userWant := ddb.Item{attrTeamName: s(teamName)}, named(uitem, attrUserName)
+	ik := invitationKey(a.TeamID, a.InvitationID).key()
+	var m Member
+	// The accepting user's partition scopes the key.
+	err = c.rmw(ctx, c.invitationScope(op, userPK(userID)), func(r *backend.Run) error {
+		m = Member{TeamID: a.TeamID, UserID: userID, UserName: userName, Role: inv.Role, JoinedAt: now.today}
+		err := c.invTx(ctx, r, []backend.Write{
+			// The invitation goes, if it still holds the token and the
+			// expiry read, which had not passed now: the moment of
+			// acceptance decides, not TTL.
+			backend.Delete(labelInvitation, c.it, ik, ddb.Item{attrToken: invItem[attrToken], attrInvExpiresAt: invItem[attrInvExpiresAt]}),
+			backend.Check(labelTeam, c.t, teamKey(a.TeamID).key(), teamWant),
+			backend.Check(labelUser, c.t, userKey(userID).key(), userWant),
+			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today})),
+			backend.PutNew(labelTeamUser, c.t, teamUserItem(m)),
+		}, []backend.Key{ik})
+		if _, ok := backend.Failed(err, labelInvitation); ok {
+			return notFound // accepted or revoked meanwhile
+		}
+		// The copies must match the team's and the user's names now: a
+		// rename since the invitation or the read is taken from the item.
+		if old, ok := backend.Failed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(a.TeamID)
+			}
+			t, derr := decodeTeam(c.t, old)
+			if derr != nil {
+				return derr
+			}
+			teamName, teamWant = t.Name, named(old, attrTeamName)
+			return raced("team " + strconv.Quote(a.TeamID))
+		}
+		if old, ok := backend.Failed(err, labelUser); ok {
+			if old == nil {
+				return errUserNotFound(userID)
+			}
+			u, derr := decodeUser(c.t, old)
+			if derr != nil {
+				return derr
+			}
+			userName, userWant = u.Name, named(old, attrUserName)
+			return raced("user " + strconv.Quote(userID))
+		}
+		if _, ok := backend.Failed(err, ""); ok {
+			return errIsMember(a.TeamID, userID)
+		}
+		return err
+	})
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
+// RevokeInvitation implements InvitationStore.RevokeInvitation, which documents its errors.
+func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error {
+	const op = "revoke invitation"
+	if err := validateIDs(op, "TeamID", teamID, "AdminID", adminID, "InvitationID", invitationID); err != nil {
+		return err
+	}
+	k := invitationKey(teamID, invitationID).key()
+	sc := c.invitationScope(op, teamPK(teamID))
+	err := c.invTx(ctx, backend.NewRun(ctx, sc, c.o.backoff()), []backend.Write{
+		backend.Check(labelAdmin, c.t, teamUserKey(teamID, adminID).key(), admin),
+		backend.Delete(labelInvitation, c.it, k, nil),
+	}, []backend.Key{k})
+	// The admin check first: a non-admin learns nothing of the invitation.
+	if _, ok := backend.Failed(err, labelAdmin); ok {
+		return wrap(op, errNotAdmin(teamID, adminID))
+	}
+	if _, ok := backend.Failed(err, labelInvitation); ok {
+		return wrap(op, errInvitationNotFound(teamID, invitationID))
+	}
+	return wrap(op, err)
+}
