@@ -13,9 +13,12 @@
 //     responses within the Backoff it was built with, in one loop, each
 //     call safe to repeat as documented on it;
 //   - idempotency tokens: Create and Tx send (or, in memory, emulate) the
-//     ClientRequestToken of their ddb.Scope, and the memory backend reads
-//     its clock for a token exactly when the DynamoDB one would send a
-//     caller's key, so a step clock gives both stores the same times;
+//     ClientRequestToken of their ddb.Scope;
+//   - the clock: both read it exactly as often, once per Create or Tx
+//     call under a caller's idempotency key (the memory backend's token
+//     window) and once per Get, BatchGet, Query or Remove of a table with
+//     a TTL, and never otherwise, so that a step clock gives both stores
+//     the same times (backendtest counts the reads);
 //   - context: an ended context fails a primitive before any call, with
 //     the context's error, in both;
 //   - conditions: a failed condition is a *CondError holding the item as

@@ -17,16 +17,24 @@ import (
 
 func TestMain(m *testing.M) { ddbtest.Main(m) }
 
-// clock is a settable clock.
+// clock is a settable clock that counts its reads.
 type clock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu    sync.Mutex
+	now   time.Time
+	reads int
 }
 
 func (c *clock) read() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.reads++
 	return c.now
+}
+
+func (c *clock) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reads
 }
 
 func (c *clock) set(t time.Time) {
@@ -49,7 +57,7 @@ func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
 	items := func(m *backend.Memory) func(*testing.T, ddb.Table) []ddb.Item {
 		return func(_ *testing.T, t ddb.Table) []ddb.Item { return m.Export(t.Name) }
 	}
-	return backendtest.Harness{
+	h := backendtest.Harness{
 		Backend: m, Main: main, Other: other, TTL: ttl,
 		Items:    items(m),
 		SetClock: c.set,
@@ -66,6 +74,10 @@ func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
 		GSILag:      lag,
 		Throttles:   throttles,
 	}
+	if e == nil {
+		h.ClockReads = c.count
+	}
+	return h
 }
 
 func TestMemory(t *testing.T) {
@@ -96,7 +108,8 @@ func dynamoHarness(t *testing.T) backendtest.Harness {
 			}
 			return items
 		},
-		SetClock: c.set,
+		SetClock:   c.set,
+		ClockReads: c.count,
 	}
 }
 

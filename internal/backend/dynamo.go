@@ -44,13 +44,33 @@ func (d *Dynamo) retry(ctx context.Context, fn func() error) error {
 	return ddb.RetryIf(ctx, d.b, ddb.RetryableWithToken, fn)
 }
 
-// visible is item as a read sees it: nil when its TTL has passed.
-func (d *Dynamo) visible(t ddb.Table, item ddb.Item) ddb.Item {
+// visible is item as a read at now sees it: nil when its TTL has passed.
+func (d *Dynamo) visible(t ddb.Table, item ddb.Item, now int64) ddb.Item {
 	ttl := d.tables.ttl(t.Name)
-	if item == nil || ttl == "" || unexpired(ttl, d.clock.now().Unix()).Keeps(item) {
+	if item == nil || ttl == "" || unexpired(ttl, now).Keeps(item) {
 		return item
 	}
 	return nil
+}
+
+// readNow reads the clock for a read of t when, and only when, the memory
+// backend does: once per read of a table with a TTL, whatever it finds.
+func (d *Dynamo) readNow(t ddb.Table) int64 {
+	if d.tables.ttl(t.Name) == "" {
+		return 0
+	}
+	return d.clock.now().Unix()
+}
+
+// tokenClock reads the clock where the memory backend reads it for a
+// write under a caller's idempotency key (its token window), and
+// discards it: DynamoDB keeps the window itself, but both backends must
+// read the clock as often, so that a step clock gives a domain's two
+// stores the same times.
+func (d *Dynamo) tokenClock(ctx context.Context) {
+	if _, keyed := ddbkit.IdempotencyKey(ctx); keyed {
+		d.clock.now()
+	}
 }
 
 // Get implements Backend.Get.
@@ -63,7 +83,7 @@ func (d *Dynamo) Get(ctx context.Context, t ddb.Table, k Key) (item ddb.Item, er
 	if err != nil {
 		return nil, err
 	}
-	return d.visible(t, item), nil
+	return d.visible(t, item, d.readNow(t)), nil
 }
 
 // BatchGet implements Backend.BatchGet: ddb.BatchGet retries failed calls
@@ -84,8 +104,9 @@ func (d *Dynamo) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Ite
 		return nil, err
 	}
 	if ttl := d.tables.ttl(t.Name); ttl != "" {
+		now := d.readNow(t)
 		for i, item := range out {
-			out[i] = d.visible(t, item)
+			out[i] = d.visible(t, item, now)
 		}
 	}
 	return out, nil
@@ -121,6 +142,7 @@ func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 		return err
 	}
 	p, vals := prepared(t, Absent(), Change{})
+	d.tokenClock(ctx)
 	return condFailed(txInvalid(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...)), "")
 }
 
@@ -237,6 +259,7 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
+	d.tokenClock(ctx)
 	tx.Token(r.token)
 	b := d.b
 	b.Attempts = max(r.left, 1)

@@ -211,6 +211,16 @@ func TestThrottle(t *testing.T) {
 			t.Errorf("%s under endless throttling made %d calls, want %d", c.name, len(calls), c.calls)
 		}
 	}
+	// What is refused before any call spends none.
+	calls = nil
+	_, _, err := m.Query(ctx, ddb.KeyQuery{Table: main.Table, PartitionValue: "P"}, 10, "not a cursor", backend.Filter{})
+	if !errors.Is(ddb.Classify(err), ddbkit.ErrInvalidCursor) || len(calls) != 0 {
+		t.Errorf("Query with a bad cursor under endless throttling: %v after %d calls, want ErrInvalidCursor after none", err, len(calls))
+	}
+	err = m.Tx(ctx, backend.NewRun(ctx, ddb.Scope{}, ddb.Backoff{Attempts: 3}), nil)
+	if !errors.Is(ddb.Classify(err), ddbkit.ErrInvalidArgument) || len(calls) != 0 {
+		t.Errorf("an empty Tx under endless throttling: %v after %d calls, want ErrInvalidArgument after none", err, len(calls))
+	}
 	m.Emulate(backend.Emulation{})
 	if got := m.Export(main.Name); len(got) != len(before) {
 		t.Errorf("writes under endless throttling: %d items, want %d", len(got), len(before))

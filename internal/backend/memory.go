@@ -160,7 +160,7 @@ func (m *Memory) visible(mt *memTable, item ddb.Item, now int64) ddb.Item {
 }
 
 // readNow reads the clock for a read of mt when, and only when, the
-// DynamoDB backend does: for a table with a TTL.
+// DynamoDB backend does: once per read of a table with a TTL.
 func (m *Memory) readNow(mt *memTable) int64 {
 	if mt.t.TTL == "" {
 		return 0
@@ -237,8 +237,17 @@ func (m *Memory) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		}
 		return nil, "", err
 	}
-	if err := m.pass(ctx, nil); err != nil {
-		return nil, "", err
+	if m.emu != nil && m.emu.e.Throttle != nil {
+		// What the DynamoDB backend refuses before any call spends none.
+		if limit < 1 {
+			return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
+		}
+		if _, err := ddb.DecodeCursor(q, cursor); err != nil {
+			return nil, "", err
+		}
+		if err := m.pass(ctx, nil); err != nil {
+			return nil, "", err
+		}
 	}
 	if mt.t.TTL != "" {
 		f = And(f, unexpired(mt.t.TTL, m.clock.now().Unix()))

@@ -213,11 +213,9 @@ func normValue(v types.AttributeValue, top bool) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberL{Value: out}, nil
 	case *types.AttributeValueMemberM:
-		m, err := normMap(v.Value, false)
-		if err != nil || sameMap(m, v.Value) {
-			return v, err
-		}
-		return &types.AttributeValueMemberM{Value: m}, nil
+		// Inside a Map, values are checked, never rewritten.
+		_, err := normMap(v.Value, false)
+		return v, err
 	}
 	return v, nil
 }
@@ -268,19 +266,6 @@ func normMap(m map[string]types.AttributeValue, top bool) (map[string]types.Attr
 		return m, nil
 	}
 	return out, nil
-}
-
-// sameMap reports whether a and b are the same map.
-func sameMap(a, b map[string]types.AttributeValue) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // normItem is normMap of an item.

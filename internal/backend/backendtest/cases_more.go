@@ -645,3 +645,69 @@ var raceCases = []testCase{
 		}
 	}},
 }
+
+var clockCases = []testCase{
+	{"clock reads", func(t *testing.T, h *Harness) {
+		if h.ClockReads == nil {
+			t.Skip("the harness does not count clock reads")
+		}
+		ctx := t.Context()
+		kctx := ddbkit.WithIdempotencyKey(ctx, "clock")
+		mustPut(t, h, h.Main, item(h.Main, "P", "a"), item(h.Main, "P", "b"))
+		mustPut(t, h, h.TTL, item(h.TTL, "P", "a", Exp, int(start.Unix()+100)), item(h.TTL, "P", "b", Exp, int(start.Unix()-100)))
+		var add backend.Change
+		add.Add("n", 1)
+		for _, c := range []struct {
+			name  string
+			reads int
+			call  func() error
+		}{
+			{"Get", 0, func() error { _, err := h.Backend.Get(ctx, h.Main.Table, key("P", "a")); return err }},
+			{"Get(TTL)", 1, func() error { _, err := h.Backend.Get(ctx, h.TTL.Table, key("P", "a")); return err }},
+			{"Get(TTL) of a missing item", 1, func() error { _, err := h.Backend.Get(ctx, h.TTL.Table, key("P", "x")); return err }},
+			{"Get(TTL) of an expired item", 1, func() error { _, err := h.Backend.Get(ctx, h.TTL.Table, key("P", "b")); return err }},
+			{"BatchGet", 0, func() error {
+				_, err := h.Backend.BatchGet(ctx, h.Main.Table, []backend.Key{key("P", "a"), key("P", "b")})
+				return err
+			}},
+			{"BatchGet(TTL)", 1, func() error {
+				_, err := h.Backend.BatchGet(ctx, h.TTL.Table, []backend.Key{key("P", "a"), key("P", "b"), key("P", "x"), key("P", "a")})
+				return err
+			}},
+			{"Query", 0, func() error {
+				_, _, err := h.Backend.Query(ctx, ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P"}, 10, "", backend.Filter{})
+				return err
+			}},
+			{"Query(TTL)", 1, func() error {
+				_, _, err := h.Backend.Query(ctx, ddb.KeyQuery{Table: h.TTL.Table, PartitionValue: "P"}, 10, "", backend.Filter{})
+				return err
+			}},
+			{"Put", 0, func() error { return h.Backend.Put(ctx, h.TTL.Table, item(h.TTL, "P", "c"), backend.Absent()) }},
+			{"Update", 0, func() error {
+				_, err := h.Backend.Update(ctx, h.TTL.Table, key("P", "c"), add, backend.Cond{})
+				return err
+			}},
+			{"Create", 0, func() error { return h.Backend.Create(ctx, scope(h, "P"), h.Main.Table, item(h.Main, "P", "c")) }},
+			{"Create under a key", 1, func() error { return h.Backend.Create(kctx, scope(h, "P"), h.Main.Table, item(h.Main, "P", "d")) }},
+			{"Create repeated under a key", 1, func() error { return h.Backend.Create(kctx, scope(h, "P"), h.Main.Table, item(h.Main, "P", "d")) }},
+			{"Tx", 0, func() error {
+				return h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Update("u", h.TTL.Table, key("P", "c"), add, backend.Cond{})})
+			}},
+			{"Tx under a key", 1, func() error {
+				return h.Backend.Tx(kctx, backend.NewRun(kctx, scope(h, "Q"), ddb.Backoff{Attempts: 3}), []backend.Write{backend.Update("u", h.TTL.Table, key("P", "c"), add, backend.Cond{})})
+			}},
+			{"BatchWrite", 0, func() error { return h.Backend.BatchWrite(ctx, h.TTL.Table, []ddb.Item{item(h.TTL, "P", "e")}, nil) }},
+			{"Remove", 0, func() error { return h.Backend.Remove(ctx, h.Main.Table, key("P", "b")) }},
+			{"Remove(TTL)", 1, func() error { return h.Backend.Remove(ctx, h.TTL.Table, key("P", "e")) }},
+			{"RemoveRead(TTL)", 0, func() error { return h.Backend.RemoveRead(ctx, h.TTL.Table, key("P", "c")) }},
+		} {
+			before := h.ClockReads()
+			if err := c.call(); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			if got := h.ClockReads() - before; got != c.reads {
+				t.Errorf("%s read the clock %d times, want %d", c.name, got, c.reads)
+			}
+		}
+	}},
+}

@@ -34,6 +34,9 @@ var getCases = []testCase{
 		got, err := h.Backend.BatchGet(t.Context(), h.Other.Table, []backend.Key{key("y", ""), key("z", ""), key("x", "")})
 		must(t, err)
 		wantItems(t, "BatchGet(y, z, x)", got, []ddb.Item{y, nil, x})
+		q := ddb.KeyQuery{Table: h.Other.Table, PartitionValue: "x", ConsistentRead: true}
+		wantItems(t, "Query(x)", all(t, h.Backend, q, backend.Filter{}), []ddb.Item{x})
+		wantItems(t, "Query(x) filtered", all(t, h.Backend, q, backend.Equal("v", str("Y"))), nil)
 	}},
 	{"more keys than one call reads", func(t *testing.T, h *Harness) {
 		var puts []ddb.Item
@@ -155,48 +158,33 @@ var queryCases = []testCase{
 		}
 	}},
 	{"filters", func(t *testing.T, h *Harness) {
-		mustPut(t, h, h.Main,
-			item(h.Main, "F", "f01", "tags", list("x", "y"), "set", sset("x"), "title", "hello world", "n", 5, "s", "m"),
-			item(h.Main, "F", "f02", "tags", list("y"), "set", sset("y", "z"), "title", "xyz", "n", 10, "s", "a"),
-			item(h.Main, "F", "f03", "tags", list(), "title", "x", "n", -1, "s", "z"),
-			item(h.Main, "F", "f04", "n", "7", "title", num(1)),
-			item(h.Main, "G", "f05", "tags", list("x"), "n", 5),
-		)
-		for _, c := range []struct {
-			name string
-			f    backend.Filter
-			want []string
-		}{
-			{"none", backend.Filter{}, []string{"f01", "f02", "f03", "f04"}},
-			{"contains on a list", backend.Contains("tags", "x"), []string{"f01"}},
-			{"contains on a string set", backend.Contains("set", "z"), []string{"f02"}},
-			{"contains on a string", backend.Contains("title", "x"), []string{"f02", "f03"}},
-			{"contains on a number", backend.Contains("n", "5"), nil},
-			{"equal number", backend.Equal("n", num(5)), []string{"f01"}},
-			{"equal string", backend.Equal("s", str("a")), []string{"f02"}},
-			{"equal list", backend.Equal("tags", list("x", "y")), []string{"f01"}},
-			{"equal list in another order", backend.Equal("tags", list("y", "x")), nil},
-			{"equal set in another order", backend.Equal("set", sset("z", "y")), []string{"f02"}},
-			{"equal of another type", backend.Equal("n", str("5")), nil},
-			{"greater number", backend.Greater("n", num(4)), []string{"f01", "f02"}},
-			{"greater negative number", backend.Greater("n", num(-2)), []string{"f01", "f02", "f03"}},
-			{"greater string", backend.Greater("s", str("l")), []string{"f01", "f03"}},
-			{"greater of another type", backend.Greater("n", str("6")), []string{"f04"}},
-			{"missing", backend.Missing("tags"), []string{"f04"}},
-			{"missing, held by all", backend.Missing("n"), nil},
-			{"and", backend.And(backend.Contains("tags", "y"), backend.Greater("n", num(6))), []string{"f02"}},
-			{"or", backend.Or(backend.Equal("n", num(-1)), backend.Missing("tags")), []string{"f03", "f04"}},
-			{"and of or", backend.And(backend.Or(backend.Contains("tags", "x"), backend.Contains("set", "z")), backend.Missing("nothing")), []string{"f01", "f02"}},
-			{"and of zero filters", backend.And(backend.Filter{}, backend.Equal("s", str("z"))), []string{"f03"}},
-		} {
+		mustPut(t, h, h.Main, filterItems(h)...)
+		mustPut(t, h, h.Main, item(h.Main, "G", "f05", "tags", list("x"), "n", 5))
+		for _, c := range filterCases() {
 			for _, desc := range []bool{false, true} {
 				want := slices.Clone(c.want)
 				if desc {
 					slices.Reverse(want)
 				}
 				q := ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "F", Descending: desc, ConsistentRead: true}
-				if got := sks(all(t, h.Backend, q, c.f)); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+				if got := sks(all(t, h.Backend, q, c.f)); !slices.Equal(got, want) {
 					t.Errorf("%s desc=%v: got %q, want %q", c.name, desc, got, want)
+				}
+			}
+		}
+	}},
+	{"filters as conditions", func(t *testing.T, h *Harness) {
+		items := filterItems(h)
+		mustPut(t, h, h.Main, items...)
+		for _, c := range filterCases() {
+			for _, it := range items {
+				sk, _ := backend.Str(it, SK)
+				var ch backend.Change
+				ch.Set("seen", str(c.name))
+				_, err := h.Backend.Update(t.Context(), h.Main.Table, key("F", sk), ch, backend.When(c.f))
+				_, failed := backend.Failed(err, "")
+				if holds := slices.Contains(c.want, sk); holds != (err == nil) || !holds && !failed {
+					t.Errorf("Update of %s under When(%s): %v; the filter keeps it: %v", sk, c.name, err, holds)
 				}
 			}
 		}
@@ -262,5 +250,48 @@ func comparePages(t *testing.T, what string, ps [][]ddb.Item, more []bool, wps [
 	}
 	for i := range ps {
 		wantItems(t, fmt.Sprintf("%s: page %d", what, i), ps[i], wps[i])
+	}
+}
+
+type filterCase struct {
+	name string
+	f    backend.Filter
+	want []string
+}
+
+// filterItems are partition F of the filter cases.
+func filterItems(h *Harness) []ddb.Item {
+	return []ddb.Item{
+		item(h.Main, "F", "f01", "tags", list("x", "y"), "set", sset("x"), "title", "hello world", "n", 5, "s", "m"),
+		item(h.Main, "F", "f02", "tags", list("y"), "set", sset("y", "z"), "title", "xyz", "n", 10, "s", "a"),
+		item(h.Main, "F", "f03", "tags", list(), "title", "x", "n", -1, "s", "z"),
+		item(h.Main, "F", "f04", "n", "7", "title", num(1)),
+	}
+}
+
+// filterCases are filters and the items of filterItems each keeps.
+func filterCases() []filterCase {
+	return []filterCase{
+		{"none", backend.Filter{}, []string{"f01", "f02", "f03", "f04"}},
+		{"contains on a list", backend.Contains("tags", "x"), []string{"f01"}},
+		{"contains on a string set", backend.Contains("set", "z"), []string{"f02"}},
+		{"contains on a string", backend.Contains("title", "x"), []string{"f02", "f03"}},
+		{"contains on a number", backend.Contains("n", "5"), nil},
+		{"equal number", backend.Equal("n", num(5)), []string{"f01"}},
+		{"equal string", backend.Equal("s", str("a")), []string{"f02"}},
+		{"equal list", backend.Equal("tags", list("x", "y")), []string{"f01"}},
+		{"equal list in another order", backend.Equal("tags", list("y", "x")), nil},
+		{"equal set in another order", backend.Equal("set", sset("z", "y")), []string{"f02"}},
+		{"equal of another type", backend.Equal("n", str("5")), nil},
+		{"greater number", backend.Greater("n", num(4)), []string{"f01", "f02"}},
+		{"greater negative number", backend.Greater("n", num(-2)), []string{"f01", "f02", "f03"}},
+		{"greater string", backend.Greater("s", str("l")), []string{"f01", "f03"}},
+		{"greater of another type", backend.Greater("n", str("6")), []string{"f04"}},
+		{"missing", backend.Missing("tags"), []string{"f04"}},
+		{"missing, held by all", backend.Missing("n"), nil},
+		{"and", backend.And(backend.Contains("tags", "y"), backend.Greater("n", num(6))), []string{"f02"}},
+		{"or", backend.Or(backend.Equal("n", num(-1)), backend.Missing("tags")), []string{"f03", "f04"}},
+		{"and of or", backend.And(backend.Or(backend.Contains("tags", "x"), backend.Contains("set", "z")), backend.Missing("nothing")), []string{"f01", "f02"}},
+		{"and of zero filters", backend.And(backend.Filter{}, backend.Equal("s", str("z"))), []string{"f03"}},
 	}
 }

@@ -61,6 +61,14 @@ type Harness struct {
 	// moves the clock on by GSILag before it reads an index.
 	GSILag time.Duration
 
+	// ClockReads, when set, returns how many times the backend has read
+	// its clock: the suite checks that each primitive reads it as often
+	// as the contract says (once per read of a table with a TTL, once per
+	// write under an idempotency key, else never), so that a step clock
+	// gives every backend the same times. A harness whose backend reads
+	// it more (an emulation) leaves it nil.
+	ClockReads func() int
+
 	// Throttles is whether the backend may throttle calls (and retry
 	// them within its policy): then a transaction's retries spend its
 	// run's attempts, and a read-modify-write may build fewer times than

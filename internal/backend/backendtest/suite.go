@@ -33,6 +33,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Schema", schemaCases},
 		{"Limits", limitCases},
 		{"Races", raceCases},
+		{"Clock", clockCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
