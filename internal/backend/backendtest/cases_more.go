@@ -94,6 +94,16 @@ var gsiCases = []testCase{
 				keep := backend.Greater("n", num(2)).Keeps
 				wps, wmore = modelPages(want, keep, limit, ddb.DefaultBudget)
 				comparePages(t, fmt.Sprintf("filtered desc=%v limit %d", desc, limit), ps, more, wps, wmore)
+				q.Sort = ddb.SortBeginsWith("c")
+				ps, more = pages(t, h.Backend, q, limit, backend.Filter{})
+				var cs []ddb.Item
+				for _, it := range want {
+					if g, _ := backend.Str(it, GSK); strings.HasPrefix(g, "c") {
+						cs = append(cs, it)
+					}
+				}
+				wps, wmore = modelPages(cs, nil, limit, 0)
+				comparePages(t, fmt.Sprintf("begins_with c desc=%v limit %d", desc, limit), ps, more, wps, wmore)
 			}
 		}
 	}},

@@ -3,7 +3,10 @@ package backendtest
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
@@ -130,6 +133,22 @@ var updateCases = []testCase{
 		want["m"] = c1.Values()["m"]
 		wantItem(t, "Update of an existing item, as written", got, want)
 		wantItem(t, "Get after the second Update", get(t, h, h.Main, key("P", "u")), want)
+		var rm backend.Change
+		rm.Remove("x")
+		got, err = h.Backend.Update(ctx, h.Main.Table, key("P", "r"), rm, backend.Cond{})
+		must(t, err)
+		wantItem(t, "Update removing from a missing item", got, item(h.Main, "P", "r"))
+		wantItem(t, "Get after it", get(t, h, h.Main, key("P", "r")), item(h.Main, "P", "r"))
+		var big backend.Change
+		big.Set("c", &types.AttributeValueMemberN{Value: "1" + strings.Repeat("0", 38)}) // one significant digit
+		_, err = h.Backend.Update(ctx, h.Main.Table, key("P", "u"), big, backend.Cond{})
+		must(t, err)
+		before := snapshot(t, h)
+		var over backend.Change
+		over.Add("c", 1)
+		_, err = h.Backend.Update(ctx, h.Main.Table, key("P", "u"), over, backend.Cond{})
+		wantErr(t, "Update adding to 39 significant digits", err, ddbkit.ErrSchemaMismatch)
+		wantUnchanged(t, "a refused add", h, before)
 	}},
 	{"conditions", func(t *testing.T, h *Harness) {
 		ctx := t.Context()
