@@ -1,0 +1,515 @@
+package taskmgmt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// The operations on tags, tasks and counters (access patterns 5 to 16),
+// on both stores (see store.go).
+
+// ---- tags
+
+// CreateTag implements TagStore.CreateTag, which documents its errors.
+func (c *core) CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, error) {
+	const op = "create tag"
+	if err := validateNewTag(op, teamID, in); err != nil {
+		return Tag{}, err
+	}
+	tag := Tag{ID: c.o.NewID(), TeamID: teamID, Name: in.Name, Color: in.Color}
+	item := tagItem(tag)
+	if err := checkSize(op, item, "Name"); err != nil {
+		return Tag{}, err
+	}
+	err := c.once(ctx, c.scope(op, teamPK(teamID)), []backend.Write{
+		backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil),
+		backend.PutNew(labelTag, c.t, item),
+	})
+	if _, ok := backend.Failed(err, labelTeam); ok {
+		return Tag{}, wrap(op, errTeamNotFound(teamID))
+	}
+	if _, ok := backend.Failed(err, ""); ok {
+		return Tag{}, wrap(op, errRepeatedID("tag", tag.ID))
+	}
+	if err != nil {
+		return Tag{}, wrap(op, err)
+	}
+	return tag, nil
+}
+
+// ListTags implements TagStore.ListTags, which documents its errors.
+func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Tag], error) {
+	const op = "list tags"
+	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Tag]{}, err
+	}
+	p, err := listPage(ctx, c, c.t, tagsQuery(c.t, teamID), o, backend.Filter{}, decodeTag)
+	return p, wrap(op, err)
+}
+
+// DeleteTag implements TagStore.DeleteTag, which documents its errors.
+func (c *core) DeleteTag(ctx context.Context, teamID, tagID string) error {
+	const op = "delete tag"
+	if err := validateIDs(op, "TeamID", teamID, "TagID", tagID); err != nil {
+		return err
+	}
+	// The tag goes first: from then on no task write can add it (they
+	// check their new tags exist), so the walk below leaves none behind.
+	// A tag already gone is no error: the walk finishes its references.
+	err := c.b.RemoveRead(ctx, c.t, tagKey(teamID, tagID).key())
+	if _, ok := backend.Failed(err, ""); !ok && err != nil {
+		return wrap(op, err)
+	}
+	ref := tagRef(tagID)
+	// One read-modify-write: a batch whose task changed walks again, and
+	// finds the references still left. Each page of the walk is bounded
+	// by the filter budget.
+	err = c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
+		var tagged []ddb.Item
+		err := c.walk(ctx, tasksQuery(c.t, teamID), tagFilter(BoardQuery{TagIDs: []string{tagID}}), func(it ddb.Item) bool {
+			tagged = append(tagged, it)
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		for batch := range slices.Chunk(tagged, ddb.MaxTxItems) {
+			ws := make([]backend.Write, len(batch))
+			for i, it := range batch {
+				// The set without the tag, on condition of the set read.
+				refs, _ := it[attrTagRef].(*types.AttributeValueMemberSS)
+				var rest []string
+				if refs != nil {
+					rest = slices.DeleteFunc(slices.Clone(refs.Value), func(r string) bool { return r == ref })
+				}
+				slices.Sort(rest)
+				var u backend.Change
+				if len(rest) == 0 {
+					u.Remove(attrTagRef)
+				} else {
+					u.Set(attrTagRef, &types.AttributeValueMemberSS{Value: rest})
+				}
+				ws[i] = backend.Update("task "+strconv.Itoa(i), c.t, backend.KeyOf(c.t, it), u,
+					backend.Exists(ddb.Item{attrTagRef: it[attrTagRef]}))
+			}
+			err := c.b.Tx(ctx, c.stepRun(ctx, op, teamPK(teamID)), ws)
+			if _, ok := backend.Failed(err, ""); ok {
+				return raced("the tasks of team " + strconv.Quote(teamID))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return wrap(op, err)
+}
+
+// ---- tasks
+
+// counterWrites returns the counter updates of d, with ADD: they create
+// a missing counter and its three counts.
+func (c *core) counterWrites(teamID string, d delta, today Date) []backend.Write {
+	var ws []backend.Write
+	add := func(label string, day Date, by Counts, exp int64) {
+		if by == (Counts{}) {
+			return
+		}
+		var u backend.Change
+		u.Set(attrType, s(typeCounter))
+		for _, st := range Statuses {
+			u.Add(string(st), int64(by.Get(st)))
+		}
+		if exp != 0 {
+			u.Set(AttrExpiresAt, n(exp))
+		}
+		ws = append(ws, backend.Update(label, c.t, counterKey(teamID, day).key(), u, backend.Cond{}))
+	}
+	add(labelAll, "", d.all, 0)
+	if d.day != (Counts{}) {
+		add(labelDay, today, d.day, c.o.expiresAt(today))
+	}
+	return ws
+}
+
+// tagChecks returns the checks that each of the tags at idx exists,
+// labelled by its input field.
+func (c *core) tagChecks(teamID string, ids []string, idx []int) []backend.Write {
+	ws := make([]backend.Write, 0, len(idx))
+	for _, i := range idx {
+		ws = append(ws, backend.Check(tagField(i), c.t, tagKey(teamID, ids[i]).key(), nil))
+	}
+	return ws
+}
+
+func tagField(i int) string { return "TagIDs[" + strconv.Itoa(i) + "]" }
+
+// tagError maps a failed tag check to the input field that named the tag.
+func tagError(err error, ids []string, idx []int) error {
+	for _, i := range idx {
+		if _, ok := backend.Failed(err, tagField(i)); ok {
+			return errUnknownTag(tagField(i), ids[i])
+		}
+	}
+	return nil
+}
+
+// CreateTask implements TaskStore.CreateTask, which documents its errors.
+func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task, error) {
+	const op = "create task"
+	if err := validateNewTask(op, teamID, in); err != nil {
+		return Task{}, err
+	}
+	task := c.o.newTask(teamID, in)
+	item := taskItem(task)
+	if err := checkSize(op, item, "Description"); err != nil {
+		return Task{}, err
+	}
+	today := c.read().today
+	all := make([]int, len(in.TagIDs))
+	for i := range all {
+		all[i] = i
+	}
+	ws := []backend.Write{backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil)}
+	ws = append(ws, c.tagChecks(teamID, in.TagIDs, all)...)
+	ws = append(ws, backend.PutNew(labelTask, c.t, item))
+	ws = append(ws, c.counterWrites(teamID, createDelta(task.Status), today)...)
+	err := c.once(ctx, c.scope(op, teamPK(teamID)), ws)
+	if _, ok := backend.Failed(err, labelTeam); ok {
+		return Task{}, wrap(op, errTeamNotFound(teamID))
+	}
+	if err := tagError(err, in.TagIDs, all); err != nil {
+		return Task{}, wrap(op, err)
+	}
+	if _, ok := backend.Failed(err, labelTask); ok {
+		return Task{}, wrap(op, errRepeatedID("task", task.ID))
+	}
+	if err != nil {
+		return Task{}, wrap(op, err)
+	}
+	return task, nil
+}
+
+// GetTask implements TaskStore.GetTask, which documents its errors.
+func (c *core) GetTask(ctx context.Context, teamID, taskID string) (Task, error) {
+	const op = "get task"
+	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
+		return Task{}, err
+	}
+	t, _, err := c.task(ctx, teamID, taskID)
+	if err != nil {
+		return Task{}, wrap(op, err)
+	}
+	return t, nil
+}
+
+func (c *core) task(ctx context.Context, teamID, taskID string) (Task, stored, error) {
+	item, err := c.get(ctx, taskKey(teamID, taskID))
+	if err != nil {
+		return Task{}, stored{}, err
+	}
+	if item == nil {
+		return Task{}, stored{}, errTaskNotFound(teamID, taskID)
+	}
+	st, err := decode(c.t, item)
+	if err != nil {
+		return Task{}, stored{}, err
+	}
+	t, err := taskFrom(c.t, item, st)
+	return t, st, err
+}
+
+// taskUpdate is UpdateTask's write of every attribute of t (tagRef
+// removed when t has no tags), conditional on the task still having the
+// status and dates read as st, raw: the counters and index keys depend on
+// them. A date read as "" must still be "" or missing.
+func (c *core) taskUpdate(t Task, st stored) backend.Write {
+	item := taskItem(t)
+	var u backend.Change
+	for _, a := range [...]string{attrTitle, attrTaskDesc, attrStatus, attrStartTime, attrEndTime,
+		AttrStatusGroup1, AttrStatusGroup2, AttrStatusGroup3, AttrStartSortSK, AttrEndSortSK} {
+		u.Set(a, item[a])
+	}
+	if refs, ok := item[attrTagRef]; ok {
+		u.Set(attrTagRef, refs)
+	} else {
+		u.Remove(attrTagRef)
+	}
+	same := func(attr, v string) backend.Filter {
+		if v == "" {
+			return backend.Or(backend.Equal(attr, s("")), backend.Missing(attr))
+		}
+		return backend.Equal(attr, s(v))
+	}
+	k := taskKey(t.TeamID, t.ID)
+	cond := backend.When(backend.And(backend.Equal(AttrPK, s(k.pk)), backend.Equal(attrStatus, s(st.Status)),
+		same(attrStartTime, st.StartTime), same(attrEndTime, st.EndTime)))
+	return backend.Update(labelTask, c.t, k.key(), u, cond)
+}
+
+// UpdateTask implements TaskStore.UpdateTask, which documents its errors.
+func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatch) (Task, error) {
+	const op = "update task"
+	if err := validateTaskPatch(op, teamID, taskID, p); err != nil {
+		return Task{}, err
+	}
+	var out Task
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		old, st, err := c.task(ctx, teamID, taskID)
+		if err != nil {
+			return err
+		}
+		t := old.patched(p)
+		if err := checkPatched(t); err != nil {
+			return err
+		}
+		if err := ddb.CheckItemSize(taskItem(t), "Description", 0); err != nil {
+			return err
+		}
+		if t.equal(old) {
+			out = t // nothing to write; also how a repeat of a committed update ends
+			return nil
+		}
+		var added []int
+		var ids []string
+		if p.TagIDs != nil {
+			ids = *p.TagIDs
+			added = addedTags(old.TagIDs, t.TagIDs, ids)
+		}
+		ws := []backend.Write{c.taskUpdate(t, st)}
+		ws = append(ws, c.tagChecks(teamID, ids, added)...)
+		ws = append(ws, c.counterWrites(teamID, moveDelta(old.Status, t.Status), c.read().today)...)
+		err = c.b.Tx(ctx, r, ws)
+		if err := tagError(err, ids, added); err != nil {
+			return err
+		}
+		if prev, ok := backend.Failed(err, labelTask); ok {
+			if prev == nil {
+				return errTaskNotFound(teamID, taskID)
+			}
+			return raced("task " + strconv.Quote(taskID))
+		}
+		out = t
+		return err
+	})
+	if err != nil {
+		return Task{}, wrap(op, err)
+	}
+	return out, nil
+}
+
+// DeleteTask implements TaskStore.DeleteTask, which documents its errors.
+func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) error {
+	const op = "delete task"
+	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
+		return err
+	}
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		old, _, err := c.task(ctx, teamID, taskID)
+		if err != nil {
+			return err
+		}
+		ws := []backend.Write{backend.Delete(labelTask, c.t, taskKey(teamID, taskID).key(), ddb.Item{attrStatus: s(string(old.Status))})}
+		ws = append(ws, c.counterWrites(teamID, deleteDelta(old.Status), "")...)
+		err = c.b.Tx(ctx, r, ws)
+		if prev, ok := backend.Failed(err, labelTask); ok {
+			if prev == nil {
+				return errTaskNotFound(teamID, taskID)
+			}
+			return raced("task " + strconv.Quote(taskID))
+		}
+		return err
+	})
+	return wrap(op, err)
+}
+
+// tagFilter is the board's tag filter: contains on the String Set, any
+// or all of the tags (canonical: the same tags in any order give the same
+// filter, which cursors bind).
+func tagFilter(q BoardQuery) backend.Filter {
+	tags := sortedTags(q.TagIDs)
+	fs := make([]backend.Filter, len(tags))
+	for i, id := range tags {
+		fs[i] = backend.Contains(attrTagRef, tagRef(id))
+	}
+	if q.Match == MatchAll {
+		return backend.And(fs...)
+	}
+	return backend.Or(fs...)
+}
+
+// ListBoard implements TaskStore.ListBoard, which documents its errors.
+func (c *core) ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbkit.Page[Task], error) {
+	const op = "list board"
+	if err := validateBoard(op, teamID, q); err != nil {
+		return ddbkit.Page[Task]{}, err
+	}
+	kq := boardQuery(c.t, teamID, q, c.read().today)
+	p, err := listPage(ctx, c, c.t, kq, q.PageOptions, tagFilter(q), decodeTask)
+	return p, wrap(op, err)
+}
+
+// ---- counters
+
+// GetCounts implements CounterStore.GetCounts, which documents its errors.
+func (c *core) GetCounts(ctx context.Context, teamID string) (Counts, error) {
+	const op = "get counts"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return Counts{}, err
+	}
+	item, err := c.get(ctx, counterKey(teamID, ""))
+	if err != nil || item == nil {
+		return Counts{}, wrap(op, err)
+	}
+	cnt, _, err := decodeCounts(c.t, item)
+	return cnt, wrap(op, err)
+}
+
+// ListDailyCounts implements CounterStore.ListDailyCounts, which documents its errors.
+//
+// TTL deletes late: the listing leaves out what has expired, with a
+// filter on expiresAt against the clock. A cursor binds its filter, the
+// time included, so a page's Next carries the time of the listing's
+// first page (see dailyCursor): every page of one listing filters at
+// that time.
+func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error) {
+	const op = "list daily counts"
+	if err := validateDaily(op, teamID, q); err != nil {
+		return ddbkit.Page[DailyCount]{}, err
+	}
+	now := c.read().now.Unix()
+	o := q.PageOptions
+	if o.Cursor != "" {
+		at, inner, err := splitDailyCursor(o.Cursor)
+		if err != nil {
+			return ddbkit.Page[DailyCount]{}, wrap(op, err)
+		}
+		now, o.Cursor = at, inner
+	}
+	live := backend.Or(backend.Missing(AttrExpiresAt), backend.Greater(AttrExpiresAt, n(now)))
+	p, err := listPage(ctx, c, c.t, dailyQuery(c.t, teamID, q), o, live, decodeDaily)
+	if p.Next != "" {
+		p.Next = strconv.FormatInt(now, 10) + dailyCursorSep + p.Next
+	}
+	return p, wrap(op, err)
+}
+
+const dailyCursorSep = "~"
+
+// splitDailyCursor splits a ListDailyCounts cursor into the time its
+// listing filters at and the page cursor. Tampering with the time fails
+// the page cursor's binding.
+func splitDailyCursor(cursor string) (int64, string, error) {
+	at, inner, ok := strings.Cut(cursor, dailyCursorSep)
+	if ok {
+		if n, err := strconv.ParseInt(at, 10, 64); err == nil && inner != "" {
+			return n, inner, nil
+		}
+	}
+	return 0, "", errBadCursor
+}
+
+var errBadCursor = fmt.Errorf("%w: not a cursor of this listing; restart the listing without a cursor", ddbkit.ErrInvalidCursor)
+
+// isCorrupt reports an item that cannot be decoded, which listings and
+// walks leave out.
+func isCorrupt(err error) bool { return errors.Is(err, ddbkit.ErrCorruptItem) }
+
+// RecalculateCounters implements CounterStore.RecalculateCounters, which documents its errors.
+func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error) {
+	const op = "recalculate counters"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return CounterReport{}, err
+	}
+	var rep CounterReport
+	k := counterKey(teamID, "")
+	// One read-modify-write: a counter that changed since its read starts
+	// the count over.
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
+		// The counter first: every task write changes it, so the condition
+		// on it below catches any write after this read.
+		item, err := c.get(ctx, k)
+		if err != nil {
+			return err
+		}
+		rep = CounterReport{}
+		if item != nil {
+			if rep.Was, _, err = decodeCounts(c.t, item); err != nil {
+				return err
+			}
+		}
+		var derr error
+		err = c.walk(ctx, tasksQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
+			t, err := decodeTask(c.t, it)
+			if err != nil {
+				if !isCorrupt(err) {
+					derr = err
+					return true
+				}
+				return false
+			}
+			rep.Counts = rep.Counts.add(t.Status, 1)
+			return false
+		})
+		if err == nil {
+			err = derr
+		}
+		if err != nil {
+			return err
+		}
+		rep.Drift = rep.Counts != rep.Was
+		if !rep.Drift && item != nil {
+			return nil
+		}
+		cond := backend.Absent()
+		if item != nil {
+			fs := []backend.Filter{backend.Equal(AttrPK, s(k.pk))}
+			for _, st := range Statuses {
+				if v, ok := item[string(st)]; ok {
+					fs = append(fs, backend.Equal(string(st), v))
+				} else {
+					fs = append(fs, backend.Missing(string(st)))
+				}
+			}
+			cond = backend.When(backend.And(fs...))
+		}
+		var u backend.Change
+		u.Set(attrType, s(typeCounter))
+		for _, st := range Statuses {
+			u.Set(string(st), n(int64(rep.Counts.Get(st))))
+		}
+		_, err = c.b.Update(ctx, c.t, k.key(), u, cond)
+		if old, ok := backend.Failed(err, ""); ok {
+			// A repeat after a lost response finds the counts it wrote.
+			if old != nil && countsAre(old, rep.Counts) {
+				return nil
+			}
+			return raced("COUNTER#ALL of team " + strconv.Quote(teamID))
+		}
+		return err
+	})
+	if err != nil {
+		return CounterReport{}, wrap(op, err)
+	}
+	return rep, nil
+}
+
+// countsAre reports whether item holds exactly counts n, as Numbers.
+func countsAre(item ddb.Item, cnt Counts) bool {
+	for _, st := range Statuses {
+		if ddb.AttrString(item[string(st)]) != ddb.AttrString(n(int64(cnt.Get(st)))) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,464 @@
+package taskmgmt
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// The operations on users, teams and members (access patterns 1 to 4),
+// on both stores (see store.go).
+
+// ---- users
+
+// CreateUser implements UserStore.CreateUser, which documents its errors.
+func (c *core) CreateUser(ctx context.Context, in NewUser) (User, error) {
+	const op = "create user"
+	if err := validateNewUser(op, in); err != nil {
+		return User{}, err
+	}
+	u := User{ID: in.ID, Email: in.Email, Name: in.Name, Image: in.Image, CreatedAt: c.read().today}
+	item := userItem(u)
+	if err := checkSize(op, item, "Image"); err != nil {
+		return User{}, err
+	}
+	// A one-item transaction with a token: only this call's own earlier
+	// attempt (a lost response, or a repeat under the same idempotency
+	// key) succeeds on an existing user.
+	err := c.b.Create(ctx, c.scope(op, userPK(u.ID)), c.t, item)
+	if _, ok := backend.Failed(err, ""); ok {
+		return User{}, wrap(op, errUserExists(u.ID))
+	}
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	return u, nil
+}
+
+// GetUser implements UserStore.GetUser, which documents its errors.
+func (c *core) GetUser(ctx context.Context, userID string) (User, error) {
+	const op = "get user"
+	if err := validateIDs(op, "UserID", userID); err != nil {
+		return User{}, err
+	}
+	u, _, err := c.user(ctx, userID)
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	return u, nil
+}
+
+func (c *core) user(ctx context.Context, userID string) (User, ddb.Item, error) {
+	item, err := c.get(ctx, userKey(userID))
+	if err != nil {
+		return User{}, nil, err
+	}
+	if item == nil {
+		return User{}, nil, errUserNotFound(userID)
+	}
+	u, err := decodeUser(c.t, item)
+	return u, item, err
+}
+
+func (c *core) team(ctx context.Context, teamID string) (Team, ddb.Item, error) {
+	item, err := c.get(ctx, teamKey(teamID))
+	if err != nil {
+		return Team{}, nil, err
+	}
+	if item == nil {
+		return Team{}, nil, errTeamNotFound(teamID)
+	}
+	t, err := decodeTeam(c.t, item)
+	return t, item, err
+}
+
+// RenameUser implements UserStore.RenameUser, which documents its errors.
+func (c *core) RenameUser(ctx context.Context, userID, name string) (User, error) {
+	const op = "rename user"
+	var v validator
+	v.ID("UserID", userID, MaxIDLen)
+	v.Line("Name", name, true, MaxNameLen)
+	if err := wrap(op, v.Err); err != nil {
+		return User{}, err
+	}
+	var u backend.Change
+	u.Set(attrUserName, s(name))
+	item, err := c.b.Update(ctx, c.t, userKey(userID).key(), u, backend.Exists(nil))
+	if _, ok := backend.Failed(err, ""); ok {
+		return User{}, wrap(op, errUserNotFound(userID))
+	}
+	if err != nil {
+		return User{}, wrap(op, err)
+	}
+	// Fan out to the team_user items: SK = USER#u, PK = TEAM#…
+	if err := c.fanOut(ctx, op, invertQuery(c.t, userPK(userID), segTeam), attrUserName, name); err != nil {
+		return User{}, wrap(op, err)
+	}
+	out, err := decodeUser(c.t, item)
+	return out, wrap(op, err)
+}
+
+// fanOut sets attr to v on every item of q (a GSI_Invert listing) that
+// does not hold it yet, in transactions of at most ddb.MaxTxItems items,
+// each update conditional on the item still existing. A batch whose item
+// vanished meanwhile starts the walk over. Each batch is a step (see
+// stepRun): a repeated call finds what is still stale and finishes it.
+func (c *core) fanOut(ctx context.Context, op string, q ddb.KeyQuery, attr, v string) error {
+	var set backend.Change
+	set.Set(attr, s(v))
+	return c.rmw(ctx, c.scope(op, q.PartitionValue), func(*backend.Run) error {
+		var stale []backend.Key
+		err := c.walk(ctx, q, backend.Filter{}, func(it ddb.Item) bool {
+			if cur, ok := backend.Str(it, attr); !ok || cur != v {
+				stale = append(stale, backend.KeyOf(c.t, it))
+			}
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		for batch := range slices.Chunk(stale, ddb.MaxTxItems) {
+			ws := make([]backend.Write, len(batch))
+			for i, k := range batch {
+				ws[i] = backend.Update("item "+strconv.Itoa(i), c.t, k, set, backend.Exists(nil))
+			}
+			err := c.b.Tx(ctx, c.stepRun(ctx, op, q.PartitionValue), ws)
+			if _, ok := backend.Failed(err, ""); ok {
+				return raced("the list of items to update")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ---- teams and members
+
+// CreateTeam implements TeamStore.CreateTeam, which documents its errors.
+func (c *core) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Team, error) {
+	const op = "create team"
+	if err := validateNewTeam(op, creatorID, in); err != nil {
+		return Team{}, err
+	}
+	team := Team{ID: c.o.NewID(), Name: in.Name, Description: in.Description}
+	if err := checkSize(op, teamItem(team), "Description"); err != nil {
+		return Team{}, err
+	}
+	today := c.read().today
+	// The creator's partition scopes the key: the team's ID is new.
+	err := c.rmw(ctx, c.scope(op, userPK(creatorID)), func(r *backend.Run) error {
+		u, uitem, err := c.user(ctx, creatorID)
+		if err != nil {
+			return err
+		}
+		err = c.b.Tx(ctx, r, []backend.Write{
+			backend.Check(labelUser, c.t, userKey(creatorID).key(), named(uitem, attrUserName)),
+			backend.PutNew(labelTeam, c.t, teamItem(team)),
+			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today})),
+			backend.PutNew(labelTeamUser, c.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today})),
+		})
+		if old, ok := backend.Failed(err, labelUser); ok {
+			if old == nil {
+				return errUserNotFound(creatorID)
+			}
+			return raced("user " + strconv.Quote(creatorID))
+		}
+		if _, ok := backend.Failed(err, ""); ok {
+			return errRepeatedID("team", team.ID)
+		}
+		return err
+	})
+	if err != nil {
+		return Team{}, wrap(op, err)
+	}
+	return team, nil
+}
+
+// GetTeam implements TeamStore.GetTeam, which documents its errors.
+func (c *core) GetTeam(ctx context.Context, teamID string) (Team, error) {
+	const op = "get team"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return Team{}, err
+	}
+	t, _, err := c.team(ctx, teamID)
+	if err != nil {
+		return Team{}, wrap(op, err)
+	}
+	return t, nil
+}
+
+// UpdateTeam implements TeamStore.UpdateTeam, which documents its errors.
+func (c *core) UpdateTeam(ctx context.Context, teamID string, p TeamPatch) (Team, error) {
+	const op = "update team"
+	if err := validateTeamPatch(op, teamID, p); err != nil {
+		return Team{}, err
+	}
+	var u backend.Change
+	if p.Name != nil {
+		u.Set(attrTeamName, s(*p.Name))
+	}
+	if p.Description != nil {
+		u.Set(attrTeamDesc, s(*p.Description))
+	}
+	item, err := c.b.Update(ctx, c.t, teamKey(teamID).key(), u, backend.Exists(nil))
+	if _, ok := backend.Failed(err, ""); ok {
+		return Team{}, wrap(op, errTeamNotFound(teamID))
+	}
+	if err != nil {
+		return Team{}, wrap(op, err)
+	}
+	if p.Name != nil {
+		// Fan out to the user_team items: SK = TEAM#t, PK = USER#…
+		if err := c.fanOut(ctx, op, invertQuery(c.t, teamPK(teamID), segUser), attrTeamName, *p.Name); err != nil {
+			return Team{}, wrap(op, err)
+		}
+	}
+	t, err := decodeTeam(c.t, item)
+	return t, wrap(op, err)
+}
+
+// DeleteTeam implements TeamStore.DeleteTeam, which documents its errors.
+func (c *core) DeleteTeam(ctx context.Context, teamID string) error {
+	const op = "delete team"
+	if err := validateIDs(op, "TeamID", teamID); err != nil {
+		return err
+	}
+	var memberships, items, team []backend.Key
+	err := c.walk(ctx, teamItemsQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
+		k := backend.KeyOf(c.t, it)
+		if k.SK == teamPK(teamID) {
+			team = append(team, k)
+			return false
+		}
+		if userID, ok := idFrom(k.SK, segUser); ok {
+			memberships = append(memberships, userTeamKey(userID, teamID).key())
+		}
+		items = append(items, k)
+		return false
+	})
+	if err != nil {
+		return wrap(op, err)
+	}
+	if len(team) == 0 && len(items) == 0 {
+		return wrap(op, errTeamNotFound(teamID))
+	}
+	// The members' user_team items first, the team item last, so that a
+	// repeat after a failure still finds what is left.
+	for _, batch := range [][]backend.Key{memberships, items, team} {
+		if len(batch) == 0 {
+			continue
+		}
+		if err := c.b.BatchWrite(ctx, c.t, nil, batch); err != nil {
+			return wrap(op, err)
+		}
+	}
+	return nil
+}
+
+// ListMembers implements TeamStore.ListMembers, which documents its errors.
+func (c *core) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Member], error) {
+	const op = "list members"
+	if err := validateList(op, "TeamID", teamID, o); err != nil {
+		return ddbkit.Page[Member]{}, err
+	}
+	p, err := listPage(ctx, c, c.t, membersQuery(c.t, teamID), o, backend.Filter{}, decodeMember)
+	return p, wrap(op, err)
+}
+
+// ListUserTeams implements TeamStore.ListUserTeams, which documents its errors.
+func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOptions) (ddbkit.Page[Membership], error) {
+	const op = "list user teams"
+	if err := validateList(op, "UserID", userID, o); err != nil {
+		return ddbkit.Page[Membership]{}, err
+	}
+	p, err := listPage(ctx, c, c.t, userTeamsQuery(c.t, userID), o, backend.Filter{}, decodeMembership)
+	return p, wrap(op, err)
+}
+
+// AddMember implements TeamStore.AddMember, which documents its errors.
+func (c *core) AddMember(ctx context.Context, teamID, userID string, role Role) (Member, error) {
+	const op = "add member"
+	if err := validateMember(op, teamID, userID, role); err != nil {
+		return Member{}, err
+	}
+	today := c.read().today
+	var m Member
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		team, titem, err := c.team(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		u, uitem, err := c.user(ctx, userID)
+		if err != nil {
+			return err
+		}
+		m = Member{TeamID: teamID, UserID: userID, UserName: u.Name, Role: role, JoinedAt: today}
+		err = c.b.Tx(ctx, r, []backend.Write{
+			backend.Check(labelTeam, c.t, teamKey(teamID).key(), named(titem, attrTeamName)),
+			backend.Check(labelUser, c.t, userKey(userID).key(), named(uitem, attrUserName)),
+			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today})),
+			backend.PutNew(labelTeamUser, c.t, teamUserItem(m)),
+		})
+		if old, ok := backend.Failed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(teamID)
+			}
+			return raced("team " + strconv.Quote(teamID))
+		}
+		if old, ok := backend.Failed(err, labelUser); ok {
+			if old == nil {
+				return errUserNotFound(userID)
+			}
+			return raced("user " + strconv.Quote(userID))
+		}
+		if _, ok := backend.Failed(err, ""); ok {
+			return errIsMember(teamID, userID)
+		}
+		return err
+	})
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
+func validateMember(op, teamID, userID string, role Role) error {
+	var v validator
+	v.ID("TeamID", teamID, MaxIDLen)
+	v.ID("UserID", userID, MaxIDLen)
+	v.role("Role", role)
+	return wrap(op, v.Err)
+}
+
+// member reads a team_user item.
+func (c *core) member(ctx context.Context, teamID, userID string) (Member, error) {
+	item, err := c.get(ctx, teamUserKey(teamID, userID))
+	if err != nil {
+		return Member{}, err
+	}
+	if item == nil {
+		return Member{}, errNotMember(teamID, userID)
+	}
+	return decodeMember(c.t, item)
+}
+
+// admin is the role the admin checks want.
+var admin = ddb.Item{attrRole: s(string(RoleAdmin))}
+
+// otherAdmin returns an admin of the team other than userID, or "",
+// walking the members through the admin filter, page by page (each
+// bounded by the filter budget), until it finds one. A filter cannot name
+// the sort key, so the walk skips the member it asks about.
+func (c *core) otherAdmin(ctx context.Context, teamID, userID string) (string, error) {
+	var other string
+	var derr error
+	err := c.walk(ctx, membersQuery(c.t, teamID), backend.Equal(attrRole, s(string(RoleAdmin))), func(it ddb.Item) bool {
+		m, err := decodeMember(c.t, it)
+		if err != nil {
+			if !isCorrupt(err) {
+				derr = err
+				return true
+			}
+			return false
+		}
+		if m.Role == RoleAdmin && m.UserID != userID {
+			other = m.UserID
+			return true
+		}
+		return false
+	})
+	if err == nil {
+		err = derr
+	}
+	return other, err
+}
+
+// checkOtherAdmin returns the check that another member is still an
+// admin, so that the team is never left without one.
+func (c *core) checkOtherAdmin(ctx context.Context, teamID, userID string) (backend.Write, error) {
+	other, err := c.otherAdmin(ctx, teamID, userID)
+	if err != nil {
+		return backend.Write{}, err
+	}
+	if other == "" {
+		return backend.Write{}, errLastAdmin(teamID, userID)
+	}
+	return backend.Check(labelAdmin, c.t, teamUserKey(teamID, other).key(), admin), nil
+}
+
+// memberTx sends a membership change; any failed condition means the
+// members changed since the read.
+func (c *core) memberTx(ctx context.Context, r *backend.Run, teamID string, ws []backend.Write) error {
+	err := c.b.Tx(ctx, r, ws)
+	if _, ok := backend.Failed(err, ""); ok {
+		return raced("the members of team " + strconv.Quote(teamID))
+	}
+	return err
+}
+
+// SetRole implements TeamStore.SetRole, which documents its errors.
+func (c *core) SetRole(ctx context.Context, teamID, userID string, role Role) (Member, error) {
+	const op = "set role"
+	if err := validateMember(op, teamID, userID, role); err != nil {
+		return Member{}, err
+	}
+	var m Member
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		var err error
+		if m, err = c.member(ctx, teamID, userID); err != nil || m.Role == role {
+			return err
+		}
+		var ws []backend.Write
+		if m.Role == RoleAdmin {
+			w, err := c.checkOtherAdmin(ctx, teamID, userID)
+			if err != nil {
+				return err
+			}
+			ws = append(ws, w)
+		}
+		var u backend.Change
+		u.Set(attrRole, s(string(role)))
+		ws = append(ws,
+			backend.Update(labelTeamUser, c.t, teamUserKey(teamID, userID).key(), u, backend.Exists(ddb.Item{attrRole: s(string(m.Role))})),
+			backend.Update(labelUserTeam, c.t, userTeamKey(userID, teamID).key(), u, backend.Exists(nil)))
+		m.Role = role // the result, should the transaction commit
+		return c.memberTx(ctx, r, teamID, ws)
+	})
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
+// RemoveMember implements TeamStore.RemoveMember, which documents its errors.
+func (c *core) RemoveMember(ctx context.Context, teamID, userID string) error {
+	const op = "remove member"
+	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
+		return err
+	}
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		m, err := c.member(ctx, teamID, userID)
+		if err != nil {
+			return err
+		}
+		var ws []backend.Write
+		if m.Role == RoleAdmin {
+			w, err := c.checkOtherAdmin(ctx, teamID, userID)
+			if err != nil {
+				return err
+			}
+			ws = append(ws, w)
+		}
+		ws = append(ws,
+			backend.Delete(labelTeamUser, c.t, teamUserKey(teamID, userID).key(), ddb.Item{attrRole: s(string(m.Role))}),
+			backend.Remove(labelUserTeam, c.t, userTeamKey(userID, teamID).key()))
+		return c.memberTx(ctx, r, teamID, ws)
+	})
+	return wrap(op, err)
+}
