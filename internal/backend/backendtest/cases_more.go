@@ -571,6 +571,41 @@ var limitCases = []testCase{
 			q.Budget = 0
 		}
 	}},
+	{"transactions over 4 MB", func(t *testing.T, h *Harness) {
+		ctx := t.Context()
+		blob := strings.Repeat("y", 390*1024)
+		var puts, ups, checks []backend.Write
+		for i := range 11 {
+			it := sized(h.Main, "T", fmt.Sprintf("t%02d", i), 390*1024)
+			puts = append(puts, backend.Put(fmt.Sprint(i), h.Main.Table, it))
+			var c backend.Change
+			c.Set("blob", str(blob))
+			ups = append(ups, backend.Update(fmt.Sprint(i), h.Main.Table, key("U", fmt.Sprint(i)), c, backend.Cond{}))
+			checks = append(checks, backend.Check(fmt.Sprint(i), h.Main.Table, key("T", fmt.Sprintf("t%02d", i)), ddb.Item{"blob": it["blob"]}))
+		}
+		before := snapshot(t, h)
+		for _, c := range []struct {
+			name string
+			ws   []backend.Write
+		}{{"puts", puts}, {"updates", ups}, {"checks", checks}} {
+			err := h.Backend.Tx(ctx, run(t, h, "T"), c.ws)
+			wantErr(t, "Tx of 11 "+c.name+" of 390 KB", err, ddbkit.ErrInvalidArgument)
+		}
+		wantUnchanged(t, "transactions over 4 MB", h, before)
+		must(t, h.Backend.Tx(ctx, run(t, h, "T"), puts[:10]))
+		must(t, h.Backend.Tx(ctx, run(t, h, "U"), ups[:10]))
+		must(t, h.Backend.Tx(ctx, run(t, h, "T"), checks[:10]))
+		// Puts count their items' sizes exactly: 4 MB is the limit.
+		edge := func(extra int) []backend.Write {
+			var ws []backend.Write
+			for i := range 11 {
+				ws = append(ws, backend.Put(fmt.Sprint(i), h.Main.Table, sized(h.Main, "E", fmt.Sprintf("e%02d", i), (4<<20)/11+extra)))
+			}
+			return ws
+		}
+		wantErr(t, "Tx of puts 7 bytes over 4 MB", h.Backend.Tx(ctx, run(t, h, "E"), edge(1)), ddbkit.ErrInvalidArgument)
+		must(t, h.Backend.Tx(ctx, run(t, h, "E"), edge(0)))
+	}},
 	{"batch reads past DynamoDB's 16 MB response", func(t *testing.T, h *Harness) {
 		var puts []ddb.Item
 		var ks []backend.Key

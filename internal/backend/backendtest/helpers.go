@@ -65,6 +65,17 @@ func render(it ddb.Item) string {
 	return ddb.AttrString(&types.AttributeValueMemberM{Value: it})
 }
 
+// short cuts each line of a message's item text to a readable length.
+func short(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if len(l) > 300 {
+			lines[i] = fmt.Sprintf("%s…(%d bytes)…%s", l[:200], len(l), l[len(l)-60:])
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 func renderAll(items []ddb.Item) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
@@ -121,14 +132,14 @@ func get(t *testing.T, h *Harness, tb backend.Table, k backend.Key) ddb.Item {
 func wantItem(t *testing.T, what string, got, want ddb.Item) {
 	t.Helper()
 	if render(got) != render(want) {
-		t.Errorf("%s:\n got %s\nwant %s", what, render(got), render(want))
+		t.Errorf("%s:\n got %s\nwant %s", what, short(render(got)), short(render(want)))
 	}
 }
 
 func wantItems(t *testing.T, what string, got, want []ddb.Item) {
 	t.Helper()
 	if g, w := renderAll(got), renderAll(want); !slices.Equal(g, w) {
-		t.Errorf("%s:\n got %s\nwant %s", what, strings.Join(g, "\n     "), strings.Join(w, "\n     "))
+		t.Errorf("%s:\n got %s\nwant %s", what, short(strings.Join(g, "\n     ")), short(strings.Join(w, "\n     ")))
 	}
 }
 
@@ -175,7 +186,7 @@ func wantUnchanged(t *testing.T, what string, h *Harness, before map[string][]st
 	after := snapshot(t, h)
 	for name, b := range before {
 		if a := after[name]; !slices.Equal(a, b) {
-			t.Errorf("%s wrote to %s:\n got %s\nwant %s", what, name, strings.Join(a, "\n     "), strings.Join(b, "\n     "))
+			t.Errorf("%s wrote to %s:\n got %s\nwant %s", what, name, short(strings.Join(a, "\n     ")), short(strings.Join(b, "\n     ")))
 		}
 	}
 }
