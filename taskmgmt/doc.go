@@ -67,7 +67,7 @@
 //	12-13 ListBoard ViewStartOverdue (+ TagIDs)  Group1 todo, start_sort_sk < START#<today>
 //	14-15 ListBoard ViewEndOverdue (+ TagIDs)    GSI_Status_End_Sort_Group2 todo_doing, end_sort_sk < END#<today>
 //	16    GetCounts, ListDailyCounts             1 GetItem; 1 Query per page (COUNTER#<date> range)
-//	      CreateUser                             1 conditional PutItem
+//	      CreateUser                             1 TransactWriteItems (one item, with a token)
 //	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
 //	      SetRole, RemoveMember                  1 GetItem (+ 1 Query for an admin) + 1 TransactWriteItems
 //	                                             (SetRole to the role held: the GetItem only)
