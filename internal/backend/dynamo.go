@@ -384,7 +384,7 @@ func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeVa
 		if !u.Empty() {
 			var upd expression.UpdateBuilder
 			for _, o := range u.ops {
-				n := expression.Name(o.name)
+				n := expression.NameNoDotSplit(o.name)
 				switch o.kind {
 				case changeSet:
 					upd = upd.Set(n, ddb.Param(i))
@@ -400,14 +400,14 @@ func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeVa
 			}
 			b = b.WithUpdate(upd)
 		}
-		pk := expression.Name(t.PartitionKey)
+		pk := expression.NameNoDotSplit(t.PartitionKey)
 		switch c.kind {
 		case condAbsent:
 			b = b.WithCondition(expression.AttributeNotExists(pk))
 		case condExists:
 			cond := expression.AttributeExists(pk)
 			for _, n := range names {
-				cond = cond.And(expression.Equal(expression.Name(n), ddb.Param(i)))
+				cond = cond.And(expression.Equal(expression.NameNoDotSplit(n), ddb.Param(i)))
 				i++
 			}
 			b = b.WithCondition(cond)

@@ -232,7 +232,9 @@ func (f Filter) args(out []types.AttributeValue) []types.AttributeValue {
 }
 
 // cond builds f's expression, its values numbered from first on; it
-// returns the next free number.
+// returns the next free number. Attribute names are names, never document
+// paths (NameNoDotSplit), as the memory backend reads them: "a.b" is the
+// attribute "a.b", not b inside a.
 func (f Filter) cond(first int) (expression.ConditionBuilder, int) {
 	n := f.n
 	switch n.op {
@@ -249,16 +251,16 @@ func (f Filter) cond(first int) (expression.ConditionBuilder, int) {
 		}
 		return c, next
 	case fMissing:
-		return expression.AttributeNotExists(expression.Name(n.attr)), first
+		return expression.AttributeNotExists(expression.NameNoDotSplit(n.attr)), first
 	case fNotNumber:
-		return expression.AttributeExists(expression.Name(n.attr)).And(
-			expression.Not(expression.AttributeType(expression.Name(n.attr), expression.Number))), first
+		return expression.AttributeExists(expression.NameNoDotSplit(n.attr)).And(
+			expression.Not(expression.AttributeType(expression.NameNoDotSplit(n.attr), expression.Number))), first
 	case fContains:
-		return expression.Contains(expression.Name(n.attr), ddb.ParamText(first)), first + 1
+		return expression.Contains(expression.NameNoDotSplit(n.attr), ddb.ParamText(first)), first + 1
 	case fEqual:
-		return expression.Equal(expression.Name(n.attr), ddb.Param(first)), first + 1
+		return expression.Equal(expression.NameNoDotSplit(n.attr), ddb.Param(first)), first + 1
 	default: // fGreater
-		return expression.GreaterThan(expression.Name(n.attr), ddb.Param(first)), first + 1
+		return expression.GreaterThan(expression.NameNoDotSplit(n.attr), ddb.Param(first)), first + 1
 	}
 }
 

@@ -756,3 +756,29 @@ var clockCases = []testCase{
 		}
 	}},
 }
+
+var nameCases = []testCase{
+	{"attribute names with dots and spaces are top-level names", func(t *testing.T, h *Harness) {
+		ctx := t.Context()
+		it := item(h.Main, "P", "a", "a.b", 1, "x y", "z", "m", &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"b": num(9)}})
+		mustPut(t, h, h.Main, it)
+		var c backend.Change
+		c.Set("a.b", num(2))
+		c.Add("n.n", 1)
+		got, err := h.Backend.Update(ctx, h.Main.Table, key("P", "a"), c, backend.Exists(ddb.Item{"a.b": num(1), "x y": str("z")}))
+		must(t, err)
+		want := item(h.Main, "P", "a", "a.b", 2, "n.n", 1, "x y", "z", "m", it["m"])
+		wantItem(t, "Update of dotted names under a condition on them", got, want)
+		q := ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P", ConsistentRead: true}
+		for _, f := range []backend.Filter{backend.Equal("a.b", num(2)), backend.Greater("n.n", num(0)), backend.Missing("m.b"), backend.Contains("x y", "z")} {
+			wantItems(t, "Query under a filter on a dotted name", all(t, h.Backend, q, f), []ddb.Item{want})
+		}
+		must(t, h.Backend.Put(ctx, h.Main.Table, want, backend.When(backend.And(backend.Equal("a.b", num(2)), backend.Missing("m.b")))))
+		var rm backend.Change
+		rm.Remove("a.b")
+		rm.SetOnce("m.b", num(3))
+		got, err = h.Backend.Update(ctx, h.Main.Table, key("P", "a"), rm, backend.Cond{})
+		must(t, err)
+		wantItem(t, "Update removing a dotted name", got, item(h.Main, "P", "a", "n.n", 1, "x y", "z", "m", it["m"], "m.b", 3))
+	}},
+}

@@ -34,6 +34,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Limits", limitCases},
 		{"Races", raceCases},
 		{"Clock", clockCases},
+		{"Names", nameCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
