@@ -63,9 +63,10 @@ type Acceptance struct {
 type InvitationStore interface {
 	// Invite has an admin of the team invite an email address with a role.
 	// The admin check and the put are one transaction, so a demoted or
-	// removed admin cannot invite; an earlier invitation of the same
+	// removed admin cannot invite; an earlier live invitation of the same
 	// address to the team is replaced (deleted in the same transaction):
-	// its link stops working. The returned Invitation carries its Token.
+	// its link stops working (expired ones, which reads leave out, are left
+	// to TTL). The returned Invitation carries its Token.
 	// It returns ErrInvalidArgument (a bad email or role, a TokenSecret
 	// under 32 bytes), ErrNotFound (no
 	// such team), ErrConflict matching ErrNotAdmin (the inviter is not an
