@@ -2,6 +2,7 @@ package backend_test
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,6 +44,10 @@ func (c *clock) set(t time.Time) {
 	c.now = t
 }
 
+// countOnly, as an Emulation's Retry.Attempts, asks memoryHarness for a
+// throttle that only counts calls.
+const countOnly = -1
+
 func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
 	main, other, ttl := backendtest.Schema()
 	tables := []backend.Table{main, other, ttl}
@@ -50,9 +55,16 @@ func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
 	m := backend.NewMemory(c.read, tables...)
 	var lag time.Duration
 	throttles := false
+	var calls func() int
 	if e != nil {
 		m.Emulate(*e)
 		lag, throttles = e.GSILag, e.Throttle != nil
+	}
+	if e != nil && e.Throttle != nil && e.Retry.Attempts == countOnly {
+		// A throttle that never throttles counts the calls.
+		var n atomic.Int64
+		m.Emulate(backend.Emulation{Throttle: func(call int) bool { n.Store(int64(call)); return false }})
+		throttles, calls = false, func() int { return int(n.Load()) }
 	}
 	items := func(m *backend.Memory) func(*testing.T, ddb.Table) []ddb.Item {
 		return func(_ *testing.T, t ddb.Table) []ddb.Item { return m.Export(t.Name) }
@@ -73,6 +85,7 @@ func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
 		TokenWindow: memtable.TokenWindow,
 		GSILag:      lag,
 		Throttles:   throttles,
+		Calls:       calls,
 	}
 	if e == nil {
 		h.ClockReads = c.count
@@ -93,9 +106,17 @@ func dynamoHarness(t *testing.T) backendtest.Harness {
 		tables = append(tables, *tb)
 	}
 	c := &clock{now: time.Now()}
+	counting := ddbtest.NewCountingClient(client)
 	return backendtest.Harness{
-		Backend: backend.NewDynamo(client, ddb.DefaultBackoff, c.read, tables...),
-		Main:    main, Other: other, TTL: ttl,
+		Backend: backend.NewDynamo(counting, ddb.DefaultBackoff, c.read, tables...),
+		Calls: func() int {
+			n := 0
+			for _, c := range counting.Counts() {
+				n += c
+			}
+			return n
+		},
+		Main: main, Other: other, TTL: ttl,
 		Items: func(t *testing.T, tb ddb.Table) []ddb.Item {
 			var items []ddb.Item
 			p := dynamodb.NewScanPaginator(client, &dynamodb.ScanInput{TableName: aws.String(tb.Name), ConsistentRead: aws.Bool(true)})

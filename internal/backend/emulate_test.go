@@ -26,6 +26,7 @@ func TestMemoryEmulated(t *testing.T) {
 		{"gsi lag", backend.Emulation{GSILag: 1500 * time.Millisecond}},
 		{"throttling", backend.Emulation{Throttle: backend.Every(4), Retry: ddb.Backoff{Attempts: 2}}},
 		{"ttl deletion", backend.Emulation{DeleteExpired: true, ExpiryDelay: 2 * time.Hour}},
+		{"call counting", backend.Emulation{Throttle: func(int) bool { return false }, Retry: ddb.Backoff{Attempts: countOnly}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			backendtest.Run(t, func(t *testing.T) backendtest.Harness { return memoryHarness(t, &c.e) })

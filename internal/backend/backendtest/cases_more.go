@@ -782,3 +782,103 @@ var nameCases = []testCase{
 		wantItem(t, "Update removing a dotted name", got, item(h.Main, "P", "a", "n.n", 1, "x y", "z", "m", it["m"], "m.b", 3))
 	}},
 }
+
+var callCases = []testCase{
+	{"calls per primitive, and none for what is refused first", func(t *testing.T, h *Harness) {
+		if h.Calls == nil {
+			t.Skip("the harness does not count calls")
+		}
+		ctx := t.Context()
+		mustPut(t, h, h.Main, item(h.Main, "P", "a", "v", 1), item(h.Main, "P", "b"))
+		_, cur, err := h.Backend.Query(ctx, ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P"}, 1, "", backend.Filter{})
+		must(t, err)
+		var add backend.Change
+		add.Add("n", 1)
+		var puts []ddb.Item
+		var ks []backend.Key
+		for i := range 30 {
+			puts = append(puts, item(h.Main, "Q", fmt.Sprint(i)))
+		}
+		for i := range 150 {
+			ks = append(ks, key("Q", fmt.Sprint(i)))
+		}
+		many := make([]backend.Write, ddb.MaxTxItems+1)
+		for i := range many {
+			many[i] = backend.Put(fmt.Sprint(i), h.Main.Table, item(h.Main, "M", fmt.Sprint(i)))
+		}
+		for _, c := range []struct {
+			name  string
+			calls int
+			call  func() error
+		}{
+			{"Get", 1, func() error { _, err := h.Backend.Get(ctx, h.Main.Table, key("P", "a")); return err }},
+			{"BatchGet of 150 keys", 2, func() error { _, err := h.Backend.BatchGet(ctx, h.Main.Table, ks); return err }},
+			{"BatchGet of none", 0, func() error { _, err := h.Backend.BatchGet(ctx, h.Main.Table, nil); return err }},
+			{"Query", 1, func() error {
+				_, _, err := h.Backend.Query(ctx, ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P"}, 10, "", backend.Filter{})
+				return err
+			}},
+			{"Put", 1, func() error { return h.Backend.Put(ctx, h.Main.Table, item(h.Main, "P", "c"), backend.Absent()) }},
+			{"Update", 1, func() error {
+				_, err := h.Backend.Update(ctx, h.Main.Table, key("P", "c"), add, backend.Cond{})
+				return err
+			}},
+			{"Create", 1, func() error { return h.Backend.Create(ctx, scope(h, "P"), h.Main.Table, item(h.Main, "P", "d")) }},
+			{"Tx", 1, func() error {
+				return h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Update("u", h.Main.Table, key("P", "c"), add, backend.Cond{})})
+			}},
+			{"BatchWrite of 30", 2, func() error { return h.Backend.BatchWrite(ctx, h.Main.Table, puts, nil) }},
+			{"BatchWrite of none", 0, func() error { return h.Backend.BatchWrite(ctx, h.Main.Table, nil, nil) }},
+			{"Remove", 2, func() error { return h.Backend.Remove(ctx, h.Main.Table, key("P", "c")) }},
+			{"RemoveRead", 1, func() error { return h.Backend.RemoveRead(ctx, h.Main.Table, key("P", "d")) }},
+		} {
+			before := h.Calls()
+			if err := c.call(); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			if got := h.Calls() - before; got != c.calls {
+				t.Errorf("%s made %d calls, want %d", c.name, got, c.calls)
+			}
+		}
+		for _, c := range []struct {
+			name string
+			call func() error
+		}{
+			{"Tx of 101 writes", func() error { return h.Backend.Tx(ctx, run(t, h, "P"), many) }},
+			{"Tx of none", func() error { return h.Backend.Tx(ctx, run(t, h, "P"), nil) }},
+			{"Tx touching a key twice", func() error {
+				return h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Put("a", h.Main.Table, item(h.Main, "P", "a")), backend.Remove("b", h.Main.Table, key("P", "a"))})
+			}},
+			{"Tx with an empty change", func() error {
+				return h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Update("a", h.Main.Table, key("P", "a"), backend.Change{}, backend.Cond{})})
+			}},
+			{"Update with an empty change", func() error {
+				_, err := h.Backend.Update(ctx, h.Main.Table, key("P", "a"), backend.Change{}, backend.Cond{})
+				return err
+			}},
+			{"BatchWrite touching a key twice", func() error {
+				return h.Backend.BatchWrite(ctx, h.Main.Table, []ddb.Item{item(h.Main, "P", "a")}, []backend.Key{key("P", "a")})
+			}},
+			{"Query with a cursor of another listing", func() error {
+				_, _, err := h.Backend.Query(ctx, ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "Q"}, 1, cur, backend.Filter{})
+				return err
+			}},
+			{"Query with limit 0", func() error {
+				_, _, err := h.Backend.Query(ctx, ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P"}, 0, "", backend.Filter{})
+				return err
+			}},
+			{"Get under an ended context", func() error { _, err := h.Backend.Get(cancelled(t), h.Main.Table, key("P", "a")); return err }},
+			{"Tx under an ended context", func() error {
+				return h.Backend.Tx(cancelled(t), run(t, h, "P"), []backend.Write{backend.Put("a", h.Main.Table, item(h.Main, "P", "a"))})
+			}},
+		} {
+			before := h.Calls()
+			if err := c.call(); err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
+			if got := h.Calls() - before; got != 0 {
+				t.Errorf("%s made %d calls, want none", c.name, got)
+			}
+		}
+	}},
+}

@@ -69,6 +69,12 @@ type Harness struct {
 	// it more (an emulation) leaves it nil.
 	ClockReads func() int
 
+	// Calls, when set, returns how many DynamoDB calls the backend has
+	// made (a counting client; for the memory backend, the calls its
+	// emulation counts): the suite checks what each primitive costs, and
+	// that what is refused before any call makes none.
+	Calls func() int
+
 	// Throttles is whether the backend may throttle calls (and retry
 	// them within its policy): then a transaction's retries spend its
 	// run's attempts, and a read-modify-write may build fewer times than

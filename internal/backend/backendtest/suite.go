@@ -35,6 +35,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Races", raceCases},
 		{"Clock", clockCases},
 		{"Names", nameCases},
+		{"Calls", callCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
