@@ -76,6 +76,16 @@ type Backend interface {
 	// applying it once does (it adds nothing, and its condition is none
 	// or mere existence); otherwise only after throttling.
 	Update(ctx context.Context, t ddb.Table, k Key, u Change, c Cond) (ddb.Item, error)
+	// Delete deletes the item at k, if any: unconditional, and safe to
+	// repeat (DeleteItem without a condition). Unlike Remove, it cannot
+	// say whether there was an item.
+	Delete(ctx context.Context, t ddb.Table, k Key) error
+	// GetEventual is Get read eventually consistent (half the read
+	// capacity). The memory backend answers it as Get: its table is
+	// consistent at once.
+	GetEventual(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error)
+	// BatchGetWith is BatchGet with the read's options.
+	BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o ReadOptions) ([]ddb.Item, error)
 	// Remove deletes the item at k; a missing one is a *CondError.
 	Remove(ctx context.Context, t ddb.Table, k Key) error
 	// RemoveRead is Remove of an item the caller has just read, present:
@@ -104,6 +114,19 @@ type Table struct {
 	// out an item whose TTL attribute is a Number of epoch seconds at or
 	// before the backend's clock.
 	TTL string
+}
+
+// ReadOptions tunes a batch read.
+type ReadOptions struct {
+	// Eventual reads eventually consistent, at half the capacity.
+	Eventual bool
+	// Attrs, when set, reads only these attributes (a projection); they
+	// must include the table's key attributes.
+	Attrs []string
+	// ChunkSize is the most keys per BatchGetItem call, 1 to 100 (zero:
+	// 100): a smaller one keeps each response within what the caller's
+	// capacity allows.
+	ChunkSize int
 }
 
 // Key is an item's key: partition key and sort key values, both Strings
@@ -194,6 +217,35 @@ func (c Change) Values() ddb.Item {
 		}
 	}
 	return out
+}
+
+// writtenIn reports whether item holds everything c writes: every value
+// it sets, an attribute it sets once, none it removes. A change that adds
+// never is: its result depends on what it was applied to.
+func (c Change) writtenIn(item ddb.Item) bool {
+	if item == nil {
+		return false
+	}
+	for _, o := range c.ops {
+		v, ok := item[o.name]
+		switch o.kind {
+		case changeAdd:
+			return false
+		case changeRemove:
+			if ok {
+				return false
+			}
+		case changeSetOnce:
+			if !ok {
+				return false
+			}
+		case changeSet:
+			if !ok || !sameValue(v, o.value) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Empty reports whether c changes nothing.
@@ -318,6 +370,17 @@ func Check(label string, t ddb.Table, k Key, want ddb.Item) Write {
 	return Write{Label: label, Table: t, kind: writeCheck, key: k, cond: Exists(want)}
 }
 
+// CheckWhen requires the item at k to meet c (which must not be the zero
+// Cond), such as Absent() or When(...).
+func CheckWhen(label string, t ddb.Table, k Key, c Cond) Write {
+	return Write{Label: label, Table: t, kind: writeCheck, key: k, cond: c}
+}
+
+// DeleteWhen deletes the item at k if it meets c.
+func DeleteWhen(label string, t ddb.Table, k Key, c Cond) Write {
+	return Write{Label: label, Table: t, kind: writeDelete, key: k, cond: c}
+}
+
 // Update applies u to the item at k under c.
 func Update(label string, t ddb.Table, k Key, u Change, c Cond) Write {
 	return Write{Label: label, Table: t, kind: writeUpdate, key: k, change: u, cond: c}
@@ -360,6 +423,9 @@ func checkWrites(ws []Write) error {
 			if err := checkChange(w.change); err != nil {
 				return err
 			}
+		}
+		if w.kind == writeCheck && w.cond.kind == condNone {
+			return ddbkit.Invalid("transaction", "the check %q has no condition; a ConditionCheck needs one", w.Label)
 		}
 		k := w.keyOf()
 		id := [3]string{w.Table.Name, k.PK, k.SK}
@@ -441,12 +507,31 @@ func IsChanged(err error) bool {
 type Run struct {
 	Scope ddb.Scope
 	token string // ddb.Token(ctx, Scope), taken once per run
+	keyed bool   // token comes from the caller's idempotency key
 	left  int    // calls left, shared by every build
 }
 
 // NewRun returns a Run of scope s within b's attempts.
 func NewRun(ctx context.Context, s ddb.Scope, b ddb.Backoff) *Run {
-	return &Run{Scope: s, token: ddb.Token(ctx, s), left: max(b.Attempts, 1)}
+	token, keyed := ddb.RequestToken(ctx, s)
+	if !keyed {
+		token = ddb.Token(ctx, s)
+	}
+	return &Run{Scope: s, token: token, keyed: keyed, left: max(b.Attempts, 1)}
+}
+
+// NewStepRun returns a Run of scope s within b's attempts under a fresh
+// random token, whatever idempotency key ctx holds: a step of a
+// multi-step operation (a sweep's page) that a repeated call must be able
+// to run again, where the caller's key would replay the first call's
+// step instead (see ddb.ExecTx).
+func NewStepRun(s ddb.Scope, b ddb.Backoff) *Run {
+	return &Run{Scope: s, token: ddb.Token(context.Background(), s), left: max(b.Attempts, 1)}
+}
+
+// RMWStep is RMW under NewStepRun's fresh token.
+func RMWStep(ctx context.Context, b ddb.Backoff, s ddb.Scope, fn func(r *Run) error) error {
+	return rmw(ctx, b, NewStepRun(s, b), fn)
 }
 
 // RMW runs a read-modify-write in scope s: fn reads, builds its
@@ -465,7 +550,10 @@ func NewRun(ctx context.Context, s ddb.Scope, b ddb.Backoff) *Run {
 // rebuilds. The reads of each build retry on their own, one loop per
 // call.
 func RMW(ctx context.Context, b ddb.Backoff, s ddb.Scope, fn func(r *Run) error) error {
-	r := NewRun(ctx, s, b)
+	return rmw(ctx, b, NewRun(ctx, s, b), fn)
+}
+
+func rmw(ctx context.Context, b ddb.Backoff, r *Run, fn func(r *Run) error) error {
 	attempts := max(b.Attempts, 1)
 	for n := 1; ; n++ {
 		err := fn(r)
@@ -491,6 +579,44 @@ func (c Clock) now() time.Time {
 	return c().UTC()
 }
 
+// checkRead refuses read options DynamoDB would refuse, alike in both
+// backends and before any call.
+func checkRead(t ddb.Table, o ReadOptions) error {
+	if o.ChunkSize < 0 || o.ChunkSize > ddb.MaxBatchGet {
+		return ddbkit.Invalid("ChunkSize", "must be 1 to %d (0: %d), got %d", ddb.MaxBatchGet, ddb.MaxBatchGet, o.ChunkSize)
+	}
+	if len(o.Attrs) == 0 {
+		return nil
+	}
+	has := func(a string) bool {
+		for _, x := range o.Attrs {
+			if x == a {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(t.PartitionKey) || (t.SortKey != "" && !has(t.SortKey)) {
+		return ddbkit.Invalid("Attrs", "a projection must name the key attributes of %s", t.Name)
+	}
+	return nil
+}
+
+// project returns the attributes of item named in attrs (all of them
+// when attrs is empty), as a new map; nil stays nil.
+func project(item ddb.Item, attrs []string) ddb.Item {
+	if item == nil || len(attrs) == 0 {
+		return item
+	}
+	out := make(ddb.Item, len(attrs))
+	for _, a := range attrs {
+		if v, ok := item[a]; ok {
+			out[a] = v
+		}
+	}
+	return out
+}
+
 // tables indexes a backend's tables by name.
 type tables map[string]Table
 
@@ -504,3 +630,16 @@ func tablesOf(ts []Table) tables {
 
 // ttl is the TTL attribute of the table named name, "" for none.
 func (m tables) ttl(name string) string { return m[name].TTL }
+
+// sameValue reports whether two attribute values are equal as DynamoDB
+// compares them: Numbers by value (1.5 = 1.50), anything else exactly.
+func sameValue(a, b types.AttributeValue) bool {
+	if x, ok := a.(*types.AttributeValueMemberN); ok {
+		if y, ok := b.(*types.AttributeValueMemberN); ok {
+			cx, err1 := canonNumber(x.Value)
+			cy, err2 := canonNumber(y.Value)
+			return err1 == nil && err2 == nil && cx == cy
+		}
+	}
+	return ddb.AttrString(a) == ddb.AttrString(b)
+}

@@ -67,8 +67,8 @@ func (d *Dynamo) readNow(t ddb.Table) int64 {
 // discards it: DynamoDB keeps the window itself, but both backends must
 // read the clock as often, so that a step clock gives a domain's two
 // stores the same times.
-func (d *Dynamo) tokenClock(ctx context.Context) {
-	if _, keyed := ddbkit.IdempotencyKey(ctx); keyed {
+func (d *Dynamo) tokenClock(keyed bool) {
+	if keyed {
 		d.clock.now()
 	}
 }
@@ -89,6 +89,17 @@ func (d *Dynamo) Get(ctx context.Context, t ddb.Table, k Key) (item ddb.Item, er
 // BatchGet implements Backend.BatchGet: ddb.BatchGet retries failed calls
 // and unprocessed keys itself, one retry loop.
 func (d *Dynamo) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Item, error) {
+	return d.BatchGetWith(ctx, t, ks, ReadOptions{})
+}
+
+// projections holds the prepared projection of each attribute list.
+var projections ddb.Shapes[string]
+
+// BatchGetWith implements Backend.BatchGetWith.
+func (d *Dynamo) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o ReadOptions) ([]ddb.Item, error) {
+	if err := checkRead(t, o); err != nil {
+		return nil, err
+	}
 	if err := live(ctx); err != nil {
 		return nil, err
 	}
@@ -99,7 +110,17 @@ func (d *Dynamo) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Ite
 	for i, k := range ks {
 		keys[i] = k.Item(t)
 	}
-	out, err := ddb.BatchGet(ctx, d.c, t, keys, ddb.BatchGetOptions{ConsistentRead: true, Backoff: d.b})
+	bo := ddb.BatchGetOptions{ConsistentRead: !o.Eventual, Backoff: d.b, ChunkSize: o.ChunkSize}
+	if len(o.Attrs) > 0 {
+		bo.Projection = projections.Get(strings.Join(o.Attrs, "\x00"), func() expression.Builder {
+			p := expression.NamesList(expression.NameNoDotSplit(o.Attrs[0]))
+			for _, a := range o.Attrs[1:] {
+				p = p.AddNames(expression.NameNoDotSplit(a))
+			}
+			return expression.NewBuilder().WithProjection(p)
+		})
+	}
+	out, err := ddb.BatchGet(ctx, d.c, t, keys, bo)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +131,32 @@ func (d *Dynamo) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Ite
 		}
 	}
 	return out, nil
+}
+
+// GetEventual implements Backend.GetEventual.
+func (d *Dynamo) GetEventual(ctx context.Context, t ddb.Table, k Key) (item ddb.Item, err error) {
+	key := k.Item(t)
+	err = d.retry(ctx, func() error {
+		out, err := d.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: &t.Name, Key: key})
+		if err == nil {
+			item = out.Item
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d.visible(t, item, d.readNow(t)), nil
+}
+
+// Delete implements Backend.Delete: an unconditional delete is safe to
+// repeat.
+func (d *Dynamo) Delete(ctx context.Context, t ddb.Table, k Key) error {
+	key := k.Item(t)
+	return d.retry(ctx, func() error {
+		_, err := d.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &t.Name, Key: key})
+		return err
+	})
 }
 
 // Query implements Backend.Query: ddb.QueryPage retries each Query
@@ -142,7 +189,8 @@ func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 		return err
 	}
 	p, vals := prepared(t, Absent(), Change{})
-	d.tokenClock(ctx)
+	_, keyed := ddb.RequestToken(ctx, s)
+	d.tokenClock(keyed)
 	return condFailed(txInvalid(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...)), "")
 }
 
@@ -163,10 +211,14 @@ func (d *Dynamo) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	}), "")
 }
 
-// Update implements Backend.Update. A change that only sets values (or
-// keeps the first one, with if_not_exists) under no condition but the
-// item's existence writes the same when applied twice after a lost
-// response, and is retried after a 5xx; any other is retried only after
+// Update implements Backend.Update. A change that only sets and removes
+// values (or keeps the first one, with if_not_exists) is retried after a
+// 5xx or a lost response too: applied twice, it writes what it writes
+// once. Its condition may then fail on its own earlier write; when a
+// repeat after a 5xx fails its condition on an item that already holds
+// everything the change writes, the update is taken as applied and that
+// item returned, as the memory backend, which never loses a response,
+// would have answered. A change that adds is retried only after
 // throttling, which DynamoDB answers before applying anything.
 func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Cond) (out ddb.Item, err error) {
 	if err := checkChange(u); err != nil {
@@ -175,14 +227,23 @@ func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	p, vals := prepared(t, c, u)
 	key := k.Item(t)
 	retryable := ddb.RetryableWithToken
-	if u.adds() || c.kind == condAbsent || c.kind == condWhen || len(c.want) > 0 {
+	if u.adds() {
 		retryable = ddb.Retryable
 	}
 	if err := live(ctx); err != nil {
 		return nil, err
 	}
+	uncertain := false
 	err = ddb.RetryIf(ctx, d.b, retryable, func() error {
 		out, err = ddb.UpdateItemPrepared(ctx, d.c, t, key, types.ReturnValueAllNew, p, vals...)
+		var ccf *types.ConditionalCheckFailedException
+		switch {
+		case ddb.ServerError(err):
+			uncertain = true
+		case uncertain && errors.As(err, &ccf) && u.writtenIn(ccf.Item):
+			out = ccf.Item
+			return nil
+		}
 		return err
 	})
 	return out, condFailed(err, "")
@@ -259,7 +320,7 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
-	d.tokenClock(ctx)
+	d.tokenClock(r.keyed)
 	tx.Token(r.token)
 	b := d.b
 	b.Attempts = max(r.left, 1)

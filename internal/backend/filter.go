@@ -28,6 +28,7 @@ const (
 	fNotNumber
 	fAnd
 	fOr
+	fNot
 )
 
 type fnode struct {
@@ -85,6 +86,16 @@ func join(op fop, fs []Filter) Filter {
 	return Filter{&fnode{op: op, subs: subs}}
 }
 
+// Not keeps the items f does not keep (NOT), so that Not(Equal(a, v))
+// keeps an item without a. Not of the zero Filter keeps nothing, which no
+// caller means: it is refused as the zero Filter itself.
+func Not(f Filter) Filter {
+	if f.n == nil {
+		return Filter{}
+	}
+	return Filter{&fnode{op: fNot, subs: []Filter{f}}}
+}
+
 // IsZero reports whether f keeps everything.
 func (f Filter) IsZero() bool { return f.n == nil }
 
@@ -95,6 +106,8 @@ func (f Filter) Keeps(item ddb.Item) bool {
 		return true
 	}
 	switch n.op {
+	case fNot:
+		return !n.subs[0].Keeps(item)
 	case fAnd:
 		for _, s := range n.subs {
 			if !s.Keeps(item) {
@@ -198,7 +211,7 @@ func (f Filter) write(b *strings.Builder, values bool) {
 	n := f.n
 	b.WriteString(strconv.Itoa(int(n.op)))
 	b.WriteByte('(')
-	if n.op == fAnd || n.op == fOr {
+	if n.op == fAnd || n.op == fOr || n.op == fNot {
 		for _, s := range n.subs {
 			s.write(b, values)
 			b.WriteByte(',')
@@ -219,7 +232,7 @@ func (f Filter) args(out []types.AttributeValue) []types.AttributeValue {
 	if n == nil {
 		return out
 	}
-	if n.op == fAnd || n.op == fOr {
+	if n.op == fAnd || n.op == fOr || n.op == fNot {
 		for _, s := range n.subs {
 			out = s.args(out)
 		}
@@ -238,6 +251,9 @@ func (f Filter) args(out []types.AttributeValue) []types.AttributeValue {
 func (f Filter) cond(first int) (expression.ConditionBuilder, int) {
 	n := f.n
 	switch n.op {
+	case fNot:
+		c, next := n.subs[0].cond(first)
+		return expression.Not(c), next
 	case fAnd, fOr:
 		c, next := n.subs[0].cond(first)
 		for _, s := range n.subs[1:] {

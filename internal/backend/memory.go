@@ -191,6 +191,21 @@ func (m *Memory) Get(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) 
 
 // BatchGet implements Backend.BatchGet.
 func (m *Memory) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Item, error) {
+	return m.BatchGetWith(ctx, t, ks, ReadOptions{})
+}
+
+// GetEventual implements Backend.GetEventual: the memory table is
+// consistent at once, so it is Get.
+func (m *Memory) GetEventual(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) {
+	return m.Get(ctx, t, k)
+}
+
+// BatchGetWith implements Backend.BatchGetWith. A projection leaves out
+// the attributes it does not name, as DynamoDB's does.
+func (m *Memory) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o ReadOptions) ([]ddb.Item, error) {
+	if err := checkRead(t, o); err != nil {
+		return nil, err
+	}
 	if err := live(ctx); err != nil {
 		return nil, err
 	}
@@ -208,7 +223,11 @@ func (m *Memory) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Ite
 		}
 		uniq[k] = true
 	}
-	if err := m.passN(ctx, (len(uniq)+ddb.MaxBatchGet-1)/ddb.MaxBatchGet); err != nil {
+	chunk := o.ChunkSize
+	if chunk == 0 {
+		chunk = ddb.MaxBatchGet
+	}
+	if err := m.passN(ctx, (len(uniq)+chunk-1)/chunk); err != nil {
 		return nil, err
 	}
 	now := m.readNow(mt)
@@ -216,7 +235,7 @@ func (m *Memory) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Ite
 	defer m.mu.RUnlock()
 	out := make([]ddb.Item, len(ks))
 	for i, k := range ks {
-		out[i] = m.visible(mt, mt.lookup(k), now)
+		out[i] = project(m.visible(mt, mt.lookup(k), now), o.Attrs)
 	}
 	return out, nil
 }
@@ -424,6 +443,15 @@ func (m *Memory) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
 	return m.remove(ctx, t, k, false)
 }
 
+// Delete implements Backend.Delete: a missing item is no error.
+func (m *Memory) Delete(ctx context.Context, t ddb.Table, k Key) error {
+	err := m.remove(ctx, t, k, false)
+	if _, missing := Failed(err, ""); missing {
+		return nil
+	}
+	return err
+}
+
 func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) error {
 	if err := live(ctx); err != nil {
 		return err
@@ -582,6 +610,9 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	token, keyed := ddb.RequestToken(ctx, s)
+	if r != nil {
+		token, keyed = r.token, r.keyed
+	}
 	// The clock is read only under a key, so that both backends read it
 	// as often: a step clock then gives both the same times.
 	var now time.Time

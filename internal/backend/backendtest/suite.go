@@ -36,6 +36,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Clock", clockCases},
 		{"Names", nameCases},
 		{"Calls", callCases},
+		{"Ext", extCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {

@@ -1,0 +1,124 @@
+package backendtest
+
+import (
+	"testing"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// extCases cover the primitives the domains' migrations asked for:
+// Delete, GetEventual, BatchGetWith, CheckWhen, DeleteWhen, Not, and step
+// runs under a fresh token.
+var extCases = []testCase{
+	{"Delete", func(t *testing.T, h *Harness) {
+		a := item(h.Main, "P", "a", "v", 1)
+		mustPut(t, h, h.Main, a)
+		must(t, h.Backend.Delete(t.Context(), h.Main.Table, key("P", "a")))
+		if got := get(t, h, h.Main, key("P", "a")); got != nil {
+			t.Errorf("Get after Delete = %s, want none", render(got))
+		}
+		if err := h.Backend.Delete(t.Context(), h.Main.Table, key("P", "a")); err != nil {
+			t.Errorf("Delete of a missing item: %v, want success", err)
+		}
+		wantErr(t, "Delete under a cancelled context", h.Backend.Delete(cancelled(t), h.Main.Table, key("P", "a")), ddbkit.ErrUnavailable)
+	}},
+	{"GetEventual", func(t *testing.T, h *Harness) {
+		a := item(h.Main, "P", "a", "v", 1)
+		mustPut(t, h, h.Main, a)
+		got, err := h.Backend.GetEventual(t.Context(), h.Main.Table, key("P", "a"))
+		must(t, err)
+		wantItem(t, "GetEventual", got, a)
+		got, err = h.Backend.GetEventual(t.Context(), h.Main.Table, key("P", "none"))
+		must(t, err)
+		if got != nil {
+			t.Errorf("GetEventual of a missing item = %s, want none", render(got))
+		}
+	}},
+	{"BatchGetWith", func(t *testing.T, h *Harness) {
+		var ks []backend.Key
+		for i := range 7 {
+			it := item(h.Main, "P", string(rune('a'+i)), "v", i, "w", "x")
+			mustPut(t, h, h.Main, it)
+			ks = append(ks, key("P", string(rune('a'+i))))
+		}
+		ks = append(ks, key("P", "none"))
+		got, err := h.Backend.BatchGetWith(t.Context(), h.Main.Table, ks,
+			backend.ReadOptions{Eventual: true, ChunkSize: 3, Attrs: []string{"pk", "sk", "v"}})
+		must(t, err)
+		if len(got) != len(ks) {
+			t.Fatalf("BatchGetWith returned %d items, want %d", len(got), len(ks))
+		}
+		for i := range 7 {
+			wantItem(t, "projected item", got[i], ddb.Item{"pk": str("P"), "sk": str(string(rune('a' + i))), "v": num(int64(i))})
+		}
+		if got[7] != nil {
+			t.Errorf("missing key gave %s, want nil", render(got[7]))
+		}
+		_, err = h.Backend.BatchGetWith(t.Context(), h.Main.Table, ks, backend.ReadOptions{Attrs: []string{"v"}})
+		wantErr(t, "a projection without the key", err, ddbkit.ErrInvalidArgument)
+		_, err = h.Backend.BatchGetWith(t.Context(), h.Main.Table, ks, backend.ReadOptions{ChunkSize: 101})
+		wantErr(t, "a chunk of 101", err, ddbkit.ErrInvalidArgument)
+	}},
+	{"CheckWhen and DeleteWhen", func(t *testing.T, h *Harness) {
+		a := item(h.Main, "P", "a", "v", 1)
+		b := item(h.Main, "P", "b", "v", 2)
+		mustPut(t, h, h.Main, a, b)
+		run := backend.NewRun(t.Context(), scope(h, "P"), ddb.Backoff{Attempts: 5})
+		before := snapshot(t, h)
+		err := h.Backend.Tx(t.Context(), run, []backend.Write{
+			backend.CheckWhen("absent", h.Main.Table, key("P", "a"), backend.Absent()),
+			backend.Put("put", h.Main.Table, item(h.Main, "P", "c", "v", 3)),
+		})
+		wantCond(t, "CheckWhen(Absent) on an item", err, "absent", a)
+		wantUnchanged(t, "a cancelled transaction", h, before)
+		run = backend.NewRun(t.Context(), scope(h, "P"), ddb.Backoff{Attempts: 5})
+		must(t, h.Backend.Tx(t.Context(), run, []backend.Write{
+			backend.CheckWhen("absent", h.Main.Table, key("P", "none"), backend.Absent()),
+			backend.DeleteWhen("del", h.Main.Table, key("P", "b"), backend.When(backend.Not(backend.Equal("v", num(1))))),
+		}))
+		if got := get(t, h, h.Main, key("P", "b")); got != nil {
+			t.Errorf("DeleteWhen(v <> 1) left %s", render(got))
+		}
+		run = backend.NewRun(t.Context(), scope(h, "P"), ddb.Backoff{Attempts: 5})
+		err = h.Backend.Tx(t.Context(), run, []backend.Write{backend.CheckWhen("none", h.Main.Table, key("P", "a"), backend.Cond{})})
+		wantErr(t, "a check without a condition", err, ddbkit.ErrInvalidArgument)
+	}},
+	{"Not", func(t *testing.T, h *Harness) {
+		mustPut(t, h, h.Main, item(h.Main, "P", "a", "v", 1), item(h.Main, "P", "b", "v", 2), item(h.Main, "P", "c"))
+		q := ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P", ConsistentRead: true}
+		got := all(t, h.Backend, q, backend.Not(backend.Equal("v", num(1))))
+		if want := []string{"b", "c"}; !equal(sks(got), want) {
+			t.Errorf("Not(v = 1) kept %v, want %v", sks(got), want)
+		}
+	}},
+	{"step run under a key", func(t *testing.T, h *Harness) {
+		ctx := ddbkit.WithIdempotencyKey(t.Context(), "step-key")
+		for i, sk := range []string{"a", "b"} {
+			err := backend.RMWStep(ctx, ddb.Backoff{Attempts: 5}, scope(h, "P"), func(r *backend.Run) error {
+				return h.Backend.Tx(ctx, r, []backend.Write{backend.Put("put", h.Main.Table, item(h.Main, "P", sk, "v", i))})
+			})
+			must(t, err)
+		}
+		// Under RMW, the same key would have replayed the first write and
+		// reported the second, with other writes, as a reused key.
+		for _, sk := range []string{"a", "b"} {
+			if get(t, h, h.Main, key("P", sk)) == nil {
+				t.Errorf("step %s not written", sk)
+			}
+		}
+	}},
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
