@@ -167,6 +167,7 @@ const (
 	changeSetOnce                   // SET n = if_not_exists(n, v)
 	changeAdd                       // ADD n v (a Number)
 	changeRemove                    // REMOVE n
+	changeDelete                    // DELETE n v (members of a set)
 )
 
 type changeOp struct {
@@ -207,6 +208,13 @@ func (c *Change) Remove(name string) {
 	c.ops = append(c.ops, changeOp{kind: changeRemove, name: name})
 }
 
+// DeleteMembers removes the members of set v (a String Set or Number
+// Set) from the set attribute name (DELETE); a set left empty is removed,
+// a missing attribute stays missing.
+func (c *Change) DeleteMembers(name string, v types.AttributeValue) {
+	c.ops = append(c.ops, changeOp{kind: changeDelete, name: name, value: v})
+}
+
 // Values returns the attributes c sets, as a partial item (for size
 // checks): set and set-once values, and adds as their increments.
 func (c Change) Values() ddb.Item {
@@ -234,6 +242,15 @@ func (c Change) writtenIn(item ddb.Item) bool {
 		case changeRemove:
 			if ok {
 				return false
+			}
+		case changeDelete:
+			if ok && len(setMembers(v)) > 0 {
+				gone := setMembers(o.value)
+				for m := range setMembers(v) {
+					if gone[m] {
+						return false
+					}
+				}
 			}
 		case changeSetOnce:
 			if !ok {
@@ -642,4 +659,26 @@ func sameValue(a, b types.AttributeValue) bool {
 		}
 	}
 	return ddb.AttrString(a) == ddb.AttrString(b)
+}
+
+// setMembers returns the members of a String or Number Set, Numbers in
+// canonical form, nil for any other value.
+func setMembers(v types.AttributeValue) map[string]bool {
+	out := map[string]bool{}
+	switch v := v.(type) {
+	case *types.AttributeValueMemberSS:
+		for _, m := range v.Value {
+			out["S"+m] = true
+		}
+	case *types.AttributeValueMemberNS:
+		for _, m := range v.Value {
+			if c, err := canonNumber(m); err == nil {
+				m = c
+			}
+			out["N"+m] = true
+		}
+	default:
+		return nil
+	}
+	return out
 }

@@ -456,6 +456,8 @@ func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeVa
 				case changeRemove:
 					upd = upd.Remove(n)
 					continue
+				case changeDelete:
+					upd = upd.Delete(n, ddb.Param(i))
 				}
 				i++
 			}

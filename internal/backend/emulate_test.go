@@ -282,3 +282,42 @@ func TestTTLDeletion(t *testing.T) {
 	at(4 * time.Hour)
 	wantStored("at b's deletion; never an item over five years past its TTL, nor one without a Number", "a", "old", "s")
 }
+
+// TestOnWrite checks that the write hook sees every change of a write
+// primitive, in commit order, and not Import.
+func TestOnWrite(t *testing.T) {
+	tb := backend.Table{Table: ddb.Table{Name: "hooked", PartitionKey: "pk", SortKey: "sk"}}
+	m := backend.NewMemory(nil, tb)
+	var got []string
+	m.OnWrite(func(table string, old, new ddb.Item) {
+		s := table + ":"
+		if old != nil {
+			s += "old"
+		}
+		s += "->"
+		if new != nil {
+			s += "new"
+		}
+		got = append(got, s)
+	})
+	ctx := t.Context()
+	k := backend.Key{PK: "P", SK: "a"}
+	if err := m.Import("hooked", []ddb.Item{tb.Key("P", "z")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Put(ctx, tb.Table, tb.Key("P", "a"), backend.Cond{}); err != nil {
+		t.Fatal(err)
+	}
+	var u backend.Change
+	u.Set("v", &types.AttributeValueMemberS{Value: "x"})
+	if _, err := m.Update(ctx, tb.Table, k, u, backend.Exists(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Delete(ctx, tb.Table, k); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hooked:->new", "hooked:old->new", "hooked:old->"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("hook saw %v, want %v", got, want)
+	}
+}

@@ -29,6 +29,7 @@ const (
 	fAnd
 	fOr
 	fNot
+	fUnbound
 )
 
 type fnode struct {
@@ -96,6 +97,18 @@ func Not(f Filter) Filter {
 	return Filter{&fnode{op: fNot, subs: []Filter{f}}}
 }
 
+// Unbound is f with its values left out of the cursors a Query binds:
+// a cursor still names f's shape, but not values that move from page to
+// page, such as "expires after now" with the time of each page's read.
+// Use it only for values the caller derives itself, never for a
+// caller's filter argument, which a cursor must keep bound.
+func Unbound(f Filter) Filter {
+	if f.n == nil {
+		return Filter{}
+	}
+	return Filter{&fnode{op: fUnbound, subs: []Filter{f}}}
+}
+
 // IsZero reports whether f keeps everything.
 func (f Filter) IsZero() bool { return f.n == nil }
 
@@ -106,6 +119,8 @@ func (f Filter) Keeps(item ddb.Item) bool {
 		return true
 	}
 	switch n.op {
+	case fUnbound:
+		return n.subs[0].Keeps(item)
 	case fNot:
 		return !n.subs[0].Keeps(item)
 	case fAnd:
@@ -211,7 +226,10 @@ func (f Filter) write(b *strings.Builder, values bool) {
 	n := f.n
 	b.WriteString(strconv.Itoa(int(n.op)))
 	b.WriteByte('(')
-	if n.op == fAnd || n.op == fOr || n.op == fNot {
+	if n.op == fUnbound {
+		values = false
+	}
+	if n.op == fAnd || n.op == fOr || n.op == fNot || n.op == fUnbound {
 		for _, s := range n.subs {
 			s.write(b, values)
 			b.WriteByte(',')
@@ -232,7 +250,7 @@ func (f Filter) args(out []types.AttributeValue) []types.AttributeValue {
 	if n == nil {
 		return out
 	}
-	if n.op == fAnd || n.op == fOr || n.op == fNot {
+	if n.op == fAnd || n.op == fOr || n.op == fNot || n.op == fUnbound {
 		for _, s := range n.subs {
 			out = s.args(out)
 		}
@@ -251,6 +269,8 @@ func (f Filter) args(out []types.AttributeValue) []types.AttributeValue {
 func (f Filter) cond(first int) (expression.ConditionBuilder, int) {
 	n := f.n
 	switch n.op {
+	case fUnbound:
+		return n.subs[0].cond(first)
 	case fNot:
 		c, next := n.subs[0].cond(first)
 		return expression.Not(c), next

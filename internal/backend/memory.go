@@ -48,6 +48,9 @@ type memTable struct {
 	gsis  map[string]*memtable.Table[ddb.Item]
 	pks   map[string]int // items under each partition key, for Export
 	emu   *emuTable      // nil: no emulation
+	// onWrite, when set, sees every item a write primitive changes (see
+	// Memory.OnWrite); Import leaves it out.
+	onWrite func(table string, old, new ddb.Item)
 }
 
 var _ Backend = (*Memory)(nil)
@@ -116,6 +119,9 @@ func (mt *memTable) store(item ddb.Item) {
 		}
 	}
 	mt.wrote(old, item)
+	if mt.onWrite != nil {
+		mt.onWrite(mt.t.Name, old, item)
+	}
 }
 
 // drop deletes the item at k and its index entries, reporting whether it
@@ -126,6 +132,9 @@ func (mt *memTable) drop(k Key) bool {
 		return false
 	}
 	mt.wrote(old, nil)
+	if mt.onWrite != nil {
+		mt.onWrite(mt.t.Name, old, nil)
+	}
 	return true
 }
 
@@ -393,6 +402,45 @@ func applyChange(t ddb.Table, k Key, old ddb.Item, u Change) (ddb.Item, error) {
 			}
 		case changeRemove:
 			delete(item, o.name)
+		case changeDelete:
+			cur, ok := item[o.name]
+			if !ok {
+				continue
+			}
+			have, gone := setMembers(cur), setMembers(o.value)
+			if have == nil || gone == nil || typeName(cur) != typeName(o.value) {
+				return nil, validation("An operand in the update expression has an incorrect data type")
+			}
+			switch cur := cur.(type) {
+			case *types.AttributeValueMemberSS:
+				var keep []string
+				for _, m := range cur.Value {
+					if !gone["S"+m] {
+						keep = append(keep, m)
+					}
+				}
+				if len(keep) == 0 {
+					delete(item, o.name)
+				} else {
+					item[o.name] = &types.AttributeValueMemberSS{Value: keep}
+				}
+			case *types.AttributeValueMemberNS:
+				var keep []string
+				for _, m := range cur.Value {
+					c := m
+					if n, err := canonNumber(m); err == nil {
+						c = n
+					}
+					if !gone["N"+c] {
+						keep = append(keep, m)
+					}
+				}
+				if len(keep) == 0 {
+					delete(item, o.name)
+				} else {
+					item[o.name] = &types.AttributeValueMemberNS{Value: keep}
+				}
+			}
 		case changeAdd:
 			sum, err := add(item[o.name], o.value.(*types.AttributeValueMemberN).Value)
 			if err != nil {
@@ -826,8 +874,26 @@ func (m *Memory) Import(name string, items []ddb.Item) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.beginWrite()
+	hook := mt.onWrite
+	mt.onWrite = nil
 	for _, item := range items {
 		mt.store(ddb.CloneItem(item))
 	}
+	mt.onWrite = hook
 	return nil
+}
+
+// OnWrite has fn called with each item a write primitive (or the TTL
+// emulation's deletion) changes, as it was and as it is (nil for none),
+// in commit order, under the backend's lock: what a DynamoDB stream with
+// NEW_AND_OLD_IMAGES records. fn must not call the backend. Import is not
+// reported. Set it before the backend is used.
+func (m *Memory) OnWrite(fn func(table string, old, new ddb.Item)) {
+	for name, mt := range m.tables {
+		if fn == nil {
+			mt.onWrite = nil
+			continue
+		}
+		mt.onWrite = func(_ string, old, new ddb.Item) { fn(name, old, new) }
+	}
 }

@@ -93,6 +93,39 @@ var extCases = []testCase{
 			t.Errorf("Not(v = 1) kept %v, want %v", sks(got), want)
 		}
 	}},
+	{"DeleteMembers", func(t *testing.T, h *Harness) {
+		mustPut(t, h, h.Main, item(h.Main, "P", "a", "tags", sset("x", "y", "z")), item(h.Main, "P", "b", "tags", sset("x")))
+		var u backend.Change
+		u.DeleteMembers("tags", sset("x", "q"))
+		got, err := h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u, backend.Exists(nil))
+		must(t, err)
+		wantItem(t, "after DELETE x", got, item(h.Main, "P", "a", "tags", sset("y", "z")))
+		got, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "b"), u, backend.Exists(nil))
+		must(t, err)
+		wantItem(t, "a set left empty", got, item(h.Main, "P", "b"))
+	}},
+	{"Unbound filter", func(t *testing.T, h *Harness) {
+		for i := range 5 {
+			mustPut(t, h, h.Main, item(h.Main, "P", string(rune('a'+i)), "v", i))
+		}
+		q := ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P", ConsistentRead: true}
+		first, next, err := h.Backend.Query(t.Context(), q, 2, "", backend.Unbound(backend.Greater("v", num(0))))
+		must(t, err)
+		if want := []string{"b", "c"}; !equal(sks(first), want) || next == "" {
+			t.Fatalf("first page %v, next %q; want %v and a cursor", sks(first), next, want)
+		}
+		// The next page's read moves the bound on: its cursor still serves.
+		rest, _, err := h.Backend.Query(t.Context(), q, 5, next, backend.Unbound(backend.Greater("v", num(3))))
+		must(t, err)
+		if want := []string{"e"}; !equal(sks(rest), want) {
+			t.Errorf("second page %v, want %v", sks(rest), want)
+		}
+		// A bound filter's cursor fails under other values.
+		_, next, err = h.Backend.Query(t.Context(), q, 2, "", backend.Greater("v", num(0)))
+		must(t, err)
+		_, _, err = h.Backend.Query(t.Context(), q, 2, next, backend.Greater("v", num(3)))
+		wantErr(t, "a bound filter's cursor under other values", err, ddbkit.ErrInvalidCursor)
+	}},
 	{"step run under a key", func(t *testing.T, h *Harness) {
 		ctx := ddbkit.WithIdempotencyKey(t.Context(), "step-key")
 		for i, sk := range []string{"a", "b"} {
