@@ -9,6 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/memtable"
 )
@@ -59,7 +60,8 @@ type Emulation struct {
 	ExpiryDelay   time.Duration
 }
 
-// Every returns a Throttle that throttles every nth call (n >= 1).
+// Every returns a Throttle that throttles every nth call (n >= 1), as
+// ddbkit.ThrottleEvery does.
 func Every(n int) func(call int) bool {
 	return func(call int) bool { return n > 0 && call%n == 0 }
 }
@@ -285,4 +287,11 @@ func (m *Memory) expire(mt *memTable) {
 		}
 		mt.drop(x.key)
 	}
+}
+
+// EmulationOf is a domain's public ddbkit.Emulation as the memory
+// backend takes it, retrying throttled calls within retry (the store's
+// retry policy).
+func EmulationOf(e ddbkit.Emulation, retry ddb.Backoff) Emulation {
+	return Emulation{GSILag: e.GSILag, Throttle: e.Throttle, Retry: retry, DeleteExpired: e.DeleteExpired, ExpiryDelay: e.ExpiryDelay}
 }
