@@ -45,21 +45,18 @@ func ExampleValidationError() {
 }
 
 // A handler passes the request's Idempotency-Key header on, so that a
-// client's retry of a request whose response it never got commits once.
+// client's retry of a request whose response it never got commits once:
+// every store call made with ctx sends a ClientRequestToken derived from
+// the key, scoped to the table, the operation and the tenant's partition.
 func ExampleWithIdempotencyKey() {
-	ctx := ddbkit.WithIdempotencyKey(context.Background(), "3f1c9a52-request")
-	// Stores derive one ClientRequestToken per table, operation and
-	// partition (tenant) from the key.
-	a, _ := ddbkit.RequestToken(ctx, "todos", "create todo", "USER#alice")
-	b, _ := ddbkit.RequestToken(ctx, "todos", "create todo", "USER#alice")
-	c, _ := ddbkit.RequestToken(ctx, "todos", "delete todo", "USER#alice")
-	d, _ := ddbkit.RequestToken(ctx, "todos", "create todo", "USER#bob")
-	e, _ := ddbkit.RequestToken(ctx, "todos-staging", "create todo", "USER#alice")
-	fmt.Println(len(a), a == b, a == c, a == d, a == e)
-	_, ok := ddbkit.RequestToken(context.Background(), "todos", "create todo", "USER#alice")
+	header := "3f1c9a52-request" // r.Header.Get("Idempotency-Key")
+	ctx := ddbkit.WithIdempotencyKey(context.Background(), header)
+	k, ok := ddbkit.IdempotencyKey(ctx)
+	fmt.Println(k, ok)
+	_, ok = ddbkit.IdempotencyKey(ddbkit.WithIdempotencyKey(context.Background(), ""))
 	fmt.Println(ok)
 	// Output:
-	// 32 true false false false
+	// 3f1c9a52-request true
 	// false
 }
 

@@ -1,11 +1,6 @@
 package ddbkit
 
-import (
-	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-)
+import "context"
 
 type idempotencyKey struct{}
 
@@ -26,9 +21,13 @@ type idempotencyKey struct{}
 // stores keep the same promise. DynamoDB Local keeps tokens for as long
 // as it runs, not ten minutes.
 //
-// A key is scoped (see RequestToken): the same key sent by two tenants,
-// for two operations or on two tables makes unrelated tokens, so a key
-// needs to be unique only within one caller's operation on one partition.
+// A key is scoped: the token is SHA-256 over the table, the operation, the
+// partition the write belongs to (its tenant: a user, a team, a room) and
+// the key, so the same key sent by two tenants, for two operations or on
+// two tables makes unrelated tokens, and a key needs to be unique only
+// within one caller's operation on one partition. DynamoDB's tokens are
+// global to an account and region; the scope is what keeps a caller's key
+// from reaching anyone else's write.
 //
 // Use one key per logical request. An empty key is ignored.
 func WithIdempotencyKey(ctx context.Context, key string) context.Context {
@@ -42,30 +41,4 @@ func WithIdempotencyKey(ctx context.Context, key string) context.Context {
 func IdempotencyKey(ctx context.Context) (string, bool) {
 	k, ok := ctx.Value(idempotencyKey{}).(string)
 	return k, ok
-}
-
-// RequestToken returns the ClientRequestToken for one write of op under the
-// idempotency key in ctx, and false when ctx has none. The token is scoped:
-// it is 32 hex digits of SHA-256 over the table, the operation, the
-// partition the write belongs to (its tenant: a user, a team, a room) and
-// the key, each length-prefixed. So one key used by two tenants, on two
-// tables or for two operations gives different tokens, and one caller's
-// key never collides with another's, nor with the same key of an earlier
-// test run against a long-lived DynamoDB Local (whose tables have other
-// names). DynamoDB's tokens are global to an account and region; this is
-// what keeps a caller's key from reaching anyone else's write.
-func RequestToken(ctx context.Context, table, op, partition string) (string, bool) {
-	k, ok := IdempotencyKey(ctx)
-	if !ok {
-		return "", false
-	}
-	h := sha256.New()
-	h.Write([]byte("ddbkit-token-v2\x00"))
-	for _, s := range [...]string{table, op, partition, k} {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16]), true
 }

@@ -302,7 +302,7 @@
 // Every transaction carries a ClientRequestToken and is retried with it,
 // so a response lost on the network never applies it twice. With
 // ddbkit.WithIdempotencyKey the token comes from the caller's key, scoped
-// (ddbkit.RequestToken) to the table, the operation and the user's
+// to the table, the operation and the user's
 // partition (USER#<userId>; RecalculatePopularity, which has no user,
 // scopes each entry's recount to the entry): the same key sent by two
 // users, for two operations or on two tables makes unrelated tokens. A

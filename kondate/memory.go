@@ -36,6 +36,7 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
 	m := backend.NewMemory(o.now, o.backendTable(t))
+	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }
 

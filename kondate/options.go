@@ -69,6 +69,12 @@ type Options struct {
 	// must not be guessable (see the package doc). Tests may set a
 	// deterministic generator.
 	NewShareID ddbkit.IDGenerator
+	// Emulation is what MemoryStore emulates of DynamoDB beyond DynamoDB
+	// Local (see ddbkit.Emulation): GSI lag and throttling. The table's
+	// TTL (archived fridge items) is not one the stores read through, so
+	// DeleteExpired has nothing to delete. The zero value emulates none of
+	// it; the DynamoDB store ignores it.
+	Emulation ddbkit.Emulation
 
 	schema []func(*schema.Options) // EnsureTable's; see SchemaOptions
 }
