@@ -312,6 +312,24 @@ func When(f Filter) Cond {
 	return Cond{kind: condWhen, where: f}
 }
 
+// Unchanged is the condition that the item read as item still exists
+// and holds each of attrs as read, missing where item has none, and that
+// every filter of more holds: the guard of a write computed from what was
+// read (conditioning on the values read, not only on an attribute ddbkit
+// maintains, guards against writers ddbkit does not control).
+func Unchanged(t ddb.Table, item ddb.Item, attrs []string, more ...Filter) Cond {
+	fs := make([]Filter, 0, 1+len(attrs)+len(more))
+	fs = append(fs, Equal(t.PartitionKey, item[t.PartitionKey]))
+	for _, a := range attrs {
+		if v, ok := item[a]; ok {
+			fs = append(fs, Equal(a, v))
+		} else {
+			fs = append(fs, Missing(a))
+		}
+	}
+	return When(And(append(fs, more...)...))
+}
+
 // holds reports whether item meets c.
 func (c Cond) holds(item ddb.Item) bool {
 	switch c.kind {

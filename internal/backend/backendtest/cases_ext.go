@@ -126,6 +126,23 @@ var extCases = []testCase{
 		_, _, err = h.Backend.Query(t.Context(), q, 2, next, backend.Greater("v", num(3)))
 		wantErr(t, "a bound filter's cursor under other values", err, ddbkit.ErrInvalidCursor)
 	}},
+	{"Unchanged", func(t *testing.T, h *Harness) {
+		a := item(h.Main, "P", "a", "v", 1, "w", "x")
+		mustPut(t, h, h.Main, a)
+		var u backend.Change
+		u.Set("w", str("y"))
+		// As read: v = 1, w = x, z missing.
+		guard := backend.Unchanged(h.Main.Table, a, []string{"v", "w", "z"})
+		got, err := h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u, guard)
+		must(t, err)
+		wantItem(t, "update under its guard", got, item(h.Main, "P", "a", "v", 1, "w", "y"))
+		// The item changed since a was read: the guard fails.
+		_, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u, guard)
+		wantCond(t, "update under a stale guard", err, "", got)
+		_, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u,
+			backend.Unchanged(h.Main.Table, got, []string{"v"}, backend.Equal("w", str("x"))))
+		wantCond(t, "update whose extra filter fails", err, "", got)
+	}},
 	{"step run under a key", func(t *testing.T, h *Harness) {
 		ctx := ddbkit.WithIdempotencyKey(t.Context(), "step-key")
 		for i, sk := range []string{"a", "b"} {
