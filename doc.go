@@ -5,6 +5,16 @@
 // unit tests. A conformance suite per domain holds both to the same
 // results, errors, order and page boundaries.
 //
+// Each domain writes its operations once, over one item backend
+// (internal/backend) with a DynamoDB and a memory implementation; the two
+// stores differ only in the backend they hold. Retries, idempotency
+// tokens, context handling and the emulation of DynamoDB's semantics
+// (conditions, transactions, GSIs, pages, TTL) live in the backend, once,
+// and a conformance suite of its own holds both implementations to the
+// same behaviour. The memory store can also emulate what DynamoDB Local
+// hides, off by default (Emulation): GSIs that lag behind the table,
+// throttling, and the TTL process deleting items.
+//
 //	package      design
 //	todo         users, todos and categories in one table (pk/sk)
 //	taskmgmt     teams, members, tags and tasks in one table with 9 GSIs: status-group
@@ -18,7 +28,8 @@
 // This root package holds what every domain shares: the error categories,
 // Page and PageOptions for cursor pagination with the All iterator, the
 // narrow Client interface that *dynamodb.Client satisfies, RetryPolicy,
-// idempotency keys, and Clock and IDGenerator for deterministic tests.
+// idempotency keys, Clock and IDGenerator for deterministic tests, and
+// Emulation for tests that must meet DynamoDB's production behaviours.
 //
 // # Errors
 //
@@ -55,8 +66,8 @@
 // times, by one retry loop. Every transaction carries a ClientRequestToken
 // and is retried with it, so a response lost on the network never applies a
 // write twice; WithIdempotencyKey extends that to a caller's own retries,
-// with tokens scoped to the table, the operation and the tenant's partition
-// (RequestToken). Creates are one-item transactions with a token, so a
+// with tokens scoped to the table, the operation and the tenant's
+// partition. Creates are one-item transactions with a token, so a
 // create succeeds only if this call wrote the item: an identical item
 // written by someone else is ErrAlreadyExists, never taken for one's own.
 //
