@@ -38,12 +38,10 @@
 //	  delete a category               DeleteCategory                two filtered walks of the user's todos: per page
 //	                                                                (at most FilterBudget todos read) 1-2 Queries, and
 //	                                                                1 TransactWriteItems for a page with references
-//	                                                                (in the second walk, after 1 GetItem of the category)
 //	  create a user                   CreateUser                    1 TransactWriteItems (one conditional put)
 //	  users                           GetUser, UpdateUser           1 call each; ListUsers 1 Query per page
 //	  delete a user                   DeleteUser                    per 99 items 1 Query + 1 TransactWriteItems,
-//	                                                                then 1 Query (and, should it find items,
-//	                                                                1 GetItem of the user before their transaction)
+//	                                                                then 1 Query
 //
 // # Decisions where the seed is silent
 //
@@ -190,14 +188,13 @@
 // read-modify-write on losing a race, within Options.Retry (bounded; see
 // ddbkit.RetryPolicy). Both stores run the same operations over one item
 // backend (internal/backend), which retries each call in exactly one
-// loop, so a step makes at most RetryPolicy.MaxAttempts calls; the
-// read-modify-writes around a transaction (UpdateTodo with a category, a
-// page of DeleteCategory) count their resends and their rebuilds after a
-// lost race against one bound (backend.RMW). ToggleTodo, whose write is a
-// conditional UpdateItem, repeats it after a 5xx or a lost race at most
-// RetryPolicy.MaxAttempts times, each UpdateItem retried after throttling
-// within the policy. What happens when a write commits but its response
-// is lost, and the write is repeated by the SDK or by the store:
+// loop, never wrapped in another, so a step makes at most
+// RetryPolicy.MaxAttempts calls. The read-modify-writes (ToggleTodo,
+// UpdateTodo with a category, a page of DeleteCategory) read and write
+// again after a lost race at most RetryPolicy.MaxAttempts times in all
+// (backend.RMW), and those around a transaction count its resends against
+// the same bound. What happens when a write commits but its response is
+// lost, and the write is repeated by the SDK or by the store:
 //
 //   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
 //     DeleteTodo, each step of DeleteCategory and DeleteUser) carry a

@@ -2,6 +2,7 @@ package todo
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -23,30 +24,22 @@ var _ Store = (*DynamoStore)(nil)
 // must exist (see EnsureTable). c is usually a *dynamodb.Client.
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
-	s := &DynamoStore{newCore(o, backend.NewDynamo(c, o.backoff(), o.now, o.backendTable()))}
-	s.eventual = eventualGet(c, o.backoff())
-	return s
+	return &DynamoStore{newCore(o, backend.NewDynamo(lossWatch{c}, o.backoff(), o.now, o.backendTable()))}
 }
 
-// eventualGet returns the eventually consistent read of a read-modify-write
-// (see readForWrite): one GetItem without ConsistentRead, at half the read
-// capacity of the backend's Get, retried within b after throttling, a 5xx
-// or a lost response, in one loop. An ended context is reported before
-// any call, as the backend reports it.
-func eventualGet(c ddbkit.Client, b ddb.Backoff) func(context.Context, ddb.Table, backend.Key) (ddb.Item, error) {
-	return func(ctx context.Context, t ddb.Table, k backend.Key) (item ddb.Item, err error) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+// lossWatch is the client under DynamoStore's backend. It tells ToggleTodo
+// that an UpdateItem of its toggle failed with a 5xx (see lossKey), which
+// backend.Update, retrying after it, does not report: when the repeat then
+// fails its condition on an item someone else changed, the toggle may have
+// committed, and must not be applied again.
+type lossWatch struct{ ddbkit.Client }
+
+func (c lossWatch) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
+	out, err := c.Client.UpdateItem(ctx, in, optFns...)
+	if err != nil && ddb.ServerError(err) {
+		if lost, ok := ctx.Value(lossKey{}).(*atomic.Bool); ok {
+			lost.Store(true)
 		}
-		key := k.Item(t)
-		err = ddb.RetryIf(ctx, b, ddb.RetryableWithToken, func() error {
-			out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: &t.Name, Key: key})
-			if err != nil {
-				return err
-			}
-			item = out.Item
-			return nil
-		})
-		return item, err
 	}
+	return out, err
 }

@@ -171,3 +171,38 @@ func ExampleMemoryStore_Import() {
 	// true
 	// todo: import: corrupt item: table wambda-table-ssr001, key {pk=user#testuser, sk=todo#1}, attribute "created_at": want an ISO 8601 date and time such as 2024-01-01T00:00:00.000Z, got "yesterday"
 }
+
+// A unit test meets throttling, which DynamoDB Local never shows, through
+// Options.Emulation: the memory store retries a throttled call within
+// Options.Retry, as DynamoStore does, and reports ErrUnavailable once the
+// policy's attempts are spent.
+func ExampleOptions_emulation() {
+	ctx := context.Background()
+	retry := ddbkit.RetryPolicy{MaxAttempts: 3, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+
+	// Every second call is throttled, and retried: every operation succeeds.
+	s := todo.NewMemoryStore(func(o *todo.Options) {
+		o.Retry = retry
+		o.Emulation = ddbkit.Emulation{Throttle: ddbkit.ThrottleEvery(2)}
+	})
+	err := s.CreateUser(ctx, todo.User{Username: "alice", Email: "alice@example.com"})
+	fmt.Println("CreateUser:", err)
+	t, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "t", Priority: todo.PriorityLow})
+	fmt.Println("CreateTodo:", err)
+	t, err = s.ToggleTodo(ctx, "alice", t.ID) // a read and a conditional update
+	fmt.Println("ToggleTodo:", t.Completed, err)
+
+	// Every call is throttled: three attempts, then ErrUnavailable.
+	calls := 0
+	always := todo.NewMemoryStore(func(o *todo.Options) {
+		o.Retry = retry
+		o.Emulation = ddbkit.Emulation{Throttle: func(int) bool { calls++; return true }}
+	})
+	_, err = always.GetUser(ctx, "alice")
+	fmt.Println("GetUser:", errors.Is(err, ddbkit.ErrUnavailable), "after", calls, "calls")
+	// Output:
+	// CreateUser: <nil>
+	// CreateTodo: <nil>
+	// ToggleTodo: true <nil>
+	// GetUser: true after 3 calls
+}

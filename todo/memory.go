@@ -21,6 +21,10 @@ import (
 // (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
 // made from it: the very same token, scoped to the table, the operation
 // and the user's partition.
+//
+// What DynamoDB Local never shows, throttling, it emulates when
+// Options.Emulation asks: a throttled call is retried within
+// Options.Retry, as DynamoStore retries it.
 type MemoryStore struct {
 	*core
 	m *backend.Memory
@@ -28,9 +32,13 @@ type MemoryStore struct {
 
 var _ Store = (*MemoryStore)(nil)
 
-// NewMemoryStore returns an empty MemoryStore.
+// NewMemoryStore returns an empty MemoryStore, emulating what
+// Options.Emulation asks for.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	m := backend.NewMemory(o.now, o.backendTable())
+	if e := o.Emulation; e.GSILag != 0 || e.Throttle != nil || e.DeleteExpired || e.ExpiryDelay != 0 {
+		m.Emulate(backend.EmulationOf(e, o.backoff()))
+	}
 	return &MemoryStore{core: newCore(o, m), m: m}
 }

@@ -47,6 +47,14 @@ type Options struct {
 	// same item. Today the one filtered walk is DeleteCategory's search for
 	// the todos that refer to the category.
 	FilterBudget int
+	// Emulation makes the memory store emulate what DynamoDB does and
+	// DynamoDB Local does not (see ddbkit.Emulation): here, throttling,
+	// retried within Retry as DynamoStore retries it, and ErrUnavailable
+	// once the attempts are spent. The table has no GSI and no TTL
+	// attribute, so GSILag and DeleteExpired have nothing to act on. The
+	// zero value, the default,
+	// emulates none of it. Memory store only: DynamoStore ignores it.
+	Emulation ddbkit.Emulation
 }
 
 func newOptions(optFns []func(*Options)) Options {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -25,14 +26,10 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
-	o Options
-	t ddb.Table
-	b backend.Backend
-	// eventual reads the item at k eventually consistently, for the read
-	// of a read-modify-write (see readForWrite); nil reads with b.Get,
-	// which is as good when reads cost nothing.
-	eventual func(ctx context.Context, t ddb.Table, k backend.Key) (ddb.Item, error)
-	toggles  toggleClock
+	o       Options
+	t       ddb.Table
+	b       backend.Backend
+	toggles toggleClock
 }
 
 func newCore(o Options, b backend.Backend) *core {
@@ -169,14 +166,14 @@ func (c *core) DeleteUser(ctx context.Context, username string) error {
 		case len(items) == 0:
 			return c.deleted(op, found, errUserNotFound(username))
 		default:
-			err = c.checkAbsent(ctx, labelUser, uk)
+			// The user is gone: these items are deleted only while no
+			// user of that name exists.
+			ws = append(ws, backend.CheckWhen(labelUser, c.t, user, backend.Absent()))
 		}
 		for i, it := range items {
 			ws = append(ws, backend.Remove(itemLabels[i], c.t, backend.KeyOf(c.t, it)))
 		}
-		if err == nil {
-			err = c.sweepTx(ctx, op, username, ws)
-		}
+		err = c.sweepTx(ctx, op, username, ws)
 		_, userFailed := backend.Failed(err, labelUser)
 		switch {
 		case err == nil:
@@ -207,79 +204,13 @@ func (c *core) deleted(op string, found bool, none error) error {
 	return wrap(op, none)
 }
 
-// sweepTx applies one transaction of a multi-step sweep (DeleteUser), under
-// a token of its own that no other step or call shares (see unkeyed).
+// sweepTx applies one transaction of a multi-step sweep (DeleteUser) under
+// a fresh token of its own (backend.NewStepRun), not one made from the
+// caller's idempotency key: each step writes other items at another time,
+// so a repeated call under the key must run its steps again to finish the
+// sweep, where the key's token would replay, or refuse, the first call's.
 func (c *core) sweepTx(ctx context.Context, op, username string, ws []backend.Write) error {
-	ctx = unkeyed(ctx)
-	return c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()), ws)
-}
-
-// sweepStep runs one read-modify-write step of a sweep (a page of
-// DeleteCategory) with backend.RMW, under a token of its own (see
-// unkeyed); fn gets the context to use.
-func (c *core) sweepStep(ctx context.Context, op, username string, fn func(ctx context.Context, r *backend.Run) error) error {
-	ctx = unkeyed(ctx)
-	return backend.RMW(ctx, c.o.backoff(), c.o.scope(op, username), func(r *backend.Run) error { return fn(ctx, r) })
-}
-
-// checkAbsent stands for a transaction's check that no item is at k, which
-// a backend.Write cannot express: it reads the item, strongly, after the
-// sweep's query, and reports one that is there as the check's failure
-// would be reported. The sweeps use it only once what they guard is gone
-// (a user, a category), and only for a page that found items: those were
-// in the partition when the query ran, before this read, so if the item
-// is absent now, they were not written under a new one (a create checks
-// its user and category in its own transaction).
-func (c *core) checkAbsent(ctx context.Context, label string, k itemKey) error {
-	item, err := c.b.Get(ctx, c.t, k.key())
-	if err != nil {
-		return err
-	}
-	if item != nil {
-		return &backend.CondError{Label: label, Old: item}
-	}
-	return nil
-}
-
-// unkeyed returns ctx without the caller's idempotency key. Each step of a
-// sweep (DeleteCategory, DeleteUser) runs under a token of its own, not one
-// made from the key: each step writes other items at another time, so a
-// repeated call under the key would only fail with ErrConflict where it
-// should finish the sweep.
-func unkeyed(ctx context.Context) context.Context {
-	if _, ok := ddbkit.IdempotencyKey(ctx); !ok {
-		return ctx
-	}
-	return hideKey{ctx}
-}
-
-// hideKey is a context that holds no idempotency key, and otherwise is
-// its parent: its deadline, cancellation and values.
-type hideKey struct{ context.Context }
-
-func (h hideKey) Value(key any) any {
-	if key == idempotencyCtxKey {
-		return nil
-	}
-	return h.Context.Value(key)
-}
-
-// idempotencyCtxKey is the context key of ddbkit.WithIdempotencyKey,
-// learnt by asking for the key once.
-var idempotencyCtxKey = func() any {
-	p := &keyProbe{Context: context.Background()}
-	ddbkit.IdempotencyKey(p)
-	return p.key
-}()
-
-type keyProbe struct {
-	context.Context
-	key any
-}
-
-func (p *keyProbe) Value(key any) any {
-	p.key = key
-	return nil
+	return c.b.Tx(ctx, backend.NewStepRun(c.o.scope(op, username), c.o.backoff()), ws)
 }
 
 // ---- todos
@@ -477,8 +408,8 @@ func unchanged(t ddb.Table, item ddb.Item, attrs []string) backend.Cond {
 // consistent read does not find may be new, so it is looked for again,
 // strongly, before the caller reports it missing.
 func (c *core) readForWrite(ctx context.Context, k itemKey, strong bool) (ddb.Item, error) {
-	if !strong && c.eventual != nil {
-		item, err := c.eventual(ctx, c.t, k.key())
+	if !strong {
+		item, err := c.b.GetEventual(ctx, c.t, k.key())
 		if err != nil || item != nil {
 			return item, err
 		}
@@ -489,12 +420,14 @@ func (c *core) readForWrite(ctx context.Context, k itemKey, strong bool) (ddb.It
 // ToggleTodo implements TodoStore.ToggleTodo, which documents its errors.
 //
 // It reads the todo and writes the flipped value, conditioned on completed
-// and updated_at as read (either may be missing). When the condition fails,
-// the item the failure holds tells a lost race (read again and try again)
-// from this call's own write, committed by an attempt whose response was
-// lost and repeated by the SDK or by this loop: that item holds the
-// completed value and the updated_at this attempt writes, and the toggle
-// is done.
+// and updated_at as read (either may be missing), and reads again when
+// that condition fails on another writer's change (backend.RMW: one bound
+// for the rebuilds). The backend repeats the write after a 5xx, and takes
+// a repeat that fails its condition on this very write as done. A failed
+// condition on an item that holds what this toggle writes is its own
+// write too, repeated by the SDK. One that fails after a 5xx on an item
+// someone else changed leaves the toggle's outcome unknown: it is not
+// toggled again (see lossWatch).
 func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
 	k, err := todoRef(op, username, id)
@@ -503,90 +436,64 @@ func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error
 	}
 	var (
 		res    Todo
-		w      *toggleWrite // the write under way; nil to read (again)
-		strong bool         // read strongly, after a condition failed
+		strong bool // read strongly, after a condition failed
 	)
-	err = c.repeat(ctx, func() (bool, error) {
-		if w == nil {
-			item, err := c.readForWrite(ctx, k, strong)
-			if err != nil {
-				return false, err
-			}
-			if item == nil {
-				return false, errNotFound("todo", username, id)
-			}
-			old, err := decodeTodo(c.t, item, username)
-			if err != nil {
-				return false, err
-			}
-			now, err := checkClock(c.toggles.stamp(c.o))
-			if err != nil {
-				return false, err
-			}
-			w = &toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(now), cond: unchanged(c.t, item, toggleAttrs)}
-			w.change.Set(attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed})
-			w.change.Set(attrUpdatedAt, ddb.S(w.stamp))
+	err = backend.RMW(ctx, c.o.backoff(), c.o.scope(op, username), func(*backend.Run) error {
+		item, err := c.readForWrite(ctx, k, strong)
+		if err != nil {
+			return err
 		}
-		out, err := c.b.Update(ctx, c.t, k.key(), w.change, w.cond)
+		if item == nil {
+			return errNotFound("todo", username, id)
+		}
+		old, err := decodeTodo(c.t, item, username)
+		if err != nil {
+			return err
+		}
+		now, err := checkClock(c.toggles.stamp(c.o))
+		if err != nil {
+			return err
+		}
+		w := toggleWrite{completed: !old.Completed, stamp: keys.Timestamp(now)}
+		var change backend.Change
+		change.Set(attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed})
+		change.Set(attrUpdatedAt, ddb.S(w.stamp))
+		lost := new(atomic.Bool)
+		out, err := c.b.Update(context.WithValue(ctx, lossKey{}, lost), c.t, k.key(), change, unchanged(c.t, item, toggleAttrs))
 		if err == nil {
 			res, err = decodeTodo(c.t, out, username)
-			return false, err
+			return err
 		}
-		if old, failed := backend.Failed(err, ""); failed {
-			switch {
-			case old == nil:
-				return false, errNotFound("todo", username, id)
-			case w.mine(old):
-				res, err = decodeTodo(c.t, old, username)
-				return false, err
-			case w.uncertain:
-				return false, fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
-					id, ddbkit.ErrUnavailable)
-			}
-			w, strong = nil, true
-			return true, backend.Changed("todo %q changed while it was being toggled", id)
+		cur, failed := backend.Failed(err, "")
+		switch {
+		case !failed:
+			return err
+		case cur == nil:
+			return errNotFound("todo", username, id)
+		case w.mine(cur):
+			res, err = decodeTodo(c.t, cur, username)
+			return err
+		case lost.Load():
+			return fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
+				id, ddbkit.ErrUnavailable)
 		}
-		if ddb.ServerError(err) {
-			// It may have committed: repeat the very same write, which
-			// tells its own commit by the item the failure holds.
-			w.uncertain = true
-			return true, err
-		}
-		return false, err
+		strong = true
+		return backend.Changed("todo %q changed while it was being toggled", id)
 	})
 	return res, wrap(op, err)
 }
 
-// repeat runs attempt again while it asks to, within the retry policy:
-// RetryPolicy.MaxAttempts attempts in all. The backend retries each call
-// after throttling itself; attempt asks again only for what the backend
-// cannot retry, because only the operation can tell what a repeat means:
-// a conditional write whose response may have been lost (a 5xx), and a
-// condition on values read that failed.
-func (c *core) repeat(ctx context.Context, attempt func() (again bool, err error)) error {
-	b := c.o.backoff()
-	for n := 1; ; n++ {
-		again, err := attempt()
-		if err == nil || !again {
-			return err
-		}
-		if n >= max(b.Attempts, 1) {
-			return fmt.Errorf("gave up after %d attempts: %w", n, ddb.Classify(err))
-		}
-		if err := ddb.Sleep(ctx, b.Delay(n)); err != nil {
-			return err
-		}
-	}
-}
+// lossKey is the context key of a toggle's *atomic.Bool, which lossWatch
+// sets when an UpdateItem of the toggle failed with a 5xx: the backend
+// repeats it, and when the repeat fails its condition on an item that does
+// not hold the toggle's write, this tells a toggle that may have committed
+// from a lost race.
+type lossKey struct{}
 
-// toggleWrite is one toggle's write, kept across the attempts that repeat
-// it.
+// toggleWrite is what one toggle writes.
 type toggleWrite struct {
 	completed bool
 	stamp     string
-	change    backend.Change
-	cond      backend.Cond // on the values read
-	uncertain bool         // an attempt failed after it may have committed
 }
 
 // toggleAttrs are the attributes a toggle conditions its write on.
@@ -720,7 +627,9 @@ func (c *core) DeleteCategory(ctx context.Context, username, id string) error {
 		)
 		// One page: read it, and clear its references in a transaction,
 		// read again when a todo changed in between.
-		err := c.sweepStep(ctx, op, username, func(ctx context.Context, r *backend.Run) error {
+		// Each page is a step under a fresh token (backend.RMWStep), as
+		// DeleteUser's are (see sweepTx).
+		err := backend.RMWStep(ctx, c.o.backoff(), c.o.scope(op, username), func(r *backend.Run) error {
 			var err error
 			wrote = false
 			if refs, next, err = c.b.Query(ctx, q, ddb.MaxTxItems-1, cursor, refersTo); err != nil {
@@ -735,9 +644,9 @@ func (c *core) DeleteCategory(ctx context.Context, username, id string) error {
 			case !catGone:
 				ws = append(ws, backend.Check(labelCategory, c.t, category, nil))
 			default:
-				if err := c.checkAbsent(ctx, labelCategory, ck); err != nil {
-					return err
-				}
+				// The category is gone: clear only while none of this ID
+				// exists.
+				ws = append(ws, backend.CheckWhen(labelCategory, c.t, category, backend.Absent()))
 			}
 			for i, it := range refs {
 				ws = append(ws, backend.Update(todoLabels[i], c.t, backend.KeyOf(c.t, it), clear, stillRefers))

@@ -56,6 +56,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"IdempotencyKey", testIdempotencyKey},
 		{"CreateUserTakenEvenWithSameEmail", testCreateUserTaken},
 		{"IdempotencyKeyScoped", testIdempotencyKeyScoped},
+		{"SweepsRepeatUnderAKey", testSweepsRepeatUnderAKey},
 		{"WeakCursorSecret", testWeakCursorSecret},
 		{"ClockRange", testClockRange},
 		{"LargestInputs", testLargestInputs},
@@ -1099,6 +1100,54 @@ func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
 			if recs := allUserData(t, s, u); len(recs) != 1 || recs[0].Category == nil {
 				t.Fatalf("%s's data = %+v; want one category", u, recs)
 			}
+		}
+	}
+}
+
+// testSweepsRepeatUnderAKey: DeleteCategory and DeleteUser, which take
+// several steps, run each step under a token of its own, not one made
+// from the caller's idempotency key: the same call repeated under the key,
+// after the very same data was made again (a clock that stands still, a
+// constant ID), sweeps it again. Under the key's token, its transactions
+// would repeat the first call's exactly, and DynamoDB would answer them as
+// done without writing.
+func testSweepsRepeatUnderAKey(t *testing.T, newStore NewStore) {
+	s := newStore(t, func(o *todo.Options) {
+		o.Clock = func() time.Time { return Start }
+		o.NewID = func() string { return "fixed-id" }
+	})
+	key := ddbkit.WithIdempotencyKey(ctx(t), "sweep-"+uuid.NewString())
+	mustUser(t, s, "alice")
+	for round := range 2 {
+		c := mustCategory(t, s, "alice", "c")
+		td := mustTodo(t, s, "alice", todo.NewTodo{CategoryID: c.ID})
+		if err := s.DeleteCategory(key, "alice", c.ID); err != nil {
+			t.Fatalf("DeleteCategory under a key, round %d: %v", round, err)
+		}
+		if _, err := s.GetCategory(ctx(t), "alice", c.ID); !errors.Is(err, ddbkit.ErrNotFound) {
+			t.Fatalf("round %d: GetCategory after DeleteCategory = %v, want ErrNotFound", round, err)
+		}
+		if got, err := s.GetTodo(ctx(t), "alice", td.ID); err != nil || got.CategoryID != "" {
+			t.Fatalf("round %d: todo after DeleteCategory = %+v, %v; want it uncategorized", round, got, err)
+		}
+		if err := s.DeleteTodo(ctx(t), "alice", td.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range 2 {
+		if round > 0 {
+			mustUser(t, s, "alice")
+		}
+		mustCategory(t, s, "alice", "c")
+		mustTodo(t, s, "alice", todo.NewTodo{})
+		if err := s.DeleteUser(key, "alice"); err != nil {
+			t.Fatalf("DeleteUser under a key, round %d: %v", round, err)
+		}
+		if _, err := s.GetUser(ctx(t), "alice"); !errors.Is(err, ddbkit.ErrNotFound) {
+			t.Fatalf("round %d: GetUser after DeleteUser = %v, want ErrNotFound", round, err)
+		}
+		if recs := allUserData(t, s, "alice"); len(recs) != 0 {
+			t.Fatalf("round %d: DeleteUser under a key left %d items", round, len(recs))
 		}
 	}
 }
