@@ -98,16 +98,18 @@
 // transaction conflicts). Both stores run every operation over one item
 // backend (package internal/backend), which retries each call within the
 // policy, once: a GetItem, a Query page, a BatchGetItem drain, an
-// unconditional or existence-conditioned UpdateItem (throttling, 5xx and
-// lost responses), a transaction (the same writes with the same token).
-// The read-modify-writes (AP-12 with new clothes, AP-16, AP-17) spend one
-// retry budget on all their builds: a race reads again and rebuilds, and
-// a throttled, conflicting, failed or lost transaction is sent again as
-// it was, with its token, the rebuilds and resends together making at
-// most MaxAttempts TransactWriteItems calls. An UpdateItem conditioned on
-// values (DeleteX, RestoreX, RecalculateStats' repairs) is sent again
-// after a 5xx or a lost response within the same budget, and recognises
-// its own earlier write by what the failed condition finds.
+// UpdateItem (throttling, 5xx and lost responses), a transaction (the
+// same writes with the same token). The read-modify-writes (AP-12 with
+// new clothes, AP-16, AP-17) spend one retry budget on all their builds:
+// a race reads again and rebuilds, and a throttled, conflicting, failed
+// or lost transaction is sent again as it was, with its token, the
+// rebuilds and resends together making at most MaxAttempts
+// TransactWriteItems calls. An UpdateItem conditioned on values (DeleteX,
+// RestoreX, RecalculateStats' repairs) is sent again after a 5xx or a
+// lost response within its own MaxAttempts, and a repeat whose condition
+// fails on an item that already holds everything the update writes takes
+// that write for its own; a repair that loses a race reads again, at most
+// MaxAttempts times.
 //
 // Every create is a transaction that carries a ClientRequestToken:
 // AP-01 a one-item TransactWriteItems, AP-06 and AP-11 the Put with the
@@ -120,7 +122,9 @@
 // WCU per KB instead of 1.) AP-12, AP-16 and AP-17 carry a token too. The
 // single-item updates set fixed values (a repeat changes nothing), or, for
 // DeleteX and RestoreX, find the item already in the status they set and
-// return it; a repair by RecalculateStats recognises its own statsVersion.
+// return it (an item in neither status, which only another writer leaves,
+// is set to theirs); a repeat of a repair by RecalculateStats finds its
+// own write by the values it set, statsVersion among them.
 //
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
 // of the transaction. The key is scoped: the token is made from the table

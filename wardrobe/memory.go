@@ -1,8 +1,6 @@
 package wardrobe
 
 import (
-	"context"
-
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
@@ -21,7 +19,7 @@ import (
 // ddbkit.WithIdempotencyKey) gives the operations that DynamoStore runs as
 // transactions: CreateWardrobe, AddClothing, AddTemplate, UpdateTemplate
 // with a new list, AddHistory and DeleteHistory. Unlike DynamoDB's, its
-// GSIs are consistent at once.
+// GSIs are consistent at once, unless Options.Emulation sets a GSILag.
 type MemoryStore struct {
 	*core
 	m *backend.Memory
@@ -29,41 +27,21 @@ type MemoryStore struct {
 
 var _ Store = (*MemoryStore)(nil)
 
-// NewMemoryStore returns an empty MemoryStore.
+// NewMemoryStore returns an empty MemoryStore, emulating what
+// Options.Emulation asks for.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
 	// The backend's clock stamps idempotency tokens (the table has no
-	// TTL): wall time, as DynamoDB's window is, and never Options.Clock,
-	// which the DynamoDB store does not read for a token; a step clock
-	// then gives both stores the same times.
+	// TTL) and, under Options.Emulation's GSILag, the writes a lagging
+	// GSI leaves out: wall time, as DynamoDB's are, and never
+	// Options.Clock, which the DynamoDB store does not read for either; a
+	// step clock then gives both stores the same times.
 	m := backend.NewMemory(nil, o.backendTable(t))
-	return &MemoryStore{core: &core{o: o, t: t, b: m,
-		thumbs: func(ctx context.Context, ks []backend.Key) ([]ddb.Item, error) {
-			items, err := m.BatchGet(ctx, t, ks)
-			for i, it := range items {
-				items[i] = project(it, thumbAttrs)
-			}
-			return items, err
-		}}, m: m}
-}
-
-// thumbAttrs are what DynamoStore's thumbnail reads project (prepThumb).
-var thumbAttrs = []string{AttrPK, AttrSK, attrName, attrImageKey, attrStatus}
-
-// project returns the attributes of item named by attrs, as a projection
-// reads them; nil for nil.
-func project(item ddb.Item, attrs []string) ddb.Item {
-	if item == nil {
-		return nil
+	if e := o.Emulation; e.GSILag != 0 || e.Throttle != nil || e.DeleteExpired {
+		m.Emulate(backend.EmulationOf(e, o.backoff()))
 	}
-	out := make(ddb.Item, len(attrs))
-	for _, a := range attrs {
-		if v, ok := item[a]; ok {
-			out[a] = v
-		}
-	}
-	return out
+	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }
 
 // backendTable is the table as the backends serve it, with the seed's

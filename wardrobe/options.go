@@ -45,6 +45,14 @@ type Options struct {
 	// table's other writers use (the seed's app probably uses Asia/Tokyo).
 	// The default is UTC.
 	TimeZone *time.Location
+	// Emulation is what MemoryStore emulates of DynamoDB beyond DynamoDB
+	// Local (see ddbkit.Emulation): GSI lag, which its listings (AP-03/14,
+	// AP-04, AP-09) meet, since they read GSIs, and throttling, retried
+	// within Retry. GSILag is measured by wall time, the memory store's
+	// clock for its own bookkeeping (Clock stamps only what is stored).
+	// The table has no TTL, so DeleteExpired has nothing to delete. The
+	// zero value emulates none of it; the DynamoDB store ignores it.
+	Emulation ddbkit.Emulation
 }
 
 func newOptions(optFns []func(*Options)) Options {

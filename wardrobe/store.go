@@ -5,8 +5,6 @@ import (
 	"errors"
 	"iter"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -26,16 +24,18 @@ type core struct {
 	o Options
 	t ddb.Table
 	b backend.Backend
-	// thumbs reads the clothes at ks for thumbnails, in the order of ks,
-	// nil for a missing one, with at most batchGetChunk keys a call: the
-	// backend's BatchGet reads whole items, consistently, and the
-	// DynamoDB store reads thumbnails eventually consistent and projected
-	// (see the package doc's "Consistency and capacity").
-	thumbs func(ctx context.Context, ks []backend.Key) ([]ddb.Item, error)
 }
 
-// batchGetChunk is the seed's unit of BatchGetItem: at most 80 keys a call.
-const batchGetChunk = 80
+// thumbRead is how thumbnails are read (see the package doc's
+// "Consistency and capacity"): eventually consistent, since the listings
+// that show them read a GSI, eventually consistent already; projected on
+// the key, which names the clothing, and what a Thumbnail shows; and at
+// most 80 keys a BatchGetItem call, the seed's unit.
+var thumbRead = backend.ReadOptions{
+	Eventual:  true,
+	Attrs:     []string{AttrPK, AttrSK, attrName, attrImageKey, attrStatus},
+	ChunkSize: 80,
+}
 
 // Transaction item labels, by which failed conditions are told apart.
 // References are labelled by the input field that names them.
@@ -70,30 +70,6 @@ func live(ctx context.Context, op string) error {
 // one token for every build.
 func (c *core) rmw(ctx context.Context, op, wardrobeID string, fn func(r *backend.Run) error) error {
 	return backend.RMW(ctx, c.o.backoff(), c.o.scope(op, wardrobeID), fn)
-}
-
-// resend runs send, whose one call is a conditional single-item write,
-// within Options.Retry, and sends it again after a 5xx or a lost
-// response: the backend retries such a write only after throttling,
-// since a repeat of a write that applied fails its own condition, and
-// send tells its own earlier write from another's by the item the failed
-// condition holds. send returns a *backend.ChangedError to be run again.
-// Under 5xx to the end, the 5xx is the error.
-func (c *core) resend(ctx context.Context, send func() error) error {
-	var lost error
-	err := backend.RMW(ctx, c.o.backoff(), ddb.Scope{}, func(*backend.Run) error {
-		lost = nil
-		err := send()
-		if ddb.ServerError(err) {
-			lost = err
-			return backend.Changed("the write's response was lost")
-		}
-		return err
-	})
-	if lost != nil {
-		return lost
-	}
-	return err
 }
 
 // raced turns a failed condition of a transaction into a
@@ -414,11 +390,15 @@ func (c *core) RestoreClothing(ctx context.Context, wardrobeID, clothingID strin
 }
 
 // setStatus deletes or restores a clothing or template: status, deletedAt
-// and the status-list partition change in one write, conditional on the
-// item being in the other status. An item already in that status is
-// returned unchanged, which is also how a repeat after a lost response
-// finds its own write. (An item in neither status, which only another
-// writer leaves, fails the condition too, and is then ErrCorruptItem.)
+// and the status-list partition change in one UpdateItem, conditional on
+// the item existing and not being in that status already. An item
+// already in that status is returned unchanged; a repeat after a 5xx or a
+// lost response that finds its own write is the backend's to recognise
+// (backend.Update). An item in neither status, which only another writer
+// leaves (ErrCorruptItem on a read), is set to the status asked for, with
+// its status-list partition: the write repairs it, as DynamoStore did
+// before both stores shared this code (MemoryStore's Import refuses such
+// an item, so only DynamoStore meets one).
 func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, id string, to Status) (worn, error) {
 	if err := validateRef(op, wardrobeID, kind.idField(), id); err != nil {
 		return worn{}, err
@@ -431,9 +411,9 @@ func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, 
 	if err != nil {
 		return worn{}, wrap(op, err)
 	}
-	deletedAt, from := null, StatusDeleted
+	deletedAt := null
 	if to == StatusDeleted {
-		deletedAt, from = num(c.o.deletedAt(to).UnixMilli()), StatusActive
+		deletedAt = num(c.o.deletedAt(to).UnixMilli())
 	}
 	if err := live(ctx, op); err != nil {
 		return worn{}, err
@@ -442,19 +422,14 @@ func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, 
 	u.Set(attrStatus, ddb.S(string(to)))
 	u.Set(attrDeletedAt, deletedAt)
 	u.Set(AttrStatusListPK, ddb.S(pk))
-	cond := backend.Exists(ddb.Item{attrStatus: ddb.S(string(from))})
-	var out ddb.Item
-	err = c.resend(ctx, func() (err error) {
-		out, err = c.b.Update(ctx, c.t, k.bk(), u, cond)
-		if old, ok := backend.Failed(err, ""); ok {
-			if old == nil {
-				return errNotFound(kind.noun(), wardrobeID, id)
-			}
-			out = old // already in that status: nothing to do
-			return nil
+	cond := backend.When(backend.And(backend.Equal(AttrPK, ddb.S(k.pk)), backend.Not(backend.Equal(attrStatus, ddb.S(string(to))))))
+	out, err := c.b.Update(ctx, c.t, k.bk(), u, cond)
+	if old, ok := backend.Failed(err, ""); ok {
+		if old == nil {
+			return worn{}, wrap(op, errNotFound(kind.noun(), wardrobeID, id))
 		}
-		return err
-	})
+		out, err = old, nil // already in that status: nothing to do
+	}
 	if err != nil {
 		return worn{}, wrap(op, err)
 	}
@@ -530,7 +505,7 @@ func (c *core) thumbnails(ctx context.Context, wardrobeID string, ids []string) 
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	items, err := c.thumbs(ctx, ks)
+	items, err := c.b.BatchGetWith(ctx, c.t, ks, thumbRead)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -765,13 +740,9 @@ func (c *core) wear(ws []backend.Write, wardrobeID string, r wornRef, d Date, de
 	case r.dayRaw == nil:
 		// No counter to take the wear from: damaged data.
 	case r.dayCount <= 1:
-		// Delete conditions on values only: a counter without count
-		// (damaged data) is deleted if it still exists.
-		var want ddb.Item
-		if v, ok := r.dayRaw[attrCount]; ok {
-			want = ddb.Item{attrCount: v}
-		}
-		ws = append(ws, backend.Delete(label, c.t, ck.bk(), want))
+		// On condition that the counter still holds the count read, or
+		// still has none (damaged data).
+		ws = append(ws, backend.DeleteWhen(label, c.t, ck.bk(), unchanged(r.dayRaw, counterAttrs)))
 	default:
 		var u backend.Change
 		u.Set(attrCount, num(int64(r.dayCount-1)))
@@ -1067,67 +1038,48 @@ func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (StatsRe
 	return rep, nil
 }
 
-// recalc repairs one item's statistics from its counters: a race reads
-// again, and a lost update is sent again as it was, which recognises its
-// own earlier write by its statsVersion.
+// recalc repairs one item's statistics from its counters, with an update
+// conditional on the statistics it read: a race reads again and rebuilds,
+// within Options.Retry (backend.RMW's one budget). A repeat after a 5xx
+// or a lost response is backend.Update's: it recognises its own earlier
+// write, whose statsVersion only this repair sets.
 func (c *core) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 	var (
 		d       Drift
 		drifted bool
 		reread  bool
-		send    func() error // the repair built from the last read
 	)
-	err := c.resend(ctx, func() error {
-		if send == nil {
-			if reread {
-				var err error
-				if w, err = c.readWorn(ctx, w.wardrobeID, w.kind, w.id); err != nil {
-					return err
-				}
-			}
-			reread = true
-			counters, err := c.allCounters(ctx, w)
-			if err != nil {
-				return err
-			}
-			var st stats
-			if st, d, drifted = c.o.recalculated(w, counters); !drifted {
-				return nil
-			}
-			k, err := w.key()
-			if err != nil {
-				return err
-			}
-			u, err := statsChange(w.kind, w.id, st)
-			if err != nil {
-				return err
-			}
-			cond := unchanged(w.raw, statsAttrs)
-			send = func() error {
-				_, err := c.b.Update(ctx, c.t, k.bk(), u, cond)
-				if old, ok := backend.Failed(err, ""); ok {
-					if wroteStats(old, st) {
-						return nil // a repeat after a lost response found its own write
-					}
-					send = nil
-					return backend.Changed("%s %s changed while being updated", w.kind.noun(), w.id)
-				}
+	err := backend.RMW(ctx, c.o.backoff(), ddb.Scope{}, func(*backend.Run) error {
+		if reread {
+			var err error
+			if w, err = c.readWorn(ctx, w.wardrobeID, w.kind, w.id); err != nil {
 				return err
 			}
 		}
-		return send()
+		reread = true
+		counters, err := c.allCounters(ctx, w)
+		if err != nil {
+			return err
+		}
+		var st stats
+		if st, d, drifted = c.o.recalculated(w, counters); !drifted {
+			return nil
+		}
+		k, err := w.key()
+		if err != nil {
+			return err
+		}
+		u, err := statsChange(w.kind, w.id, st)
+		if err != nil {
+			return err
+		}
+		_, err = c.b.Update(ctx, c.t, k.bk(), u, unchanged(w.raw, statsAttrs))
+		if _, ok := backend.Failed(err, ""); ok {
+			return backend.Changed("%s %s changed while being updated", w.kind.noun(), w.id)
+		}
+		return err
 	})
 	return d, drifted, err
-}
-
-// wroteStats reports whether item holds the statistics st that this
-// package wrote: its statsVersion is st's, which only this write sets.
-func wroteStats(item ddb.Item, st stats) bool {
-	var it wornRead
-	if item == nil || attributevalue.UnmarshalMap(item, &it) != nil {
-		return false
-	}
-	return int64(it.StatsVersion) == st.version && int(it.WearCount) == st.count && it.LastWornAt.ms == st.lastMs
 }
 
 // allCounters reads every daily counter of w.
