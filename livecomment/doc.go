@@ -137,7 +137,9 @@
 //   - Listings read indexes, which are eventually consistent on DynamoDB
 //     (GSIs cannot be read consistently): a comment may take a moment to be
 //     listed after PostComment returned. Gets are strongly consistent (see
-//     "Consistency and capacity").
+//     "Consistency and capacity"). The memory store's indexes are
+//     consistent at once, unless Options.Emulation.GSILag makes them lag
+//     as DynamoDB's may, so that a unit test meets the lag.
 //   - Writes are retried within Options.Retry after throttling, conflicts,
 //     5xx and lost responses, and each recognises its own earlier success
 //     only by proof: transactions (CreateRoom, PostComment, JoinRoom)

@@ -1,10 +1,7 @@
 package livecomment
 
 import (
-	"context"
-
 	"github.com/ddbkit/ddbkit/internal/backend"
-	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
 // MemoryStore is an in-memory Store for tests. It runs DynamoStore's very
@@ -25,7 +22,9 @@ import (
 // atomic, as DynamoDB makes it; and, as in DynamoStore, a close of a room
 // waits for the store's posts to it in flight and holds back new ones, so
 // no comment the store posted is newer than its close. Unlike DynamoDB's,
-// its indexes are consistent at once.
+// its indexes are consistent at once and no call is throttled, unless
+// Options.Emulation says otherwise: with GSILag, its listings lag its
+// writes as DynamoStore's may.
 type MemoryStore struct {
 	*core
 	m *backend.Memory
@@ -39,17 +38,21 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	// No clock: no table has a TTL, and the emulated token window is in
 	// real time, as DynamoDB's is, whatever the store's clock; so the
 	// store's clock is read for its stamps only, as DynamoStore reads it.
-	m := backend.NewMemory(nil, newTables(o.Env, o.CursorSecret).backend()...)
-	return &MemoryStore{core: newCore(o, m, m, memoryDelete(m)), m: m}
+	// A GSI lag is measured by the store's clock, as Options.Emulation
+	// says, and the backend has one clock: then it is the store's.
+	var clock backend.Clock
+	if o.Emulation.GSILag > 0 {
+		clock = backend.Clock(o.Clock)
+	}
+	m := backend.NewMemory(clock, newTables(o.Env, o.CursorSecret).backend()...)
+	if emulated(o) {
+		m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
+	}
+	return &MemoryStore{core: newCore(o, m), m: m}
 }
 
-// memoryDelete is the deleter of MemoryStore: a missing item is no error.
-func memoryDelete(m *backend.Memory) deleter {
-	return func(ctx context.Context, t ddb.Table, k backend.Key) error {
-		err := m.Remove(ctx, t, k)
-		if _, missing := backend.Failed(err, ""); missing {
-			return nil
-		}
-		return err
-	}
+// emulated reports whether o asks the memory store to emulate anything.
+func emulated(o Options) bool {
+	e := o.Emulation
+	return e.GSILag > 0 || e.Throttle != nil || e.DeleteExpired
 }

@@ -221,3 +221,72 @@ func TestMemoryImportOversizedItem(t *testing.T) {
 		t.Fatalf("Import of a 400 KB comment = %v; want ErrCorruptItem naming content", err)
 	}
 }
+
+// TestMemoryEmulatedThrottling: with Emulation.Throttle, the memory store
+// fails calls as DynamoDB throttles them and retries each within
+// Options.Retry, as DynamoStore does (TestRetryBound): every other call
+// throttled, every operation succeeds; every call throttled, each step
+// makes Retry.MaxAttempts calls and the operation fails with
+// ErrUnavailable, writing nothing.
+func TestMemoryEmulatedThrottling(t *testing.T) {
+	const attempts = 3
+	var (
+		asked  int
+		always bool
+	)
+	s := livecomment.NewMemoryStore(func(o *livecomment.Options) {
+		o.Retry = ddbkit.RetryPolicy{MaxAttempts: attempts, BaseDelay: time.Microsecond, MaxDelay: time.Microsecond}
+		o.Emulation = ddbkit.Emulation{Throttle: func(call int) bool {
+			asked++
+			return always || call%2 == 0
+		}}
+	})
+	ctx := t.Context()
+	r, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "room", HostID: "host"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.JoinRoom(ctx, r.ID, "conn"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PostComment(ctx, r.ID, livecomment.NewComment{Content: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{}); err != nil || len(p.Items) != 1 {
+		t.Fatalf("ListComments = %+v, %v; want the comment", p.Items, err)
+	}
+	if err := s.Disconnect(ctx, "conn"); err != nil {
+		t.Fatal(err)
+	}
+	if asked <= 5 {
+		t.Fatalf("the throttle was asked %d times for 5 calls of which every other was throttled", asked)
+	}
+
+	always = true
+	for _, o := range []struct {
+		name string
+		do   func() error
+	}{
+		{"GetRoom", func() error { _, err := s.GetRoom(ctx, r.ID); return err }},
+		{"CloseRoom", func() error { _, err := s.CloseRoom(ctx, r.ID); return err }},
+		{"PostComment", func() error {
+			_, err := s.PostComment(ctx, r.ID, livecomment.NewComment{Content: "late"})
+			return err
+		}},
+		{"ListComments", func() error { _, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{}); return err }},
+		{"Disconnect", func() error { return s.Disconnect(ctx, "conn") }},
+	} {
+		asked = 0
+		ddbtest.WantSentinel(t, o.name, o.do(), ddbkit.ErrUnavailable)
+		if asked != attempts {
+			t.Errorf("%s made %d calls, want %d (its one step's attempts)", o.name, asked, attempts)
+		}
+	}
+	always = false
+	if got, err := s.GetRoom(ctx, r.ID); err != nil || got != r {
+		t.Fatalf("GetRoom = %+v, %v; want the room unchanged, %+v", got, err, r)
+	}
+	if p, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{}); err != nil || len(p.Items) != 1 {
+		t.Fatalf("ListComments = %+v, %v; want the one comment", p.Items, err)
+	}
+}

@@ -54,6 +54,17 @@ type Options struct {
 	// both stores then fails with ErrInvalidArgument naming CursorSecret,
 	// before any call. Writes and gets do not use it.
 	CursorSecret []byte
+	// Emulation makes the memory store behave as DynamoDB may in
+	// production and DynamoDB Local does not (see ddbkit.Emulation); the
+	// DynamoDB store ignores it. The zero value emulates nothing. GSILag
+	// delays what ListHostRooms, ListComments, ListConnections and so
+	// Broadcast see of the store's writes, by Options.Clock, which the
+	// store then also reads for each write, each listing and each
+	// idempotency key's ten-minute window (otherwise real time); Throttle
+	// fails calls as DynamoDB throttles them, and the store retries them
+	// within Retry. No table has a TTL attribute, so DeleteExpired
+	// changes nothing.
+	Emulation ddbkit.Emulation
 }
 
 func newOptions(optFns []func(*Options)) Options {

@@ -2,7 +2,6 @@ package livecomment
 
 import (
 	"context"
-	"errors"
 	"sync"
 
 	"github.com/ddbkit/ddbkit"
@@ -21,31 +20,15 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
-	o Options
-	t tables
-	b backend.Backend
-	// once is b with one attempt per call, for CloseRoom's own retry loop
-	// (see CloseRoom); for the memory backend, which never retries, it
-	// is b.
-	once backend.Backend
-	// del deletes an item unconditionally (see deleter).
-	del   deleter
+	o     Options
+	t     tables
+	b     backend.Backend
 	stamp *stamper
 	gate  closeGate
 }
 
-// deleter deletes the item at k of t, unconditionally: a missing item is
-// no error, and a repeat is harmless, so it is retried after a 5xx too.
-// It is the one primitive Disconnect needs that package backend lacks:
-// Backend.Remove reads first (a GetItem more), and Backend.RemoveRead
-// sends a conditional DeleteItem, which fails for a missing item and so
-// reports no consumed capacity (an unconditional DeleteItem of nothing
-// reports its one write unit, which TestCapacity holds it to). Each store's
-// constructor gives its own, of a few lines.
-type deleter func(ctx context.Context, t ddb.Table, k backend.Key) error
-
-func newCore(o Options, b, once backend.Backend, del deleter) *core {
-	return &core{o: o, t: newTables(o.Env, o.CursorSecret), b: b, once: once, del: del, stamp: newStamper(o.Clock)}
+func newCore(o Options, b backend.Backend) *core {
+	return &core{o: o, t: newTables(o.Env, o.CursorSecret), b: b, stamp: newStamper(o.Clock)}
 }
 
 // Transaction item labels, by which failed conditions are told apart.
@@ -121,11 +104,11 @@ func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.Pag
 // (see closeGate), so its stamp is later than every comment of this store
 // that it lets through.
 //
-// Because a failed condition is an answer, the update is safe to repeat
-// after a 5xx or a lost response, which backend.Update does not know of a
-// conditional update (it retries those only after throttling and
-// conflicts). So the update goes to c.once, which makes one call, inside
-// the one retry loop of the call here, within Options.Retry.
+// The backend retries the update within Options.Retry after throttling,
+// a 5xx or a lost response too, in its one retry loop: a repeat whose
+// condition fails on a room that already holds this call's write (CLOSED,
+// this stamp) is taken as the write of the lost attempt, and that room
+// returned.
 func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	const op = "close room"
 	if err := checkID(op, "RoomID", roomID); err != nil {
@@ -146,43 +129,19 @@ func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	var u backend.Change
 	u.Set(attrStatus, ddb.S(string(RoomClosed)))
 	u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
-	var (
-		item, old ddb.Item
-		failed    bool
-	)
-	err = ddb.RetryIf(ctx, c.o.backoff(), ddb.RetryableWithToken, func() error {
-		out, err := c.once.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, roomIsOpen)
-		if o, ok := backend.Failed(err, ""); ok {
-			// The answer, not an error to retry (a *CondError matches
-			// ErrConflict, which RetryIf would retry).
-			old, failed = o, true
-			return nil
+	item, err := c.b.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, roomIsOpen)
+	if old, failed := backend.Failed(err, ""); failed {
+		// The answer, not an error: the room as it is.
+		if old == nil {
+			return Room{}, wrap(op, errRoomNotFound(roomID))
 		}
-		item = out
-		return oneAttempt(err)
-	})
-	switch {
-	case err != nil:
+		item, err = old, nil
+	}
+	if err != nil {
 		return Room{}, wrap(op, err)
-	case failed && old == nil:
-		return Room{}, wrap(op, errRoomNotFound(roomID))
-	case failed:
-		item = old
 	}
 	r, err := c.t.decodeRoom(item)
 	return r, wrap(op, err)
-}
-
-// oneAttempt drops the "gave up after 1 attempts" that a one-attempt
-// backend puts around an error it would have retried (ddb.Retryable), so
-// that the error of CloseRoom's loop names its attempts once.
-func oneAttempt(err error) error {
-	if err != nil && ddb.Retryable(err) {
-		if cause := errors.Unwrap(err); cause != nil {
-			return cause
-		}
-	}
-	return err
 }
 
 // PostComment implements CommentStore.PostComment, which documents its errors.
@@ -252,8 +211,8 @@ func (c *core) GetConnection(ctx context.Context, connectionID string) (Connecti
 
 // Disconnect implements ConnectionStore.Disconnect, which documents its errors.
 //
-// One unconditional delete, retried after throttling, a 5xx or a lost
-// response: deleting again what is gone is a success.
+// One unconditional delete (backend.Delete), retried after throttling, a
+// 5xx or a lost response: deleting again what is gone is a success.
 func (c *core) Disconnect(ctx context.Context, connectionID string) error {
 	const op = "disconnect"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
@@ -262,7 +221,7 @@ func (c *core) Disconnect(ctx context.Context, connectionID string) error {
 	if err := ctx.Err(); err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, c.del(ctx, c.t.connections, backend.Key{PK: connectionID}))
+	return wrap(op, c.b.Delete(ctx, c.t.connections, backend.Key{PK: connectionID}))
 }
 
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
