@@ -15,14 +15,15 @@ import (
 	"github.com/ddbkit/ddbkit/todo"
 )
 
-// TestRetryBound: with a client that always throttles, and one whose
-// transactions always conflict, every operation makes at most
-// RetryPolicy.MaxAttempts calls of each kind (each step retries in one
-// loop, never a loop inside another), and fails with ErrUnavailable or
-// ErrConflict.
+// TestRetryBound: with a client that always throttles, one that always
+// fails with a 5xx, and one whose transactions always conflict, every
+// operation makes at most RetryPolicy.MaxAttempts calls of each kind (each
+// step retries in one loop, never a loop inside another: ToggleTodo's
+// UpdateItem, which the backend repeats after a 5xx, included), and fails
+// with ErrUnavailable or ErrConflict.
 func TestRetryBound(t *testing.T) {
 	const attempts = 3 // fast's MaxAttempts
-	for _, fault := range []ddbtest.Fault{ddbtest.Throttle, ddbtest.TxConflict} {
+	for _, fault := range []ddbtest.Fault{ddbtest.Throttle, ddbtest.InternalError, ddbtest.TxConflict} {
 		t.Run(fault.String(), func(t *testing.T) {
 			var (
 				fc *ddbtest.FaultClient
@@ -51,7 +52,7 @@ func TestRetryBound(t *testing.T) {
 						}
 					}
 					switch {
-					case fault == ddbtest.Throttle:
+					case fault == ddbtest.Throttle || fault == ddbtest.InternalError:
 						// The first step fails: the whole call is that step.
 						if total > attempts || total == 0 {
 							t.Errorf("%d calls in all, want 1..%d (calls %v)", total, attempts, counts)
@@ -65,6 +66,27 @@ func TestRetryBound(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestToggleBoundAfter5xx: ToggleTodo's UpdateItem failing with a 5xx
+// without end (its read going through) is repeated by the backend alone,
+// RetryPolicy.MaxAttempts calls in all, never in a loop of the store's
+// around the backend's, and ToggleTodo fails with ErrUnavailable, the todo
+// unchanged.
+func TestToggleBoundAfter5xx(t *testing.T) {
+	const attempts = 3 // fast's MaxAttempts
+	s, fc, _, _ := faulty(t, fast)
+	f := newFixture(t, s)
+	fc.Inject("UpdateItem", ddbtest.InternalError, 100)
+	_, err := s.ToggleTodo(t.Context(), "alice", f.td.ID)
+	ddbtest.WantSentinel(t, "ToggleTodo under endless 5xx", err, ddbkit.ErrUnavailable)
+	if got := fc.Injected("UpdateItem"); got != attempts {
+		t.Fatalf("ToggleTodo under endless 5xx made %d UpdateItem calls, want %d", got, attempts)
+	}
+	fc.Clear()
+	if got, err := s.GetTodo(t.Context(), "alice", f.td.ID); err != nil || got != f.td {
+		t.Fatalf("after a failed toggle: %+v, %v; want %+v", got, err, f.td)
 	}
 }
 
