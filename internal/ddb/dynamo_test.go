@@ -441,19 +441,18 @@ func TestTxDynamoDB(t *testing.T) {
 	})
 	tbl := ddb.Table{Name: name, PartitionKey: "pk", SortKey: "sk"}
 	ctx := t.Context()
-	notExists := expression.AttributeNotExists(expression.Name("pk"))
 
 	var create ddb.Tx
-	create.Put("x", tbl, item("p", "x"), notExists).Put("y", tbl, item("p", "y"))
+	create.PutPrepared("x", tbl, item("p", "x"), notExistsP).Put("y", tbl, item("p", "y"))
 	if err := create.Exec(ctx, c); err != nil {
 		t.Fatalf("Exec(create) error = %v", err)
 	}
 
 	t.Run("condition failed", func(t *testing.T) {
 		var tx ddb.Tx
-		tx.Update("bump y", tbl, tbl.Key("p", "y"), setV()).
-			Put("create x again", tbl, ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("x"), "v": ddb.S("other")}, notExists).
-			Delete("remove z", tbl, tbl.Key("p", "z"), expression.AttributeExists(expression.Name("pk")))
+		tx.UpdatePrepared("bump y", tbl, tbl.Key("p", "y"), setVP).
+			PutPrepared("create x again", tbl, ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("x"), "v": ddb.S("other")}, notExistsP).
+			DeletePrepared("remove z", tbl, tbl.Key("p", "z"), existsP)
 		err := tx.Exec(ctx, c)
 		var ce *ddb.TxCanceledError
 		if !errors.As(err, &ce) {
@@ -486,7 +485,7 @@ func TestTxDynamoDB(t *testing.T) {
 	t.Run("duplicate key refused before the call", func(t *testing.T) {
 		cc := ddbtest.NewCountingClient(c)
 		var tx ddb.Tx
-		tx.Update("a", tbl, tbl.Key("p", "y"), setV()).Delete("b", tbl, tbl.Key("p", "y"))
+		tx.UpdatePrepared("a", tbl, tbl.Key("p", "y"), setVP).Delete("b", tbl, tbl.Key("p", "y"))
 		if err := tx.Exec(ctx, cc); !errors.Is(err, ddbkit.ErrInvalidArgument) {
 			t.Errorf("Exec() error = %v, want ErrInvalidArgument", err)
 		}
@@ -513,19 +512,19 @@ func TestTxDynamoDB(t *testing.T) {
 				fc := ddbtest.NewFaultClient(c)
 				fc.Inject("TransactWriteItems", tt.fault, tt.faults)
 				cc := ddbtest.NewCountingClient(fc)
-				err := ddb.Retry(ctx, ddb.Backoff{Attempts: 4, Base: time.Millisecond, Max: 5 * time.Millisecond}, func() error {
+				err := ddb.RetryIf(ctx, ddb.Backoff{Attempts: 4, Base: time.Millisecond, Max: 5 * time.Millisecond}, ddb.Retryable, func() error {
 					var tx ddb.Tx
-					tx.Update("bump", tbl, tbl.Key("p", "y"), setV())
+					tx.UpdatePrepared("bump", tbl, tbl.Key("p", "y"), setVP)
 					return tx.Exec(ctx, cc)
 				})
 				switch {
 				case tt.fault == ddbtest.InternalError:
 					var ise *types.InternalServerError
 					if !errors.As(err, &ise) {
-						t.Errorf("Retry() error = %v, want the InternalServerError", err)
+						t.Errorf("RetryIf() error = %v, want the InternalServerError", err)
 					}
 				case !errors.Is(err, tt.wantErr):
-					t.Errorf("Retry() error = %v, want %v", err, tt.wantErr)
+					t.Errorf("RetryIf() error = %v, want %v", err, tt.wantErr)
 				}
 				if got := cc.Count("TransactWriteItems"); got != tt.wantCalls {
 					t.Errorf("%d TransactWriteItems calls, want %d", got, tt.wantCalls)
@@ -535,10 +534,9 @@ func TestTxDynamoDB(t *testing.T) {
 	})
 }
 
-// TestEnsureTable creates a table from several goroutines at once, then
-// again once it exists.
-// TestItemCalls checks the single-item helpers against DynamoDB Local:
-// conditions hold or fail, and a failed update reports the item as it was.
+// TestItemCalls checks the single-item calls against DynamoDB Local:
+// conditions hold or fail, and a failed write reports the item as it was
+// (nil when there was none).
 func TestItemCalls(t *testing.T) {
 	c := ddbtest.Client(t)
 	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
@@ -548,35 +546,38 @@ func TestItemCalls(t *testing.T) {
 	})
 	tbl := ddb.Table{Name: name, PartitionKey: "pk", SortKey: "sk"}
 	ctx := t.Context()
-	pk := expression.Name("pk")
+	pk, v := expression.Name("pk"), expression.Name("v")
 	key := tbl.Key("p", "x")
+	setIfExists := ddb.MustPrepare(expression.NewBuilder().WithUpdate(expression.Set(v, ddb.Param(0))).WithCondition(expression.AttributeExists(pk)))
+	setIfV := ddb.MustPrepare(expression.NewBuilder().WithUpdate(expression.Set(v, ddb.Param(0))).WithCondition(expression.Equal(v, ddb.Param(1))))
 
 	if got, err := ddb.GetItem(ctx, c, tbl, key); err != nil || got != nil {
 		t.Fatalf("GetItem(missing) = %v, %v; want nil, nil", got, err)
 	}
-	if err := ddb.PutItem(ctx, c, tbl, item("p", "x"), expression.AttributeNotExists(pk)); err != nil {
-		t.Fatalf("PutItem = %v", err)
+	if err := ddb.PutItemPrepared(ctx, c, tbl, item("p", "x"), notExistsP); err != nil {
+		t.Fatalf("PutItemPrepared = %v", err)
 	}
-	if err := ddb.PutItem(ctx, c, tbl, item("p", "x"), expression.AttributeNotExists(pk)); !ddb.IsConditionFailed(err) {
-		t.Fatalf("PutItem over an existing item = %v, want a failed condition", err)
-	}
-	v := expression.Name("v")
-	out, err := ddb.UpdateItem(ctx, c, tbl, key, expression.Set(v, expression.Value("new")), expression.AttributeExists(pk), types.ReturnValueAllNew)
-	if err != nil || str(out, "v") != "new" {
-		t.Fatalf("UpdateItem = %v, %v; want v=new", out, err)
-	}
-	_, err = ddb.UpdateItem(ctx, c, tbl, key, expression.Set(v, expression.Value("newer")), expression.Equal(v, expression.Value("old")), types.ReturnValueNone)
+	err := ddb.PutItemPrepared(ctx, c, tbl, ddb.Item{"pk": ddb.S("p"), "sk": ddb.S("x"), "v": ddb.S("other")}, notExistsP)
 	var failed *types.ConditionalCheckFailedException
+	if !ddb.IsConditionFailed(err) || !errors.As(err, &failed) || !ddb.ItemsEqual(failed.Item, item("p", "x")) {
+		t.Fatalf("PutItemPrepared over an existing item = %v, want a failed condition holding the item as it was", err)
+	}
+	out, err := ddb.UpdateItemPrepared(ctx, c, tbl, key, types.ReturnValueAllNew, setIfExists, ddb.S("new"))
+	if err != nil || str(out, "v") != "new" {
+		t.Fatalf("UpdateItemPrepared = %v, %v; want v=new", out, err)
+	}
+	_, err = ddb.UpdateItemPrepared(ctx, c, tbl, key, types.ReturnValueNone, setIfV, ddb.S("newer"), ddb.S("old"))
 	if !errors.As(err, &failed) || str(failed.Item, "v") != "new" {
-		t.Fatalf("UpdateItem with a failing condition = %v; want the item as it was", err)
+		t.Fatalf("UpdateItemPrepared with a failing condition = %v; want the item as it was", err)
 	}
 	if got, err := ddb.GetItem(ctx, c, tbl, key); err != nil || str(got, "v") != "new" {
 		t.Fatalf("GetItem = %v, %v; want v=new", got, err)
 	}
-	if err := ddb.DeleteItem(ctx, c, tbl, key, expression.AttributeExists(pk)); err != nil {
-		t.Fatalf("DeleteItem = %v", err)
+	if _, err := ddb.DeleteItemPrepared(ctx, c, tbl, key, types.ReturnValueNone, existsP); err != nil {
+		t.Fatalf("DeleteItemPrepared = %v", err)
 	}
-	if err := ddb.DeleteItem(ctx, c, tbl, key, expression.AttributeExists(pk)); !ddb.IsConditionFailed(err) {
-		t.Fatalf("DeleteItem of a missing item = %v, want a failed condition", err)
+	_, err = ddb.DeleteItemPrepared(ctx, c, tbl, key, types.ReturnValueNone, existsP)
+	if !ddb.IsConditionFailed(err) || !errors.As(err, &failed) || failed.Item != nil {
+		t.Fatalf("DeleteItemPrepared of a missing item = %v, want a failed condition with no item", err)
 	}
 }

@@ -74,14 +74,9 @@ func RequestToken(ctx context.Context, s Scope) (string, bool) {
 // cannot commit a second time. Naming builds apart would let a repeat
 // reuse a cancelled build's free token and commit twice. Each step of a
 // multi-step operation that a repeated call must be able to finish runs
-// under a token of its own (ExecTxToken with a fresh token).
+// under a token of its own (internal/backend's RMWStep).
 func ExecTx(ctx context.Context, c ddbkit.Client, b Backoff, s Scope, tx *Tx) error {
-	return ExecTxToken(ctx, c, b, Token(ctx, s), tx)
-}
-
-// ExecTxToken is ExecTx with the caller's own token.
-func ExecTxToken(ctx context.Context, c ddbkit.Client, b Backoff, token string, tx *Tx) error {
-	tx.Token(token)
+	tx.Token(Token(ctx, s))
 	return RetryIf(ctx, b, RetryableWithToken, func() error { return tx.Exec(ctx, c) })
 }
 

@@ -44,9 +44,12 @@ func counter(t *testing.T, c ddbkit.Client, tbl ddb.Table, pk, sk string) string
 
 var fastPolicy = ddb.BackoffOf(ddbkit.RetryPolicy{BaseDelay: time.Microsecond, MaxDelay: time.Millisecond})
 
+// addN adds 1 to n.
+var addN = ddb.MustPrepare(expression.NewBuilder().WithUpdate(expression.Add(expression.Name("n"), expression.Value(1))))
+
 func addOne(tbl ddb.Table, sk string) *ddb.Tx {
 	var tx ddb.Tx
-	tx.Update("add", tbl, tbl.Key("p", sk), expression.Add(expression.Name("n"), expression.Value(1)))
+	tx.UpdatePrepared("add", tbl, tbl.Key("p", sk), addN)
 	return &tx
 }
 
@@ -103,7 +106,7 @@ func TestIdempotencyKeyScoped(t *testing.T) {
 	ctx := ddbkit.WithIdempotencyKey(t.Context(), "1")
 	add := func(tbl ddb.Table, pk string) *ddb.Tx {
 		var tx ddb.Tx
-		tx.Update("add", tbl, tbl.Key(pk, "a"), expression.Add(expression.Name("n"), expression.Value(1)))
+		tx.UpdatePrepared("add", tbl, tbl.Key(pk, "a"), addN)
 		return &tx
 	}
 	for _, tt := range []struct {

@@ -130,9 +130,9 @@ func (p *Prepared) Projection() *string { return p.proj }
 // Names returns the ExpressionAttributeNames, shared by every call.
 func (p *Prepared) Names() map[string]string { return p.names }
 
-// The transaction items of prepared expressions: like Put, Update, Delete
-// and Check, with the expressions of p (built once) and args bound to its
-// parameters, so that adding an item costs no expression building.
+// The transaction items of prepared expressions, with the expressions of p
+// (built once) and args bound to its parameters, so that adding an item
+// costs no expression building.
 
 // PutPrepared adds a PutItem conditional on p's condition, if any.
 func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ...types.AttributeValue) *Tx {
@@ -171,17 +171,8 @@ func (tx *Tx) CheckPrepared(label string, t Table, key Item, p *Prepared, args .
 	})
 }
 
-func (tx *Tx) prepared(label string, t Table, key Item, mk func() types.TransactWriteItem) *Tx {
-	if tx.err == nil && tx.claim(label, t, key) {
-		tx.items = append(tx.items, mk())
-		tx.labels = append(tx.labels, label)
-	}
-	return tx
-}
-
-// The single-item writes of prepared expressions: like PutItem, PutNew,
-// UpdateItem and DeleteItem, with the expressions of p (built once) and args
-// bound to its parameters.
+// The single-item writes of prepared expressions, with the expressions of p
+// (built once) and args bound to its parameters.
 
 // PutItemPrepared writes item if p's condition, if any, holds. When it
 // fails, the *types.ConditionalCheckFailedException holds the item as it
@@ -252,40 +243,6 @@ func (s *Shapes[K]) Get(k K, build func() expression.Builder) *Prepared {
 	}
 	s.n.Add(1)
 	return p
-}
-
-// UnchangedShape returns the shape of Unchanged's condition on item's
-// attrs, a bit per attribute (bit i set when attrs[i] is present; at most
-// 64 attributes), and appends the values present to args, in the order of
-// attrs: the arguments of the condition UnchangedParams builds.
-func UnchangedShape(item Item, attrs []string, args []types.AttributeValue) (uint64, []types.AttributeValue) {
-	var shape uint64
-	for i, a := range attrs {
-		if v, ok := item[a]; ok {
-			shape |= 1 << i
-			args = append(args, v)
-		}
-	}
-	return shape, args
-}
-
-// UnchangedParams is Unchanged's condition for items of the given shape
-// (see UnchangedShape), with each present attribute's value a parameter,
-// Param(first) onwards in the order of attrs. It returns the condition and
-// the index of the next free parameter, for the rest of the expression.
-func UnchangedParams(t Table, attrs []string, shape uint64, first int) (expression.ConditionBuilder, int) {
-	c := expression.AttributeExists(expression.Name(t.PartitionKey))
-	next := first
-	for i, a := range attrs {
-		n := expression.Name(a)
-		if shape&(1<<i) != 0 {
-			c = c.And(expression.Equal(n, Param(next)))
-			next++
-		} else {
-			c = c.And(expression.AttributeNotExists(n))
-		}
-	}
-	return c, next
 }
 
 // ParamText is Param(i) for the expression functions that take their

@@ -65,21 +65,14 @@ func Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Retry calls fn until it succeeds, returns an error that is not worth
-// retrying, the attempts run out or ctx ends. Worth retrying are conflicts
-// (ddbkit.ErrConflict, which domains return when a version condition failed,
-// and TransactionConflict cancellations) and throttling. When the attempts
-// run out, the error matches ddbkit.ErrConflict after conflicts and
-// ddbkit.ErrUnavailable after throttling, and wraps the last cause.
-func Retry(ctx context.Context, b Backoff, fn func() error) error {
-	return RetryIf(ctx, b, Retryable, fn)
-}
-
-// RetryIf is Retry with its own test of which errors are worth retrying,
-// for callers that may retry more than Retryable allows (such as a
-// transaction with a ClientRequestToken after a 5xx). When the attempts run
-// out, the last error is returned through Classify: a conflict matches
-// ddbkit.ErrConflict, throttling and 5xx ddbkit.ErrUnavailable.
+// RetryIf calls fn until it succeeds, returns an error that retryable
+// rejects, the attempts run out or ctx ends. Retryable accepts conflicts
+// (ddbkit.ErrConflict and TransactionConflict cancellations) and
+// throttling; RetryableWithToken also a 5xx or a lost response, for a
+// write that carries a ClientRequestToken. When the attempts run out, the
+// last error is returned through Classify: a conflict matches
+// ddbkit.ErrConflict, throttling and 5xx ddbkit.ErrUnavailable, and the
+// cause is kept.
 func RetryIf(ctx context.Context, b Backoff, retryable func(error) bool, fn func() error) error {
 	for n := 1; ; n++ {
 		err := fn()

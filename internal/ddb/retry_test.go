@@ -67,7 +67,7 @@ func TestRetryRetryable(t *testing.T) {
 				t.Errorf("Retryable(%v) = false, want true", tt.err)
 			}
 			calls := 0
-			err := ddb.Retry(context.Background(), fastBackoff, func() error {
+			err := ddb.RetryIf(context.Background(), fastBackoff, ddb.Retryable, func() error {
 				calls++
 				return tt.err
 			})
@@ -88,7 +88,7 @@ func TestRetryRetryable(t *testing.T) {
 
 		t.Run(tt.name+" then success", func(t *testing.T) {
 			calls := 0
-			err := ddb.Retry(context.Background(), fastBackoff, func() error {
+			err := ddb.RetryIf(context.Background(), fastBackoff, ddb.Retryable, func() error {
 				calls++
 				if calls < 3 {
 					return tt.err
@@ -127,7 +127,7 @@ func TestRetryDoesNotRetryOtherErrors(t *testing.T) {
 				t.Errorf("Retryable(%v) = true, want false", tt.err)
 			}
 			calls := 0
-			err := ddb.Retry(context.Background(), fastBackoff, func() error {
+			err := ddb.RetryIf(context.Background(), fastBackoff, ddb.Retryable, func() error {
 				calls++
 				return tt.err
 			})
@@ -179,7 +179,7 @@ func TestRetryIf(t *testing.T) {
 
 func TestRetrySuccessIsOneCall(t *testing.T) {
 	calls := 0
-	if err := ddb.Retry(context.Background(), fastBackoff, func() error { calls++; return nil }); err != nil {
+	if err := ddb.RetryIf(context.Background(), fastBackoff, ddb.Retryable, func() error { calls++; return nil }); err != nil {
 		t.Errorf("Retry() error = %v, want nil", err)
 	}
 	if calls != 1 {
@@ -197,13 +197,13 @@ func TestRetryAlwaysBounded(t *testing.T) {
 			t.Errorf("BackoffOf(MaxAttempts: %d).Attempts = %d, want the default %d", n, b.Attempts, ddbkit.DefaultMaxAttempts)
 		}
 		calls := 0
-		err := ddb.Retry(context.Background(), b, func() error { calls++; return ddbkit.ErrConflict })
+		err := ddb.RetryIf(context.Background(), b, ddb.Retryable, func() error { calls++; return ddbkit.ErrConflict })
 		if calls != ddbkit.DefaultMaxAttempts || !errors.Is(err, ddbkit.ErrConflict) {
 			t.Errorf("Retry(MaxAttempts: %d) under endless conflicts = %v after %d calls, want ErrConflict after %d", n, err, calls, ddbkit.DefaultMaxAttempts)
 		}
 	}
 	calls := 0
-	err := ddb.Retry(context.Background(), ddb.Backoff{}, func() error { calls++; return ddbkit.ErrConflict })
+	err := ddb.RetryIf(context.Background(), ddb.Backoff{}, ddb.Retryable, func() error { calls++; return ddbkit.ErrConflict })
 	if calls != 1 || !errors.Is(err, ddbkit.ErrConflict) {
 		t.Errorf("Retry(Backoff{}) = %v after %d calls, want ErrConflict after 1", err, calls)
 	}
@@ -230,7 +230,7 @@ func TestRetryStopsOnContextEnd(t *testing.T) {
 			defer cancel()
 			calls := 0
 			start := time.Now()
-			err := ddb.Retry(ctx, slow, func() error {
+			err := ddb.RetryIf(ctx, slow, ddb.Retryable, func() error {
 				calls++
 				if tt.cancel {
 					cancel()

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -17,9 +16,11 @@ import (
 // MaxTxItems is DynamoDB's limit on the items of one transaction.
 const MaxTxItems = 100
 
-// Tx builds one TransactWriteItems call. Like the SDK's expression builder,
-// it records the first error and reports it from Build or Exec, so a chain of
-// calls needs one check. The zero value is ready to use.
+// Tx builds one TransactWriteItems call of unconditional puts and deletes
+// (Put, Delete) and of prepared expressions (PutPrepared, UpdatePrepared,
+// DeletePrepared, CheckPrepared). Like the SDK's expression builder, it
+// records the first error (a key used twice) and reports it from Build or
+// Exec, so a chain of calls needs one check. The zero value is ready to use.
 //
 // Every item is labelled; when DynamoDB cancels the transaction, the
 // *TxCanceledError says which labelled item failed and why.
@@ -38,101 +39,40 @@ func (tx *Tx) Token(token string) *Tx {
 	return tx
 }
 
-// Len returns the number of items added so far.
-func (tx *Tx) Len() int { return len(tx.items) }
-
-// Put adds a PutItem, conditional on cond when given.
-func (tx *Tx) Put(label string, t Table, item Item, cond ...expression.ConditionBuilder) *Tx {
-	return tx.op(label, t, t.KeyOf(item), nil, cond, func(e expression.Expression) types.TransactWriteItem {
-		return types.TransactWriteItem{Put: &types.Put{
-			TableName: aws.String(t.Name), Item: item,
-			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
-		}}
+// Put adds an unconditional PutItem; PutPrepared adds a conditional one.
+func (tx *Tx) Put(label string, t Table, item Item) *Tx {
+	return tx.prepared(label, t, t.KeyOf(item), func() types.TransactWriteItem {
+		return types.TransactWriteItem{Put: &types.Put{TableName: &t.Name, Item: item}}
 	})
 }
 
-// Update adds an UpdateItem, conditional on cond when given.
-func (tx *Tx) Update(label string, t Table, key Item, upd expression.UpdateBuilder, cond ...expression.ConditionBuilder) *Tx {
-	return tx.op(label, t, key, &upd, cond, func(e expression.Expression) types.TransactWriteItem {
-		return types.TransactWriteItem{Update: &types.Update{
-			TableName: aws.String(t.Name), Key: key, UpdateExpression: e.Update(),
-			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
-		}}
+// Delete adds an unconditional DeleteItem; DeletePrepared adds a
+// conditional one.
+func (tx *Tx) Delete(label string, t Table, key Item) *Tx {
+	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: &t.Name, Key: key}}
 	})
 }
 
-// Delete adds a DeleteItem, conditional on cond when given.
-func (tx *Tx) Delete(label string, t Table, key Item, cond ...expression.ConditionBuilder) *Tx {
-	return tx.op(label, t, key, nil, cond, func(e expression.Expression) types.TransactWriteItem {
-		return types.TransactWriteItem{Delete: &types.Delete{
-			TableName: aws.String(t.Name), Key: key,
-			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
-		}}
-	})
-}
-
-// Check adds a ConditionCheck: the transaction only commits if cond holds for
-// the item at key.
-func (tx *Tx) Check(label string, t Table, key Item, cond expression.ConditionBuilder) *Tx {
-	return tx.op(label, t, key, nil, []expression.ConditionBuilder{cond}, func(e expression.Expression) types.TransactWriteItem {
-		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: aws.String(t.Name), Key: key,
-			ConditionExpression: e.Condition(), ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
-			ReturnValuesOnConditionCheckFailure: onFailure(e.Condition()),
-		}}
-	})
-}
-
-// allOld asks DynamoDB to return the item as it was when its condition
-// fails, so that callers can tell "missing" from "in another state".
-const allOld = types.ReturnValuesOnConditionCheckFailureAllOld
-
-// onFailure is allOld for an item with a condition, and nothing for one
-// without: only a condition can fail, and the request is smaller.
+// onFailure asks DynamoDB to return the item as it was when an item's
+// condition fails, so that callers can tell "missing" from "in another
+// state"; it is nothing for an item without a condition: only a condition
+// can fail, and the request is smaller.
 func onFailure(cond *string) types.ReturnValuesOnConditionCheckFailure {
 	if cond == nil {
 		return ""
 	}
-	return allOld
+	return types.ReturnValuesOnConditionCheckFailureAllOld
 }
 
-// op builds the expressions, claims the key and adds the item that mk makes.
-func (tx *Tx) op(label string, t Table, key Item, upd *expression.UpdateBuilder, cond []expression.ConditionBuilder, mk func(expression.Expression) types.TransactWriteItem) *Tx {
-	e, ok := tx.expr(label, upd, cond)
-	if ok && tx.claim(label, t, key) {
-		tx.items = append(tx.items, mk(e))
+// prepared claims the key and adds the item that mk makes, unless an
+// earlier item failed.
+func (tx *Tx) prepared(label string, t Table, key Item, mk func() types.TransactWriteItem) *Tx {
+	if tx.err == nil && tx.claim(label, t, key) {
+		tx.items = append(tx.items, mk())
 		tx.labels = append(tx.labels, label)
 	}
 	return tx
-}
-
-func (tx *Tx) expr(label string, upd *expression.UpdateBuilder, cond []expression.ConditionBuilder) (expression.Expression, bool) {
-	if tx.err != nil {
-		return expression.Expression{}, false
-	}
-	if len(cond) > 1 {
-		tx.err = fmt.Errorf("ddb: transaction item %q: %w: at most one condition, got %d", label, ddbkit.ErrInvalidArgument, len(cond))
-		return expression.Expression{}, false
-	}
-	if upd == nil && len(cond) == 0 {
-		return expression.Expression{}, true
-	}
-	b := expression.NewBuilder()
-	if upd != nil {
-		b = b.WithUpdate(*upd)
-	}
-	if len(cond) == 1 {
-		b = b.WithCondition(cond[0])
-	}
-	e, err := b.Build()
-	if err != nil {
-		tx.err = fmt.Errorf("ddb: transaction item %q: %w: %w", label, ddbkit.ErrInvalidArgument, err)
-		return expression.Expression{}, false
-	}
-	return e, true
 }
 
 // claim is the key of one item of a transaction.

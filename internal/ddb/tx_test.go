@@ -32,9 +32,13 @@ func setV() expression.UpdateBuilder {
 	return expression.Set(expression.Name("v"), expression.Value("new"))
 }
 
-func notExists() expression.ConditionBuilder {
-	return expression.AttributeNotExists(expression.Name("pk"))
-}
+// The prepared expressions of the tests: the item does not exist, it
+// exists, and v = "new" unconditionally.
+var (
+	notExistsP = ddb.MustPrepare(expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name("pk"))))
+	existsP    = ddb.MustPrepare(expression.NewBuilder().WithCondition(expression.AttributeExists(expression.Name("pk"))))
+	setVP      = ddb.MustPrepare(expression.NewBuilder().WithUpdate(setV()))
+)
 
 func TestTxBuildSize(t *testing.T) {
 	tests := []struct {
@@ -52,9 +56,6 @@ func TestTxBuildSize(t *testing.T) {
 			var tx ddb.Tx
 			for i := range tt.n {
 				tx.Put(fmt.Sprintf("put %d", i), tblA, item("p", fmt.Sprint(i)))
-			}
-			if got := tx.Len(); got != tt.n {
-				t.Errorf("Len() = %d, want %d", got, tt.n)
 			}
 			in, err := tx.Build()
 			if !errors.Is(err, tt.wantErr) {
@@ -90,7 +91,7 @@ func TestTxDuplicateKey(t *testing.T) {
 	}{
 		{
 			name:  "put then update",
-			build: func(tx *ddb.Tx) { tx.Put("create", tblA, item("p", "s")).Update("bump", tblA, k, setV()) },
+			build: func(tx *ddb.Tx) { tx.Put("create", tblA, item("p", "s")).UpdatePrepared("bump", tblA, k, setVP) },
 			first: "create", dup: "bump",
 		},
 		{
@@ -100,33 +101,41 @@ func TestTxDuplicateKey(t *testing.T) {
 		},
 		{
 			name:  "delete then check",
-			build: func(tx *ddb.Tx) { tx.Delete("remove", tblA, k).Check("guard", tblA, k, notExists()) },
+			build: func(tx *ddb.Tx) { tx.Delete("remove", tblA, k).CheckPrepared("guard", tblA, k, notExistsP) },
 			first: "remove", dup: "guard",
 		},
 		{
 			name: "check then put, with other items between",
 			build: func(tx *ddb.Tx) {
-				tx.Check("guard", tblA, k, notExists()).
+				tx.CheckPrepared("guard", tblA, k, notExistsP).
 					Put("other", tblA, item("p", "other")).
 					Put("elsewhere", tblB, item("p", "s")).
-					Put("create", tblA, item("p", "s"))
+					PutPrepared("create", tblA, item("p", "s"), notExistsP)
 			},
 			first: "guard", dup: "create",
 		},
 		{
 			name: "update then update, key maps built differently",
 			build: func(tx *ddb.Tx) {
-				tx.Update("one", tblA, ddb.Item{"sk": ddb.S("s"), "pk": ddb.S("p")}, setV()).
-					Update("two", tblA, tblA.KeyOf(item("p", "s")), setV())
+				tx.UpdatePrepared("one", tblA, ddb.Item{"sk": ddb.S("s"), "pk": ddb.S("p")}, setVP).
+					UpdatePrepared("two", tblA, tblA.KeyOf(item("p", "s")), setVP)
 			},
 			first: "one", dup: "two",
+		},
+		{
+			name: "prepared delete then prepared put",
+			build: func(tx *ddb.Tx) {
+				tx.DeletePrepared("remove", tblA, k, existsP).PutPrepared("create", tblA, item("p", "s"), notExistsP)
+			},
+			first: "remove", dup: "create",
 		},
 		{
 			name: "error is sticky: later valid items do not clear it",
 			build: func(tx *ddb.Tx) {
 				tx.Put("create", tblA, item("p", "s")).
 					Delete("remove", tblA, k).
-					Put("later", tblA, item("p", "later"))
+					Put("later", tblA, item("p", "later")).
+					UpdatePrepared("later still", tblA, tblA.Key("p", "still"), setVP)
 			},
 			first: "create", dup: "remove",
 		},
@@ -161,8 +170,8 @@ func TestTxSameKeyInTwoTables(t *testing.T) {
 	var tx ddb.Tx
 	tx.Put("in a", tblA, item("p", "s")).
 		Put("in b", tblB, item("p", "s")).
-		Update("same sk, other pk", tblA, tblA.Key("q", "s"), setV()).
-		Update("values swapped", tblA, tblA.Key("s", "p"), setV())
+		UpdatePrepared("same sk, other pk", tblA, tblA.Key("q", "s"), setVP).
+		UpdatePrepared("values swapped", tblA, tblA.Key("s", "p"), setVP)
 	in, err := tx.Build()
 	if err != nil {
 		t.Fatalf("Build() error = %v, want nil", err)
@@ -199,43 +208,33 @@ func TestTxToken(t *testing.T) {
 	}
 }
 
-// buildExpr builds what Tx should have built for one item.
-func buildExpr(t *testing.T, upd *expression.UpdateBuilder, cond *expression.ConditionBuilder) expression.Expression {
-	t.Helper()
-	b := expression.NewBuilder()
-	if upd != nil {
-		b = b.WithUpdate(*upd)
-	}
-	if cond != nil {
-		b = b.WithCondition(*cond)
-	}
-	e, err := b.Build()
-	if err != nil {
-		t.Fatalf("expression Build() error = %v", err)
-	}
-	return e
-}
-
+// TestTxExpressions: each kind of item carries its prepared expressions
+// with the arguments bound, and asks for the item as it was only when it
+// has a condition; unconditional puts and deletes carry no expression.
 func TestTxExpressions(t *testing.T) {
-	cond := expression.Name("v").Equal(expression.Value("old")).And(expression.AttributeExists(expression.Name("pk")))
-	upd := setV().Add(expression.Name("n"), expression.Value(1))
+	v, pk := expression.Name("v"), expression.Name("pk")
+	condB := v.Equal(ddb.Param(0)).And(expression.AttributeExists(pk))
+	cond := ddb.MustPrepare(expression.NewBuilder().WithCondition(condB))
+	upd := ddb.MustPrepare(expression.NewBuilder().WithUpdate(setV().Add(expression.Name("n"), ddb.Param(0))).
+		WithCondition(v.Equal(ddb.Param(1)).And(expression.AttributeExists(pk))))
+	updOnly := ddb.MustPrepare(expression.NewBuilder().WithUpdate(setV().Add(expression.Name("n"), ddb.Param(0))))
+	one, old := &types.AttributeValueMemberN{Value: "1"}, ddb.S("old")
 	it := item("p", "put")
 	var tx ddb.Tx
-	tx.Put("put", tblA, it, notExists()).
+	tx.PutPrepared("put", tblA, it, notExistsP).
 		Put("put, unconditional", tblA, item("p", "plain")).
-		Update("update", tblA, tblA.Key("p", "upd"), upd, cond).
-		Update("update, unconditional", tblA, tblA.Key("p", "upd2"), upd).
-		Delete("delete", tblA, tblA.Key("p", "del"), cond).
-		Check("check", tblA, tblA.Key("p", "chk"), cond)
+		UpdatePrepared("update", tblA, tblA.Key("p", "upd"), upd, one, old).
+		UpdatePrepared("update, unconditional", tblA, tblA.Key("p", "upd2"), updOnly, one).
+		DeletePrepared("delete", tblA, tblA.Key("p", "del"), cond, old).
+		CheckPrepared("check", tblA, tblA.Key("p", "chk"), cond, old).
+		Delete("delete, unconditional", tblA, tblA.Key("p", "del2"))
 	in, err := tx.Build()
 	if err != nil {
 		t.Fatalf("Build() error = %v", err)
 	}
-	if got := len(in.TransactItems); got != 6 {
-		t.Fatalf("len(TransactItems) = %d, want 6", got)
+	if got := len(in.TransactItems); got != 7 {
+		t.Fatalf("len(TransactItems) = %d, want 7", got)
 	}
-	nx := notExists()
-	putE, updE, updOnlyE, condE := buildExpr(t, nil, &nx), buildExpr(t, &upd, &cond), buildExpr(t, &upd, nil), buildExpr(t, nil, &cond)
 	allOld := types.ReturnValuesOnConditionCheckFailureAllOld
 
 	// expr is the part of a transaction item that expressions fill in.
@@ -263,16 +262,26 @@ func TestTxExpressions(t *testing.T) {
 			got[i] = expr{c.TableName, nil, c.ConditionExpression, c.ExpressionAttributeNames, c.ExpressionAttributeValues, c.Key, nil, c.ReturnValuesOnConditionCheckFailure}
 		}
 	}
+	// What expression.Builder makes of the same trees, with the values in.
+	built, err := expression.NewBuilder().WithCondition(v.Equal(expression.Value(old)).And(expression.AttributeExists(pk))).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *cond.Condition() != *built.Condition() || !reflect.DeepEqual(cond.Names(), built.Names()) || !reflect.DeepEqual(cond.Values(old), built.Values()) {
+		t.Errorf("prepared condition = %q %v %v, want what the builder makes: %q %v %v",
+			*cond.Condition(), cond.Names(), cond.Values(old), *built.Condition(), built.Names(), built.Values())
+	}
 	tbl := aws.String("a")
 	want := []expr{
-		{tbl, nil, putE.Condition(), putE.Names(), putE.Values(), nil, it, allOld},
+		{tbl, nil, notExistsP.Condition(), notExistsP.Names(), nil, nil, it, allOld},
 		{tbl, nil, nil, nil, nil, nil, item("p", "plain"), ""}, // no condition to fail
-		{tbl, updE.Update(), updE.Condition(), updE.Names(), updE.Values(), tblA.Key("p", "upd"), nil, allOld},
-		{tbl, updOnlyE.Update(), nil, updOnlyE.Names(), updOnlyE.Values(), tblA.Key("p", "upd2"), nil, ""},
-		{tbl, nil, condE.Condition(), condE.Names(), condE.Values(), tblA.Key("p", "del"), nil, allOld},
-		{tbl, nil, condE.Condition(), condE.Names(), condE.Values(), tblA.Key("p", "chk"), nil, allOld},
+		{tbl, upd.Update(), upd.Condition(), upd.Names(), upd.Values(one, old), tblA.Key("p", "upd"), nil, allOld},
+		{tbl, updOnly.Update(), nil, updOnly.Names(), updOnly.Values(one), tblA.Key("p", "upd2"), nil, ""},
+		{tbl, nil, cond.Condition(), cond.Names(), cond.Values(old), tblA.Key("p", "del"), nil, allOld},
+		{tbl, nil, cond.Condition(), cond.Names(), cond.Values(old), tblA.Key("p", "chk"), nil, allOld},
+		{tbl, nil, nil, nil, nil, tblA.Key("p", "del2"), nil, ""},
 	}
-	kinds := []string{"Put", "Put", "Update", "Update", "Delete", "ConditionCheck"}
+	kinds := []string{"Put", "Put", "Update", "Update", "Delete", "ConditionCheck", "Delete"}
 	for i := range want {
 		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("TransactItems[%d] (%s):\n got %s\nwant %s", i, kinds[i], dumpExpr(got[i]), dumpExpr(want[i]))
@@ -292,56 +301,14 @@ func dumpExpr(e any) string {
 	return s
 }
 
-// TestTxBadExpressionIsInvalidArgument pins that every build-time refusal is
-// bad input, as ErrInvalidArgument's doc says ("Nothing was written").
-func TestTxBadExpressionIsInvalidArgument(t *testing.T) {
-	tests := []struct {
-		name  string
-		build func(tx *ddb.Tx)
-	}{
-		{
-			name:  "two conditions",
-			build: func(tx *ddb.Tx) { tx.Put("p", tblA, item("p", "s"), notExists(), notExists()) },
-		},
-		{
-			name:  "unset condition builder",
-			build: func(tx *ddb.Tx) { tx.Check("c", tblA, tblA.Key("p", "s"), expression.ConditionBuilder{}) },
-		},
-		{
-			name:  "unset update builder",
-			build: func(tx *ddb.Tx) { tx.Update("u", tblA, tblA.Key("p", "s"), expression.UpdateBuilder{}) },
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var tx ddb.Tx
-			tt.build(&tx)
-			_, err := tx.Build()
-			if err == nil {
-				t.Fatal("Build() error = nil, want an error")
-			}
-			if !errors.Is(err, ddbkit.ErrInvalidArgument) {
-				t.Errorf("errors.Is(%v, ErrInvalidArgument) = false, want true", err)
-			}
-			s := &stubClient{}
-			if err := tx.Exec(context.Background(), s); err == nil {
-				t.Error("Exec() error = nil, want an error")
-			}
-			if got := s.calls(); got != 0 {
-				t.Errorf("Exec() made %d calls, want 0", got)
-			}
-		})
-	}
-}
-
 // canceledTx returns a transaction of four labelled items and the
 // cancellation DynamoDB would return for it with the given reason codes.
 func canceledTx(codes ...string) (*ddb.Tx, error) {
 	var tx ddb.Tx
-	tx.Put("create", tblA, item("p", "1"), notExists()).
-		Update("bump", tblA, tblA.Key("p", "2"), setV()).
+	tx.PutPrepared("create", tblA, item("p", "1"), notExistsP).
+		UpdatePrepared("bump", tblA, tblA.Key("p", "2"), setVP).
 		Delete("remove", tblA, tblA.Key("p", "3")).
-		Check("guard", tblA, tblA.Key("p", "4"), notExists())
+		CheckPrepared("guard", tblA, tblA.Key("p", "4"), notExistsP)
 	reasons := make([]types.CancellationReason, len(codes))
 	for i, c := range codes {
 		reasons[i] = types.CancellationReason{Code: aws.String(c)}
@@ -356,10 +323,10 @@ func canceledTx(codes ...string) (*ddb.Tx, error) {
 func TestTxExecDecodesCancellation(t *testing.T) {
 	old := item("p", "1")
 	var tx ddb.Tx
-	tx.Put("create", tblA, item("p", "1"), notExists()).
-		Update("bump", tblA, tblA.Key("p", "2"), setV()).
-		Delete("remove", tblA, tblA.Key("p", "3"), notExists()).
-		Check("guard", tblA, tblA.Key("p", "4"), notExists())
+	tx.PutPrepared("create", tblA, item("p", "1"), notExistsP).
+		UpdatePrepared("bump", tblA, tblA.Key("p", "2"), setVP).
+		DeletePrepared("remove", tblA, tblA.Key("p", "3"), existsP).
+		CheckPrepared("guard", tblA, tblA.Key("p", "4"), notExistsP)
 	sdkErr := &types.TransactionCanceledException{
 		Message: aws.String("Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, ConditionalCheckFailed, None]"),
 		CancellationReasons: []types.CancellationReason{
