@@ -294,8 +294,10 @@
 // GSI_Invert read GSIs, which DynamoDB only reads eventually consistent:
 // half a read unit per 4 KB, and a task written a moment ago may be
 // missing from a board, or shown in its previous column, for a moment
-// (DynamoDB Local and MemoryStore update them at once). A board is a view,
-// refreshed anyway; nothing this package writes is decided from it.
+// (DynamoDB Local and MemoryStore update them at once; Options.Emulation's
+// GSILag makes MemoryStore's lag, so that a unit test meets a stale board).
+// A board is a view, refreshed anyway; nothing this package writes is
+// decided from it.
 //
 // Every base-table read stays strongly consistent (one read unit per
 // 4 KB), because each one is either the read of a read-modify-write whose

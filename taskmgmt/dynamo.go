@@ -20,6 +20,6 @@ var _ Store = (*DynamoStore)(nil)
 // table, see EnsureInvitationTable). c is usually a *dynamodb.Client.
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	s := newCore(newOptions(optFns))
-	s.b = backend.NewDynamo(c, s.o.backoff(), s.clk.seen, s.tables()...)
+	s.b = backend.NewDynamo(c, s.o.backoff(), backend.Clock(s.o.Clock), s.tables()...)
 	return &DynamoStore{s}
 }

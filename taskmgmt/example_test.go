@@ -140,3 +140,34 @@ func ExampleMemoryStore_Import() {
 	// todo: 1
 	// items: 7
 }
+
+// A unit test that lists a board right after writing a task passes on a
+// plain memory store and on DynamoDB Local, and fails now and then in
+// production, where the board's GSI is updated a moment later. With
+// Options.Emulation.GSILag the memory store's GSIs lag too, by its clock,
+// so the unit test meets the stale board; GetTask reads the table itself,
+// strongly consistent, and sees the task at once.
+func Example_gsiLag() {
+	ctx := context.Background()
+	now := time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
+	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
+		o.Clock = func() time.Time { return now }
+		o.Emulation.GSILag = time.Second
+	})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "alice"})
+	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"})
+	task, _ := s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "deploy", Start: "2025-11-05", End: "2025-12-05"})
+	onBoard := func() bool {
+		p, err := s.ListBoard(ctx, team.ID, taskmgmt.BoardQuery{View: taskmgmt.ViewInitial})
+		return err == nil && len(p.Items) == 1 && p.Items[0].ID == task.ID
+	}
+	_, err := s.GetTask(ctx, team.ID, task.ID)
+	fmt.Println("GetTask right after the write:", err == nil)
+	fmt.Println("on the board right after the write:", onBoard())
+	now = now.Add(time.Second)
+	fmt.Println("on the board a second later:", onBoard())
+	// Output:
+	// GetTask right after the write: true
+	// on the board right after the write: false
+	// on the board a second later: true
+}

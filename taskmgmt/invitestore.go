@@ -25,16 +25,6 @@ const (
 // can only come from other writers; the rest expire.
 const maxReplaced = ddb.MaxTxItems - 3
 
-// invTx applies ws, a transaction that writes the invitation items at
-// keys (and maybe others), under r. On MemoryStore it also records in the
-// invitation table's stream what the transaction changed at keys.
-func (c *core) invTx(ctx context.Context, r *backend.Run, ws []backend.Write, keys []backend.Key) error {
-	if c.stream == nil {
-		return c.b.Tx(ctx, r, ws)
-	}
-	return c.stream.tx(ctx, r, ws, keys)
-}
-
 // Invite implements InvitationStore.Invite, which documents its errors.
 func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
 	const op = "invite"
@@ -44,7 +34,7 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 	now := c.read().now
 	var inv Invitation
 	err := c.rmw(ctx, c.invitationScope(op, teamPK(teamID)), func(r *backend.Run) error {
-		team, titem, err := c.team(ctx, teamID)
+		team, _, err := c.team(ctx, teamID)
 		if err != nil {
 			return err
 		}
@@ -68,17 +58,13 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		inv.TeamName = team.Name
 		ws := []backend.Write{
 			backend.Check(labelAdmin, c.t, teamUserKey(teamID, inviterID).key(), admin),
-			backend.Check(labelTeam, c.t, teamKey(teamID).key(), named(titem, attrTeamName)),
+			c.checkNamed(labelTeam, teamKey(teamID), attrTeamName, team.Name),
 		}
-		keys := make([]backend.Key, 0, len(earlier)+1)
 		for i, k := range earlier {
 			ws = append(ws, backend.Remove(labelEarlier+strconv.Itoa(i), c.it, k))
-			keys = append(keys, k)
 		}
-		k := invitationKey(teamID, inv.ID).key()
 		ws = append(ws, backend.PutNew(labelInvitation, c.it, invitationItem(c.o.storedForm(inv))))
-		keys = append(keys, k)
-		err = c.invTx(ctx, r, ws, keys)
+		err = c.b.Tx(ctx, r, ws)
 		if _, ok := backend.Failed(err, labelAdmin); ok {
 			return errNotAdmin(teamID, inviterID)
 		}
@@ -164,7 +150,7 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 	if !tokenMatches(inv.Token, a.Token) {
 		return Member{}, wrap(op, notFound)
 	}
-	u, uitem, err := c.user(ctx, userID)
+	u, _, err := c.user(ctx, userID)
 	if err != nil {
 		return Member{}, wrap(op, err)
 	}
@@ -172,22 +158,21 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 	// hold them: the invitation's copy of the team's name at first, the
 	// team's own after a failed check.
 	teamName, userName := inv.TeamName, u.Name
-	teamWant, userWant := ddb.Item{attrTeamName: s(teamName)}, named(uitem, attrUserName)
 	ik := invitationKey(a.TeamID, a.InvitationID).key()
 	var m Member
 	// The accepting user's partition scopes the key.
 	err = c.rmw(ctx, c.invitationScope(op, userPK(userID)), func(r *backend.Run) error {
 		m = Member{TeamID: a.TeamID, UserID: userID, UserName: userName, Role: inv.Role, JoinedAt: now.today}
-		err := c.invTx(ctx, r, []backend.Write{
+		err := c.b.Tx(ctx, r, []backend.Write{
 			// The invitation goes, if it still holds the token and the
 			// expiry read, which had not passed now: the moment of
 			// acceptance decides, not TTL.
 			backend.Delete(labelInvitation, c.it, ik, ddb.Item{attrToken: invItem[attrToken], attrInvExpiresAt: invItem[attrInvExpiresAt]}),
-			backend.Check(labelTeam, c.t, teamKey(a.TeamID).key(), teamWant),
-			backend.Check(labelUser, c.t, userKey(userID).key(), userWant),
+			c.checkNamed(labelTeam, teamKey(a.TeamID), attrTeamName, teamName),
+			c.checkNamed(labelUser, userKey(userID), attrUserName, userName),
 			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today})),
 			backend.PutNew(labelTeamUser, c.t, teamUserItem(m)),
-		}, []backend.Key{ik})
+		})
 		if _, ok := backend.Failed(err, labelInvitation); ok {
 			return notFound // accepted or revoked meanwhile
 		}
@@ -201,7 +186,7 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 			if derr != nil {
 				return derr
 			}
-			teamName, teamWant = t.Name, named(old, attrTeamName)
+			teamName = t.Name
 			return raced("team " + strconv.Quote(a.TeamID))
 		}
 		if old, ok := backend.Failed(err, labelUser); ok {
@@ -212,7 +197,7 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 			if derr != nil {
 				return derr
 			}
-			userName, userWant = u.Name, named(old, attrUserName)
+			userName = u.Name
 			return raced("user " + strconv.Quote(userID))
 		}
 		if _, ok := backend.Failed(err, ""); ok {
@@ -232,12 +217,10 @@ func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitation
 	if err := validateIDs(op, "TeamID", teamID, "AdminID", adminID, "InvitationID", invitationID); err != nil {
 		return err
 	}
-	k := invitationKey(teamID, invitationID).key()
-	sc := c.invitationScope(op, teamPK(teamID))
-	err := c.invTx(ctx, backend.NewRun(ctx, sc, c.o.backoff()), []backend.Write{
+	err := c.once(ctx, c.invitationScope(op, teamPK(teamID)), []backend.Write{
 		backend.Check(labelAdmin, c.t, teamUserKey(teamID, adminID).key(), admin),
-		backend.Delete(labelInvitation, c.it, k, nil),
-	}, []backend.Key{k})
+		backend.Delete(labelInvitation, c.it, invitationKey(teamID, invitationID).key(), nil),
+	})
 	// The admin check first: a non-admin learns nothing of the invitation.
 	if _, ok := backend.Failed(err, labelAdmin); ok {
 		return wrap(op, errNotAdmin(teamID, adminID))

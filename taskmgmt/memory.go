@@ -1,12 +1,14 @@
 package taskmgmt
 
 import (
-	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
@@ -25,80 +27,88 @@ import (
 // cancelled or expired context it returns the same error as the DynamoDB
 // store and writes nothing; an idempotency key (ddbkit.WithIdempotencyKey)
 // makes the same token, honoured as DynamoDB honours it. Unlike
-// DynamoDB's, its GSIs are consistent at once.
+// DynamoDB's, its GSIs are consistent at once, unless Options.Emulation
+// sets a GSILag; Options.Emulation can also throttle its calls and delete
+// expired invitations as TTL does.
 //
 // It also keeps the invitation table's stream (TakeStream).
 type MemoryStore struct {
 	*core
-	m *backend.Memory
+	m      *backend.Memory
+	stream *memStream
 }
 
 var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
-	c := newCore(newOptions(optFns))
-	m := backend.NewMemory(c.clk.seen, c.tables()...)
+	o := newOptions(optFns)
+	ms := &memStream{clock: o.Clock}
+	o.Clock = ms.now
+	c := newCore(o)
+	ms.it = c.it
+	m := backend.NewMemory(backend.Clock(o.Clock), c.tables()...)
+	if e := o.Emulation; e.GSILag > 0 || e.Throttle != nil || e.DeleteExpired {
+		m.Emulate(backend.EmulationOf(e, o.backoff()))
+	}
+	m.OnWrite(ms.wrote)
 	c.b = m
-	c.stream = &memStream{m: m, it: c.it, clk: c.clk}
-	return &MemoryStore{core: c, m: m}
+	return &MemoryStore{core: c, m: m, stream: ms}
 }
 
 // memStream is the invitation table's stream on MemoryStore: the records
-// of a stream of new images, appended as the transactions that write the
-// table commit.
+// of a stream of new images, appended as the backend commits each write
+// of the table (backend.Memory.OnWrite), and stamped with the store's
+// last reading of its clock, whoever read it (an operation, or the
+// backend for a token or TTL), so that the stream reads the clock no more
+// often than the DynamoDB store does.
 type memStream struct {
-	m   *backend.Memory
-	it  ddb.Table
-	clk *tap
+	it    ddb.Table
+	clock ddbkit.Clock
+	last  atomic.Pointer[time.Time]
 
-	mu      sync.Mutex // serialises the invitation table's transactions, and guards:
+	mu      sync.Mutex // guards:
 	records []StreamRecord
 	seq     int64
 }
 
-// never is a condition no item meets: a Put under it writes nothing and
-// reports the item at its key (see peek).
-var never = backend.When(backend.Equal(AttrPK, ddb.S("\x00")))
-
-// peek returns the invitation item at k as stored, expired or not,
-// without reading the clock: the failed condition of a Put that cannot
-// succeed reports it.
-func (ms *memStream) peek(ctx context.Context, k backend.Key) ddb.Item {
-	old, _ := backend.Failed(ms.m.Put(ctx, ms.it, k.Item(ms.it), never), "")
-	return old
+// now reads the clock and keeps the reading.
+func (ms *memStream) now() time.Time {
+	v := ms.clock()
+	ms.last.Store(&v)
+	return v
 }
 
-// tx applies ws under r and records what it changed at keys: an INSERT
-// with the new image for an invitation that appeared, a REMOVE for one
-// that went. A transaction that replays under an idempotency key changes
+// wrote records one write of the invitation table, called under the
+// backend's lock in commit order: an INSERT with the new image for an
+// invitation that appeared, a MODIFY for one rewritten, a REMOVE for one
+// that went. A transaction that replays under an idempotency key writes
 // nothing, and records nothing, as on DynamoDB.
-func (ms *memStream) tx(ctx context.Context, r *backend.Run, ws []backend.Write, keys []backend.Key) error {
-	ms.mu.Lock()
-	defer ms.mu.Unlock()
-	peekCtx := context.WithoutCancel(ctx)
-	before := make([]ddb.Item, len(keys))
-	for i, k := range keys {
-		before[i] = ms.peek(peekCtx, k)
+func (ms *memStream) wrote(table string, old, new ddb.Item) {
+	if table != ms.it.Name {
+		return
 	}
-	if err := ms.m.Tx(ctx, r, ws); err != nil {
-		return err
+	var now time.Time
+	if p := ms.last.Load(); p != nil {
+		now = *p
+	} else {
+		now = ms.now()
 	}
-	now := ms.clk.seen()
-	for i, k := range keys {
-		switch after := ms.peek(peekCtx, k); {
-		case before[i] == nil && after != nil:
-			ms.record(EventInsert, k, StreamImage(ddb.CloneItem(after)), now.Unix())
-		case before[i] != nil && after == nil:
-			ms.record(EventRemove, k, nil, now.Unix())
-		}
+	switch {
+	case old == nil && new != nil:
+		ms.record(EventInsert, backend.KeyOf(ms.it, new), StreamImage(ddb.CloneItem(new)), now.Unix())
+	case old != nil && new != nil:
+		ms.record(EventModify, backend.KeyOf(ms.it, new), StreamImage(ddb.CloneItem(new)), now.Unix())
+	case old != nil:
+		ms.record(EventRemove, backend.KeyOf(ms.it, old), nil, now.Unix())
 	}
-	return nil
 }
 
 // record appends one record to the stream, as DynamoDB writes it for a
 // stream of new images.
 func (ms *memStream) record(event string, k backend.Key, image StreamImage, now int64) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
 	ms.seq++
 	ms.records = append(ms.records, StreamRecord{
 		EventID:        fmt.Sprintf("memory-%d", ms.seq),
@@ -123,7 +133,8 @@ func (ms *memStream) record(event string, k backend.Key, image StreamImage, now 
 // the keys for each one deleted (accepted, revoked or replaced). Give the
 // event to StreamHandler.Handle to run the mail flow in a unit test. The
 // records wait in memory until taken; expired invitations stay, as TTL
-// deletes late, and reads hide them.
+// deletes late, and reads hide them (unless Options.Emulation deletes
+// them as TTL does: a REMOVE then records each deletion).
 func (s *MemoryStore) TakeStream() StreamEvent {
 	s.stream.mu.Lock()
 	defer s.stream.mu.Unlock()

@@ -81,6 +81,12 @@ type Options struct {
 	// the item holds, so the option can be switched on with invitations
 	// live.
 	TokenSecret []byte
+	// Emulation is what the memory store emulates of DynamoDB beyond
+	// DynamoDB Local (see ddbkit.Emulation): GSI lag on the board views
+	// and the renames' walk (they read GSIs), throttling within Retry,
+	// and TTL deleting expired invitations. Memory store only: the
+	// DynamoDB store ignores it. The zero value emulates none of it.
+	Emulation ddbkit.Emulation
 }
 
 // DefaultCounterRetention is how long daily counters live by default.

@@ -2,10 +2,7 @@ package taskmgmt
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
@@ -23,18 +20,14 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
-	o   Options
-	t   ddb.Table // the task table
-	it  ddb.Table // the invitation table
-	b   backend.Backend
-	clk *tap
-	// stream, on MemoryStore only, applies the transactions that write the
-	// invitation table and records what they changed in its stream.
-	stream *memStream
+	o  Options
+	t  ddb.Table // the task table
+	it ddb.Table // the invitation table
+	b  backend.Backend
 }
 
 func newCore(o Options) *core {
-	return &core{o: o, t: o.table(), it: o.invitationTable(), clk: &tap{clock: o.Clock}}
+	return &core{o: o, t: o.table(), it: o.invitationTable()}
 }
 
 // tables are the two tables as the backends serve them: the task table
@@ -43,34 +36,14 @@ func newCore(o Options) *core {
 // table's TTL (on the daily counters) is left to ListDailyCounts' own
 // filter: declared, it would filter, and bound by the filter budget,
 // every listing of the task table.
+//
+// Both backends read the store's clock themselves, equally often (once
+// per keyed transaction and per read of the invitation table), and the
+// operations read it the same number of times on both stores, since they
+// are the same code: so a step clock gives both stores the same times,
+// under idempotency keys too.
 func (c *core) tables() []backend.Table {
 	return []backend.Table{{Table: c.t, Indexes: Indexes}, {Table: c.it, TTL: attrInvExpiresAt}}
-}
-
-// tap is the store's clock. The operations read it (read), the same number
-// of times on both stores since they are the same code; the backends see
-// the operation's last reading (seen) and never read the clock
-// themselves, for TTL or for the memory backend's emulation of tokens. So
-// a step clock gives both stores the same times, under idempotency keys
-// too.
-type tap struct {
-	clock ddbkit.Clock
-	last  atomic.Pointer[time.Time]
-}
-
-func (t *tap) now() time.Time {
-	v := t.clock()
-	t.last.Store(&v)
-	return v
-}
-
-// seen is the last reading, for the backends: a read of the invitation
-// table follows the operation's own reading.
-func (t *tap) seen() time.Time {
-	if p := t.last.Load(); p != nil {
-		return *p
-	}
-	return t.now()
 }
 
 // clock is one reading of the clock: the instant, and today in Location.
@@ -80,7 +53,7 @@ type clock struct {
 }
 
 func (c *core) read() clock {
-	now := c.clk.now()
+	now := c.o.Clock()
 	return clock{now: now, today: DateOf(now.In(c.o.Location))}
 }
 
@@ -109,15 +82,15 @@ func (c *core) once(ctx context.Context, sc ddb.Scope, ws []backend.Write) error
 }
 
 // stepRun is the run of one batch of a fan-out (a rename's copies, a
-// deleted tag's references), under a token of its own that no other step
-// or call shares: not the caller's idempotency key's token for the
-// operation, since a repeated call writes other items (what is still
-// stale) at another time, and a token derived from the batch's content
-// would, under a reused key, replay an identical batch without writing it
-// after another writer had made those items stale again. A random
-// operation name scopes it: random without a key, unique under one.
-func (c *core) stepRun(ctx context.Context, op, pk string) *backend.Run {
-	return backend.NewRun(ctx, ddb.Scope{Table: c.t.Name, Op: op + " step " + uuid.NewString(), Partition: pk}, c.o.backoff())
+// deleted tag's references), under a fresh random token that no other
+// step or call shares (backend.NewStepRun): not the caller's idempotency
+// key's token for the operation, since a repeated call writes other items
+// (what is still stale) at another time, and a token derived from the
+// batch's content would, under a reused key, replay an identical batch
+// without writing it after another writer had made those items stale
+// again.
+func (c *core) stepRun(op, pk string) *backend.Run {
+	return backend.NewStepRun(c.scope(op, pk), c.o.backoff())
 }
 
 // raced is the error of a condition on values read that failed: the
@@ -167,14 +140,15 @@ func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, 
 	return page(t, items, next, dec)
 }
 
-// named is a name copy's check: the item exists and holds attr as read.
-// A lenient read of a missing name reads ""; the check is then that the
-// item exists (backend.Check cannot say "missing").
-func named(item ddb.Item, attr string) ddb.Item {
-	if v, ok := item[attr]; ok {
-		return ddb.Item{attr: v}
+// checkNamed is a name copy's check: the item at k exists and its
+// attribute attr holds v, the name as read; a name read as "" (a lenient
+// read of a missing one) must still be "" or missing.
+func (c *core) checkNamed(label string, k itemKey, attr, v string) backend.Write {
+	if v != "" {
+		return backend.Check(label, c.t, k.key(), ddb.Item{attr: s(v)})
 	}
-	return nil
+	return backend.CheckWhen(label, c.t, k.key(), backend.When(backend.And(
+		backend.Equal(AttrPK, s(k.pk)), backend.Or(backend.Equal(attr, s("")), backend.Missing(attr)))))
 }
 
 // Transaction item labels, by which failed conditions are told apart.

@@ -3,10 +3,8 @@ package taskmgmt
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -66,18 +64,20 @@ func (c *core) DeleteTag(ctx context.Context, teamID, tagID string) error {
 	// The tag goes first: from then on no task write can add it (they
 	// check their new tags exist), so the walk below leaves none behind.
 	// A tag already gone is no error: the walk finishes its references.
-	err := c.b.RemoveRead(ctx, c.t, tagKey(teamID, tagID).key())
-	if _, ok := backend.Failed(err, ""); !ok && err != nil {
+	if err := c.b.Delete(ctx, c.t, tagKey(teamID, tagID).key()); err != nil {
 		return wrap(op, err)
 	}
-	ref := tagRef(tagID)
-	// One read-modify-write: a batch whose task changed walks again, and
+	// DELETE of the reference from each task's set, on condition that the
+	// task still exists (a DELETE would otherwise create it).
+	var u backend.Change
+	u.DeleteMembers(attrTagRef, &types.AttributeValueMemberSS{Value: []string{tagRef(tagID)}})
+	// One read-modify-write: a batch whose task vanished walks again, and
 	// finds the references still left. Each page of the walk is bounded
 	// by the filter budget.
-	err = c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
-		var tagged []ddb.Item
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
+		var tagged []backend.Key
 		err := c.walk(ctx, tasksQuery(c.t, teamID), tagFilter(BoardQuery{TagIDs: []string{tagID}}), func(it ddb.Item) bool {
-			tagged = append(tagged, it)
+			tagged = append(tagged, backend.KeyOf(c.t, it))
 			return false
 		})
 		if err != nil {
@@ -85,24 +85,10 @@ func (c *core) DeleteTag(ctx context.Context, teamID, tagID string) error {
 		}
 		for batch := range slices.Chunk(tagged, ddb.MaxTxItems) {
 			ws := make([]backend.Write, len(batch))
-			for i, it := range batch {
-				// The set without the tag, on condition of the set read.
-				refs, _ := it[attrTagRef].(*types.AttributeValueMemberSS)
-				var rest []string
-				if refs != nil {
-					rest = slices.DeleteFunc(slices.Clone(refs.Value), func(r string) bool { return r == ref })
-				}
-				slices.Sort(rest)
-				var u backend.Change
-				if len(rest) == 0 {
-					u.Remove(attrTagRef)
-				} else {
-					u.Set(attrTagRef, &types.AttributeValueMemberSS{Value: rest})
-				}
-				ws[i] = backend.Update("task "+strconv.Itoa(i), c.t, backend.KeyOf(c.t, it), u,
-					backend.Exists(ddb.Item{attrTagRef: it[attrTagRef]}))
+			for i, k := range batch {
+				ws[i] = backend.Update("task "+strconv.Itoa(i), c.t, k, u, backend.Exists(nil))
 			}
-			err := c.b.Tx(ctx, c.stepRun(ctx, op, teamPK(teamID)), ws)
+			err := c.b.Tx(ctx, c.stepRun(op, teamPK(teamID)), ws)
 			if _, ok := backend.Failed(err, ""); ok {
 				return raced("the tasks of team " + strconv.Quote(teamID))
 			}
@@ -378,48 +364,19 @@ func (c *core) GetCounts(ctx context.Context, teamID string) (Counts, error) {
 // ListDailyCounts implements CounterStore.ListDailyCounts, which documents its errors.
 //
 // TTL deletes late: the listing leaves out what has expired, with a
-// filter on expiresAt against the clock. A cursor binds its filter, the
-// time included, so a page's Next carries the time of the listing's
-// first page (see dailyCursor): every page of one listing filters at
-// that time.
+// filter on expiresAt against the clock of each page's read. The time is
+// no argument of the caller's, so the page cursors do not bind it
+// (backend.Unbound).
 func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error) {
 	const op = "list daily counts"
 	if err := validateDaily(op, teamID, q); err != nil {
 		return ddbkit.Page[DailyCount]{}, err
 	}
 	now := c.read().now.Unix()
-	o := q.PageOptions
-	if o.Cursor != "" {
-		at, inner, err := splitDailyCursor(o.Cursor)
-		if err != nil {
-			return ddbkit.Page[DailyCount]{}, wrap(op, err)
-		}
-		now, o.Cursor = at, inner
-	}
-	live := backend.Or(backend.Missing(AttrExpiresAt), backend.Greater(AttrExpiresAt, n(now)))
-	p, err := listPage(ctx, c, c.t, dailyQuery(c.t, teamID, q), o, live, decodeDaily)
-	if p.Next != "" {
-		p.Next = strconv.FormatInt(now, 10) + dailyCursorSep + p.Next
-	}
+	live := backend.Unbound(backend.Or(backend.Missing(AttrExpiresAt), backend.Greater(AttrExpiresAt, n(now))))
+	p, err := listPage(ctx, c, c.t, dailyQuery(c.t, teamID, q), q.PageOptions, live, decodeDaily)
 	return p, wrap(op, err)
 }
-
-const dailyCursorSep = "~"
-
-// splitDailyCursor splits a ListDailyCounts cursor into the time its
-// listing filters at and the page cursor. Tampering with the time fails
-// the page cursor's binding.
-func splitDailyCursor(cursor string) (int64, string, error) {
-	at, inner, ok := strings.Cut(cursor, dailyCursorSep)
-	if ok {
-		if n, err := strconv.ParseInt(at, 10, 64); err == nil && inner != "" {
-			return n, inner, nil
-		}
-	}
-	return 0, "", errBadCursor
-}
-
-var errBadCursor = fmt.Errorf("%w: not a cursor of this listing; restart the listing without a cursor", ddbkit.ErrInvalidCursor)
 
 // isCorrupt reports an item that cannot be decoded, which listings and
 // walks leave out.
@@ -489,11 +446,9 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 			u.Set(string(st), n(int64(rep.Counts.Get(st))))
 		}
 		_, err = c.b.Update(ctx, c.t, k.key(), u, cond)
-		if old, ok := backend.Failed(err, ""); ok {
-			// A repeat after a lost response finds the counts it wrote.
-			if old != nil && countsAre(old, rep.Counts) {
-				return nil
-			}
+		// A repeat after a lost response that finds the counts it wrote
+		// is the backend's success (see backend.Update).
+		if _, ok := backend.Failed(err, ""); ok {
 			return raced("COUNTER#ALL of team " + strconv.Quote(teamID))
 		}
 		return err
@@ -502,14 +457,4 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 		return CounterReport{}, wrap(op, err)
 	}
 	return rep, nil
-}
-
-// countsAre reports whether item holds exactly counts n, as Numbers.
-func countsAre(item ddb.Item, cnt Counts) bool {
-	for _, st := range Statuses {
-		if ddb.AttrString(item[string(st)]) != ddb.AttrString(n(int64(cnt.Get(st)))) {
-			return false
-		}
-	}
-	return true
 }

@@ -126,7 +126,7 @@ func (c *core) fanOut(ctx context.Context, op string, q ddb.KeyQuery, attr, v st
 			for i, k := range batch {
 				ws[i] = backend.Update("item "+strconv.Itoa(i), c.t, k, set, backend.Exists(nil))
 			}
-			err := c.b.Tx(ctx, c.stepRun(ctx, op, q.PartitionValue), ws)
+			err := c.b.Tx(ctx, c.stepRun(op, q.PartitionValue), ws)
 			if _, ok := backend.Failed(err, ""); ok {
 				return raced("the list of items to update")
 			}
@@ -153,12 +153,12 @@ func (c *core) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Te
 	today := c.read().today
 	// The creator's partition scopes the key: the team's ID is new.
 	err := c.rmw(ctx, c.scope(op, userPK(creatorID)), func(r *backend.Run) error {
-		u, uitem, err := c.user(ctx, creatorID)
+		u, _, err := c.user(ctx, creatorID)
 		if err != nil {
 			return err
 		}
 		err = c.b.Tx(ctx, r, []backend.Write{
-			backend.Check(labelUser, c.t, userKey(creatorID).key(), named(uitem, attrUserName)),
+			c.checkNamed(labelUser, userKey(creatorID), attrUserName, u.Name),
 			backend.PutNew(labelTeam, c.t, teamItem(team)),
 			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today})),
 			backend.PutNew(labelTeamUser, c.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today})),
@@ -290,18 +290,18 @@ func (c *core) AddMember(ctx context.Context, teamID, userID string, role Role) 
 	today := c.read().today
 	var m Member
 	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
-		team, titem, err := c.team(ctx, teamID)
+		team, _, err := c.team(ctx, teamID)
 		if err != nil {
 			return err
 		}
-		u, uitem, err := c.user(ctx, userID)
+		u, _, err := c.user(ctx, userID)
 		if err != nil {
 			return err
 		}
 		m = Member{TeamID: teamID, UserID: userID, UserName: u.Name, Role: role, JoinedAt: today}
 		err = c.b.Tx(ctx, r, []backend.Write{
-			backend.Check(labelTeam, c.t, teamKey(teamID).key(), named(titem, attrTeamName)),
-			backend.Check(labelUser, c.t, userKey(userID).key(), named(uitem, attrUserName)),
+			c.checkNamed(labelTeam, teamKey(teamID), attrTeamName, team.Name),
+			c.checkNamed(labelUser, userKey(userID), attrUserName, u.Name),
 			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today})),
 			backend.PutNew(labelTeamUser, c.t, teamUserItem(m)),
 		})
