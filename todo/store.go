@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -427,7 +426,7 @@ func (c *core) readForWrite(ctx context.Context, k itemKey, strong bool) (ddb.It
 // condition on an item that holds what this toggle writes is its own
 // write too, repeated by the SDK. One that fails after a 5xx on an item
 // someone else changed leaves the toggle's outcome unknown: it is not
-// toggled again (see lossWatch).
+// toggled again (backend.CondError's Uncertain).
 func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
 	const op = "toggle todo"
 	k, err := todoRef(op, username, id)
@@ -458,8 +457,7 @@ func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error
 		var change backend.Change
 		change.Set(attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed})
 		change.Set(attrUpdatedAt, ddb.S(w.stamp))
-		lost := new(atomic.Bool)
-		out, err := c.b.Update(context.WithValue(ctx, lossKey{}, lost), c.t, k.key(), change, unchanged(c.t, item, toggleAttrs))
+		out, err := c.b.Update(ctx, c.t, k.key(), change, unchanged(c.t, item, toggleAttrs))
 		if err == nil {
 			res, err = decodeTodo(c.t, out, username)
 			return err
@@ -473,7 +471,7 @@ func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error
 		case w.mine(cur):
 			res, err = decodeTodo(c.t, cur, username)
 			return err
-		case lost.Load():
+		case backend.Uncertain(err):
 			return fmt.Errorf("todo %q changed after a toggle whose response was lost; whether the toggle took effect is unknown: %w",
 				id, ddbkit.ErrUnavailable)
 		}
@@ -482,13 +480,6 @@ func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error
 	})
 	return res, wrap(op, err)
 }
-
-// lossKey is the context key of a toggle's *atomic.Bool, which lossWatch
-// sets when an UpdateItem of the toggle failed with a 5xx: the backend
-// repeats it, and when the repeat fails its condition on an item that does
-// not hold the toggle's write, this tells a toggle that may have committed
-// from a lost race.
-type lossKey struct{}
 
 // toggleWrite is what one toggle writes.
 type toggleWrite struct {

@@ -496,6 +496,13 @@ func (w Write) payload() int {
 type CondError struct {
 	Label string   // the write whose condition failed; "" for a single-item call
 	Old   ddb.Item // the item as it was, nil if missing
+	// Uncertain reports a single-item Update whose attempt failed with a
+	// 5xx or a lost response and whose repeat then failed its condition
+	// on an item that does not hold its write: the lost attempt may have
+	// applied before someone else changed the item again, so whether it
+	// took effect is unknown. A read-modify-write must not apply it
+	// again.
+	Uncertain bool
 }
 
 func (e *CondError) Error() string {
@@ -513,6 +520,13 @@ func Failed(err error, label string) (old ddb.Item, ok bool) {
 		return ce.Old, true
 	}
 	return nil, false
+}
+
+// Uncertain reports whether err is a *CondError whose outcome is unknown
+// (see CondError.Uncertain).
+func Uncertain(err error) bool {
+	var ce *CondError
+	return errors.As(err, &ce) && ce.Uncertain
 }
 
 // ChangedError is a condition on values read that failed: the item

@@ -218,8 +218,10 @@ func (d *Dynamo) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 // repeat after a 5xx fails its condition on an item that already holds
 // everything the change writes, the update is taken as applied and that
 // item returned, as the memory backend, which never loses a response,
-// would have answered. A change that adds is retried only after
-// throttling, which DynamoDB answers before applying anything.
+// would have answered. When the item holds something else, the failed
+// condition is reported with CondError.Uncertain set: the lost attempt
+// may have applied. A change that adds is retried only after throttling,
+// which DynamoDB answers before applying anything.
 func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Cond) (out ddb.Item, err error) {
 	if err := checkChange(u); err != nil {
 		return nil, err
@@ -246,7 +248,11 @@ func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 		}
 		return err
 	})
-	return out, condFailed(err, "")
+	err = condFailed(err, "")
+	if ce, ok := err.(*CondError); ok && uncertain {
+		ce.Uncertain = true
+	}
+	return out, err
 }
 
 // Remove implements Backend.Remove. A 5xx leaves it unknown whether the
