@@ -26,6 +26,7 @@ import (
 //	a condition that failed, unhandled            ErrConflict
 //	a token reused for other writes               ErrConflict
 //	an item over DynamoDB's 400 KB                ErrInvalidArgument
+//	a transaction over DynamoDB's 4 MB            ErrInvalidArgument
 //	another ValidationException                   ErrSchemaMismatch
 //	anything else                                 ErrUnavailable
 func Classify(err error) error {
@@ -86,6 +87,10 @@ func classify(err error) (kind error, why string) {
 		// Domains check sizes before writing (CheckItemSize); this is the
 		// net under an item another writer made large.
 		return ddbkit.ErrInvalidArgument, "the item would pass DynamoDB's 400 KB limit; shorten its longest fields"
+	case errors.As(err, &api) && api.ErrorCode() == "ValidationException" && txTooLarge(api.ErrorMessage()):
+		// The backend refuses such a transaction before sending it; this
+		// is the net under an estimate that fell short.
+		return ddbkit.ErrInvalidArgument, "the transaction would pass DynamoDB's 4 MB limit; write fewer or smaller items"
 	case errors.As(err, &api) && api.ErrorCode() == "ValidationException":
 		// DynamoDB reports a query on a missing index, or on an index with
 		// other key attributes, as a ValidationException.
@@ -99,6 +104,13 @@ func classify(err error) (kind error, why string) {
 // "Item size to update has exceeded ...").
 func tooLarge(msg string) bool {
 	return strings.Contains(strings.ToLower(msg), "item size")
+}
+
+// txTooLarge reports whether a ValidationException's message is
+// DynamoDB's refusal of a transaction over 4 MB ("Transaction payload size
+// cannot exceed 4MB. Payload Size: ...", as DynamoDB Local says it).
+func txTooLarge(msg string) bool {
+	return strings.Contains(strings.ToLower(msg), "transaction payload size")
 }
 
 // classified is an error given its sentinel by Classify.

@@ -221,6 +221,25 @@ func TestItemSizeAgreesWithDynamoDB(t *testing.T) {
 	ddbtest.WantSentinel(t, "an item over 400 KB", ddb.Classify(err), ddbkit.ErrInvalidArgument)
 }
 
+// TestTxPayloadOverLimit: DynamoDB refuses a transaction over 4 MB with a
+// ValidationException, which Classify reports as ErrInvalidArgument, like
+// an item over 400 KB, never as a schema mismatch.
+func TestTxPayloadOverLimit(t *testing.T) {
+	c, tbl := execTable(t)
+	var tx ddb.Tx
+	for i := range 11 { // 11 items of 390,000 bytes: 4.29 MB
+		tx.Put(fmt.Sprint(i), tbl, ddb.Item{"pk": ddb.S("p"), "sk": ddb.S(fmt.Sprint(i)), "pad": ddb.S(strings.Repeat("x", 390_000))})
+	}
+	err := tx.Exec(t.Context(), c)
+	if err == nil {
+		t.Fatal("DynamoDB Local accepted a transaction over 4 MB")
+	}
+	ddbtest.WantSentinel(t, "a transaction over 4 MB", ddb.Classify(err), ddbkit.ErrInvalidArgument)
+	if it, err := ddb.GetItem(t.Context(), c, tbl, tbl.Key("p", "0")); err != nil || it != nil {
+		t.Errorf("item 0 after the refused transaction = %v, %v; want none", it, err)
+	}
+}
+
 // TestCheckAttrs: a nil attribute value anywhere in an item is a corrupt
 // item, named; a whole item passes.
 func TestCheckAttrs(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -281,6 +282,43 @@ func TestQueryPageBadLimit(t *testing.T) {
 			}
 			if n := s.calls(); n != 0 {
 				t.Errorf("QueryPage(limit %d) made %d calls, want 0", limit, n)
+			}
+		})
+	}
+}
+
+// TestQueryPageLiteralKeyNames: key attribute names are attribute names,
+// never document paths: a "." or a "[n]" in one is sent as part of the
+// name (expression.Key keeps its name whole), not as a map field or a
+// list index.
+func TestQueryPageLiteralKeyNames(t *testing.T) {
+	tbl := ddb.Table{Name: "t", PartitionKey: "p.k[0]", SortKey: "s.k"}
+	idx := ddb.Index{Name: "i", PartitionKey: "g.p", SortKey: "g[1]"}
+	for _, tt := range []struct {
+		name   string
+		q      ddb.KeyQuery
+		pk, sk string
+	}{
+		{"table, begins_with", ddb.KeyQuery{Table: tbl, PartitionValue: "p", Sort: ddb.SortBeginsWith("a")}, "p.k[0]", "s.k"},
+		{"table, between", ddb.KeyQuery{Table: tbl, PartitionValue: "p", Sort: ddb.SortBetween("a", "b")}, "p.k[0]", "s.k"},
+		{"index, gt", ddb.KeyQuery{Table: tbl, Index: idx, PartitionValue: "g", Sort: ddb.SortGT("a")}, "g.p", "g[1]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &stubClient{query: func(*dynamodb.QueryInput) (*dynamodb.QueryOutput, error) { return &dynamodb.QueryOutput{}, nil }}
+			if _, _, err := ddb.QueryPage(context.Background(), s, fastPolicy, tt.q, 10, "", nil); err != nil {
+				t.Fatalf("QueryPage() = %v", err)
+			}
+			in := s.queries[0]
+			var names []string
+			for _, n := range in.ExpressionAttributeNames {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			if want := []string{tt.pk, tt.sk}; !slices.Equal(names, want) {
+				t.Errorf("ExpressionAttributeNames = %v, want %q", in.ExpressionAttributeNames, want)
+			}
+			if kc := aws.ToString(in.KeyConditionExpression); strings.ContainsAny(kc, ".[") {
+				t.Errorf("KeyConditionExpression = %q, want no path syntax", kc)
 			}
 		})
 	}

@@ -72,7 +72,7 @@ func TestRetryRetryable(t *testing.T) {
 				return tt.err
 			})
 			if calls != fastBackoff.Attempts {
-				t.Errorf("Retry made %d calls, want %d", calls, fastBackoff.Attempts)
+				t.Errorf("RetryIf made %d calls, want %d", calls, fastBackoff.Attempts)
 			}
 			want := ddbkit.ErrConflict
 			if ddb.Throttled(tt.err) {
@@ -96,10 +96,10 @@ func TestRetryRetryable(t *testing.T) {
 				return nil
 			})
 			if err != nil {
-				t.Errorf("Retry() error = %v, want nil", err)
+				t.Errorf("RetryIf() error = %v, want nil", err)
 			}
 			if calls != 3 {
-				t.Errorf("Retry made %d calls, want 3", calls)
+				t.Errorf("RetryIf made %d calls, want 3", calls)
 			}
 		})
 	}
@@ -132,10 +132,10 @@ func TestRetryDoesNotRetryOtherErrors(t *testing.T) {
 				return tt.err
 			})
 			if calls != 1 {
-				t.Errorf("Retry made %d calls, want 1", calls)
+				t.Errorf("RetryIf made %d calls, want 1", calls)
 			}
 			if !errors.Is(err, tt.err) {
-				t.Errorf("Retry() error = %v, want %v", err, tt.err)
+				t.Errorf("RetryIf() error = %v, want %v", err, tt.err)
 			}
 			if errors.Is(err, ddbkit.ErrConflict) {
 				t.Errorf("errors.Is(%v, ErrConflict) = true, want false", err)
@@ -173,17 +173,17 @@ func TestRetryIf(t *testing.T) {
 	throttled := apiErr(&types.ProvisionedThroughputExceededException{Message: aws.String("slow down")})
 	err = ddb.RetryIf(context.Background(), fastBackoff, retryable, func() error { return throttled })
 	if !errors.Is(err, ddbkit.ErrUnavailable) || !errors.Is(err, throttled) {
-		t.Fatalf("RetryIf under endless throttling = %v; want ErrUnavailable wrapping the cause, as Retry gives", err)
+		t.Fatalf("RetryIf under endless throttling = %v; want ErrUnavailable wrapping the cause, as with Retryable", err)
 	}
 }
 
 func TestRetrySuccessIsOneCall(t *testing.T) {
 	calls := 0
 	if err := ddb.RetryIf(context.Background(), fastBackoff, ddb.Retryable, func() error { calls++; return nil }); err != nil {
-		t.Errorf("Retry() error = %v, want nil", err)
+		t.Errorf("RetryIf() error = %v, want nil", err)
 	}
 	if calls != 1 {
-		t.Errorf("Retry made %d calls, want 1", calls)
+		t.Errorf("RetryIf made %d calls, want 1", calls)
 	}
 }
 
@@ -199,13 +199,13 @@ func TestRetryAlwaysBounded(t *testing.T) {
 		calls := 0
 		err := ddb.RetryIf(context.Background(), b, ddb.Retryable, func() error { calls++; return ddbkit.ErrConflict })
 		if calls != ddbkit.DefaultMaxAttempts || !errors.Is(err, ddbkit.ErrConflict) {
-			t.Errorf("Retry(MaxAttempts: %d) under endless conflicts = %v after %d calls, want ErrConflict after %d", n, err, calls, ddbkit.DefaultMaxAttempts)
+			t.Errorf("RetryIf(MaxAttempts: %d) under endless conflicts = %v after %d calls, want ErrConflict after %d", n, err, calls, ddbkit.DefaultMaxAttempts)
 		}
 	}
 	calls := 0
 	err := ddb.RetryIf(context.Background(), ddb.Backoff{}, ddb.Retryable, func() error { calls++; return ddbkit.ErrConflict })
 	if calls != 1 || !errors.Is(err, ddbkit.ErrConflict) {
-		t.Errorf("Retry(Backoff{}) = %v after %d calls, want ErrConflict after 1", err, calls)
+		t.Errorf("RetryIf(Backoff{}) = %v after %d calls, want ErrConflict after 1", err, calls)
 	}
 }
 
@@ -238,14 +238,14 @@ func TestRetryStopsOnContextEnd(t *testing.T) {
 				return ddbkit.ErrConflict
 			})
 			if !errors.Is(err, tt.wantErr) {
-				t.Errorf("Retry() error = %v, want %v", err, tt.wantErr)
+				t.Errorf("RetryIf() error = %v, want %v", err, tt.wantErr)
 			}
 			if calls != 1 {
-				t.Errorf("Retry made %d calls, want 1", calls)
+				t.Errorf("RetryIf made %d calls, want 1", calls)
 			}
 			// The delay is random in [0, 1h]: it ended because ctx did.
 			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("Retry took %v, want it to return when ctx ends", d)
+				t.Errorf("RetryIf took %v, want it to return when ctx ends", d)
 			}
 		})
 	}
