@@ -361,7 +361,7 @@ func (c *core) updateTodoInCategory(ctx context.Context, op string, k itemKey, u
 		}
 		// The update first: a todo gone is reported before a category
 		// missing.
-		ws := []backend.Write{backend.Update(labelItem, c.t, k.key(), todoChange(patch, now), unchanged(c.t, item, todoAttrs))}
+		ws := []backend.Write{backend.Update(labelItem, c.t, k.key(), todoChange(patch, now), backend.Unchanged(c.t, item, todoAttrs))}
 		if ws, err = c.checkCategory(ws, username, cat); err != nil {
 			return err
 		}
@@ -381,22 +381,6 @@ func (c *core) updateTodoInCategory(ctx context.Context, op string, k itemKey, u
 	res := patch.apply(old)
 	res.UpdatedAt = now
 	return res, nil
-}
-
-// unchanged is the condition that the item read, item, is unchanged: it
-// exists, and each of attrs holds the value it has in item, or is missing
-// where item has none (ddb.Unchanged, as a backend condition).
-func unchanged(t ddb.Table, item ddb.Item, attrs []string) backend.Cond {
-	fs := make([]backend.Filter, 0, len(attrs)+1)
-	fs = append(fs, backend.Equal(t.PartitionKey, item[t.PartitionKey]))
-	for _, a := range attrs {
-		if v, ok := item[a]; ok {
-			fs = append(fs, backend.Equal(a, v))
-		} else {
-			fs = append(fs, backend.Missing(a))
-		}
-	}
-	return backend.When(backend.And(fs...))
 }
 
 // readForWrite reads the item at k for a read-modify-write whose write is
@@ -457,7 +441,7 @@ func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error
 		var change backend.Change
 		change.Set(attrCompleted, &types.AttributeValueMemberBOOL{Value: w.completed})
 		change.Set(attrUpdatedAt, ddb.S(w.stamp))
-		out, err := c.b.Update(ctx, c.t, k.key(), change, unchanged(c.t, item, toggleAttrs))
+		out, err := c.b.Update(ctx, c.t, k.key(), change, backend.Unchanged(c.t, item, toggleAttrs))
 		if err == nil {
 			res, err = decodeTodo(c.t, out, username)
 			return err

@@ -82,22 +82,6 @@ func raced(err error, what string) error {
 	return err
 }
 
-// unchanged is the condition that the item read as item still exists and
-// holds attrs as read (absent where absent), and that more holds: the
-// guard of a write computed from what was read.
-func unchanged(item ddb.Item, attrs []string, more ...backend.Filter) backend.Cond {
-	fs := make([]backend.Filter, 0, 1+len(attrs)+len(more))
-	fs = append(fs, backend.Equal(AttrPK, item[AttrPK]))
-	for _, a := range attrs {
-		if v, ok := item[a]; ok {
-			fs = append(fs, backend.Equal(a, v))
-		} else {
-			fs = append(fs, backend.Missing(a))
-		}
-	}
-	return backend.When(backend.And(append(fs, more...)...))
-}
-
 func (k itemKey) bk() backend.Key { return backend.Key{PK: k.pk, SK: k.sk} }
 
 // get reads the item at k, or nil when there is none.
@@ -564,7 +548,7 @@ func (c *core) UpdateTemplate(ctx context.Context, wardrobeID, templateID string
 		if w, err = c.readWorn(ctx, wardrobeID, KindTemplate, templateID); err != nil {
 			return err
 		}
-		ws := []backend.Write{backend.Update(labelItem, c.t, k.bk(), u, unchanged(w.raw, templateResultAttrs(patch)))}
+		ws := []backend.Write{backend.Update(labelItem, c.t, k.bk(), u, backend.Unchanged(c.t, w.raw, templateResultAttrs(patch)))}
 		if ws, err = c.checkActive(ws, wardrobeID, refs); err != nil {
 			return err
 		}
@@ -742,11 +726,11 @@ func (c *core) wear(ws []backend.Write, wardrobeID string, r wornRef, d Date, de
 	case r.dayCount <= 1:
 		// On condition that the counter still holds the count read, or
 		// still has none (damaged data).
-		ws = append(ws, backend.DeleteWhen(label, c.t, ck.bk(), unchanged(r.dayRaw, counterAttrs)))
+		ws = append(ws, backend.DeleteWhen(label, c.t, ck.bk(), backend.Unchanged(c.t, r.dayRaw, counterAttrs)))
 	default:
 		var u backend.Change
 		u.Set(attrCount, num(int64(r.dayCount-1)))
-		ws = append(ws, backend.Update(label, c.t, ck.bk(), u, unchanged(r.dayRaw, counterAttrs)))
+		ws = append(ws, backend.Update(label, c.t, ck.bk(), u, backend.Unchanged(c.t, r.dayRaw, counterAttrs)))
 	}
 	if !r.found {
 		return ws, nil // damaged data: nothing to take the wear from
@@ -763,7 +747,7 @@ func (c *core) wear(ws []backend.Write, wardrobeID string, r wornRef, d Date, de
 	if delta > 0 {
 		more = append(more, backend.Equal(attrStatus, ddb.S(string(StatusActive))))
 	}
-	return append(ws, backend.Update(r.field, c.t, k.bk(), u, unchanged(r.raw, statsAttrs, more...))), nil
+	return append(ws, backend.Update(r.field, c.t, k.bk(), u, backend.Unchanged(c.t, r.raw, statsAttrs, more...))), nil
 }
 
 // statsChange sets the statistics of an item to st, with their index keys.
@@ -1073,7 +1057,7 @@ func (c *core) recalc(ctx context.Context, w worn) (Drift, bool, error) {
 		if err != nil {
 			return err
 		}
-		_, err = c.b.Update(ctx, c.t, k.bk(), u, unchanged(w.raw, statsAttrs))
+		_, err = c.b.Update(ctx, c.t, k.bk(), u, backend.Unchanged(c.t, w.raw, statsAttrs))
 		if _, ok := backend.Failed(err, ""); ok {
 			return backend.Changed("%s %s changed while being updated", w.kind.noun(), w.id)
 		}

@@ -295,7 +295,7 @@ func (d *Dynamo) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
 // same for every attempt and every build of r's read-modify-write, and
 // retries conflicts, throttling, 5xx and lost responses with the same
 // writes while r has attempts left: a transaction whose response was lost
-// is not applied twice. This is ddb.ExecTxToken's loop, with the attempts
+// is not applied twice. This is ddb.ExecTx's loop, with the attempts
 // counted across r's builds (see RMW), so that the whole run stays within
 // the retry policy.
 func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
