@@ -125,7 +125,7 @@ func NewTable(t testing.TB, c *dynamodb.Client, in *dynamodb.CreateTableInput) s
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if _, err := c.CreateTable(ctx, &in2); err != nil {
+	if err := createTable(ctx, c, &in2); err != nil {
 		t.Fatalf("ddbtest: create table %s: %v", name, err)
 	}
 	// Registered before waiting, so that a table that never becomes ACTIVE
@@ -150,6 +150,37 @@ func NewTable(t testing.TB, c *dynamodb.Client, in *dynamodb.CreateTableInput) s
 		t.Fatalf("ddbtest: table %s did not become ACTIVE: %v", name, err)
 	}
 	return name
+}
+
+// createTable creates the table, retrying what DynamoDB Local answers
+// under load (a 500 InternalFailure while many tests create tables at
+// once), a dozen times with a growing pause. A retry that finds the table
+// already there takes it as created: the failed attempt made it.
+func createTable(ctx context.Context, c *dynamodb.Client, in *dynamodb.CreateTableInput) error {
+	var err error
+	for attempt := 0; attempt < 12; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
+			case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
+			}
+		}
+		_, err = c.CreateTable(ctx, in)
+		var inUse *types.ResourceInUseException
+		var re *awshttp.ResponseError
+		switch {
+		case err == nil:
+			return nil
+		case attempt > 0 && errors.As(err, &inUse):
+			return nil
+		case errors.As(err, &re) && re.HTTPStatusCode() >= 500:
+			continue
+		default:
+			return err
+		}
+	}
+	return err
 }
 
 // maxTableName is DynamoDB's limit on table name length.
