@@ -219,7 +219,7 @@ func TestTypedErrorsMatchOneSentinel(t *testing.T) {
 		{ddbkit.Invalid("F", "bad"), ddbkit.ErrInvalidArgument},
 	} {
 		var matched []error
-		for _, s := range ddbkit.Sentinels {
+		for _, s := range ddbkit.Sentinels() {
 			if errors.Is(fmt.Errorf("wrapped: %w", tt.err), s) {
 				matched = append(matched, s)
 			}

@@ -41,16 +41,19 @@ var (
 	ErrSchemaMismatch = errors.New("schema mismatch")
 )
 
-// Sentinels lists every sentinel, in the order above. Tests use it to check
-// that an error matches exactly one.
-var Sentinels = []error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument,
+// sentinels lists every sentinel, in the order above.
+var sentinels = [...]error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument,
 	ErrInvalidCursor, ErrCorruptItem, ErrUnavailable, ErrSchemaMismatch}
+
+// Sentinels returns every sentinel, in the order above, as a new slice:
+// tests use it to check that an error matches exactly one.
+func Sentinels() []error { return append([]error(nil), sentinels[:]...) }
 
 // MatchingSentinels returns the sentinels err matches, in Sentinels order.
 // For an error of a ddbkit store it holds exactly one.
 func MatchingSentinels(err error) []error {
 	var out []error
-	for _, s := range Sentinels {
+	for _, s := range sentinels {
 		if errors.Is(err, s) {
 			out = append(out, s)
 		}

@@ -7,7 +7,7 @@ import (
 )
 
 // WantSentinel fails t unless err matches want and no other of
-// ddbkit.Sentinels: the error contract every store keeps. want nil
+// ddbkit.Sentinels(): the error contract every store keeps. want nil
 // requires err to be nil.
 func WantSentinel(t testing.TB, what string, err, want error) {
 	t.Helper()

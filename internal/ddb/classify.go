@@ -33,10 +33,8 @@ func Classify(err error) error {
 	if err == nil {
 		return nil
 	}
-	for _, s := range ddbkit.Sentinels {
-		if errors.Is(err, s) {
-			return err
-		}
+	if len(ddbkit.MatchingSentinels(err)) > 0 {
+		return err
 	}
 	var mismatch *types.IdempotentParameterMismatchException
 	if errors.As(err, &mismatch) {

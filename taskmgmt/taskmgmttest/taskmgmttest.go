@@ -109,7 +109,7 @@ func wantErr(t *testing.T, what string, err, want error) {
 	if !errors.Is(err, want) {
 		t.Fatalf("%s: error = %v, want %v", what, err, want)
 	}
-	for _, s := range ddbkit.Sentinels {
+	for _, s := range ddbkit.Sentinels() {
 		if s != want && errors.Is(err, s) {
 			t.Fatalf("%s: error %v also matches %v", what, err, s)
 		}

@@ -116,7 +116,7 @@ func mustCategory(t *testing.T, s todo.Store, user, name string) todo.Category {
 func wantErr(t *testing.T, what string, err, want error) {
 	t.Helper()
 	var matched []error
-	for _, s := range ddbkit.Sentinels {
+	for _, s := range ddbkit.Sentinels() {
 		if errors.Is(err, s) {
 			matched = append(matched, s)
 		}

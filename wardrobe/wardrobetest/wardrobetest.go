@@ -147,7 +147,7 @@ func addDays(t *testing.T, d wardrobe.Date, n int) wardrobe.Date {
 func wantErr(t *testing.T, what string, err, want error) {
 	t.Helper()
 	var matched []error
-	for _, s := range ddbkit.Sentinels {
+	for _, s := range ddbkit.Sentinels() {
 		if errors.Is(err, s) {
 			matched = append(matched, s)
 		}
