@@ -114,7 +114,7 @@ func teamItemsQuery(t ddb.Table, teamID string) ddb.KeyQuery {
 // invertQuery finds a team's user_team items through GSI_Invert
 // (SK = TEAM#t, PK begins with USER#).
 func invertQuery(t ddb.Table, sk, pkPrefix string) ddb.KeyQuery {
-	return ddb.KeyQuery{Table: t, Index: IndexInvert, PartitionValue: sk, Sort: ddb.SortBeginsWith(pkPrefix + keys.Sep)}
+	return ddb.KeyQuery{Table: t, Index: indexInvert, PartitionValue: sk, Sort: ddb.SortBeginsWith(pkPrefix + keys.Sep)}
 }
 
 // dailyQuery lists COUNTER#<date> items between from and to.
@@ -143,16 +143,16 @@ func boardQuery(t ddb.Table, teamID string, q BoardQuery, today Date) ddb.KeyQue
 	var k ddb.KeyQuery
 	switch q.View {
 	case ViewInitial:
-		k = ddb.KeyQuery{Index: IndexStartGroup2, PartitionValue: groupPK(teamID, "todo_doing")}
+		k = ddb.KeyQuery{Index: indexStartGroup2, PartitionValue: groupPK(teamID, "todo_doing")}
 	case ViewTodo:
-		k = ddb.KeyQuery{Index: IndexStartGroup1, PartitionValue: groupPK(teamID, "todo")}
+		k = ddb.KeyQuery{Index: indexStartGroup1, PartitionValue: groupPK(teamID, "todo")}
 	case ViewAll:
-		k = ddb.KeyQuery{Index: IndexStartAll, PartitionValue: teamPK(teamID)}
+		k = ddb.KeyQuery{Index: indexStartAll, PartitionValue: teamPK(teamID)}
 	case ViewStartOverdue:
-		k = ddb.KeyQuery{Index: IndexStartGroup1, PartitionValue: groupPK(teamID, "todo"),
+		k = ddb.KeyQuery{Index: indexStartGroup1, PartitionValue: groupPK(teamID, "todo"),
 			Sort: ddb.SortLT(startSK(today))}
 	case ViewEndOverdue:
-		k = ddb.KeyQuery{Index: IndexEndGroup2, PartitionValue: groupPK(teamID, "todo_doing"),
+		k = ddb.KeyQuery{Index: indexEndGroup2, PartitionValue: groupPK(teamID, "todo_doing"),
 			Sort: ddb.SortLT(endSK(today))}
 	}
 	k.Table = t

@@ -30,20 +30,20 @@ const (
 
 // The seed's nine GSIs, each projecting all attributes.
 var (
-	IndexInvert      = ddb.Index{Name: "GSI_Invert", PartitionKey: AttrSK, SortKey: AttrPK}
-	IndexStartAll    = ddb.Index{Name: "GSI_Status_Start_Sort_All", PartitionKey: AttrPK, SortKey: AttrStartSortSK}
-	IndexEndAll      = ddb.Index{Name: "GSI_Status_End_Sort_All", PartitionKey: AttrPK, SortKey: AttrEndSortSK}
-	IndexStartGroup1 = ddb.Index{Name: "GSI_Status_Start_Sort_Group1", PartitionKey: AttrStatusGroup1, SortKey: AttrStartSortSK}
-	IndexEndGroup1   = ddb.Index{Name: "GSI_Status_End_Sort_Group1", PartitionKey: AttrStatusGroup1, SortKey: AttrEndSortSK}
-	IndexStartGroup2 = ddb.Index{Name: "GSI_Status_Start_Sort_Group2", PartitionKey: AttrStatusGroup2, SortKey: AttrStartSortSK}
-	IndexEndGroup2   = ddb.Index{Name: "GSI_Status_End_Sort_Group2", PartitionKey: AttrStatusGroup2, SortKey: AttrEndSortSK}
-	IndexStartGroup3 = ddb.Index{Name: "GSI_Status_Start_Sort_Group3", PartitionKey: AttrStatusGroup3, SortKey: AttrStartSortSK}
-	IndexEndGroup3   = ddb.Index{Name: "GSI_Status_End_Sort_Group3", PartitionKey: AttrStatusGroup3, SortKey: AttrEndSortSK}
+	indexInvert      = ddb.Index{Name: "GSI_Invert", PartitionKey: AttrSK, SortKey: AttrPK}
+	indexStartAll    = ddb.Index{Name: "GSI_Status_Start_Sort_All", PartitionKey: AttrPK, SortKey: AttrStartSortSK}
+	indexEndAll      = ddb.Index{Name: "GSI_Status_End_Sort_All", PartitionKey: AttrPK, SortKey: AttrEndSortSK}
+	indexStartGroup1 = ddb.Index{Name: "GSI_Status_Start_Sort_Group1", PartitionKey: AttrStatusGroup1, SortKey: AttrStartSortSK}
+	indexEndGroup1   = ddb.Index{Name: "GSI_Status_End_Sort_Group1", PartitionKey: AttrStatusGroup1, SortKey: AttrEndSortSK}
+	indexStartGroup2 = ddb.Index{Name: "GSI_Status_Start_Sort_Group2", PartitionKey: AttrStatusGroup2, SortKey: AttrStartSortSK}
+	indexEndGroup2   = ddb.Index{Name: "GSI_Status_End_Sort_Group2", PartitionKey: AttrStatusGroup2, SortKey: AttrEndSortSK}
+	indexStartGroup3 = ddb.Index{Name: "GSI_Status_Start_Sort_Group3", PartitionKey: AttrStatusGroup3, SortKey: AttrStartSortSK}
+	indexEndGroup3   = ddb.Index{Name: "GSI_Status_End_Sort_Group3", PartitionKey: AttrStatusGroup3, SortKey: AttrEndSortSK}
 )
 
-// Indexes lists the nine GSIs in the seed's order.
-var Indexes = []ddb.Index{IndexInvert, IndexStartAll, IndexEndAll, IndexStartGroup1, IndexEndGroup1,
-	IndexStartGroup2, IndexEndGroup2, IndexStartGroup3, IndexEndGroup3}
+// indexes lists the nine GSIs in the seed's order.
+var indexes = []ddb.Index{indexInvert, indexStartAll, indexEndAll, indexStartGroup1, indexEndGroup1,
+	indexStartGroup2, indexEndGroup2, indexStartGroup3, indexEndGroup3}
 
 // Capacity is the seed's provisioned throughput, used for the table and,
 // where the seed is silent, for each GSI as well: a GSI that receives every
@@ -74,7 +74,7 @@ func Definition(name string) schema.Definition {
 		AttributeDefinitions:  defs,
 		KeySchema:             keySchema(AttrPK, AttrSK),
 	}
-	for _, ix := range Indexes {
+	for _, ix := range indexes {
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
 			IndexName:             aws.String(ix.Name),
 			KeySchema:             keySchema(ix.PartitionKey, ix.SortKey),

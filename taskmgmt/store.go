@@ -43,7 +43,7 @@ func newCore(o Options) *core {
 // are the same code: so a step clock gives both stores the same times,
 // under idempotency keys too.
 func (c *core) tables() []backend.Table {
-	return []backend.Table{{Table: c.t, Indexes: Indexes}, {Table: c.it, TTL: attrInvExpiresAt}}
+	return []backend.Table{{Table: c.t, Indexes: indexes}, {Table: c.it, TTL: attrInvExpiresAt}}
 }
 
 // clock is one reading of the clock: the instant, and today in Location.

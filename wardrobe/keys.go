@@ -193,11 +193,11 @@ func historyDateSK(d Date, historyID string) (string, error) {
 func (o Order) index() ddb.Index {
 	switch o {
 	case OrderWearCount:
-		return IndexByWearCount
+		return indexByWearCount
 	case OrderLastWornAt:
-		return IndexByLastWornAt
+		return indexByLastWornAt
 	}
-	return IndexByCreatedAt
+	return indexByCreatedAt
 }
 
 func statusListQuery(t ddb.Table, wardrobeID string, kind Kind, o ListOptions) (ddb.KeyQuery, error) {
@@ -214,7 +214,7 @@ func historyQuery(t ddb.Table, wardrobeID string, q HistoryQuery) (ddb.KeyQuery,
 	if err != nil {
 		return ddb.KeyQuery{}, err
 	}
-	return ddb.KeyQuery{Table: t, Index: IndexHistoryByDate, PartitionValue: pk,
+	return ddb.KeyQuery{Table: t, Index: indexHistoryByDate, PartitionValue: pk,
 		Sort: dateRange(q.From, q.To), Descending: q.Descending}, nil
 }
 

@@ -51,4 +51,4 @@ func (o Options) backendTable(t ddb.Table) backend.Table {
 }
 
 // indexes are the seed's four GSIs.
-var indexes = []ddb.Index{IndexByCreatedAt, IndexByWearCount, IndexByLastWornAt, IndexHistoryByDate}
+var indexes = []ddb.Index{indexByCreatedAt, indexByWearCount, indexByLastWornAt, indexHistoryByDate}

@@ -33,10 +33,10 @@ const (
 // The seed's four GSIs. Each projects all attributes, because every listing
 // shows whole items.
 var (
-	IndexByCreatedAt   = ddb.Index{Name: "StatusListByCreatedAt", PartitionKey: AttrStatusListPK, SortKey: AttrCreatedAtSK}
-	IndexByWearCount   = ddb.Index{Name: "StatusListByWearCount", PartitionKey: AttrStatusListPK, SortKey: AttrWearCountSK}
-	IndexByLastWornAt  = ddb.Index{Name: "StatusListByLastWornAt", PartitionKey: AttrStatusListPK, SortKey: AttrLastWornAtSK}
-	IndexHistoryByDate = ddb.Index{Name: "HistoryByDate", PartitionKey: AttrPK, SortKey: AttrDateSK}
+	indexByCreatedAt   = ddb.Index{Name: "StatusListByCreatedAt", PartitionKey: AttrStatusListPK, SortKey: AttrCreatedAtSK}
+	indexByWearCount   = ddb.Index{Name: "StatusListByWearCount", PartitionKey: AttrStatusListPK, SortKey: AttrWearCountSK}
+	indexByLastWornAt  = ddb.Index{Name: "StatusListByLastWornAt", PartitionKey: AttrStatusListPK, SortKey: AttrLastWornAtSK}
+	indexHistoryByDate = ddb.Index{Name: "HistoryByDate", PartitionKey: AttrPK, SortKey: AttrDateSK}
 )
 
 func table(name string) ddb.Table {
@@ -60,7 +60,7 @@ func Definition(name string) schema.Definition {
 		AttributeDefinitions: defs,
 		KeySchema:            keySchema(AttrPK, AttrSK),
 	}
-	for _, ix := range []ddb.Index{IndexByCreatedAt, IndexByWearCount, IndexByLastWornAt, IndexHistoryByDate} {
+	for _, ix := range []ddb.Index{indexByCreatedAt, indexByWearCount, indexByLastWornAt, indexHistoryByDate} {
 		in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, types.GlobalSecondaryIndex{
 			IndexName:  aws.String(ix.Name),
 			KeySchema:  keySchema(ix.PartitionKey, ix.SortKey),
