@@ -217,7 +217,7 @@
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
 // of CreateUser, CreateTodo, CreateCategory, UpdateTodo with a category and
 // DeleteTodo, in both stores (the memory store emulates the token with the
-// very same value). The token is scoped (ddbkit.RequestToken) to the
+// very same value). The token is scoped (see ddbkit.WithIdempotencyKey) to the
 // table, the operation and the user's partition (user#{username}, from
 // the caller's input; CreateUser's too, though its item lives under
 // "users"): the same key used by two users, for two operations or on two

@@ -129,7 +129,7 @@
 // A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
 // of the transaction. The key is scoped: the token is made from the table
 // (Options.TableName), the operation and the wardrobe's partition
-// W#<wardrobeId> the caller names (ddbkit.RequestToken), so the same key
+// W#<wardrobeId> the caller names (see ddbkit.WithIdempotencyKey), so the same key
 // sent for two wardrobes, two operations or on two tables makes unrelated
 // tokens; CreateWardrobe, whose wardrobe ID is its own fresh one, scopes
 // its key to the table and the operation only, so callers should make
