@@ -133,7 +133,7 @@ func ExampleMemoryStore_ApplySet_idempotencyKey() {
 	// applied at 2026-02-09T10:00:02Z <nil>
 	// repeat: true
 	// still applied at 2026-02-09T10:00:02Z
-	// new request: applied at 2026-02-09T10:00:06Z <nil>
+	// new request: applied at 2026-02-09T10:00:04Z <nil>
 }
 
 // The table's design is data: the same definition creates the table,

@@ -35,16 +35,10 @@ var _ Store = (*MemoryStore)(nil)
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	// No clock: no table has a TTL, and the emulated token window is in
-	// real time, as DynamoDB's is, whatever the store's clock; so the
+	// The backend reads Options.Clock only under Options.Emulation (no
+	// table has a TTL, and the token window runs on wall time), so the
 	// store's clock is read for its stamps only, as DynamoStore reads it.
-	// A GSI lag is measured by the store's clock, as Options.Emulation
-	// says, and the backend has one clock: then it is the store's.
-	var clock backend.Clock
-	if o.Emulation.GSILag > 0 {
-		clock = backend.Clock(o.Clock)
-	}
-	m := backend.NewMemory(clock, newTables(o.Env, o.CursorSecret).backend()...)
+	m := backend.NewMemory(backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret).backend()...)
 	if emulated(o) {
 		m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	}

@@ -59,8 +59,7 @@ type Options struct {
 	// DynamoDB store ignores it. The zero value emulates nothing. GSILag
 	// delays what ListHostRooms, ListComments, ListConnections and so
 	// Broadcast see of the store's writes, by Options.Clock, which the
-	// store then also reads for each write, each listing and each
-	// idempotency key's ten-minute window (otherwise real time); Throttle
+	// store then also reads for each write and each listing; Throttle
 	// fails calls as DynamoDB throttles them, and the store retries them
 	// within Retry. No table has a TTL attribute, so DeleteExpired
 	// changes nothing.

@@ -32,12 +32,10 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
-	// The backend's clock stamps idempotency tokens (the table has no
-	// TTL) and, under Options.Emulation's GSILag, the writes a lagging
-	// GSI leaves out: wall time, as DynamoDB's are, and never
-	// Options.Clock, which the DynamoDB store does not read for either; a
-	// step clock then gives both stores the same times.
-	m := backend.NewMemory(nil, o.backendTable(t))
+	// The backend reads Options.Clock only under Options.Emulation (the
+	// table has no TTL, and the token window runs on wall time), so a
+	// step clock gives both stores the same times.
+	m := backend.NewMemory(backend.Clock(o.Clock), o.backendTable(t))
 	if e := o.Emulation; e.GSILag != 0 || e.Throttle != nil || e.DeleteExpired {
 		m.Emulate(backend.EmulationOf(e, o.backoff()))
 	}

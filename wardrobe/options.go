@@ -48,9 +48,9 @@ type Options struct {
 	// Emulation is what MemoryStore emulates of DynamoDB beyond DynamoDB
 	// Local (see ddbkit.Emulation): GSI lag, which its listings (AP-03/14,
 	// AP-04, AP-09) meet, since they read GSIs, and throttling, retried
-	// within Retry. GSILag is measured by wall time, the memory store's
-	// clock for its own bookkeeping (Clock stamps only what is stored).
-	// The table has no TTL, so DeleteExpired has nothing to delete. The
+	// within Retry. GSILag is measured by Clock, which the memory store
+	// then also reads for each write and each GSI listing. The table has
+	// no TTL, so DeleteExpired has nothing to delete. The
 	// zero value emulates none of it; the DynamoDB store ignores it.
 	Emulation ddbkit.Emulation
 }

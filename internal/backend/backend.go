@@ -14,11 +14,12 @@
 //     call safe to repeat as documented on it;
 //   - idempotency tokens: Create and Tx send (or, in memory, emulate) the
 //     ClientRequestToken of their ddb.Scope;
-//   - the clock: both read it exactly as often, once per Create or Tx
-//     call under a caller's idempotency key (the memory backend's token
-//     window) and once per Get, BatchGet, Query or Remove of a table with
-//     a TTL, and never otherwise, so that a step clock gives both stores
-//     the same times (backendtest counts the reads);
+//   - the clock: both read it exactly as often, once per Get, BatchGet,
+//     Query or Remove of a table with a TTL, and never otherwise (unless
+//     an emulation is on), so that a step clock gives both stores the
+//     same times (backendtest counts the reads); the memory backend's
+//     token window runs on wall time, as DynamoDB's does, and reads no
+//     store clock;
 //   - context: an ended context fails a primitive before any call, with
 //     the context's error, in both;
 //   - conditions: a failed condition is a *CondError holding the item as
@@ -618,7 +619,7 @@ func rmw(ctx context.Context, b ddb.Backoff, r *Run, fn func(r *Run) error) erro
 	}
 }
 
-// Clock is a backend's clock, for tokens and TTL.
+// Clock is a backend's clock, for TTL and emulation.
 type Clock func() time.Time
 
 func (c Clock) now() time.Time {

@@ -62,17 +62,6 @@ func (d *Dynamo) readNow(t ddb.Table) int64 {
 	return d.clock.now().Unix()
 }
 
-// tokenClock reads the clock where the memory backend reads it for a
-// write under a caller's idempotency key (its token window), and
-// discards it: DynamoDB keeps the window itself, but both backends must
-// read the clock as often, so that a step clock gives a domain's two
-// stores the same times.
-func (d *Dynamo) tokenClock(keyed bool) {
-	if keyed {
-		d.clock.now()
-	}
-}
-
 // Get implements Backend.Get.
 func (d *Dynamo) Get(ctx context.Context, t ddb.Table, k Key) (item ddb.Item, err error) {
 	key := k.Item(t)
@@ -189,8 +178,6 @@ func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 		return err
 	}
 	p, vals := prepared(t, Absent(), Change{})
-	_, keyed := ddb.RequestToken(ctx, s)
-	d.tokenClock(keyed)
 	return condFailed(txInvalid(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...)), "")
 }
 
@@ -326,7 +313,6 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
-	d.tokenClock(r.keyed)
 	tx.Token(r.token)
 	b := d.b
 	b.Attempts = max(r.left, 1)

@@ -34,6 +34,11 @@ import (
 // at once, no call is throttled and no expired item is ever deleted,
 // unless Emulate turns on what DynamoDB Local hides.
 type Memory struct {
+	// tokenClock times the emulated ClientRequestToken window: wall time
+	// by default, as DynamoDB's window runs in real time, so that a
+	// keyed write reads no store clock, as on DynamoDB (see
+	// SetTokenClock).
+	tokenClock Clock
 	clock  Clock
 	tables map[string]*memTable
 	emu    *emulator // nil: no emulation
@@ -56,7 +61,8 @@ type memTable struct {
 var _ Backend = (*Memory)(nil)
 
 // NewMemory returns an empty memory backend serving ts, reading clock for
-// idempotency tokens and TTL (time.Now when nil).
+// TTL and emulation (time.Now when nil); its token window runs on wall
+// time (see SetTokenClock).
 func NewMemory(clock Clock, ts ...Table) *Memory {
 	m := &Memory{clock: clock, tables: make(map[string]*memTable, len(ts))}
 	for _, t := range ts {
@@ -666,7 +672,7 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 	var now time.Time
 	desc := ""
 	if keyed {
-		now, desc = m.clock.now(), describe(ws)
+		now, desc = m.tokenClock.now(), describe(ws)
 		replay, err := m.tokens.Check(token, desc, now)
 		if err != nil || replay {
 			return err
@@ -882,6 +888,11 @@ func (m *Memory) Import(name string, items []ddb.Item) error {
 	mt.onWrite = hook
 	return nil
 }
+
+// SetTokenClock makes m time its emulated ClientRequestToken window
+// (ten minutes, as DynamoDB's) with c instead of wall time, so that a
+// test can move past the window. Set it before m is used.
+func (m *Memory) SetTokenClock(c Clock) { m.tokenClock = c }
 
 // OnWrite has fn called with each item a write primitive (or the TTL
 // emulation's deletion) changes, as it was and as it is (nil for none),
