@@ -39,9 +39,9 @@ type Memory struct {
 	// keyed write reads no store clock, as on DynamoDB (see
 	// SetTokenClock).
 	tokenClock Clock
-	clock  Clock
-	tables map[string]*memTable
-	emu    *emulator // nil: no emulation
+	clock      Clock
+	tables     map[string]*memTable
+	emu        *emulator // nil: no emulation
 
 	mu     sync.RWMutex
 	tokens memtable.Tokens
