@@ -25,8 +25,10 @@ import (
 // differently: a field whose attribute has another type (a string set, a
 // decimal, a number where a string belongs) is decoded by it, and one whose
 // Go type or tag options the plan does not know (maps, pointers, sets,
-// unixtime) makes the whole type go through it. A type implementing
-// attributevalue.Unmarshaler decodes itself.
+// unixtime, a type with only one of Marshaler and Unmarshaler) makes the
+// whole type go through it. A field type that implements both
+// attributevalue.Marshaler (on its value) and Unmarshaler (on its pointer)
+// is called directly, as attributevalue calls it.
 //
 // One difference is deliberate: attributevalue also fills a field from an
 // attribute whose name matches the field's only case-insensitively, and
@@ -51,7 +53,7 @@ func (c Codec[T]) Encode(v *T) (Item, error) {
 	if c.p.encWhole {
 		return attributevalue.MarshalMap(v)
 	}
-	return c.p.encode(reflect.ValueOf(v).Elem()), nil
+	return c.p.encode(reflect.ValueOf(v).Elem())
 }
 
 // Decode decodes item, read from table t, into *out as
@@ -81,13 +83,13 @@ func (c Codec[T]) Decode(t Table, item Item, out *T) error {
 type kind uint8
 
 const (
-	kGeneric     kind = iota // by attributevalue, the field alone
-	kString                  // S
-	kBool                    // BOOL
-	kInt                     // N holding an integer
-	kStrings                 // L of S
-	kStructs                 // L of M, each a planned struct
-	kUnmarshaler             // decodes itself; encoded by attributevalue
+	kGeneric kind = iota // by attributevalue, the field alone
+	kString              // S
+	kBool                // BOOL
+	kInt                 // N holding an integer
+	kStrings             // L of S
+	kStructs             // L of M, each a planned struct
+	kCustom              // an attributevalue.Marshaler and Unmarshaler
 )
 
 type field struct {
@@ -132,7 +134,7 @@ func planOf(typ reflect.Type) *plan {
 		}
 		seen[f.name] = true
 		switch {
-		case f.kind == kGeneric || f.kind == kUnmarshaler:
+		case f.kind == kGeneric:
 			p.encWhole = true
 		case f.kind == kStructs:
 			p.encWhole = p.encWhole || f.elem.encWhole
@@ -185,11 +187,13 @@ func (p *plan) collect(typ reflect.Type, index []int) {
 }
 
 func kindOf(t reflect.Type) kind {
-	if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
-		return kGeneric
-	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) {
-		return kUnmarshaler
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+		switch m, u := t.Implements(marshalerType), reflect.PointerTo(t).Implements(unmarshalerType); {
+		case m && u:
+			return kCustom
+		case m || u || reflect.PointerTo(t).Implements(marshalerType):
+			return kGeneric // one direction only, or a pointer receiver
+		}
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -219,7 +223,7 @@ func kindOf(t reflect.Type) kind {
 
 var null = &types.AttributeValueMemberNULL{Value: true}
 
-func (p *plan) encode(rv reflect.Value) Item {
+func (p *plan) encode(rv reflect.Value) (Item, error) {
 	item := make(Item, len(p.fields))
 	for i := range p.fields {
 		f := &p.fields[i]
@@ -244,6 +248,21 @@ func (p *plan) encode(rv reflect.Value) Item {
 				continue
 			}
 			av = &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+		case kCustom:
+			if f.omitEmpty && isZero(fv) {
+				continue
+			}
+			if (fv.Kind() == reflect.Slice || fv.Kind() == reflect.Map) && fv.IsNil() {
+				av = null // attributevalue's nil, before any Marshaler
+				break
+			}
+			var err error
+			if av, err = fv.Interface().(attributevalue.Marshaler).MarshalDynamoDBAttributeValue(); err != nil {
+				return nil, err
+			}
+			if av == nil {
+				return nil, fmt.Errorf("ddb: %v.MarshalDynamoDBAttributeValue returned a nil attribute value", fv.Type())
+			}
 		case kStrings, kStructs:
 			if fv.IsNil() {
 				if f.omitEmpty {
@@ -257,20 +276,45 @@ func (p *plan) encode(rv reflect.Value) Item {
 				if f.kind == kStrings {
 					l[j] = &types.AttributeValueMemberS{Value: fv.Index(j).String()}
 				} else {
-					l[j] = &types.AttributeValueMemberM{Value: f.elem.encode(fv.Index(j))}
+					m, err := f.elem.encode(fv.Index(j))
+					if err != nil {
+						return nil, err
+					}
+					l[j] = &types.AttributeValueMemberM{Value: m}
 				}
 			}
 			av = &types.AttributeValueMemberL{Value: l}
 		}
 		item[f.name] = av
 	}
-	return item
+	return item, nil
+}
+
+// isZero is attributevalue's test of a zero value for omitempty.
+func isZero(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Map, reflect.Slice:
+		return v.IsNil()
+	case reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Array:
+		return v.Len() == 0
+	}
+	return false
 }
 
 // decode decodes av into the field of struct rv.
 func (f *field) decode(av types.AttributeValue, rv reflect.Value) error {
 	fv := rv.FieldByIndex(f.index)
-	if f.kind == kUnmarshaler {
+	if f.kind == kCustom {
 		return fv.Addr().Interface().(attributevalue.Unmarshaler).UnmarshalDynamoDBAttributeValue(av)
 	}
 	if _, isNull := av.(*types.AttributeValueMemberNULL); isNull && f.kind != kGeneric {
