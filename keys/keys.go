@@ -273,7 +273,40 @@ func Timestamp(t time.Time) string { return t.UTC().Format(TimestampLayout) }
 // It returns a *ddbkit.ValidationError with Field "timestamp" (matching
 // ddbkit.ErrInvalidArgument) for any other input.
 func ParseTimestamp(s string) (time.Time, error) {
+	if t, ok := parseTimestamp(s); ok {
+		return t, nil
+	}
 	return parseStrict("timestamp", TimestampLayout, "YYYY-MM-DDThh:mm:ss.sssZ (UTC, exactly three fractional digits)", s)
+}
+
+// parseTimestamp parses TimestampLayout without time.Parse's reading of the
+// layout, which was a quarter of a listing page's CPU on a memory store.
+// It reports false for anything else, or any field out of range, and
+// agrees with parseStrict wherever it reports true (TestParseTimestampFast).
+func parseTimestamp(s string) (time.Time, bool) {
+	if len(s) != len(TimestampLayout) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+		s[19] != '.' || s[23] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if !isDigit(c) {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec, ms := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2), num(20, 3)
+	if y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59 || ms < 0 {
+		return time.Time{}, false
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, ms*int(time.Millisecond), time.UTC)
+	if t.Day() != d { // the 30th of February, say: time.Parse refuses it
+		return time.Time{}, false
+	}
+	return t, true
 }
 
 // ParseTime parses a stored timestamp leniently, as written by any program
