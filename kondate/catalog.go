@@ -232,7 +232,7 @@ func entryItems(e CatalogEntry) (cat, cp ddb.Item, err error) {
 func decodeCatalog(t ddb.Table, item ddb.Item) (CatalogEntry, error) {
 	d := decoder{t: t, item: item}
 	var it catalogItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	var kind, creator, rest string
 	if k, ok := strings.CutPrefix(it.PK, catalogPrefix); ok {
 		kind = k
@@ -266,7 +266,7 @@ func decodeCatalog(t ddb.Table, item ddb.Item) (CatalogEntry, error) {
 func decodeSaved(t ddb.Table, item ddb.Item) (SavedEntry, error) {
 	d := decoder{t: t, item: item}
 	var it savedItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	rest, _ := strings.CutPrefix(it.SK, skSaved)
 	kind, _, _ := strings.Cut(rest, "#")
 	s := SavedEntry{UserID: d.user(it.PK), Kind: CatalogKind(kind), ID: d.id(it.SK, skSaved), CreatorID: it.CreatorID,

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -18,8 +17,9 @@ import (
 // string to S, bool to BOOL, int64 to N, []string to L of S (a list, not a
 // string set: order matters and it may be empty), []Ingredient and
 // []SetItem to L of M, time.Time to S in keys.Timestamp's format
-// (2026-02-09T10:00:00.000Z). Writes marshal the structs whole; reads
-// decode them leniently (decoder).
+// (2026-02-09T10:00:00.000Z). Writes marshal the structs whole and reads
+// decode them, both through ddb.Codec (TestLayoutCodecs holds every layout
+// to attributevalue's rules); reads then convert leniently (decoder).
 
 type keyAttrs struct {
 	PK string `dynamodbav:"PK"`
@@ -165,13 +165,9 @@ const (
 	attrDeletedAt = "deletedAt"
 )
 
-// marshal writes v whole, lists never as NULL: an empty list is an empty L.
-func marshal(v any) (ddb.Item, error) {
-	if f, ok := v.(fastEncoder); ok {
-		return f.fastEncode(), nil
-	}
-	return attributevalue.MarshalMapWithOptions(v, func(o *attributevalue.EncoderOptions) { o.NullEmptySets = false })
-}
+// marshal writes layout v whole, through its ddb.Codec: the lists are
+// built with list, so that they are never NULL.
+func marshal[T any](v T) (ddb.Item, error) { return ddb.NewCodec[T]().Encode(&v) }
 
 // ts formats a time as stored; the zero time is "", left out where the
 // attribute is optional.
@@ -241,9 +237,10 @@ func (d *decoder) fail(attr, format string, args ...any) {
 	}
 }
 
-func (d *decoder) unmarshal(out fastDecoder) {
-	if d.err == nil && !out.fastDecode(d.item) {
-		d.err = ddb.Unmarshal(d.t, d.item, out)
+// unmarshal decodes d's item into layout *out, through its ddb.Codec.
+func unmarshal[T any](d *decoder, out *T) {
+	if d.err == nil {
+		d.err = ddb.NewCodec[T]().Decode(d.t, d.item, out)
 	}
 }
 
@@ -270,9 +267,6 @@ func (d *decoder) time(attr, v string) time.Time {
 	if v == "" || d.err != nil {
 		return time.Time{}
 	}
-	if t, ok := parseCanonical(v); ok {
-		return t
-	}
 	t, err := keys.ParseTime(v)
 	if err != nil {
 		d.fail(attr, "want an ISO 8601 date and time such as 2026-02-09T10:00:00.000Z, got %q", v)
@@ -298,7 +292,7 @@ func (d *decoder) keyTime(attr, v, sk, prefix string) time.Time {
 func decodeProfile(t ddb.Table, item ddb.Item) (Profile, error) {
 	d := decoder{t: t, item: item}
 	var it profileItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	p := Profile{UserID: d.user(it.PK), DisplayName: it.DisplayName, AvatarURL: it.AvatarURL,
 		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
 	return p, d.err
@@ -307,7 +301,7 @@ func decodeProfile(t ddb.Table, item ddb.Item) (Profile, error) {
 func decodeRecipe(t ddb.Table, item ddb.Item) (Recipe, error) {
 	d := decoder{t: t, item: item}
 	var it recipeItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	r := Recipe{ID: d.id(it.SK, skRecipe), UserID: d.user(it.PK), Title: it.Title,
 		Ingredients: orNil(it.Ingredients), Steps: orNil(it.Steps), Tags: orNil(it.Tags), Origin: it.Origin,
 		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt),
@@ -318,7 +312,7 @@ func decodeRecipe(t ddb.Table, item ddb.Item) (Recipe, error) {
 func decodeSet(t ddb.Table, item ddb.Item) (Set, error) {
 	d := decoder{t: t, item: item}
 	var it setItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	s := Set{ID: d.id(it.SK, skSet), UserID: d.user(it.PK), Title: it.Title, Items: orNil(it.Items), Tags: orNil(it.Tags),
 		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt),
 		PublishedAt: d.time(attrPublishedAt, it.PublishedAt)}
@@ -328,7 +322,7 @@ func decodeSet(t ddb.Table, item ddb.Item) (Set, error) {
 func decodePlan(t ddb.Table, item ddb.Item) (Plan, error) {
 	d := decoder{t: t, item: item}
 	var it planItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	p := Plan{UserID: d.user(it.PK), Slot: PlanSlot(d.id(it.SK, skPlan)), SetID: it.SetID, SetTitle: it.SetTitle,
 		Items: orNil(it.Items), AppliedAt: d.time("appliedAt", it.AppliedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
 	return p, d.err
@@ -337,7 +331,7 @@ func decodePlan(t ddb.Table, item ddb.Item) (Plan, error) {
 func decodeShopping(t ddb.Table, item ddb.Item) (ShoppingItem, error) {
 	d := decoder{t: t, item: item}
 	var it shoppingItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	s := ShoppingItem{ID: d.id(it.SK, skShopping), UserID: d.user(it.PK), Name: it.Name, Quantity: it.Quantity,
 		Checked: it.Checked, CompletedAt: d.time("completedAt", it.CompletedAt),
 		CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
@@ -347,7 +341,7 @@ func decodeShopping(t ddb.Table, item ddb.Item) (ShoppingItem, error) {
 func decodeFridge(t ddb.Table, item ddb.Item) (FridgeItem, error) {
 	d := decoder{t: t, item: item}
 	var it fridgeItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	f := FridgeItem{ID: d.id(it.SK, skFridge), UserID: d.user(it.PK), Name: it.Name, Quantity: it.Quantity,
 		ExpiryDate: it.ExpiryDate, CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
 	return f, d.err
@@ -356,7 +350,7 @@ func decodeFridge(t ddb.Table, item ddb.Item) (FridgeItem, error) {
 func decodeDeletedFridge(t ddb.Table, item ddb.Item) (DeletedFridgeItem, error) {
 	d := decoder{t: t, item: item}
 	var it fridgeItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	f := DeletedFridgeItem{
 		FridgeItem: FridgeItem{ID: d.id(it.SK, skFridgeDeleted), UserID: d.user(it.PK), Name: it.Name, Quantity: it.Quantity,
 			ExpiryDate: it.ExpiryDate, CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)},
@@ -368,7 +362,7 @@ func decodeDeletedFridge(t ddb.Table, item ddb.Item) (DeletedFridgeItem, error) 
 func decodeCategory(t ddb.Table, item ddb.Item) (Category, error) {
 	d := decoder{t: t, item: item}
 	var it categoryItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	rest, _ := strings.CutPrefix(it.SK, skCategory)
 	scope, _, _ := strings.Cut(rest, "#")
 	c := Category{ID: d.id(it.SK, skCategory), UserID: d.user(it.PK), Scope: CategoryScope(scope), Name: it.Name,
@@ -379,7 +373,7 @@ func decodeCategory(t ddb.Table, item ddb.Item) (Category, error) {
 func decodeCookLog(t ddb.Table, item ddb.Item) (CookLog, error) {
 	d := decoder{t: t, item: item}
 	var it cookLogItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	rest, _ := strings.CutPrefix(it.SK, skCookLog)
 	date, _, _ := strings.Cut(rest, "#")
 	if _, err := keys.ParseDateISO(date); err != nil && d.err == nil {
@@ -393,7 +387,7 @@ func decodeCookLog(t ddb.Table, item ddb.Item) (CookLog, error) {
 func decodePaymentMethod(t ddb.Table, item ddb.Item) (PaymentMethod, error) {
 	d := decoder{t: t, item: item}
 	var it paymentMethodItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	p := PaymentMethod{ID: d.id(it.SK, skPaymentMethod), UserID: d.user(it.PK), Provider: it.Provider,
 		ProviderRef: it.ProviderRef, Brand: it.Brand, Last4: it.Last4, CreatedAt: d.time(attrCreatedAt, it.CreatedAt)}
 	return p, d.err
@@ -402,7 +396,7 @@ func decodePaymentMethod(t ddb.Table, item ddb.Item) (PaymentMethod, error) {
 func decodePurchase(t ddb.Table, item ddb.Item) (Purchase, error) {
 	d := decoder{t: t, item: item}
 	var it purchaseItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	p := Purchase{ID: d.id(it.SK, skPurchase), UserID: d.user(it.PK), ProductID: it.ProductID, Amount: it.Amount,
 		Currency: it.Currency, PaymentMethodID: it.PaymentMethodID,
 		PurchasedAt: d.keyTime("purchasedAt", it.PurchasedAt, it.SK, skPurchase)}
@@ -412,7 +406,7 @@ func decodePurchase(t ddb.Table, item ddb.Item) (Purchase, error) {
 func decodeSubscription(t ddb.Table, item ddb.Item) (Subscription, error) {
 	d := decoder{t: t, item: item}
 	var it subscriptionItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	s := Subscription{UserID: d.user(it.PK), Plan: it.Plan, Status: it.Status,
 		CurrentPeriodEnd: d.time("currentPeriodEnd", it.CurrentPeriodEnd), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
 	return s, d.err
@@ -421,7 +415,7 @@ func decodeSubscription(t ddb.Table, item ddb.Item) (Subscription, error) {
 func decodeNotification(t ddb.Table, item ddb.Item) (Notification, error) {
 	d := decoder{t: t, item: item}
 	var it notificationItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	n := Notification{ID: d.id(it.SK, skNotification), UserID: d.user(it.PK), Kind: it.Kind, Title: it.Title, Body: it.Body,
 		CreatedAt: d.keyTime(attrCreatedAt, it.CreatedAt, it.SK, skNotification), ReadAt: d.time("readAt", it.ReadAt)}
 	return n, d.err
@@ -430,7 +424,7 @@ func decodeNotification(t ddb.Table, item ddb.Item) (Notification, error) {
 func decodeNotificationSettings(t ddb.Table, item ddb.Item) (NotificationSettings, error) {
 	d := decoder{t: t, item: item}
 	var it notificationSettingsItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	s := NotificationSettings{UserID: d.user(it.PK), PushEnabled: it.PushEnabled, EmailEnabled: it.EmailEnabled,
 		UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)}
 	return s, d.err
@@ -439,7 +433,7 @@ func decodeNotificationSettings(t ddb.Table, item ddb.Item) (NotificationSetting
 func decodePushToken(t ddb.Table, item ddb.Item) (PushToken, error) {
 	d := decoder{t: t, item: item}
 	var it pushTokenItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	rest, _ := strings.CutPrefix(it.SK, skPushToken)
 	platform, _, _ := strings.Cut(rest, "#")
 	p := PushToken{UserID: d.user(it.PK), Platform: Platform(platform), Token: it.Token,

@@ -82,7 +82,7 @@ type shareItem struct {
 func decodeShare(t ddb.Table, item ddb.Item) (ShareLink, error) {
 	d := decoder{t: t, item: item}
 	var it shareItem
-	d.unmarshal(&it)
+	unmarshal(&d, &it)
 	id, ok := strings.CutPrefix(it.PK, sharePrefix)
 	if !ok || id == "" {
 		d.fail(AttrPK, "want SHARE#<shareId>, got %q", it.PK)

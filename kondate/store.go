@@ -90,7 +90,7 @@ func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.Pa
 
 // createOne writes a new item in the user's partition part and returns it
 // as stored. The item must fit sz (see sizeRule) before any call.
-func createOne[T any](ctx context.Context, c *core, op, part string, sz sizeRule, v any, taken error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+func createOne[T, L any](ctx context.Context, c *core, op, part string, sz sizeRule, v L, taken error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
 	var zero T
 	item, err := marshal(v)
 	if err != nil {
