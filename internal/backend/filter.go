@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"cmp"
 	"math/big"
 	"strconv"
 	"strings"
@@ -186,6 +187,11 @@ func compare(a, b types.AttributeValue) int {
 		b, ok := b.(*types.AttributeValueMemberN)
 		if !ok {
 			return 0
+		}
+		if x, err := strconv.ParseInt(a.Value, 10, 64); err == nil {
+			if y, err := strconv.ParseInt(b.Value, 10, 64); err == nil {
+				return cmp.Compare(x, y) // the common case, without big.Rat's allocations
+			}
 		}
 		x, ok1 := new(big.Rat).SetString(a.Value)
 		y, ok2 := new(big.Rat).SetString(b.Value)

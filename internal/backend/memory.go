@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -461,6 +462,20 @@ func applyChange(t ddb.Table, k Key, old ddb.Item, u Change) (ddb.Item, error) {
 // add is DynamoDB's ADD on a Number: a missing attribute counts as 0, any
 // other type is a ValidationException.
 func add(cur types.AttributeValue, by string) (types.AttributeValue, error) {
+	n, isN := cur.(*types.AttributeValueMemberN)
+	if cur == nil || isN {
+		// Integers, the common case, without big.Rat's allocations.
+		var x int64
+		var err error
+		if isN {
+			x, err = strconv.ParseInt(n.Value, 10, 64)
+		}
+		if y, yerr := strconv.ParseInt(by, 10, 64); err == nil && yerr == nil {
+			if sum := x + y; (sum > x) == (y > 0) || y == 0 {
+				return &types.AttributeValueMemberN{Value: strconv.FormatInt(sum, 10)}, nil
+			}
+		}
+	}
 	x := new(big.Rat)
 	if cur != nil {
 		n, ok := cur.(*types.AttributeValueMemberN)
