@@ -57,6 +57,9 @@ type memTable struct {
 	// onWrite, when set, sees every item a write primitive changes (see
 	// Memory.OnWrite); Import leaves it out.
 	onWrite func(table string, old, new ddb.Item)
+	// slots holds what Decode decoded from each stored item, by its map
+	// (see Memory.slot).
+	slots sync.Map
 }
 
 var _ Backend = (*Memory)(nil)
@@ -161,6 +164,7 @@ func (mt *memTable) unlink(k Key) ddb.Item {
 		delete(mt.pks, k.PK)
 	}
 	mt.items.Delete(k.PK, k.SK, k.Item(mt.t.Table))
+	mt.slots.Delete(mapPointer(old))
 	return old
 }
 

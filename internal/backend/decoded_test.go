@@ -1,0 +1,162 @@
+package backend_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/backend/backendtest"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// decodedValue is a value with a slice, which a caller may change.
+type decodedValue struct {
+	SK   string
+	Tags []string
+}
+
+// counted returns a Decoder that counts its decodes; an item whose "v" is
+// "bad" is corrupt.
+func counted(n *atomic.Int64) *backend.Decoder[decodedValue] {
+	return backend.NewDecoder(func(t ddb.Table, item ddb.Item) (decodedValue, error) {
+		n.Add(1)
+		if s, _ := backend.Str(item, "v"); s == "bad" {
+			return decodedValue{SK: "partial"}, ddb.Corrupt(t, item, "v", "bad")
+		}
+		sk, _ := backend.Str(item, "sk")
+		return decodedValue{SK: sk, Tags: []string{sk}}, nil
+	}, func(v decodedValue) decodedValue { v.Tags = append([]string(nil), v.Tags...); return v })
+}
+
+func TestDecodeOncePerStoredItem(t *testing.T) {
+	ctx := t.Context()
+	main, _, _ := backendtest.Schema()
+	m := backend.NewMemory(nil, main)
+	put := func(sk, v string) {
+		t.Helper()
+		if err := m.Put(ctx, main.Table, ddb.Item{"pk": ddb.S("P"), "sk": ddb.S(sk), "v": ddb.S(v)}, backend.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		put(fmt.Sprint("s", i), "ok")
+	}
+	var n atomic.Int64
+	d := counted(&n)
+	read := func() []decodedValue {
+		t.Helper()
+		items, _, err := m.Query(ctx, ddb.KeyQuery{Table: main.Table, PartitionValue: "P"}, 10, "", backend.Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []decodedValue
+		for _, item := range items {
+			v, err := backend.Decode(m, main.Table, item, d)
+			if err != nil {
+				if !errors.Is(err, ddbkit.ErrCorruptItem) || v.SK != "" {
+					t.Fatalf("Decode = %+v, %v; want the zero value and ErrCorruptItem", v, err)
+				}
+				continue
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	first := read()
+	first[0].Tags[0] = "changed by a caller"
+	second := read()
+	if got := n.Load(); got != 5 {
+		t.Errorf("two reads of 5 stored items decoded %d times, want 5", got)
+	}
+	if second[0].Tags[0] != "s0" {
+		t.Errorf("a caller's change reached the kept value: %q", second[0].Tags[0])
+	}
+
+	// A replaced item is decoded anew; a corrupt one's error is kept too.
+	put("s1", "bad")
+	read()
+	read()
+	if got := n.Load(); got != 6 {
+		t.Errorf("after replacing one item, %d decodes, want 6", got)
+	}
+
+	// An item that is not the stored one (a projection, a copy) is decoded
+	// every time, and leaves nothing behind.
+	items, err := m.BatchGetWith(ctx, main.Table, []backend.Key{{PK: "P", SK: "s2"}}, backend.ReadOptions{Attrs: []string{"pk", "sk"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := backend.Decode(m, main.Table, items[0], d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := n.Load(); got != 8 {
+		t.Errorf("two decodes of a projection: %d decodes in all, want 8", got)
+	}
+
+	// Another backend decodes every time.
+	var other backend.Backend = struct{ backend.Backend }{m}
+	item := ddb.Item{"pk": ddb.S("P"), "sk": ddb.S("s3"), "v": ddb.S("ok")}
+	for range 2 {
+		if _, err := backend.Decode(other, main.Table, item, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := n.Load(); got != 10 {
+		t.Errorf("two decodes through another backend: %d decodes in all, want 10", got)
+	}
+}
+
+// TestDecodeRace reads and rewrites the same items from many goroutines:
+// under -race, and every value read must be one that was stored.
+func TestDecodeRace(t *testing.T) {
+	ctx := t.Context()
+	main, _, _ := backendtest.Schema()
+	m := backend.NewMemory(nil, main)
+	var n atomic.Int64
+	d := counted(&n)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				sk := fmt.Sprint("s", i%4)
+				if g%2 == 0 {
+					if err := m.Put(ctx, main.Table, ddb.Item{"pk": ddb.S("P"), "sk": ddb.S(sk), "n": &types.AttributeValueMemberN{Value: fmt.Sprint(i)}}, backend.Cond{}); err != nil {
+						t.Error(err)
+						return
+					}
+					continue
+				}
+				item, err := m.Get(ctx, main.Table, backend.Key{PK: "P", SK: sk})
+				if err != nil || item == nil {
+					continue
+				}
+				v, err := backend.Decode(m, main.Table, item, d)
+				if err != nil || v.SK != sk || len(v.Tags) != 1 || v.Tags[0] != sk {
+					t.Errorf("Decode = %+v, %v; want %s", v, err, sk)
+					return
+				}
+				v.Tags[0] = "mine"
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestNewDecoderNeedsClone(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("NewDecoder of a type with a slice and no clone did not panic")
+		}
+	}()
+	backend.NewDecoder(func(ddb.Table, ddb.Item) (decodedValue, error) { return decodedValue{}, nil }, nil)
+}
