@@ -41,112 +41,71 @@ type connectionItem struct {
 	Timestamp    string `dynamodbav:"timestamp"`
 }
 
-// The items are built attribute by attribute, as attributevalue.MarshalMap
-// would build them from the structs above (every attribute a String, empty
-// ones included), without its reflection: a write's item is most of the
-// CPU a store adds to the SDK's own (issue 15).
+// One codec per layout, planned once and held to Planned by a test: a
+// write's item and a listing's decoding are most of the CPU a store adds to
+// the SDK's own (issue 15). Every attribute is written as a String, empty
+// ones included, as the seed writes them.
+var (
+	roomCodec       = ddb.NewCodec[roomItem]()
+	commentCodec    = ddb.NewCodec[commentItem]()
+	connectionCodec = ddb.NewCodec[connectionItem]()
+)
 
 func marshalRoom(r Room) (ddb.Item, error) {
-	return ddb.Item{
-		attrRoomID: ddb.S(r.ID), attrName: ddb.S(r.Name), attrHostID: ddb.S(r.HostID), attrStatus: ddb.S(string(r.Status)),
-		attrCreatedAt: ddb.S(keys.Timestamp(r.CreatedAt)), attrUpdatedAt: ddb.S(keys.Timestamp(r.UpdatedAt)),
-	}, nil
+	return roomCodec.Encode(&roomItem{RoomID: r.ID, Name: r.Name, HostID: r.HostID, Status: string(r.Status),
+		CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
 }
 
 func marshalComment(c Comment) (ddb.Item, error) {
-	return ddb.Item{
-		attrRoomID: ddb.S(c.RoomID), attrCommentID: ddb.S(c.ID), attrContent: ddb.S(c.Content),
-		attrNickname: ddb.S(c.Nickname), attrCreatedAt: ddb.S(keys.Timestamp(c.CreatedAt)),
-	}, nil
+	return commentCodec.Encode(&commentItem{RoomID: c.RoomID, CommentID: c.ID, Content: c.Content,
+		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
 }
 
 func marshalConnection(c Connection) (ddb.Item, error) {
-	return ddb.Item{
-		attrConnectionID: ddb.S(c.ID), attrRoomID: ddb.S(c.RoomID), attrTimestamp: ddb.S(keys.Timestamp(c.JoinedAt)),
-	}, nil
+	return connectionCodec.Encode(&connectionItem{ConnectionID: c.ID, RoomID: c.RoomID, Timestamp: keys.Timestamp(c.JoinedAt)})
 }
 
 // Reads are lenient: they accept what any writer of the seed's layout may
 // have stored (see "Other writers" in the package documentation). A missing
-// attribute reads as its zero value, a missing or empty nickname as
-// DefaultNickname, a timestamp in any ISO 8601 form. What cannot be read at
-// all (an attribute of another type, a timestamp that is no time) is a
-// *ddbkit.CorruptItemError naming the table, key and attribute.
-
-// The attributes each decoder reads, in the order of its fields.
-var (
-	roomAttrs       = [...]string{attrRoomID, attrName, attrHostID, attrStatus, attrCreatedAt, attrUpdatedAt}
-	commentAttrs    = [...]string{attrRoomID, attrCommentID, attrContent, attrNickname, attrCreatedAt}
-	connectionAttrs = [...]string{attrConnectionID, attrRoomID, attrTimestamp}
-)
+// or NULL attribute reads as its zero value, a Number as its text, a missing
+// or empty nickname as DefaultNickname, a timestamp in any ISO 8601 form.
+// What cannot be read at all (an attribute of another type, a timestamp that
+// is no time) is a *ddbkit.CorruptItemError naming the table, key and
+// attribute.
 
 func (t tables) decodeRoom(item ddb.Item) (Room, error) {
-	var f [len(roomAttrs)]string
-	if !fastDecode(item, roomAttrs[:], f[:]) {
-		var it roomItem
-		if err := ddb.Unmarshal(t.rooms, item, &it); err != nil {
-			return Room{}, err
-		}
-		f = [...]string{it.RoomID, it.Name, it.HostID, it.Status, it.CreatedAt, it.UpdatedAt}
+	var it roomItem
+	if err := roomCodec.Decode(t.rooms, item, &it); err != nil {
+		return Room{}, err
 	}
-	created, err := readTime(t.rooms, item, attrCreatedAt, f[4])
+	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
 	if err != nil {
 		return Room{}, err
 	}
-	updated, err := readTime(t.rooms, item, attrUpdatedAt, f[5])
-	return Room{ID: f[0], Name: f[1], HostID: f[2], Status: RoomStatus(f[3]), CreatedAt: created, UpdatedAt: updated}, err
+	updated, err := readTime(t.rooms, item, attrUpdatedAt, it.UpdatedAt)
+	return Room{ID: it.RoomID, Name: it.Name, HostID: it.HostID, Status: RoomStatus(it.Status), CreatedAt: created,
+		UpdatedAt: updated}, err
 }
 
 func (t tables) decodeComment(item ddb.Item) (Comment, error) {
-	var f [len(commentAttrs)]string
-	if !fastDecode(item, commentAttrs[:], f[:]) {
-		var it commentItem
-		if err := ddb.Unmarshal(t.comments, item, &it); err != nil {
-			return Comment{}, err
-		}
-		f = [...]string{it.RoomID, it.CommentID, it.Content, it.Nickname, it.CreatedAt}
+	var it commentItem
+	if err := commentCodec.Decode(t.comments, item, &it); err != nil {
+		return Comment{}, err
 	}
-	created, err := readTime(t.comments, item, attrCreatedAt, f[4])
-	if f[3] == "" {
-		f[3] = DefaultNickname
+	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
+	if it.Nickname == "" {
+		it.Nickname = DefaultNickname
 	}
-	return Comment{RoomID: f[0], ID: f[1], Content: f[2], Nickname: f[3], CreatedAt: created}, err
+	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
 }
 
 func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
-	var f [len(connectionAttrs)]string
-	if !fastDecode(item, connectionAttrs[:], f[:]) {
-		var it connectionItem
-		if err := ddb.Unmarshal(t.connections, item, &it); err != nil {
-			return Connection{}, err
-		}
-		f = [...]string{it.ConnectionID, it.RoomID, it.Timestamp}
+	var it connectionItem
+	if err := connectionCodec.Decode(t.connections, item, &it); err != nil {
+		return Connection{}, err
 	}
-	joined, err := readTime(t.connections, item, attrTimestamp, f[2])
-	return Connection{ID: f[0], RoomID: f[1], JoinedAt: joined}, err
-}
-
-// fastDecode reads the attributes attrs of item into out, without
-// attributevalue's reflection, and reports whether it could: exactly as
-// ddb.Unmarshal would decode them into the string fields of the item
-// structs above (a String or a Number as its text, NULL or a missing
-// attribute as ""). For any other type it returns false, and the caller
-// decodes with ddb.Unmarshal, which names the corrupt attribute as it
-// always has.
-func fastDecode(item ddb.Item, attrs []string, out []string) bool {
-	for i, a := range attrs {
-		switch v := item[a].(type) {
-		case *types.AttributeValueMemberS:
-			out[i] = v.Value
-		case *types.AttributeValueMemberN:
-			out[i] = v.Value
-		case nil, *types.AttributeValueMemberNULL:
-			out[i] = ""
-		default:
-			return false
-		}
-	}
-	return true
+	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
+	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
 }
 
 // readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;

@@ -1,13 +1,15 @@
 package livecomment
 
 import (
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -38,60 +40,65 @@ func TestParseCanonical(t *testing.T) {
 	}
 }
 
-// TestFastDecode: the decoders read every attribute type as
-// attributevalue does, or leave the item to it.
-func TestFastDecode(t *testing.T) {
-	values := []types.AttributeValue{
-		nil, &types.AttributeValueMemberS{Value: "x"}, &types.AttributeValueMemberN{Value: "12"},
-		&types.AttributeValueMemberNULL{Value: true}, &types.AttributeValueMemberBOOL{Value: true},
-		&types.AttributeValueMemberB{Value: []byte("b")}, &types.AttributeValueMemberSS{Value: []string{"a"}},
-		&types.AttributeValueMemberL{}, &types.AttributeValueMemberM{},
-	}
-	for _, v := range values {
-		item := ddb.Item{}
-		if v != nil {
-			item["a"] = v
-		}
-		var out [1]string
-		ok := fastDecode(item, []string{"a"}, out[:])
-		var want struct {
-			A string `dynamodbav:"a"`
-		}
-		err := attributevalue.UnmarshalMap(item, &want)
-		if ok && (err != nil || out[0] != want.A) {
-			t.Errorf("fastDecode(%#v) = %q, attributevalue: %q, %v", v, out[0], want.A, err)
-		}
-		if !ok && err == nil {
-			t.Errorf("fastDecode(%#v) refused what attributevalue reads as %q", v, want.A)
+// TestCodecsPlanned: every layout is encoded and decoded without
+// attributevalue's reflection, which the benchmarks of issue 15 need.
+func TestCodecsPlanned(t *testing.T) {
+	for name, planned := range map[string]bool{
+		"roomItem": roomCodec.Planned(), "commentItem": commentCodec.Planned(), "connectionItem": connectionCodec.Planned(),
+	} {
+		if !planned {
+			t.Errorf("the codec of %s is not planned", name)
 		}
 	}
 }
 
-// TestMarshal: the items are attribute for attribute what attributevalue
-// makes of the item structs, empty values included.
-func TestMarshal(t *testing.T) {
-	at := time.Date(2024, 1, 5, 10, 0, 0, 500e6, time.UTC)
-	for _, r := range []Room{{ID: "r1", Name: "部屋", HostID: "h", Status: RoomOpen, CreatedAt: at, UpdatedAt: at}, {}} {
-		got, _ := marshalRoom(r)
-		want, _ := attributevalue.MarshalMap(roomItem{RoomID: r.ID, Name: r.Name, HostID: r.HostID, Status: string(r.Status),
-			CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
-		if !ddb.ItemsEqual(got, want) {
-			t.Errorf("marshalRoom(%+v) = %v, want %v", r, got, want)
-		}
+// TestDecodeLenient: each attribute of each layout reads a String, a Number
+// (as its text), NULL or nothing, and any other type is corrupt, named.
+func TestDecodeLenient(t *testing.T) {
+	tb := newTables("test", nil)
+	decoders := []struct {
+		table ddb.Table
+		attrs []string
+		text  func(ddb.Item) (string, error)
+	}{
+		{tb.rooms, []string{attrRoomID, attrName, attrHostID, attrStatus}, func(item ddb.Item) (string, error) {
+			r, err := tb.decodeRoom(item)
+			return r.ID + r.Name + r.HostID + string(r.Status), err
+		}},
+		{tb.comments, []string{attrRoomID, attrCommentID, attrContent, attrNickname}, func(item ddb.Item) (string, error) {
+			c, err := tb.decodeComment(item)
+			return c.RoomID + c.ID + c.Content + strings.TrimPrefix(c.Nickname, DefaultNickname), err
+		}},
+		{tb.connections, []string{attrConnectionID, attrRoomID}, func(item ddb.Item) (string, error) {
+			c, err := tb.decodeConnection(item)
+			return c.ID + c.RoomID, err
+		}},
 	}
-	for _, c := range []Comment{{RoomID: "r1", ID: "c1", Content: "こんにちは", Nickname: "たろう", CreatedAt: at}, {}} {
-		got, _ := marshalComment(c)
-		want, _ := attributevalue.MarshalMap(commentItem{RoomID: c.RoomID, CommentID: c.ID, Content: c.Content,
-			Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
-		if !ddb.ItemsEqual(got, want) {
-			t.Errorf("marshalComment(%+v) = %v, want %v", c, got, want)
-		}
+	values := []struct {
+		av   types.AttributeValue
+		want string // "!" for corrupt
+	}{
+		{nil, ""}, {&types.AttributeValueMemberS{Value: "x"}, "x"}, {&types.AttributeValueMemberN{Value: "12"}, "12"},
+		{&types.AttributeValueMemberNULL{Value: true}, ""}, {&types.AttributeValueMemberBOOL{Value: true}, "!"},
+		{&types.AttributeValueMemberB{Value: []byte("b")}, "!"}, {&types.AttributeValueMemberSS{Value: []string{"a"}}, "!"},
+		{&types.AttributeValueMemberL{}, "!"}, {&types.AttributeValueMemberM{}, "!"},
 	}
-	for _, c := range []Connection{{ID: "k1", RoomID: "r1", JoinedAt: at}, {}} {
-		got, _ := marshalConnection(c)
-		want, _ := attributevalue.MarshalMap(connectionItem{ConnectionID: c.ID, RoomID: c.RoomID, Timestamp: keys.Timestamp(c.JoinedAt)})
-		if !ddb.ItemsEqual(got, want) {
-			t.Errorf("marshalConnection(%+v) = %v, want %v", c, got, want)
+	for _, d := range decoders {
+		for _, a := range d.attrs {
+			for _, v := range values {
+				item := ddb.Item{}
+				if v.av != nil {
+					item[a] = v.av
+				}
+				got, err := d.text(item)
+				var ce *ddbkit.CorruptItemError
+				switch {
+				case v.want == "!" && (!errors.As(err, &ce) || ce.Table != d.table.Name || ce.Attr != a):
+					t.Errorf("%s.%s = %#v: error %v, want a CorruptItemError naming it", d.table.Name, a, v.av, err)
+				case v.want != "!" && (err != nil || got != v.want):
+					t.Errorf("%s.%s = %#v: read %q, %v, want %q", d.table.Name, a, v.av, got, err, v.want)
+				}
+			}
 		}
 	}
 }
