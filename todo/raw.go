@@ -19,126 +19,80 @@ import (
 // the items they write: Import checks items with the decode functions the
 // stores read with, so the layouts cannot drift apart.
 
-// The item layouts, attribute for attribute as the seed gives them. Writes
-// marshal them whole; reads decode them leniently (see decodeTodo).
+// The item layouts, attribute for attribute as the seed gives them, each
+// with the one codec that writes and reads it. Writes encode them whole;
+// reads decode them leniently (see decodeTodo). The fields are in the order
+// of their attribute names because the codec tries them in declaration
+// order: an item with several corrupt attributes is then reported at the
+// first by name, as ddb.Unmarshal reports it (TestDecodeLenient).
 type userItem struct {
+	Email    string `dynamodbav:"email"`
 	PK       string `dynamodbav:"pk"`
 	SK       string `dynamodbav:"sk"`
 	Username string `dynamodbav:"username"`
-	Email    string `dynamodbav:"email"`
 }
 
 type todoItem struct {
-	PK          string `dynamodbav:"pk"`
-	SK          string `dynamodbav:"sk"`
-	ID          string `dynamodbav:"id"`
-	EntityType  string `dynamodbav:"entity_type"`
-	Title       string `dynamodbav:"title"`
-	Description string `dynamodbav:"description"`
-	Priority    string `dynamodbav:"priority"`
-	Completed   bool   `dynamodbav:"completed"`
 	CategoryID  string `dynamodbav:"category_id"`
+	Completed   bool   `dynamodbav:"completed"`
 	CreatedAt   string `dynamodbav:"created_at"`
+	Description string `dynamodbav:"description"`
+	EntityType  string `dynamodbav:"entity_type"`
+	ID          string `dynamodbav:"id"`
+	PK          string `dynamodbav:"pk"`
+	Priority    string `dynamodbav:"priority"`
+	SK          string `dynamodbav:"sk"`
+	Title       string `dynamodbav:"title"`
 	UpdatedAt   string `dynamodbav:"updated_at"`
 }
 
 type categoryItem struct {
-	PK         string `dynamodbav:"pk"`
-	SK         string `dynamodbav:"sk"`
-	ID         string `dynamodbav:"id"`
-	EntityType string `dynamodbav:"entity_type"`
-	Name       string `dynamodbav:"name"`
 	Color      string `dynamodbav:"color"`
 	CreatedAt  string `dynamodbav:"created_at"`
+	EntityType string `dynamodbav:"entity_type"`
+	ID         string `dynamodbav:"id"`
+	Name       string `dynamodbav:"name"`
+	PK         string `dynamodbav:"pk"`
+	SK         string `dynamodbav:"sk"`
 	UpdatedAt  string `dynamodbav:"updated_at"`
 }
 
-// Writes are exact: every attribute of the seed's layout, in its format.
-// The maps are built directly, attribute for attribute what
-// attributevalue.MarshalMap makes of the item structs (TestMarshalMatches
-// holds them to it), at a fraction of its reflection's cost.
+var (
+	userCodec     = ddb.NewCodec[userItem]()
+	todoCodec     = ddb.NewCodec[todoItem]()
+	categoryCodec = ddb.NewCodec[categoryItem]()
+)
+
+// Writes are exact: every attribute of the seed's layout, in its format,
+// empty strings included.
 
 func marshalUser(k itemKey, u User) (ddb.Item, error) {
-	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), "username": ddb.S(u.Username), "email": ddb.S(u.Email)}, nil
+	return userCodec.Encode(&userItem{PK: k.pk, SK: k.sk, Username: u.Username, Email: u.Email})
 }
 
 func marshalTodo(k itemKey, t Todo) (ddb.Item, error) {
-	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), "id": ddb.S(t.ID), "entity_type": ddb.S(entityTodo),
-		"title": ddb.S(t.Title), "description": ddb.S(t.Description), "priority": ddb.S(string(t.Priority)),
-		attrCompleted: &types.AttributeValueMemberBOOL{Value: t.Completed}, attrCategoryID: ddb.S(t.CategoryID),
-		attrCreatedAt: ddb.S(keys.Timestamp(t.CreatedAt)), attrUpdatedAt: ddb.S(keys.Timestamp(t.UpdatedAt))}, nil
+	return todoCodec.Encode(&todoItem{PK: k.pk, SK: k.sk, ID: t.ID, EntityType: entityTodo, Title: t.Title,
+		Description: t.Description, Priority: string(t.Priority), Completed: t.Completed, CategoryID: t.CategoryID,
+		CreatedAt: keys.Timestamp(t.CreatedAt), UpdatedAt: keys.Timestamp(t.UpdatedAt)})
 }
 
 func marshalCategory(k itemKey, c Category) (ddb.Item, error) {
-	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), "id": ddb.S(c.ID), "entity_type": ddb.S(entityCategory),
-		"name": ddb.S(c.Name), "color": ddb.S(string(c.Color)),
-		attrCreatedAt: ddb.S(keys.Timestamp(c.CreatedAt)), attrUpdatedAt: ddb.S(keys.Timestamp(c.UpdatedAt))}, nil
+	return categoryCodec.Encode(&categoryItem{PK: k.pk, SK: k.sk, ID: c.ID, EntityType: entityCategory, Name: c.Name,
+		Color: string(c.Color), CreatedAt: keys.Timestamp(c.CreatedAt), UpdatedAt: keys.Timestamp(c.UpdatedAt)})
 }
 
 // Reads are lenient: identities come from the key (the "id" and "username"
 // attributes are only kept for the seed's older code), missing attributes
-// read as zero values, timestamps may be any ISO 8601 form. An attribute of
-// the wrong type, an unparsable timestamp or a key outside the layout make
-// the item corrupt (ddbkit.ErrCorruptItem).
-
-// Items whose attributes are all of the types the layout writes (String,
-// and BOOL for completed) or absent take the fast path (the items' fast
-// methods), which reads them directly; any other item goes to decodeSlow,
-// ddb.Unmarshal's reflection, which decides what it makes of other types
-// and reports the corrupt ones, as it did for every item before.
-func decodeSlow[T any](tbl ddb.Table, item ddb.Item) (T, error) {
-	var it T
-	err := ddb.Unmarshal(tbl, item, &it)
-	return it, err
-}
-
-// str reads a String attribute into *to; it reports false for an attribute
-// of another type. A missing one leaves *to as it is (zero).
-func str(item ddb.Item, name string, to *string) bool {
-	switch v := item[name].(type) {
-	case nil:
-		return true
-	case *types.AttributeValueMemberS:
-		*to = v.Value
-		return true
-	}
-	return false
-}
-
-func (it *userItem) fast(item ddb.Item) bool {
-	return str(item, AttrPK, &it.PK) && str(item, AttrSK, &it.SK) && str(item, "username", &it.Username) &&
-		str(item, "email", &it.Email)
-}
-
-func (it *todoItem) fast(item ddb.Item) bool {
-	ok := str(item, AttrPK, &it.PK) && str(item, AttrSK, &it.SK) && str(item, "id", &it.ID) &&
-		str(item, "entity_type", &it.EntityType) && str(item, "title", &it.Title) &&
-		str(item, "description", &it.Description) && str(item, "priority", &it.Priority) &&
-		str(item, attrCategoryID, &it.CategoryID) && str(item, attrCreatedAt, &it.CreatedAt) &&
-		str(item, attrUpdatedAt, &it.UpdatedAt)
-	switch v := item[attrCompleted].(type) {
-	case nil:
-	case *types.AttributeValueMemberBOOL:
-		it.Completed = v.Value
-	default:
-		ok = false
-	}
-	return ok
-}
-
-func (it *categoryItem) fast(item ddb.Item) bool {
-	return str(item, AttrPK, &it.PK) && str(item, AttrSK, &it.SK) && str(item, "id", &it.ID) &&
-		str(item, "entity_type", &it.EntityType) && str(item, "name", &it.Name) && str(item, "color", &it.Color) &&
-		str(item, attrCreatedAt, &it.CreatedAt) && str(item, attrUpdatedAt, &it.UpdatedAt)
-}
+// read as zero values, timestamps may be any ISO 8601 form, and an
+// attribute of another type is what attributevalue makes of it (NULL is
+// the zero value, a Number a string). An attribute it cannot decode, an
+// unparsable timestamp or a key outside the layout make the item corrupt
+// (ddbkit.ErrCorruptItem).
 
 func decodeUser(tbl ddb.Table, item ddb.Item) (User, error) {
 	var it userItem
-	if !it.fast(item) {
-		var err error
-		if it, err = decodeSlow[userItem](tbl, item); err != nil {
-			return User{}, err
-		}
+	if err := userCodec.Decode(tbl, item, &it); err != nil {
+		return User{}, err
 	}
 	if it.SK == "" {
 		return User{}, ddb.Corrupt(tbl, item, AttrSK, "a user's sort key is its username, got an empty one")
@@ -148,11 +102,8 @@ func decodeUser(tbl ddb.Table, item ddb.Item) (User, error) {
 
 func decodeTodo(tbl ddb.Table, item ddb.Item, username string) (Todo, error) {
 	var it todoItem
-	if !it.fast(item) {
-		var err error
-		if it, err = decodeSlow[todoItem](tbl, item); err != nil {
-			return Todo{}, err
-		}
+	if err := todoCodec.Decode(tbl, item, &it); err != nil {
+		return Todo{}, err
 	}
 	id, err := idOf(tbl, item, it.SK, todoSKPrefix)
 	if err != nil {
@@ -166,11 +117,8 @@ func decodeTodo(tbl ddb.Table, item ddb.Item, username string) (Todo, error) {
 
 func decodeCategory(tbl ddb.Table, item ddb.Item, username string) (Category, error) {
 	var it categoryItem
-	if !it.fast(item) {
-		var err error
-		if it, err = decodeSlow[categoryItem](tbl, item); err != nil {
-			return Category{}, err
-		}
+	if err := categoryCodec.Decode(tbl, item, &it); err != nil {
+		return Category{}, err
 	}
 	id, err := idOf(tbl, item, it.SK, categorySKPref)
 	if err != nil {

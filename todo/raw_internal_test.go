@@ -1,95 +1,72 @@
 package todo
 
 import (
+	"errors"
 	"testing"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
-	"github.com/ddbkit/ddbkit/keys"
 )
 
-// TestMarshalMatches holds the direct marshalling to what
-// attributevalue.MarshalMap makes of the item structs, which it replaced.
-func TestMarshalMatches(t *testing.T) {
-	at := time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, time.UTC)
-	k := itemKey{"user#alice", "todo#x"}
-	cases := []struct {
-		name       string
-		got        func() (ddb.Item, error)
-		wantStruct any
-	}{
-		{"user", func() (ddb.Item, error) {
-			return marshalUser(itemKey{usersPK, "alice"}, User{Username: "alice", Email: "a@example.com"})
-		},
-			userItem{PK: usersPK, SK: "alice", Username: "alice", Email: "a@example.com"}},
-		{"todo", func() (ddb.Item, error) {
-			return marshalTodo(k, Todo{ID: "x", Title: "t", Description: "d", Priority: PriorityHigh, Completed: true,
-				CategoryID: "c", CreatedAt: at, UpdatedAt: at.Add(time.Second)})
-		}, todoItem{PK: k.pk, SK: k.sk, ID: "x", EntityType: entityTodo, Title: "t", Description: "d", Priority: "high",
-			Completed: true, CategoryID: "c", CreatedAt: keys.Timestamp(at), UpdatedAt: keys.Timestamp(at.Add(time.Second))}},
-		{"todo with empty fields", func() (ddb.Item, error) { return marshalTodo(k, Todo{ID: "x"}) },
-			todoItem{PK: k.pk, SK: k.sk, ID: "x", EntityType: entityTodo, CreatedAt: keys.Timestamp(time.Time{}),
-				UpdatedAt: keys.Timestamp(time.Time{})}},
-		{"category", func() (ddb.Item, error) {
-			return marshalCategory(k, Category{ID: "x", Name: "n", Color: ColorDark, CreatedAt: at, UpdatedAt: at})
-		}, categoryItem{PK: k.pk, SK: k.sk, ID: "x", EntityType: entityCategory, Name: "n", Color: "dark",
-			CreatedAt: keys.Timestamp(at), UpdatedAt: keys.Timestamp(at)}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := c.got()
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := attributevalue.MarshalMap(c.wantStruct)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ddb.ItemsEqual(got, want) {
-				t.Errorf("got %v, want %v", got, want)
-			}
-		})
+// TestCodecsPlanned keeps every layout off attributevalue's reflection for
+// the items the stores write, which the benchmarks in bench/todo measure.
+func TestCodecsPlanned(t *testing.T) {
+	for name, planned := range map[string]bool{
+		"user": userCodec.Planned(), "todo": todoCodec.Planned(), "category": categoryCodec.Planned(),
+	} {
+		if !planned {
+			t.Errorf("the %s codec is not planned", name)
+		}
 	}
 }
 
-// TestDecodeFastMatchesSlow holds the fast decoding path to the
-// reflection one for the items it takes.
-func TestDecodeFastMatchesSlow(t *testing.T) {
+// TestDecodeLenient holds the layouts' codecs to ddb.Unmarshal, which read
+// every item the seed's other writers may leave before the codecs did: the
+// same values from attributes of other types, and the same attribute named
+// when an item has several that cannot be read.
+func TestDecodeLenient(t *testing.T) {
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
-	full := ddb.Item{"pk": s("user#alice"), "sk": s("todo#x"), "id": s("x"), "entity_type": s("todo"), "title": s("t"),
-		"description": s("d"), "priority": s("low"), "completed": &types.AttributeValueMemberBOOL{Value: true},
-		"category_id": s("c"), "created_at": s("2024-01-01T00:00:00.000Z"), "updated_at": s("2024-01-02T00:00:00Z"),
-		"name": s("n"), "color": s("info"), "username": s("u"), "email": s("e"), "other": &types.AttributeValueMemberN{Value: "1"}}
-	sparse := ddb.Item{"pk": s("user#alice"), "sk": s("todo#y")}
-	for _, item := range []ddb.Item{full, sparse} {
-		var u userItem
-		var td todoItem
-		var c categoryItem
-		if !u.fast(item) || !td.fast(item) || !c.fast(item) {
-			t.Fatalf("fast path refused %v", item)
-		}
-		su, err1 := decodeSlow[userItem](table("t"), item)
-		st, err2 := decodeSlow[todoItem](table("t"), item)
-		sc, err3 := decodeSlow[categoryItem](table("t"), item)
-		if err1 != nil || err2 != nil || err3 != nil {
-			t.Fatal(err1, err2, err3)
-		}
-		if u != su || td != st || c != sc {
-			t.Errorf("fast %v %v %v, slow %v %v %v", u, td, c, su, st, sc)
-		}
-	}
-	// Other types leave the item to the slow path.
-	for _, item := range []ddb.Item{
-		{"title": &types.AttributeValueMemberNULL{Value: true}},
+	null := &types.AttributeValueMemberNULL{Value: true}
+	n := &types.AttributeValueMemberN{Value: "1"}
+	m := &types.AttributeValueMemberM{Value: ddb.Item{"x": s("y")}}
+	key := ddb.Item{"pk": s("user#alice"), "sk": s("todo#x")}
+	items := []ddb.Item{
+		{"title": null, "completed": null, "name": null, "email": null},
+		{"title": n, "description": n, "name": n, "username": n, "id": s("x"), "other": m},
 		{"completed": s("true")},
-		{"title": &types.AttributeValueMemberN{Value: "1"}},
-	} {
-		var td todoItem
-		if td.fast(item) {
-			t.Errorf("fast path took %v", item)
+		{"completed": n},
+		{"title": m, "completed": s("true"), "name": m, "color": m, "email": m, "username": m},
+		{"updated_at": m, "pk": m, "sk": m},
+		{"description": &types.AttributeValueMemberSS{Value: []string{"a"}}},
+	}
+	for _, it := range items {
+		item := ddb.Item{}
+		for k, v := range key {
+			item[k] = v
 		}
+		for k, v := range it {
+			item[k] = v
+		}
+		sameDecode(t, "user", userCodec, item)
+		sameDecode(t, "todo", todoCodec, item)
+		sameDecode(t, "category", categoryCodec, item)
+	}
+}
+
+func sameDecode[T comparable](t *testing.T, name string, c ddb.Codec[T], item ddb.Item) {
+	t.Helper()
+	tbl := table("t")
+	var got, want T
+	gotErr, wantErr := c.Decode(tbl, item, &got), ddb.Unmarshal(tbl, item, &want)
+	var gotCE, wantCE *ddbkit.CorruptItemError
+	switch {
+	case wantErr == nil && (gotErr != nil || got != want):
+		t.Errorf("%s of %v = %+v, %v; want %+v", name, item, got, gotErr, want)
+	case wantErr != nil && !errors.As(wantErr, &wantCE):
+		t.Fatalf("ddb.Unmarshal: %v", wantErr)
+	case wantErr != nil && (!errors.As(gotErr, &gotCE) || gotCE.Attr != wantCE.Attr):
+		t.Errorf("%s of %v: %v; want a *ddbkit.CorruptItemError naming %s", name, item, gotErr, wantCE.Attr)
 	}
 }
