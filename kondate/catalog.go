@@ -507,7 +507,7 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 		f = backend.Contains("tags", opts.Tag)
 	}
 	q := ddb.KeyQuery{Table: c.t, Index: ix, PartitionValue: pv, Sort: ddb.SortBeginsWith(prefix), Descending: true}
-	return listFiltered(ctx, c, op, opts.PageOptions, q, f, decodeCatalog)
+	return listFiltered(ctx, c, op, opts.PageOptions, q, f, catalogDecoder)
 }
 
 // ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
@@ -647,7 +647,7 @@ func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, o
 	if err := check(func(v *validator) { v.kind(kind) }); err != nil {
 		return ddbkit.Page[SavedEntry]{}, wrap(op, err)
 	}
-	return listUser(ctx, c, op, userID, savedSK(kind, ""), true, opts, decodeSaved)
+	return listUser(ctx, c, op, userID, savedSK(kind, ""), true, opts, savedDecoder)
 }
 
 // RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.

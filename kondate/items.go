@@ -2,12 +2,14 @@ package kondate
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -219,6 +221,50 @@ func moved(item ddb.Item, sk string, drop ...string) ddb.Item {
 		delete(out, d)
 	}
 	return out
+}
+
+// The decoders of the items the stores read back whole: through them, a
+// memory store decodes each item it holds once (see backend.Decoder).
+var (
+	profileDecoder              = backend.NewDecoder(decodeProfile, nil)
+	recipeDecoder               = backend.NewDecoder(decodeRecipe, Recipe.clone)
+	setDecoder                  = backend.NewDecoder(decodeSet, Set.clone)
+	planDecoder                 = backend.NewDecoder(decodePlan, Plan.clone)
+	shoppingDecoder             = backend.NewDecoder(decodeShopping, nil)
+	fridgeDecoder               = backend.NewDecoder(decodeFridge, nil)
+	deletedFridgeDecoder        = backend.NewDecoder(decodeDeletedFridge, nil)
+	categoryDecoder             = backend.NewDecoder(decodeCategory, nil)
+	cookLogDecoder              = backend.NewDecoder(decodeCookLog, nil)
+	paymentMethodDecoder        = backend.NewDecoder(decodePaymentMethod, nil)
+	purchaseDecoder             = backend.NewDecoder(decodePurchase, nil)
+	subscriptionDecoder         = backend.NewDecoder(decodeSubscription, nil)
+	notificationDecoder         = backend.NewDecoder(decodeNotification, nil)
+	notificationSettingsDecoder = backend.NewDecoder(decodeNotificationSettings, nil)
+	pushTokenDecoder            = backend.NewDecoder(decodePushToken, nil)
+	catalogDecoder              = backend.NewDecoder(decodeCatalog, CatalogEntry.clone)
+	savedDecoder                = backend.NewDecoder(decodeSaved, nil)
+	shareDecoder                = backend.NewDecoder(decodeShare, nil)
+)
+
+// The clones copy the lists a caller could change.
+func (r Recipe) clone() Recipe {
+	r.Ingredients, r.Steps, r.Tags = slices.Clone(r.Ingredients), slices.Clone(r.Steps), slices.Clone(r.Tags)
+	return r
+}
+
+func (s Set) clone() Set {
+	s.Items, s.Tags = slices.Clone(s.Items), slices.Clone(s.Tags)
+	return s
+}
+
+func (p Plan) clone() Plan {
+	p.Items = slices.Clone(p.Items)
+	return p
+}
+
+func (e CatalogEntry) clone() CatalogEntry {
+	e.Tags, e.Ingredients, e.Steps, e.Items = slices.Clone(e.Tags), slices.Clone(e.Ingredients), slices.Clone(e.Steps), slices.Clone(e.Items)
+	return e
 }
 
 // decoder reads an item leniently: identities and times come from the key

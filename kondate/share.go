@@ -132,7 +132,7 @@ func (c *core) GetShareLink(ctx context.Context, shareID string) (ShareLink, err
 	if err := validateShareID(shareID); err != nil {
 		return ShareLink{}, wrap(op, err)
 	}
-	return getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), decodeShare)
+	return getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), shareDecoder)
 }
 
 // DeleteShareLink implements ShareStore.DeleteShareLink, which documents its errors.
@@ -143,7 +143,7 @@ func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) erro
 	}
 	// A link never changes, so reading its creator, then deleting it, is
 	// safe.
-	l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), decodeShare)
+	l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), shareDecoder)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (c *core) ResolveShareLink(ctx context.Context, shareID string) (ShareTarge
 	if err := c.o.index(indexGSI1); err != nil {
 		return ShareTarget{}, wrap(op, err)
 	}
-	l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), decodeShare)
+	l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), shareDecoder)
 	if err != nil {
 		return ShareTarget{}, err
 	}
@@ -192,14 +192,14 @@ func (c *core) ResolveShareLink(ctx context.Context, shareID string) (ShareTarge
 	// Not published: the creator's own item, if the creator owns it.
 	k := key(l.CreatedBy, ownerSK(l.TargetType, l.TargetID))
 	if l.TargetType == KindSet {
-		s, err := getOne(ctx, c, op, k, notFound, decodeSet)
+		s, err := getOne(ctx, c, op, k, notFound, setDecoder)
 		if err != nil {
 			return out, err
 		}
 		out.Set = &s
 		return out, nil
 	}
-	r, err := getOne(ctx, c, op, k, notFound, decodeRecipe)
+	r, err := getOne(ctx, c, op, k, notFound, recipeDecoder)
 	if err != nil {
 		return out, err
 	}

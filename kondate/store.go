@@ -40,7 +40,7 @@ func (c *core) scope(op, part string) ddb.Scope {
 	return ddb.Scope{Table: c.t.Name, Op: op, Partition: part}
 }
 
-func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec *backend.Decoder[T]) (T, error) {
 	var zero T
 	item, err := c.b.Get(ctx, c.t, k)
 	if err != nil {
@@ -49,7 +49,7 @@ func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound 
 	if item == nil {
 		return zero, wrap(op, notFound)
 	}
-	v, err := dec(c.t, item)
+	v, err := backend.Decode(c.b, c.t, item, dec)
 	if err != nil {
 		return zero, wrap(op, err)
 	}
@@ -58,12 +58,12 @@ func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound 
 
 // listPage runs one page of q and decodes its items. Items that cannot be
 // decoded are left out and reported in Page.Skipped.
-func listPage[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+func listPage[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	return listFiltered(ctx, c, op, opts, q, backend.Filter{}, dec)
 }
 
 // listFiltered is listPage keeping only the items f keeps; cursors bind f.
-func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, f backend.Filter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, q ddb.KeyQuery, f backend.Filter, dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	q.Budget = c.o.FilterBudget
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
@@ -75,7 +75,7 @@ func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.Pa
 	}
 	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for _, item := range items {
-		v, err := dec(c.t, item)
+		v, err := backend.Decode(c.b, c.t, item, dec)
 		switch {
 		case errors.Is(err, ddbkit.ErrCorruptItem):
 			p.Skipped = append(p.Skipped, wrap(op, err))
@@ -175,7 +175,7 @@ func (c *core) GetProfile(ctx context.Context, userID string) (Profile, error) {
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return Profile{}, wrap(op, err)
 	}
-	return getOne(ctx, c, op, key(userID, skProfile), errNotFound("profile", userID, "PROFILE"), decodeProfile)
+	return getOne(ctx, c, op, key(userID, skProfile), errNotFound("profile", userID, "PROFILE"), profileDecoder)
 }
 
 // UpdateProfile implements ProfileStore.UpdateProfile, which documents its errors.
@@ -254,17 +254,17 @@ func (c *core) GetRecipe(ctx context.Context, userID, id string) (Recipe, error)
 	if err := validateRef(userID, id); err != nil {
 		return Recipe{}, wrap(op, err)
 	}
-	return getOne(ctx, c, op, key(userID, skRecipe+id), errNotFound("recipe", userID, id), decodeRecipe)
+	return getOne(ctx, c, op, key(userID, skRecipe+id), errNotFound("recipe", userID, id), recipeDecoder)
 }
 
 // FindRecipe implements RecipeStore.FindRecipe, which documents its errors.
 func (c *core) FindRecipe(ctx context.Context, id string) (Recipe, error) {
-	return find(ctx, c, "find recipe", entityRecipe, skRecipe, id, decodeRecipe)
+	return find(ctx, c, "find recipe", entityRecipe, skRecipe, id, recipeDecoder)
 }
 
 // find looks an entity up by ID on GSI1, then reads it from its owner's
 // partition: GSI1 gives the owner, the consistent read the current item.
-func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, dec *backend.Decoder[T]) (T, error) {
 	var zero T
 	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
 		return zero, wrap(op, err)
@@ -289,10 +289,10 @@ func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, 
 
 // ListRecipes implements RecipeStore.ListRecipes, which documents its errors.
 func (c *core) ListRecipes(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Recipe], error) {
-	return listUser(ctx, c, "list recipes", userID, skRecipe, true, opts, decodeRecipe)
+	return listUser(ctx, c, "list recipes", userID, skRecipe, true, opts, recipeDecoder)
 }
 
-func listUser[T any](ctx context.Context, c *core, op, userID, prefix string, newestFirst bool, opts ddbkit.PageOptions, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+func listUser[T any](ctx context.Context, c *core, op, userID, prefix string, newestFirst bool, opts ddbkit.PageOptions, dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
@@ -388,17 +388,17 @@ func (c *core) GetSet(ctx context.Context, userID, id string) (Set, error) {
 	if err := validateRef(userID, id); err != nil {
 		return Set{}, wrap(op, err)
 	}
-	return getOne(ctx, c, op, key(userID, skSet+id), errNotFound("set", userID, id), decodeSet)
+	return getOne(ctx, c, op, key(userID, skSet+id), errNotFound("set", userID, id), setDecoder)
 }
 
 // FindSet implements SetStore.FindSet, which documents its errors.
 func (c *core) FindSet(ctx context.Context, id string) (Set, error) {
-	return find(ctx, c, "find set", entitySet, skSet, id, decodeSet)
+	return find(ctx, c, "find set", entitySet, skSet, id, setDecoder)
 }
 
 // ListSets implements SetStore.ListSets, which documents its errors.
 func (c *core) ListSets(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Set], error) {
-	return listUser(ctx, c, "list sets", userID, skSet, true, opts, decodeSet)
+	return listUser(ctx, c, "list sets", userID, skSet, true, opts, setDecoder)
 }
 
 // UpdateSet implements SetStore.UpdateSet, which documents its errors.
@@ -461,7 +461,7 @@ func (c *core) GetPlan(ctx context.Context, userID string, slot PlanSlot) (Plan,
 	if err := check(func(v *validator) { v.user(userID); v.slot(slot) }); err != nil {
 		return Plan{}, wrap(op, err)
 	}
-	return getOne(ctx, c, op, key(userID, planSK(slot)), errPlanNotFound(userID, slot), decodePlan)
+	return getOne(ctx, c, op, key(userID, planSK(slot)), errPlanNotFound(userID, slot), planDecoder)
 }
 
 // UpdatePlan implements PlanStore.UpdatePlan, which documents its errors.
@@ -596,7 +596,7 @@ func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppin
 
 // ListShoppingItems implements ShoppingStore.ListShoppingItems, which documents its errors.
 func (c *core) ListShoppingItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[ShoppingItem], error) {
-	return listUser(ctx, c, "list shopping items", userID, skShopping, false, opts, decodeShopping)
+	return listUser(ctx, c, "list shopping items", userID, skShopping, false, opts, shoppingDecoder)
 }
 
 // UpdateShoppingItem implements ShoppingStore.UpdateShoppingItem, which documents its errors.
@@ -666,7 +666,7 @@ func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeIte
 
 // ListFridgeItems implements FridgeStore.ListFridgeItems, which documents its errors.
 func (c *core) ListFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[FridgeItem], error) {
-	return listUser(ctx, c, "list fridge items", userID, skFridge, false, opts, decodeFridge)
+	return listUser(ctx, c, "list fridge items", userID, skFridge, false, opts, fridgeDecoder)
 }
 
 // UpdateFridgeItem implements FridgeStore.UpdateFridgeItem, which documents its errors.
@@ -806,7 +806,7 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deleted
 
 // ListDeletedFridgeItems implements FridgeStore.ListDeletedFridgeItems, which documents its errors.
 func (c *core) ListDeletedFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[DeletedFridgeItem], error) {
-	return listUser(ctx, c, "list deleted fridge items", userID, skFridgeDeleted, true, opts, decodeDeletedFridge)
+	return listUser(ctx, c, "list deleted fridge items", userID, skFridgeDeleted, true, opts, deletedFridgeDecoder)
 }
 
 // ---- categories
@@ -832,7 +832,7 @@ func (c *core) ListCategories(ctx context.Context, userID string, scope Category
 	if err := check(func(v *validator) { v.scope(scope) }); err != nil {
 		return ddbkit.Page[Category]{}, wrap(op, err)
 	}
-	return listUser(ctx, c, op, userID, categorySK(scope, ""), false, opts, decodeCategory)
+	return listUser(ctx, c, op, userID, categorySK(scope, ""), false, opts, categoryDecoder)
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
@@ -901,7 +901,7 @@ func (c *core) ListCookLogsByMonth(ctx context.Context, userID, month string, op
 		return ddbkit.Page[CookLog]{}, wrap(op, err)
 	}
 	// The seed's begins_with(SK, "COOKLOG#2026-02").
-	return listUser(ctx, c, op, userID, skCookLog+month, false, opts, decodeCookLog)
+	return listUser(ctx, c, op, userID, skCookLog+month, false, opts, cookLogDecoder)
 }
 
 // ListCookLogsByDay implements CookLogStore.ListCookLogsByDay, which documents its errors.
@@ -910,7 +910,7 @@ func (c *core) ListCookLogsByDay(ctx context.Context, userID, date string, opts 
 	if err := check(func(v *validator) { v.date("Date", date, true) }); err != nil {
 		return ddbkit.Page[CookLog]{}, wrap(op, err)
 	}
-	return listUser(ctx, c, op, userID, cookLogSK(date, ""), false, opts, decodeCookLog)
+	return listUser(ctx, c, op, userID, cookLogSK(date, ""), false, opts, cookLogDecoder)
 }
 
 // ---- payments
@@ -939,7 +939,7 @@ func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymen
 
 // ListPaymentMethods implements PaymentStore.ListPaymentMethods, which documents its errors.
 func (c *core) ListPaymentMethods(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PaymentMethod], error) {
-	return listUser(ctx, c, "list payment methods", userID, skPaymentMethod, false, opts, decodePaymentMethod)
+	return listUser(ctx, c, "list payment methods", userID, skPaymentMethod, false, opts, paymentMethodDecoder)
 }
 
 // RemovePaymentMethod implements PaymentStore.RemovePaymentMethod, which documents its errors.
@@ -979,7 +979,7 @@ func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase
 
 // ListPurchases implements PaymentStore.ListPurchases, which documents its errors.
 func (c *core) ListPurchases(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Purchase], error) {
-	return listUser(ctx, c, "list purchases", userID, skPurchase, true, opts, decodePurchase)
+	return listUser(ctx, c, "list purchases", userID, skPurchase, true, opts, purchaseDecoder)
 }
 
 // GetSubscription implements PaymentStore.GetSubscription, which documents its errors.
@@ -988,7 +988,7 @@ func (c *core) GetSubscription(ctx context.Context, userID string) (Subscription
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return Subscription{}, wrap(op, err)
 	}
-	return getOne(ctx, c, op, key(userID, skSubscription), errNotFound("subscription", userID, "ACTIVE"), decodeSubscription)
+	return getOne(ctx, c, op, key(userID, skSubscription), errNotFound("subscription", userID, "ACTIVE"), subscriptionDecoder)
 }
 
 // SetSubscription implements PaymentStore.SetSubscription, which documents its errors.
@@ -1045,7 +1045,7 @@ func (c *core) AddNotification(ctx context.Context, userID string, in NewNotific
 
 // ListNotifications implements NotificationStore.ListNotifications, which documents its errors.
 func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error) {
-	return listUser(ctx, c, "list notifications", userID, skNotification, true, opts, decodeNotification)
+	return listUser(ctx, c, "list notifications", userID, skNotification, true, opts, notificationDecoder)
 }
 
 // MarkNotificationRead implements NotificationStore.MarkNotificationRead, which documents its errors.
@@ -1074,7 +1074,7 @@ func (c *core) GetNotificationSettings(ctx context.Context, userID string) (Noti
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return NotificationSettings{}, wrap(op, err)
 	}
-	s, err := getOne(ctx, c, op, key(userID, skNotifSettings), errSkipNotFound, decodeNotificationSettings)
+	s, err := getOne(ctx, c, op, key(userID, skNotifSettings), errSkipNotFound, notificationSettingsDecoder)
 	if errors.Is(err, errSkipNotFound) {
 		return NotificationSettings{UserID: userID}, nil
 	}
@@ -1131,5 +1131,5 @@ func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform 
 
 // ListPushTokens implements NotificationStore.ListPushTokens, which documents its errors.
 func (c *core) ListPushTokens(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PushToken], error) {
-	return listUser(ctx, c, "list push tokens", userID, skPushToken, false, opts, decodePushToken)
+	return listUser(ctx, c, "list push tokens", userID, skPushToken, false, opts, pushTokenDecoder)
 }
