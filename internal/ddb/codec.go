@@ -3,6 +3,7 @@ package ddb
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,7 +67,7 @@ func (c Codec[T]) Decode(t Table, item Item, out *T) error {
 		return Unmarshal(t, item, out)
 	}
 	rv := reflect.ValueOf(out).Elem()
-	for i := range c.p.fields {
+	for _, i := range c.p.byName {
 		f := &c.p.fields[i]
 		av, ok := item[f.name]
 		if !ok {
@@ -103,6 +104,10 @@ type field struct {
 // plan is the fields of one struct type, in declaration order.
 type plan struct {
 	fields []field
+	// byName orders the fields by attribute name, the order Decode tries
+	// them in: of several corrupt attributes, it names the first by name,
+	// as ddb.Unmarshal does, whatever order a layout declares them in.
+	byName []int
 	// encWhole is set when some field is not of a kind the plan encodes,
 	// decWhole when the plan cannot say which field an attribute fills
 	// (two fields of one name, an embedded pointer) or how (tag options):
@@ -125,6 +130,11 @@ func planOf(typ reflect.Type) *plan {
 	}
 	p := &plan{}
 	p.collect(typ, nil)
+	p.byName = make([]int, len(p.fields))
+	for i := range p.byName {
+		p.byName[i] = i
+	}
+	slices.SortFunc(p.byName, func(a, b int) int { return strings.Compare(p.fields[a].name, p.fields[b].name) })
 	seen := map[string]bool{}
 	for _, f := range p.fields {
 		if seen[f.name] {

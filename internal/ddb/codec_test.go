@@ -207,9 +207,15 @@ func checkDecode[T any](t *testing.T, i int, tbl ddb.Table, item ddb.Item, c ddb
 		t.Fatalf("item %d %s: Decode error %v, UnmarshalMap error %v", i, ddb.AttrString(&types.AttributeValueMemberM{Value: item}), err, wantErr)
 	}
 	if err != nil {
-		var ce *ddbkit.CorruptItemError
+		// The attribute blamed is the one ddb.Unmarshal blames: the first,
+		// by name, that cannot be decoded.
+		var ce, want *ddbkit.CorruptItemError
 		if !errors.As(err, &ce) || !errors.Is(err, ddbkit.ErrCorruptItem) || item[ce.Attr] == nil {
 			t.Fatalf("item %d: Decode error %v, want a CorruptItemError naming an attribute of the item", i, err)
+		}
+		var v T
+		if !errors.As(ddb.Unmarshal(tbl, item, &v), &want) || ce.Attr != want.Attr {
+			t.Fatalf("item %d: Decode blames %q, ddb.Unmarshal %v", i, ce.Attr, want)
 		}
 		return
 	}
