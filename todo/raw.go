@@ -21,39 +21,36 @@ import (
 
 // The item layouts, attribute for attribute as the seed gives them, each
 // with the one codec that writes and reads it. Writes encode them whole;
-// reads decode them leniently (see decodeTodo). The fields are in the order
-// of their attribute names because the codec tries them in declaration
-// order: an item with several corrupt attributes is then reported at the
-// first by name, as ddb.Unmarshal reports it (TestDecodeLenient).
+// reads decode them leniently (see decodeTodo).
 type userItem struct {
-	Email    string `dynamodbav:"email"`
 	PK       string `dynamodbav:"pk"`
 	SK       string `dynamodbav:"sk"`
 	Username string `dynamodbav:"username"`
+	Email    string `dynamodbav:"email"`
 }
 
 type todoItem struct {
-	CategoryID  string `dynamodbav:"category_id"`
-	Completed   bool   `dynamodbav:"completed"`
-	CreatedAt   string `dynamodbav:"created_at"`
-	Description string `dynamodbav:"description"`
-	EntityType  string `dynamodbav:"entity_type"`
-	ID          string `dynamodbav:"id"`
 	PK          string `dynamodbav:"pk"`
-	Priority    string `dynamodbav:"priority"`
 	SK          string `dynamodbav:"sk"`
+	ID          string `dynamodbav:"id"`
+	EntityType  string `dynamodbav:"entity_type"`
 	Title       string `dynamodbav:"title"`
+	Description string `dynamodbav:"description"`
+	Priority    string `dynamodbav:"priority"`
+	Completed   bool   `dynamodbav:"completed"`
+	CategoryID  string `dynamodbav:"category_id"`
+	CreatedAt   string `dynamodbav:"created_at"`
 	UpdatedAt   string `dynamodbav:"updated_at"`
 }
 
 type categoryItem struct {
-	Color      string `dynamodbav:"color"`
-	CreatedAt  string `dynamodbav:"created_at"`
-	EntityType string `dynamodbav:"entity_type"`
-	ID         string `dynamodbav:"id"`
-	Name       string `dynamodbav:"name"`
 	PK         string `dynamodbav:"pk"`
 	SK         string `dynamodbav:"sk"`
+	ID         string `dynamodbav:"id"`
+	EntityType string `dynamodbav:"entity_type"`
+	Name       string `dynamodbav:"name"`
+	Color      string `dynamodbav:"color"`
+	CreatedAt  string `dynamodbav:"created_at"`
 	UpdatedAt  string `dynamodbav:"updated_at"`
 }
 
