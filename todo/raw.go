@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -124,6 +125,45 @@ func decodeCategory(tbl ddb.Table, item ddb.Item, username string) (Category, er
 	created, updated, err := times(tbl, item, it.CreatedAt, it.UpdatedAt)
 	return Category{ID: id, Username: username, Name: it.Name, Color: Color(it.Color),
 		CreatedAt: created, UpdatedAt: updated}, err
+}
+
+// The decoders of the items the stores read (see backend.Decoder): a
+// memory store decodes each item it holds once. A user's todos and
+// categories take the username from their own partition key, the one
+// every read of them names.
+var (
+	userDecoder     = backend.NewDecoder(decodeUser, nil)
+	todoDecoder     = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (Todo, error) { return decodeTodo(t, item, owner(item)) }, nil)
+	categoryDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (Category, error) {
+		return decodeCategory(t, item, owner(item))
+	}, nil)
+	recordDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (Record, error) {
+		return decodeRecord(t, item, owner(item))
+	}, Record.clone)
+)
+
+// owner is the username in item's partition key, user#{username}.
+func owner(item ddb.Item) string {
+	pk, _ := item[AttrPK].(*types.AttributeValueMemberS)
+	if pk == nil {
+		return ""
+	}
+	username, _ := strings.CutPrefix(pk.Value, userPKPrefix+keys.Sep)
+	return username
+}
+
+// clone copies the values r points to, so that a caller's change to them
+// stays its own.
+func (r Record) clone() Record {
+	if r.Todo != nil {
+		t := *r.Todo
+		r.Todo = &t
+	}
+	if r.Category != nil {
+		c := *r.Category
+		r.Category = &c
+	}
+	return r
 }
 
 // decodeRecord takes the item's kind from its sort key, as ListTodos and

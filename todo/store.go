@@ -96,13 +96,13 @@ func (c *core) GetUser(ctx context.Context, username string) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
-	return getOne(ctx, c, op, k, errUserNotFound(username), func(it ddb.Item) (User, error) { return decodeUser(c.t, it) })
+	return getOne(ctx, c, op, k, errUserNotFound(username), userDecoder)
 }
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
 func (c *core) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
 	return list(ctx, c, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(c.t, c.o.FilterBudget), nil },
-		func(it ddb.Item) (User, error) { return decodeUser(c.t, it) })
+		userDecoder)
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
@@ -280,14 +280,14 @@ func (c *core) GetTodo(ctx context.Context, username, id string) (Todo, error) {
 	if err != nil {
 		return Todo{}, err
 	}
-	return getOne(ctx, c, op, k, errNotFound("todo", username, id), func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+	return getOne(ctx, c, op, k, errNotFound("todo", username, id), todoDecoder)
 }
 
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
 func (c *core) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
 	return list(ctx, c, "list todos", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, todoSKPrefix) },
-		func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+		todoDecoder)
 }
 
 // todoChange is the update of patch at time now: updated_at, and the
@@ -523,14 +523,14 @@ func (c *core) GetCategory(ctx context.Context, username, id string) (Category, 
 		return Category{}, err
 	}
 	return getOne(ctx, c, op, k, errNotFound("category", username, id),
-		func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+		categoryDecoder)
 }
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
 func (c *core) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
 	return list(ctx, c, "list categories", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, categorySKPref) },
-		func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+		categoryDecoder)
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
@@ -670,13 +670,13 @@ func (c *core) DeleteCategory(ctx context.Context, username, id string) error {
 func (c *core) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
 	return list(ctx, c, "list user data", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, "") },
-		func(it ddb.Item) (Record, error) { return decodeRecord(c.t, it, username) })
+		recordDecoder)
 }
 
 // ---- shared steps
 
 // getOne reads the item at k and decodes it, or returns notFound.
-func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec func(ddb.Item) (T, error)) (T, error) {
+func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec *backend.Decoder[T]) (T, error) {
 	var zero T
 	item, err := c.b.Get(ctx, c.t, k.key())
 	if err != nil {
@@ -685,7 +685,7 @@ func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound 
 	if item == nil {
 		return zero, wrap(op, notFound)
 	}
-	v, err := dec(item)
+	v, err := backend.Decode(c.b, c.t, item, dec)
 	if err != nil {
 		return zero, wrap(op, err)
 	}
@@ -708,9 +708,9 @@ func updateOne[T any](ctx context.Context, c *core, op string, k itemKey, u back
 	return v, wrap(op, err)
 }
 
-// list runs one page of a listing and converts its items. Items that
+// list runs one page of a listing and decodes its items. Items that
 // cannot be decoded are left out and reported in Page.Skipped.
-func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), conv func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOptions, query func() (ddb.KeyQuery, error), dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
@@ -725,7 +725,7 @@ func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOption
 	}
 	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for _, item := range items {
-		v, err := conv(item)
+		v, err := backend.Decode(c.b, c.t, item, dec)
 		switch {
 		case err == errSkip:
 		case errors.Is(err, ddbkit.ErrCorruptItem):
