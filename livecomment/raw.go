@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -73,40 +74,48 @@ func marshalConnection(c Connection) (ddb.Item, error) {
 // is no time) is a *ddbkit.CorruptItemError naming the table, key and
 // attribute.
 
-func (t tables) decodeRoom(item ddb.Item) (Room, error) {
+func decodeRoom(t ddb.Table, item ddb.Item) (Room, error) {
 	var it roomItem
-	if err := roomCodec.Decode(t.rooms, item, &it); err != nil {
+	if err := roomCodec.Decode(t, item, &it); err != nil {
 		return Room{}, err
 	}
-	created, err := readTime(t.rooms, item, attrCreatedAt, it.CreatedAt)
+	created, err := readTime(t, item, attrCreatedAt, it.CreatedAt)
 	if err != nil {
 		return Room{}, err
 	}
-	updated, err := readTime(t.rooms, item, attrUpdatedAt, it.UpdatedAt)
+	updated, err := readTime(t, item, attrUpdatedAt, it.UpdatedAt)
 	return Room{ID: it.RoomID, Name: it.Name, HostID: it.HostID, Status: RoomStatus(it.Status), CreatedAt: created,
 		UpdatedAt: updated}, err
 }
 
-func (t tables) decodeComment(item ddb.Item) (Comment, error) {
+func decodeComment(t ddb.Table, item ddb.Item) (Comment, error) {
 	var it commentItem
-	if err := commentCodec.Decode(t.comments, item, &it); err != nil {
+	if err := commentCodec.Decode(t, item, &it); err != nil {
 		return Comment{}, err
 	}
-	created, err := readTime(t.comments, item, attrCreatedAt, it.CreatedAt)
+	created, err := readTime(t, item, attrCreatedAt, it.CreatedAt)
 	if it.Nickname == "" {
 		it.Nickname = DefaultNickname
 	}
 	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
 }
 
-func (t tables) decodeConnection(item ddb.Item) (Connection, error) {
+func decodeConnection(t ddb.Table, item ddb.Item) (Connection, error) {
 	var it connectionItem
-	if err := connectionCodec.Decode(t.connections, item, &it); err != nil {
+	if err := connectionCodec.Decode(t, item, &it); err != nil {
 		return Connection{}, err
 	}
-	joined, err := readTime(t.connections, item, attrTimestamp, it.Timestamp)
+	joined, err := readTime(t, item, attrTimestamp, it.Timestamp)
 	return Connection{ID: it.ConnectionID, RoomID: it.RoomID, JoinedAt: joined}, err
 }
+
+// The decoders of the items the stores read (see backend.Decoder): a
+// memory store decodes each item it holds once.
+var (
+	roomDecoder       = backend.NewDecoder(decodeRoom, nil)
+	commentDecoder    = backend.NewDecoder(decodeComment, nil)
+	connectionDecoder = backend.NewDecoder(decodeConnection, nil)
+)
 
 // readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;
 // the zero time when the attribute is missing or empty.
@@ -243,15 +252,15 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 			switch name {
 			case s.t.rooms.Name:
 				if err = checkKey(s.t.rooms, raw); err == nil {
-					_, err = s.t.decodeRoom(raw)
+					_, err = decodeRoom(s.t.rooms, raw)
 				}
 			case s.t.comments.Name:
 				if err = checkKey(s.t.comments, raw); err == nil {
-					_, err = s.t.decodeComment(raw)
+					_, err = decodeComment(s.t.comments, raw)
 				}
 			case s.t.connections.Name:
 				if err = checkKey(s.t.connections, raw); err == nil {
-					_, err = s.t.decodeConnection(raw)
+					_, err = decodeConnection(s.t.connections, raw)
 				}
 			default:
 				err = ddbkit.Invalid("table", "%q is not one of the store's tables (%s, %s, %s)",

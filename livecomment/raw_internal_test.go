@@ -62,15 +62,15 @@ func TestDecodeLenient(t *testing.T) {
 		text  func(ddb.Item) (string, error)
 	}{
 		{tb.rooms, []string{attrRoomID, attrName, attrHostID, attrStatus}, func(item ddb.Item) (string, error) {
-			r, err := tb.decodeRoom(item)
+			r, err := decodeRoom(tb.rooms, item)
 			return r.ID + r.Name + r.HostID + string(r.Status), err
 		}},
 		{tb.comments, []string{attrRoomID, attrCommentID, attrContent, attrNickname}, func(item ddb.Item) (string, error) {
-			c, err := tb.decodeComment(item)
+			c, err := decodeComment(tb.comments, item)
 			return c.RoomID + c.ID + c.Content + strings.TrimPrefix(c.Nickname, DefaultNickname), err
 		}},
 		{tb.connections, []string{attrConnectionID, attrRoomID}, func(item ddb.Item) (string, error) {
-			c, err := tb.decodeConnection(item)
+			c, err := decodeConnection(tb.connections, item)
 			return c.ID + c.RoomID, err
 		}},
 	}

@@ -83,12 +83,12 @@ func (c *core) GetRoom(ctx context.Context, roomID string) (Room, error) {
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
 	}
-	return getOne(ctx, c, op, c.t.rooms, roomID, errRoomNotFound(roomID), c.t.decodeRoom)
+	return getOne(ctx, c, op, c.t.rooms, roomID, errRoomNotFound(roomID), roomDecoder)
 }
 
 // ListHostRooms implements RoomReader.ListHostRooms, which documents its errors.
 func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error) {
-	return list(ctx, c, "list host rooms", "HostID", hostID, opts, c.t.hostRoomsQuery, c.t.decodeRoom)
+	return list(ctx, c, "list host rooms", "HostID", hostID, opts, c.t.hostRoomsQuery, roomDecoder)
 }
 
 // CloseRoom implements RoomStore.CloseRoom, which documents its errors.
@@ -140,7 +140,7 @@ func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	if err != nil {
 		return Room{}, wrap(op, err)
 	}
-	r, err := c.t.decodeRoom(item)
+	r, err := decodeRoom(c.t.rooms, item)
 	return r, wrap(op, err)
 }
 
@@ -176,7 +176,7 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 
 // ListComments implements CommentReader.ListComments, which documents its errors.
 func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
-	return list(ctx, c, "list comments", "RoomID", roomID, opts, c.t.commentsQuery, c.t.decodeComment)
+	return list(ctx, c, "list comments", "RoomID", roomID, opts, c.t.commentsQuery, commentDecoder)
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.
@@ -206,7 +206,7 @@ func (c *core) GetConnection(ctx context.Context, connectionID string) (Connecti
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return Connection{}, err
 	}
-	return getOne(ctx, c, op, c.t.connections, connectionID, errConnectionNotFound(connectionID), c.t.decodeConnection)
+	return getOne(ctx, c, op, c.t.connections, connectionID, errConnectionNotFound(connectionID), connectionDecoder)
 }
 
 // Disconnect implements ConnectionStore.Disconnect, which documents its errors.
@@ -226,7 +226,7 @@ func (c *core) Disconnect(ctx context.Context, connectionID string) error {
 
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
 func (c *core) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
-	return list(ctx, c, "list connections", "RoomID", roomID, opts, c.t.connectionsQuery, c.t.decodeConnection)
+	return list(ctx, c, "list connections", "RoomID", roomID, opts, c.t.connectionsQuery, connectionDecoder)
 }
 
 // checked runs w in one transaction with the check that roomID exists and
@@ -249,7 +249,7 @@ func (c *core) checked(ctx context.Context, scope ddb.Scope, roomID string, w ba
 }
 
 // getOne reads the item of table t at id, consistently, and decodes it.
-func getOne[T any](ctx context.Context, c *core, op string, t ddb.Table, id string, notFound error, decode func(ddb.Item) (T, error)) (T, error) {
+func getOne[T any](ctx context.Context, c *core, op string, t ddb.Table, id string, notFound error, decode *backend.Decoder[T]) (T, error) {
 	var zero T
 	if err := ctx.Err(); err != nil {
 		return zero, wrap(op, err)
@@ -261,14 +261,14 @@ func getOne[T any](ctx context.Context, c *core, op string, t ddb.Table, id stri
 	case item == nil:
 		return zero, wrap(op, notFound)
 	}
-	v, err := decode(item)
+	v, err := backend.Decode(c.b, t, item, decode)
 	return v, wrap(op, err)
 }
 
 // list runs one page of a listing of the partition id and decodes its
 // items. An item that cannot be decoded is left out and reported in
 // Page.Skipped.
-func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit.PageOptions, query func(string) ddb.KeyQuery, decode func(ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit.PageOptions, query func(string) ddb.KeyQuery, decode *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	if err := checkID(op, field, id); err != nil {
 		return ddbkit.Page[T]{}, err
 	}
@@ -281,13 +281,14 @@ func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit
 	}
 	// No listing filters: a page reads its limit of index entries and one
 	// more, whatever the partition holds.
-	items, next, err := c.b.Query(ctx, query(id), limit, opts.Cursor, backend.Filter{})
+	q := query(id)
+	items, next, err := c.b.Query(ctx, q, limit, opts.Cursor, backend.Filter{})
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
 	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for _, item := range items {
-		v, err := decode(item)
+		v, err := backend.Decode(c.b, q.Table, item, decode)
 		if err != nil {
 			p.Skipped = append(p.Skipped, wrap(op, err))
 			continue
