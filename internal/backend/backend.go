@@ -697,21 +697,36 @@ func sameValue(a, b types.AttributeValue) bool {
 // setMembers returns the members of a String or Number Set, Numbers in
 // canonical form, nil for any other value.
 func setMembers(v types.AttributeValue) map[string]bool {
-	out := map[string]bool{}
-	switch v := v.(type) {
-	case *types.AttributeValueMemberSS:
-		for _, m := range v.Value {
-			out["S"+m] = true
-		}
-	case *types.AttributeValueMemberNS:
-		for _, m := range v.Value {
-			if c, err := canonNumber(m); err == nil {
-				m = c
-			}
-			out["N"+m] = true
-		}
-	default:
+	ms, typ := setOf(v)
+	if typ == "" {
 		return nil
 	}
+	out := make(map[string]bool, len(ms))
+	for _, m := range ms {
+		out[memberKey(typ, m)] = true
+	}
 	return out
+}
+
+// setOf returns the members of a String or Number set and its type, "S"
+// or "N"; "" for any other value.
+func setOf(v types.AttributeValue) ([]string, string) {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberSS:
+		return v.Value, "S"
+	case *types.AttributeValueMemberNS:
+		return v.Value, "N"
+	}
+	return nil, ""
+}
+
+// memberKey is a set member's identity: its type and, for a Number, its
+// canonical form, so that "1.0" and "1" are one member, as in DynamoDB.
+func memberKey(typ, m string) string {
+	if typ == "N" {
+		if c, err := canonNumber(m); err == nil {
+			m = c
+		}
+	}
+	return typ + m
 }

@@ -422,35 +422,20 @@ func applyChange(t ddb.Table, k Key, old ddb.Item, u Change) (ddb.Item, error) {
 			if have == nil || gone == nil || typeName(cur) != typeName(o.value) {
 				return nil, validation("An operand in the update expression has an incorrect data type")
 			}
-			switch cur := cur.(type) {
-			case *types.AttributeValueMemberSS:
-				var keep []string
-				for _, m := range cur.Value {
-					if !gone["S"+m] {
-						keep = append(keep, m)
-					}
+			members, typ := setOf(cur)
+			var keep []string
+			for _, m := range members {
+				if !gone[memberKey(typ, m)] {
+					keep = append(keep, m)
 				}
-				if len(keep) == 0 {
-					delete(item, o.name)
-				} else {
-					item[o.name] = &types.AttributeValueMemberSS{Value: keep}
-				}
-			case *types.AttributeValueMemberNS:
-				var keep []string
-				for _, m := range cur.Value {
-					c := m
-					if n, err := canonNumber(m); err == nil {
-						c = n
-					}
-					if !gone["N"+c] {
-						keep = append(keep, m)
-					}
-				}
-				if len(keep) == 0 {
-					delete(item, o.name)
-				} else {
-					item[o.name] = &types.AttributeValueMemberNS{Value: keep}
-				}
+			}
+			switch {
+			case len(keep) == 0:
+				delete(item, o.name)
+			case typ == "S":
+				item[o.name] = &types.AttributeValueMemberSS{Value: keep}
+			default:
+				item[o.name] = &types.AttributeValueMemberNS{Value: keep}
 			}
 		case changeAdd:
 			sum, err := add(item[o.name], o.value.(*types.AttributeValueMemberN).Value)

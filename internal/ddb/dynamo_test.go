@@ -482,18 +482,6 @@ func TestTxDynamoDB(t *testing.T) {
 		}
 	})
 
-	t.Run("duplicate key refused before the call", func(t *testing.T) {
-		cc := ddbtest.NewCountingClient(c)
-		var tx ddb.Tx
-		tx.UpdatePrepared("a", tbl, tbl.Key("p", "y"), setVP).Delete("b", tbl, tbl.Key("p", "y"))
-		if err := tx.Exec(ctx, cc); !errors.Is(err, ddbkit.ErrInvalidArgument) {
-			t.Errorf("Exec() error = %v, want ErrInvalidArgument", err)
-		}
-		if got := cc.Count("TransactWriteItems"); got != 0 {
-			t.Errorf("%d TransactWriteItems calls, want 0", got)
-		}
-	})
-
 	t.Run("retry through conflicts", func(t *testing.T) {
 		tests := []struct {
 			name      string

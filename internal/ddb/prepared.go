@@ -136,7 +136,7 @@ func (p *Prepared) Names() map[string]string { return p.names }
 
 // PutPrepared adds a PutItem conditional on p's condition, if any.
 func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ...types.AttributeValue) *Tx {
-	return tx.prepared(label, t, t.KeyOf(item), func() types.TransactWriteItem {
+	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{Put: &types.Put{TableName: &t.Name, Item: item,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
@@ -146,7 +146,7 @@ func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ..
 // UpdatePrepared adds an UpdateItem with p's update, conditional on p's
 // condition, if any.
 func (tx *Tx) UpdatePrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
-	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{Update: &types.Update{TableName: &t.Name, Key: key, UpdateExpression: p.update,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
@@ -155,7 +155,7 @@ func (tx *Tx) UpdatePrepared(label string, t Table, key Item, p *Prepared, args 
 
 // DeletePrepared adds a DeleteItem conditional on p's condition, if any.
 func (tx *Tx) DeletePrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
-	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{Delete: &types.Delete{TableName: &t.Name, Key: key,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
@@ -164,7 +164,7 @@ func (tx *Tx) DeletePrepared(label string, t Table, key Item, p *Prepared, args 
 
 // CheckPrepared adds a ConditionCheck of p's condition.
 func (tx *Tx) CheckPrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
-	return tx.prepared(label, t, key, func() types.TransactWriteItem {
+	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: &t.Name, Key: key,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -40,147 +39,6 @@ var (
 	setVP      = ddb.MustPrepare(expression.NewBuilder().WithUpdate(setV()))
 )
 
-func TestTxBuildSize(t *testing.T) {
-	tests := []struct {
-		name    string
-		n       int
-		wantErr error
-	}{
-		{name: "empty", n: 0, wantErr: ddbkit.ErrInvalidArgument},
-		{name: "one", n: 1},
-		{name: "exactly the limit", n: ddb.MaxTxItems},
-		{name: "one over the limit", n: ddb.MaxTxItems + 1, wantErr: ddbkit.ErrInvalidArgument},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var tx ddb.Tx
-			for i := range tt.n {
-				tx.Put(fmt.Sprintf("put %d", i), tblA, item("p", fmt.Sprint(i)))
-			}
-			in, err := tx.Build()
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("Build() error = %v, want %v", err, tt.wantErr)
-			}
-			if tt.wantErr != nil {
-				if in != nil {
-					t.Errorf("Build() input = %v, want nil with an error", in)
-				}
-				s := &stubClient{}
-				if err := tx.Exec(context.Background(), s); !errors.Is(err, tt.wantErr) {
-					t.Errorf("Exec() error = %v, want %v", err, tt.wantErr)
-				}
-				if got := s.calls(); got != 0 {
-					t.Errorf("Exec() made %d calls, want 0", got)
-				}
-				return
-			}
-			if got := len(in.TransactItems); got != tt.n {
-				t.Errorf("len(TransactItems) = %d, want %d", got, tt.n)
-			}
-		})
-	}
-}
-
-func TestTxDuplicateKey(t *testing.T) {
-	k := tblA.Key("p", "s")
-	tests := []struct {
-		name  string
-		build func(tx *ddb.Tx)
-		first string // label of the first item on the key
-		dup   string // label of the second
-	}{
-		{
-			name:  "put then update",
-			build: func(tx *ddb.Tx) { tx.Put("create", tblA, item("p", "s")).UpdatePrepared("bump", tblA, k, setVP) },
-			first: "create", dup: "bump",
-		},
-		{
-			name:  "put then delete",
-			build: func(tx *ddb.Tx) { tx.Put("create", tblA, item("p", "s")).Delete("remove", tblA, k) },
-			first: "create", dup: "remove",
-		},
-		{
-			name:  "delete then check",
-			build: func(tx *ddb.Tx) { tx.Delete("remove", tblA, k).CheckPrepared("guard", tblA, k, notExistsP) },
-			first: "remove", dup: "guard",
-		},
-		{
-			name: "check then put, with other items between",
-			build: func(tx *ddb.Tx) {
-				tx.CheckPrepared("guard", tblA, k, notExistsP).
-					Put("other", tblA, item("p", "other")).
-					Put("elsewhere", tblB, item("p", "s")).
-					PutPrepared("create", tblA, item("p", "s"), notExistsP)
-			},
-			first: "guard", dup: "create",
-		},
-		{
-			name: "update then update, key maps built differently",
-			build: func(tx *ddb.Tx) {
-				tx.UpdatePrepared("one", tblA, ddb.Item{"sk": ddb.S("s"), "pk": ddb.S("p")}, setVP).
-					UpdatePrepared("two", tblA, tblA.KeyOf(item("p", "s")), setVP)
-			},
-			first: "one", dup: "two",
-		},
-		{
-			name: "prepared delete then prepared put",
-			build: func(tx *ddb.Tx) {
-				tx.DeletePrepared("remove", tblA, k, existsP).PutPrepared("create", tblA, item("p", "s"), notExistsP)
-			},
-			first: "remove", dup: "create",
-		},
-		{
-			name: "error is sticky: later valid items do not clear it",
-			build: func(tx *ddb.Tx) {
-				tx.Put("create", tblA, item("p", "s")).
-					Delete("remove", tblA, k).
-					Put("later", tblA, item("p", "later")).
-					UpdatePrepared("later still", tblA, tblA.Key("p", "still"), setVP)
-			},
-			first: "create", dup: "remove",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var tx ddb.Tx
-			tt.build(&tx)
-			_, err := tx.Build()
-			if !errors.Is(err, ddbkit.ErrInvalidArgument) {
-				t.Fatalf("Build() error = %v, want ErrInvalidArgument", err)
-			}
-			// The labels have no structured field, so the message is the only
-			// place that names them.
-			for _, label := range []string{tt.first, tt.dup} {
-				if !strings.Contains(err.Error(), fmt.Sprintf("%q", label)) {
-					t.Errorf("Build() error = %q, want it to name item %q", err, label)
-				}
-			}
-			s := &stubClient{}
-			if err := tx.Exec(context.Background(), s); !errors.Is(err, ddbkit.ErrInvalidArgument) {
-				t.Errorf("Exec() error = %v, want ErrInvalidArgument", err)
-			}
-			if got := s.calls(); got != 0 {
-				t.Errorf("Exec() made %d calls, want 0", got)
-			}
-		})
-	}
-}
-
-func TestTxSameKeyInTwoTables(t *testing.T) {
-	var tx ddb.Tx
-	tx.Put("in a", tblA, item("p", "s")).
-		Put("in b", tblB, item("p", "s")).
-		UpdatePrepared("same sk, other pk", tblA, tblA.Key("q", "s"), setVP).
-		UpdatePrepared("values swapped", tblA, tblA.Key("s", "p"), setVP)
-	in, err := tx.Build()
-	if err != nil {
-		t.Fatalf("Build() error = %v, want nil", err)
-	}
-	if got := len(in.TransactItems); got != 4 {
-		t.Errorf("len(TransactItems) = %d, want 4", got)
-	}
-}
-
 func TestTxToken(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -197,10 +55,7 @@ func TestTxToken(t *testing.T) {
 				tx.Token(tt.token)
 			}
 			tx.Put("p", tblA, item("p", "s"))
-			in, err := tx.Build()
-			if err != nil {
-				t.Fatalf("Build() error = %v", err)
-			}
+			in := tx.Build()
 			if got := in.ClientRequestToken; !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ClientRequestToken = %v, want %v", aws.ToString(got), aws.ToString(tt.want))
 			}
@@ -228,10 +83,7 @@ func TestTxExpressions(t *testing.T) {
 		DeletePrepared("delete", tblA, tblA.Key("p", "del"), cond, old).
 		CheckPrepared("check", tblA, tblA.Key("p", "chk"), cond, old).
 		Delete("delete, unconditional", tblA, tblA.Key("p", "del2"))
-	in, err := tx.Build()
-	if err != nil {
-		t.Fatalf("Build() error = %v", err)
-	}
+	in := tx.Build()
 	if got := len(in.TransactItems); got != 7 {
 		t.Fatalf("len(TransactItems) = %d, want 7", got)
 	}
@@ -480,7 +332,7 @@ func TestTxExecPassesOtherErrorsThrough(t *testing.T) {
 		if err := tx.Exec(context.Background(), s); err != nil {
 			t.Fatalf("Exec() error = %v, want nil", err)
 		}
-		want, _ := tx.Build()
+		want := tx.Build()
 		if len(s.transactions) != 1 || !reflect.DeepEqual(s.transactions[0], want) {
 			t.Errorf("Exec() sent %+v, want %+v", s.transactions, want)
 		}
