@@ -13,6 +13,7 @@ import (
 	"net/mail"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -285,9 +286,7 @@ const (
 	attrEmail        = "email"
 	attrUserRole     = "user_role"
 	attrCreatedAt    = "createdAt"
-	attrInvitedBy    = "invitedBy"
 	attrToken        = "token"
-	attrInvTeamName  = "team_name"
 	attrInvExpiresAt = AttrExpiresAt
 )
 
@@ -295,68 +294,31 @@ func invitationKey(teamID, invitationID string) itemKey {
 	return itemKey{teamPK(teamID), join(segInvite, invitationID)}
 }
 
-func invitationItem(inv Invitation) ddb.Item {
-	it := base(invitationKey(inv.TeamID, inv.ID), typeInvitation)
-	it[attrEmail] = s(inv.Email)
-	it[attrUserRole] = s(string(inv.Role))
-	if !inv.CreatedAt.IsZero() { // Invite always sets it; another writer's may lack it
-		it[attrCreatedAt] = n(inv.CreatedAt.Unix())
-	}
-	it[attrInvExpiresAt] = n(inv.ExpiresAt.Unix())
-	it[attrInvitedBy] = s(userPK(inv.InvitedBy))
-	it[attrToken] = s(inv.Token)
-	it[attrInvTeamName] = s(inv.TeamName)
-	return it
-}
-
-// storedInvitation is every attribute of an invitation item.
+// storedInvitation is every attribute of an invitation item, the layout
+// it is both written and read in.
 type storedInvitation struct {
 	PK        string `dynamodbav:"PK"`
 	SK        string `dynamodbav:"SK"`
 	Type      string `dynamodbav:"type"`
 	Email     string `dynamodbav:"email"`
 	Role      string `dynamodbav:"user_role"`
-	CreatedAt int64  `dynamodbav:"createdAt"`
+	CreatedAt int64  `dynamodbav:"createdAt,omitempty"` // Invite always sets it; another writer's may lack it
 	ExpiresAt int64  `dynamodbav:"expiresAt"`
 	InvitedBy string `dynamodbav:"invitedBy"`
 	Token     string `dynamodbav:"token"`
 	TeamName  string `dynamodbav:"team_name"`
 }
 
-// fast is stored.fast for invitations: false on anything but the
-// layout's S and N attributes.
-func (st *storedInvitation) fast(item ddb.Item) bool {
-	for name, v := range item {
-		var ok bool
-		switch name {
-		case AttrPK:
-			ok = readS(v, &st.PK)
-		case AttrSK:
-			ok = readS(v, &st.SK)
-		case attrType:
-			ok = readS(v, &st.Type)
-		case attrEmail:
-			ok = readS(v, &st.Email)
-		case attrUserRole:
-			ok = readS(v, &st.Role)
-		case attrCreatedAt:
-			ok = readN64(v, &st.CreatedAt)
-		case attrInvExpiresAt:
-			ok = readN64(v, &st.ExpiresAt)
-		case attrInvitedBy:
-			ok = readS(v, &st.InvitedBy)
-		case attrToken:
-			ok = readS(v, &st.Token)
-		case attrInvTeamName:
-			ok = readS(v, &st.TeamName)
-		default:
-			ok = true
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
+var (
+	invitationCodec = ddb.NewCodec[storedInvitation]()
+	invitationPool  = sync.Pool{New: func() any { return new(storedInvitation) }}
+)
+
+func invitationItem(inv Invitation) ddb.Item {
+	k := invitationKey(inv.TeamID, inv.ID)
+	return encode(invitationCodec, storedInvitation{PK: k.pk, SK: k.sk, Type: typeInvitation,
+		Email: inv.Email, Role: string(inv.Role), CreatedAt: unix(inv.CreatedAt), ExpiresAt: inv.ExpiresAt.Unix(),
+		InvitedBy: userPK(inv.InvitedBy), Token: inv.Token, TeamName: inv.TeamName})
 }
 
 // decodeInvitation reads an invitation item, its token included. IDs come
@@ -364,15 +326,9 @@ func (st *storedInvitation) fast(item ddb.Item) bool {
 // missing createdAt reads as the zero time. An unknown role or a
 // non-Number time is ErrCorruptItem.
 func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
-	var st storedInvitation
-	if !st.fast(item) {
-		// As decode: attributevalue for anything else, in a variable of
-		// its own, since the one passed to Unmarshal escapes.
-		slow := new(storedInvitation)
-		if err := ddb.Unmarshal(t, item, slow); err != nil {
-			return Invitation{}, err
-		}
-		st = *slow
+	st, err := decodeWith(invitationCodec, &invitationPool, t, item)
+	if err != nil {
+		return Invitation{}, err
 	}
 	teamID, err := keyID(t, item, AttrPK, st.PK, segTeam)
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -27,18 +29,16 @@ const (
 	typeCounter  = "counter"
 )
 
-// The seed's attribute names, its spellings included.
+// The seed's attribute names, its spellings included, that updates,
+// conditions and errors name (the layouts' tags below name them all).
 const (
 	attrType          = "type"
-	attrUserEmail     = "user_email"
 	attrUserName      = "user_name"
-	attrUserImage     = "user_image"
 	attrUserCreatedAt = "user_createdAt"
 	attrTeamName      = "team_name"
 	attrTeamDesc      = "team_discription"
 	attrRole          = "user_team_role"
 	attrJoinedAt      = "user_team_joinedAt"
-	attrTagName       = "team_tag_name"
 	attrTagColor      = "team_tag_color"
 	attrTitle         = "team_task_title"
 	attrTaskDesc      = "team_task_discription"
@@ -51,231 +51,184 @@ const (
 // stored is every attribute any item of the table has; a read decodes
 // into it and keeps what its kind needs. Missing attributes read as zero.
 type stored struct {
-	PK            string `dynamodbav:"PK"`
-	SK            string `dynamodbav:"SK"`
-	Type          string `dynamodbav:"type"`
-	UserEmail     string `dynamodbav:"user_email"`
-	UserName      string `dynamodbav:"user_name"`
-	UserImage     string `dynamodbav:"user_image"`
-	UserCreatedAt string `dynamodbav:"user_createdAt"`
-	TeamName      string `dynamodbav:"team_name"`
-	TeamDesc      string `dynamodbav:"team_discription"`
-	Role          string `dynamodbav:"user_team_role"`
-	JoinedAt      string `dynamodbav:"user_team_joinedAt"`
-	TagName       string `dynamodbav:"team_tag_name"`
-	TagColor      struct {
-		Color           string `dynamodbav:"color"`
-		BackgroundColor string `dynamodbav:"backgroundColor"`
-	} `dynamodbav:"team_tag_color"`
-	Title     string   `dynamodbav:"team_task_title"`
-	TaskDesc  string   `dynamodbav:"team_task_discription"`
-	Status    string   `dynamodbav:"team_task_status"`
-	StartTime string   `dynamodbav:"team_task_startTime"`
-	EndTime   string   `dynamodbav:"team_task_endTime"`
-	TagRef    []string `dynamodbav:"team_task_tagRef"`
-	Todo      int      `dynamodbav:"todo"`
-	Doing     int      `dynamodbav:"doing"`
-	Done      int      `dynamodbav:"done"`
-	ExpiresAt int64    `dynamodbav:"expiresAt"`
+	PK            string    `dynamodbav:"PK"`
+	SK            string    `dynamodbav:"SK"`
+	Type          string    `dynamodbav:"type"`
+	UserEmail     string    `dynamodbav:"user_email"`
+	UserName      string    `dynamodbav:"user_name"`
+	UserImage     string    `dynamodbav:"user_image"`
+	UserCreatedAt string    `dynamodbav:"user_createdAt"`
+	TeamName      string    `dynamodbav:"team_name"`
+	TeamDesc      string    `dynamodbav:"team_discription"`
+	Role          string    `dynamodbav:"user_team_role"`
+	JoinedAt      string    `dynamodbav:"user_team_joinedAt"`
+	TagName       string    `dynamodbav:"team_tag_name"`
+	TagColor      colorMap  `dynamodbav:"team_tag_color"`
+	Title         string    `dynamodbav:"team_task_title"`
+	TaskDesc      string    `dynamodbav:"team_task_discription"`
+	Status        string    `dynamodbav:"team_task_status"`
+	StartTime     string    `dynamodbav:"team_task_startTime"`
+	EndTime       string    `dynamodbav:"team_task_endTime"`
+	TagRef        tagRefSet `dynamodbav:"team_task_tagRef"`
+	Todo          int       `dynamodbav:"todo"`
+	Doing         int       `dynamodbav:"doing"`
+	Done          int       `dynamodbav:"done"`
+	ExpiresAt     int64     `dynamodbav:"expiresAt"`
+}
+
+// The layouts each kind of item is written in: the key, the type, and
+// the attributes of that kind, every one written ("" included) unless it
+// says omitempty.
+
+type head struct {
+	PK   string `dynamodbav:"PK"`
+	SK   string `dynamodbav:"SK"`
+	Type string `dynamodbav:"type"`
+}
+
+type userLayout struct {
+	head
+	Email     string `dynamodbav:"user_email"`
+	Name      string `dynamodbav:"user_name"`
+	Image     string `dynamodbav:"user_image"`
+	CreatedAt string `dynamodbav:"user_createdAt"`
+}
+
+type teamLayout struct {
+	head
+	Name string `dynamodbav:"team_name"`
+	Desc string `dynamodbav:"team_discription"`
+}
+
+type userTeamLayout struct {
+	head
+	Role     string `dynamodbav:"user_team_role"`
+	JoinedAt string `dynamodbav:"user_team_joinedAt"`
+	TeamName string `dynamodbav:"team_name"`
+}
+
+type teamUserLayout struct {
+	head
+	Role     string `dynamodbav:"user_team_role"`
+	JoinedAt string `dynamodbav:"user_team_joinedAt"`
+	UserName string `dynamodbav:"user_name"`
+}
+
+type tagLayout struct {
+	head
+	Name  string   `dynamodbav:"team_tag_name"`
+	Color colorMap `dynamodbav:"team_tag_color"`
+}
+
+type taskLayout struct {
+	head
+	Title     string    `dynamodbav:"team_task_title"`
+	Desc      string    `dynamodbav:"team_task_discription"`
+	Status    string    `dynamodbav:"team_task_status"`
+	StartTime string    `dynamodbav:"team_task_startTime"`
+	EndTime   string    `dynamodbav:"team_task_endTime"`
+	TagRef    tagRefSet `dynamodbav:"team_task_tagRef,omitempty"`
+	G1        string    `dynamodbav:"status_group1"`
+	G2        string    `dynamodbav:"status_group2"`
+	G3        string    `dynamodbav:"status_group3"`
+	StartSK   string    `dynamodbav:"start_sort_sk"`
+	EndSK     string    `dynamodbav:"end_sort_sk"`
+}
+
+type counterLayout struct {
+	head
+	Todo      int   `dynamodbav:"todo"`
+	Doing     int   `dynamodbav:"doing"`
+	Done      int   `dynamodbav:"done"`
+	ExpiresAt int64 `dynamodbav:"expiresAt,omitempty"` // only the daily counters expire
+}
+
+var (
+	storedCodec   = ddb.NewCodec[stored]()
+	userCodec     = ddb.NewCodec[userLayout]()
+	teamCodec     = ddb.NewCodec[teamLayout]()
+	userTeamCodec = ddb.NewCodec[userTeamLayout]()
+	teamUserCodec = ddb.NewCodec[teamUserLayout]()
+	tagCodec      = ddb.NewCodec[tagLayout]()
+	taskCodec     = ddb.NewCodec[taskLayout]()
+	counterCodec  = ddb.NewCodec[counterLayout]()
+)
+
+// encode is c.Encode of v, which cannot fail: the layouts hold strings,
+// integers and the two types below, whose marshalers return no error.
+func encode[T any](c ddb.Codec[T], v T) ddb.Item {
+	it, err := c.Encode(&v)
+	if err != nil {
+		panic("taskmgmt: " + err.Error())
+	}
+	return it
+}
+
+// colorMap is team_tag_color, the Map {color, backgroundColor}. Its own
+// marshalers keep the layouts planned (the codec reads and writes no
+// nested Map itself).
+type colorMap struct {
+	Color           string `dynamodbav:"color"`
+	BackgroundColor string `dynamodbav:"backgroundColor"`
+}
+
+func (c colorMap) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	return &types.AttributeValueMemberM{Value: ddb.Item{"color": s(c.Color), "backgroundColor": s(c.BackgroundColor)}}, nil
+}
+
+// UnmarshalDynamoDBAttributeValue reads the Map's S attributes itself and
+// leaves anything else (a NULL, a Map with another type in it, not a Map)
+// to attributevalue, as if the field were the plain struct.
+func (c *colorMap) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	if m, isM := av.(*types.AttributeValueMemberM); isM {
+		v, ok := *c, true
+		for k, a := range m.Value {
+			switch k {
+			case "color":
+				ok = ok && readS(a, &v.Color)
+			case "backgroundColor":
+				ok = ok && readS(a, &v.BackgroundColor)
+			}
+		}
+		if ok {
+			*c = v
+			return nil
+		}
+	}
+	if _, null := av.(*types.AttributeValueMemberNULL); null {
+		*c = colorMap{}
+		return nil
+	}
+	type plain colorMap // without these methods
+	return attributevalue.Unmarshal(av, (*plain)(c))
+}
+
+// tagRefSet is team_task_tagRef, a String Set. DynamoDB refuses an empty
+// set, so a task without tags has a nil one, which omitempty leaves out.
+type tagRefSet []string
+
+func (r tagRefSet) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	return &types.AttributeValueMemberSS{Value: r}, nil
+}
+
+// UnmarshalDynamoDBAttributeValue reads the String Set itself and leaves
+// anything else (a List of S, a NULL) to attributevalue, as if the field
+// were a []string.
+func (r *tagRefSet) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberSS:
+		*r = v.Value
+		return nil
+	case *types.AttributeValueMemberNULL:
+		*r = nil
+		return nil
+	}
+	return attributevalue.Unmarshal(av, (*[]string)(r))
 }
 
 func s(v string) types.AttributeValue { return ddb.S(v) }
 func n(v int64) types.AttributeValue {
 	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
-}
-
-func base(k itemKey, typ string) ddb.Item {
-	return ddb.Item{AttrPK: s(k.pk), AttrSK: s(k.sk), attrType: s(typ)}
-}
-
-func userItem(u User) ddb.Item {
-	it := base(userKey(u.ID), typeUser)
-	it[attrUserEmail] = s(u.Email)
-	it[attrUserName] = s(u.Name)
-	it[attrUserImage] = s(u.Image)
-	it[attrUserCreatedAt] = s(string(u.CreatedAt))
-	return it
-}
-
-func teamItem(t Team) ddb.Item {
-	it := base(teamKey(t.ID), typeTeam)
-	it[attrTeamName] = s(t.Name)
-	it[attrTeamDesc] = s(t.Description)
-	return it
-}
-
-func userTeamItem(m Membership) ddb.Item {
-	it := base(userTeamKey(m.UserID, m.TeamID), typeUserTeam)
-	it[attrRole] = s(string(m.Role))
-	it[attrJoinedAt] = s(string(m.JoinedAt))
-	it[attrTeamName] = s(m.TeamName)
-	return it
-}
-
-func teamUserItem(m Member) ddb.Item {
-	it := base(teamUserKey(m.TeamID, m.UserID), typeTeamUser)
-	it[attrRole] = s(string(m.Role))
-	it[attrJoinedAt] = s(string(m.JoinedAt))
-	it[attrUserName] = s(m.UserName)
-	return it
-}
-
-func colorAttr(c Color) types.AttributeValue {
-	return &types.AttributeValueMemberM{Value: ddb.Item{"color": s(c.Color), "backgroundColor": s(c.BackgroundColor)}}
-}
-
-func tagItem(t Tag) ddb.Item {
-	it := base(tagKey(t.TeamID, t.ID), typeTag)
-	it[attrTagName] = s(t.Name)
-	it[attrTagColor] = colorAttr(t.Color)
-	return it
-}
-
-// counterItem is a counter as the DynamoDB store's updates leave it (it
-// writes counters with ADD and SET, never whole): type, the three counts,
-// and expiresAt when the counter has one (the daily counters).
-func counterItem(teamID string, c DailyCount) ddb.Item {
-	it := base(counterKey(teamID, c.Date), typeCounter)
-	for _, st := range Statuses {
-		it[string(st)] = n(int64(c.Get(st)))
-	}
-	if !c.ExpiresAt.IsZero() {
-		it[AttrExpiresAt] = n(c.ExpiresAt.Unix())
-	}
-	return it
-}
-
-// tagRefs is the team_task_tagRef String Set of ids, or nil for none:
-// DynamoDB refuses an empty set, so a task without tags has no attribute.
-func tagRefs(ids []string) types.AttributeValue {
-	if len(ids) == 0 {
-		return nil
-	}
-	refs := make([]string, len(ids))
-	for i, id := range ids {
-		refs[i] = tagRef(id)
-	}
-	return &types.AttributeValueMemberSS{Value: refs}
-}
-
-// taskItem is a task with its five index keys, which are functions of its
-// status and dates alone: writing them with the status and dates keeps
-// every GSI entry current. team_task_tagRef is missing for a task without
-// tags.
-func taskItem(t Task) ddb.Item {
-	g := groups(t.TeamID, t.Status)
-	it := make(ddb.Item, 14)
-	it[AttrPK], it[AttrSK], it[attrType] = s(teamPK(t.TeamID)), s(join(segTask, t.ID)), s(typeTask)
-	it[attrTitle] = s(t.Title)
-	it[attrTaskDesc] = s(t.Description)
-	it[attrStatus] = s(string(t.Status))
-	it[attrStartTime] = s(string(t.Start))
-	it[attrEndTime] = s(string(t.End))
-	if refs := tagRefs(t.TagIDs); refs != nil {
-		it[attrTagRef] = refs
-	}
-	it[AttrStatusGroup1] = s(g[0])
-	it[AttrStatusGroup2] = s(g[1])
-	it[AttrStatusGroup3] = s(g[2])
-	it[AttrStartSortSK] = s(startSK(t.Start))
-	it[AttrEndSortSK] = s(endSK(t.End))
-	return it
-}
-
-// Decoding. Reads are lenient: IDs come from the keys, missing optional
-// attributes read as zero values, dates may carry a time. What cannot be
-// read at all is a *ddbkit.CorruptItemError.
-
-func decode(t ddb.Table, item ddb.Item) (stored, error) {
-	var st stored
-	if st.fast(item) {
-		return st, nil
-	}
-	// A variable of its own: the one passed to Unmarshal escapes to the
-	// heap, and only this path should pay for that.
-	slow := new(stored)
-	err := ddb.Unmarshal(t, item, slow)
-	return *slow, err
-}
-
-// fast decodes item into st without reflection, as attributevalue would
-// for the types the layout names (S, N, SS, M); it reports false on
-// anything else (a NULL, a List, a wrong type, a Number that is not an
-// integer), and decode then takes attributevalue's path, which gives the
-// same result there and names a corrupt attribute. Reads are the hot path
-// of every listing; this is most of their decoding cost.
-func (st *stored) fast(item ddb.Item) bool {
-	for name, v := range item {
-		var ok bool
-		switch name {
-		case AttrPK:
-			ok = readS(v, &st.PK)
-		case AttrSK:
-			ok = readS(v, &st.SK)
-		case attrType:
-			ok = readS(v, &st.Type)
-		case attrUserEmail:
-			ok = readS(v, &st.UserEmail)
-		case attrUserName:
-			ok = readS(v, &st.UserName)
-		case attrUserImage:
-			ok = readS(v, &st.UserImage)
-		case attrUserCreatedAt:
-			ok = readS(v, &st.UserCreatedAt)
-		case attrTeamName:
-			ok = readS(v, &st.TeamName)
-		case attrTeamDesc:
-			ok = readS(v, &st.TeamDesc)
-		case attrRole:
-			ok = readS(v, &st.Role)
-		case attrJoinedAt:
-			ok = readS(v, &st.JoinedAt)
-		case attrTagName:
-			ok = readS(v, &st.TagName)
-		case attrTagColor:
-			m, isM := v.(*types.AttributeValueMemberM)
-			if ok = isM; !ok {
-				break
-			}
-			for k, c := range m.Value {
-				switch k {
-				case "color":
-					ok = ok && readS(c, &st.TagColor.Color)
-				case "backgroundColor":
-					ok = ok && readS(c, &st.TagColor.BackgroundColor)
-				}
-			}
-		case attrTitle:
-			ok = readS(v, &st.Title)
-		case attrTaskDesc:
-			ok = readS(v, &st.TaskDesc)
-		case attrStatus:
-			ok = readS(v, &st.Status)
-		case attrStartTime:
-			ok = readS(v, &st.StartTime)
-		case attrEndTime:
-			ok = readS(v, &st.EndTime)
-		case attrTagRef:
-			var ss *types.AttributeValueMemberSS
-			if ss, ok = v.(*types.AttributeValueMemberSS); ok {
-				st.TagRef = ss.Value
-			}
-		case string(StatusTodo):
-			ok = readN(v, &st.Todo)
-		case string(StatusDoing):
-			ok = readN(v, &st.Doing)
-		case string(StatusDone):
-			ok = readN(v, &st.Done)
-		case AttrExpiresAt:
-			ok = readN64(v, &st.ExpiresAt)
-		default:
-			ok = true // not part of the layout: ignored, as attributevalue does
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func readS(v types.AttributeValue, out *string) bool {
@@ -286,24 +239,87 @@ func readS(v types.AttributeValue, out *string) bool {
 	return ok
 }
 
-func readN64(v types.AttributeValue, out *int64) bool {
-	n, ok := v.(*types.AttributeValueMemberN)
-	if !ok {
-		return false
-	}
-	x, err := strconv.ParseInt(n.Value, 10, 64)
-	*out = x
-	return err == nil
+func headOf(k itemKey, typ string) head { return head{PK: k.pk, SK: k.sk, Type: typ} }
+
+func userItem(u User) ddb.Item {
+	return encode(userCodec, userLayout{head: headOf(userKey(u.ID), typeUser),
+		Email: u.Email, Name: u.Name, Image: u.Image, CreatedAt: string(u.CreatedAt)})
 }
 
-func readN(v types.AttributeValue, out *int) bool {
-	n, ok := v.(*types.AttributeValueMemberN)
-	if !ok {
-		return false
+func teamItem(t Team) ddb.Item {
+	return encode(teamCodec, teamLayout{head: headOf(teamKey(t.ID), typeTeam), Name: t.Name, Desc: t.Description})
+}
+
+func userTeamItem(m Membership) ddb.Item {
+	return encode(userTeamCodec, userTeamLayout{head: headOf(userTeamKey(m.UserID, m.TeamID), typeUserTeam),
+		Role: string(m.Role), JoinedAt: string(m.JoinedAt), TeamName: m.TeamName})
+}
+
+func teamUserItem(m Member) ddb.Item {
+	return encode(teamUserCodec, teamUserLayout{head: headOf(teamUserKey(m.TeamID, m.UserID), typeTeamUser),
+		Role: string(m.Role), JoinedAt: string(m.JoinedAt), UserName: m.UserName})
+}
+
+func tagItem(t Tag) ddb.Item {
+	return encode(tagCodec, tagLayout{head: headOf(tagKey(t.TeamID, t.ID), typeTag), Name: t.Name, Color: colorMap(t.Color)})
+}
+
+// counterItem is a counter as the DynamoDB store's updates leave it (it
+// writes counters with ADD and SET, never whole): type, the three counts,
+// and expiresAt when the counter has one (the daily counters).
+func counterItem(teamID string, c DailyCount) ddb.Item {
+	return encode(counterCodec, counterLayout{head: headOf(counterKey(teamID, c.Date), typeCounter),
+		Todo: c.Todo, Doing: c.Doing, Done: c.Done, ExpiresAt: unix(c.ExpiresAt)})
+}
+
+// unix is the inverse of epoch: 0 for the zero time, which omitempty
+// then leaves out.
+func unix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
 	}
-	x, err := strconv.ParseInt(n.Value, 10, 64)
-	*out = int(x)
-	return err == nil
+	return t.Unix()
+}
+
+// taskItem is a task with its five index keys, which are functions of its
+// status and dates alone: writing them with the status and dates keeps
+// every GSI entry current. team_task_tagRef is missing for a task without
+// tags.
+func taskItem(t Task) ddb.Item {
+	g := groups(t.TeamID, t.Status)
+	var refs tagRefSet
+	if len(t.TagIDs) > 0 {
+		refs = make(tagRefSet, len(t.TagIDs))
+		for i, id := range t.TagIDs {
+			refs[i] = tagRef(id)
+		}
+	}
+	return encode(taskCodec, taskLayout{head: headOf(taskKey(t.TeamID, t.ID), typeTask),
+		Title: t.Title, Desc: t.Description, Status: string(t.Status), StartTime: string(t.Start), EndTime: string(t.End),
+		TagRef: refs, G1: g[0], G2: g[1], G3: g[2], StartSK: startSK(t.Start), EndSK: endSK(t.End)})
+}
+
+// Decoding. Reads are lenient: IDs come from the keys, missing optional
+// attributes read as zero values, dates may carry a time. What cannot be
+// read at all is a *ddbkit.CorruptItemError.
+
+func decode(t ddb.Table, item ddb.Item) (stored, error) {
+	return decodeWith(storedCodec, &storedPool, t, item)
+}
+
+var storedPool = sync.Pool{New: func() any { return new(stored) }}
+
+// decodeWith decodes item into a T from pool and returns a copy of it:
+// the pointer Decode takes escapes, and without the pool every item of
+// a listing would allocate its layout (about half of a decode's time).
+func decodeWith[T any](c ddb.Codec[T], pool *sync.Pool, t ddb.Table, item ddb.Item) (T, error) {
+	p := pool.Get().(*T)
+	var zero T
+	*p = zero
+	err := c.Decode(t, item, p)
+	v := *p
+	pool.Put(p)
+	return v, err
 }
 
 // readDate reads a stored date: YYYY-MM-DD, or any ISO 8601 date and time,
