@@ -67,6 +67,21 @@ func (c Codec[T]) Decode(t Table, item Item, out *T) error {
 		return Unmarshal(t, item, out)
 	}
 	rv := reflect.ValueOf(out).Elem()
+	if len(item) < len(c.p.fields) {
+		// Fewer attributes than fields (a wide layout read for a narrow
+		// kind of item): look the attributes up, not the fields. On an
+		// error, the loop below finds the attribute to blame.
+		ok := true
+		for name, av := range item {
+			if i, known := c.p.index[name]; known && c.p.fields[i].decode(av, rv) != nil {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return nil
+		}
+	}
 	for _, i := range c.p.byName {
 		f := &c.p.fields[i]
 		av, ok := item[f.name]
@@ -108,6 +123,7 @@ type plan struct {
 	// them in: of several corrupt attributes, it names the first by name,
 	// as ddb.Unmarshal does, whatever order a layout declares them in.
 	byName []int
+	index  map[string]int // a field's position by its attribute name
 	// encWhole is set when some field is not of a kind the plan encodes,
 	// decWhole when the plan cannot say which field an attribute fills
 	// (two fields of one name, an embedded pointer) or how (tag options):
@@ -135,6 +151,10 @@ func planOf(typ reflect.Type) *plan {
 		p.byName[i] = i
 	}
 	slices.SortFunc(p.byName, func(a, b int) int { return strings.Compare(p.fields[a].name, p.fields[b].name) })
+	p.index = make(map[string]int, len(p.fields))
+	for i, f := range p.fields {
+		p.index[f.name] = i
+	}
 	seen := map[string]bool{}
 	for _, f := range p.fields {
 		if seen[f.name] {

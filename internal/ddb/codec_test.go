@@ -192,6 +192,15 @@ func TestCodecDecodeMatchesAttributevalue(t *testing.T) {
 				}
 			}
 		}
+		// Sparse items, with fewer attributes than the layouts have
+		// fields, which Decode reads the other way round.
+		if i%3 == 0 {
+			for n := range item {
+				if r.IntN(4) != 0 {
+					delete(item, n)
+				}
+			}
+		}
 		checkDecode(t, i, tbl, item, ddb.NewCodec[codecLayout]())
 		checkDecode(t, i, tbl, item, ddb.NewCodec[codecLenient]())
 		checkDecode(t, i, tbl, item, ddb.NewCodec[codecWhole]())
