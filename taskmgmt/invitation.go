@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -354,6 +355,9 @@ func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 }
 
 // decodePublicInvitation is decodeInvitation without the token, for reads.
+// publicInvitationDecoder is decodePublicInvitation's backend.Decoder.
+var publicInvitationDecoder = backend.NewDecoder(decodePublicInvitation, nil)
+
 func decodePublicInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 	inv, err := decodeInvitation(t, item)
 	inv.Token = ""

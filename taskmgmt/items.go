@@ -1,7 +1,7 @@
 package taskmgmt
 
 import (
-	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -514,20 +514,18 @@ func epoch(sec int64) time.Time {
 	return time.Unix(sec, 0).UTC()
 }
 
-// page decodes the items of one page, leaving out (and reporting in
-// Skipped) those that cannot be decoded.
-func page[T any](t ddb.Table, items []ddb.Item, next string, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
-	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
-	for _, it := range items {
-		v, err := dec(t, it)
-		if errors.Is(err, ddbkit.ErrCorruptItem) {
-			p.Skipped = append(p.Skipped, err)
-			continue
-		}
-		if err != nil {
-			return ddbkit.Page[T]{}, err
-		}
-		p.Items = append(p.Items, v)
-	}
-	return p, nil
+// The decoders of the items listings read (see backend.Decoder): a memory
+// store decodes each item it holds once.
+var (
+	tagDecoder        = backend.NewDecoder(decodeTag, nil)
+	taskDecoder       = backend.NewDecoder(decodeTask, Task.clone)
+	dailyDecoder      = backend.NewDecoder(decodeDaily, nil)
+	memberDecoder     = backend.NewDecoder(decodeMember, nil)
+	membershipDecoder = backend.NewDecoder(decodeMembership, nil)
+)
+
+// clone copies the tag IDs, so that a caller's change to them stays its own.
+func (t Task) clone() Task {
+	t.TagIDs = slices.Clone(t.TagIDs)
+	return t
 }

@@ -1,6 +1,7 @@
 package taskmgmt
 
 import (
+	"errors"
 	"context"
 	"time"
 
@@ -128,7 +129,10 @@ func (c *core) walk(ctx context.Context, q ddb.KeyQuery, f backend.Filter, fn fu
 	}
 }
 
-func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, o ddbkit.PageOptions, f backend.Filter, dec func(ddb.Table, ddb.Item) (T, error)) (ddbkit.Page[T], error) {
+// listPage runs one page of q and decodes its items (through dec, so that
+// a memory store decodes each stored item once), leaving out (and
+// reporting in Skipped) those that cannot be decoded.
+func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, o ddbkit.PageOptions, f backend.Filter, dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	limit, err := o.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, err
@@ -137,7 +141,19 @@ func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, 
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	return page(t, items, next, dec)
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
+	for _, it := range items {
+		v, err := backend.Decode(c.b, t, it, dec)
+		if errors.Is(err, ddbkit.ErrCorruptItem) {
+			p.Skipped = append(p.Skipped, err)
+			continue
+		}
+		if err != nil {
+			return ddbkit.Page[T]{}, err
+		}
+		p.Items = append(p.Items, v)
+	}
+	return p, nil
 }
 
 // checkNamed is a name copy's check: the item at k exists and its
