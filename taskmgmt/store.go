@@ -1,8 +1,8 @@
 package taskmgmt
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
