@@ -19,8 +19,10 @@ import (
 // kinds come from the keys, which every writer must get right; missing
 // optional attributes read as their zero values; Numbers are read in any
 // form DynamoDB accepts, and times also from ISO 8601 strings. What cannot
-// be read at all is a *ddbkit.CorruptItemError naming the attribute. Writes
-// (marshalWorn and the like in items.go) keep the seed's exact format.
+// be read at all is a *ddbkit.CorruptItemError naming the attribute. The
+// attribute types below carry both directions, so that each item kind's
+// layout (items.go) is read leniently and written in the seed's exact
+// format, and ddb.Codec calls them without attributevalue's reflection.
 
 // msAttr is a time the seed stores as Unix ms in a Number. It also reads a
 // String of digits (Unix ms) or an ISO 8601 date and time, which a writer
@@ -58,6 +60,26 @@ func (a *msAttr) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error 
 	return fmt.Errorf("want a Number of Unix ms, got %T", av)
 }
 
+// MarshalDynamoDBAttributeValue writes the seed's form: a Number of Unix
+// ms, NULL when unset.
+func (a msAttr) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	if !a.set {
+		return null, nil
+	}
+	return num(a.ms), nil
+}
+
+// msOf is t as Unix ms, set even for the zero time, as the seed writes
+// createdAt; msIf leaves the zero time unset, as the seed writes deletedAt.
+func msOf(t time.Time) msAttr { return msAttr{ms: t.UnixMilli(), set: true} }
+
+func msIf(t time.Time) msAttr {
+	if t.IsZero() {
+		return msAttr{}
+	}
+	return msOf(t)
+}
+
 // time returns the time a holds, the zero time if unset.
 func (a msAttr) time() time.Time {
 	if !a.set {
@@ -81,6 +103,10 @@ func (a *intAttr) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error
 		return err
 	}
 	return fmt.Errorf("want a Number, got %T", av)
+}
+
+func (a intAttr) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	return num(int64(a)), nil
 }
 
 // parseInteger reads a Number that holds a whole number, in any notation.
@@ -125,105 +151,30 @@ func (l *strList) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error
 	return fmt.Errorf("want a List of Strings, got %T", av)
 }
 
-var (
-	_ attributevalue.Unmarshaler = (*msAttr)(nil)
-	_ attributevalue.Unmarshaler = (*intAttr)(nil)
-	_ attributevalue.Unmarshaler = (*strList)(nil)
-)
-
-// The layouts as read. Attributes the design has but reads do not need
-// (the ID copies, the index keys) are left out: the keys say the same.
-
-type wardrobeRead struct {
-	Name      string `dynamodbav:"name"`
-	CreatedAt msAttr `dynamodbav:"createdAt"`
+// MarshalDynamoDBAttributeValue writes a List of Strings, as the seed's app
+// writes arrays. (The codec writes a nil strList as NULL, or leaves it out
+// with omitempty, before it calls this.)
+func (l strList) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	return strs(l), nil
 }
 
-type wornRead struct {
-	Name         string  `dynamodbav:"name"`
-	Status       string  `dynamodbav:"status"`
-	ImageKey     string  `dynamodbav:"imageKey"`
-	ClothingIDs  strList `dynamodbav:"clothingIds"`
-	WearCount    intAttr `dynamodbav:"wearCount"`
-	LastWornAt   msAttr  `dynamodbav:"lastWornAt"`
-	StatsVersion intAttr `dynamodbav:"statsVersion"`
-	CreatedAt    msAttr  `dynamodbav:"createdAt"`
-	DeletedAt    msAttr  `dynamodbav:"deletedAt"`
-}
+// nullString is a String the seed writes as NULL when empty. It reads as a
+// string field does.
+type nullString string
 
-type historyRead struct {
-	CreatedAt   msAttr  `dynamodbav:"createdAt"`
-	Date        string  `dynamodbav:"date"`
-	TemplateID  string  `dynamodbav:"templateId"`
-	ClothingIDs strList `dynamodbav:"clothingIds"`
-	DateSK      string  `dynamodbav:"dateSk"`
-}
-
-type counterRead struct {
-	Date  string  `dynamodbav:"date"`
-	Count intAttr `dynamodbav:"count"`
-}
-
-// The decode methods fill a layout from an item directly, without
-// reflection (issue 15: reads are most of the stores' CPU), for the
-// attribute types DynamoStore writes and the lenient ones the Unmarshal
-// methods above take. They report false for anything else (another type,
-// a value those methods refuse), and the caller then decodes with
-// ddb.Unmarshal, which gives the same result, or blames the attribute,
-// exactly as before.
-
-// strAttr reads a String attribute into *out; missing leaves it "", NULL
-// makes it "" (as attributevalue does).
-func strAttr(item ddb.Item, attr string, out *string) bool {
-	switch v := item[attr].(type) {
-	case nil:
-		return true
-	case *types.AttributeValueMemberNULL:
-		*out = ""
-		return true
-	case *types.AttributeValueMemberS:
-		*out = v.Value
-		return true
-	}
-	return false
-}
-
-func (it *wardrobeRead) decode(item ddb.Item) bool {
-	return strAttr(item, attrName, &it.Name) && it.CreatedAt.UnmarshalDynamoDBAttributeValue(item[attrCreatedAt]) == nil
-}
-
-func (it *wornRead) decode(item ddb.Item) bool {
-	return strAttr(item, attrName, &it.Name) && strAttr(item, attrStatus, &it.Status) && strAttr(item, attrImageKey, &it.ImageKey) &&
-		it.ClothingIDs.UnmarshalDynamoDBAttributeValue(item[attrClothingIDs]) == nil &&
-		it.WearCount.UnmarshalDynamoDBAttributeValue(item[attrWearCount]) == nil &&
-		it.LastWornAt.UnmarshalDynamoDBAttributeValue(item[attrLastWornAt]) == nil &&
-		it.StatsVersion.UnmarshalDynamoDBAttributeValue(item[attrStatsVersion]) == nil &&
-		it.CreatedAt.UnmarshalDynamoDBAttributeValue(item[attrCreatedAt]) == nil &&
-		it.DeletedAt.UnmarshalDynamoDBAttributeValue(item[attrDeletedAt]) == nil
-}
-
-func (it *historyRead) decode(item ddb.Item) bool {
-	return it.CreatedAt.UnmarshalDynamoDBAttributeValue(item[attrCreatedAt]) == nil &&
-		strAttr(item, attrDate, &it.Date) && strAttr(item, attrTemplateID, &it.TemplateID) &&
-		it.ClothingIDs.UnmarshalDynamoDBAttributeValue(item[attrClothingIDs]) == nil &&
-		strAttr(item, AttrDateSK, &it.DateSK)
-}
-
-func (it *counterRead) decode(item ddb.Item) bool {
-	return strAttr(item, attrDate, &it.Date) && it.Count.UnmarshalDynamoDBAttributeValue(item[attrCount]) == nil
-}
-
-// decode fills *it from item: directly when it can, else (and then from
-// scratch) with ddb.Unmarshal.
-func decode[T any, P interface {
-	*T
-	decode(ddb.Item) bool
-}](t ddb.Table, item ddb.Item, it P) error {
-	if it.decode(item) {
+func (s *nullString) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	if v, ok := av.(*types.AttributeValueMemberS); ok {
+		*s = nullString(v.Value)
 		return nil
 	}
-	*it = *new(T)
-	return ddb.Unmarshal(t, item, it)
+	return attributevalue.Unmarshal(av, (*string)(s))
+}
+
+func (s nullString) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	if s == "" {
+		return null, nil
+	}
+	return ddb.S(string(s)), nil
 }
 
 // keyID returns the ID in a sort key <prefix>#<id>.
@@ -238,7 +189,7 @@ func keyID(item ddb.Item, prefix string) (string, bool) {
 
 func unmarshalWardrobe(t ddb.Table, item ddb.Item, wardrobeID string) (Wardrobe, error) {
 	var it wardrobeRead
-	if err := decode(t, item, &it); err != nil {
+	if err := wardrobeReadCodec.Decode(t, item, &it); err != nil {
 		return Wardrobe{}, err
 	}
 	return Wardrobe{ID: wardrobeID, Name: it.Name, CreatedAt: it.CreatedAt.time()}, nil
@@ -257,7 +208,7 @@ func unmarshalWorn(t ddb.Table, item ddb.Item, wardrobeID string) (worn, error) 
 		return worn{}, ddb.Corrupt(t, item, AttrSK, "want CLOTH#<clothingId> or TPL#<templateId>")
 	}
 	var it wornRead
-	if err := decode(t, item, &it); err != nil {
+	if err := wornReadCodec.Decode(t, item, &it); err != nil {
 		return worn{}, err
 	}
 	switch Status(it.Status) {
@@ -290,7 +241,7 @@ func unmarshalHistory(t ddb.Table, item ddb.Item, wardrobeID string) (History, e
 		return History{}, ddb.Corrupt(t, item, AttrSK, "want HIST#<historyId>")
 	}
 	var it historyRead
-	if err := decode(t, item, &it); err != nil {
+	if err := historyReadCodec.Decode(t, item, &it); err != nil {
 		return History{}, err
 	}
 	d, ok := parseStoredDate(it.Date)
@@ -303,7 +254,7 @@ func unmarshalHistory(t ddb.Table, item ddb.Item, wardrobeID string) (History, e
 	if !ok || !d.Valid() {
 		return History{}, ddb.Corrupt(t, item, "date", "want a date from %s to %s as yyyymmdd, got %q", MinDate, MaxDate, it.Date)
 	}
-	return History{ID: id, WardrobeID: wardrobeID, Date: d, TemplateID: it.TemplateID,
+	return History{ID: id, WardrobeID: wardrobeID, Date: d, TemplateID: string(it.TemplateID),
 		ClothingIDs: []string(it.ClothingIDs), CreatedAt: it.CreatedAt.time()}, nil
 }
 
@@ -311,7 +262,7 @@ func unmarshalHistory(t ddb.Table, item ddb.Item, wardrobeID string) (History, e
 // (DATE#<yyyymmdd>), or else from date.
 func unmarshalCounter(t ddb.Table, item ddb.Item) (DailyWear, error) {
 	var it counterRead
-	if err := decode(t, item, &it); err != nil {
+	if err := counterReadCodec.Decode(t, item, &it); err != nil {
 		return DailyWear{}, err
 	}
 	ds, _ := keyID(item, segDate)

@@ -8,10 +8,11 @@ import (
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
-// The item layouts this package writes, attribute for attribute as the
-// seed gives them, are built by the marshal functions of this file. Times
-// are Unix ms Numbers; deletedAt and a history's templateId are NULL when
-// unset. (Reads are lenient: see decode.go.)
+// The item layouts, attribute for attribute as the seed gives them: one
+// struct per item kind, which ddb.Codec writes in the seed's exact format
+// (times as Unix ms Numbers; deletedAt and a history's templateId NULL when
+// unset) through the field types' own methods, and whose embedded …Read
+// part it reads with them leniently (decode.go).
 
 // Attribute names.
 const (
@@ -32,9 +33,89 @@ const (
 	attrWardrobeID   = "wardrobeId"
 )
 
+// Each layout embeds the attributes reads decode (the …Read structs, with
+// their own codecs); the ID copies and the index keys around them are only
+// written, for the table's other readers and its indexes. Reads take the
+// same from the key and the attributes, so another writer's damaged copy
+// does not make an item unreadable.
+
+type wardrobeItem struct {
+	PK         string `dynamodbav:"PK"`
+	SK         string `dynamodbav:"SK"`
+	WardrobeID string `dynamodbav:"wardrobeId"`
+	wardrobeRead
+}
+
+type wardrobeRead struct {
+	Name      string `dynamodbav:"name"`
+	CreatedAt msAttr `dynamodbav:"createdAt"`
+}
+
+// wornItem is a clothing (clothingId, imageKey) or a template (templateId,
+// clothingIds, of which an empty list is kept).
+type wornItem struct {
+	PK         string `dynamodbav:"PK"`
+	SK         string `dynamodbav:"SK"`
+	ClothingID string `dynamodbav:"clothingId,omitempty"`
+	TemplateID string `dynamodbav:"templateId,omitempty"`
+	wornRead
+	StatusListPK string `dynamodbav:"statusListPk"`
+	CreatedAtSK  string `dynamodbav:"createdAtSk"`
+	WearCountSK  string `dynamodbav:"wearCountSk"`
+	LastWornAtSK string `dynamodbav:"lastWornAtSk"`
+}
+
+type wornRead struct {
+	Name         string  `dynamodbav:"name"`
+	Status       string  `dynamodbav:"status"`
+	ImageKey     string  `dynamodbav:"imageKey,omitempty"`
+	ClothingIDs  strList `dynamodbav:"clothingIds,omitempty"`
+	WearCount    intAttr `dynamodbav:"wearCount"`
+	LastWornAt   msAttr  `dynamodbav:"lastWornAt"`
+	StatsVersion intAttr `dynamodbav:"statsVersion"`
+	CreatedAt    msAttr  `dynamodbav:"createdAt"`
+	DeletedAt    msAttr  `dynamodbav:"deletedAt"`
+}
+
+type historyItem struct {
+	PK        string `dynamodbav:"PK"`
+	SK        string `dynamodbav:"SK"`
+	HistoryID string `dynamodbav:"historyId"`
+	historyRead
+}
+
+// historyRead takes dateSk for the date that date may not give.
+type historyRead struct {
+	CreatedAt   msAttr     `dynamodbav:"createdAt"`
+	Date        string     `dynamodbav:"date"`
+	TemplateID  nullString `dynamodbav:"templateId"`
+	ClothingIDs strList    `dynamodbav:"clothingIds"`
+	DateSK      string     `dynamodbav:"dateSk"`
+}
+
+// counterItem is a daily counter as wear's updates leave it: ADD count
+// creates it with its date, SET count lowers it.
+type counterItem struct {
+	PK string `dynamodbav:"PK"`
+	SK string `dynamodbav:"SK"`
+	counterRead
+}
+
+type counterRead struct {
+	Count intAttr `dynamodbav:"count"`
+	Date  string  `dynamodbav:"date"`
+}
+
+var (
+	wardrobeCodec, wardrobeReadCodec = ddb.NewCodec[wardrobeItem](), ddb.NewCodec[wardrobeRead]()
+	wornCodec, wornReadCodec         = ddb.NewCodec[wornItem](), ddb.NewCodec[wornRead]()
+	historyCodec, historyReadCodec   = ddb.NewCodec[historyItem](), ddb.NewCodec[historyRead]()
+	counterCodec, counterReadCodec   = ddb.NewCodec[counterItem](), ddb.NewCodec[counterRead]()
+)
+
 func marshalWardrobe(k itemKey, w Wardrobe) (ddb.Item, error) {
-	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), attrWardrobeID: ddb.S(w.ID), attrName: ddb.S(w.Name),
-		attrCreatedAt: num(w.CreatedAt.UnixMilli())}, nil
+	return wardrobeCodec.Encode(&wardrobeItem{PK: k.pk, SK: k.sk, WardrobeID: w.ID,
+		wardrobeRead: wardrobeRead{Name: w.Name, CreatedAt: msOf(w.CreatedAt)}})
 }
 
 func marshalWorn(w worn) (ddb.Item, error) {
@@ -46,28 +127,16 @@ func marshalWorn(w worn) (ddb.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	it := make(ddb.Item, 16)
-	it[AttrPK], it[AttrSK] = ddb.S(k.pk), ddb.S(k.sk)
+	it := wornItem{PK: k.pk, SK: k.sk, StatusListPK: ik.statusList, CreatedAtSK: ik.created, WearCountSK: ik.wear, LastWornAtSK: ik.lastWorn,
+		wornRead: wornRead{Name: w.name, Status: string(w.status), ImageKey: w.imageKey, ClothingIDs: w.clothingIDs,
+			WearCount: intAttr(w.st.count), LastWornAt: msAttr{ms: w.st.lastMs, set: true}, StatsVersion: intAttr(w.st.version),
+			CreatedAt: msOf(w.createdAt), DeletedAt: msIf(w.deletedAt)}}
 	if w.kind == KindTemplate {
-		it[attrTemplateID] = ddb.S(w.id)
+		it.TemplateID = w.id
 	} else {
-		it[attrClothingID] = ddb.S(w.id)
+		it.ClothingID = w.id
 	}
-	it[attrName], it[attrStatus] = ddb.S(w.name), ddb.S(string(w.status))
-	if w.imageKey != "" {
-		it[attrImageKey] = ddb.S(w.imageKey)
-	}
-	if w.clothingIDs != nil { // as attributevalue's omitempty: an empty list is kept
-		it[attrClothingIDs] = strs(w.clothingIDs)
-	}
-	it[attrWearCount], it[attrLastWornAt], it[attrStatsVersion] = num(int64(w.st.count)), num(w.st.lastMs), num(w.st.version)
-	it[attrCreatedAt], it[attrDeletedAt] = num(w.createdAt.UnixMilli()), newNull()
-	if !w.deletedAt.IsZero() {
-		it[attrDeletedAt] = num(w.deletedAt.UnixMilli())
-	}
-	it[AttrStatusListPK], it[AttrCreatedAtSK] = ddb.S(ik.statusList), ddb.S(ik.created)
-	it[AttrWearCountSK], it[AttrLastWornAtSK] = ddb.S(ik.wear), ddb.S(ik.lastWorn)
-	return it, nil
+	return wornCodec.Encode(&it)
 }
 
 func marshalHistory(k itemKey, h History) (ddb.Item, error) {
@@ -75,25 +144,16 @@ func marshalHistory(k itemKey, h History) (ddb.Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	tid, ids := newNull(), newNull()
-	if h.TemplateID != "" {
-		tid = ddb.S(h.TemplateID)
-	}
-	if h.ClothingIDs != nil {
-		ids = strs(h.ClothingIDs)
-	}
-	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), attrHistoryID: ddb.S(h.ID), attrCreatedAt: num(h.CreatedAt.UnixMilli()),
-		attrDate: ddb.S(string(h.Date)), attrTemplateID: tid, attrClothingIDs: ids, AttrDateSK: ddb.S(dsk)}, nil
+	return historyCodec.Encode(&historyItem{PK: k.pk, SK: k.sk, HistoryID: h.ID, historyRead: historyRead{CreatedAt: msOf(h.CreatedAt),
+		Date: string(h.Date), TemplateID: nullString(h.TemplateID), ClothingIDs: h.ClothingIDs, DateSK: dsk}})
 }
 
-// marshalCounter is a daily counter as wear's updates leave it: ADD count
-// creates it with its date, SET count lowers it.
 func marshalCounter(k itemKey, c DailyWear) (ddb.Item, error) {
-	return ddb.Item{AttrPK: ddb.S(k.pk), AttrSK: ddb.S(k.sk), attrCount: num(int64(c.Count)), attrDate: ddb.S(string(c.Date))}, nil
+	return counterCodec.Encode(&counterItem{PK: k.pk, SK: k.sk, counterRead: counterRead{Count: intAttr(c.Count), Date: string(c.Date)}})
 }
 
-// newNull is a NULL of its own: marshalled items go to callers (Export).
-func newNull() types.AttributeValue { return &types.AttributeValueMemberNULL{Value: true} }
+// null is shared: the backends copy the items they keep and return.
+var null types.AttributeValue = &types.AttributeValueMemberNULL{Value: true}
 
 // strs is a List of Strings, as the seed's app writes arrays.
 func strs(ss []string) *types.AttributeValueMemberL {

@@ -10,10 +10,10 @@ import (
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
-// The item layouts as tagged structs: what the marshal functions, which
-// build the items directly, must equal attribute for attribute (they once
-// were attributevalue.MarshalMap of these).
-type wardrobeItem struct {
+// The item layouts in plain Go types, as attributevalue writes them: what
+// the layout structs of items.go, whose field types write the seed's
+// format themselves, must equal attribute for attribute.
+type seedWardrobe struct {
 	PK         string `dynamodbav:"PK"`
 	SK         string `dynamodbav:"SK"`
 	WardrobeID string `dynamodbav:"wardrobeId"`
@@ -21,9 +21,9 @@ type wardrobeItem struct {
 	CreatedAt  int64  `dynamodbav:"createdAt"`
 }
 
-// wornItem is a clothing (clothingId, imageKey) or a template (templateId,
+// seedWorn is a clothing (clothingId, imageKey) or a template (templateId,
 // clothingIds).
-type wornItem struct {
+type seedWorn struct {
 	PK           string   `dynamodbav:"PK"`
 	SK           string   `dynamodbav:"SK"`
 	ClothingID   string   `dynamodbav:"clothingId,omitempty"`
@@ -43,7 +43,7 @@ type wornItem struct {
 	LastWornAtSK string   `dynamodbav:"lastWornAtSk"`
 }
 
-type historyItem struct {
+type seedHistory struct {
 	PK          string   `dynamodbav:"PK"`
 	SK          string   `dynamodbav:"SK"`
 	HistoryID   string   `dynamodbav:"historyId"`
@@ -54,17 +54,17 @@ type historyItem struct {
 	DateSK      string   `dynamodbav:"dateSk"`
 }
 
-// counterItem is a daily counter as wear's updates leave it: ADD count
+// seedCounter is a daily counter as wear's updates leave it: ADD count
 // creates it with its date, SET count lowers it.
-type counterItem struct {
+type seedCounter struct {
 	PK    string `dynamodbav:"PK"`
 	SK    string `dynamodbav:"SK"`
 	Count int    `dynamodbav:"count"`
 	Date  string `dynamodbav:"date"`
 }
 
-// TestMarshalEqualsTaggedStructs: the direct builds give exactly the
-// items attributevalue makes of the tagged layouts.
+// TestMarshalEqualsTaggedStructs: the marshal functions give exactly the
+// items attributevalue makes of the plain layouts.
 func TestMarshalEqualsTaggedStructs(t *testing.T) {
 	at := time.UnixMilli(1767225600123).UTC()
 	check := func(name string, got ddb.Item, err error, layout any) {
@@ -79,7 +79,7 @@ func TestMarshalEqualsTaggedStructs(t *testing.T) {
 	}
 	w := Wardrobe{ID: "wd1", Name: "", CreatedAt: at}
 	got, err := marshalWardrobe(itemKey{"W#wd1", "META"}, w)
-	check("wardrobe", got, err, wardrobeItem{PK: "W#wd1", SK: "META", WardrobeID: "wd1", CreatedAt: at.UnixMilli()})
+	check("wardrobe", got, err, seedWardrobe{PK: "W#wd1", SK: "META", WardrobeID: "wd1", CreatedAt: at.UnixMilli()})
 	for _, c := range []worn{
 		{kind: KindClothing, wardrobeID: "wd1", id: "cl1", name: "白シャツ", status: StatusActive, imageKey: "i.jpg", createdAt: at},
 		{kind: KindClothing, wardrobeID: "wd1", id: "cl2", status: StatusDeleted, st: stats{3, 1767571200000, 4}, createdAt: at, deletedAt: at},
@@ -89,7 +89,7 @@ func TestMarshalEqualsTaggedStructs(t *testing.T) {
 		got, err := marshalWorn(c)
 		k, _ := c.key()
 		ik, _ := c.indexKeys()
-		it := wornItem{PK: k.pk, SK: k.sk, Name: c.name, Status: string(c.status), ImageKey: c.imageKey,
+		it := seedWorn{PK: k.pk, SK: k.sk, Name: c.name, Status: string(c.status), ImageKey: c.imageKey,
 			ClothingIDs: c.clothingIDs, WearCount: c.st.count, LastWornAt: c.st.lastMs, StatsVersion: c.st.version, CreatedAt: c.createdAt.UnixMilli(),
 			StatusListPK: ik.statusList, CreatedAtSK: ik.created, WearCountSK: ik.wear, LastWornAtSK: ik.lastWorn}
 		if c.kind == KindTemplate {
@@ -111,7 +111,7 @@ func TestMarshalEqualsTaggedStructs(t *testing.T) {
 		k := itemKey{"W#wd1#HIST", "HIST#" + h.ID}
 		got, err := marshalHistory(k, h)
 		dsk, _ := historyDateSK(h.Date, h.ID)
-		it := historyItem{PK: k.pk, SK: k.sk, HistoryID: h.ID, CreatedAt: h.CreatedAt.UnixMilli(), Date: string(h.Date),
+		it := seedHistory{PK: k.pk, SK: k.sk, HistoryID: h.ID, CreatedAt: h.CreatedAt.UnixMilli(), Date: string(h.Date),
 			ClothingIDs: h.ClothingIDs, DateSK: dsk}
 		if h.TemplateID != "" {
 			it.TemplateID = &h.TemplateID
@@ -119,5 +119,20 @@ func TestMarshalEqualsTaggedStructs(t *testing.T) {
 		check(h.ID, got, err, it)
 	}
 	got, err = marshalCounter(itemKey{"p", "DATE#20260105"}, DailyWear{Date: "20260105", Count: 2})
-	check("counter", got, err, counterItem{PK: "p", SK: "DATE#20260105", Count: 2, Date: "20260105"})
+	check("counter", got, err, seedCounter{PK: "p", SK: "DATE#20260105", Count: 2, Date: "20260105"})
+}
+
+// TestCodecsPlanned: every layout is encoded and decoded without
+// attributevalue's reflection, so none slows down unnoticed.
+func TestCodecsPlanned(t *testing.T) {
+	for name, planned := range map[string]bool{
+		"wardrobe": wardrobeCodec.Planned(), "wardrobe read": wardrobeReadCodec.Planned(),
+		"worn": wornCodec.Planned(), "worn read": wornReadCodec.Planned(),
+		"history": historyCodec.Planned(), "history read": historyReadCodec.Planned(),
+		"counter": counterCodec.Planned(), "counter read": counterReadCodec.Planned(),
+	} {
+		if !planned {
+			t.Errorf("%s codec: Planned() = false, want true", name)
+		}
+	}
 }

@@ -53,8 +53,6 @@ var statsAttrs = []string{attrWearCount, attrLastWornAt, attrStatsVersion}
 // on.
 var counterAttrs = []string{attrCount}
 
-var null = newNull()
-
 // live is the check the operations make before any I/O, at the same point
 // in both stores: a cancelled or expired context fails it, and nothing is
 // read or written.
