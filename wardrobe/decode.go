@@ -3,6 +3,7 @@ package wardrobe
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -175,6 +177,43 @@ func (s nullString) MarshalDynamoDBAttributeValue() (types.AttributeValue, error
 		return null, nil
 	}
 	return ddb.S(string(s)), nil
+}
+
+// The decoders of the items listings read (see backend.Decoder): a memory
+// store decodes each item it holds once. The wardrobe ID is the one in the
+// item's own partition key, W#<wardrobeId>#..., which every listing of it
+// queried.
+var (
+	wornDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (worn, error) {
+		return unmarshalWorn(t, item, wardrobeOf(item))
+	}, worn.clone)
+	historyDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (History, error) {
+		return unmarshalHistory(t, item, wardrobeOf(item))
+	}, History.clone)
+	counterDecoder = backend.NewDecoder(unmarshalCounter, nil)
+)
+
+// wardrobeOf returns the wardrobe ID in item's partition key.
+func wardrobeOf(item ddb.Item) string {
+	pk, _ := item[AttrPK].(*types.AttributeValueMemberS)
+	if pk == nil {
+		return ""
+	}
+	rest, _ := strings.CutPrefix(pk.Value, segWardrobe+keys.Sep)
+	id, _, _ := strings.Cut(rest, keys.Sep)
+	return id
+}
+
+// The clones copy the clothing lists, so that a caller's change to them
+// stays its own.
+func (w worn) clone() worn {
+	w.clothingIDs = slices.Clone(w.clothingIDs)
+	return w
+}
+
+func (h History) clone() History {
+	h.ClothingIDs = slices.Clone(h.ClothingIDs)
+	return h
 }
 
 // keyID returns the ID in a sort key <prefix>#<id>.

@@ -304,7 +304,7 @@ func (c *core) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, o
 	ws := make([]worn, 0, len(items))
 	var skipped []error
 	for _, it := range items {
-		w, err := unmarshalWorn(c.t, it, wardrobeID)
+		w, err := backend.Decode(c.b, c.t, it, wornDecoder)
 		if err == nil && w.kind != kind {
 			err = ddb.Corrupt(c.t, it, AttrStatusListPK, "a %s in the status list of %s", w.kind.noun(), kind.noun())
 		}
@@ -824,7 +824,7 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	lists := make([][]string, 0, len(items))
 	var skipped []error
 	for _, it := range items {
-		h, err := unmarshalHistory(c.t, it, wardrobeID)
+		h, err := backend.Decode(c.b, c.t, it, historyDecoder)
 		if err != nil {
 			skipped = append(skipped, wrap(op, err))
 			continue
@@ -957,7 +957,7 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 	out := make([]DailyWear, 0, len(items))
 	var skipped []error
 	for _, it := range items {
-		cn, err := unmarshalCounter(c.t, it)
+		cn, err := backend.Decode(c.b, c.t, it, counterDecoder)
 		if err != nil {
 			skipped = append(skipped, wrap(op, err))
 			continue
