@@ -12,6 +12,8 @@
 package memtable
 
 import (
+	"sync"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/btree"
 
@@ -21,16 +23,21 @@ import (
 
 // Table holds values of type T by partition key and sort key. It models a
 // DynamoDB table or a global secondary index; for an index, entries with equal
-// sort keys are told apart, and ordered, by their full key. DynamoDB orders
-// equal index sort keys in an undocumented order of its own, so domains make
-// every index sort key unique (the seeds end them with the item's ID); then
-// the order, page boundaries and cursors match DynamoDB's exactly.
+// sort keys are told apart, and ordered, as DynamoDB Local orders them: by a
+// digest of their base table key (see tieRule), so that the order, page
+// boundaries and cursors match DynamoDB Local's exactly, ties included.
 type Table[T any] struct {
 	parts map[string]*btree.BTreeG[entry[T]]
+
+	// mu guards the tie rule's learning, the one write a Query may make
+	// (see New), so that concurrent queries stay safe as reads are.
+	mu    sync.Mutex
+	rule  tieRule
+	ruled bool // rule is known; until then ties are ordered by KeyString
 }
 
 type entry[T any] struct {
-	sk, tie string // order: sort key, then the full key (ddb.KeyString)
+	sk, tie string // order: sort key, then the tie-breaker (Table.tie)
 	key     ddb.Item
 	v       T
 }
@@ -42,8 +49,50 @@ func less[T any](a, b entry[T]) bool {
 	return a.tie < b.tie
 }
 
-// New returns an empty table.
+// New returns an empty table that learns its key schema from the first
+// query it answers: until then it orders entries with equal sort keys by
+// their full key (ddb.KeyString), and the first query re-sorts them into
+// DynamoDB Local's order for that query's table and index, once. A table
+// whose schema is known is better made by NewFor.
 func New[T any]() *Table[T] { return &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]])} }
+
+// NewFor returns an empty table modelling index ix of table t, or t itself
+// when ix is zero.
+func NewFor[T any](t ddb.Table, ix ddb.Index) *Table[T] {
+	m := New[T]()
+	m.rule, m.ruled = ruleOf(t, ix), true
+	return m
+}
+
+// tie is the tie-breaker of the entry with full key key.
+func (t *Table[T]) tie(key ddb.Item) string {
+	if !t.ruled {
+		return ddb.KeyString(key)
+	}
+	return t.rule.tie(key)
+}
+
+// learn makes the table order ties by q's rule, re-sorting its entries if
+// it ordered them otherwise. A table serves one table or index, so this
+// happens at most once, at the first query of a table made by New.
+func (t *Table[T]) learn(q ddb.KeyQuery) {
+	r := ruleOf(q.Table, q.Index)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ruled && t.rule == r {
+		return
+	}
+	t.rule, t.ruled = r, true
+	for pk, p := range t.parts {
+		n := btree.NewG(16, less[T])
+		p.Ascend(func(e entry[T]) bool {
+			e.tie = r.tie(e.key)
+			n.ReplaceOrInsert(e)
+			return true
+		})
+		t.parts[pk] = n
+	}
+}
 
 // Put stores v under partition pk and sort key sk, replacing the entry with
 // the same key. key holds every attribute a cursor positioned at this entry
@@ -54,7 +103,7 @@ func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
 		p = btree.NewG(16, less[T])
 		t.parts[pk] = p
 	}
-	p.ReplaceOrInsert(entry[T]{sk: sk, tie: ddb.KeyString(key), key: key, v: v})
+	p.ReplaceOrInsert(entry[T]{sk: sk, tie: t.tie(key), key: key, v: v})
 }
 
 // Get returns the first value under pk and sk. In a base table, where sort
@@ -84,7 +133,7 @@ func (t *Table[T]) Delete(pk, sk string, key ddb.Item) bool {
 	if p == nil {
 		return false
 	}
-	_, found := p.Delete(entry[T]{sk: sk, tie: ddb.KeyString(key)})
+	_, found := p.Delete(entry[T]{sk: sk, tie: t.tie(key)})
 	if p.Len() == 0 {
 		delete(t.parts, pk)
 	}
@@ -120,6 +169,7 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 	if err != nil {
 		return nil, "", err
 	}
+	t.learn(q)
 	var (
 		out     []T
 		last    ddb.Item
@@ -133,7 +183,7 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 	case start != nil:
 		// A cursor's key matched the sort condition when it was decoded, so
 		// the walk resumes inside the range, just past the cursor's entry.
-		from = &entry[T]{sk: sortValue(start, q.SortAttr()), tie: ddb.KeyString(start)}
+		from = &entry[T]{sk: sortValue(start, q.SortAttr()), tie: t.tie(start)}
 	default:
 		if sk, tie, ok := q.Sort.Seek(q.Descending); ok {
 			from = &entry[T]{sk: sk, tie: tie}

@@ -32,10 +32,11 @@ import (
 type Harness struct {
 	// Backend serves Main, Other and TTL, and reads Clock.
 	Backend backend.Backend
-	// Main is Schema's main table (keys pk and sk, GSIs ByG and BySparse),
-	// under the harness's own name.
+	// Main is Schema's main table (keys pk and sk, GSIs ByG, BySparse and
+	// ByPK), under the harness's own name.
 	Main backend.Table
-	// Other is Schema's second table (partition key id, no sort key).
+	// Other is Schema's second table (partition key id, no sort key, GSI
+	// ByOther).
 	Other backend.Table
 	// TTL is Schema's table with a TTL attribute (keys pk and sk, TTL exp).
 	TTL backend.Table
@@ -123,8 +124,8 @@ var (
 // ("bt-main", "bt-other", "bt-ttl"): a harness gives each a name of its
 // own per case.
 func Schema() (main, other, ttl backend.Table) {
-	main = backend.Table{Table: ddb.Table{Name: "bt-main", PartitionKey: PK, SortKey: SK}, Indexes: []ddb.Index{ByG, BySparse}}
-	other = backend.Table{Table: ddb.Table{Name: "bt-other", PartitionKey: ID}}
+	main = backend.Table{Table: ddb.Table{Name: "bt-main", PartitionKey: PK, SortKey: SK}, Indexes: []ddb.Index{ByG, BySparse, ByPK}}
+	other = backend.Table{Table: ddb.Table{Name: "bt-other", PartitionKey: ID}, Indexes: []ddb.Index{ByOther}}
 	ttl = backend.Table{Table: ddb.Table{Name: "bt-ttl", PartitionKey: PK, SortKey: SK}, TTL: Exp}
 	return main, other, ttl
 }

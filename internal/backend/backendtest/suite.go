@@ -25,6 +25,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Tx", txCases},
 		{"RMW", rmwCases},
 		{"GSI", gsiCases},
+		{"Ties", tieCases},
 		{"TTL", ttlCases},
 		{"Context", contextCases},
 		{"Size", sizeCases},
