@@ -197,7 +197,7 @@ func (mt *memTable) lagged(ix ddb.Index, part string, now time.Time) *memtable.T
 	if first == len(e.log) {
 		return src
 	}
-	view := memtable.New[ddb.Item]()
+	view := memtable.New[ddb.Item](mt.t.Table, ix)
 	for _, item := range src.Partition(part) {
 		gpk, gsk, gkey, _ := mt.gsiKey(ix, item)
 		view.Put(gpk, gsk, gkey, item)

@@ -70,11 +70,11 @@ var _ Backend = (*Memory)(nil)
 func NewMemory(clock Clock, ts ...Table) *Memory {
 	m := &Memory{clock: clock, tables: make(map[string]*memTable, len(ts))}
 	for _, t := range ts {
-		mt := &memTable{t: t, items: memtable.NewFor[ddb.Item](t.Table, ddb.Index{}), gsis: map[string]*memtable.Table[ddb.Item]{}, pks: map[string]int{}}
+		mt := &memTable{t: t, items: memtable.New[ddb.Item](t.Table, ddb.Index{}), gsis: map[string]*memtable.Table[ddb.Item]{}, pks: map[string]int{}}
 		for _, ix := range t.Indexes {
 			// Each index orders its ties as DynamoDB Local does, which
 			// depends on which base key attributes its key holds.
-			mt.gsis[ix.Name] = memtable.NewFor[ddb.Item](t.Table, ix)
+			mt.gsis[ix.Name] = memtable.New[ddb.Item](t.Table, ix)
 		}
 		m.tables[t.Name] = mt
 	}

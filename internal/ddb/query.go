@@ -403,8 +403,9 @@ func queryPage(ctx context.Context, c ddbkit.Client, b Backoff, q KeyQuery, limi
 
 // Seek returns where a walk of a sorted partition in the given direction
 // enters the keys that match the condition, as a sort key and a tie-breaker
-// (keys equal in sort key are ordered by their full key, see
-// ddb.KeyString): the walk starts at the first entry at or past that point.
+// (keys equal in sort key are ordered by a tie-breaker string, see
+// memtable's tieRule; "" sorts before every tie and "\xff" after): the walk
+// starts at the first entry at or past that point.
 // ok is false when the walk starts at the partition's end. Every condition
 // selects a contiguous run of a sorted partition, which is why DynamoDB can
 // serve it with one seek; the walk ends at the first key that does not

@@ -12,8 +12,6 @@
 package memtable
 
 import (
-	"sync"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/google/btree"
 
@@ -28,12 +26,7 @@ import (
 // boundaries and cursors match DynamoDB Local's exactly, ties included.
 type Table[T any] struct {
 	parts map[string]*btree.BTreeG[entry[T]]
-
-	// mu guards the tie rule's learning, the one write a Query may make
-	// (see New), so that concurrent queries stay safe as reads are.
-	mu    sync.Mutex
 	rule  tieRule
-	ruled bool // rule is known; until then ties are ordered by KeyString
 }
 
 type entry[T any] struct {
@@ -49,49 +42,10 @@ func less[T any](a, b entry[T]) bool {
 	return a.tie < b.tie
 }
 
-// New returns an empty table that learns its key schema from the first
-// query it answers: until then it orders entries with equal sort keys by
-// their full key (ddb.KeyString), and the first query re-sorts them into
-// DynamoDB Local's order for that query's table and index, once. A table
-// whose schema is known is better made by NewFor.
-func New[T any]() *Table[T] { return &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]])} }
-
-// NewFor returns an empty table modelling index ix of table t, or t itself
-// when ix is zero.
-func NewFor[T any](t ddb.Table, ix ddb.Index) *Table[T] {
-	m := New[T]()
-	m.rule, m.ruled = ruleOf(t, ix), true
-	return m
-}
-
-// tie is the tie-breaker of the entry with full key key.
-func (t *Table[T]) tie(key ddb.Item) string {
-	if !t.ruled {
-		return ddb.KeyString(key)
-	}
-	return t.rule.tie(key)
-}
-
-// learn makes the table order ties by q's rule, re-sorting its entries if
-// it ordered them otherwise. A table serves one table or index, so this
-// happens at most once, at the first query of a table made by New.
-func (t *Table[T]) learn(q ddb.KeyQuery) {
-	r := ruleOf(q.Table, q.Index)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ruled && t.rule == r {
-		return
-	}
-	t.rule, t.ruled = r, true
-	for pk, p := range t.parts {
-		n := btree.NewG(16, less[T])
-		p.Ascend(func(e entry[T]) bool {
-			e.tie = r.tie(e.key)
-			n.ReplaceOrInsert(e)
-			return true
-		})
-		t.parts[pk] = n
-	}
+// New returns an empty table modelling index ix of table t, or t itself
+// when ix is zero: its queries must be of that table and index.
+func New[T any](t ddb.Table, ix ddb.Index) *Table[T] {
+	return &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]]), rule: ruleOf(t, ix)}
 }
 
 // Put stores v under partition pk and sort key sk, replacing the entry with
@@ -103,7 +57,7 @@ func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
 		p = btree.NewG(16, less[T])
 		t.parts[pk] = p
 	}
-	p.ReplaceOrInsert(entry[T]{sk: sk, tie: t.tie(key), key: key, v: v})
+	p.ReplaceOrInsert(entry[T]{sk: sk, tie: t.rule.tie(key), key: key, v: v})
 }
 
 // Get returns the first value under pk and sk. In a base table, where sort
@@ -133,7 +87,7 @@ func (t *Table[T]) Delete(pk, sk string, key ddb.Item) bool {
 	if p == nil {
 		return false
 	}
-	_, found := p.Delete(entry[T]{sk: sk, tie: t.tie(key)})
+	_, found := p.Delete(entry[T]{sk: sk, tie: t.rule.tie(key)})
 	if p.Len() == 0 {
 		delete(t.parts, pk)
 	}
@@ -169,7 +123,6 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 	if err != nil {
 		return nil, "", err
 	}
-	t.learn(q)
 	var (
 		out     []T
 		last    ddb.Item
@@ -183,7 +136,7 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 	case start != nil:
 		// A cursor's key matched the sort condition when it was decoded, so
 		// the walk resumes inside the range, just past the cursor's entry.
-		from = &entry[T]{sk: sortValue(start, q.SortAttr()), tie: t.tie(start)}
+		from = &entry[T]{sk: sortValue(start, q.SortAttr()), tie: t.rule.tie(start)}
 	default:
 		if sk, tie, ok := q.Sort.Seek(q.Descending); ok {
 			from = &entry[T]{sk: sk, tie: tie}

@@ -25,7 +25,7 @@ func put(t *memtable.Table[string], pk, sk string) {
 }
 
 func TestPutGetDelete(t *testing.T) {
-	m := memtable.New[string]()
+	m := memtable.New[string](tbl, ddb.Index{})
 	for _, sk := range []string{"c", "a", "b", "a#2", "a#1"} {
 		put(m, "p", sk)
 	}
@@ -129,7 +129,7 @@ func walk[T any](t *testing.T, m *memtable.Table[T], q ddb.KeyQuery, limit int, 
 
 func TestQueryWalk(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	m := memtable.New[string]()
+	m := memtable.New[string](tbl, ddb.Index{})
 	var all []string // sort keys of partition "p"
 	seen := map[string]bool{}
 	for len(all) < 50 {
@@ -217,7 +217,7 @@ func checkPages[T comparable](t *testing.T, pages [][]T, want []T, limit int) {
 }
 
 func TestQueryLastPageExactlyFull(t *testing.T) {
-	m := memtable.New[string]()
+	m := memtable.New[string](tbl, ddb.Index{})
 	for _, sk := range []string{"1", "2", "3", "4", "5", "6"} {
 		put(m, "p", sk)
 	}
@@ -250,7 +250,7 @@ func TestQueryLastPageExactlyFull(t *testing.T) {
 }
 
 func TestQueryEmpty(t *testing.T) {
-	m := memtable.New[string]()
+	m := memtable.New[string](tbl, ddb.Index{})
 	items, next, err := m.Query(ddb.KeyQuery{Table: tbl, PartitionValue: "p"}, 10, "", nil)
 	if err != nil || len(items) != 0 || next != "" {
 		t.Errorf("Query(empty table) = (%q, %q, %v), want no items, no cursor", items, next, err)
@@ -258,7 +258,7 @@ func TestQueryEmpty(t *testing.T) {
 }
 
 func TestQueryCursorOfAnotherQuery(t *testing.T) {
-	m := memtable.New[string]()
+	m := memtable.New[string](tbl, ddb.Index{})
 	for _, sk := range []string{"a1", "a2", "a3", "b1"} {
 		put(m, "p", sk)
 		put(m, "q", sk)
@@ -333,7 +333,7 @@ func TestQueryCursorSurvivesWrites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := memtable.New[string]()
+			m := memtable.New[string](tbl, ddb.Index{})
 			for i := 1; i <= 9; i++ {
 				put(m, "p", fmt.Sprint(i))
 			}
@@ -371,7 +371,7 @@ func TestIndexTies(t *testing.T) {
 		{"user#3", "x", "g", "2025"},
 		{"user#1", "item#2", "h", "2024"}, // another index partition
 	}
-	m := memtable.NewFor[gsiEntry](tbl, index)
+	m := memtable.New[gsiEntry](tbl, index)
 	for _, e := range entries {
 		m.Put(e.gpk, e.gsk, e.key(), e)
 	}
@@ -414,19 +414,8 @@ func TestIndexTies(t *testing.T) {
 		}
 	}
 
-	t.Run("New learns the order from its first query", func(t *testing.T) {
-		m := memtable.New[gsiEntry]()
-		for _, e := range entries {
-			m.Put(e.gpk, e.gsk, e.key(), e)
-		}
-		checkPages(t, walk(t, m, q, 2, nil), want, 2)
-		if got := m.Partition("g"); !slices.Equal(got, want) {
-			t.Errorf("Partition(g) after a query =\n%v\nwant\n%v", got, want)
-		}
-	})
-
 	t.Run("put replaces only the same full key", func(t *testing.T) {
-		m := memtable.NewFor[gsiEntry](tbl, index)
+		m := memtable.New[gsiEntry](tbl, index)
 		a := gsiEntry{"user#1", "item#1", "g", "2024"}
 		b := gsiEntry{"user#1", "item#2", "g", "2024"}
 		m.Put(a.gpk, a.gsk, a.key(), a)
@@ -447,7 +436,7 @@ func TestIndexTies(t *testing.T) {
 	})
 
 	t.Run("cursor inside ties after the cursor entry is deleted", func(t *testing.T) {
-		m := memtable.NewFor[gsiEntry](tbl, index)
+		m := memtable.New[gsiEntry](tbl, index)
 		for _, e := range entries {
 			m.Put(e.gpk, e.gsk, e.key(), e)
 		}
@@ -470,7 +459,7 @@ func TestIndexTies(t *testing.T) {
 // TestQueryBadLimit pins that a limit below one is refused as bad input, as
 // ddb.QueryPage should: Query's doc promises QueryPage's semantics.
 func TestQueryBadLimit(t *testing.T) {
-	m := memtable.New[string]()
+	m := memtable.New[string](tbl, ddb.Index{})
 	put(m, "p", "1")
 	for _, limit := range []int{0, -1} {
 		items, next, err := m.Query(ddb.KeyQuery{Table: tbl, PartitionValue: "p"}, limit, "", nil)
@@ -548,7 +537,7 @@ func TestQueryRandomWrites(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	gsks := []string{"a", "a#1", "a#2", "b", "é", "ÿ"}
 	conds := []ddb.SortCond{{}, ddb.SortBeginsWith("a"), ddb.SortBetween("a#1", "b"), ddb.SortGT("a#1"), ddb.SortLT("b"), ddb.SortEq("a#2")}
-	m := memtable.New[gsiEntry]()
+	m := memtable.New[gsiEntry](tbl, index)
 	mod := &model{ties: make(map[gsiEntry]string)}
 	randomEntry := func() gsiEntry {
 		return gsiEntry{pk: fmt.Sprintf("u#%d", r.IntN(4)), sk: fmt.Sprintf("i#%d", r.IntN(30)), gpk: "g", gsk: gsks[r.IntN(len(gsks))]}

@@ -18,7 +18,7 @@ type row struct{ pk, sk, gsk string }
 // DynamoDB Local (2026-05-28) returned for a Query of one index partition
 // (ScanIndexForward, no Limit), recorded: the first ten entries, with runs
 // of equal index sort keys (or no index sort key at all, where every entry
-// ties). A Query of a memtable made by NewFor for the same index must
+// ties). A Query of a memtable made by New for the same index must
 // return them in the same order, forward and backward.
 func TestTieOrderOfDynamoDBLocal(t *testing.T) {
 	tests := []struct {
@@ -42,7 +42,7 @@ func TestTieOrderOfDynamoDBLocal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := ddb.Table{Name: "probe", PartitionKey: "PK", SortKey: tt.sk}
 			q := ddb.KeyQuery{Table: tb, Index: tt.ix, PartitionValue: tt.part}
-			m := memtable.NewFor[row](tb, tt.ix)
+			m := memtable.New[row](tb, tt.ix)
 			// Put in reverse, so that no order of insertion is mistaken
 			// for the order of ties.
 			for _, r := range slices.Backward(tt.order) {
