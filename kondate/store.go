@@ -73,19 +73,11 @@ func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.Pa
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
-	for _, item := range items {
-		v, err := backend.Decode(c.b, c.t, item, dec)
-		switch {
-		case errors.Is(err, ddbkit.ErrCorruptItem):
-			p.Skipped = append(p.Skipped, wrap(op, err))
-		case err != nil:
-			return ddbkit.Page[T]{}, wrap(op, err)
-		default:
-			p.Items = append(p.Items, v)
-		}
+	p, err := backend.DecodePage(c.b, c.t, items, next, dec)
+	for i := range p.Skipped {
+		p.Skipped[i] = wrap(op, p.Skipped[i])
 	}
-	return p, nil
+	return p, wrap(op, err)
 }
 
 // createOne writes a new item in the user's partition part and returns it

@@ -286,16 +286,11 @@ func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
-	for _, item := range items {
-		v, err := backend.Decode(c.b, q.Table, item, decode)
-		if err != nil {
-			p.Skipped = append(p.Skipped, wrap(op, err))
-			continue
-		}
-		p.Items = append(p.Items, v)
+	p, err := backend.DecodePage(c.b, q.Table, items, next, decode)
+	for i := range p.Skipped {
+		p.Skipped[i] = wrap(op, p.Skipped[i])
 	}
-	return p, nil
+	return p, wrap(op, err)
 }
 
 // closeGate orders one store's posts to a room and its closes of that room.

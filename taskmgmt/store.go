@@ -2,7 +2,6 @@ package taskmgmt
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -141,19 +140,7 @@ func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, 
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
-	for _, it := range items {
-		v, err := backend.Decode(c.b, t, it, dec)
-		if errors.Is(err, ddbkit.ErrCorruptItem) {
-			p.Skipped = append(p.Skipped, err)
-			continue
-		}
-		if err != nil {
-			return ddbkit.Page[T]{}, err
-		}
-		p.Items = append(p.Items, v)
-	}
-	return p, nil
+	return backend.DecodePage(c.b, t, items, next, dec)
 }
 
 // checkNamed is a name copy's check: the item at k exists and its

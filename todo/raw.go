@@ -1,7 +1,6 @@
 package todo
 
 import (
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -167,12 +166,14 @@ func (r Record) clone() Record {
 }
 
 // decodeRecord takes the item's kind from its sort key, as ListTodos and
-// ListCategories do, whatever entity_type says or whether it is there.
+// ListCategories do, whatever entity_type says or whether it is there. An
+// item of another kind is backend.ErrSkip: the seed expects new entity
+// types in a user's partition, and a reader that predates them skips them.
 func decodeRecord(tbl ddb.Table, item ddb.Item, username string) (Record, error) {
 	sk, _ := item[AttrSK].(*types.AttributeValueMemberS)
 	switch {
 	case sk == nil:
-		return Record{}, errSkip
+		return Record{}, backend.ErrSkip
 	case strings.HasPrefix(sk.Value, todoSKPrefix+keys.Sep):
 		t, err := decodeTodo(tbl, item, username)
 		return Record{Todo: &t}, err
@@ -180,12 +181,8 @@ func decodeRecord(tbl ddb.Table, item ddb.Item, username string) (Record, error)
 		c, err := decodeCategory(tbl, item, username)
 		return Record{Category: &c}, err
 	}
-	return Record{}, errSkip
+	return Record{}, backend.ErrSkip
 }
-
-// errSkip tells list to leave an item out: the seed expects new entity
-// types in a user's partition, and a reader that predates them skips them.
-var errSkip = errors.New("skip")
 
 // idOf returns the ID in sort key sk, "{prefix}#{id}".
 func idOf(tbl ddb.Table, item ddb.Item, sk, prefix string) (string, error) {

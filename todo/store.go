@@ -723,18 +723,9 @@ func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOption
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
-	for _, item := range items {
-		v, err := backend.Decode(c.b, c.t, item, dec)
-		switch {
-		case err == errSkip:
-		case errors.Is(err, ddbkit.ErrCorruptItem):
-			p.Skipped = append(p.Skipped, wrap(op, err))
-		case err != nil:
-			return ddbkit.Page[T]{}, wrap(op, err)
-		default:
-			p.Items = append(p.Items, v)
-		}
+	p, err := backend.DecodePage(c.b, c.t, items, next, dec)
+	for i := range p.Skipped {
+		p.Skipped[i] = wrap(op, p.Skipped[i])
 	}
-	return p, nil
+	return p, wrap(op, err)
 }

@@ -820,27 +820,24 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	hs := make([]History, 0, len(items))
-	lists := make([][]string, 0, len(items))
-	var skipped []error
-	for _, it := range items {
-		h, err := backend.Decode(c.b, c.t, it, historyDecoder)
-		if err != nil {
-			skipped = append(skipped, wrap(op, err))
-			continue
-		}
-		hs = append(hs, h)
-		lists = append(lists, h.ClothingIDs)
+	hs, err := backend.DecodePage(c.b, c.t, items, next, historyDecoder)
+	if err != nil {
+		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+	}
+	lists := make([][]string, len(hs.Items))
+	for i, h := range hs.Items {
+		lists[i] = h.ClothingIDs
 	}
 	found, bad, err := c.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	for _, e := range bad {
-		skipped = append(skipped, wrap(op, e))
+	skipped := append(hs.Skipped, bad...)
+	for i := range skipped {
+		skipped[i] = wrap(op, skipped[i])
 	}
-	out := make([]HistorySummary, len(hs))
-	for i, h := range hs {
+	out := make([]HistorySummary, len(hs.Items))
+	for i, h := range hs.Items {
 		out[i].History = h
 		out[i].Thumbnails, out[i].More = thumbnails(h.ClothingIDs, ThumbnailCount, found)
 	}
@@ -954,17 +951,11 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 	if err != nil {
 		return ddbkit.Page[DailyWear]{}, wrap(op, err)
 	}
-	out := make([]DailyWear, 0, len(items))
-	var skipped []error
-	for _, it := range items {
-		cn, err := backend.Decode(c.b, c.t, it, counterDecoder)
-		if err != nil {
-			skipped = append(skipped, wrap(op, err))
-			continue
-		}
-		out = append(out, cn)
+	p, err := backend.DecodePage(c.b, c.t, items, next, counterDecoder)
+	for i := range p.Skipped {
+		p.Skipped[i] = wrap(op, p.Skipped[i])
 	}
-	return ddbkit.Page[DailyWear]{Items: out, Next: next, Skipped: skipped}, nil
+	return p, wrap(op, err)
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.

@@ -1,12 +1,14 @@
 package backend
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -151,4 +153,30 @@ func shares(t reflect.Type) bool {
 		}
 	}
 	return false
+}
+
+// ErrSkip, from a Decoder's decode, leaves an item out of a page without
+// a word: an item of a kind the listing does not show (a newer writer's,
+// say), where a corrupt item is reported.
+var ErrSkip = errors.New("backend: not an item of this listing")
+
+// DecodePage decodes a page's items with d, in order, into a page with
+// cursor next. An item whose decode fails with ddbkit.ErrCorruptItem is
+// left out and its error put in the page's Skipped; one that fails with
+// ErrSkip is left out; any other error ends the page.
+func DecodePage[T any](b Backend, t ddb.Table, items []ddb.Item, next string, d *Decoder[T]) (ddbkit.Page[T], error) {
+	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
+	for _, item := range items {
+		v, err := Decode(b, t, item, d)
+		switch {
+		case err == nil:
+			p.Items = append(p.Items, v)
+		case errors.Is(err, ErrSkip):
+		case errors.Is(err, ddbkit.ErrCorruptItem):
+			p.Skipped = append(p.Skipped, err)
+		default:
+			return ddbkit.Page[T]{}, err
+		}
+	}
+	return p, nil
 }

@@ -160,3 +160,35 @@ func TestNewDecoderNeedsClone(t *testing.T) {
 	}()
 	backend.NewDecoder(func(ddb.Table, ddb.Item) (decodedValue, error) { return decodedValue{}, nil }, nil)
 }
+
+func TestDecodePage(t *testing.T) {
+	main, _, _ := backendtest.Schema()
+	m := backend.NewMemory(nil, main)
+	other := errors.New("a decoder's own failure")
+	d := backend.NewDecoder(func(t ddb.Table, item ddb.Item) (string, error) {
+		switch v, _ := backend.Str(item, "v"); v {
+		case "skip":
+			return "", backend.ErrSkip
+		case "corrupt":
+			return "", ddb.Corrupt(t, item, "v", "corrupt")
+		case "fail":
+			return "", other
+		default:
+			return v, nil
+		}
+	}, nil)
+	items := func(vs ...string) []ddb.Item {
+		var out []ddb.Item
+		for i, v := range vs {
+			out = append(out, ddb.Item{"pk": ddb.S("P"), "sk": ddb.S(fmt.Sprint(i)), "v": ddb.S(v)})
+		}
+		return out
+	}
+	p, err := backend.DecodePage(m, main.Table, items("a", "skip", "corrupt", "b"), "next", d)
+	if err != nil || fmt.Sprint(p.Items) != "[a b]" || p.Next != "next" || len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) {
+		t.Errorf("DecodePage = %+v, %v; want items [a b], the cursor, and one corrupt item skipped", p, err)
+	}
+	if p, err := backend.DecodePage(m, main.Table, items("a", "fail", "b"), "next", d); !errors.Is(err, other) || len(p.Items) != 0 {
+		t.Errorf("DecodePage = %+v, %v; want no page and the decoder's error", p, err)
+	}
+}
