@@ -34,9 +34,11 @@ dynamodb_env = \
 # user (scripts/consumer-test.sh).
 # The benchmarks of bench run once each, under -short, so that a change
 # that breaks one (a stub that no longer matches the calls) fails here.
+# -timeout: a package's tests wait on DynamoDB Local, which a busy
+# machine slows several times over; go test's default of 10m is too tight.
 test: fmt-check vet deps-check
 	@$(dynamodb_env); \
-	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 $(PKGS) && \
+	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 -timeout 30m $(PKGS) && \
 	DDBTEST_REQUIRED=1 $(GO) test -short -count=1 -run='^$$' -bench=. -benchtime=1x ./bench/... >/dev/null && \
 	scripts/consumer-test.sh
 

@@ -31,9 +31,12 @@ import (
 // DynamoDB refuses: a key attribute missing, empty or not a String, an
 // index key attribute empty or not a String, a change to a key attribute,
 // a Number DynamoDB cannot hold, an empty set or one holding a member
-// twice, an item over 400 KB. Unlike DynamoDB's, its GSIs are consistent
-// at once, no call is throttled and no expired item is ever deleted,
-// unless Emulate turns on what DynamoDB Local hides.
+// twice, an item over 400 KB. Index entries with equal sort keys come in
+// DynamoDB Local's order (a digest of the base key, see memtable), so that
+// pages and cursors match DynamoDB Local's exactly; DynamoDB documents no
+// such order, and callers must not rely on one. Unlike DynamoDB's, its
+// GSIs are consistent at once, no call is throttled and no expired item is
+// ever deleted, unless Emulate turns on what DynamoDB Local hides.
 type Memory struct {
 	// tokenClock times the emulated ClientRequestToken window: wall time
 	// by default, as DynamoDB's window runs in real time, so that a
