@@ -407,7 +407,7 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 		}
 		var derr error
 		err = c.walk(ctx, tasksQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
-			t, err := decodeTask(c.t, it)
+			t, err := backend.Decode(c.b, c.t, it, taskDecoder)
 			if err != nil {
 				if !isCorrupt(err) {
 					derr = err

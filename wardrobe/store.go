@@ -497,7 +497,7 @@ func (c *core) thumbnails(ctx context.Context, wardrobeID string, ids []string) 
 		if it == nil {
 			continue
 		}
-		w, err := unmarshalWorn(c.t, it, wardrobeID)
+		w, err := backend.Decode(c.b, c.t, it, wornDecoder)
 		if err != nil {
 			bad = append(bad, err)
 			continue
@@ -683,7 +683,7 @@ func (c *core) readRefs(ctx context.Context, wardrobeID string, first itemKey, r
 	for i := range refs {
 		refs[i].found, refs[i].raw, refs[i].dayCount, refs[i].dayRaw = false, nil, 0, nil
 		if it := items[off+i]; it != nil {
-			w, err := unmarshalWorn(c.t, it, wardrobeID)
+			w, err := backend.Decode(c.b, c.t, it, wornDecoder)
 			if err != nil {
 				return false, err
 			}
@@ -691,7 +691,7 @@ func (c *core) readRefs(ctx context.Context, wardrobeID string, first itemKey, r
 		}
 		if d != "" {
 			if it := items[off+len(refs)+i]; it != nil {
-				cn, err := unmarshalCounter(c.t, it)
+				cn, err := backend.Decode(c.b, c.t, it, counterDecoder)
 				if err != nil {
 					return false, err
 				}
@@ -913,7 +913,7 @@ func (c *core) latestBefore(ctx context.Context, wardrobeID string, r wornRef, d
 			return 0, err
 		}
 		for _, it := range items {
-			if cn, err := unmarshalCounter(c.t, it); err == nil && cn.Count > 0 {
+			if cn, err := backend.Decode(c.b, c.t, it, counterDecoder); err == nil && cn.Count > 0 {
 				return c.o.dayMs(cn.Date), nil
 			}
 		}
@@ -988,7 +988,7 @@ func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (StatsRe
 			if err != nil {
 				return StatsReport{}, wrap(op, err)
 			}
-			w, err := unmarshalWorn(c.t, it, wardrobeID)
+			w, err := backend.Decode(c.b, c.t, it, wornDecoder)
 			if err != nil {
 				rep.Skipped = append(rep.Skipped, wrap(op, err))
 				continue
@@ -1066,7 +1066,7 @@ func (c *core) allCounters(ctx context.Context, w worn) ([]DailyWear, error) {
 		if err != nil {
 			return nil, err
 		}
-		cn, err := unmarshalCounter(c.t, it)
+		cn, err := backend.Decode(c.b, c.t, it, counterDecoder)
 		if err != nil {
 			return nil, err
 		}
