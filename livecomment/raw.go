@@ -123,44 +123,11 @@ func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
-	if v, ok := parseCanonical(s); ok {
-		return v, nil
-	}
 	v, err := keys.ParseTime(s)
 	if err != nil {
 		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is not an ISO 8601 date and time", s)
 	}
 	return v, nil
-}
-
-// parseCanonical parses the form the stores and toISOString write,
-// "YYYY-MM-DDThh:mm:ss.sssZ", digit by digit: nearly every stored
-// timestamp, and a listing reads one per item (issue 15). It returns
-// false for anything it is not sure of (another form, a day past the
-// 28th), which keys.ParseTime then reads as it always has.
-func parseCanonical(s string) (time.Time, bool) {
-	if len(s) != len("2006-01-02T15:04:05.000Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
-		s[13] != ':' || s[16] != ':' || s[19] != '.' || s[23] != 'Z' {
-		return time.Time{}, false
-	}
-	ok := true
-	num := func(from, to int) int {
-		n := 0
-		for i := from; i < to; i++ {
-			c := s[i]
-			if c < '0' || c > '9' {
-				ok = false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n
-	}
-	year, month, day := num(0, 4), num(5, 7), num(8, 10)
-	hour, minute, sec, ms := num(11, 13), num(14, 16), num(17, 19), num(20, 23)
-	if !ok || month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || sec > 59 {
-		return time.Time{}, false
-	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, ms*int(time.Millisecond), time.UTC), true
 }
 
 // checkRaw reports an item of the table named name that no DynamoDB table

@@ -2,43 +2,14 @@ package livecomment
 
 import (
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
-	"github.com/ddbkit/ddbkit/keys"
 )
-
-// TestParseCanonical: the fast path reads what keys.ParseTime reads, to
-// the same instant, and leaves everything else to it.
-func TestParseCanonical(t *testing.T) {
-	cases := []string{
-		"2024-01-01T00:00:00.000Z", "2024-02-28T23:59:59.999Z", "2024-02-29T12:00:00.000Z", "2023-02-29T12:00:00.000Z",
-		"2024-13-01T00:00:00.000Z", "2024-00-10T00:00:00.000Z", "2024-01-00T00:00:00.000Z", "2024-01-01T24:00:00.000Z",
-		"2024-01-01T00:60:00.000Z", "2024-01-01T00:00:60.000Z", "2024-01-01T00:00:00.000z", "2024-01-01t00:00:00.000Z",
-		"2024-01-01T00:00:00Z", "2024-01-01T00:00:00.0000Z", "2024-01-01T09:00:00.000+09:00", "+024-01-01T00:00:00.000Z",
-		"2024-01-01T00:00:0a.000Z", "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z", "",
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 2000 {
-		cases = append(cases, keys.Timestamp(time.UnixMilli(r.Int64N(253402300799999))))
-	}
-	for _, s := range cases {
-		got, ok := parseCanonical(s)
-		if !ok {
-			continue
-		}
-		want, err := keys.ParseTime(s)
-		if err != nil || !got.Equal(want) || got != want {
-			t.Errorf("parseCanonical(%q) = %v, keys.ParseTime = %v, %v", s, got, want, err)
-		}
-	}
-}
 
 // TestCodecsPlanned: every layout is encoded and decoded without
 // attributevalue's reflection, which the benchmarks of issue 15 need.
