@@ -186,7 +186,7 @@ func (e *ensurer) plan(ctx context.Context, desc *types.TableDescription) ([]ste
 		switch {
 		case got == nil || !aws.ToBool(got.StreamEnabled):
 			steps = append(steps, e.streamStep(want.StreamViewType))
-		case got.StreamViewType != want.StreamViewType:
+		case !covers(got.StreamViewType, want.StreamViewType):
 			diffs = append(diffs, fmt.Sprintf("stream view type is %s, want %s; a stream's view type changes only by disabling and re-enabling it", got.StreamViewType, want.StreamViewType))
 		}
 	}
@@ -327,6 +327,22 @@ func gsiThroughput(desc *types.TableDescription, in *dynamodb.CreateTableInput, 
 		return &types.ProvisionedThroughput{ReadCapacityUnits: p.ReadCapacityUnits, WriteCapacityUnits: p.WriteCapacityUnits}
 	}
 	return clonePtr(in.ProvisionedThroughput)
+}
+
+// covers reports whether a stream of view type got carries all that one of
+// view type want does: NEW_AND_OLD_IMAGES carries either image, and every
+// view the keys. A reader of the new image is served as well by a stream
+// that also carries the old one, and the owner of a table may want it.
+func covers(got, want types.StreamViewType) bool {
+	switch want {
+	case got:
+		return true
+	case types.StreamViewTypeKeysOnly:
+		return got != ""
+	case types.StreamViewTypeNewImage, types.StreamViewTypeOldImage:
+		return got == types.StreamViewTypeNewAndOldImages
+	}
+	return false
 }
 
 // streamStep enables the table's stream with view type vt.

@@ -121,8 +121,10 @@ type Options struct {
 //     every Options.PollInterval for at most Options.Timeout.
 //   - An index added to a provisioned table gets the capacity d gives it,
 //     else the table's current capacity.
-//   - A stream is enabled with d's view type; a stream enabled with another
-//     view type is a mismatch. TTL is enabled on d.TTLAttribute unless it is
+//   - A stream is enabled with d's view type. A stream already enabled
+//     with a view type that carries as much (NEW_AND_OLD_IMAGES for either
+//     image; any for KEYS_ONLY) is left as its owner set it; one that
+//     carries less is a mismatch. TTL is enabled on d.TTLAttribute unless it is
 //     ENABLED or ENABLING there; TTL on another attribute is a mismatch.
 //     Ensure does not wait for TTL to leave ENABLING (DynamoDB takes up to
 //     an hour).

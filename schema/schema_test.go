@@ -522,6 +522,36 @@ func TestEnsureTTLAndStream(t *testing.T) {
 	}
 }
 
+// TestEnsureStreamSuperset: a table whose stream carries more than the
+// definition needs (both images where the new one is wanted) is as it
+// should be: Ensure neither changes nor refuses it. One that carries less
+// is a mismatch.
+func TestEnsureStreamSuperset(t *testing.T) {
+	c := ddbtest.Client(t)
+	in := orders("schema-stream").CreateTableInput()
+	in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}
+	name := ddbtest.NewTable(t, c, in)
+	for _, want := range []types.StreamViewType{types.StreamViewTypeNewImage, types.StreamViewTypeOldImage,
+		types.StreamViewTypeKeysOnly, types.StreamViewTypeNewAndOldImages} {
+		d := orders(name)
+		d.Input.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: want}
+		cc := counting(c)
+		changes, err := schema.Ensure(t.Context(), cc, d, fast)
+		if err != nil || len(changes) != 0 {
+			t.Errorf("Ensure() wanting %s of a NEW_AND_OLD_IMAGES stream = %q, %v; want no changes, nil", want, actions(changes), err)
+		}
+		wantNoWrites(t, cc)
+	}
+
+	keysOnly := orders("schema-stream-keys").CreateTableInput()
+	keysOnly.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeKeysOnly}
+	name = ddbtest.NewTable(t, c, keysOnly)
+	d := orders(name)
+	d.Input.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewImage}
+	_, err := schema.Ensure(t.Context(), c, d, fast)
+	ddbtest.WantSentinel(t, "Ensure() wanting NEW_IMAGE of a KEYS_ONLY stream", err, ddbkit.ErrSchemaMismatch)
+}
+
 // TestEnsureInvalid refuses a definition that cannot create a table before
 // any call.
 func TestEnsureInvalid(t *testing.T) {

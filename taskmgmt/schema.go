@@ -162,9 +162,10 @@ func CreateInvitationTableInput(name string) *dynamodb.CreateTableInput {
 // EnsureInvitationTable creates the invitation table named name from
 // InvitationDefinition, or verifies an existing one and enables what is
 // missing (TTL on expiresAt, the stream of new images), with
-// schema.Ensure, and returns the changes made. It fails with
-// ErrSchemaMismatch for differences it cannot add, such as a stream of
-// another view type.
+// schema.Ensure, and returns the changes made. A stream of both images
+// serves the handler as well as one of new images, and is left as it is.
+// It fails with ErrSchemaMismatch for differences it cannot add, such as a
+// stream of keys or old images only.
 func EnsureInvitationTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	return schema.Ensure(ctx, c, InvitationDefinition(name), optFns...)
 }
