@@ -27,7 +27,9 @@
 //   - transactions: at most ddb.MaxTxItems writes, one per key, checked
 //     before any call with the same error in both;
 //   - TTL: reads of a table with a TTL attribute (Table.TTL) leave out
-//     items whose time has passed, as DynamoDB's late deletion would not.
+//     items whose time has passed, as DynamoDB's late deletion would not;
+//   - decoding: a domain reads through a Decoder (Decode, DecodePage), and
+//     the memory backend decodes each item it stores once.
 //
 // Errors are not classified here: a domain's wrap does that (ddb.Classify)
 // on its way out, for both implementations alike.

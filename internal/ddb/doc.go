@@ -3,6 +3,7 @@
 // retries, BatchGetItem and BatchWriteItem with unprocessed-item retries, and
 // a query pager whose opaque cursors are bound to the query that issued them.
 //
-// Domains describe their data (tables, keys, conditions); this package does
-// the round trips. Nothing here scans a table.
+// Domains describe their data (tables, keys, conditions, item layouts,
+// which Codec encodes and decodes); this package does the round trips.
+// Nothing here scans a table.
 package ddb
