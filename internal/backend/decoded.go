@@ -114,8 +114,11 @@ func (m *Memory) slot(t ddb.Table, item ddb.Item) *slot {
 		return nil
 	}
 	p := mapPointer(item)
-	if s, ok := mt.slots.Load(p); ok {
-		return s.(*slot)
+	mt.slotsMu.RLock()
+	s := mt.slots[p]
+	mt.slotsMu.RUnlock()
+	if s != nil {
+		return s
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -127,8 +130,16 @@ func (m *Memory) slot(t ddb.Table, item ddb.Item) *slot {
 	if stored := mt.lookup(Key{PK: pk, SK: sk}); stored == nil || mapPointer(stored) != p {
 		return nil
 	}
-	s, _ := mt.slots.LoadOrStore(p, new(slot))
-	return s.(*slot)
+	mt.slotsMu.Lock()
+	defer mt.slotsMu.Unlock()
+	if s = mt.slots[p]; s == nil {
+		if mt.slots == nil {
+			mt.slots = map[unsafe.Pointer]*slot{}
+		}
+		s = new(slot)
+		mt.slots[p] = s
+	}
+	return s
 }
 
 // mapPointer is item's identity.
