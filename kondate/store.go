@@ -73,11 +73,7 @@ func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.Pa
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	p, err := backend.DecodePage(c.b, c.t, items, next, dec)
-	for i := range p.Skipped {
-		p.Skipped[i] = wrap(op, p.Skipped[i])
-	}
-	return p, wrap(op, err)
+	return backend.DecodePage(c.b, c.t, items, next, dec, func(err error) error { return wrap(op, err) })
 }
 
 // createOne writes a new item in the user's partition part and returns it

@@ -286,11 +286,7 @@ func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	p, err := backend.DecodePage(c.b, q.Table, items, next, decode)
-	for i := range p.Skipped {
-		p.Skipped[i] = wrap(op, p.Skipped[i])
-	}
-	return p, wrap(op, err)
+	return backend.DecodePage(c.b, q.Table, items, next, decode, func(err error) error { return wrap(op, err) })
 }
 
 // closeGate orders one store's posts to a room and its closes of that room.

@@ -140,7 +140,7 @@ func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, 
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	return backend.DecodePage(c.b, t, items, next, dec)
+	return backend.DecodePage(c.b, t, items, next, dec, nil)
 }
 
 // checkNamed is a name copy's check: the item at k exists and its

@@ -723,9 +723,5 @@ func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOption
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	p, err := backend.DecodePage(c.b, c.t, items, next, dec)
-	for i := range p.Skipped {
-		p.Skipped[i] = wrap(op, p.Skipped[i])
-	}
-	return p, wrap(op, err)
+	return backend.DecodePage(c.b, c.t, items, next, dec, func(err error) error { return wrap(op, err) })
 }

@@ -820,9 +820,10 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	hs, err := backend.DecodePage(c.b, c.t, items, next, historyDecoder)
+	wrapOp := func(err error) error { return wrap(op, err) }
+	hs, err := backend.DecodePage(c.b, c.t, items, next, historyDecoder, wrapOp)
 	if err != nil {
-		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
+		return ddbkit.Page[HistorySummary]{}, err
 	}
 	lists := make([][]string, len(hs.Items))
 	for i, h := range hs.Items {
@@ -832,9 +833,9 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	skipped := append(hs.Skipped, bad...)
-	for i := range skipped {
-		skipped[i] = wrap(op, skipped[i])
+	skipped := hs.Skipped
+	for _, e := range bad {
+		skipped = append(skipped, wrapOp(e))
 	}
 	out := make([]HistorySummary, len(hs.Items))
 	for i, h := range hs.Items {
@@ -951,11 +952,7 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 	if err != nil {
 		return ddbkit.Page[DailyWear]{}, wrap(op, err)
 	}
-	p, err := backend.DecodePage(c.b, c.t, items, next, counterDecoder)
-	for i := range p.Skipped {
-		p.Skipped[i] = wrap(op, p.Skipped[i])
-	}
-	return p, wrap(op, err)
+	return backend.DecodePage(c.b, c.t, items, next, counterDecoder, func(err error) error { return wrap(op, err) })
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.

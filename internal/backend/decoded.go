@@ -174,8 +174,13 @@ var ErrSkip = errors.New("backend: not an item of this listing")
 // DecodePage decodes a page's items with d, in order, into a page with
 // cursor next. An item whose decode fails with ddbkit.ErrCorruptItem is
 // left out and its error put in the page's Skipped; one that fails with
-// ErrSkip is left out; any other error ends the page.
-func DecodePage[T any](b Backend, t ddb.Table, items []ddb.Item, next string, d *Decoder[T]) (ddbkit.Page[T], error) {
+// ErrSkip is left out; any other error ends the page. wrap, when not nil,
+// wraps each error DecodePage reports, Skipped's included (a domain's
+// wrap, naming its operation).
+func DecodePage[T any](b Backend, t ddb.Table, items []ddb.Item, next string, d *Decoder[T], wrap func(error) error) (ddbkit.Page[T], error) {
+	if wrap == nil {
+		wrap = func(err error) error { return err }
+	}
 	p := ddbkit.Page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for _, item := range items {
 		v, err := Decode(b, t, item, d)
@@ -184,9 +189,9 @@ func DecodePage[T any](b Backend, t ddb.Table, items []ddb.Item, next string, d 
 			p.Items = append(p.Items, v)
 		case errors.Is(err, ErrSkip):
 		case errors.Is(err, ddbkit.ErrCorruptItem):
-			p.Skipped = append(p.Skipped, err)
+			p.Skipped = append(p.Skipped, wrap(err))
 		default:
-			return ddbkit.Page[T]{}, err
+			return ddbkit.Page[T]{}, wrap(err)
 		}
 	}
 	return p, nil

@@ -3,6 +3,7 @@ package backend_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -184,11 +185,20 @@ func TestDecodePage(t *testing.T) {
 		}
 		return out
 	}
-	p, err := backend.DecodePage(m, main.Table, items("a", "skip", "corrupt", "b"), "next", d)
+	p, err := backend.DecodePage(m, main.Table, items("a", "skip", "corrupt", "b"), "next", d, nil)
 	if err != nil || fmt.Sprint(p.Items) != "[a b]" || p.Next != "next" || len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) {
 		t.Errorf("DecodePage = %+v, %v; want items [a b], the cursor, and one corrupt item skipped", p, err)
 	}
-	if p, err := backend.DecodePage(m, main.Table, items("a", "fail", "b"), "next", d); !errors.Is(err, other) || len(p.Items) != 0 {
+	if p, err := backend.DecodePage(m, main.Table, items("a", "fail", "b"), "next", d, nil); !errors.Is(err, other) || len(p.Items) != 0 {
 		t.Errorf("DecodePage = %+v, %v; want no page and the decoder's error", p, err)
+	}
+	// wrap wraps every error reported, skipped ones included.
+	wrap := func(err error) error { return fmt.Errorf("list things: %w", err) }
+	p, err = backend.DecodePage(m, main.Table, items("corrupt"), "", d, wrap)
+	if err != nil || len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) || !strings.HasPrefix(p.Skipped[0].Error(), "list things: ") {
+		t.Errorf("DecodePage with wrap = %+v, %v; want the corrupt item's error, wrapped", p, err)
+	}
+	if _, err := backend.DecodePage(m, main.Table, items("fail"), "", d, wrap); !errors.Is(err, other) || !strings.HasPrefix(err.Error(), "list things: ") {
+		t.Errorf("DecodePage with wrap: error %v, want the decoder's error, wrapped", err)
 	}
 }
