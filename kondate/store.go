@@ -69,11 +69,7 @@ func listFiltered[T any](ctx context.Context, c *core, op string, opts ddbkit.Pa
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	items, next, err := c.b.Query(ctx, q, limit, opts.Cursor, f)
-	if err != nil {
-		return ddbkit.Page[T]{}, wrap(op, err)
-	}
-	return backend.DecodePage(c.b, c.t, items, next, dec, func(err error) error { return wrap(op, err) })
+	return backend.QueryPage(ctx, c.b, q, limit, opts.Cursor, f, dec, func(err error) error { return wrap(op, err) })
 }
 
 // createOne writes a new item in the user's partition part and returns it

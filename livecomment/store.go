@@ -282,11 +282,7 @@ func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit
 	// No listing filters: a page reads its limit of index entries and one
 	// more, whatever the partition holds.
 	q := query(id)
-	items, next, err := c.b.Query(ctx, q, limit, opts.Cursor, backend.Filter{})
-	if err != nil {
-		return ddbkit.Page[T]{}, wrap(op, err)
-	}
-	return backend.DecodePage(c.b, q.Table, items, next, decode, func(err error) error { return wrap(op, err) })
+	return backend.QueryPage(ctx, c.b, q, limit, opts.Cursor, backend.Filter{}, decode, func(err error) error { return wrap(op, err) })
 }
 
 // closeGate orders one store's posts to a room and its closes of that room.

@@ -131,7 +131,7 @@ func (c *core) ListInvitations(ctx context.Context, teamID string, o ddbkit.Page
 	c.read() // the time TTL filters at
 	// Filtered by TTL, so bounded by the filter budget: a page may be
 	// short, or empty, with a Next cursor.
-	p, err := listPage(ctx, c, c.it, invitationsQuery(c.it, teamID), o, backend.Filter{}, publicInvitationDecoder)
+	p, err := listPage(ctx, c, invitationsQuery(c.it, teamID), o, backend.Filter{}, publicInvitationDecoder)
 	return p, wrap(op, err)
 }
 

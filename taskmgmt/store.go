@@ -103,9 +103,14 @@ func (c *core) get(ctx context.Context, k itemKey) (ddb.Item, error) {
 
 // query runs one page of q with the store's filter budget.
 func (c *core) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f backend.Filter) ([]ddb.Item, string, error) {
+	return c.b.Query(ctx, c.budgeted(q), limit, cursor, f)
+}
+
+// budgeted is q with the store's filter budget.
+func (c *core) budgeted(q ddb.KeyQuery) ddb.KeyQuery {
 	q.Budget = c.o.FilterBudget
 	q.Filter = ""
-	return c.b.Query(ctx, q, limit, cursor, f)
+	return q
 }
 
 // walk runs fn on every item of q that f keeps, page by page (each bounded
@@ -131,16 +136,12 @@ func (c *core) walk(ctx context.Context, q ddb.KeyQuery, f backend.Filter, fn fu
 // listPage runs one page of q and decodes its items (through dec, so that
 // a memory store decodes each stored item once), leaving out (and
 // reporting in Skipped) those that cannot be decoded.
-func listPage[T any](ctx context.Context, c *core, t ddb.Table, q ddb.KeyQuery, o ddbkit.PageOptions, f backend.Filter, dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
+func listPage[T any](ctx context.Context, c *core, q ddb.KeyQuery, o ddbkit.PageOptions, f backend.Filter, dec *backend.Decoder[T]) (ddbkit.Page[T], error) {
 	limit, err := o.EffectiveLimit()
 	if err != nil {
 		return ddbkit.Page[T]{}, err
 	}
-	items, next, err := c.query(ctx, q, limit, o.Cursor, f)
-	if err != nil {
-		return ddbkit.Page[T]{}, err
-	}
-	return backend.DecodePage(c.b, t, items, next, dec, nil)
+	return backend.QueryPage(ctx, c.b, c.budgeted(q), limit, o.Cursor, f, dec, nil)
 }
 
 // checkNamed is a name copy's check: the item at k exists and its

@@ -51,7 +51,7 @@ func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
 		return ddbkit.Page[Tag]{}, err
 	}
-	p, err := listPage(ctx, c, c.t, tagsQuery(c.t, teamID), o, backend.Filter{}, tagDecoder)
+	p, err := listPage(ctx, c, tagsQuery(c.t, teamID), o, backend.Filter{}, tagDecoder)
 	return p, wrap(op, err)
 }
 
@@ -341,7 +341,7 @@ func (c *core) ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbk
 		return ddbkit.Page[Task]{}, err
 	}
 	kq := boardQuery(c.t, teamID, q, c.read().today)
-	p, err := listPage(ctx, c, c.t, kq, q.PageOptions, tagFilter(q), taskDecoder)
+	p, err := listPage(ctx, c, kq, q.PageOptions, tagFilter(q), taskDecoder)
 	return p, wrap(op, err)
 }
 
@@ -374,7 +374,7 @@ func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery)
 	}
 	now := c.read().now.Unix()
 	live := backend.Unbound(backend.Or(backend.Missing(AttrExpiresAt), backend.Greater(AttrExpiresAt, n(now))))
-	p, err := listPage(ctx, c, c.t, dailyQuery(c.t, teamID, q), q.PageOptions, live, dailyDecoder)
+	p, err := listPage(ctx, c, dailyQuery(c.t, teamID, q), q.PageOptions, live, dailyDecoder)
 	return p, wrap(op, err)
 }
 

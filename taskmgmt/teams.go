@@ -267,7 +267,7 @@ func (c *core) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOpti
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
 		return ddbkit.Page[Member]{}, err
 	}
-	p, err := listPage(ctx, c, c.t, membersQuery(c.t, teamID), o, backend.Filter{}, memberDecoder)
+	p, err := listPage(ctx, c, membersQuery(c.t, teamID), o, backend.Filter{}, memberDecoder)
 	return p, wrap(op, err)
 }
 
@@ -277,7 +277,7 @@ func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOp
 	if err := validateList(op, "UserID", userID, o); err != nil {
 		return ddbkit.Page[Membership]{}, err
 	}
-	p, err := listPage(ctx, c, c.t, userTeamsQuery(c.t, userID), o, backend.Filter{}, membershipDecoder)
+	p, err := listPage(ctx, c, userTeamsQuery(c.t, userID), o, backend.Filter{}, membershipDecoder)
 	return p, wrap(op, err)
 }
 

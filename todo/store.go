@@ -719,9 +719,5 @@ func list[T any](ctx context.Context, c *core, op string, opts ddbkit.PageOption
 	if err != nil {
 		return ddbkit.Page[T]{}, wrap(op, err)
 	}
-	items, next, err := c.b.Query(ctx, q, limit, opts.Cursor, backend.Filter{})
-	if err != nil {
-		return ddbkit.Page[T]{}, wrap(op, err)
-	}
-	return backend.DecodePage(c.b, c.t, items, next, dec, func(err error) error { return wrap(op, err) })
+	return backend.QueryPage(ctx, c.b, q, limit, opts.Cursor, backend.Filter{}, dec, func(err error) error { return wrap(op, err) })
 }

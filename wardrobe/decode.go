@@ -191,7 +191,20 @@ var (
 		return unmarshalHistory(t, item, wardrobeOf(item))
 	}, History.clone)
 	counterDecoder = backend.NewDecoder(unmarshalCounter, nil)
+	// listedDecoders decode a status list of each kind, where an item of
+	// the other kind (which only damaged data puts there) is corrupt.
+	listedDecoders = map[Kind]*backend.Decoder[worn]{KindClothing: listed(KindClothing), KindTemplate: listed(KindTemplate)}
 )
+
+func listed(kind Kind) *backend.Decoder[worn] {
+	return backend.NewDecoder(func(t ddb.Table, item ddb.Item) (worn, error) {
+		w, err := unmarshalWorn(t, item, wardrobeOf(item))
+		if err == nil && w.kind != kind {
+			return worn{}, ddb.Corrupt(t, item, AttrStatusListPK, "a %s in the status list of %s", w.kind.noun(), kind.noun())
+		}
+		return w, err
+	}, worn.clone)
+}
 
 // wardrobeOf returns the wardrobe ID in item's partition key.
 func wardrobeOf(item ddb.Item) string {

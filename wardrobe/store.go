@@ -87,13 +87,15 @@ func (c *core) get(ctx context.Context, k itemKey) (ddb.Item, error) {
 	return c.b.Get(ctx, c.t, k.bk())
 }
 
-// query runs one page of a listing.
-func (c *core) query(ctx context.Context, q ddb.KeyQuery, opts ddbkit.PageOptions) ([]ddb.Item, string, error) {
+// queryPage reads and decodes one page of a listing of op, leaving out
+// (and reporting in Skipped) the items d cannot decode.
+func queryPage[T any](ctx context.Context, c *core, op string, q ddb.KeyQuery, opts ddbkit.PageOptions, d *backend.Decoder[T]) (ddbkit.Page[T], error) {
+	wrapOp := func(err error) error { return wrap(op, err) }
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
-		return nil, "", err
+		return ddbkit.Page[T]{}, wrapOp(err)
 	}
-	return c.b.Query(ctx, q, limit, opts.Cursor, backend.Filter{})
+	return backend.QueryPage(ctx, c.b, q, limit, opts.Cursor, backend.Filter{}, d, wrapOp)
 }
 
 // pages walks every item of q that f keeps, with one Query per limit
@@ -269,7 +271,7 @@ func (c *core) readWorn(ctx context.Context, wardrobeID string, kind Kind, id st
 	if err != nil || item == nil {
 		return worn{}, orNotFound(err, errNotFound(kind.noun(), wardrobeID, id))
 	}
-	return unmarshalWorn(c.t, item, wardrobeID)
+	return backend.Decode(c.b, c.t, item, wornDecoder)
 }
 
 // ListClothes implements ClothingStore.ListClothes, which documents its errors.
@@ -297,24 +299,8 @@ func (c *core) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, o
 	if err != nil {
 		return nil, "", nil, wrap(op, err)
 	}
-	items, next, err := c.query(ctx, q, opts.PageOptions)
-	if err != nil {
-		return nil, "", nil, wrap(op, err)
-	}
-	ws := make([]worn, 0, len(items))
-	var skipped []error
-	for _, it := range items {
-		w, err := backend.Decode(c.b, c.t, it, wornDecoder)
-		if err == nil && w.kind != kind {
-			err = ddb.Corrupt(c.t, it, AttrStatusListPK, "a %s in the status list of %s", w.kind.noun(), kind.noun())
-		}
-		if err != nil {
-			skipped = append(skipped, wrap(op, err))
-			continue
-		}
-		ws = append(ws, w)
-	}
-	return ws, next, skipped, nil
+	p, err := queryPage(ctx, c, op, q, opts.PageOptions, listedDecoders[kind])
+	return p.Items, p.Next, p.Skipped, err
 }
 
 // UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
@@ -816,12 +802,7 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	items, next, err := c.query(ctx, q, hq.PageOptions)
-	if err != nil {
-		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
-	}
-	wrapOp := func(err error) error { return wrap(op, err) }
-	hs, err := backend.DecodePage(c.b, c.t, items, next, historyDecoder, wrapOp)
+	hs, err := queryPage(ctx, c, op, q, hq.PageOptions, historyDecoder)
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, err
 	}
@@ -835,14 +816,14 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	}
 	skipped := hs.Skipped
 	for _, e := range bad {
-		skipped = append(skipped, wrapOp(e))
+		skipped = append(skipped, wrap(op, e))
 	}
 	out := make([]HistorySummary, len(hs.Items))
 	for i, h := range hs.Items {
 		out[i].History = h
 		out[i].Thumbnails, out[i].More = thumbnails(h.ClothingIDs, ThumbnailCount, found)
 	}
-	return ddbkit.Page[HistorySummary]{Items: out, Next: next, Skipped: skipped}, nil
+	return ddbkit.Page[HistorySummary]{Items: out, Next: hs.Next, Skipped: skipped}, nil
 }
 
 // DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
@@ -948,11 +929,7 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 	// cursor does not depend on it); RecalculateStats and AP-17, which
 	// write from the counters, read them strongly.
 	q.ConsistentRead = false
-	items, next, err := c.query(ctx, q, dq.PageOptions)
-	if err != nil {
-		return ddbkit.Page[DailyWear]{}, wrap(op, err)
-	}
-	return backend.DecodePage(c.b, c.t, items, next, counterDecoder, func(err error) error { return wrap(op, err) })
+	return queryPage(ctx, c, op, q, dq.PageOptions, counterDecoder)
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.

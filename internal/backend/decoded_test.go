@@ -87,19 +87,51 @@ func TestDecodeOncePerStoredItem(t *testing.T) {
 		t.Errorf("after replacing one item, %d decodes, want 6", got)
 	}
 
-	// An item that is not the stored one (a projection, a copy) is decoded
-	// every time, and leaves nothing behind.
-	items, err := m.BatchGetWith(ctx, main.Table, []backend.Key{{PK: "P", SK: "s2"}}, backend.ReadOptions{Attrs: []string{"pk", "sk"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// A projection BatchGetWith returned is kept with its item, as made
+	// and as decoded: a second read returns the same map, decoded once.
+	proj := backend.ReadOptions{Attrs: []string{"pk", "sk"}}
 	for range 2 {
+		items, err := m.BatchGetWith(ctx, main.Table, []backend.Key{{PK: "P", SK: "s2"}}, proj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := items[0]["v"]; ok || len(items[0]) != 2 {
+			t.Fatalf("projection on pk, sk = %v", items[0])
+		}
 		if _, err := backend.Decode(m, main.Table, items[0], d); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := n.Load(); got != 8 {
-		t.Errorf("two decodes of a projection: %d decodes in all, want 8", got)
+	if got := n.Load(); got != 7 {
+		t.Errorf("two reads of a projection: %d decodes in all, want 7", got)
+	}
+
+	// An item that is not what the table holds (a copy) is decoded every
+	// time, and leaves nothing behind.
+	stored, err := m.Get(ctx, main.Table, backend.Key{PK: "P", SK: "s2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := backend.Decode(m, main.Table, ddb.CloneItem(stored), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := n.Load(); got != 9 {
+		t.Errorf("two decodes of a copy: %d decodes in all, want 9", got)
+	}
+
+	// QueryPage decodes what the table holds once too: s1 is corrupt and
+	// skipped, the rest were decoded by the reads above.
+	p, err := backend.QueryPage(ctx, m, ddb.KeyQuery{Table: main.Table, PartitionValue: "P"}, 10, "", backend.Filter{}, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 4 || len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) {
+		t.Errorf("QueryPage = %d items, Skipped %v; want 4 items and s1 skipped as corrupt", len(p.Items), p.Skipped)
+	}
+	if got := n.Load(); got != 9 {
+		t.Errorf("QueryPage after the reads: %d decodes in all, want 9", got)
 	}
 
 	// Another backend decodes every time.
@@ -110,8 +142,8 @@ func TestDecodeOncePerStoredItem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := n.Load(); got != 10 {
-		t.Errorf("two decodes through another backend: %d decodes in all, want 10", got)
+	if got := n.Load(); got != 11 {
+		t.Errorf("two decodes through another backend: %d decodes in all, want 11", got)
 	}
 }
 
@@ -137,16 +169,41 @@ func TestDecodeRace(t *testing.T) {
 					}
 					continue
 				}
-				item, err := m.Get(ctx, main.Table, backend.Key{PK: "P", SK: sk})
-				if err != nil || item == nil {
-					continue
+				// Each reader reads a way of its own: a get, a projection
+				// (kept with its item, and made by whichever reader comes
+				// first), a page.
+				var vs []decodedValue
+				switch g % 6 {
+				case 1, 3:
+					opts := backend.ReadOptions{}
+					if g == 3 {
+						opts.Attrs = []string{"pk", "sk"}
+					}
+					items, err := m.BatchGetWith(ctx, main.Table, []backend.Key{{PK: "P", SK: sk}}, opts)
+					if err != nil || items[0] == nil {
+						continue
+					}
+					v, err := backend.Decode(m, main.Table, items[0], d)
+					if err != nil || v.SK != sk {
+						t.Errorf("Decode = %+v, %v; want %s", v, err, sk)
+						return
+					}
+					vs = append(vs, v)
+				default:
+					p, err := backend.QueryPage(ctx, m, ddb.KeyQuery{Table: main.Table, PartitionValue: "P"}, 10, "", backend.Filter{}, d, nil)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					vs = p.Items
 				}
-				v, err := backend.Decode(m, main.Table, item, d)
-				if err != nil || v.SK != sk || len(v.Tags) != 1 || v.Tags[0] != sk {
-					t.Errorf("Decode = %+v, %v; want %s", v, err, sk)
-					return
+				for _, v := range vs {
+					if len(v.Tags) != 1 || v.Tags[0] != v.SK {
+						t.Errorf("decoded %+v: a caller's change reached the kept value", v)
+						return
+					}
+					v.Tags[0] = "mine"
 				}
-				v.Tags[0] = "mine"
 			}
 		}()
 	}

@@ -104,8 +104,8 @@ func (m *Memory) Emulate(e Emulation) {
 		mt.emu = &emuTable{em: m.emu}
 		if e.DeleteExpired && mt.t.TTL != "" {
 			for _, pk := range mt.partitions() {
-				for _, item := range mt.items.Partition(pk) {
-					mt.emu.schedule(mt, item)
+				for _, s := range mt.items.Partition(pk) {
+					mt.emu.schedule(mt, s.item)
 				}
 			}
 		}
@@ -186,7 +186,7 @@ func (mt *memTable) wrote(old, new ddb.Item) {
 
 // lagged is the partition part of index ix as it was GSILag before now:
 // the index as it is, with the writes since undone, newest first.
-func (mt *memTable) lagged(ix ddb.Index, part string, now time.Time) *memtable.Table[ddb.Item] {
+func (mt *memTable) lagged(ix ddb.Index, part string, now time.Time) *memtable.Table[*stored] {
 	src := mt.gsis[ix.Name]
 	e := mt.emu
 	cut := now.Add(-e.em.e.GSILag)
@@ -197,10 +197,10 @@ func (mt *memTable) lagged(ix ddb.Index, part string, now time.Time) *memtable.T
 	if first == len(e.log) {
 		return src
 	}
-	view := memtable.New[ddb.Item](mt.t.Table, ix)
-	for _, item := range src.Partition(part) {
-		gpk, gsk, gkey, _ := mt.gsiKey(ix, item)
-		view.Put(gpk, gsk, gkey, item)
+	view := memtable.New[*stored](mt.t.Table, ix)
+	for _, s := range src.Partition(part) {
+		gpk, gsk, gkey, _ := mt.gsiKey(ix, s.item)
+		view.Put(gpk, gsk, gkey, s)
 	}
 	for i := len(e.log) - 1; i >= first; i-- {
 		c := e.log[i]
@@ -211,7 +211,7 @@ func (mt *memTable) lagged(ix ddb.Index, part string, now time.Time) *memtable.T
 		}
 		if c.old != nil {
 			if gpk, gsk, gkey, ok := mt.gsiKey(ix, c.old); ok && gpk == part {
-				view.Put(gpk, gsk, gkey, c.old)
+				view.Put(gpk, gsk, gkey, &stored{item: c.old})
 			}
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
@@ -54,20 +53,13 @@ type Memory struct {
 
 type memTable struct {
 	t     Table
-	items *memtable.Table[ddb.Item]
-	gsis  map[string]*memtable.Table[ddb.Item]
-	pks   map[string]int // items under each partition key, for Export
-	emu   *emuTable      // nil: no emulation
+	items *memtable.Table[*stored]
+	gsis  map[string]*memtable.Table[*stored] // sharing items' entries
+	pks   map[string]int                      // items under each partition key, for Export
+	emu   *emuTable                           // nil: no emulation
 	// onWrite, when set, sees every item a write primitive changes (see
 	// Memory.OnWrite); Import leaves it out.
 	onWrite func(table string, old, new ddb.Item)
-	// slots holds what Decode decoded from each stored item, by its map
-	// (see Memory.slot), under slotsMu. A map under a lock, not a
-	// sync.Map: a page from the middle of 100,000 items looked 50 slots up
-	// in a trie several cache misses deep, and grew 15-25% over a page of
-	// 1,000 (the bench's x-1k, target 1.1).
-	slotsMu sync.RWMutex
-	slots   map[unsafe.Pointer]*slot
 }
 
 var _ Backend = (*Memory)(nil)
@@ -78,11 +70,11 @@ var _ Backend = (*Memory)(nil)
 func NewMemory(clock Clock, ts ...Table) *Memory {
 	m := &Memory{clock: clock, tables: make(map[string]*memTable, len(ts))}
 	for _, t := range ts {
-		mt := &memTable{t: t, items: memtable.New[ddb.Item](t.Table, ddb.Index{}), gsis: map[string]*memtable.Table[ddb.Item]{}, pks: map[string]int{}}
+		mt := &memTable{t: t, items: memtable.New[*stored](t.Table, ddb.Index{}), gsis: map[string]*memtable.Table[*stored]{}, pks: map[string]int{}}
 		for _, ix := range t.Indexes {
 			// Each index orders its ties as DynamoDB Local does, which
 			// depends on which base key attributes its key holds.
-			mt.gsis[ix.Name] = memtable.New[ddb.Item](t.Table, ix)
+			mt.gsis[ix.Name] = memtable.New[*stored](t.Table, ix)
 		}
 		m.tables[t.Name] = mt
 	}
@@ -107,8 +99,16 @@ func (m *Memory) table(t ddb.Table) (*memTable, error) {
 func ptr[T any](v T) *T { return &v }
 
 func (mt *memTable) lookup(k Key) ddb.Item {
-	item, _ := mt.items.Get(k.PK, k.SK)
-	return item
+	if s := mt.entry(k); s != nil {
+		return s.item
+	}
+	return nil
+}
+
+// entry is the stored item at k, nil if there is none.
+func (mt *memTable) entry(k Key) *stored {
+	s, _ := mt.items.Get(k.PK, k.SK)
+	return s
 }
 
 // gsiKey is the key of item's entry in ix, ok false if it has none.
@@ -131,11 +131,12 @@ func (mt *memTable) gsiKey(ix ddb.Index, item ddb.Item) (pk, sk string, key ddb.
 func (mt *memTable) store(item ddb.Item) {
 	k := KeyOf(mt.t.Table, item)
 	old := mt.unlink(k)
-	mt.items.Put(k.PK, k.SK, mt.t.KeyOf(item), item)
+	s := &stored{item: item}
+	mt.items.Put(k.PK, k.SK, mt.t.KeyOf(item), s)
 	mt.pks[k.PK]++
 	for _, ix := range mt.t.Indexes {
 		if gpk, gsk, gkey, ok := mt.gsiKey(ix, item); ok {
-			mt.gsis[ix.Name].Put(gpk, gsk, gkey, item)
+			mt.gsis[ix.Name].Put(gpk, gsk, gkey, s)
 		}
 	}
 	mt.wrote(old, item)
@@ -174,9 +175,6 @@ func (mt *memTable) unlink(k Key) ddb.Item {
 		delete(mt.pks, k.PK)
 	}
 	mt.items.Delete(k.PK, k.SK, k.Item(mt.t.Table))
-	mt.slotsMu.Lock()
-	delete(mt.slots, mapPointer(old))
-	mt.slotsMu.Unlock()
 	return old
 }
 
@@ -267,13 +265,34 @@ func (m *Memory) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o Read
 	defer m.mu.RUnlock()
 	out := make([]ddb.Item, len(ks))
 	for i, k := range ks {
-		out[i] = project(m.visible(mt, mt.lookup(k), now), o.Attrs)
+		s := mt.entry(k)
+		if s == nil || m.visible(mt, s.item, now) == nil {
+			continue
+		}
+		out[i] = s.projection(o.Attrs)
 	}
 	return out, nil
 }
 
 // Query implements Backend.Query.
 func (m *Memory) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f Filter) ([]ddb.Item, string, error) {
+	ss, next, err := m.query(ctx, q, limit, cursor, f)
+	if err != nil {
+		return nil, "", err
+	}
+	var items []ddb.Item
+	if ss != nil {
+		items = make([]ddb.Item, len(ss))
+		for i, s := range ss {
+			items[i] = s.item
+		}
+	}
+	return items, next, nil
+}
+
+// query is Query returning the entries of the items it reads, which
+// carry what Decode made of them (see QueryPage).
+func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor string, f Filter) ([]*stored, string, error) {
 	mt, err := m.table(q.Table)
 	if err != nil {
 		return nil, "", err
@@ -320,9 +339,9 @@ func (m *Memory) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 			src = mt.lagged(q.Index, q.PartitionValue, now)
 		}
 	}
-	var keep func(ddb.Item) bool
+	var keep func(*stored) bool
 	if !f.IsZero() {
-		keep = f.Keeps
+		keep = func(s *stored) bool { return f.Keeps(s.item) }
 	}
 	return src.Query(q, limit, cursor, keep)
 }
@@ -878,8 +897,8 @@ func (m *Memory) Export(name string) []ddb.Item {
 	defer m.mu.RUnlock()
 	items := []ddb.Item{}
 	for _, pk := range mt.partitions() {
-		for _, item := range mt.items.Partition(pk) {
-			items = append(items, ddb.CloneItem(item))
+		for _, s := range mt.items.Partition(pk) {
+			items = append(items, ddb.CloneItem(s.item))
 		}
 	}
 	return items

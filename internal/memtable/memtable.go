@@ -27,6 +27,10 @@ import (
 type Table[T any] struct {
 	parts map[string]*btree.BTreeG[entry[T]]
 	rule  tieRule
+	// byKey holds a base table's values by partition and sort key, so
+	// that a Get costs a hash, not a descent of the partition's B-tree
+	// (nil for an index, whose sort keys are not unique).
+	byKey map[[2]string]T
 }
 
 type entry[T any] struct {
@@ -45,7 +49,11 @@ func less[T any](a, b entry[T]) bool {
 // New returns an empty table modelling index ix of table t, or t itself
 // when ix is zero: its queries must be of that table and index.
 func New[T any](t ddb.Table, ix ddb.Index) *Table[T] {
-	return &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]]), rule: ruleOf(t, ix)}
+	tt := &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]]), rule: ruleOf(t, ix)}
+	if ix.Name == "" {
+		tt.byKey = make(map[[2]string]T)
+	}
+	return tt
 }
 
 // Put stores v under partition pk and sort key sk, replacing the entry with
@@ -58,11 +66,18 @@ func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
 		t.parts[pk] = p
 	}
 	p.ReplaceOrInsert(entry[T]{sk: sk, tie: t.rule.tie(key), key: key, v: v})
+	if t.byKey != nil {
+		t.byKey[[2]string{pk, sk}] = v
+	}
 }
 
 // Get returns the first value under pk and sk. In a base table, where sort
 // keys are unique, it is the only one.
 func (t *Table[T]) Get(pk, sk string) (T, bool) {
+	if t.byKey != nil {
+		v, ok := t.byKey[[2]string{pk, sk}]
+		return v, ok
+	}
 	var (
 		v  T
 		ok bool
@@ -88,6 +103,9 @@ func (t *Table[T]) Delete(pk, sk string, key ddb.Item) bool {
 		return false
 	}
 	_, found := p.Delete(entry[T]{sk: sk, tie: t.rule.tie(key)})
+	if t.byKey != nil {
+		delete(t.byKey, [2]string{pk, sk})
+	}
 	if p.Len() == 0 {
 		delete(t.parts, pk)
 	}
