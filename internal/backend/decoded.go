@@ -85,6 +85,10 @@ func decodeIn[T any](s *slot, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, err
 type stored struct {
 	item  ddb.Item
 	attrs string // a projection's attributes (see projection); "" for the item
+	// ties holds the tie-breaker of each index's entry (by the table's
+	// Indexes), "" before the item has one: a digest of the base key, the
+	// same for every version of the item, so computed once (memtable.Tie).
+	ties  []string
 	slot  slot
 	projs atomic.Pointer[[]*stored] // projections of item, each with its slot
 }

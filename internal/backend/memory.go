@@ -113,9 +113,7 @@ func (mt *memTable) entry(k Key) *stored {
 
 // gsiKey is the key of item's entry in ix, ok false if it has none.
 func (mt *memTable) gsiKey(ix ddb.Index, item ddb.Item) (pk, sk string, key ddb.Item, ok bool) {
-	pk, ok1 := Str(item, ix.PartitionKey)
-	sk, ok2 := Str(item, ix.SortKey)
-	if !ok1 || (ix.SortKey != "" && !ok2) {
+	if pk, sk, ok = gsiPos(ix, item); !ok {
 		return "", "", nil, false
 	}
 	key = mt.t.KeyOf(item)
@@ -126,17 +124,39 @@ func (mt *memTable) gsiKey(ix ddb.Index, item ddb.Item) (pk, sk string, key ddb.
 	return pk, sk, key, true
 }
 
+// gsiPos is the partition and sort key of item's entry in ix, ok false
+// if it has none.
+func gsiPos(ix ddb.Index, item ddb.Item) (pk, sk string, ok bool) {
+	pk, ok1 := Str(item, ix.PartitionKey)
+	sk, ok2 := Str(item, ix.SortKey)
+	return pk, sk, ok1 && (ix.SortKey == "" || ok2)
+}
+
 // store writes item, replacing the item at its key, and keeps the indexes
 // in step.
 func (mt *memTable) store(item ddb.Item) {
 	k := KeyOf(mt.t.Table, item)
+	var ties []string
+	if e := mt.entry(k); e != nil {
+		ties = e.ties
+	}
 	old := mt.unlink(k)
-	s := &stored{item: item}
+	s := &stored{item: item, ties: ties}
 	mt.items.Put(k.PK, k.SK, mt.t.KeyOf(item), s)
 	mt.pks[k.PK]++
-	for _, ix := range mt.t.Indexes {
+	for i, ix := range mt.t.Indexes {
 		if gpk, gsk, gkey, ok := mt.gsiKey(ix, item); ok {
-			mt.gsis[ix.Name].Put(gpk, gsk, gkey, s)
+			gsi := mt.gsis[ix.Name]
+			if s.ties == nil || s.ties[i] == "" {
+				// The first entry of this base key in ix: its tie is
+				// kept for the item's later versions, which share it.
+				s.ties = slices.Clone(s.ties)
+				if s.ties == nil {
+					s.ties = make([]string, len(mt.t.Indexes))
+				}
+				s.ties[i] = gsi.Tie(gkey)
+			}
+			gsi.PutTie(gpk, gsk, s.ties[i], gkey, s)
 		}
 	}
 	mt.wrote(old, item)
@@ -162,13 +182,14 @@ func (mt *memTable) drop(k Key) bool {
 // unlink takes the item at k, if any, out of the table and its indexes,
 // and returns it.
 func (mt *memTable) unlink(k Key) ddb.Item {
-	old := mt.lookup(k)
-	if old == nil {
+	e := mt.entry(k)
+	if e == nil {
 		return nil
 	}
-	for _, ix := range mt.t.Indexes {
-		if gpk, gsk, gkey, ok := mt.gsiKey(ix, old); ok {
-			mt.gsis[ix.Name].Delete(gpk, gsk, gkey)
+	old := e.item
+	for i, ix := range mt.t.Indexes {
+		if gpk, gsk, ok := gsiPos(ix, old); ok {
+			mt.gsis[ix.Name].DeleteTie(gpk, gsk, e.ties[i]) // store gave it a tie
 		}
 	}
 	if mt.pks[k.PK]--; mt.pks[k.PK] <= 0 {

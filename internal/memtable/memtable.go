@@ -60,12 +60,23 @@ func New[T any](t ddb.Table, ix ddb.Index) *Table[T] {
 // the same key. key holds every attribute a cursor positioned at this entry
 // carries (see ddb.KeyQuery.KeyAttrs).
 func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
+	t.PutTie(pk, sk, t.rule.tie(key), key, v)
+}
+
+// Tie is the tie-breaker of the entry with key key (see New): a digest
+// of its base table key, which a caller that writes the same base key
+// again can keep and pass to PutTie and DeleteTie, saving the digests.
+func (t *Table[T]) Tie(key ddb.Item) string { return t.rule.tie(key) }
+
+// PutTie is Put of the entry whose tie-breaker is tie, which must be
+// t.Tie(key).
+func (t *Table[T]) PutTie(pk, sk, tie string, key ddb.Item, v T) {
 	p := t.parts[pk]
 	if p == nil {
 		p = btree.NewG(16, less[T])
 		t.parts[pk] = p
 	}
-	p.ReplaceOrInsert(entry[T]{sk: sk, tie: t.rule.tie(key), key: key, v: v})
+	p.ReplaceOrInsert(entry[T]{sk: sk, tie: tie, key: key, v: v})
 	if t.byKey != nil {
 		t.byKey[[2]string{pk, sk}] = v
 	}
@@ -98,11 +109,16 @@ func (t *Table[T]) Get(pk, sk string) (T, bool) {
 // Delete removes the entry under pk and sk with the given key, reporting
 // whether it existed.
 func (t *Table[T]) Delete(pk, sk string, key ddb.Item) bool {
+	return t.DeleteTie(pk, sk, t.rule.tie(key))
+}
+
+// DeleteTie is Delete of the entry whose tie-breaker is tie (see Tie).
+func (t *Table[T]) DeleteTie(pk, sk, tie string) bool {
 	p := t.parts[pk]
 	if p == nil {
 		return false
 	}
-	_, found := p.Delete(entry[T]{sk: sk, tie: t.rule.tie(key)})
+	_, found := p.Delete(entry[T]{sk: sk, tie: tie})
 	if t.byKey != nil {
 		delete(t.byKey, [2]string{pk, sk})
 	}
