@@ -12,6 +12,15 @@ import (
 // over them.
 const Rounds = 10
 
+// MinSegment is the least time one variant's calls run for in a round.
+// A memory store's call is a hundred times faster than DynamoDB Local's,
+// so b.N/Rounds calls of it took a millisecond or two right after
+// runtime.GC, whose sweep, and DynamoDB Local's JVM winding down from
+// the round before, then made up much of what was measured: its ratio
+// moved between runs by a factor of two. Under -short (make test's smoke
+// run of each benchmark) the calls run once.
+const MinSegment = 20 * time.Millisecond
+
 // Variant is one way of doing an operation: ddbkit's, the hand-written
 // one, guregu/dynamo's, or the same operation on another store. Op does the
 // i-th call (i counts from 0 for each variant, so that writes can vary
@@ -23,7 +32,8 @@ type Variant struct {
 
 // Compare measures variants[0] against each of the others, as the issue
 // asks: in Rounds interleaved rounds (round r runs every variant once for
-// b.N/Rounds calls, starting with variant r mod len), so that a slower
+// b.N/Rounds calls and at least MinSegment, starting with variant r mod
+// len), so that a slower
 // machine or a busy neighbour slows them all alike. It reports:
 //
 //   - ns/op, B/op and allocs/op: variants[0]'s, per call (the median round's
@@ -64,6 +74,11 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 	n := max(1, b.N/Rounds)
 	perCall := make([][]float64, len(variants)) // [variant][round] ns per call
 	var mallocs, bytes uint64
+	calls0 := 0 // variants[0]'s calls, over all rounds
+	minSegment := MinSegment
+	if testing.Short() {
+		minSegment = 0
+	}
 	var ms runtime.MemStats
 	// The timer runs only while the calls do: a collection before each
 	// segment keeps one variant's garbage off the next one's time, and on
@@ -80,10 +95,15 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 			}
 			b.StartTimer()
 			start := time.Now()
-			for range n {
+			calls := 0
+			for calls < n || time.Since(start) < minSegment {
 				call(v)
+				calls++
 			}
-			perCall[v] = append(perCall[v], float64(time.Since(start).Nanoseconds())/float64(n))
+			perCall[v] = append(perCall[v], float64(time.Since(start).Nanoseconds())/float64(calls))
+			if v == 0 {
+				calls0 += calls
+			}
 			b.StopTimer()
 			if v == 0 {
 				runtime.ReadMemStats(&ms)
@@ -92,7 +112,7 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 		}
 	}
 
-	calls := float64(n * Rounds)
+	calls := float64(calls0)
 	b.ReportMetric(median(perCall[0]), "ns/op")
 	b.ReportMetric(float64(bytes)/calls, "B/op")
 	b.ReportMetric(float64(mallocs)/calls, "allocs/op")
