@@ -98,7 +98,8 @@ func TestCapacity(t *testing.T) {
 		}},
 		{"RenameUser", ddbtest.Capacity{Read: 0.5, Write: 6}, func() error { return ignore(s.RenameUser(ctx, "u2", "robert")) }},
 		{"UpdateTeam", ddbtest.Capacity{Read: 0.5, Write: 6}, func() error { return ignore(s.UpdateTeam(ctx, team.ID, taskmgmt.TeamPatch{Name: &name})) }},
-		{"RecalculateCounters", ddbtest.Capacity{Read: 2}, func() error { return ignore(s.RecalculateCounters(ctx, team.ID)) }},
+		// The team and COUNTER#ALL (one BatchGetItem, 1 each), the tasks (1).
+		{"RecalculateCounters", ddbtest.Capacity{Read: 3}, func() error { return ignore(s.RecalculateCounters(ctx, team.ID)) }},
 		{"Invite", ddbtest.Capacity{Read: 2, Write: 4}, func() error {
 			var err error
 			inv2, err = s.Invite(ctx, team.ID, "u1", taskmgmt.NewInvitation{Email: "dave@example.com"})

@@ -147,7 +147,7 @@ func TestRoundTrips(t *testing.T) {
 		p, err := s.ListDailyCounts(ctx, "id01", taskmgmt.DailyQuery{})
 		return page(1, err, len(p.Items))
 	})
-	step("RecalculateCounters without drift", map[string]int{"GetItem": 1, "Query": 1}, func() error {
+	step("RecalculateCounters without drift", map[string]int{"BatchGetItem": 1, "Query": 1}, func() error {
 		return ignore(s.RecalculateCounters(ctx, "id01"))
 	})
 

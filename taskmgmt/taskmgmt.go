@@ -402,9 +402,10 @@ type CounterStore interface {
 	ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error)
 	// RecalculateCounters counts the team's tasks by status and writes the
 	// result to COUNTER#ALL, conditional on the counter it read first, so
-	// that a concurrent task write makes it start over. It returns
-	// ErrInvalidArgument, ErrConflict (task writes kept racing it),
-	// ErrCorruptItem or ErrUnavailable.
+	// that a concurrent task write makes it start over, and on the team
+	// existing. It returns ErrNotFound for a team that does not exist (or
+	// was deleted), writing nothing; ErrInvalidArgument, ErrConflict (task
+	// writes kept racing it), ErrCorruptItem or ErrUnavailable.
 	RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error)
 }
 

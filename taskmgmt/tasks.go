@@ -392,13 +392,19 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 	k := counterKey(teamID, "")
 	// One read-modify-write: a counter that changed since its read starts
 	// the count over.
-	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
 		// The counter first: every task write changes it, so the condition
-		// on it below catches any write after this read.
-		item, err := c.get(ctx, k)
+		// on it below catches any write after this read. The team with
+		// it, in the same call: a team that does not exist (or no longer
+		// does) gets no counter.
+		items, err := c.b.BatchGet(ctx, c.t, []backend.Key{teamKey(teamID).key(), k.key()})
 		if err != nil {
 			return err
 		}
+		if items[0] == nil {
+			return errTeamNotFound(teamID)
+		}
+		item := items[1]
 		rep = CounterReport{}
 		if item != nil {
 			if rep.Was, _, err = decodeCounts(c.t, item); err != nil {
@@ -445,9 +451,15 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 		for _, st := range Statuses {
 			u.Set(string(st), n(int64(rep.Counts.Get(st))))
 		}
-		_, err = c.b.Update(ctx, c.t, k.key(), u, cond)
-		// A repeat after a lost response that finds the counts it wrote
-		// is the backend's success (see backend.Update).
+		// The team's check rides with the write, so that a team deleted
+		// since the read gets no counter either.
+		err = c.b.Tx(ctx, r, []backend.Write{
+			backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil),
+			backend.Update(labelAll, c.t, k.key(), u, cond),
+		})
+		if _, ok := backend.Failed(err, labelTeam); ok {
+			return errTeamNotFound(teamID)
+		}
 		if _, ok := backend.Failed(err, ""); ok {
 			return raced("COUNTER#ALL of team " + strconv.Quote(teamID))
 		}

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -218,12 +219,15 @@ func itemJSON(v any) string {
 // and every write with success.
 func newStub(items []any, list []any) *bench.Stub {
 	bySK := make(map[string][]byte)
+	raw := make(map[string]string) // each item's JSON, by its sort key
 	for _, it := range items {
 		av, err := attributevalue.MarshalMap(it)
 		if err != nil {
 			panic(err)
 		}
-		bySK[av["SK"].(*types.AttributeValueMemberS).Value] = []byte(`{"Item":` + bench.ItemJSON(av) + `}`)
+		sk := av["SK"].(*types.AttributeValueMemberS).Value
+		raw[sk] = bench.ItemJSON(av)
+		bySK[sk] = []byte(`{"Item":` + raw[sk] + `}`)
 	}
 	js := make([]string, len(list))
 	for i, it := range list {
@@ -254,6 +258,27 @@ func newStub(items []any, list []any) *bench.Stub {
 			av, _ := attributevalue.MarshalMap(list[i])
 			return bench.ItemJSON(map[string]types.AttributeValue{"PK": av["PK"], "SK": av["SK"]})
 		})).
+		Handle("BatchGetItem", func(req []byte) ([]byte, error) {
+			var in struct {
+				RequestItems map[string]struct {
+					Keys []struct{ SK struct{ S string } }
+				}
+			}
+			if err := json.Unmarshal(req, &in); err != nil {
+				return nil, err
+			}
+			var out []string
+			for tbl, r := range in.RequestItems {
+				var found []string
+				for _, k := range r.Keys {
+					if j, ok := raw[k.SK.S]; ok {
+						found = append(found, j)
+					}
+				}
+				out = append(out, strconv.Quote(tbl)+":["+strings.Join(found, ",")+"]")
+			}
+			return []byte(`{"Responses":{` + strings.Join(out, ",") + `},"UnprocessedKeys":{}}`), nil
+		}).
 		Handle("TransactWriteItems", bench.Canned(`{}`)).
 		Handle("PutItem", bench.Canned(`{}`)).
 		Handle("UpdateItem", bench.Canned(`{}`)).
@@ -1101,7 +1126,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 
 	// RecalculateCounters finds drift in COUNTER#ALL over 100 tasks.
 	b.Run("RecalculateCounters", func(b *testing.B) {
-		e := newEnv([]any{counterRec{PK: teamPK, SK: "COUNTER#ALL", Type: "counter", Todo: 40, Doing: 40, Done: 40}}, many(100, stubTask))
+		e := newEnv([]any{stubTeam(), counterRec{PK: teamPK, SK: "COUNTER#ALL", Type: "counter", Todo: 40, Doing: 40, Done: 40}}, many(100, stubTask))
 		recount := func(tasks []taskRec) map[string]int64 {
 			n := map[string]int64{}
 			for _, t := range tasks {
@@ -1111,9 +1136,26 @@ func BenchmarkTaskmgmt(b *testing.B) {
 		}
 		e.compare(b, func(int) error { return noErr(e.s.RecalculateCounters(ctx, teamID)) },
 			func(int) error {
-				var c counterRec
-				if err := getItem(ctx, e.c, table, teamPK, "COUNTER#ALL", &c); err != nil {
+				// The team and the counter in one call; the team must exist.
+				got, err := e.c.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+					table: {Keys: []map[string]types.AttributeValue{key(teamPK, teamPK), key(teamPK, "COUNTER#ALL")}, ConsistentRead: aws.Bool(true)}}})
+				if err != nil {
 					return err
+				}
+				var c counterRec
+				team := false
+				for _, it := range got.Responses[table] {
+					switch it["SK"].(*types.AttributeValueMemberS).Value {
+					case teamPK:
+						team = true
+					case "COUNTER#ALL":
+						if err := attributevalue.UnmarshalMap(it, &c); err != nil {
+							return err
+						}
+					}
+				}
+				if !team {
+					return errors.New("no team")
 				}
 				out, err := e.c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
 					KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :sk)"),
@@ -1128,28 +1170,43 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return err
 				}
 				n := recount(tasks)
-				_, err = e.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(teamPK, "COUNTER#ALL"),
-					UpdateExpression:         aws.String("SET #type = :type, todo = :todo, doing = :doing, done = :done"),
-					ConditionExpression:      aws.String("attribute_exists(PK) AND todo = :otodo AND doing = :odoing AND done = :odone"),
-					ExpressionAttributeNames: map[string]string{"#type": "type"},
-					ExpressionAttributeValues: map[string]types.AttributeValue{":type": sv("counter"),
-						":todo": nv(n["todo"]), ":doing": nv(n["doing"]), ":done": nv(n["done"]),
-						":otodo": nv(int64(c.Todo)), ":odoing": nv(int64(c.Doing)), ":odone": nv(int64(c.Done))}})
-				return err
+				return tx(ctx, e.c, check(table, key(teamPK, teamPK), "attribute_exists(PK)", nil, nil),
+					update(table, key(teamPK, "COUNTER#ALL"), "SET #type = :type, todo = :todo, doing = :doing, done = :done",
+						"attribute_exists(PK) AND todo = :otodo AND doing = :odoing AND done = :odone", map[string]string{"#type": "type"},
+						map[string]types.AttributeValue{":type": sv("counter"),
+							":todo": nv(n["todo"]), ":doing": nv(n["doing"]), ":done": nv(n["done"]),
+							":otodo": nv(int64(c.Todo)), ":odoing": nv(int64(c.Doing)), ":odone": nv(int64(c.Done))}))
 			},
 			func(int) error {
-				var c counterRec
-				if err := e.t.Get("PK", teamPK).Range("SK", dynamo.Equal, "COUNTER#ALL").Consistent(true).One(ctx, &c); err != nil {
+				var got []map[string]types.AttributeValue
+				if err := e.t.Batch("PK", "SK").Get(dynamo.Keys{teamPK, teamPK}, dynamo.Keys{teamPK, "COUNTER#ALL"}).Consistent(true).All(ctx, &got); err != nil {
 					return err
+				}
+				var c counterRec
+				team := false
+				for _, it := range got {
+					switch it["SK"].(*types.AttributeValueMemberS).Value {
+					case teamPK:
+						team = true
+					case "COUNTER#ALL":
+						if err := dynamo.UnmarshalItem(it, &c); err != nil {
+							return err
+						}
+					}
+				}
+				if !team {
+					return errors.New("no team")
 				}
 				var tasks []taskRec
 				if err := e.t.Get("PK", teamPK).Range("SK", dynamo.BeginsWith, "TASK#").Consistent(true).SearchLimit(1001).All(ctx, &tasks); err != nil {
 					return err
 				}
 				n := recount(tasks)
-				return e.t.Update("PK", teamPK).Range("SK", "COUNTER#ALL").Set("type", "counter").
-					Set("todo", n["todo"]).Set("doing", n["doing"]).Set("done", n["done"]).
-					If("attribute_exists(PK) AND $ = ? AND $ = ? AND $ = ?", "todo", c.Todo, "doing", c.Doing, "done", c.Done).Run(ctx)
+				return e.db.WriteTx().Check(e.t.Check("PK", teamPK).Range("SK", teamPK).If("attribute_exists(PK)")).
+					Update(e.t.Update("PK", teamPK).Range("SK", "COUNTER#ALL").Set("type", "counter").
+						Set("todo", n["todo"]).Set("doing", n["doing"]).Set("done", n["done"]).
+						If("attribute_exists(PK) AND $ = ? AND $ = ? AND $ = ?", "todo", c.Todo, "doing", c.Doing, "done", c.Done)).
+					Idempotent(true).Run(ctx)
 			})
 	})
 

@@ -187,8 +187,17 @@ func testRecalculate(t *testing.T, newStore NewStore) {
 	rep := must[taskmgmt.CounterReport](t, "RecalculateCounters")(s.RecalculateCounters(t.Context(), f.team.ID))
 	want := taskmgmt.Counts{Todo: 4, Doing: 2, Done: 1}
 	equal(t, "report", rep, taskmgmt.CounterReport{Was: want, Counts: want})
-	rep = must[taskmgmt.CounterReport](t, "RecalculateCounters empty team")(s.RecalculateCounters(t.Context(), "empty"))
-	equal(t, "empty report", rep, taskmgmt.CounterReport{})
+
+	// A team that does not exist, or no longer does, gets no counter: once
+	// deleted, a team stays deleted, however often it is recounted.
+	ctx := t.Context()
+	_, err := s.RecalculateCounters(ctx, "nosuchteam")
+	wantErr(t, "RecalculateCounters of an unknown team", err, ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTeam of the unknown team recounted", s.DeleteTeam(ctx, "nosuchteam"), ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTeam", s.DeleteTeam(ctx, f.team.ID), nil)
+	_, err = s.RecalculateCounters(ctx, f.team.ID)
+	wantErr(t, "RecalculateCounters of a deleted team", err, ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTeam of the deleted team recounted", s.DeleteTeam(ctx, f.team.ID), ddbkit.ErrNotFound)
 }
 
 func testRenames(t *testing.T, newStore NewStore) {
