@@ -434,3 +434,65 @@ func TestConflictsKeepCounters(t *testing.T) {
 		t.Fatalf("after conflicts: %+v", rep)
 	}
 }
+
+// TestUpdateTaskWritesOnlyThePatch runs another writer between
+// UpdateTask's read and its transaction (issue 22): a title-only patch
+// leaves the description another caller wrote, and a tag reference that a
+// DeleteTag took away stays away, so the board filtered by that tag does
+// not list the task again. A patch of the tags themselves, raced the same
+// way, starts over from the new read.
+func TestUpdateTaskWritesOnlyThePatch(t *testing.T) {
+	var fc *ddbtest.FaultClient
+	s, c, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic)
+	fixture(t, s)
+	ctx := t.Context()
+	tag1 := must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "one", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}}))
+	tag2 := must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "two", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}}))
+	task := must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Description: "old",
+		Start: "2025-11-01", End: "2025-11-02", TagIDs: []string{tag1.ID, tag2.ID}}))
+	key := map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("TASK#" + task.ID)}
+	other := func(update string, vals map[string]types.AttributeValue) func() {
+		return func() {
+			in := &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key, UpdateExpression: aws.String(update)}
+			if len(vals) > 0 {
+				in.ExpressionAttributeValues = vals
+			}
+			if _, err := c.UpdateItem(ctx, in); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+
+	// Another caller's description, and DeleteTag's removal of tag2's
+	// reference, land between the read and the transaction.
+	fc.Before("TransactWriteItems", other("SET team_task_discription = :d DELETE team_task_tagRef :r",
+		map[string]types.AttributeValue{":d": S("theirs"), ":r": &types.AttributeValueMemberSS{Value: []string{"TAG#" + tag2.ID}}}))
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "id01", task.ID, taskmgmt.TaskPatch{Title: ptr("mine")}))
+	got := must[taskmgmt.Task](t)(s.GetTask(ctx, "id01", task.ID))
+	if got.Title != "mine" || got.Description != "theirs" || !slices.Equal(got.TagIDs, []string{tag1.ID}) {
+		t.Fatalf("after a title patch raced by other writes: %+v; want title mine, description theirs, tags [%s]", got, tag1.ID)
+	}
+	p := must[ddbkit.Page[taskmgmt.Task]](t)(s.ListBoard(ctx, "id01", taskmgmt.BoardQuery{View: taskmgmt.ViewAll, TagIDs: []string{tag2.ID}}))
+	if len(p.Items) != 0 {
+		t.Fatalf("the board filtered by the removed tag lists %+v", p.Items)
+	}
+
+	// A tag patch conditions on the references it read. Here it keeps
+	// tag2, which a DeleteTag takes away (the tag and its reference)
+	// between the read and the transaction: the patch reads again, finds
+	// tag2 to be added, and refuses it as unknown, where writing the list
+	// as read would have put the deleted tag's reference back.
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "id01", task.ID, taskmgmt.TaskPatch{TagIDs: &[]string{tag1.ID, tag2.ID}}))
+	fc.Before("TransactWriteItems", func() {
+		if _, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table),
+			Key: map[string]types.AttributeValue{"PK": S("TEAM#id01"), "SK": S("TAG#" + tag2.ID)}}); err != nil {
+			t.Error(err)
+		}
+		other("DELETE team_task_tagRef :r", map[string]types.AttributeValue{":r": &types.AttributeValueMemberSS{Value: []string{"TAG#" + tag2.ID}}})()
+	})
+	_, err := s.UpdateTask(ctx, "id01", task.ID, taskmgmt.TaskPatch{Title: ptr("again"), TagIDs: &[]string{tag1.ID, tag2.ID}})
+	ddbtest.WantSentinel(t, "UpdateTask keeping a tag deleted meanwhile", err, ddbkit.ErrInvalidArgument)
+	if got := must[taskmgmt.Task](t)(s.GetTask(ctx, "id01", task.ID)); got.Title != "mine" || !slices.Equal(got.TagIDs, []string{tag1.ID}) {
+		t.Fatalf("after the refused patch: %+v; want title mine, tags [%s]", got, tag1.ID)
+	}
+}

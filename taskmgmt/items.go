@@ -125,14 +125,14 @@ type taskLayout struct {
 	Title     string    `dynamodbav:"team_task_title"`
 	Desc      string    `dynamodbav:"team_task_discription"`
 	Status    string    `dynamodbav:"team_task_status"`
-	StartTime string    `dynamodbav:"team_task_startTime"`
-	EndTime   string    `dynamodbav:"team_task_endTime"`
+	StartTime string    `dynamodbav:"team_task_startTime,omitempty"` // absent, not "", for an app-written task without one
+	EndTime   string    `dynamodbav:"team_task_endTime,omitempty"`
 	TagRef    tagRefSet `dynamodbav:"team_task_tagRef,omitempty"`
 	G1        string    `dynamodbav:"status_group1"`
 	G2        string    `dynamodbav:"status_group2"`
 	G3        string    `dynamodbav:"status_group3"`
-	StartSK   string    `dynamodbav:"start_sort_sk"`
-	EndSK     string    `dynamodbav:"end_sort_sk"`
+	StartSK   string    `dynamodbav:"start_sort_sk,omitempty"` // absent with the date: the task is in no view sorted by it
+	EndSK     string    `dynamodbav:"end_sort_sk,omitempty"`
 }
 
 type counterLayout struct {

@@ -77,8 +77,17 @@ func groups(teamID string, s Status) [3]string {
 
 func groupPK(teamID, group string) string { return join(segTeam, teamID, segStatus, group) }
 
-func startSK(d Date) string { return join(segStart, string(d)) }
-func endSK(d Date) string   { return join(segEnd, string(d)) }
+func startSK(d Date) string { return dateSK(segStart, d) }
+func endSK(d Date) string   { return dateSK(segEnd, d) }
+
+// dateSK is "<seg>#<d>", or "" (no sort key: the task is in none of the
+// views sorted by it) for a task without the date.
+func dateSK(seg string, d Date) string {
+	if d == "" {
+		return ""
+	}
+	return join(seg, string(d))
+}
 
 // idFrom returns the ID in key "<seg>#<id>", or false when key has
 // another shape.

@@ -2,6 +2,7 @@ package taskmgmt_test
 
 import (
 	"errors"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -62,7 +63,11 @@ func legacyItems(now time.Time) []item {
 		task("7c9e6679-7425-40de-944b-e07fc1f90ae7", "レビュー", "doing", "2025-11-03T00:00:00.123456Z", "2025-11-08", doing),
 		task("task3", "完了済み", "done", "2025-11-02", "2025-11-04", done, "TAG#tag1"),
 		task("task4", "壊れた", "blocked", "2025-11-04", "2025-11-06", todo), // corrupt: unknown status
-		{"PK": S("TEAM#t1"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(2), "doing": N(1), "done": N(1)},
+		// Without dates, as the app writes a task it has none for: no
+		// sort keys, so no board view (every one is sorted by a date).
+		{"PK": S("TEAM#t1"), "SK": S("TASK#task5"), "type": S("task"), "team_task_title": S("日付なし"), "team_task_status": S("todo"),
+			"status_group1": S("TEAM#t1#Status#todo"), "status_group2": S("TEAM#t1#Status#todo_doing"), "status_group3": S("TEAM#t1#Status#todo_done")},
+		{"PK": S("TEAM#t1"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(3), "doing": N(1), "done": N(1)},
 		{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-11-09"), "type": S("counter"), "todo": N(3), "doing": N(1), "done": N(1), "expiresAt": future},
 		{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-08-01"), "type": S("counter"), "todo": N(9), "doing": N(0), "done": N(0), "expiresAt": past},
 	}
@@ -236,22 +241,45 @@ func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, c
 	}
 
 	// 16: counters; the expired daily counter is left out.
-	eq("AP16 all", must[taskmgmt.Counts](t)(s.GetCounts(ctx, "t1")), taskmgmt.Counts{Todo: 2, Doing: 1, Done: 1})
+	eq("AP16 all", must[taskmgmt.Counts](t)(s.GetCounts(ctx, "t1")), taskmgmt.Counts{Todo: 3, Doing: 1, Done: 1})
 	days := must[ddbkit.Page[taskmgmt.DailyCount]](t)(s.ListDailyCounts(ctx, "t1", taskmgmt.DailyQuery{}))
 	if len(days.Items) != 1 || days.Items[0].Date != "2025-11-09" || days.Items[0].Todo != 3 {
 		t.Fatalf("AP16 daily = %+v", days.Items)
 	}
 
 	// Writes on the legacy data.
+	// A status patch writes the status and its groups, and nothing else:
+	// every other attribute stays as the table held it (on DynamoDB, the
+	// app's start time with its time of day, and no description).
+	before := raw("TEAM#t1", "TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7")
 	moved := must[taskmgmt.Task](t)(s.UpdateTask(ctx, "t1", "7c9e6679-7425-40de-944b-e07fc1f90ae7", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDone)}))
 	eq("moved legacy task", moved.Start, taskmgmt.Date("2025-11-03"))
-	checkItem(t, "moved legacy task", raw("TEAM#t1", "TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), item{
-		"PK": S("TEAM#t1"), "SK": S("TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), "type": S("task"),
-		"team_task_title": S("レビュー"), "team_task_discription": S(""), "team_task_status": S("done"),
-		"team_task_startTime": S("2025-11-03"), "team_task_endTime": S("2025-11-08"),
-		"status_group1": S("TEAM#t1#Status#doing_done"), "status_group2": S("TEAM#t1#Status#done"), "status_group3": S("TEAM#t1#Status#todo_done"),
-		"start_sort_sk": S("START#2025-11-03"), "end_sort_sk": S("END#2025-11-08")})
-	eq("counts after move", must[taskmgmt.Counts](t)(s.GetCounts(ctx, "t1")), taskmgmt.Counts{Todo: 2, Doing: 0, Done: 2})
+	after := maps.Clone(before)
+	after["team_task_status"] = S("done")
+	after["status_group1"], after["status_group2"], after["status_group3"] = S("TEAM#t1#Status#doing_done"), S("TEAM#t1#Status#done"), S("TEAM#t1#Status#todo_done")
+	checkItem(t, "moved legacy task", raw("TEAM#t1", "TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), after)
+	eq("counts after move", must[taskmgmt.Counts](t)(s.GetCounts(ctx, "t1")), taskmgmt.Counts{Todo: 3, Doing: 0, Done: 2})
+
+	// A task without dates keeps none through an update: no "" dates, no
+	// START# or END# sort keys, so it shows in no overdue view.
+	dateless := raw("TEAM#t1", "TASK#task5")
+	for _, a := range []string{"team_task_startTime", "team_task_endTime", "start_sort_sk", "end_sort_sk"} {
+		if v, ok := dateless[a]; ok {
+			t.Fatalf("the task without dates has %s = %v", a, v)
+		}
+	}
+	eq("dateless task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task5")), taskmgmt.Task{ID: "task5", TeamID: "t1", Title: "日付なし", Status: "todo"})
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "t1", "task5", taskmgmt.TaskPatch{Description: ptr("説明")}))
+	dateless["team_task_discription"] = S("説明")
+	checkItem(t, "dateless task updated", raw("TEAM#t1", "TASK#task5"), dateless)
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "t1", "task5", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusDoing)}))
+	must[taskmgmt.Task](t)(s.UpdateTask(ctx, "t1", "task5", taskmgmt.TaskPatch{Status: ptr(taskmgmt.StatusTodo)}))
+	for _, v := range []taskmgmt.View{taskmgmt.ViewStartOverdue, taskmgmt.ViewEndOverdue} {
+		titles, _ := view(taskmgmt.BoardQuery{View: v})
+		if slices.Contains(titles, "日付なし") {
+			t.Fatalf("%s view lists the task without dates: %v", v, titles)
+		}
+	}
 	must[taskmgmt.Task](t)(s.CreateTask(ctx, "t1", taskmgmt.NewTask{Title: "新規", Start: "2025-11-10", End: "2025-11-11", TagIDs: []string{"tag1"}}))
 	must[taskmgmt.User](t)(s.RenameUser(ctx, "u2", "robert"))
 	members = must[ddbkit.Page[taskmgmt.Member]](t)(s.ListMembers(ctx, "t1", ddbkit.PageOptions{}))
@@ -264,7 +292,7 @@ func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, c
 	}
 	eq("tag removed from the legacy task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task1")).TagIDs, []string{"tag1"})
 	rep := must[taskmgmt.CounterReport](t)(s.RecalculateCounters(ctx, "t1"))
-	eq("recalculated (the corrupt task is not counted)", rep, taskmgmt.CounterReport{Was: taskmgmt.Counts{Todo: 3, Done: 2}, Counts: taskmgmt.Counts{Todo: 2, Done: 2}, Drift: true})
+	eq("recalculated (the corrupt task is not counted)", rep, taskmgmt.CounterReport{Was: taskmgmt.Counts{Todo: 4, Done: 2}, Counts: taskmgmt.Counts{Todo: 3, Done: 2}, Drift: true})
 }
 
 // TestEnsureTableAddsMissingIndexes runs EnsureTable on an older table of

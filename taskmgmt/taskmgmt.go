@@ -121,8 +121,13 @@ type Task struct {
 	Title       string
 	Description string // stored as team_task_discription, the seed's spelling
 	Status      Status
-	Start, End  Date
-	TagIDs      []string // in ID order; nil when the task has no tag
+	// Start and End are required of a task ddbkit creates. Another
+	// writer's task may lack them ("" here): the item then has no date
+	// attributes and no start_sort_sk or end_sort_sk, and keeps none
+	// through UpdateTask, so it is in none of the board views sorted by
+	// the missing date (all of them sort by one), overdue ones included.
+	Start, End Date
+	TagIDs     []string // in ID order; nil when the task has no tag
 }
 
 // Counts holds one number per status.
@@ -366,10 +371,15 @@ type TaskStore interface {
 	// GetTask returns a task (AP 6). It returns ErrInvalidArgument,
 	// ErrNotFound, ErrCorruptItem or ErrUnavailable.
 	GetTask(ctx context.Context, teamID, taskID string) (Task, error)
-	// UpdateTask applies patch in one transaction, conditional on the
-	// status and dates it read; a status change moves the task between
-	// COUNTER#ALL's counts and counts the transition in today's counter.
-	// A patch that changes nothing writes nothing. It returns
+	// UpdateTask applies patch in one transaction that writes the
+	// attributes the patch sets (and the index keys derived from them),
+	// and nothing else: a description another caller wrote meanwhile, or
+	// a tag reference a DeleteTag took away, stays as they left it. The
+	// write is conditional on the status it read, on both dates when the
+	// patch sets one, and on the tag references when it sets them. A
+	// status change moves the task between COUNTER#ALL's counts and counts
+	// the transition in today's counter. A patch that changes nothing
+	// writes nothing. It returns
 	// ErrInvalidArgument (an empty patch, a bad field, an end before the
 	// start, an unknown tag), ErrNotFound, ErrConflict (the task kept
 	// changing under it), ErrCorruptItem or ErrUnavailable.

@@ -199,48 +199,71 @@ func (c *core) GetTask(ctx context.Context, teamID, taskID string) (Task, error)
 	return t, nil
 }
 
-func (c *core) task(ctx context.Context, teamID, taskID string) (Task, stored, error) {
+func (c *core) task(ctx context.Context, teamID, taskID string) (Task, ddb.Item, error) {
 	item, err := c.get(ctx, taskKey(teamID, taskID))
 	if err != nil {
-		return Task{}, stored{}, err
+		return Task{}, nil, err
 	}
 	if item == nil {
-		return Task{}, stored{}, errTaskNotFound(teamID, taskID)
+		return Task{}, nil, errTaskNotFound(teamID, taskID)
 	}
-	st, err := decode(c.t, item)
-	if err != nil {
-		return Task{}, stored{}, err
-	}
-	t, err := taskFrom(c.t, item, st)
-	return t, st, err
+	t, err := backend.Decode(c.b, c.t, item, taskDecoder)
+	return t, item, err
 }
 
-// taskUpdate is UpdateTask's write of every attribute of t (tagRef
-// removed when t has no tags), conditional on the task still having the
-// status and dates read as st, raw: the counters and index keys depend on
-// them. A date read as "" must still be "" or missing.
-func (c *core) taskUpdate(t Task, st stored) backend.Write {
-	item := taskItem(t)
+// taskUpdate is UpdateTask's write of what patch p sets, making the task
+// read as item into t, and nothing else: another caller's change to an
+// attribute the patch leaves alone stays. A date cleared (an app-written task
+// without one) is removed with its sort key, never written as "" or
+// "START#", so that the task stays out of that date's views. The write
+// is conditional on every value it depends on being as read: the status
+// (the counters move from it), both dates when one changes (their order
+// was checked on them), and the tag references when the patch sets them
+// (so that a tag deleted meanwhile is not written back, nor reported as
+// the task's).
+func (c *core) taskUpdate(p TaskPatch, t Task, item ddb.Item) backend.Write {
+	want := taskItem(t)
 	var u backend.Change
-	for _, a := range [...]string{attrTitle, attrTaskDesc, attrStatus, attrStartTime, attrEndTime,
-		AttrStatusGroup1, AttrStatusGroup2, AttrStatusGroup3, AttrStartSortSK, AttrEndSortSK} {
-		u.Set(a, item[a])
-	}
-	if refs, ok := item[attrTagRef]; ok {
-		u.Set(attrTagRef, refs)
-	} else {
-		u.Remove(attrTagRef)
-	}
-	same := func(attr, v string) backend.Filter {
-		if v == "" {
-			return backend.Or(backend.Equal(attr, s("")), backend.Missing(attr))
+	set := func(attrs ...string) {
+		for _, a := range attrs {
+			if v, ok := want[a]; ok {
+				u.Set(a, v)
+			} else {
+				u.Remove(a)
+			}
 		}
-		return backend.Equal(attr, s(v))
 	}
 	k := taskKey(t.TeamID, t.ID)
-	cond := backend.When(backend.And(backend.Equal(AttrPK, s(k.pk)), backend.Equal(attrStatus, s(st.Status)),
-		same(attrStartTime, st.StartTime), same(attrEndTime, st.EndTime)))
-	return backend.Update(labelTask, c.t, k.key(), u, cond)
+	asRead := func(attr string) backend.Filter {
+		if v, ok := item[attr]; ok {
+			return backend.Equal(attr, v)
+		}
+		return backend.Missing(attr)
+	}
+	conds := []backend.Filter{backend.Equal(AttrPK, s(k.pk)), asRead(attrStatus)}
+	if p.Title != nil {
+		set(attrTitle)
+	}
+	if p.Description != nil {
+		set(attrTaskDesc)
+	}
+	if p.Status != nil {
+		set(attrStatus, AttrStatusGroup1, AttrStatusGroup2, AttrStatusGroup3)
+	}
+	if p.Start != nil {
+		set(attrStartTime, AttrStartSortSK)
+	}
+	if p.End != nil {
+		set(attrEndTime, AttrEndSortSK)
+	}
+	if p.Start != nil || p.End != nil {
+		conds = append(conds, asRead(attrStartTime), asRead(attrEndTime))
+	}
+	if p.TagIDs != nil {
+		set(attrTagRef)
+		conds = append(conds, asRead(attrTagRef))
+	}
+	return backend.Update(labelTask, c.t, k.key(), u, backend.When(backend.And(conds...)))
 }
 
 // UpdateTask implements TaskStore.UpdateTask, which documents its errors.
@@ -251,7 +274,7 @@ func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 	}
 	var out Task
 	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
-		old, st, err := c.task(ctx, teamID, taskID)
+		old, item, err := c.task(ctx, teamID, taskID)
 		if err != nil {
 			return err
 		}
@@ -272,7 +295,7 @@ func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 			ids = *p.TagIDs
 			added = addedTags(old.TagIDs, t.TagIDs, ids)
 		}
-		ws := []backend.Write{c.taskUpdate(t, st)}
+		ws := []backend.Write{c.taskUpdate(p, t, item)}
 		ws = append(ws, c.tagChecks(teamID, ids, added)...)
 		ws = append(ws, c.counterWrites(teamID, moveDelta(old.Status, t.Status), c.read().today)...)
 		err = c.b.Tx(ctx, r, ws)
