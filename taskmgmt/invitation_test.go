@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -41,19 +42,38 @@ func TestDynamoInvitations(t *testing.T) {
 	})
 }
 
-// recordingMailer records the invitations it is asked to mail, and fails
-// those of the addresses in fail.
+// recordingMailer records the invitations it mails and the idempotency
+// keys it is given. It fails the mails of the addresses in fail
+// (transiently), the first mail of those in failOnce, and refuses those
+// in reject for good (ErrPermanentMail). wait, when set, runs before each
+// mail, and its error is the mail's.
 type recordingMailer struct {
-	mu     sync.Mutex
-	mailed []taskmgmt.Invitation
-	fail   map[string]bool
+	mu       sync.Mutex
+	mailed   []taskmgmt.Invitation
+	keys     []string // of every call
+	fail     map[string]bool
+	failOnce map[string]bool
+	reject   map[string]bool
+	wait     func(context.Context) error
 }
 
-func (m *recordingMailer) MailInvitation(_ context.Context, inv taskmgmt.Invitation) error {
+func (m *recordingMailer) MailInvitation(ctx context.Context, inv taskmgmt.Invitation, key string) error {
+	if m.wait != nil {
+		if err := m.wait(ctx); err != nil {
+			return err
+		}
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.fail[inv.Email] {
+	m.keys = append(m.keys, key)
+	switch {
+	case m.fail[inv.Email]:
 		return errors.New("mailer down for " + inv.Email)
+	case m.failOnce[inv.Email]:
+		delete(m.failOnce, inv.Email)
+		return errors.New("mailer down once for " + inv.Email)
+	case m.reject[inv.Email]:
+		return fmt.Errorf("%w: address %s rejected", taskmgmt.ErrPermanentMail, inv.Email)
 	}
 	m.mailed = append(m.mailed, inv)
 	return nil
@@ -69,10 +89,10 @@ func streamsClient(t *testing.T) *dynamodbstreams.Client {
 	})
 }
 
-// readStream reads every record of a table's stream so far, and converts
-// it to the JSON form Lambda gives a function, then to a StreamEvent, as
-// Lambda's runtime decodes it.
-func readStream(t *testing.T, c *dynamodb.Client, table string) taskmgmt.StreamEvent {
+// readStream reads every record of a table's stream so far, writes it in
+// the JSON form Lambda gives a function, and decodes that into an
+// events.DynamoDBEvent, as Lambda's Go runtime does.
+func readStream(t *testing.T, c *dynamodb.Client, table string) events.DynamoDBEvent {
 	t.Helper()
 	ctx := t.Context()
 	desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
@@ -88,7 +108,7 @@ func readStream(t *testing.T, c *dynamodb.Client, table string) taskmgmt.StreamE
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ev taskmgmt.StreamEvent
+	records := []any{}
 	for _, sh := range ds.StreamDescription.Shards {
 		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: aws.String(arn),
 			ShardId: sh.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
@@ -102,7 +122,7 @@ func readStream(t *testing.T, c *dynamodb.Client, table string) taskmgmt.StreamE
 				t.Fatal(err)
 			}
 			for _, r := range out.Records {
-				ev.Records = append(ev.Records, lambdaRecord(arn, r))
+				records = append(records, lambdaRecord(arn, r))
 			}
 			if len(out.Records) == 0 {
 				break
@@ -110,68 +130,85 @@ func readStream(t *testing.T, c *dynamodb.Client, table string) taskmgmt.StreamE
 			iter = out.NextShardIterator
 		}
 	}
-	b, err := json.Marshal(ev)
+	b, err := json.Marshal(map[string]any{"Records": records})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var decoded taskmgmt.StreamEvent
-	if err := json.Unmarshal(b, &decoded); err != nil {
+	var ev events.DynamoDBEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
 		t.Fatalf("decoding %s: %v", b, err)
 	}
-	return decoded
+	return ev
 }
 
-func lambdaRecord(arn string, r streamtypes.Record) taskmgmt.StreamRecord {
-	out := taskmgmt.StreamRecord{EventID: aws.ToString(r.EventID), EventName: string(r.EventName), EventVersion: aws.ToString(r.EventVersion),
-		EventSource: aws.ToString(r.EventSource), AWSRegion: aws.ToString(r.AwsRegion), EventSourceArn: arn}
+// lambdaRecord is a dynamodbstreams record in the JSON form of Lambda's
+// event.
+func lambdaRecord(arn string, r streamtypes.Record) map[string]any {
+	out := map[string]any{"eventID": aws.ToString(r.EventID), "eventName": string(r.EventName), "eventVersion": aws.ToString(r.EventVersion),
+		"eventSource": aws.ToString(r.EventSource), "awsRegion": aws.ToString(r.AwsRegion), "eventSourceARN": arn}
 	if r.UserIdentity != nil {
-		out.UserIdentity = &taskmgmt.StreamIdentity{Type: aws.ToString(r.UserIdentity.Type), PrincipalID: aws.ToString(r.UserIdentity.PrincipalId)}
+		out["userIdentity"] = map[string]any{"type": aws.ToString(r.UserIdentity.Type), "principalId": aws.ToString(r.UserIdentity.PrincipalId)}
 	}
 	if d := r.Dynamodb; d != nil {
-		out.Change = taskmgmt.StreamChange{Keys: image(d.Keys), NewImage: image(d.NewImage), OldImage: image(d.OldImage),
-			SequenceNumber: aws.ToString(d.SequenceNumber), SizeBytes: aws.ToInt64(d.SizeBytes), StreamViewType: string(d.StreamViewType)}
+		change := map[string]any{"SequenceNumber": aws.ToString(d.SequenceNumber), "SizeBytes": aws.ToInt64(d.SizeBytes),
+			"StreamViewType": string(d.StreamViewType)}
 		if d.ApproximateCreationDateTime != nil {
-			out.Change.ApproximateCreationDateTime = float64(d.ApproximateCreationDateTime.Unix())
+			change["ApproximateCreationDateTime"] = d.ApproximateCreationDateTime.Unix()
 		}
+		for name, im := range map[string]map[string]streamtypes.AttributeValue{"Keys": d.Keys, "NewImage": d.NewImage, "OldImage": d.OldImage} {
+			if im != nil {
+				change[name] = imageJSON(im)
+			}
+		}
+		out["dynamodb"] = change
 	}
 	return out
 }
 
-func image(m map[string]streamtypes.AttributeValue) taskmgmt.StreamImage {
-	if m == nil {
-		return nil
-	}
-	out := taskmgmt.StreamImage{}
+func imageJSON(m map[string]streamtypes.AttributeValue) map[string]any {
+	out := map[string]any{}
 	for k, v := range m {
-		out[k] = fromStreams(v)
+		out[k] = valueJSON(v)
 	}
 	return out
 }
 
-func fromStreams(v streamtypes.AttributeValue) types.AttributeValue {
+// valueJSON is an attribute value in DynamoDB's JSON form.
+func valueJSON(v streamtypes.AttributeValue) any {
 	switch v := v.(type) {
 	case *streamtypes.AttributeValueMemberS:
-		return &types.AttributeValueMemberS{Value: v.Value}
+		return map[string]any{"S": v.Value}
 	case *streamtypes.AttributeValueMemberN:
-		return &types.AttributeValueMemberN{Value: v.Value}
-	case *streamtypes.AttributeValueMemberSS:
-		return &types.AttributeValueMemberSS{Value: v.Value}
+		return map[string]any{"N": v.Value}
+	case *streamtypes.AttributeValueMemberB:
+		return map[string]any{"B": v.Value} // base64, as encoding/json writes []byte
 	case *streamtypes.AttributeValueMemberBOOL:
-		return &types.AttributeValueMemberBOOL{Value: v.Value}
-	case *streamtypes.AttributeValueMemberM:
-		m := map[string]types.AttributeValue{}
-		for k, e := range v.Value {
-			m[k] = fromStreams(e)
+		return map[string]any{"BOOL": v.Value}
+	case *streamtypes.AttributeValueMemberNULL:
+		return map[string]any{"NULL": v.Value}
+	case *streamtypes.AttributeValueMemberSS:
+		return map[string]any{"SS": v.Value}
+	case *streamtypes.AttributeValueMemberNS:
+		return map[string]any{"NS": v.Value}
+	case *streamtypes.AttributeValueMemberBS:
+		return map[string]any{"BS": v.Value}
+	case *streamtypes.AttributeValueMemberL:
+		l := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = valueJSON(e)
 		}
-		return &types.AttributeValueMemberM{Value: m}
+		return map[string]any{"L": l}
+	case *streamtypes.AttributeValueMemberM:
+		return map[string]any{"M": imageJSON(v.Value)}
 	}
 	panic(fmt.Sprintf("attribute value %T", v))
 }
 
 // TestStreamEndToEnd creates invitations through the store, reads the
 // table's stream from DynamoDB Local, and runs the handler on it: exactly
-// the inserted invitations are mailed, and a failing mailer's records are
-// exactly the batch failures.
+// the inserted invitations are mailed; a failing mailer stops the handler,
+// which reports the rest of the batch; a mail failing once is mailed on
+// the retry, and nothing twice; a mail refused for good is skipped.
 func TestStreamEndToEnd(t *testing.T) {
 	s, c, _, invTable := newDynamoInv(t, nil)
 	ctx := t.Context()
@@ -209,19 +246,55 @@ func TestStreamEndToEnd(t *testing.T) {
 	if !reflect.DeepEqual(m.mailed, sent) {
 		t.Fatalf("mailed:\n%+v\nwant the invitations as made:\n%+v", m.mailed, sent)
 	}
+	if want := []string{sent[0].ID, sent[1].ID, sent[2].ID}; !slices.Equal(m.keys, want) {
+		t.Fatalf("idempotency keys %v, want the invitation IDs %v", m.keys, want)
+	}
 
+	// The first record fails: it and every record after it are reported,
+	// and nothing after it is mailed.
 	m = &recordingMailer{fail: map[string]bool{"fail@example.com": true, "a@example.com": true}}
 	resp, _ = taskmgmt.StreamHandler{Mailer: m}.Handle(ctx, ev)
-	want := []taskmgmt.BatchItemFailure{{ItemIdentifier: ev.Records[0].Change.SequenceNumber}, {ItemIdentifier: ev.Records[2].Change.SequenceNumber}}
-	if !reflect.DeepEqual(resp.BatchItemFailures, want) {
-		t.Fatalf("failures %+v, want %+v", resp.BatchItemFailures, want)
-	}
-	if len(m.mailed) != 1 || m.mailed[0].ID != sent[1].ID {
-		t.Fatalf("mailed %+v, want the one that did not fail", m.mailed)
+	checkStoppedAt(t, ev, resp, 0)
+	if len(m.mailed) != 0 || len(m.keys) != 1 {
+		t.Fatalf("mailed %+v after %v; want one try and no mail", m.mailed, m.keys)
 	}
 	b, _ := json.Marshal(resp)
 	if !strings.HasPrefix(string(b), `{"batchItemFailures":[{"itemIdentifier":"`) {
 		t.Fatalf("response JSON %s is not Lambda's", b)
+	}
+
+	// Fails once: the retry, from the reported record as Lambda retries,
+	// mails the rest; each invitation is mailed once.
+	m = &recordingMailer{failOnce: map[string]bool{"carol@example.com": true}}
+	h := taskmgmt.StreamHandler{Mailer: m}
+	resp, _ = h.Handle(ctx, ev)
+	checkStoppedAt(t, ev, resp, 1)
+	if !reflect.DeepEqual(m.mailed, sent[:1]) {
+		t.Fatalf("before the failure, mailed %+v, want only %+v", m.mailed, sent[:1])
+	}
+	retry := retryOf(t, ev, resp)
+	resp, _ = h.Handle(ctx, retry)
+	if len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("retry: failures %+v", resp.BatchItemFailures)
+	}
+	if !reflect.DeepEqual(m.mailed, sent) {
+		t.Fatalf("after the retry, mailed:\n%+v\nwant each invitation once:\n%+v", m.mailed, sent)
+	}
+
+	// Refused for good: skipped with its invitation's ID, and the later
+	// records are mailed.
+	m = &recordingMailer{reject: map[string]bool{"carol@example.com": true}}
+	var skipped []taskmgmt.SkippedRecord
+	resp, _ = taskmgmt.StreamHandler{Mailer: m, OnSkip: func(r taskmgmt.SkippedRecord) { skipped = append(skipped, r) }}.Handle(ctx, ev)
+	if len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("permanent: failures %+v, want none", resp.BatchItemFailures)
+	}
+	if want := []taskmgmt.Invitation{sent[0], sent[2]}; !reflect.DeepEqual(m.mailed, want) {
+		t.Fatalf("permanent: mailed %+v, want %+v", m.mailed, want)
+	}
+	if len(skipped) != 1 || skipped[0].InvitationID != sent[1].ID || !errors.Is(skipped[0].Err, taskmgmt.ErrPermanentMail) ||
+		skipped[0].Record.Change.SequenceNumber != ev.Records[1].Change.SequenceNumber {
+		t.Fatalf("permanent: skipped %+v, want the record of %s", skipped, sent[1].ID)
 	}
 }
 

@@ -2,10 +2,12 @@ package taskmgmt
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -68,7 +70,7 @@ type memStream struct {
 	last  atomic.Pointer[time.Time]
 
 	mu      sync.Mutex // guards:
-	records []StreamRecord
+	records []events.DynamoDBEventRecord
 	seq     int64
 }
 
@@ -96,35 +98,86 @@ func (ms *memStream) wrote(table string, old, new ddb.Item) {
 	}
 	switch {
 	case old == nil && new != nil:
-		ms.record(EventInsert, backend.KeyOf(ms.it, new), StreamImage(ddb.CloneItem(new)), now.Unix())
+		ms.record(events.DynamoDBOperationTypeInsert, backend.KeyOf(ms.it, new), new, now)
 	case old != nil && new != nil:
-		ms.record(EventModify, backend.KeyOf(ms.it, new), StreamImage(ddb.CloneItem(new)), now.Unix())
+		ms.record(events.DynamoDBOperationTypeModify, backend.KeyOf(ms.it, new), new, now)
 	case old != nil:
-		ms.record(EventRemove, backend.KeyOf(ms.it, old), nil, now.Unix())
+		ms.record(events.DynamoDBOperationTypeRemove, backend.KeyOf(ms.it, old), nil, now)
 	}
 }
 
 // record appends one record to the stream, as DynamoDB writes it for a
-// stream of new images.
-func (ms *memStream) record(event string, k backend.Key, image StreamImage, now int64) {
+// stream of new images, and as Lambda delivers it.
+func (ms *memStream) record(event events.DynamoDBOperationType, k backend.Key, image ddb.Item, now time.Time) {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	ms.seq++
-	ms.records = append(ms.records, StreamRecord{
+	ms.records = append(ms.records, events.DynamoDBEventRecord{
 		EventID:        fmt.Sprintf("memory-%d", ms.seq),
-		EventName:      event,
+		EventName:      string(event),
 		EventVersion:   "1.1",
 		EventSource:    "aws:dynamodb",
 		AWSRegion:      "memory",
 		EventSourceArn: "arn:aws:dynamodb:memory:000000000000:table/" + ms.it.Name + "/stream/memory",
-		Change: StreamChange{
-			ApproximateCreationDateTime: float64(now),
-			Keys:                        StreamImage(k.Item(ms.it)),
-			NewImage:                    image,
+		Change: events.DynamoDBStreamRecord{
+			ApproximateCreationDateTime: events.SecondsEpochTime{Time: time.Unix(now.Unix(), 0)},
+			Keys:                        eventImage(k.Item(ms.it)),
+			NewImage:                    eventImage(image),
 			SequenceNumber:              fmt.Sprintf("%021d", ms.seq),
-			StreamViewType:              string(types.StreamViewTypeNewImage),
+			StreamViewType:              string(events.DynamoDBStreamViewTypeNewImage),
 		},
 	})
+}
+
+// eventImage converts an item to a stream record's image; nil stays nil.
+func eventImage(item ddb.Item) map[string]events.DynamoDBAttributeValue {
+	if item == nil {
+		return nil
+	}
+	out := make(map[string]events.DynamoDBAttributeValue, len(item))
+	for k, v := range item {
+		out[k] = eventValue(v)
+	}
+	return out
+}
+
+// eventValue converts an attribute value to a stream record's, as
+// attributeValue converts it back; the record shares nothing with the
+// backend's item.
+func eventValue(v types.AttributeValue) events.DynamoDBAttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return events.NewStringAttribute(v.Value)
+	case *types.AttributeValueMemberN:
+		return events.NewNumberAttribute(v.Value)
+	case *types.AttributeValueMemberB:
+		return events.NewBinaryAttribute(slices.Clone(v.Value))
+	case *types.AttributeValueMemberBOOL:
+		return events.NewBooleanAttribute(v.Value)
+	case *types.AttributeValueMemberSS:
+		return events.NewStringSetAttribute(slices.Clone(v.Value))
+	case *types.AttributeValueMemberNS:
+		return events.NewNumberSetAttribute(slices.Clone(v.Value))
+	case *types.AttributeValueMemberBS:
+		bs := make([][]byte, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = slices.Clone(b)
+		}
+		return events.NewBinarySetAttribute(bs)
+	case *types.AttributeValueMemberL:
+		l := make([]events.DynamoDBAttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = eventValue(e)
+		}
+		return events.NewListAttribute(l)
+	case *types.AttributeValueMemberM:
+		m := make(map[string]events.DynamoDBAttributeValue, len(v.Value))
+		for k, e := range v.Value {
+			m[k] = eventValue(e)
+		}
+		return events.NewMapAttribute(m)
+	}
+	return events.NewNullAttribute()
 }
 
 // TakeStream returns the invitation table's stream records since the last
@@ -135,10 +188,10 @@ func (ms *memStream) record(event string, k backend.Key, image StreamImage, now 
 // records wait in memory until taken; expired invitations stay, as TTL
 // deletes late, and reads hide them (unless Options.Emulation deletes
 // them as TTL does: a REMOVE then records each deletion).
-func (s *MemoryStore) TakeStream() StreamEvent {
+func (s *MemoryStore) TakeStream() events.DynamoDBEvent {
 	s.stream.mu.Lock()
 	defer s.stream.mu.Unlock()
-	ev := StreamEvent{Records: s.stream.records}
+	ev := events.DynamoDBEvent{Records: s.stream.records}
 	s.stream.records = nil
 	return ev
 }

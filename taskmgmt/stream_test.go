@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -35,7 +36,7 @@ func TestMemoryStream(t *testing.T) {
 	ev := s.TakeStream()
 	var got []string
 	for _, r := range ev.Records {
-		got = append(got, r.EventName+" "+fmt.Sprint(r.Change.Keys["SK"].(*types.AttributeValueMemberS).Value))
+		got = append(got, r.EventName+" "+r.Change.Keys["SK"].String())
 	}
 	want := []string{"INSERT TINVITE#" + a.ID, "INSERT TINVITE#" + b.ID, "REMOVE TINVITE#" + b.ID, "INSERT TINVITE#" + b2.ID,
 		"REMOVE TINVITE#" + b2.ID, "REMOVE TINVITE#" + a.ID}
@@ -45,9 +46,13 @@ func TestMemoryStream(t *testing.T) {
 	if n := len(s.TakeStream().Records); n != 0 {
 		t.Fatalf("%d records taken twice", n)
 	}
-	for i := 1; i < len(ev.Records); i++ {
-		if ev.Records[i].Change.SequenceNumber <= ev.Records[i-1].Change.SequenceNumber {
+	for i, r := range ev.Records {
+		if i > 0 && r.Change.SequenceNumber <= ev.Records[i-1].Change.SequenceNumber {
 			t.Fatalf("sequence numbers out of order: %+v", ev.Records)
+		}
+		if r.EventSource != "aws:dynamodb" || r.Change.StreamViewType != "NEW_IMAGE" || (r.EventName == "INSERT") != (r.Change.NewImage != nil) ||
+			r.Change.ApproximateCreationDateTime.Unix() != start.Unix() {
+			t.Fatalf("record %d: %+v", i, r)
 		}
 	}
 	m := &recordingMailer{}
@@ -74,76 +79,306 @@ func TestStreamHandler(t *testing.T) {
 	ins := ev.Records
 	corrupt := ins[2]
 	corrupt.Change.SequenceNumber = "900"
-	corrupt.Change.NewImage = withAttr(corrupt.Change.NewImage, "user_role", &types.AttributeValueMemberS{Value: "owner"})
+	corrupt.Change.NewImage = withAttr(corrupt.Change.NewImage, "user_role", events.NewStringAttribute("owner"))
 	note := ins[0]
 	note.Change.SequenceNumber = "901"
-	note.Change.NewImage = withAttr(note.Change.NewImage, "type", &types.AttributeValueMemberS{Value: "note"})
+	note.Change.NewImage = withAttr(note.Change.NewImage, "type", events.NewStringAttribute("note"))
 	modify := ins[0]
-	modify.EventName = taskmgmt.EventModify
-	ttl := taskmgmt.StreamRecord{EventName: taskmgmt.EventRemove, UserIdentity: &taskmgmt.StreamIdentity{Type: "Service", PrincipalID: "dynamodb.amazonaws.com"},
-		Change: taskmgmt.StreamChange{Keys: ins[0].Change.Keys, SequenceNumber: "902"}}
-	batch := taskmgmt.StreamEvent{Records: []taskmgmt.StreamRecord{ins[0], modify, ttl, note, corrupt, ins[1], ins[2]}}
+	modify.EventName = string(events.DynamoDBOperationTypeModify)
+	ttl := events.DynamoDBEventRecord{EventName: string(events.DynamoDBOperationTypeRemove),
+		UserIdentity: &events.DynamoDBUserIdentity{Type: "Service", PrincipalID: "dynamodb.amazonaws.com"},
+		Change:       events.DynamoDBStreamRecord{Keys: ins[0].Change.Keys, SequenceNumber: "902"}}
+	batch := events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{ins[0], modify, ttl, note, corrupt, ins[1], ins[2]}}
 
 	// Through Lambda's JSON, as the runtime decodes it.
 	b, err := json.Marshal(batch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var decoded taskmgmt.StreamEvent
+	var decoded events.DynamoDBEvent
 	if err := json.Unmarshal(b, &decoded); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(decoded, batch) {
-		t.Fatalf("JSON round trip:\n got %+v\nwant %+v", decoded, batch)
+	if again, _ := json.Marshal(decoded); string(again) != string(b) {
+		t.Fatalf("JSON round trip:\n got %s\nwant %s", again, b)
 	}
 
 	m := &recordingMailer{fail: map[string]bool{"fail@example.com": true}}
-	var skipped []string
+	var skipped []taskmgmt.SkippedRecord
 	h := taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return now },
-		OnSkip: func(r taskmgmt.StreamRecord, err error) {
-			if !errors.Is(err, ddbkit.ErrCorruptItem) {
-				t.Errorf("skipped for %v", err)
+		OnSkip: func(r taskmgmt.SkippedRecord) {
+			if !errors.Is(r.Err, ddbkit.ErrCorruptItem) || r.InvitationID != "" {
+				t.Errorf("skipped %q for %v", r.InvitationID, r.Err)
 			}
-			skipped = append(skipped, r.Change.SequenceNumber)
+			skipped = append(skipped, r)
 		}}
 	resp, err := h.Handle(ctx, decoded)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []taskmgmt.BatchItemFailure{{ItemIdentifier: ins[1].Change.SequenceNumber}}; !reflect.DeepEqual(resp.BatchItemFailures, want) {
-		t.Fatalf("failures %+v, want %+v", resp.BatchItemFailures, want)
-	}
-	if !reflect.DeepEqual(m.mailed, []taskmgmt.Invitation{invs[0], invs[2]}) {
+	// The failure stops the handler: it and the record after it are
+	// reported, and c@ is not mailed.
+	checkStoppedAt(t, decoded, resp, 5)
+	if !reflect.DeepEqual(m.mailed, invs[:1]) {
 		t.Fatalf("mailed %+v", m.mailed)
 	}
-	if !slices.Equal(skipped, []string{"900"}) {
-		t.Fatalf("skipped %v, want the corrupt record", skipped)
+	if len(skipped) != 1 || skipped[0].Record.Change.SequenceNumber != "900" {
+		t.Fatalf("skipped %+v, want the corrupt record", skipped)
 	}
 
 	// Expired by the time it is handled: not mailed, not failed.
 	now = invs[0].ExpiresAt
 	m = &recordingMailer{}
-	resp, _ = h.Handle(ctx, ev)
+	resp, _ = taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return now }}.Handle(ctx, ev)
 	if len(m.mailed) != 0 || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("expired: mailed %+v, failures %+v", m.mailed, resp.BatchItemFailures)
+	}
+	if b, _ := json.Marshal(resp); string(b) != `{"batchItemFailures":[]}` {
+		t.Fatalf("empty response JSON %s", b)
 	}
 
 	// An ended context fails what it did not mail.
 	now = start
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	resp, _ = taskmgmt.StreamHandler{Mailer: &recordingMailer{}, Clock: func() time.Time { return now }}.Handle(cancelled, ev)
-	if len(resp.BatchItemFailures) != 3 {
-		t.Fatalf("under an ended context: %+v", resp.BatchItemFailures)
-	}
-	if b, _ := json.Marshal(taskmgmt.StreamResponse{BatchItemFailures: []taskmgmt.BatchItemFailure{}}); string(b) != `{"batchItemFailures":[]}` {
-		t.Fatalf("empty response JSON %s", b)
+	m = &recordingMailer{}
+	resp, _ = taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return now }}.Handle(cancelled, ev)
+	checkStoppedAt(t, ev, resp, 0)
+	if len(m.keys) != 0 {
+		t.Fatalf("under an ended context, the mailer was called for %v", m.keys)
 	}
 }
 
+// TestStreamStopsAtFirstFailure: a transient failure stops the handler;
+// it reports the failed record and every later one, mails nothing after
+// it, and Lambda's retry from the failed record mails the rest, each
+// invitation once.
+func TestStreamStopsAtFirstFailure(t *testing.T) {
+	s, invs := streamFixture(t, "a@example.com", "b@example.com", "c@example.com", "d@example.com")
+	ev := s.TakeStream()
+	m := &recordingMailer{failOnce: map[string]bool{"b@example.com": true}}
+	h := taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }}
+	resp := must[events.DynamoDBEventResponse](t)(h.Handle(t.Context(), ev))
+	checkStoppedAt(t, ev, resp, 1)
+	if !reflect.DeepEqual(m.mailed, invs[:1]) || len(m.keys) != 2 {
+		t.Fatalf("mailed %+v, tried %v; want a mailed, b tried", m.mailed, m.keys)
+	}
+	resp = must[events.DynamoDBEventResponse](t)(h.Handle(t.Context(), retryOf(t, ev, resp)))
+	if len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("retry: failures %+v", resp.BatchItemFailures)
+	}
+	if !reflect.DeepEqual(m.mailed, invs) {
+		t.Fatalf("after the retry, mailed %+v, want each once: %+v", m.mailed, invs)
+	}
+}
+
+// TestStreamMailsOncePerInvocation: an invitation whose INSERT the batch
+// holds twice (another writer deleted and put it again) is mailed once.
+func TestStreamMailsOncePerInvocation(t *testing.T) {
+	s, invs := streamFixture(t, "a@example.com", "b@example.com")
+	ev := s.TakeStream()
+	again := ev.Records[0]
+	again.Change.SequenceNumber = "900"
+	ev.Records = append(ev.Records, again)
+	m := &recordingMailer{}
+	resp := must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }}.Handle(t.Context(), ev))
+	if len(resp.BatchItemFailures) != 0 || !reflect.DeepEqual(m.mailed, invs) {
+		t.Fatalf("mailed %+v, failures %+v; want each invitation once", m.mailed, resp.BatchItemFailures)
+	}
+}
+
+// TestStreamPermanentMail: a mail refused for good is skipped, told to
+// OnSkip with the invitation's ID, and the later records are mailed.
+func TestStreamPermanentMail(t *testing.T) {
+	s, invs := streamFixture(t, "a@example.com", "bad@example.com", "c@example.com")
+	ev := s.TakeStream()
+	m := &recordingMailer{reject: map[string]bool{"bad@example.com": true}}
+	var skipped []taskmgmt.SkippedRecord
+	resp := must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start },
+		OnSkip: func(r taskmgmt.SkippedRecord) { skipped = append(skipped, r) }}.Handle(t.Context(), ev))
+	if len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("failures %+v, want none", resp.BatchItemFailures)
+	}
+	if want := []taskmgmt.Invitation{invs[0], invs[2]}; !reflect.DeepEqual(m.mailed, want) {
+		t.Fatalf("mailed %+v, want %+v", m.mailed, want)
+	}
+	if len(skipped) != 1 {
+		t.Fatalf("skipped %+v, want one record", skipped)
+	}
+	if r := skipped[0]; r.InvitationID != invs[1].ID || !errors.Is(r.Err, taskmgmt.ErrPermanentMail) ||
+		r.Record.Change.SequenceNumber != ev.Records[1].Change.SequenceNumber {
+		t.Fatalf("skipped %+v, want the record of %s for ErrPermanentMail", r, invs[1].ID)
+	}
+}
+
+// TestStreamDeadline: the handler mails nothing once less than
+// DeadlineMargin remains before ctx's deadline, and reports the rest; a
+// mail call that hangs is cut off in time to respond.
+func TestStreamDeadline(t *testing.T) {
+	s, invs := streamFixture(t, "a@example.com", "b@example.com", "c@example.com")
+	ev := s.TakeStream()
+	clock := func() time.Time { return start }
+	tests := []struct {
+		name     string
+		margin   time.Duration
+		left     time.Duration // before ctx's deadline, when Handle starts
+		wait     func(t *testing.T, ctx context.Context, deadline time.Time, margin time.Duration) error
+		mailed   int // the first n invitations
+		stopped  int // the index of the first record reported; -1 for none
+		returned bool
+	}{
+		{name: "already within the default margin", left: 500 * time.Millisecond, stopped: 0},
+		{name: "slow mailer", margin: 100 * time.Millisecond, left: 400 * time.Millisecond, mailed: 1, stopped: 1,
+			wait: func(_ *testing.T, _ context.Context, deadline time.Time, margin time.Duration) error {
+				time.Sleep(time.Until(deadline) - margin + 20*time.Millisecond) // ignores ctx, and succeeds
+				return nil
+			}},
+		{name: "hanging mailer", margin: 200 * time.Millisecond, left: 600 * time.Millisecond, stopped: 0,
+			wait: func(t *testing.T, ctx context.Context, deadline time.Time, margin time.Duration) error {
+				if d, ok := ctx.Deadline(); !ok || d.After(deadline.Add(-margin)) {
+					t.Errorf("the mailer's deadline is %v, want one %v before %v", d, margin, deadline)
+				}
+				<-ctx.Done()
+				return ctx.Err()
+			}},
+		{name: "no margin", margin: -1, left: 500 * time.Millisecond, mailed: 3, stopped: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			deadline := time.Now().Add(tt.left)
+			ctx, cancel := context.WithDeadline(t.Context(), deadline)
+			defer cancel()
+			m := &recordingMailer{}
+			margin := tt.margin
+			if margin == 0 {
+				margin = time.Second
+			}
+			if tt.wait != nil {
+				m.wait = func(ctx context.Context) error { return tt.wait(t, ctx, deadline, margin) }
+			}
+			resp := must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: clock, DeadlineMargin: tt.margin}.Handle(ctx, ev))
+			if time.Now().After(deadline) {
+				t.Errorf("Handle returned after the deadline")
+			}
+			if tt.stopped < 0 {
+				if len(resp.BatchItemFailures) != 0 {
+					t.Errorf("failures %+v, want none", resp.BatchItemFailures)
+				}
+			} else {
+				checkStoppedAt(t, ev, resp, tt.stopped)
+			}
+			if len(m.mailed) != tt.mailed || tt.mailed > 0 && !reflect.DeepEqual(m.mailed, invs[:tt.mailed]) {
+				t.Errorf("mailed %+v, want %+v", m.mailed, invs[:tt.mailed])
+			}
+		})
+	}
+}
+
+// TestStreamIdempotencyKey: the key is the invitation's ID, the same on a
+// redelivery of its record.
+func TestStreamIdempotencyKey(t *testing.T) {
+	s, invs := streamFixture(t, "a@example.com", "b@example.com")
+	ev := s.TakeStream()
+	m := &recordingMailer{}
+	h := taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }}
+	for range 2 {
+		must[events.DynamoDBEventResponse](t)(h.Handle(t.Context(), ev))
+	}
+	if want := []string{invs[0].ID, invs[1].ID, invs[0].ID, invs[1].ID}; !slices.Equal(m.keys, want) {
+		t.Fatalf("keys %v, want %v", m.keys, want)
+	}
+}
+
+// TestStreamLambdaJSON decodes an event as Lambda's runtime gives it, and
+// encodes the response as Lambda reads it.
+func TestStreamLambdaJSON(t *testing.T) {
+	const event = `{"Records":[{
+		"eventID":"c4ca4238a0b923820dcc509a6f75849b","eventName":"INSERT","eventVersion":"1.1","eventSource":"aws:dynamodb",
+		"awsRegion":"ap-northeast-1",
+		"dynamodb":{"ApproximateCreationDateTime":1768141200,"Keys":{"PK":{"S":"TEAM#t1"},"SK":{"S":"TINVITE#i1"}},
+			"NewImage":{"PK":{"S":"TEAM#t1"},"SK":{"S":"TINVITE#i1"},"type":{"S":"invitation"},"email":{"S":"bob@example.com"},
+				"user_role":{"S":"member"},"createdAt":{"N":"1768141200"},"expiresAt":{"N":"1768227600"},
+				"invitedBy":{"S":"USER#u1"},"token":{"S":"tok1"},"team_name":{"S":"タスク管理 APP 開発チーム"}},
+			"SequenceNumber":"111","SizeBytes":226,"StreamViewType":"NEW_IMAGE"},
+		"eventSourceARN":"arn:aws:dynamodb:ap-northeast-1:123456789012:table/task-table-invitation-v3/stream/2026-01-11T14:20:00.000"
+	},{
+		"eventID":"c81e728d9d4c2f636f067f89cc14862c","eventName":"REMOVE","eventVersion":"1.1","eventSource":"aws:dynamodb",
+		"awsRegion":"ap-northeast-1","userIdentity":{"type":"Service","principalId":"dynamodb.amazonaws.com"},
+		"dynamodb":{"ApproximateCreationDateTime":1768227700,"Keys":{"PK":{"S":"TEAM#t0"},"SK":{"S":"TINVITE#i0"}},
+			"SequenceNumber":"222","SizeBytes":38,"StreamViewType":"NEW_IMAGE"},
+		"eventSourceARN":"arn:aws:dynamodb:ap-northeast-1:123456789012:table/task-table-invitation-v3/stream/2026-01-11T14:20:00.000"
+	}]}`
+	var ev events.DynamoDBEvent
+	if err := json.Unmarshal([]byte(event), &ev); err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return time.Unix(1768141200, 0) }
+	m := &recordingMailer{}
+	resp := must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: now}.Handle(t.Context(), ev))
+	want := taskmgmt.Invitation{ID: "i1", TeamID: "t1", TeamName: "タスク管理 APP 開発チーム", Email: "bob@example.com", Role: taskmgmt.RoleMember,
+		InvitedBy: "u1", Token: "tok1", CreatedAt: time.Unix(1768141200, 0).UTC(), ExpiresAt: time.Unix(1768227600, 0).UTC()}
+	if len(resp.BatchItemFailures) != 0 || len(m.mailed) != 1 || !reflect.DeepEqual(m.mailed[0], want) {
+		t.Fatalf("mailed %+v, failures %+v; want %+v", m.mailed, resp.BatchItemFailures, want)
+	}
+	resp = must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: &recordingMailer{fail: map[string]bool{"bob@example.com": true}}, Clock: now}.Handle(t.Context(), ev))
+	b, err := json.Marshal(resp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"batchItemFailures":[{"itemIdentifier":"111"},{"itemIdentifier":"222"}]}`; string(b) != want {
+		t.Fatalf("response JSON %s, want %s", b, want)
+	}
+}
+
+// streamFixture is a memory store whose team id01 has sent an invitation
+// to each address, in order, at start; its stream holds their INSERTs.
+func streamFixture(t *testing.T, emails ...string) (*taskmgmt.MemoryStore, []taskmgmt.Invitation) {
+	t.Helper()
+	s := taskmgmt.NewMemoryStore(deterministic)
+	inviteFixture(t, s)
+	s.TakeStream()
+	var invs []taskmgmt.Invitation
+	for _, e := range emails {
+		invs = append(invs, must[taskmgmt.Invitation](t)(s.Invite(t.Context(), "id01", "u1", taskmgmt.NewInvitation{Email: e})))
+	}
+	return s, invs
+}
+
+// checkStoppedAt checks that resp reports exactly the records of ev from
+// the i-th on, in order.
+func checkStoppedAt(t *testing.T, ev events.DynamoDBEvent, resp events.DynamoDBEventResponse, i int) {
+	t.Helper()
+	var got, want []string
+	for _, f := range resp.BatchItemFailures {
+		got = append(got, f.ItemIdentifier)
+	}
+	for _, r := range ev.Records[i:] {
+		want = append(want, r.Change.SequenceNumber)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("failures %v, want records %d to %d: %v", got, i, len(ev.Records)-1, want)
+	}
+}
+
+// retryOf is the batch Lambda delivers after resp: the records from the
+// earliest reported one on.
+func retryOf(t *testing.T, ev events.DynamoDBEvent, resp events.DynamoDBEventResponse) events.DynamoDBEvent {
+	t.Helper()
+	if len(resp.BatchItemFailures) == 0 {
+		t.Fatal("no failure to retry")
+	}
+	for i, r := range ev.Records {
+		if r.Change.SequenceNumber == resp.BatchItemFailures[0].ItemIdentifier {
+			return events.DynamoDBEvent{Records: ev.Records[i:]}
+		}
+	}
+	t.Fatalf("failure %v is no record of the batch", resp.BatchItemFailures[0])
+	return events.DynamoDBEvent{}
+}
+
 // withAttr returns a copy of im with k set to v.
-func withAttr(im taskmgmt.StreamImage, k string, v types.AttributeValue) taskmgmt.StreamImage {
-	out := taskmgmt.StreamImage{}
+func withAttr(im map[string]events.DynamoDBAttributeValue, k string, v events.DynamoDBAttributeValue) map[string]events.DynamoDBAttributeValue {
+	out := map[string]events.DynamoDBAttributeValue{}
 	for kk, vv := range im {
 		out[kk] = vv
 	}
@@ -151,36 +386,39 @@ func withAttr(im taskmgmt.StreamImage, k string, v types.AttributeValue) taskmgm
 	return out
 }
 
-// TestStreamImageJSON decodes every attribute type of DynamoDB's JSON.
-func TestStreamImageJSON(t *testing.T) {
-	in := `{"s":{"S":"x"},"n":{"N":"1.5"},"b":{"B":"AQI="},"t":{"BOOL":true},"z":{"NULL":true},"ss":{"SS":["a","b"]},` +
-		`"ns":{"NS":["1"]},"bs":{"BS":["AQ=="]},"l":{"L":[{"S":"y"},{"N":"2"}]},"m":{"M":{"k":{"S":"v"}}}}`
-	var im taskmgmt.StreamImage
-	if err := json.Unmarshal([]byte(in), &im); err != nil {
-		t.Fatal(err)
-	}
-	want := taskmgmt.StreamImage{
-		"s": &types.AttributeValueMemberS{Value: "x"}, "n": &types.AttributeValueMemberN{Value: "1.5"},
-		"b": &types.AttributeValueMemberB{Value: []byte{1, 2}}, "t": &types.AttributeValueMemberBOOL{Value: true},
-		"z": &types.AttributeValueMemberNULL{Value: true}, "ss": &types.AttributeValueMemberSS{Value: []string{"a", "b"}},
-		"ns": &types.AttributeValueMemberNS{Value: []string{"1"}}, "bs": &types.AttributeValueMemberBS{Value: [][]byte{{1}}},
-		"l": &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: "y"}, &types.AttributeValueMemberN{Value: "2"}}},
-		"m": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"k": &types.AttributeValueMemberS{Value: "v"}}},
-	}
-	if !reflect.DeepEqual(im, want) {
-		t.Fatalf("decoded %#v", im)
-	}
-	out, err := json.Marshal(im)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var again taskmgmt.StreamImage
-	if err := json.Unmarshal(out, &again); err != nil || !reflect.DeepEqual(again, want) {
-		t.Fatalf("round trip through %s: %v", out, err)
-	}
-	for _, bad := range []string{`{"a":{"S":"x","N":"1"}}`, `{"a":{"X":"1"}}`, `{"a":{"S":1}}`, `{"a":"x"}`} {
-		if err := json.Unmarshal([]byte(bad), &im); err == nil {
-			t.Errorf("%s decoded without error", bad)
+// eventImage converts an item to a stream image, for the types an
+// invitation item has.
+func eventImage(item map[string]types.AttributeValue) map[string]events.DynamoDBAttributeValue {
+	out := map[string]events.DynamoDBAttributeValue{}
+	for k, v := range item {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			out[k] = events.NewStringAttribute(v.Value)
+		case *types.AttributeValueMemberN:
+			out[k] = events.NewNumberAttribute(v.Value)
+		default:
+			panic(fmt.Sprintf("attribute value %T", v))
 		}
 	}
+	return out
+}
+
+// sdkImage converts a stream image to an item, for the types an
+// invitation item has; nil stays nil.
+func sdkImage(im map[string]events.DynamoDBAttributeValue) map[string]types.AttributeValue {
+	if im == nil {
+		return nil
+	}
+	out := map[string]types.AttributeValue{}
+	for k, v := range im {
+		switch v.DataType() {
+		case events.DataTypeString:
+			out[k] = &types.AttributeValueMemberS{Value: v.String()}
+		case events.DataTypeNumber:
+			out[k] = &types.AttributeValueMemberN{Value: v.Number()}
+		default:
+			panic(fmt.Sprintf("attribute type %v", v.DataType()))
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
@@ -31,10 +32,10 @@ func checkHashedToken(t *testing.T, item map[string]types.AttributeValue, token 
 
 // mailAndAccept runs the stream handler, with the secret, over ev, and
 // accepts the invitation with the token it mailed.
-func mailAndAccept(t *testing.T, s taskmgmt.Store, ev taskmgmt.StreamEvent, want taskmgmt.Invitation) {
+func mailAndAccept(t *testing.T, s taskmgmt.Store, ev events.DynamoDBEvent, want taskmgmt.Invitation) {
 	t.Helper()
 	m := &recordingMailer{}
-	resp := must[taskmgmt.StreamResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }, TokenSecret: taskmgmttest.Secret}.Handle(t.Context(), ev))
+	resp := must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }, TokenSecret: taskmgmttest.Secret}.Handle(t.Context(), ev))
 	if len(resp.BatchItemFailures) != 0 || len(m.mailed) != 1 {
 		t.Fatalf("mailed %+v, failures %+v; want one mail", m.mailed, resp.BatchItemFailures)
 	}
@@ -45,18 +46,18 @@ func mailAndAccept(t *testing.T, s taskmgmt.Store, ev taskmgmt.StreamEvent, want
 
 	// Without the secret, the handler cannot mail: a failure, retried.
 	m = &recordingMailer{}
-	resp = must[taskmgmt.StreamResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }}.Handle(t.Context(), ev))
+	resp = must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }}.Handle(t.Context(), ev))
 	if len(resp.BatchItemFailures) != 1 || len(m.mailed) != 0 {
 		t.Fatalf("without the secret: mailed %+v, failures %+v; want one failure", m.mailed, resp.BatchItemFailures)
 	}
 	// With another secret, the token does not derive: skipped, not mailed.
-	var skipped []error
+	var skipped []taskmgmt.SkippedRecord
 	other := append([]byte(nil), taskmgmttest.Secret...)
 	other[0] ^= 1
-	resp = must[taskmgmt.StreamResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }, TokenSecret: other,
-		OnSkip: func(_ taskmgmt.StreamRecord, err error) { skipped = append(skipped, err) }}.Handle(t.Context(), ev))
-	if len(resp.BatchItemFailures) != 0 || len(m.mailed) != 0 || len(skipped) != 1 {
-		t.Fatalf("another secret: mailed %+v, failures %+v, skipped %v; want one skip", m.mailed, resp.BatchItemFailures, skipped)
+	resp = must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start }, TokenSecret: other,
+		OnSkip: func(r taskmgmt.SkippedRecord) { skipped = append(skipped, r) }}.Handle(t.Context(), ev))
+	if len(resp.BatchItemFailures) != 0 || len(m.mailed) != 0 || len(skipped) != 1 || skipped[0].InvitationID != want.ID {
+		t.Fatalf("another secret: mailed %+v, failures %+v, skipped %+v; want one skip, of %s", m.mailed, resp.BatchItemFailures, skipped, want.ID)
 	}
 }
 
@@ -72,7 +73,7 @@ func TestTokenSecretMemory(t *testing.T) {
 	checkHashedToken(t, items[0], inv.Token)
 	ev := s.TakeStream()
 	for _, r := range ev.Records {
-		checkHashedToken(t, r.Change.NewImage, inv.Token)
+		checkHashedToken(t, sdkImage(r.Change.NewImage), inv.Token)
 	}
 	mailAndAccept(t, s, ev, inv)
 }
@@ -84,7 +85,7 @@ func TestTokenSecretDynamo(t *testing.T) {
 	checkHashedToken(t, rawItem(t, c, invTable, "TEAM#id01", "TINVITE#"+inv.ID), inv.Token)
 	ev := readStream(t, c, invTable)
 	for _, r := range ev.Records {
-		checkHashedToken(t, r.Change.NewImage, inv.Token)
+		checkHashedToken(t, sdkImage(r.Change.NewImage), inv.Token)
 	}
 	mailAndAccept(t, s, ev, inv)
 }
@@ -101,7 +102,7 @@ func TestStreamRevalidates(t *testing.T) {
 		m[k] = S(v)
 		return m
 	}
-	var ev taskmgmt.StreamEvent
+	var ev events.DynamoDBEvent
 	for i, img := range []map[string]types.AttributeValue{
 		with("email", "carol@example.com\r\nBcc: all@example.com"),
 		with("email", "Carol <carol@example.com>"),
@@ -109,14 +110,14 @@ func TestStreamRevalidates(t *testing.T) {
 		with("team_name", "team\x1b[31m"),
 		good,
 	} {
-		ev.Records = append(ev.Records, taskmgmt.StreamRecord{EventName: taskmgmt.EventInsert,
+		ev.Records = append(ev.Records, events.DynamoDBEventRecord{EventName: string(events.DynamoDBOperationTypeInsert),
 			EventSourceArn: "arn:aws:dynamodb:us-east-1:000000000000:table/inv/stream/x",
-			Change:         taskmgmt.StreamChange{NewImage: img, SequenceNumber: fmt.Sprint(i + 1)}})
+			Change:         events.DynamoDBStreamRecord{NewImage: eventImage(img), SequenceNumber: fmt.Sprint(i + 1)}})
 	}
 	m := &recordingMailer{}
-	var skipped []error
-	resp := must[taskmgmt.StreamResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start },
-		OnSkip: func(_ taskmgmt.StreamRecord, err error) { skipped = append(skipped, err) }}.Handle(t.Context(), ev))
+	var skipped []taskmgmt.SkippedRecord
+	resp := must[events.DynamoDBEventResponse](t)(taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return start },
+		OnSkip: func(r taskmgmt.SkippedRecord) { skipped = append(skipped, r) }}.Handle(t.Context(), ev))
 	if len(resp.BatchItemFailures) != 0 {
 		t.Errorf("failures %+v, want none", resp.BatchItemFailures)
 	}
@@ -126,9 +127,9 @@ func TestStreamRevalidates(t *testing.T) {
 	if len(skipped) != 4 {
 		t.Fatalf("skipped %v, want the 4 invalid records", skipped)
 	}
-	for _, err := range skipped {
-		if !errors.Is(err, ddbkit.ErrInvalidArgument) {
-			t.Errorf("skip reason %v, want ErrInvalidArgument", err)
+	for _, r := range skipped {
+		if !errors.Is(r.Err, ddbkit.ErrInvalidArgument) || r.InvitationID != "i1" {
+			t.Errorf("skipped %s for %v, want invitation i1 for ErrInvalidArgument", r.InvitationID, r.Err)
 		}
 	}
 }

@@ -29,10 +29,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
@@ -72,12 +72,12 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 	var s taskmgmt.Store
 	// stream returns the invitation table's new stream records, as Lambda
 	// would deliver them to the mailing function.
-	var stream func() (taskmgmt.StreamEvent, error)
+	var stream func() (events.DynamoDBEvent, error)
 	if endpoint == "" {
 		fmt.Println("store: in memory")
 		m := taskmgmt.NewMemoryStore(opts)
 		s = m
-		stream = func() (taskmgmt.StreamEvent, error) { return m.TakeStream(), nil }
+		stream = func() (events.DynamoDBEvent, error) { return m.TakeStream(), nil }
 	} else {
 		// DynamoDB Local accepts any credentials; against AWS, build the
 		// client from config.LoadDefaultConfig instead.
@@ -100,7 +100,7 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 		fmt.Printf("store: DynamoDB at %s, tables %s and %s\n", endpoint, table, invTable)
 		s = taskmgmt.NewDynamoStore(c, opts)
 		sc := dynamodbstreams.New(dynamodbstreams.Options{Region: region, BaseEndpoint: aws.String(endpoint), Credentials: c.Options().Credentials})
-		stream = func() (taskmgmt.StreamEvent, error) { return readStream(ctx, c, sc, invTable) }
+		stream = func() (events.DynamoDBEvent, error) { return readStream(ctx, c, sc, invTable) }
 	}
 
 	// AP 1: the users, identified by their auth subjects.
@@ -256,7 +256,7 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 
 // invite has Alice invite Carol; the stream handler mails the invitation,
 // and Carol accepts it with the link's token.
-func invite(ctx context.Context, s taskmgmt.Store, stream func() (taskmgmt.StreamEvent, error), now ddbkit.Clock, teamID string) error {
+func invite(ctx context.Context, s taskmgmt.Store, stream func() (events.DynamoDBEvent, error), now ddbkit.Clock, teamID string) error {
 	if _, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "carol", Email: "carol@example.com", Name: "Carol"}); err != nil && !errors.Is(err, ddbkit.ErrAlreadyExists) {
 		return err
 	}
@@ -291,19 +291,26 @@ func invite(ctx context.Context, s taskmgmt.Store, stream func() (taskmgmt.Strea
 }
 
 // printMailer prints the mail it would send, for this run's team, and
-// keeps the link. A real one would call SES (aws-sdk-go-v2/service/sesv2):
+// keeps the link. A real one would call SES (aws-sdk-go-v2/service/sesv2),
+// skip an idempotency key it has sent already (kept, for example, in a
+// table of sent keys with a conditional PutItem), and mark the errors
+// that retrying cannot fix as permanent:
 //
 //	_, err := ses.SendEmail(ctx, &sesv2.SendEmailInput{
 //		FromEmailAddress: aws.String("noreply@example.com"),
 //		Destination:      &types.Destination{ToAddresses: []string{inv.Email}},
 //		Content:          &types.EmailContent{Simple: &types.Message{ ... link with inv.TeamID, inv.ID, inv.Token ... }},
 //	})
+//	if rejected := (*types.MessageRejected)(nil); errors.As(err, &rejected) {
+//		return fmt.Errorf("%w: %v", taskmgmt.ErrPermanentMail, err)
+//	}
+//	return err
 type printMailer struct {
 	teamID string
 	link   taskmgmt.Acceptance
 }
 
-func (m *printMailer) MailInvitation(_ context.Context, inv taskmgmt.Invitation) error {
+func (m *printMailer) MailInvitation(_ context.Context, inv taskmgmt.Invitation, _ string) error {
 	if inv.TeamID != m.teamID {
 		return nil // an earlier run's
 	}
@@ -317,27 +324,27 @@ func (m *printMailer) MailInvitation(_ context.Context, inv taskmgmt.Invitation)
 // read yet, with the dynamodbstreams client, into Lambda's event form. A
 // real deployment subscribes a Lambda function instead, and Lambda does
 // this.
-func readStream(ctx context.Context, c *dynamodb.Client, sc *dynamodbstreams.Client, table string) (taskmgmt.StreamEvent, error) {
+func readStream(ctx context.Context, c *dynamodb.Client, sc *dynamodbstreams.Client, table string) (events.DynamoDBEvent, error) {
 	desc, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
 	if err != nil {
-		return taskmgmt.StreamEvent{}, err
+		return events.DynamoDBEvent{}, err
 	}
 	arn := desc.Table.LatestStreamArn
 	ds, err := sc.DescribeStream(ctx, &dynamodbstreams.DescribeStreamInput{StreamArn: arn})
 	if err != nil {
-		return taskmgmt.StreamEvent{}, err
+		return events.DynamoDBEvent{}, err
 	}
-	var ev taskmgmt.StreamEvent
+	var ev events.DynamoDBEvent
 	for _, sh := range ds.StreamDescription.Shards {
 		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{StreamArn: arn, ShardId: sh.ShardId,
 			ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon})
 		if err != nil {
-			return taskmgmt.StreamEvent{}, err
+			return events.DynamoDBEvent{}, err
 		}
 		for iter := it.ShardIterator; iter != nil; {
 			out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter})
 			if err != nil {
-				return taskmgmt.StreamEvent{}, err
+				return events.DynamoDBEvent{}, err
 			}
 			if len(out.Records) == 0 {
 				break
@@ -353,42 +360,38 @@ func readStream(ctx context.Context, c *dynamodb.Client, sc *dynamodbstreams.Cli
 
 // lambdaRecord converts a dynamodbstreams record to the form Lambda gives
 // a function.
-func lambdaRecord(arn string, r streamtypes.Record) taskmgmt.StreamRecord {
-	out := taskmgmt.StreamRecord{EventID: aws.ToString(r.EventID), EventName: string(r.EventName), EventSource: aws.ToString(r.EventSource), EventSourceArn: arn}
+func lambdaRecord(arn string, r streamtypes.Record) events.DynamoDBEventRecord {
+	out := events.DynamoDBEventRecord{EventID: aws.ToString(r.EventID), EventName: string(r.EventName), EventSource: aws.ToString(r.EventSource), EventSourceArn: arn}
 	if d := r.Dynamodb; d != nil {
-		out.Change = taskmgmt.StreamChange{Keys: image(d.Keys), NewImage: image(d.NewImage), SequenceNumber: aws.ToString(d.SequenceNumber),
+		out.Change = events.DynamoDBStreamRecord{Keys: image(d.Keys), NewImage: image(d.NewImage), SequenceNumber: aws.ToString(d.SequenceNumber),
 			StreamViewType: string(d.StreamViewType)}
 	}
 	return out
 }
 
-func image(m map[string]streamtypes.AttributeValue) taskmgmt.StreamImage {
+func image(m map[string]streamtypes.AttributeValue) map[string]events.DynamoDBAttributeValue {
 	if m == nil {
 		return nil
 	}
-	out := taskmgmt.StreamImage{}
+	out := map[string]events.DynamoDBAttributeValue{}
 	for k, v := range m {
 		out[k] = attr(v)
 	}
 	return out
 }
 
-func attr(v streamtypes.AttributeValue) types.AttributeValue {
+func attr(v streamtypes.AttributeValue) events.DynamoDBAttributeValue {
 	switch v := v.(type) {
 	case *streamtypes.AttributeValueMemberS:
-		return &types.AttributeValueMemberS{Value: v.Value}
+		return events.NewStringAttribute(v.Value)
 	case *streamtypes.AttributeValueMemberN:
-		return &types.AttributeValueMemberN{Value: v.Value}
+		return events.NewNumberAttribute(v.Value)
 	case *streamtypes.AttributeValueMemberSS:
-		return &types.AttributeValueMemberSS{Value: v.Value}
+		return events.NewStringSetAttribute(v.Value)
 	case *streamtypes.AttributeValueMemberM:
-		m := map[string]types.AttributeValue{}
-		for k, e := range v.Value {
-			m[k] = attr(e)
-		}
-		return &types.AttributeValueMemberM{Value: m}
+		return events.NewMapAttribute(image(v.Value))
 	}
-	return &types.AttributeValueMemberNULL{Value: true} // types an invitation never has
+	return events.NewNullAttribute() // types an invitation never has
 }
 
 func ptr[T any](v T) *T { return &v }
