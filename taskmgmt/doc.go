@@ -112,12 +112,86 @@
 //	      RevokeInvitation                       1 TransactWriteItems (admin check, Delete)
 //
 // StreamHandler is the Lambda function: it decodes the stream's INSERT
-// records of type invitation and gives each Invitation to a Mailer,
-// reporting the records it failed as batch item failures. Its event types
-// have the JSON form of aws-lambda-go's events.DynamoDBEvent and
-// events.DynamoDBEventResponse, so lambda.Start(h.Handle) works without
-// this module depending on aws-lambda-go. MemoryStore.TakeStream gives the
-// same records for unit tests.
+// records of type invitation and gives each Invitation to a Mailer, with
+// the invitation's ID as idempotency key. It takes aws-lambda-go's
+// events.DynamoDBEvent and returns its events.DynamoDBEventResponse, the
+// types every Go function on a stream uses, so lambda.Start(h.Handle)
+// works as is. MemoryStore.TakeStream gives the same records for unit
+// tests.
+//
+// # The stream handler on Lambda
+//
+// Lambda hands the function a batch of a shard's records, in order, and
+// retries from the earliest record the response reports (it checkpoints
+// the ones before it). So Handle stops at the first record it cannot mail
+// now (a transient mail error, a hashed token without
+// StreamHandler.TokenSecret, ctx ended, or less than
+// StreamHandler.DeadlineMargin left before the function's timeout), and
+// reports it and every later record of the batch; it mails nothing twice
+// in one invocation, and a retry mails nothing that was mailed before the
+// failure. A record that retrying cannot mend (corrupt, invalid, a token
+// that does not derive from the secret, a mail the Mailer refuses with
+// ErrPermanentMail) is skipped and told to StreamHandler.OnSkip, where
+// the application alerts: it never holds up the shard. Delivery stays at
+// least once: a mail call cut off by the deadline may have been sent, and
+// a function that crashes is retried whole. A Mailer that deduplicates
+// on the idempotency key (a table of the keys it sent, written on
+// condition attribute_not_exists, or a mail provider's own idempotency
+// key) never sends an invitation twice across Lambda's retries.
+//
+// The event source mapping that subscribes the function to the
+// invitation table's stream needs:
+//
+//   - FunctionResponseTypes: [ReportBatchItemFailures]. Without it Lambda
+//     ignores the response and checkpoints the whole batch: a failed mail
+//     is lost.
+//   - BisectBatchOnFunctionError: false. Bisecting splits a batch whose
+//     invocation failed as a whole to isolate a bad record; Handle never
+//     fails as a whole (its error is nil, and DeadlineMargin keeps it
+//     from timing out), and its report already names the exact record to
+//     retry from, so bisecting would only retry the rest in smaller
+//     batches. (True does no harm; it helps only a function that
+//     crashes.)
+//   - MaximumRetryAttempts: finite, such as 10. The default, -1, retries
+//     a failing record until it leaves the stream, 24 hours later, and
+//     holds up every record of its shard behind it.
+//   - MaximumRecordAgeInSeconds: at most Options.InvitationLifetime (an
+//     expired invitation is not mailed anyway), such as 3600: it bounds
+//     how long an outage of the mailer can hold up the shard.
+//   - DestinationConfig.OnFailure: an SQS queue or SNS topic. When a
+//     batch exhausts its retries or its age, Lambda sends there the
+//     batch's shard and range of sequence numbers (not the records) and
+//     goes on. The range includes the records after the failing one,
+//     which Handle never reached: alert on it, and re-read the range from
+//     the stream within its 24 hours, or re-invite.
+//   - StartingPosition: LATEST for a new function; TRIM_HORIZON mails the
+//     live invitations of the stream's last 24 hours as well.
+//   - FilterCriteria (optional): {"eventName": ["INSERT"]}, so that
+//     Lambda does not invoke the function for the MODIFY and REMOVE
+//     records Handle ignores.
+//
+// In CloudFormation, beside the table (InvitationDefinition's
+// CloudFormation) and the function, whose role may call
+// dynamodb:DescribeStream, GetRecords, GetShardIterator and ListStreams
+// on the stream and sqs:SendMessage on the queue:
+//
+//	InvitationMailerMapping:
+//	  Type: AWS::Lambda::EventSourceMapping
+//	  Properties:
+//	    FunctionName: !Ref InvitationMailer
+//	    EventSourceArn: !GetAtt InvitationTable.StreamArn
+//	    StartingPosition: LATEST
+//	    BatchSize: 100
+//	    FunctionResponseTypes: [ReportBatchItemFailures]
+//	    BisectBatchOnFunctionError: false
+//	    MaximumRetryAttempts: 10
+//	    MaximumRecordAgeInSeconds: 3600
+//	    DestinationConfig:
+//	      OnFailure:
+//	        Destination: !GetAtt InvitationMailerFailures.Arn
+//	    FilterCriteria:
+//	      Filters:
+//	        - Pattern: '{"eventName": ["INSERT"]}'
 //
 // # Counters
 //
@@ -274,19 +348,20 @@
 //     invitations (they are in the other table, which it may not have):
 //     they can no longer be accepted, since the team is checked, and TTL
 //     deletes them.
-//   - The stream handler mails each INSERT in order and reports every
-//     failed one; Lambda then retries from the earliest failure, so later
-//     records may be mailed twice (delivery is at least once anyway).
-//     Records of invitations that have expired by then are not mailed,
-//     and corrupt ones are skipped (StreamHandler.OnSkip), not failed,
-//     since a failure would hold up the shard until it aged out. Before
-//     mailing, the handler checks the image's email and team_name as
-//     Invite checks them, since another program may have written the
-//     item: an invalid one (a header injection, a control character) is
-//     skipped too, never mailed. A hashed token whose secret the handler
-//     lacks is a failure (redeploy with StreamHandler.TokenSecret, and
-//     Lambda retries); one that does not derive from its secret is
-//     skipped.
+//   - The stream handler mails each INSERT in order and stops at the
+//     first failure, reporting it and every later record, since Lambda
+//     retries from the earliest reported record anyway (see The stream
+//     handler on Lambda). Records of invitations that have expired by
+//     then are not mailed, and corrupt ones and those the Mailer refuses
+//     for good (ErrPermanentMail) are skipped (StreamHandler.OnSkip), not
+//     failed, since a failure would hold up the shard until it aged
+//     out. Before mailing, the handler checks the image's email and
+//     team_name as Invite checks them, since another program may have
+//     written the item: an invalid one (a header injection, a control
+//     character) is skipped too, never mailed. A hashed token whose
+//     secret the handler lacks is a failure (redeploy with
+//     StreamHandler.TokenSecret, and Lambda retries); one that does not
+//     derive from its secret is skipped.
 //
 // # Consistency and capacity
 //
