@@ -3,6 +3,7 @@ package taskmgmt
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -38,11 +39,14 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		if err != nil {
 			return err
 		}
-		// The earlier invitations of the address, which this one replaces:
-		// a walk whose pages are each bounded by the filter budget.
+		// The earlier invitations of the address, which this one replaces.
+		// Addresses compare case-insensitively (Bob@example.com and
+		// bob@example.com are one mailbox in practice), which no filter
+		// expression can: the walk reads the team's invitations (every one
+		// a filter would have read too) and compares here.
 		var earlier []backend.Key
-		err = c.walk(ctx, invitationsQuery(c.it, teamID), backend.Equal(attrEmail, s(in.Email)), func(it ddb.Item) bool {
-			if len(earlier) < maxReplaced {
+		err = c.walk(ctx, invitationsQuery(c.it, teamID), backend.Filter{}, func(it ddb.Item) bool {
+			if e, _ := backend.Str(it, attrEmail); len(earlier) < maxReplaced && strings.EqualFold(e, in.Email) {
 				earlier = append(earlier, backend.KeyOf(c.it, it))
 			}
 			return false
