@@ -88,9 +88,12 @@ func Example_invitation() {
 	// again: true
 }
 
+// mailerFunc is a Mailer of one function. A real one sends through SES,
+// and passes idempotencyKey on (or records it) so that a redelivered
+// record is not mailed twice.
 type mailerFunc func(context.Context, taskmgmt.Invitation) error
 
-func (f mailerFunc) MailInvitation(ctx context.Context, inv taskmgmt.Invitation) error {
+func (f mailerFunc) MailInvitation(ctx context.Context, inv taskmgmt.Invitation, idempotencyKey string) error {
 	return f(ctx, inv)
 }
 
