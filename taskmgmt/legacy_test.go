@@ -67,7 +67,9 @@ func legacyItems(now time.Time) []item {
 		// sort keys, so no board view (every one is sorted by a date).
 		{"PK": S("TEAM#t1"), "SK": S("TASK#task5"), "type": S("task"), "team_task_title": S("日付なし"), "team_task_status": S("todo"),
 			"status_group1": S("TEAM#t1#Status#todo"), "status_group2": S("TEAM#t1#Status#todo_doing"), "status_group3": S("TEAM#t1#Status#todo_done")},
-		{"PK": S("TEAM#t1"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(3), "doing": N(1), "done": N(1)},
+		// The seed lists expiresAt on COUNTER#ALL too; this one's has
+		// passed, and TTL has not deleted it yet.
+		{"PK": S("TEAM#t1"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(3), "doing": N(1), "done": N(1), "expiresAt": past},
 		{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-11-09"), "type": S("counter"), "todo": N(3), "doing": N(1), "done": N(1), "expiresAt": future},
 		{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-08-01"), "type": S("counter"), "todo": N(9), "doing": N(0), "done": N(0), "expiresAt": past},
 	}
@@ -259,6 +261,9 @@ func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, c
 	after["status_group1"], after["status_group2"], after["status_group3"] = S("TEAM#t1#Status#doing_done"), S("TEAM#t1#Status#done"), S("TEAM#t1#Status#todo_done")
 	checkItem(t, "moved legacy task", raw("TEAM#t1", "TASK#7c9e6679-7425-40de-944b-e07fc1f90ae7"), after)
 	eq("counts after move", must[taskmgmt.Counts](t)(s.GetCounts(ctx, "t1")), taskmgmt.Counts{Todo: 3, Doing: 0, Done: 2})
+	if exp, ok := raw("TEAM#t1", "COUNTER#ALL")["expiresAt"]; ok {
+		t.Fatalf("COUNTER#ALL after a task write still expires at %v: TTL could reset the running total", exp)
+	}
 
 	// A task without dates keeps none through an update: no "" dates, no
 	// START# or END# sort keys, so it shows in no overdue view.

@@ -401,8 +401,15 @@ type TaskStore interface {
 // CounterStore reads and repairs a team's counters (access pattern 16).
 type CounterStore interface {
 	// GetCounts returns COUNTER#ALL: the tasks per status, zero for a team
-	// without tasks. It returns ErrInvalidArgument, ErrCorruptItem or
-	// ErrUnavailable.
+	// without tasks. The seed lists expiresAt on COUNTER#ALL too, but a
+	// running total must not expire: GetCounts reads the counts whatever
+	// an expiresAt another writer set says (while the item is there, it is
+	// the total), and every write of COUNTER#ALL (a task write's ADD,
+	// RecalculateCounters, which rewrites it for that alone) removes
+	// expiresAt, so that TTL cannot delete it and the next ADD restart it
+	// from zero. One TTL deleted before ddbkit wrote it reads as zero
+	// until RecalculateCounters recounts it. It returns
+	// ErrInvalidArgument, ErrCorruptItem or ErrUnavailable.
 	GetCounts(ctx context.Context, teamID string) (Counts, error)
 	// ListDailyCounts lists a team's daily counters by date, leaving out
 	// those past their expiresAt that TTL has not deleted yet. A page

@@ -118,6 +118,11 @@ func (c *core) counterWrites(teamID string, d delta, today Date) []backend.Write
 		}
 		if exp != 0 {
 			u.Set(AttrExpiresAt, n(exp))
+		} else {
+			// COUNTER#ALL never expires: an expiresAt another writer set
+			// goes with the first write, so that TTL cannot delete the
+			// running total and the next ADD start it again from zero.
+			u.Remove(AttrExpiresAt)
 		}
 		ws = append(ws, backend.Update(label, c.t, counterKey(teamID, day).key(), u, backend.Cond{}))
 	}
@@ -454,7 +459,7 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 			return err
 		}
 		rep.Drift = rep.Counts != rep.Was
-		if !rep.Drift && item != nil {
+		if _, expires := item[AttrExpiresAt]; !rep.Drift && item != nil && !expires {
 			return nil
 		}
 		cond := backend.Absent()
@@ -474,6 +479,7 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 		for _, st := range Statuses {
 			u.Set(string(st), n(int64(rep.Counts.Get(st))))
 		}
+		u.Remove(AttrExpiresAt) // see counterWrites
 		// The team's check rides with the write, so that a team deleted
 		// since the read gets no counter either.
 		err = c.b.Tx(ctx, r, []backend.Write{
