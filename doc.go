@@ -44,6 +44,8 @@
 //	ErrAlreadyExists    a create would overwrite
 //	ErrConflict         a concurrent writer won within the retry policy, or the
 //	                    item's state forbids the operation
+//	ErrPermissionDenied the acting user's role forbids the operation; nothing
+//	                    was written (HTTP 403)
 //	ErrUnavailable      DynamoDB throttled or failed through the retries, or the
 //	                    context ended; repeating the call is safe
 //	ErrCorruptItem      a stored item cannot be decoded (written by another program)

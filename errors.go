@@ -18,6 +18,12 @@ var (
 	// ErrConflict reports that a concurrent writer won, or that the item is in a
 	// state that forbids the operation. Retrying after re-reading may succeed.
 	ErrConflict = errors.New("conflict")
+	// ErrPermissionDenied reports that the acting user's role does not
+	// allow the operation, checked in the same transaction (or condition)
+	// as the write, so nothing was written. An HTTP handler maps it to 403
+	// Forbidden. Retrying as is fails again; it may succeed once an admin
+	// grants the role.
+	ErrPermissionDenied = errors.New("permission denied")
 	// ErrInvalidArgument reports bad input. Nothing was written.
 	ErrInvalidArgument = errors.New("invalid argument")
 	// ErrInvalidCursor reports a page cursor that is malformed, tampered with,
@@ -42,8 +48,8 @@ var (
 )
 
 // sentinels lists every sentinel, in the order above.
-var sentinels = [...]error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalidArgument,
-	ErrInvalidCursor, ErrCorruptItem, ErrUnavailable, ErrSchemaMismatch}
+var sentinels = [...]error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrPermissionDenied,
+	ErrInvalidArgument, ErrInvalidCursor, ErrCorruptItem, ErrUnavailable, ErrSchemaMismatch}
 
 // Sentinels returns every sentinel, in the order above, as a new slice:
 // tests use it to check that an error matches exactly one.
