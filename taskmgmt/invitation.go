@@ -97,7 +97,10 @@ type InvitationStore interface {
 	// all give the same ErrNotFound, so that nothing leaks. It returns
 	// ErrInvalidArgument, ErrNotFound (also for no such user or team),
 	// ErrAlreadyExists if the user is already a member (the invitation
-	// stays), ErrCorruptItem, ErrConflict or ErrUnavailable.
+	// stays), ErrPermissionDenied under Options.AcceptOnlyAddressee for a
+	// user whose email is not the invitation's address (the invitation
+	// stays), ErrCorruptItem, ErrConflict or ErrUnavailable. By default
+	// the token is a bearer link: whoever holds it may accept.
 	AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error)
 	// RevokeInvitation deletes an invitation, expired or not; the admin
 	// check and the delete are one transaction. It returns

@@ -2,6 +2,7 @@ package taskmgmt
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -21,10 +22,56 @@ const (
 	labelEarlier    = "earlier invitation "
 )
 
+// errNotAddressee refuses an acceptance under Options.AcceptOnlyAddressee
+// by a user who is not the invitation's addressee.
+func errNotAddressee(invitationID, userID string) error {
+	return fmt.Errorf("%w: invitation %q was sent to another address than user %q's; the addressee must accept it, signed in with that address", ddbkit.ErrPermissionDenied, invitationID, userID)
+}
+
+// userCheck is the acceptance's check that the user, read as item, still
+// has the name it copies, and under Options.AcceptOnlyAddressee the
+// address it was checked by: one condition, as a transaction checks an
+// item once.
+func (c *core) userCheck(userID, name string, item ddb.Item) backend.Write {
+	k := userKey(userID)
+	if !c.o.AcceptOnlyAddressee {
+		return c.checkNamed(labelUser, k, attrUserName, name)
+	}
+	named := backend.Equal(attrUserName, s(name))
+	if name == "" {
+		named = backend.Or(backend.Equal(attrUserName, s("")), backend.Missing(attrUserName))
+	}
+	email := backend.Missing(attrUserEmail)
+	if v, ok := item[attrUserEmail]; ok {
+		email = backend.Equal(attrUserEmail, v)
+	}
+	return backend.CheckWhen(labelUser, c.t, k.key(), backend.When(backend.And(backend.Equal(AttrPK, s(k.pk)), named, email)))
+}
+
 // maxReplaced bounds the earlier invitations of one address one Invite
 // deletes: the transaction's other items leave room for that many. More
 // can only come from other writers; the rest expire.
 const maxReplaced = ddb.MaxTxItems - 3
+
+// clockSlack is how far another writer's clock may run behind ours when
+// it names an invitation by the time (see liveInvitationsQuery).
+const clockSlack = time.Hour
+
+// liveInvitationsQuery is the team's invitations created since since, by
+// their IDs: the seed's invitation IDs are UUIDv7 ("in registration
+// order"), whose first 48 bits are the creation time in milliseconds, so
+// every invitation still live was created after now less its lifetime,
+// and the older ones, which TTL may not have deleted yet, are not read.
+// Invite's cost then follows the team's recent invitations, not its
+// history. An ID of another kind that sorts below the bound is not read;
+// one above is (a later ID of any kind is only read in vain).
+func liveInvitationsQuery(t ddb.Table, teamID string, since time.Time) ddb.KeyQuery {
+	q := invitationsQuery(t, teamID)
+	ms := max(since.UnixMilli(), 0)
+	lo := fmt.Sprintf("%s#%08x-%04x", segInvite, uint64(ms)>>16&0xffffffff, uint64(ms)&0xffff)
+	q.Sort = ddb.SortBetween(lo, segInvite+"#\U0010FFFF")
+	return q
+}
 
 // Invite implements InvitationStore.Invite, which documents its errors.
 func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
@@ -45,7 +92,7 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		// expression can: the walk reads the team's invitations (every one
 		// a filter would have read too) and compares here.
 		var earlier []backend.Key
-		err = c.walk(ctx, invitationsQuery(c.it, teamID), backend.Filter{}, func(it ddb.Item) bool {
+		err = c.walk(ctx, liveInvitationsQuery(c.it, teamID, now.Add(-c.o.InvitationLifetime-clockSlack)), backend.Filter{}, func(it ddb.Item) bool {
 			if e, _ := backend.Str(it, attrEmail); len(earlier) < maxReplaced && strings.EqualFold(e, in.Email) {
 				earlier = append(earlier, backend.KeyOf(c.it, it))
 			}
@@ -154,9 +201,12 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 	if !tokenMatches(inv.Token, a.Token) {
 		return Member{}, wrap(op, notFound)
 	}
-	u, _, err := c.user(ctx, userID)
+	u, uItem, err := c.user(ctx, userID)
 	if err != nil {
 		return Member{}, wrap(op, err)
+	}
+	if c.o.AcceptOnlyAddressee && !strings.EqualFold(u.Email, inv.Email) {
+		return Member{}, wrap(op, errNotAddressee(a.InvitationID, userID))
 	}
 	// The names to copy, and the checks that the team and the user still
 	// hold them: the invitation's copy of the team's name at first, the
@@ -167,16 +217,17 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 	// The accepting user's partition scopes the key.
 	err = c.rmw(ctx, c.invitationScope(op, userPK(userID)), func(r *backend.Run) error {
 		m = Member{TeamID: a.TeamID, UserID: userID, UserName: userName, Role: inv.Role, JoinedAt: now.today}
-		err := c.b.Tx(ctx, r, []backend.Write{
+		ws := []backend.Write{
 			// The invitation goes, if it still holds the token and the
 			// expiry read, which had not passed now: the moment of
 			// acceptance decides, not TTL.
 			backend.Delete(labelInvitation, c.it, ik, ddb.Item{attrToken: invItem[attrToken], attrInvExpiresAt: invItem[attrInvExpiresAt]}),
 			c.checkNamed(labelTeam, teamKey(a.TeamID), attrTeamName, teamName),
-			c.checkNamed(labelUser, userKey(userID), attrUserName, userName),
+			c.userCheck(userID, userName, uItem),
 			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: userID, TeamID: a.TeamID, TeamName: teamName, Role: inv.Role, JoinedAt: now.today})),
 			backend.PutNew(labelTeamUser, c.t, teamUserItem(m)),
-		})
+		}
+		err := c.b.Tx(ctx, r, ws)
 		if _, ok := backend.Failed(err, labelInvitation); ok {
 			return notFound // accepted or revoked meanwhile
 		}
@@ -201,7 +252,10 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 			if derr != nil {
 				return derr
 			}
-			userName = u.Name
+			if c.o.AcceptOnlyAddressee && !strings.EqualFold(u.Email, inv.Email) {
+				return errNotAddressee(a.InvitationID, userID) // the address changed meanwhile
+			}
+			userName, uItem = u.Name, old
 			return raced("user " + strconv.Quote(userID))
 		}
 		if _, ok := backend.Failed(err, ""); ok {

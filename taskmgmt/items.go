@@ -34,6 +34,7 @@ const (
 const (
 	attrType          = "type"
 	attrUserName      = "user_name"
+	attrUserEmail     = "user_email"
 	attrUserCreatedAt = "user_createdAt"
 	attrTeamName      = "team_name"
 	attrTeamDesc      = "team_discription"

@@ -42,7 +42,11 @@ type Options struct {
 	InvitationTableName string
 	// InvitationLifetime is how long an invitation can be accepted. Zero
 	// means DefaultInvitationLifetime (24 hours, as the seed's example).
-	// It is stored in whole seconds.
+	// It is stored in whole seconds. Invite, replacing the earlier
+	// invitations of an address, reads only those created within the
+	// lifetime (and an hour) by their UUIDv7 IDs, so that its cost does
+	// not grow with the team's history: another writer of the table that
+	// gives invitations a longer life needs it set to that life.
 	InvitationLifetime time.Duration
 	// NewToken makes the tokens of invitations, the secrets of their
 	// links. The default is TokenBytes from crypto/rand in base64url
@@ -81,6 +85,15 @@ type Options struct {
 	// the item holds, so the option can be switched on with invitations
 	// live.
 	TokenSecret []byte
+	// AcceptOnlyAddressee, when set, makes AcceptInvitation accept only
+	// for a user whose email (user_email) is the invitation's address,
+	// compared case-insensitively, and refuse anyone else holding the link
+	// with ErrPermissionDenied: a forwarded or leaked link is useless. The
+	// check rides in the acceptance's transaction (the user's email as
+	// read). The default (off) keeps the seed's bearer link: whoever holds
+	// the token may accept, whatever their address, which suits an app
+	// whose users sign up from the mail's link with another address.
+	AcceptOnlyAddressee bool
 	// Emulation is what the memory store emulates of DynamoDB beyond
 	// DynamoDB Local (see ddbkit.Emulation): GSI lag on the board views
 	// and the renames' walk (they read GSIs), throttling within Retry,
