@@ -34,7 +34,7 @@ func TestCapacity(t *testing.T) {
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"}))
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "carol@example.com", Name: "carol"}))
 	team := must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))
-	must[taskmgmt.Member](t)(s.AddMember(ctx, team.ID, "u2", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t)(s.AddMember(ctx, team.ID, "u1", "u2", taskmgmt.RoleMember))
 	tag := must[taskmgmt.Tag](t)(s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "front", Color: taskmgmt.Color{Color: "#000", BackgroundColor: "#fff"}}))
 	var tasks []taskmgmt.Task
 	for i := range 5 {
@@ -89,15 +89,15 @@ func TestCapacity(t *testing.T) {
 		}},
 		{"DeleteTask", ddbtest.Capacity{Read: 1, Write: 24}, func() error { return s.DeleteTask(ctx, team.ID, tasks[1].ID) }},
 		{"CreateTeam", ddbtest.Capacity{Read: 1, Write: 6}, func() error { return ignore(s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: "other"})) }},
-		{"AddMember", ddbtest.Capacity{Read: 2, Write: 6}, func() error { return ignore(s.AddMember(ctx, team.ID, "u3", taskmgmt.RoleMember)) }},
-		{"SetRole of a member", ddbtest.Capacity{Read: 1, Write: 4}, func() error { return ignore(s.SetRole(ctx, team.ID, "u3", taskmgmt.RoleAdmin)) }},
-		{"SetRole of an admin", ddbtest.Capacity{Read: 2, Write: 6}, func() error { return ignore(s.SetRole(ctx, team.ID, "u3", taskmgmt.RoleMember)) }},
-		{"RemoveMember", ddbtest.Capacity{Read: 1, Write: 4}, func() error { return s.RemoveMember(ctx, team.ID, "u3") }},
+		{"AddMember", ddbtest.Capacity{Read: 2, Write: 6}, func() error { return ignore(s.AddMember(ctx, team.ID, "u1", "u3", taskmgmt.RoleMember)) }},
+		{"SetRole of a member", ddbtest.Capacity{Read: 1, Write: 6}, func() error { return ignore(s.SetRole(ctx, team.ID, "u1", "u3", taskmgmt.RoleAdmin)) }},
+		{"SetRole of an admin", ddbtest.Capacity{Read: 1, Write: 6}, func() error { return ignore(s.SetRole(ctx, team.ID, "u1", "u3", taskmgmt.RoleMember)) }},
+		{"RemoveMember", ddbtest.Capacity{Read: 1, Write: 6}, func() error { return s.RemoveMember(ctx, team.ID, "u1", "u3") }},
 		{"CreateTag", ddbtest.Capacity{Write: 6}, func() error {
 			return ignore(s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "back", Color: taskmgmt.Color{Color: "#111", BackgroundColor: "#eee"}}))
 		}},
 		{"RenameUser", ddbtest.Capacity{Read: 0.5, Write: 6}, func() error { return ignore(s.RenameUser(ctx, "u2", "robert")) }},
-		{"UpdateTeam", ddbtest.Capacity{Read: 0.5, Write: 6}, func() error { return ignore(s.UpdateTeam(ctx, team.ID, taskmgmt.TeamPatch{Name: &name})) }},
+		{"UpdateTeam", ddbtest.Capacity{Read: 1.5, Write: 10}, func() error { return ignore(s.UpdateTeam(ctx, team.ID, "u1", taskmgmt.TeamPatch{Name: &name})) }},
 		// The team and COUNTER#ALL (one BatchGetItem, 1 each), the tasks (1).
 		{"RecalculateCounters", ddbtest.Capacity{Read: 3}, func() error { return ignore(s.RecalculateCounters(ctx, team.ID)) }},
 		{"Invite", ddbtest.Capacity{Read: 2, Write: 4}, func() error {
@@ -111,8 +111,8 @@ func TestCapacity(t *testing.T) {
 		{"RevokeInvitation", ddbtest.Capacity{Write: 4}, func() error {
 			return s.RevokeInvitation(ctx, team.ID, "u1", inv2.ID)
 		}},
-		{"DeleteTag", ddbtest.Capacity{Read: 1, Write: 22}, func() error { return s.DeleteTag(ctx, team.ID, tag.ID) }},
-		{"DeleteTeam", ddbtest.Capacity{Read: 1, Write: 70}, func() error { return s.DeleteTeam(ctx, team.ID) }},
+		{"DeleteTag", ddbtest.Capacity{Read: 1, Write: 26}, func() error { return s.DeleteTag(ctx, team.ID, "u1", tag.ID) }},
+		{"DeleteTeam", ddbtest.Capacity{Read: 1, Write: 28}, func() error { return s.DeleteTeam(ctx, team.ID, "u1") }},
 	} {
 		cc.CheckBudget(t, c.name, c.want, c.fn)
 	}

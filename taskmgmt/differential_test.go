@@ -77,11 +77,11 @@ func session(ctx context.Context, s taskmgmt.Store) []string {
 	note("CreateTeam", team, err)
 	v, err := s.CreateTeam(ctx, "ghost", taskmgmt.NewTeam{Name: "x"}) // id02 burnt
 	note("CreateTeam ghost", v, err)
-	m, err := s.AddMember(ctx, "id01", "u2", taskmgmt.RoleMember)
+	m, err := s.AddMember(ctx, "id01", "u1", "u2", taskmgmt.RoleMember)
 	note("AddMember", m, err)
-	m, err = s.AddMember(ctx, "id01", "u2", taskmgmt.RoleMember)
+	m, err = s.AddMember(ctx, "id01", "u1", "u2", taskmgmt.RoleMember)
 	note("AddMember again", m, err)
-	m, err = s.SetRole(ctx, "id01", "u1", taskmgmt.RoleMember)
+	m, err = s.SetRole(ctx, "id01", "u1", "u1", taskmgmt.RoleMember)
 	note("SetRole last admin", m, err)
 	list("ListMembers", func(o ddbkit.PageOptions) (any, string, error) {
 		p, err := s.ListMembers(ctx, "id01", o)
@@ -134,10 +134,10 @@ func session(ctx context.Context, s taskmgmt.Store) []string {
 		p, err := s.ListDailyCounts(ctx, "id01", taskmgmt.DailyQuery{PageOptions: o})
 		return p.Items, p.Next, err
 	})
-	note("DeleteTag", nil, s.DeleteTag(ctx, "id01", tags[1]))
+	note("DeleteTag", nil, s.DeleteTag(ctx, "id01", "u1", tags[1]))
 	u, err := s.RenameUser(ctx, "u2", "Robert")
 	note("RenameUser", u, err)
-	team, err = s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Name: ptr("新")})
+	team, err = s.UpdateTeam(ctx, "id01", "u1", taskmgmt.TeamPatch{Name: ptr("新")})
 	note("UpdateTeam", team, err)
 	list("ListUserTeams", func(o ddbkit.PageOptions) (any, string, error) {
 		p, err := s.ListUserTeams(ctx, "u2", o)
@@ -147,9 +147,9 @@ func session(ctx context.Context, s taskmgmt.Store) []string {
 	note("DeleteTask again", nil, s.DeleteTask(ctx, "id01", ids[2]))
 	rep, err := s.RecalculateCounters(ctx, "id01")
 	note("RecalculateCounters", rep, err)
-	note("RemoveMember", nil, s.RemoveMember(ctx, "id01", "u2"))
-	note("DeleteTeam", nil, s.DeleteTeam(ctx, "id01"))
-	note("DeleteTeam again", nil, s.DeleteTeam(ctx, "id01"))
+	note("RemoveMember", nil, s.RemoveMember(ctx, "id01", "u1", "u2"))
+	note("DeleteTeam", nil, s.DeleteTeam(ctx, "id01", "u1"))
+	note("DeleteTeam again", nil, s.DeleteTeam(ctx, "id01", "u1"))
 	boardList("ListBoard after delete", taskmgmt.BoardQuery{View: taskmgmt.ViewAll})
 	return log
 }

@@ -207,6 +207,59 @@
 // RecalculateCounters rebuilds COUNTER#ALL from the tasks for data written
 // by others, conditional on the counter as it read it first.
 //
+// # Roles
+//
+// The seed's roles are admin and member. Every operation they restrict
+// takes the acting user and checks the actor's team_user item
+// (TEAM#<team>/USER#<actor>, user_team_role) with a ConditionCheck in the
+// same transaction as its write, or in the write's own condition when the
+// actor's item is the one written, so that a demoted or removed admin
+// writes nothing. A refusal matches ddbkit.ErrPermissionDenied (an HTTP
+// handler maps it to 403), and ErrNotAdmin too, never ErrConflict. (Invite
+// and RevokeInvitation still refuse with ErrNotAdmin matching ErrConflict,
+// as their methods document, until they move to the same error.)
+//
+//	operation                          admin       member       non-member
+//	CreateTeam                         any user; the creator becomes the admin
+//	UpdateTeam, DeleteTeam             yes         no           no
+//	AddMember                          yes         no           no
+//	SetRole                            yes         no (own too) no
+//	RemoveMember of another member     yes         no           no
+//	RemoveMember of themself (leave)   yes         yes          -
+//	DeleteTag                          yes         no           no
+//	Invite, RevokeInvitation           yes         no           no
+//	AcceptInvitation                   whoever holds the token (see Invitations)
+//	reads, CreateTag, tasks, counters  not checked: the caller's
+//
+// Details:
+//   - No one adds themself (AddMember with actor = user is refused): a
+//     user joins through an invitation.
+//   - A team keeps an admin. An admin acting on another member stays an
+//     admin (the check holds), so no other-admin search is needed; an
+//     admin demoting or removing themself needs another admin, checked in
+//     the same transaction (ErrConflict without one).
+//   - A target that is not a member is ErrNotFound before any role check
+//     (SetRole, RemoveMember): membership is no secret (ListMembers).
+//   - SetRole to the role held writes nothing, so the actor's role as
+//     read (a consistent GetItem) decides.
+//   - UpdateTeam runs in a transaction, which returns no item: it reads
+//     the team, and the update is conditional on the name and description
+//     read; the result is the team as read, patched.
+//   - DeleteTag deletes the tag in one transaction with the check; a
+//     repeat (the tag already gone) checks again before finishing the
+//     references, so a member's repeat does nothing.
+//   - DeleteTeam checks the actor's role on the items its walk read, then
+//     its first write is one transaction of the check and the first 99
+//     deletes (every item of a small team): the members' user_team items,
+//     the partition, the team item. The actor's own team_user item is
+//     deleted last, alone, so a repeat after a failure still finds it and
+//     checks it, also once the team item is gone: a repeat finishes only
+//     for that admin (the others' team_user items may be gone already),
+//     and when only the actor's item is left, its delete, conditional on
+//     the admin role, is the check. A member or non-member never deletes
+//     anything; once nothing is left, ErrNotFound. Later steps of a
+//     deletion an admin began are not checked again.
+//
 // # Decisions where the seed is silent
 //
 //   - IDs. Users are identified by the caller's ID (the auth subject), never

@@ -197,7 +197,7 @@ func TestRawLayout(t *testing.T) {
 	wantUser["user_name"], wantTeamUser["user_name"] = S("joji"), S("joji")
 	checkItem(t, "renamed user", rawItem(t, c, table, "USER#u1", "USER#u1"), wantUser)
 	checkItem(t, "team_user after rename", rawItem(t, c, table, "TEAM#id01", "USER#u1"), wantTeamUser)
-	must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Name: ptr("新チーム")}))
+	must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "id01", "u1", taskmgmt.TeamPatch{Name: ptr("新チーム")}))
 	wantTeam["team_name"], wantUserTeam["team_name"] = S("新チーム"), S("新チーム")
 	checkItem(t, "renamed team", rawItem(t, c, table, "TEAM#id01", "TEAM#id01"), wantTeam)
 	checkItem(t, "user_team after rename", rawItem(t, c, table, "USER#u1", "TEAM#id01"), wantUserTeam)
@@ -260,10 +260,10 @@ func operations(s taskmgmt.Store) map[string]func(ctx context.Context) error {
 		},
 		"GetTeam": func(ctx context.Context) error { _, err := s.GetTeam(ctx, "id01"); return err },
 		"UpdateTeam": func(ctx context.Context) error {
-			_, err := s.UpdateTeam(ctx, "id01", taskmgmt.TeamPatch{Name: ptr("x")})
+			_, err := s.UpdateTeam(ctx, "id01", "u1", taskmgmt.TeamPatch{Name: ptr("x")})
 			return err
 		},
-		"DeleteTeam": func(ctx context.Context) error { return s.DeleteTeam(ctx, "id01") },
+		"DeleteTeam": func(ctx context.Context) error { return s.DeleteTeam(ctx, "id01", "u1") },
 		"ListMembers": func(ctx context.Context) error {
 			_, err := s.ListMembers(ctx, "id01", ddbkit.PageOptions{})
 			return err
@@ -273,20 +273,20 @@ func operations(s taskmgmt.Store) map[string]func(ctx context.Context) error {
 			return err
 		},
 		"AddMember": func(ctx context.Context) error {
-			_, err := s.AddMember(ctx, "id01", "u2", taskmgmt.RoleAdmin)
+			_, err := s.AddMember(ctx, "id01", "u1", "u2", taskmgmt.RoleAdmin)
 			return err
 		},
 		"SetRole": func(ctx context.Context) error {
-			_, err := s.SetRole(ctx, "id01", "u1", taskmgmt.RoleMember)
+			_, err := s.SetRole(ctx, "id01", "u1", "u1", taskmgmt.RoleMember)
 			return err
 		},
-		"RemoveMember": func(ctx context.Context) error { return s.RemoveMember(ctx, "id01", "u1") },
+		"RemoveMember": func(ctx context.Context) error { return s.RemoveMember(ctx, "id01", "u1", "u1") },
 		"CreateTag": func(ctx context.Context) error {
 			_, err := s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "x", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}})
 			return err
 		},
 		"ListTags":  func(ctx context.Context) error { _, err := s.ListTags(ctx, "id01", ddbkit.PageOptions{}); return err },
-		"DeleteTag": func(ctx context.Context) error { return s.DeleteTag(ctx, "id01", "id02") },
+		"DeleteTag": func(ctx context.Context) error { return s.DeleteTag(ctx, "id01", "u1", "id02") },
 		"CreateTask": func(ctx context.Context) error {
 			_, err := s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Start: "2025-11-01", End: "2025-11-02"})
 			return err
@@ -370,11 +370,11 @@ func TestLostResponse(t *testing.T) {
 	lose("TransactWriteItems")
 	must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "x", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}}))
 	lose("TransactWriteItems")
-	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u2", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u1", "u2", taskmgmt.RoleMember))
 	lose("TransactWriteItems")
-	must[taskmgmt.Member](t)(s.SetRole(ctx, "id01", "u2", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t)(s.SetRole(ctx, "id01", "u1", "u2", taskmgmt.RoleAdmin))
 	lose("TransactWriteItems")
-	if err := s.RemoveMember(ctx, "id01", "u2"); err != nil {
+	if err := s.RemoveMember(ctx, "id01", "u1", "u2"); err != nil {
 		t.Fatal(err)
 	}
 	lose("TransactWriteItems")

@@ -42,7 +42,7 @@ func Example() {
 	}
 	c, _ := s.GetCounts(ctx, team.ID)
 	fmt.Printf("todo %d, doing %d, done %d\n", c.Todo, c.Doing, c.Done)
-	err := s.RemoveMember(ctx, team.ID, "u1")
+	err := s.RemoveMember(ctx, team.ID, "u1", "u1")
 	fmt.Println("removing the last admin is a conflict:", errors.Is(err, ddbkit.ErrConflict))
 	// Output:
 	// initial: レビュー(doing) デプロイ 1(todo) 画面設計(todo)

@@ -144,15 +144,17 @@ func TestTeamRenameInterrupted(t *testing.T) {
 	putAll(t, c, table, items)
 	ctx := t.Context()
 
-	before(fc, "TransactWriteItems", 1, func() { fc.Inject("TransactWriteItems", ddbtest.InternalError, 1000) })
-	_, err := s.UpdateTeam(ctx, "t1", taskmgmt.TeamPatch{Name: ptr("new")})
+	// The first transaction updates the team (with the admin check), the
+	// second copies the name to the first 100 members.
+	before(fc, "TransactWriteItems", 2, func() { fc.Inject("TransactWriteItems", ddbtest.InternalError, 1000) })
+	_, err := s.UpdateTeam(ctx, "t1", "u000", taskmgmt.TeamPatch{Name: ptr("new")})
 	ddbtest.WantSentinel(t, "UpdateTeam interrupted", err, ddbkit.ErrUnavailable)
 	fc.Clear()
 	if done, all := countAttr(t, c, invertQuery(table, "TEAM#t1", "USER#"), "team_name", "new"); done != 100 || all != members {
 		t.Fatalf("after the interruption: %d of %d copies renamed, want 100 of %d", done, all, members)
 	}
 
-	got := must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "t1", taskmgmt.TeamPatch{Name: ptr("new")}))
+	got := must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "t1", "u000", taskmgmt.TeamPatch{Name: ptr("new")}))
 	if got.Name != "new" {
 		t.Fatalf("team = %+v", got)
 	}
@@ -218,6 +220,7 @@ func TestDeleteTagInterrupted(t *testing.T) {
 		{"PK": S("TEAM#t1"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(tasks + 1), "doing": N(0), "done": N(0)},
 		rawTodo("t1", "other", "2025-11-01", "kept"),
 	}
+	items = append(items, rawMembership("u000", "u000", "t1", "team", "admin")...)
 	for i := range tasks {
 		tags := []string{"gone"}
 		if i%2 == 0 {
@@ -244,8 +247,10 @@ func TestDeleteTagInterrupted(t *testing.T) {
 		return n
 	}
 
-	before(fc, "TransactWriteItems", 1, func() { fc.Inject("TransactWriteItems", ddbtest.Throttle, 1000) })
-	err := s.DeleteTag(ctx, "t1", "gone")
+	// The first transaction deletes the tag (with the admin check), the
+	// second removes the first 100 references.
+	before(fc, "TransactWriteItems", 2, func() { fc.Inject("TransactWriteItems", ddbtest.Throttle, 1000) })
+	err := s.DeleteTag(ctx, "t1", "u000", "gone")
 	ddbtest.WantSentinel(t, "DeleteTag interrupted", err, ddbkit.ErrUnavailable)
 	fc.Clear()
 	if n := refs(); n != tasks-100 {
@@ -256,7 +261,7 @@ func TestDeleteTagInterrupted(t *testing.T) {
 		t.Fatalf("tags after the interruption = %+v; the tag goes first", tags.Items)
 	}
 
-	if err := s.DeleteTag(ctx, "t1", "gone"); err != nil {
+	if err := s.DeleteTag(ctx, "t1", "u000", "gone"); err != nil {
 		t.Fatal(err)
 	}
 	if n := refs(); n != 0 {
@@ -281,11 +286,12 @@ func TestDeleteTagInterrupted(t *testing.T) {
 }
 
 // TestDeleteTeamInterrupted fails a team deletion without end after its
-// first batch of members' user_team items; the repeated call deletes the
-// rest, and leaves the members' other teams alone.
+// first transaction (the admin check and 99 members' user_team items)
+// and first batch of 25 more; the repeated call deletes the rest, and
+// leaves the members' other teams alone.
 func TestDeleteTeamInterrupted(t *testing.T) {
 	s, fc, c, table := newFanOutStore(t)
-	const members = 40
+	const members = 130
 	items := []item{rawTeam("t1", "doomed"), rawTeam("t2", "kept"),
 		{"PK": S("TEAM#t1"), "SK": S("TAG#g"), "type": S("team_tag"), "team_tag_name": S("g"), "team_tag_color": M("color", "a", "backgroundColor", "b")},
 		{"PK": S("TEAM#t1"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N(3), "doing": N(0), "done": N(0)},
@@ -300,15 +306,15 @@ func TestDeleteTeamInterrupted(t *testing.T) {
 	ctx := t.Context()
 
 	before(fc, "BatchWriteItem", 1, func() { fc.Inject("BatchWriteItem", ddbtest.InternalError, 1000) })
-	err := s.DeleteTeam(ctx, "t1")
+	err := s.DeleteTeam(ctx, "t1", "u000")
 	ddbtest.WantSentinel(t, "DeleteTeam interrupted", err, ddbkit.ErrUnavailable)
 	fc.Clear()
-	if _, left := countAttr(t, c, invertQuery(table, "TEAM#t1", "USER#"), "", ""); left != members-25 {
-		t.Fatalf("after the interruption: %d user_team items left, want %d", left, members-25)
+	if _, left := countAttr(t, c, invertQuery(table, "TEAM#t1", "USER#"), "", ""); left != members-99-25 {
+		t.Fatalf("after the interruption: %d user_team items left, want %d", left, members-99-25)
 	}
 	must[taskmgmt.Team](t)(s.GetTeam(ctx, "t1")) // the team item goes last
 
-	if err := s.DeleteTeam(ctx, "t1"); err != nil {
+	if err := s.DeleteTeam(ctx, "t1", "u000"); err != nil {
 		t.Fatal(err)
 	}
 	if _, left := countAttr(t, c, partitionQuery(table, "TEAM#t1"), "", ""); left != 0 {
@@ -326,5 +332,5 @@ func TestDeleteTeamInterrupted(t *testing.T) {
 	if m := must[ddbkit.Page[taskmgmt.Member]](t)(s.ListMembers(ctx, "t2", ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit})); len(m.Items) != members {
 		t.Fatalf("t2 has %d members, want %d", len(m.Items), members)
 	}
-	ddbtest.WantSentinel(t, "DeleteTeam once more", s.DeleteTeam(ctx, "t1"), ddbkit.ErrNotFound)
+	ddbtest.WantSentinel(t, "DeleteTeam once more", s.DeleteTeam(ctx, "t1", "u000"), ddbkit.ErrNotFound)
 }

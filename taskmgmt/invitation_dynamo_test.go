@@ -26,7 +26,7 @@ func inviteFixture(t *testing.T, s taskmgmt.Store) {
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"}))
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "carol@example.com", Name: "carol"}))
 	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"}))
-	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u2", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u1", "u2", taskmgmt.RoleMember))
 }
 
 // TestInvitationRawLayout reads back the invitation the store wrote and
@@ -143,9 +143,9 @@ func TestInvitationFaults(t *testing.T) {
 	// Another writer demotes the inviter between Invite's read and its
 	// transaction: the admin check in the transaction refuses.
 	other := taskmgmt.NewDynamoStore(ddbtest.Client(t), func(o *taskmgmt.Options) { o.TableName = table })
-	must[taskmgmt.Member](t)(s.SetRole(ctx, "id01", "u2", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t)(s.SetRole(ctx, "id01", "u1", "u2", taskmgmt.RoleAdmin))
 	fc.Before("TransactWriteItems", func() {
-		if _, err := other.SetRole(ctx, "id01", "u2", taskmgmt.RoleMember); err != nil {
+		if _, err := other.SetRole(ctx, "id01", "u1", "u2", taskmgmt.RoleMember); err != nil {
 			t.Errorf("other writer: %v", err)
 		}
 	})

@@ -289,10 +289,10 @@ func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, c
 	must[taskmgmt.User](t)(s.RenameUser(ctx, "u2", "robert"))
 	members = must[ddbkit.Page[taskmgmt.Member]](t)(s.ListMembers(ctx, "t1", ddbkit.PageOptions{}))
 	eq("renamed member", members.Items[1].UserName, "robert")
-	must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "t1", taskmgmt.TeamPatch{Name: ptr("新チーム")}))
+	must[taskmgmt.Team](t)(s.UpdateTeam(ctx, "t1", "u1", taskmgmt.TeamPatch{Name: ptr("新チーム")}))
 	teams = must[ddbkit.Page[taskmgmt.Membership]](t)(s.ListUserTeams(ctx, "u2", ddbkit.PageOptions{}))
 	eq("team name copied to the legacy user_team", teams.Items[0].TeamName, "新チーム")
-	if err := s.DeleteTag(ctx, "t1", "tag2"); err != nil {
+	if err := s.DeleteTag(ctx, "t1", "u1", "tag2"); err != nil {
 		t.Fatal(err)
 	}
 	eq("tag removed from the legacy task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task1")).TagIDs, []string{"tag1"})

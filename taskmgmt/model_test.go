@@ -186,7 +186,7 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 			return
 		}
 		keep(&teamIDs, tm.ID)
-		difftest.Call[taskmgmt.Member](r, "AddMember", context.Background(), tm.ID, "u2", taskmgmt.RoleMember)
+		difftest.Call[taskmgmt.Member](r, "AddMember", context.Background(), tm.ID, "u1", "u2", taskmgmt.RoleMember)
 		tg, err := difftest.Call[taskmgmt.Tag](r, "CreateTag", context.Background(), tm.ID, taskmgmt.NewTag{Name: "tag", Color: taskmgmt.Color{Color: "#fff", BackgroundColor: "#000"}})
 		if err != nil {
 			return
@@ -258,7 +258,7 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 			difftest.Call[taskmgmt.Team](r, "GetTeam", r.Ctx(t), team(t))
 		},
 		"UpdateTeam": func(t *rapid.T) {
-			ctx, tm := r.Ctx(t), team(t)
+			ctx, tm, actor := r.Ctx(t), team(t), user(t)
 			var p taskmgmt.TeamPatch
 			if opt(t, "name?") {
 				p.Name = difftest.P(name(t))
@@ -266,10 +266,10 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 			if opt(t, "description?") {
 				p.Description = difftest.P(difftest.Text(taskmgmt.MaxDescriptionLen).Draw(t, "description"))
 			}
-			difftest.Call[taskmgmt.Team](r, "UpdateTeam", ctx, tm, p)
+			difftest.Call[taskmgmt.Team](r, "UpdateTeam", ctx, tm, actor, p)
 		},
 		"DeleteTeam": func(t *rapid.T) {
-			difftest.Exec(r, "DeleteTeam", r.Ctx(t), team(t))
+			difftest.Exec(r, "DeleteTeam", r.Ctx(t), team(t), user(t))
 		},
 		"ListMembers": func(t *rapid.T) {
 			difftest.Call[ddbkit.Page[taskmgmt.Member]](r, "ListMembers", r.Ctx(t), team(t), r.PageOptions(t))
@@ -278,13 +278,13 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 			difftest.Call[ddbkit.Page[taskmgmt.Membership]](r, "ListUserTeams", r.Ctx(t), user(t), r.PageOptions(t))
 		},
 		"AddMember": func(t *rapid.T) {
-			difftest.Call[taskmgmt.Member](r, "AddMember", keyed(t), team(t), user(t), role(t))
+			difftest.Call[taskmgmt.Member](r, "AddMember", keyed(t), team(t), user(t), user(t), role(t))
 		},
 		"SetRole": func(t *rapid.T) {
-			difftest.Call[taskmgmt.Member](r, "SetRole", keyed(t), team(t), user(t), role(t))
+			difftest.Call[taskmgmt.Member](r, "SetRole", keyed(t), team(t), user(t), user(t), role(t))
 		},
 		"RemoveMember": func(t *rapid.T) {
-			difftest.Exec(r, "RemoveMember", keyed(t), team(t), user(t))
+			difftest.Exec(r, "RemoveMember", keyed(t), team(t), user(t), user(t))
 		},
 		"CreateTag": func(t *rapid.T) {
 			ctx, tm := keyed(t), team(t)
@@ -297,7 +297,7 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 			difftest.Call[ddbkit.Page[taskmgmt.Tag]](r, "ListTags", r.Ctx(t), team(t), r.PageOptions(t))
 		},
 		"DeleteTag": func(t *rapid.T) {
-			difftest.Exec(r, "DeleteTag", r.Ctx(t), team(t), tag(t))
+			difftest.Exec(r, "DeleteTag", r.Ctx(t), team(t), user(t), tag(t))
 		},
 		"CreateTask": func(t *rapid.T) {
 			ctx, tm := keyed(t), team(t)

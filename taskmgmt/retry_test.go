@@ -22,7 +22,7 @@ func allOps(s taskmgmt.Store, inv *taskmgmt.Invitation) map[string]func(ctx cont
 	maps.Copy(ops, invitationOps(s, inv))
 	// SetRole of the second admin, besides operations' of the first.
 	ops["SetRole of an admin"] = func(ctx context.Context) error {
-		_, err := s.SetRole(ctx, "id01", "u4", taskmgmt.RoleMember)
+		_, err := s.SetRole(ctx, "id01", "u1", "u4", taskmgmt.RoleMember)
 		return err
 	}
 	return ops
@@ -38,7 +38,7 @@ func retryFixture(t *testing.T, s taskmgmt.Store) taskmgmt.Invitation {
 	ctx := t.Context()
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "carol@example.com", Name: "carol"}))
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u4", Email: "dave@example.com", Name: "dave"}))
-	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u4", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t)(s.AddMember(ctx, "id01", "u1", "u4", taskmgmt.RoleAdmin))
 	return must[taskmgmt.Invitation](t)(s.Invite(ctx, "id01", "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
 }
 

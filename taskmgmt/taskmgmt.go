@@ -307,18 +307,27 @@ type TeamStore interface {
 	// GetTeam returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
 	// ErrUnavailable.
 	GetTeam(ctx context.Context, teamID string) (Team, error)
-	// UpdateTeam applies patch. A new name is copied to every member's
+	// UpdateTeam has actorID, an admin of the team, apply patch: the
+	// admin check and the update are one transaction. A new name is
+	// copied to every member's
 	// user_team item (found through GSI_Invert), in transactions of at
 	// most 100 items; if it fails midway, repeating it finishes the
 	// copies. It returns ErrInvalidArgument (an empty patch included),
-	// ErrNotFound, ErrConflict or ErrUnavailable.
-	UpdateTeam(ctx context.Context, teamID string, patch TeamPatch) (Team, error)
-	// DeleteTeam deletes the team, everything in its partition (members,
-	// tags, tasks, counters) and its members' user_team items. It is not
-	// atomic: if it fails midway, repeating it finishes. It returns
+	// ErrNotFound, ErrPermissionDenied (matching ErrNotAdmin too: actorID
+	// is no admin of the team; nothing was written), ErrConflict,
+	// ErrCorruptItem or ErrUnavailable.
+	UpdateTeam(ctx context.Context, teamID, actorID string, patch TeamPatch) (Team, error)
+	// DeleteTeam has actorID, an admin of the team, delete the team,
+	// everything in its partition (members, tags, tasks, counters) and
+	// its members' user_team items. It is not atomic: if it fails midway,
+	// repeating it finishes. Its first write is a transaction with the
+	// admin check, and the actor's team_user item is deleted last, so a
+	// repeat checks the role again on it: a member, or a former admin,
+	// deletes nothing, whatever an earlier call left. It returns
 	// ErrInvalidArgument, ErrNotFound when there is nothing left to
-	// delete, or ErrUnavailable.
-	DeleteTeam(ctx context.Context, teamID string) error
+	// delete, ErrPermissionDenied (matching ErrNotAdmin too; nothing was
+	// written), or ErrUnavailable.
+	DeleteTeam(ctx context.Context, teamID, actorID string) error
 	// ListMembers lists a team's members by user ID (AP 2). An unknown
 	// team has none. Corrupt items are left out and reported in
 	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor or
@@ -327,20 +336,30 @@ type TeamStore interface {
 	// ListUserTeams lists a user's teams by team ID (AP 4), like
 	// ListMembers.
 	ListUserTeams(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Membership], error)
-	// AddMember makes a user a member of a team with role, joined today.
-	// It returns ErrInvalidArgument, ErrNotFound (no such team or user),
-	// ErrAlreadyExists if the user is a member, ErrConflict or
-	// ErrUnavailable.
-	AddMember(ctx context.Context, teamID, userID string, role Role) (Member, error)
-	// SetRole changes a member's role. Demoting the last admin fails with
-	// ErrConflict: a team always has an admin. It returns
-	// ErrInvalidArgument, ErrNotFound (not a member), ErrConflict or
-	// ErrUnavailable.
-	SetRole(ctx context.Context, teamID, userID string, role Role) (Member, error)
-	// RemoveMember removes a member (both items). Removing the last admin
-	// fails with ErrConflict. It returns ErrInvalidArgument, ErrNotFound
-	// (not a member), ErrConflict or ErrUnavailable.
-	RemoveMember(ctx context.Context, teamID, userID string) error
+	// AddMember has actorID, an admin of the team, make userID a member
+	// with role, joined today; the admin check and the puts are one
+	// transaction. No one adds themself (a user joins through an
+	// invitation). It returns ErrInvalidArgument, ErrNotFound (no such
+	// team or user), ErrPermissionDenied (matching ErrNotAdmin too;
+	// nothing was written), ErrAlreadyExists if the user is a member,
+	// ErrConflict or ErrUnavailable.
+	AddMember(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error)
+	// SetRole has actorID, an admin of the team, change userID's role;
+	// the admin check rides in the update's transaction (an admin
+	// changing their own role: the update's condition on it). Demoting
+	// the last admin fails with ErrConflict: a team always has an admin.
+	// It returns ErrInvalidArgument, ErrNotFound (userID is not a member),
+	// ErrPermissionDenied (matching ErrNotAdmin too: actorID is no admin,
+	// a member asking for their own role included; nothing was written),
+	// ErrConflict, ErrCorruptItem or ErrUnavailable.
+	SetRole(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error)
+	// RemoveMember has actorID remove userID from the team (both items):
+	// an admin removes anyone, a member only themself (leaving the team),
+	// checked in the delete's transaction. Removing the last admin fails
+	// with ErrConflict. It returns ErrInvalidArgument, ErrNotFound
+	// (userID is not a member), ErrPermissionDenied (matching ErrNotAdmin
+	// too; nothing was written), ErrConflict or ErrUnavailable.
+	RemoveMember(ctx context.Context, teamID, actorID, userID string) error
 }
 
 // TagStore stores a team's tags (access pattern 5).
@@ -351,11 +370,14 @@ type TagStore interface {
 	CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, error)
 	// ListTags lists a team's tags by ID (AP 5), like ListMembers.
 	ListTags(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Tag], error)
-	// DeleteTag deletes a tag, then removes it from every task that refers
-	// to it, in transactions of at most 100 items. Deleting a tag that is
-	// already gone finishes removing its references and succeeds. It
-	// returns ErrInvalidArgument, ErrConflict or ErrUnavailable.
-	DeleteTag(ctx context.Context, teamID, tagID string) error
+	// DeleteTag has actorID, an admin of the team, delete a tag (the
+	// admin check and the delete are one transaction), then removes it
+	// from every task that refers to it, in transactions of at most 100
+	// items. Deleting a tag that is already gone finishes removing its
+	// references and succeeds, after the same check. It returns
+	// ErrInvalidArgument, ErrPermissionDenied (matching ErrNotAdmin too;
+	// nothing was written), ErrConflict or ErrUnavailable.
+	DeleteTag(ctx context.Context, teamID, actorID, tagID string) error
 }
 
 // TaskStore stores a team's tasks and serves the board views (access

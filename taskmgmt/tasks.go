@@ -56,15 +56,24 @@ func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions
 }
 
 // DeleteTag implements TagStore.DeleteTag, which documents its errors.
-func (c *core) DeleteTag(ctx context.Context, teamID, tagID string) error {
+func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) error {
 	const op = "delete tag"
-	if err := validateIDs(op, "TeamID", teamID, "TagID", tagID); err != nil {
+	if err := validateIDs(op, "TeamID", teamID, "ActorID", actorID, "TagID", tagID); err != nil {
 		return err
 	}
-	// The tag goes first: from then on no task write can add it (they
-	// check their new tags exist), so the walk below leaves none behind.
-	// A tag already gone is no error: the walk finishes its references.
-	if err := c.b.Delete(ctx, c.t, tagKey(teamID, tagID).key()); err != nil {
+	// The tag goes first, in one transaction with the actor's admin check:
+	// from then on no task write can add it (they check their new tags
+	// exist), so the walk below leaves none behind. A tag already gone is
+	// no error: the walk finishes its references, after the same check,
+	// so a repeat by a member does nothing.
+	err := c.b.Tx(ctx, c.stepRun(op, teamPK(teamID)), []backend.Write{
+		c.checkAdmin(teamID, actorID),
+		backend.Remove(labelTag, c.t, tagKey(teamID, tagID).key()),
+	})
+	if err, ok := refused(err, teamID, actorID, op); ok {
+		return wrap(op, err)
+	}
+	if err != nil {
 		return wrap(op, err)
 	}
 	// DELETE of the reference from each task's set, on condition that the
@@ -74,7 +83,7 @@ func (c *core) DeleteTag(ctx context.Context, teamID, tagID string) error {
 	// One read-modify-write: a batch whose task vanished walks again, and
 	// finds the references still left. Each page of the walk is bounded
 	// by the filter budget.
-	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
+	err = c.rmw(ctx, c.scope(op, teamPK(teamID)), func(*backend.Run) error {
 		var tagged []backend.Key
 		err := c.walk(ctx, tasksQuery(c.t, teamID), tagFilter(BoardQuery{TagIDs: []string{tagID}}), func(it ddb.Item) bool {
 			tagged = append(tagged, backend.KeyOf(c.t, it))

@@ -2,6 +2,7 @@ package taskmgmt
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 
@@ -194,9 +195,12 @@ func (c *core) GetTeam(ctx context.Context, teamID string) (Team, error) {
 }
 
 // UpdateTeam implements TeamStore.UpdateTeam, which documents its errors.
-func (c *core) UpdateTeam(ctx context.Context, teamID string, p TeamPatch) (Team, error) {
+func (c *core) UpdateTeam(ctx context.Context, teamID, actorID string, p TeamPatch) (Team, error) {
 	const op = "update team"
 	if err := validateTeamPatch(op, teamID, p); err != nil {
+		return Team{}, err
+	}
+	if err := validateIDs(op, "ActorID", actorID); err != nil {
 		return Team{}, err
 	}
 	var u backend.Change
@@ -206,10 +210,40 @@ func (c *core) UpdateTeam(ctx context.Context, teamID string, p TeamPatch) (Team
 	if p.Description != nil {
 		u.Set(attrTeamDesc, s(*p.Description))
 	}
-	item, err := c.b.Update(ctx, c.t, teamKey(teamID).key(), u, backend.Exists(nil))
-	if _, ok := backend.Failed(err, ""); ok {
-		return Team{}, wrap(op, errTeamNotFound(teamID))
-	}
+	// The admin check rides in the update's transaction, which returns no
+	// item: the result is the team as read with the patch applied, the
+	// update conditional on the fields as read.
+	var t Team
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		team, item, err := c.team(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		err = c.b.Tx(ctx, r, []backend.Write{
+			c.checkAdmin(teamID, actorID),
+			backend.Update(labelTeam, c.t, teamKey(teamID).key(), u, backend.Unchanged(c.t, item, []string{attrTeamName, attrTeamDesc})),
+		})
+		if err, ok := refused(err, teamID, actorID, op); ok {
+			return err
+		}
+		if old, ok := backend.Failed(err, labelTeam); ok {
+			if old == nil {
+				return errTeamNotFound(teamID)
+			}
+			return raced("team " + strconv.Quote(teamID))
+		}
+		if err != nil {
+			return err
+		}
+		t = team
+		if p.Name != nil {
+			t.Name = *p.Name
+		}
+		if p.Description != nil {
+			t.Description = *p.Description
+		}
+		return nil
+	})
 	if err != nil {
 		return Team{}, wrap(op, err)
 	}
@@ -219,21 +253,27 @@ func (c *core) UpdateTeam(ctx context.Context, teamID string, p TeamPatch) (Team
 			return Team{}, wrap(op, err)
 		}
 	}
-	t, err := decodeTeam(c.t, item)
-	return t, wrap(op, err)
+	return t, nil
 }
 
 // DeleteTeam implements TeamStore.DeleteTeam, which documents its errors.
-func (c *core) DeleteTeam(ctx context.Context, teamID string) error {
+func (c *core) DeleteTeam(ctx context.Context, teamID, actorID string) error {
 	const op = "delete team"
-	if err := validateIDs(op, "TeamID", teamID); err != nil {
+	if err := validateIDs(op, "TeamID", teamID, "ActorID", actorID); err != nil {
 		return err
 	}
+	actorKey := teamUserKey(teamID, actorID).key()
 	var memberships, items, team []backend.Key
+	var actor ddb.Item
 	err := c.walk(ctx, teamItemsQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
 		k := backend.KeyOf(c.t, it)
 		if k.SK == teamPK(teamID) {
 			team = append(team, k)
+			return false
+		}
+		if k == actorKey { // deleted last, apart: see below
+			actor = it
+			memberships = append(memberships, userTeamKey(actorID, teamID).key())
 			return false
 		}
 		if userID, ok := idFrom(k.SK, segUser); ok {
@@ -245,12 +285,41 @@ func (c *core) DeleteTeam(ctx context.Context, teamID string) error {
 	if err != nil {
 		return wrap(op, err)
 	}
-	if len(team) == 0 && len(items) == 0 {
+	if len(team) == 0 && len(items) == 0 && actor == nil {
 		return wrap(op, errTeamNotFound(teamID))
 	}
-	// The members' user_team items first, the team item last, so that a
-	// repeat after a failure still finds what is left.
-	for _, batch := range [][]backend.Key{memberships, items, team} {
+	if role, _ := backend.Str(actor, attrRole); role != string(RoleAdmin) {
+		return wrap(op, errPermission(teamID, actorID, op))
+	}
+	// The members' user_team items first, then the partition, the team
+	// item, and the actor's team_user item last, so that a repeat after a
+	// failure still finds what is left and checks the actor's role on it.
+	// The first step is a transaction: the actor's admin check and the
+	// first deletes (all of them in a small team), so that a demoted admin
+	// deletes nothing; the later batches continue a deletion begun by an
+	// admin.
+	steps := [][]backend.Key{memberships, items, team}
+	first := []backend.Write{c.checkAdmin(teamID, actorID)}
+	for i := range steps {
+		for len(steps[i]) > 0 && len(first) < ddb.MaxTxItems {
+			first = append(first, backend.Remove("item "+strconv.Itoa(len(first)), c.t, steps[i][0]))
+			steps[i] = steps[i][1:]
+		}
+	}
+	last := []backend.Key{actorKey}
+	if len(first) == 1 {
+		// Only the actor's own item is left: its delete is the check.
+		first = []backend.Write{backend.Delete(labelActor, c.t, actorKey, admin)}
+		last = nil
+	}
+	err = c.b.Tx(ctx, c.stepRun(op, teamPK(teamID)), first)
+	if err, ok := refused(err, teamID, actorID, op); ok {
+		return wrap(op, err)
+	}
+	if err != nil {
+		return wrap(op, err)
+	}
+	for _, batch := range append(steps, last) {
 		if len(batch) == 0 {
 			continue
 		}
@@ -282,10 +351,15 @@ func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOp
 }
 
 // AddMember implements TeamStore.AddMember, which documents its errors.
-func (c *core) AddMember(ctx context.Context, teamID, userID string, role Role) (Member, error) {
+func (c *core) AddMember(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
 	const op = "add member"
-	if err := validateMember(op, teamID, userID, role); err != nil {
+	if err := validateMember(op, teamID, actorID, userID, role); err != nil {
 		return Member{}, err
+	}
+	if actorID == userID {
+		// An admin is a member already, and anyone else joins through an
+		// invitation.
+		return Member{}, wrap(op, errPermission(teamID, actorID, op))
 	}
 	today := c.read().today
 	var m Member
@@ -300,11 +374,15 @@ func (c *core) AddMember(ctx context.Context, teamID, userID string, role Role) 
 		}
 		m = Member{TeamID: teamID, UserID: userID, UserName: u.Name, Role: role, JoinedAt: today}
 		err = c.b.Tx(ctx, r, []backend.Write{
+			c.checkAdmin(teamID, actorID),
 			c.checkNamed(labelTeam, teamKey(teamID), attrTeamName, team.Name),
 			c.checkNamed(labelUser, userKey(userID), attrUserName, u.Name),
 			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: userID, TeamID: teamID, TeamName: team.Name, Role: role, JoinedAt: today})),
 			backend.PutNew(labelTeamUser, c.t, teamUserItem(m)),
 		})
+		if err, ok := refused(err, teamID, actorID, op); ok {
+			return err
+		}
 		if old, ok := backend.Failed(err, labelTeam); ok {
 			if old == nil {
 				return errTeamNotFound(teamID)
@@ -328,9 +406,10 @@ func (c *core) AddMember(ctx context.Context, teamID, userID string, role Role) 
 	return m, nil
 }
 
-func validateMember(op, teamID, userID string, role Role) error {
+func validateMember(op, teamID, actorID, userID string, role Role) error {
 	var v validator
 	v.ID("TeamID", teamID, MaxIDLen)
+	v.ID("ActorID", actorID, MaxIDLen)
 	v.ID("UserID", userID, MaxIDLen)
 	v.role("Role", role)
 	return wrap(op, v.Err)
@@ -392,10 +471,14 @@ func (c *core) checkOtherAdmin(ctx context.Context, teamID, userID string) (back
 	return backend.Check(labelAdmin, c.t, teamUserKey(teamID, other).key(), admin), nil
 }
 
-// memberTx sends a membership change; any failed condition means the
+// memberTx sends a membership change by actorID; a failed check of the
+// actor's role refuses op, and any other failed condition means the
 // members changed since the read.
-func (c *core) memberTx(ctx context.Context, r *backend.Run, teamID string, ws []backend.Write) error {
+func (c *core) memberTx(ctx context.Context, r *backend.Run, teamID, actorID, op string, ws []backend.Write) error {
 	err := c.b.Tx(ctx, r, ws)
+	if err, ok := refused(err, teamID, actorID, op); ok {
+		return err
+	}
 	if _, ok := backend.Failed(err, ""); ok {
 		return raced("the members of team " + strconv.Quote(teamID))
 	}
@@ -403,24 +486,49 @@ func (c *core) memberTx(ctx context.Context, r *backend.Run, teamID string, ws [
 }
 
 // SetRole implements TeamStore.SetRole, which documents its errors.
-func (c *core) SetRole(ctx context.Context, teamID, userID string, role Role) (Member, error) {
+func (c *core) SetRole(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
 	const op = "set role"
-	if err := validateMember(op, teamID, userID, role); err != nil {
+	if err := validateMember(op, teamID, actorID, userID, role); err != nil {
 		return Member{}, err
 	}
 	var m Member
 	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
 		var err error
-		if m, err = c.member(ctx, teamID, userID); err != nil || m.Role == role {
+		if m, err = c.member(ctx, teamID, userID); err != nil {
 			return err
 		}
+		self := actorID == userID
+		if m.Role == role {
+			// Nothing to write, so nothing for a check to ride with: the
+			// actor's role as read decides.
+			if !self {
+				a, err := c.member(ctx, teamID, actorID)
+				if errors.Is(err, ddbkit.ErrNotFound) || err == nil && a.Role != RoleAdmin {
+					return errPermission(teamID, actorID, op)
+				}
+				return err
+			}
+			if m.Role != RoleAdmin {
+				return errPermission(teamID, actorID, op)
+			}
+			return nil
+		}
 		var ws []backend.Write
-		if m.Role == RoleAdmin {
+		switch {
+		case self && m.Role != RoleAdmin:
+			return errPermission(teamID, actorID, op)
+		case self:
+			// An admin demoting themself: the update's condition on their
+			// role is the check, and another admin must stay.
 			w, err := c.checkOtherAdmin(ctx, teamID, userID)
 			if err != nil {
 				return err
 			}
 			ws = append(ws, w)
+		default:
+			// The actor, an admin other than the member, stays one: the
+			// team keeps an admin whatever this member's new role.
+			ws = append(ws, c.checkAdmin(teamID, actorID))
 		}
 		var u backend.Change
 		u.Set(attrRole, s(string(role)))
@@ -428,7 +536,7 @@ func (c *core) SetRole(ctx context.Context, teamID, userID string, role Role) (M
 			backend.Update(labelTeamUser, c.t, teamUserKey(teamID, userID).key(), u, backend.Exists(ddb.Item{attrRole: s(string(m.Role))})),
 			backend.Update(labelUserTeam, c.t, userTeamKey(userID, teamID).key(), u, backend.Exists(nil)))
 		m.Role = role // the result, should the transaction commit
-		return c.memberTx(ctx, r, teamID, ws)
+		return c.memberTx(ctx, r, teamID, actorID, op, ws)
 	})
 	if err != nil {
 		return Member{}, wrap(op, err)
@@ -437,9 +545,9 @@ func (c *core) SetRole(ctx context.Context, teamID, userID string, role Role) (M
 }
 
 // RemoveMember implements TeamStore.RemoveMember, which documents its errors.
-func (c *core) RemoveMember(ctx context.Context, teamID, userID string) error {
+func (c *core) RemoveMember(ctx context.Context, teamID, actorID, userID string) error {
 	const op = "remove member"
-	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
+	if err := validateIDs(op, "TeamID", teamID, "ActorID", actorID, "UserID", userID); err != nil {
 		return err
 	}
 	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
@@ -448,7 +556,14 @@ func (c *core) RemoveMember(ctx context.Context, teamID, userID string) error {
 			return err
 		}
 		var ws []backend.Write
-		if m.Role == RoleAdmin {
+		switch {
+		case actorID != userID:
+			// An admin removing another member stays an admin: the team
+			// keeps one.
+			ws = append(ws, c.checkAdmin(teamID, actorID))
+		case m.Role == RoleAdmin:
+			// Leaving, which any member may: the delete's condition on
+			// the role is the check, and an admin leaves another behind.
 			w, err := c.checkOtherAdmin(ctx, teamID, userID)
 			if err != nil {
 				return err
@@ -458,7 +573,7 @@ func (c *core) RemoveMember(ctx context.Context, teamID, userID string) error {
 		ws = append(ws,
 			backend.Delete(labelTeamUser, c.t, teamUserKey(teamID, userID).key(), ddb.Item{attrRole: s(string(m.Role))}),
 			backend.Remove(labelUserTeam, c.t, userTeamKey(userID, teamID).key()))
-		return c.memberTx(ctx, r, teamID, ws)
+		return c.memberTx(ctx, r, teamID, actorID, op, ws)
 	})
 	return wrap(op, err)
 }

@@ -339,6 +339,18 @@ func check(tbl string, k map[string]types.AttributeValue, cond string, names map
 		ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: vals}}
 }
 
+// adminCheck is the check, in an operation's transaction, that the
+// acting user (userID) is an admin of the team.
+func adminCheck() types.TransactWriteItem {
+	return check(table, key(teamPK, userPK), "attribute_exists(PK) AND #r = :admin", map[string]string{"#r": "user_team_role"},
+		map[string]types.AttributeValue{":admin": sv("admin")})
+}
+
+// gureguAdminCheck is adminCheck with guregu.
+func gureguAdminCheck(t dynamo.Table) *dynamo.ConditionCheck {
+	return t.Check("PK", teamPK).Range("SK", userPK).If("attribute_exists(PK) AND $ = ?", "user_team_role", "admin")
+}
+
 func put(tbl string, item any) (types.TransactWriteItem, error) {
 	av, err := attributevalue.MarshalMap(item)
 	return types.TransactWriteItem{Put: &types.Put{TableName: aws.String(tbl), Item: av,
@@ -777,7 +789,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 
 	b.Run("AddMember", func(b *testing.B) {
 		e := newEnv([]any{stubTeam(), stubUser(otherPK, otherName)}, nil)
-		e.compare(b, func(int) error { return noErr(e.s.AddMember(ctx, teamID, otherID, taskmgmt.RoleMember)) },
+		e.compare(b, func(int) error { return noErr(e.s.AddMember(ctx, teamID, userID, otherID, taskmgmt.RoleMember)) },
 			func(int) error {
 				var t teamRec
 				var u userRec
@@ -789,7 +801,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				if err := firstErr(err1, err2); err != nil {
 					return err
 				}
-				return tx(ctx, e.c,
+				return tx(ctx, e.c, adminCheck(),
 					check(table, key(teamPK, teamPK), "attribute_exists(PK) AND #n = :n",
 						map[string]string{"#n": "team_name"}, map[string]types.AttributeValue{":n": sv(t.Name)}),
 					check(table, key(otherPK, otherPK), "attribute_exists(PK) AND #n = :n",
@@ -803,6 +815,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return err
 				}
 				return e.db.WriteTx().
+					Check(gureguAdminCheck(e.t)).
 					Check(e.t.Check("PK", teamPK).Range("SK", teamPK).If("attribute_exists(PK) AND $ = ?", "team_name", t.Name)).
 					Check(e.t.Check("PK", otherPK).Range("SK", otherPK).If("attribute_exists(PK) AND $ = ?", "user_name", u.Name)).
 					Put(e.t.Put(memberRec{PK: otherPK, SK: teamPK, Type: "user_team", Role: "member", JoinedAt: today, TeamName: t.Name}).If("attribute_not_exists(PK)")).
@@ -815,13 +828,13 @@ func BenchmarkTaskmgmt(b *testing.B) {
 	b.Run("SetRole", func(b *testing.B) {
 		e := newEnv([]any{member}, nil)
 		names := map[string]string{"#r": "user_team_role"}
-		e.compare(b, func(int) error { return noErr(e.s.SetRole(ctx, teamID, otherID, taskmgmt.RoleAdmin)) },
+		e.compare(b, func(int) error { return noErr(e.s.SetRole(ctx, teamID, userID, otherID, taskmgmt.RoleAdmin)) },
 			func(int) error {
 				var m memberRec
 				if err := getItem(ctx, e.c, table, teamPK, otherPK, &m); err != nil {
 					return err
 				}
-				return tx(ctx, e.c,
+				return tx(ctx, e.c, adminCheck(),
 					update(table, key(teamPK, otherPK), "SET #r = :r", "#r = :old", names,
 						map[string]types.AttributeValue{":r": sv("admin"), ":old": sv(m.Role)}),
 					update(table, key(otherPK, teamPK), "SET #r = :r", "attribute_exists(PK)", names,
@@ -833,6 +846,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return err
 				}
 				return e.db.WriteTx().
+					Check(gureguAdminCheck(e.t)).
 					Update(e.t.Update("PK", teamPK).Range("SK", otherPK).Set("user_team_role", "admin").If("$ = ?", "user_team_role", m.Role)).
 					Update(e.t.Update("PK", otherPK).Range("SK", teamPK).Set("user_team_role", "admin").If("attribute_exists(PK)")).
 					Idempotent(true).Run(ctx)
@@ -841,13 +855,13 @@ func BenchmarkTaskmgmt(b *testing.B) {
 
 	b.Run("RemoveMember", func(b *testing.B) {
 		e := newEnv([]any{member}, nil)
-		e.compare(b, func(int) error { return e.s.RemoveMember(ctx, teamID, otherID) },
+		e.compare(b, func(int) error { return e.s.RemoveMember(ctx, teamID, userID, otherID) },
 			func(int) error {
 				var m memberRec
 				if err := getItem(ctx, e.c, table, teamPK, otherPK, &m); err != nil {
 					return err
 				}
-				return tx(ctx, e.c,
+				return tx(ctx, e.c, adminCheck(),
 					types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(table), Key: key(teamPK, otherPK),
 						ConditionExpression: aws.String("#r = :r"), ExpressionAttributeNames: map[string]string{"#r": "user_team_role"},
 						ExpressionAttributeValues: map[string]types.AttributeValue{":r": sv(m.Role)}}},
@@ -859,6 +873,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return err
 				}
 				return e.db.WriteTx().
+					Check(gureguAdminCheck(e.t)).
 					Delete(e.t.Delete("PK", teamPK).Range("SK", otherPK).If("$ = ?", "user_team_role", m.Role)).
 					Delete(e.t.Delete("PK", otherPK).Range("SK", teamPK)).
 					Idempotent(true).Run(ctx)
@@ -1034,7 +1049,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			})
 	})
 
-	// The renames: the UpdateItem (its result from ALL_NEW), the copies
+	// The renames: the UpdateItem (its result from ALL_NEW; UpdateTeam:
+	// the team read, then a transaction with the admin check), the copies
 	// found on GSI_Invert (10, all stale), one transaction for them.
 	renames := []struct {
 		name, pk, attr, prefix string
@@ -1053,16 +1069,39 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			}),
 			func(s *taskmgmt.DynamoStore) error {
 				name := "開発第二チーム"
-				return noErr(s.UpdateTeam(ctx, teamID, taskmgmt.TeamPatch{Name: &name}))
+				return noErr(s.UpdateTeam(ctx, teamID, userID, taskmgmt.TeamPatch{Name: &name}))
 			}},
 	}
 	for _, r := range renames {
 		b.Run(r.name, func(b *testing.B) {
-			e := newEnv(nil, r.copies)
+			e := newEnv([]any{stubTeam()}, r.copies)
 			e.stub.Handle("UpdateItem", bench.Canned(`{"Attributes":`+itemJSON(r.result)+`}`))
 			var name string
 			names := map[string]string{"#n": r.attr}
-			set := func(i int) error {
+			set := func(guregu bool) error {
+				if r.name == "UpdateTeamName" {
+					// The team read, then its update conditional on the
+					// fields read, in one transaction with the admin check.
+					const newName = "開発第二チーム"
+					var t teamRec
+					if guregu {
+						if err := e.t.Get("PK", teamPK).Range("SK", dynamo.Equal, teamPK).Consistent(true).One(ctx, &t); err != nil {
+							return err
+						}
+						name = newName
+						return e.db.WriteTx().Check(gureguAdminCheck(e.t)).
+							Update(e.t.Update("PK", teamPK).Range("SK", teamPK).Set("team_name", newName).
+								If("$ = ? AND $ = ? AND $ = ?", "PK", teamPK, "team_name", t.Name, "team_discription", t.Desc)).
+							Idempotent(true).Run(ctx)
+					}
+					if err := getItem(ctx, e.c, table, teamPK, teamPK, &t); err != nil {
+						return err
+					}
+					name = newName
+					return tx(ctx, e.c, adminCheck(), update(table, key(teamPK, teamPK), "SET #n = :n", "#pk = :pk AND #n = :old AND #d = :d",
+						map[string]string{"#pk": "PK", "#n": "team_name", "#d": "team_discription"},
+						map[string]types.AttributeValue{":pk": sv(teamPK), ":n": sv(newName), ":old": sv(t.Name), ":d": sv(t.Desc)}))
+				}
 				out, err := e.c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(r.pk, r.pk),
 					UpdateExpression: aws.String("SET #n = :n"), ConditionExpression: aws.String("attribute_exists(PK)"),
 					ExpressionAttributeNames: names, ExpressionAttributeValues: map[string]types.AttributeValue{":n": sv("開発第二チーム")},
@@ -1081,7 +1120,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			}
 			e.compare(b, func(int) error { return r.ddbkit(e.s) },
 				func(i int) error {
-					if err := set(i); err != nil {
+					if err := set(false); err != nil {
 						return err
 					}
 					out, err := e.c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String("GSI_Invert"),
@@ -1106,7 +1145,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return tx(ctx, e.c, items...)
 				},
 				func(int) error {
-					if err := set(0); err != nil { // guregu's Update.Value would do the same
+					if err := set(true); err != nil { // guregu's Update.Value would do the same for RenameUser
 						return err
 					}
 					var copies []memberRec
@@ -1214,9 +1253,10 @@ func BenchmarkTaskmgmt(b *testing.B) {
 	b.Run("DeleteTag", func(b *testing.B) {
 		e := newEnv(nil, many(20, stubTask))
 		ref := &types.AttributeValueMemberSS{Value: []string{tagSK}}
-		e.compare(b, func(int) error { return e.s.DeleteTag(ctx, teamID, tagID) },
+		e.compare(b, func(int) error { return e.s.DeleteTag(ctx, teamID, userID, tagID) },
 			func(int) error {
-				if _, err := e.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(table), Key: key(teamPK, tagSK)}); err != nil {
+				if err := tx(ctx, e.c, adminCheck(),
+					types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(table), Key: key(teamPK, tagSK)}}); err != nil {
 					return err
 				}
 				out, err := e.c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
@@ -1237,7 +1277,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				return tx(ctx, e.c, items...)
 			},
 			func(int) error {
-				if err := e.t.Delete("PK", teamPK).Range("SK", tagSK).Run(ctx); err != nil {
+				if err := e.db.WriteTx().Check(gureguAdminCheck(e.t)).Delete(e.t.Delete("PK", teamPK).Range("SK", tagSK)).
+					Idempotent(true).Run(ctx); err != nil {
 					return err
 				}
 				var tasks []taskRec
@@ -1253,8 +1294,12 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			})
 	})
 
-	// DeleteTeam deletes a team of 10 members, 10 tags and 30 tasks.
+	// DeleteTeam deletes a team of 10 members (the first, the actor, an
+	// admin), 10 tags and 30 tasks: one transaction of the admin check and
+	// every item but the actor's team_user item, which goes last.
 	b.Run("DeleteTeam", func(b *testing.B) {
+		actorPK := stubMember(0).SK
+		actorID := strings.TrimPrefix(actorPK, "USER#")
 		list := append(append(append([]any{stubTeam()}, many(10, stubMember)...), many(10, stubTag)...), many(30, stubTask)...)
 		e := newEnv(nil, list)
 		batch := func(reqs []types.WriteRequest) error {
@@ -1270,7 +1315,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 		del := func(k map[string]types.AttributeValue) types.WriteRequest {
 			return types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: k}}
 		}
-		e.compare(b, func(int) error { return e.s.DeleteTeam(ctx, teamID) },
+		e.compare(b, func(int) error { return e.s.DeleteTeam(ctx, teamID, actorID) },
 			func(int) error {
 				out, err := e.c.Query(ctx, &dynamodb.QueryInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
 					KeyConditionExpression:    aws.String("#pk = :pk"),
@@ -1280,30 +1325,61 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				if err != nil {
 					return err
 				}
-				var memberships, items []types.WriteRequest
+				var actor memberRec
+				var memberships, items []map[string]types.AttributeValue
 				for _, it := range out.Items {
 					sk := it["SK"].(*types.AttributeValueMemberS).Value
 					if sk == teamPK {
 						continue
 					}
-					if strings.HasPrefix(sk, "USER#") {
-						memberships = append(memberships, del(key(sk, teamPK)))
+					if sk == actorPK {
+						if err := attributevalue.UnmarshalMap(it, &actor); err != nil {
+							return err
+						}
+						memberships = append(memberships, key(sk, teamPK))
+						continue
 					}
-					items = append(items, del(map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]}))
+					if strings.HasPrefix(sk, "USER#") {
+						memberships = append(memberships, key(sk, teamPK))
+					}
+					items = append(items, map[string]types.AttributeValue{"PK": it["PK"], "SK": it["SK"]})
 				}
-				return firstErr(batch(memberships), batch(items), batch([]types.WriteRequest{del(key(teamPK, teamPK))}))
+				if actor.Role != "admin" {
+					return errors.New("not an admin")
+				}
+				// A team this small fits in one transaction with the check.
+				ks := append(append(memberships, items...), key(teamPK, teamPK))
+				if len(ks) > 99 {
+					return errors.New("the benchmark's team must fit in one transaction")
+				}
+				w := []types.TransactWriteItem{check(table, key(teamPK, actorPK), "attribute_exists(PK) AND #r = :admin",
+					map[string]string{"#r": "user_team_role"}, map[string]types.AttributeValue{":admin": sv("admin")})}
+				for _, k := range ks {
+					w = append(w, types.TransactWriteItem{Delete: &types.Delete{TableName: aws.String(table), Key: k}})
+				}
+				if err := tx(ctx, e.c, w...); err != nil {
+					return err
+				}
+				return batch([]types.WriteRequest{del(key(teamPK, actorPK))})
 			},
 			func(int) error {
 				var keys []struct {
-					PK string `dynamo:"PK"`
-					SK string `dynamo:"SK"`
+					PK   string `dynamo:"PK"`
+					SK   string `dynamo:"SK"`
+					Role string `dynamo:"user_team_role"`
 				}
 				if err := e.t.Get("PK", teamPK).Consistent(true).SearchLimit(1001).All(ctx, &keys); err != nil {
 					return err
 				}
-				var memberships, items []dynamo.Keyed
+				admin := false
+				var memberships, items []dynamo.Keys
 				for _, k := range keys {
 					if k.SK == teamPK {
+						continue
+					}
+					if k.SK == actorPK {
+						admin = k.Role == "admin"
+						memberships = append(memberships, dynamo.Keys{k.SK, teamPK})
 						continue
 					}
 					if strings.HasPrefix(k.SK, "USER#") {
@@ -1311,12 +1387,18 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					}
 					items = append(items, dynamo.Keys{k.PK, k.SK})
 				}
-				for _, ks := range [][]dynamo.Keyed{memberships, items, {dynamo.Keys{teamPK, teamPK}}} {
-					if _, err := e.t.Batch("PK", "SK").Write().Delete(ks...).Run(ctx); err != nil {
-						return err
-					}
+				if !admin {
+					return errors.New("not an admin")
 				}
-				return nil
+				w := e.db.WriteTx().Check(e.t.Check("PK", teamPK).Range("SK", actorPK).If("attribute_exists(PK) AND $ = ?", "user_team_role", "admin"))
+				for _, k := range append(append(memberships, items...), dynamo.Keys{teamPK, teamPK}) {
+					w = w.Delete(e.t.Delete("PK", k[0]).Range("SK", k[1]))
+				}
+				if err := w.Idempotent(true).Run(ctx); err != nil {
+					return err
+				}
+				_, err := e.t.Batch("PK", "SK").Write().Delete(dynamo.Keys{teamPK, actorPK}).Run(ctx)
+				return err
 			})
 	})
 
@@ -1391,7 +1473,7 @@ func fill(b *testing.B, s taskmgmt.Store) fakeData {
 		}
 	}
 	for i := 1; i < 60; i++ {
-		_, err := s.AddMember(ctx, d.team, fmt.Sprint("u", i), taskmgmt.RoleMember)
+		_, err := s.AddMember(ctx, d.team, "u0", fmt.Sprint("u", i), taskmgmt.RoleMember)
 		must(err)
 	}
 	for i := range 60 {
@@ -1544,11 +1626,11 @@ func fakeOps(ctx context.Context) []fakeOp {
 				_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: id, Email: "add@example.com", Name: otherName})
 				return id, err
 			})
-			return func(i int) error { return noErr(s.AddMember(ctx, d.team, ids[i], taskmgmt.RoleMember)) }
+			return func(i int) error { return noErr(s.AddMember(ctx, d.team, "u0", ids[i], taskmgmt.RoleMember)) }
 		}},
 		{"SetRole", func(s taskmgmt.Store, d fakeData, _ int) func(int) error {
 			return func(i int) error {
-				return noErr(s.SetRole(ctx, d.team, "u1", []taskmgmt.Role{taskmgmt.RoleAdmin, taskmgmt.RoleMember}[i%2]))
+				return noErr(s.SetRole(ctx, d.team, "u0", "u1", []taskmgmt.Role{taskmgmt.RoleAdmin, taskmgmt.RoleMember}[i%2]))
 			}
 		}},
 		{"RemoveMember", func(s taskmgmt.Store, d fakeData, n int) func(int) error {
@@ -1556,11 +1638,11 @@ func fakeOps(ctx context.Context) []fakeOp {
 				id := fmt.Sprint("rm", i, "-", seq)
 				_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: id, Email: "rm@example.com", Name: otherName})
 				if err == nil {
-					_, err = s.AddMember(ctx, d.team, id, taskmgmt.RoleMember)
+					_, err = s.AddMember(ctx, d.team, "u0", id, taskmgmt.RoleMember)
 				}
 				return id, err
 			})
-			return func(i int) error { return s.RemoveMember(ctx, d.team, ids[i]) }
+			return func(i int) error { return s.RemoveMember(ctx, d.team, "u0", ids[i]) }
 		}},
 		{"CreateTag", func(s taskmgmt.Store, d fakeData, _ int) func(int) error {
 			in := taskmgmt.NewTag{Name: "バックエンド", Color: taskmgmt.Color{Color: "#065F46", BackgroundColor: "#D1FAE5"}}
@@ -1607,7 +1689,7 @@ func fakeOps(ctx context.Context) []fakeOp {
 		{"UpdateTeamName", func(s taskmgmt.Store, d fakeData, _ int) func(int) error {
 			return func(i int) error {
 				name := []string{teamName, "開発第二チーム"}[i%2]
-				return noErr(s.UpdateTeam(ctx, d.team, taskmgmt.TeamPatch{Name: &name}))
+				return noErr(s.UpdateTeam(ctx, d.team, "u0", taskmgmt.TeamPatch{Name: &name}))
 			}
 		}},
 		{"RecalculateCounters", func(s taskmgmt.Store, d fakeData, _ int) func(int) error {
@@ -1618,14 +1700,14 @@ func fakeOps(ctx context.Context) []fakeOp {
 				t, err := s.CreateTag(ctx, d.team, taskmgmt.NewTag{Name: "一時", Color: taskmgmt.Color{Color: "#000", BackgroundColor: "#fff"}})
 				return t.ID, err
 			})
-			return func(i int) error { return s.DeleteTag(ctx, d.team, ids[i]) }
+			return func(i int) error { return s.DeleteTag(ctx, d.team, "u0", ids[i]) }
 		}},
 		{"DeleteTeam", func(s taskmgmt.Store, _ fakeData, n int) func(int) error {
 			ids := pool(n, func(int) (string, error) {
 				t, err := s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: teamName})
 				return t.ID, err
 			})
-			return func(i int) error { return s.DeleteTeam(ctx, ids[i]) }
+			return func(i int) error { return s.DeleteTeam(ctx, ids[i], "u2") }
 		}},
 	}
 }

@@ -117,7 +117,7 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.AddMember(ctx, team.ID, "bob", taskmgmt.RoleMember); err != nil {
+	if _, err := s.AddMember(ctx, team.ID, "alice", "bob", taskmgmt.RoleMember); err != nil {
 		return err
 	}
 	backend, err := s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "backend", Color: taskmgmt.Color{Color: "#ffffff", BackgroundColor: "#1e88e5"}})
@@ -225,7 +225,7 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 	}
 
 	// A rename reaches every member's copy; a deleted tag leaves the tasks.
-	if _, err := s.UpdateTeam(ctx, team.ID, taskmgmt.TeamPatch{Name: ptr("タスク管理チーム")}); err != nil {
+	if _, err := s.UpdateTeam(ctx, team.ID, "alice", taskmgmt.TeamPatch{Name: ptr("タスク管理チーム")}); err != nil {
 		return err
 	}
 	p, err := s.ListUserTeams(ctx, "bob", ddbkit.PageOptions{})
@@ -237,7 +237,12 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 			fmt.Printf("bob sees team %q as %s\n", m.TeamName, m.Role)
 		}
 	}
-	if err := s.DeleteTag(ctx, team.ID, frontend.ID); err != nil {
+	// Only an admin deletes a tag: the role is checked in the delete's
+	// transaction, and a refusal is ErrPermissionDenied (HTTP 403).
+	if err := s.DeleteTag(ctx, team.ID, "bob", frontend.ID); errors.Is(err, ddbkit.ErrPermissionDenied) {
+		fmt.Println("bob cannot delete a tag: he is no admin")
+	}
+	if err := s.DeleteTag(ctx, team.ID, "alice", frontend.ID); err != nil {
 		return err
 	}
 	if err := show("all after deleting frontend", taskmgmt.BoardQuery{View: taskmgmt.ViewAll, TagIDs: []string{frontend.ID}}); err != nil {
@@ -248,7 +253,7 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 		return err
 	}
 	fmt.Printf("recount: %+v, drift %v\n", rep.Counts, rep.Drift)
-	if _, err := s.SetRole(ctx, team.ID, "alice", taskmgmt.RoleMember); errors.Is(err, ddbkit.ErrConflict) {
+	if _, err := s.SetRole(ctx, team.ID, "alice", "alice", taskmgmt.RoleMember); errors.Is(err, ddbkit.ErrConflict) {
 		fmt.Println("alice stays admin: a team always keeps one")
 	}
 	return invite(ctx, s, stream, clk.Now, team.ID)

@@ -193,11 +193,11 @@ func testRecalculate(t *testing.T, newStore NewStore) {
 	ctx := t.Context()
 	_, err := s.RecalculateCounters(ctx, "nosuchteam")
 	wantErr(t, "RecalculateCounters of an unknown team", err, ddbkit.ErrNotFound)
-	wantErr(t, "DeleteTeam of the unknown team recounted", s.DeleteTeam(ctx, "nosuchteam"), ddbkit.ErrNotFound)
-	wantErr(t, "DeleteTeam", s.DeleteTeam(ctx, f.team.ID), nil)
+	wantErr(t, "DeleteTeam of the unknown team recounted", s.DeleteTeam(ctx, "nosuchteam", "u1"), ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTeam", s.DeleteTeam(ctx, f.team.ID, "u1"), nil)
 	_, err = s.RecalculateCounters(ctx, f.team.ID)
 	wantErr(t, "RecalculateCounters of a deleted team", err, ddbkit.ErrNotFound)
-	wantErr(t, "DeleteTeam of the deleted team recounted", s.DeleteTeam(ctx, f.team.ID), ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTeam of the deleted team recounted", s.DeleteTeam(ctx, f.team.ID, "u1"), ddbkit.ErrNotFound)
 }
 
 func testRenames(t *testing.T, newStore NewStore) {
@@ -206,7 +206,7 @@ func testRenames(t *testing.T, newStore NewStore) {
 	t1 := team(t, s)
 	must[taskmgmt.User](t, "CreateUser u2")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "old"}))
 	t2 := must[taskmgmt.Team](t, "CreateTeam 2")(s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: "second"}))
-	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, t1.ID, "u2", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, t1.ID, "u1", "u2", taskmgmt.RoleMember))
 
 	u := must[taskmgmt.User](t, "RenameUser")(s.RenameUser(ctx, "u2", "new"))
 	equal(t, "renamed", u.Name, "new")
@@ -217,7 +217,7 @@ func testRenames(t *testing.T, newStore NewStore) {
 			}
 		}
 	}
-	renamed := must[taskmgmt.Team](t, "UpdateTeam")(s.UpdateTeam(ctx, t1.ID, taskmgmt.TeamPatch{Name: ptr("renamed")}))
+	renamed := must[taskmgmt.Team](t, "UpdateTeam")(s.UpdateTeam(ctx, t1.ID, "u1", taskmgmt.TeamPatch{Name: ptr("renamed")}))
 	equal(t, "UpdateTeam", renamed, taskmgmt.Team{ID: t1.ID, Name: "renamed", Description: t1.Description})
 	for _, uid := range []string{"u1", "u2"} {
 		for _, m := range all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
@@ -228,9 +228,9 @@ func testRenames(t *testing.T, newStore NewStore) {
 			}
 		}
 	}
-	d := must[taskmgmt.Team](t, "UpdateTeam description")(s.UpdateTeam(ctx, t1.ID, taskmgmt.TeamPatch{Description: ptr("")}))
+	d := must[taskmgmt.Team](t, "UpdateTeam description")(s.UpdateTeam(ctx, t1.ID, "u1", taskmgmt.TeamPatch{Description: ptr("")}))
 	equal(t, "description cleared", d.Description, "")
-	_, err := s.UpdateTeam(ctx, "ghost", taskmgmt.TeamPatch{Name: ptr("x")})
+	_, err := s.UpdateTeam(ctx, "ghost", "u1", taskmgmt.TeamPatch{Name: ptr("x")})
 	wantErr(t, "UpdateTeam unknown", err, ddbkit.ErrNotFound)
 	_, err = s.RenameUser(ctx, "ghost", "x")
 	wantErr(t, "RenameUser unknown", err, ddbkit.ErrNotFound)
@@ -240,7 +240,7 @@ func testDeleteTag(t *testing.T, newStore NewStore) {
 	s, _ := fixed(t, newStore)
 	ctx := t.Context()
 	f := newBoard(t, s)
-	wantErr(t, "DeleteTag", s.DeleteTag(ctx, f.team.ID, f.x.ID), nil)
+	wantErr(t, "DeleteTag", s.DeleteTag(ctx, f.team.ID, "u1", f.x.ID), nil)
 	for _, title := range []string{"A", "D"} {
 		task := must[taskmgmt.Task](t, "GetTask")(s.GetTask(ctx, f.team.ID, f.ids[title]))
 		for _, id := range task.TagIDs {
@@ -255,7 +255,7 @@ func testDeleteTag(t *testing.T, newStore NewStore) {
 	}
 	tags := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Tag], error) { return s.ListTags(ctx, f.team.ID, o) })
 	equal(t, "tags left", tags, []taskmgmt.Tag{f.y})
-	wantErr(t, "DeleteTag again", s.DeleteTag(ctx, f.team.ID, f.x.ID), nil)
+	wantErr(t, "DeleteTag again", s.DeleteTag(ctx, f.team.ID, "u1", f.x.ID), nil)
 	_, err := s.UpdateTask(ctx, f.team.ID, f.ids["B"], taskmgmt.TaskPatch{TagIDs: &[]string{f.x.ID}})
 	wantField(t, "tag a task with the deleted tag", err, "TagIDs[0]")
 	equal(t, "filter by y", board(t, s, f.team.ID, taskmgmt.BoardQuery{View: taskmgmt.ViewAll, TagIDs: []string{f.y.ID}}), []string{"F", "D"})
@@ -266,9 +266,9 @@ func testDeleteTeam(t *testing.T, newStore NewStore) {
 	ctx := t.Context()
 	f := newBoard(t, s)
 	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n"}))
-	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, f.team.ID, "u2", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, f.team.ID, "u1", "u2", taskmgmt.RoleMember))
 	other := must[taskmgmt.Team](t, "CreateTeam other")(s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: "other"}))
-	wantErr(t, "DeleteTeam", s.DeleteTeam(ctx, f.team.ID), nil)
+	wantErr(t, "DeleteTeam", s.DeleteTeam(ctx, f.team.ID, "u1"), nil)
 	_, err := s.GetTeam(ctx, f.team.ID)
 	wantErr(t, "GetTeam deleted", err, ddbkit.ErrNotFound)
 	for _, uid := range []string{"u1", "u2"} {
@@ -283,7 +283,7 @@ func testDeleteTeam(t *testing.T, newStore NewStore) {
 	equal(t, "board of deleted team", board(t, s, f.team.ID, taskmgmt.BoardQuery{View: taskmgmt.ViewAll}), []string(nil))
 	equal(t, "counts of deleted team", counts(t, s, f.team.ID), taskmgmt.Counts{})
 	equal(t, "other team stays", must[taskmgmt.Team](t, "GetTeam other")(s.GetTeam(ctx, other.ID)), other)
-	wantErr(t, "DeleteTeam again", s.DeleteTeam(ctx, f.team.ID), ddbkit.ErrNotFound)
+	wantErr(t, "DeleteTeam again", s.DeleteTeam(ctx, f.team.ID, "u1"), ddbkit.ErrNotFound)
 }
 
 // snapshot is everything the bad-input and cancellation tests read back.
@@ -354,7 +354,7 @@ func testBadInput(t *testing.T, newStore NewStore) {
 			return err
 		}, "TagIDs[0]", nil},
 		{"# in user ID", func() error {
-			_, err := s.AddMember(ctx, f.team.ID, "u#2", taskmgmt.RoleMember)
+			_, err := s.AddMember(ctx, f.team.ID, "u1", "u#2", taskmgmt.RoleMember)
 			return err
 		}, "UserID", nil},
 		{"too-long title", func() error {
@@ -362,7 +362,7 @@ func testBadInput(t *testing.T, newStore NewStore) {
 			return err
 		}, "Title", nil},
 		{"too-long team name", func() error {
-			_, err := s.UpdateTeam(ctx, f.team.ID, taskmgmt.TeamPatch{Name: ptr(strings.Repeat("x", taskmgmt.MaxNameLen+1))})
+			_, err := s.UpdateTeam(ctx, f.team.ID, "u1", taskmgmt.TeamPatch{Name: ptr(strings.Repeat("x", taskmgmt.MaxNameLen+1))})
 			return err
 		}, "Name", nil},
 		{"empty patch", func() error {
@@ -374,14 +374,14 @@ func testBadInput(t *testing.T, newStore NewStore) {
 			return err
 		}, "TagIDs[1]", nil},
 		{"unknown role", func() error {
-			_, err := s.SetRole(ctx, f.team.ID, "u1", "owner")
+			_, err := s.SetRole(ctx, f.team.ID, "u1", "u1", "owner")
 			return err
 		}, "Role", nil},
 		{"non-member's role", func() error {
-			_, err := s.SetRole(ctx, f.team.ID, "stranger", taskmgmt.RoleAdmin)
+			_, err := s.SetRole(ctx, f.team.ID, "u1", "stranger", taskmgmt.RoleAdmin)
 			return err
 		}, "", ddbkit.ErrNotFound},
-		{"removing a non-member", func() error { return s.RemoveMember(ctx, f.team.ID, "stranger") }, "", ddbkit.ErrNotFound},
+		{"removing a non-member", func() error { return s.RemoveMember(ctx, f.team.ID, "u1", "stranger") }, "", ddbkit.ErrNotFound},
 		{"bad view", func() error {
 			_, err := s.ListBoard(ctx, f.team.ID, taskmgmt.BoardQuery{View: "kanban"})
 			return err
@@ -423,18 +423,18 @@ func testCancelled(t *testing.T, newStore NewStore) {
 		"RenameUser": func() error { _, err := s.RenameUser(ctx, "u1", "x"); return err },
 		"CreateTeam": func() error { _, err := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "x"}); return err },
 		"UpdateTeam": func() error {
-			_, err := s.UpdateTeam(ctx, f.team.ID, taskmgmt.TeamPatch{Name: ptr("x")})
+			_, err := s.UpdateTeam(ctx, f.team.ID, "u1", taskmgmt.TeamPatch{Name: ptr("x")})
 			return err
 		},
-		"DeleteTeam":   func() error { return s.DeleteTeam(ctx, f.team.ID) },
-		"AddMember":    func() error { _, err := s.AddMember(ctx, f.team.ID, "u2", taskmgmt.RoleAdmin); return err },
-		"SetRole":      func() error { _, err := s.SetRole(ctx, f.team.ID, "u1", taskmgmt.RoleMember); return err },
-		"RemoveMember": func() error { return s.RemoveMember(ctx, f.team.ID, "u1") },
+		"DeleteTeam":   func() error { return s.DeleteTeam(ctx, f.team.ID, "u1") },
+		"AddMember":    func() error { _, err := s.AddMember(ctx, f.team.ID, "u1", "u2", taskmgmt.RoleAdmin); return err },
+		"SetRole":      func() error { _, err := s.SetRole(ctx, f.team.ID, "u1", "u1", taskmgmt.RoleMember); return err },
+		"RemoveMember": func() error { return s.RemoveMember(ctx, f.team.ID, "u1", "u1") },
 		"CreateTag": func() error {
 			_, err := s.CreateTag(ctx, f.team.ID, taskmgmt.NewTag{Name: "x", Color: red})
 			return err
 		},
-		"DeleteTag": func() error { return s.DeleteTag(ctx, f.team.ID, f.x.ID) },
+		"DeleteTag": func() error { return s.DeleteTag(ctx, f.team.ID, "u1", f.x.ID) },
 		"CreateTask": func() error {
 			_, err := s.CreateTask(ctx, f.team.ID, newTask("t", "", "2025-11-01", "2025-11-02"))
 			return err

@@ -94,7 +94,7 @@ func testControlCharacters(t *testing.T, newStore NewStore) {
 	tm := team(t, s)
 	_, err := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team\r\nBcc: x@example.com"})
 	wantField(t, "CreateTeam with a line break", err, "Name")
-	_, err = s.UpdateTeam(ctx, tm.ID, taskmgmt.TeamPatch{Name: ptr("team\x00")})
+	_, err = s.UpdateTeam(ctx, tm.ID, "u1", taskmgmt.TeamPatch{Name: ptr("team\x00")})
 	wantField(t, "UpdateTeam with NUL", err, "Name")
 	_, err = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u9", Email: "e@example.com", Name: "x\u0085y"})
 	wantField(t, "CreateUser with NEL", err, "Name")

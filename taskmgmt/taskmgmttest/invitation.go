@@ -47,7 +47,7 @@ func inviteFixture(t *testing.T, s taskmgmt.Store) taskmgmt.Team {
 	ctx := t.Context()
 	tm := team(t, s)
 	must[taskmgmt.User](t, "CreateUser u2")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"}))
-	must[taskmgmt.Member](t, "AddMember u2")(s.AddMember(ctx, tm.ID, "u2", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t, "AddMember u2")(s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleMember))
 	must[taskmgmt.User](t, "CreateUser u3")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "carol@example.com", Name: "carol"}))
 	return tm
 }
@@ -235,7 +235,7 @@ func testAcceptRenamed(t *testing.T, newStore NewStore) {
 	ctx := t.Context()
 	tm := inviteFixture(t, s)
 	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
-	must[taskmgmt.Team](t, "UpdateTeam")(s.UpdateTeam(ctx, tm.ID, taskmgmt.TeamPatch{Name: ptr("新しい名前")}))
+	must[taskmgmt.Team](t, "UpdateTeam")(s.UpdateTeam(ctx, tm.ID, "u1", taskmgmt.TeamPatch{Name: ptr("新しい名前")}))
 	must[taskmgmt.User](t, "RenameUser")(s.RenameUser(ctx, "u3", "carol2"))
 	equal(t, "the invitation keeps the name it was made with", must[taskmgmt.Invitation](t, "Get")(s.GetInvitation(ctx, tm.ID, inv.ID)).TeamName, tm.Name)
 	m := must[taskmgmt.Member](t, "AcceptInvitation")(s.AcceptInvitation(ctx, "u3", accept(inv)))
@@ -248,7 +248,7 @@ func testAcceptRenamed(t *testing.T, newStore NewStore) {
 	// A deleted team's invitation cannot be accepted.
 	inv = must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "e@example.com"}))
 	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u4", Email: "e@example.com", Name: "e"}))
-	if err := s.DeleteTeam(ctx, tm.ID); err != nil {
+	if err := s.DeleteTeam(ctx, tm.ID, "u1"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := s.AcceptInvitation(ctx, "u4", accept(inv))
@@ -346,8 +346,8 @@ func testBadInvite(t *testing.T, newStore NewStore) {
 		equal(t, tc.name+": nothing written", invitations(t, s, tm.ID), []taskmgmt.Invitation(nil))
 	}
 	// A demoted admin cannot invite.
-	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u2", taskmgmt.RoleAdmin))
-	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", taskmgmt.RoleMember))
+	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember))
 	_, err := s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "a@example.com"})
 	wantErr(t, "a demoted admin inviting", err, ddbkit.ErrConflict)
 	must[taskmgmt.Invitation](t, "the new admin")(s.Invite(ctx, tm.ID, "u2", taskmgmt.NewInvitation{Email: "a@example.com"}))

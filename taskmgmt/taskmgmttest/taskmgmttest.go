@@ -260,14 +260,14 @@ func testMembers(t *testing.T, newStore NewStore) {
 	for _, id := range []string{"u3", "u2"} {
 		must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: id, Email: id + "@example.com", Name: "name " + id}))
 	}
-	m := must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u3", taskmgmt.RoleMember))
+	m := must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u1", "u3", taskmgmt.RoleMember))
 	equal(t, "AddMember", m, taskmgmt.Member{TeamID: tm.ID, UserID: "u3", UserName: "name u3", Role: taskmgmt.RoleMember, JoinedAt: "2025-11-10"})
-	must[taskmgmt.Member](t, "AddMember u2")(s.AddMember(ctx, tm.ID, "u2", taskmgmt.RoleMember))
-	_, err := s.AddMember(ctx, tm.ID, "u2", taskmgmt.RoleAdmin)
+	must[taskmgmt.Member](t, "AddMember u2")(s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleMember))
+	_, err := s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin)
 	wantErr(t, "AddMember twice", err, ddbkit.ErrAlreadyExists)
-	_, err = s.AddMember(ctx, tm.ID, "ghost", taskmgmt.RoleMember)
+	_, err = s.AddMember(ctx, tm.ID, "u1", "ghost", taskmgmt.RoleMember)
 	wantErr(t, "AddMember unknown user", err, ddbkit.ErrNotFound)
-	_, err = s.AddMember(ctx, "noteam", "u2", taskmgmt.RoleMember)
+	_, err = s.AddMember(ctx, "noteam", "u1", "u2", taskmgmt.RoleMember)
 	wantErr(t, "AddMember unknown team", err, ddbkit.ErrNotFound)
 
 	var ids []string
@@ -276,16 +276,16 @@ func testMembers(t *testing.T, newStore NewStore) {
 	}
 	equal(t, "members by user ID", ids, []string{"u1:admin", "u2:member", "u3:member"})
 
-	m = must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u3", taskmgmt.RoleAdmin))
+	m = must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", "u3", taskmgmt.RoleAdmin))
 	equal(t, "SetRole role", m.Role, taskmgmt.RoleAdmin)
 	ms := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
 		return s.ListUserTeams(ctx, "u3", o)
 	})
 	equal(t, "user_team follows the role", ms[0].Role, taskmgmt.RoleAdmin)
 
-	wantErr(t, "RemoveMember u2", s.RemoveMember(ctx, tm.ID, "u2"), nil)
-	wantErr(t, "RemoveMember u2 again", s.RemoveMember(ctx, tm.ID, "u2"), ddbkit.ErrNotFound)
-	_, err = s.SetRole(ctx, tm.ID, "u2", taskmgmt.RoleAdmin)
+	wantErr(t, "RemoveMember u2", s.RemoveMember(ctx, tm.ID, "u1", "u2"), nil)
+	wantErr(t, "RemoveMember u2 again", s.RemoveMember(ctx, tm.ID, "u1", "u2"), ddbkit.ErrNotFound)
+	_, err = s.SetRole(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin)
 	wantErr(t, "SetRole non-member", err, ddbkit.ErrNotFound)
 	if got := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
 		return s.ListUserTeams(ctx, "u2", o)
@@ -298,15 +298,15 @@ func testNeverWithoutAdmin(t *testing.T, newStore NewStore) {
 	s, _ := fixed(t, newStore)
 	ctx := t.Context()
 	tm := team(t, s)
-	_, err := s.SetRole(ctx, tm.ID, "u1", taskmgmt.RoleMember)
+	_, err := s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember)
 	wantErr(t, "demote the only admin", err, ddbkit.ErrConflict)
-	wantErr(t, "remove the only admin", s.RemoveMember(ctx, tm.ID, "u1"), ddbkit.ErrConflict)
+	wantErr(t, "remove the only admin", s.RemoveMember(ctx, tm.ID, "u1", "u1"), ddbkit.ErrConflict)
 	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n"}))
-	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u2", taskmgmt.RoleAdmin))
-	must[taskmgmt.Member](t, "demote u1")(s.SetRole(ctx, tm.ID, "u1", taskmgmt.RoleMember))
-	wantErr(t, "remove the last admin u2", s.RemoveMember(ctx, tm.ID, "u2"), ddbkit.ErrConflict)
-	wantErr(t, "remove member u1", s.RemoveMember(ctx, tm.ID, "u1"), nil)
-	m := must[taskmgmt.Member](t, "SetRole same")(s.SetRole(ctx, tm.ID, "u2", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin))
+	must[taskmgmt.Member](t, "demote u1")(s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember))
+	wantErr(t, "remove the last admin u2", s.RemoveMember(ctx, tm.ID, "u2", "u2"), ddbkit.ErrConflict)
+	wantErr(t, "remove member u1", s.RemoveMember(ctx, tm.ID, "u1", "u1"), nil)
+	m := must[taskmgmt.Member](t, "SetRole same")(s.SetRole(ctx, tm.ID, "u2", "u2", taskmgmt.RoleAdmin))
 	equal(t, "still admin", m.Role, taskmgmt.RoleAdmin)
 }
 
