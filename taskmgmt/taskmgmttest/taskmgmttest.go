@@ -37,6 +37,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"CreateTeamMakesCreatorAdmin", testCreateTeam},
 		{"Members", testMembers},
 		{"NeverWithoutAdmin", testNeverWithoutAdmin},
+		{"Roles", testRoles},
 		{"Tags", testTags},
 		{"TaskLifecycleAndCounters", testTaskLifecycle},
 		{"TaskTags", testTaskTags},
