@@ -334,3 +334,40 @@ func TestDeleteTeamInterrupted(t *testing.T) {
 	}
 	ddbtest.WantSentinel(t, "DeleteTeam once more", s.DeleteTeam(ctx, "t1", "u000"), ddbkit.ErrNotFound)
 }
+
+// TestDeleteTeamRepeatChecksTheActor fails a team deletion after its
+// transaction, at the last step, the actor's own team_user item: the team
+// item is gone, and a repeat still checks the role on the actor's item.
+// Another admin, whose item the transaction deleted, is refused; the
+// actor finishes.
+func TestDeleteTeamRepeatChecksTheActor(t *testing.T) {
+	s, fc, c, table := newFanOutStore(t)
+	items := []item{rawTeam("t1", "doomed"), rawTodo("t1", "a", "2025-11-01")}
+	for _, id := range []string{"u000", "u001"} {
+		items = append(items, rawUser(id, id))
+		items = append(items, rawMembership(id, id, "t1", "doomed", "admin")...)
+	}
+	putAll(t, c, table, items)
+	ctx := t.Context()
+
+	fc.Inject("BatchWriteItem", ddbtest.InternalError, 1000)
+	ddbtest.WantSentinel(t, "DeleteTeam interrupted", s.DeleteTeam(ctx, "t1", "u000"), ddbkit.ErrUnavailable)
+	fc.Clear()
+	_, err := s.GetTeam(ctx, "t1")
+	ddbtest.WantSentinel(t, "GetTeam after the interruption", err, ddbkit.ErrNotFound)
+	if _, left := countAttr(t, c, partitionQuery(table, "TEAM#t1"), "", ""); left != 1 {
+		t.Fatalf("team partition holds %d items after the interruption, want the actor's team_user item", left)
+	}
+
+	ddbtest.WantSentinel(t, "DeleteTeam repeated by the other admin", s.DeleteTeam(ctx, "t1", "u001"), ddbkit.ErrPermissionDenied)
+	if _, left := countAttr(t, c, partitionQuery(table, "TEAM#t1"), "", ""); left != 1 {
+		t.Fatalf("the refused repeat left %d items, want 1", left)
+	}
+	if err := s.DeleteTeam(ctx, "t1", "u000"); err != nil {
+		t.Fatalf("DeleteTeam repeated by the actor: %v", err)
+	}
+	if _, left := countAttr(t, c, partitionQuery(table, "TEAM#t1"), "", ""); left != 0 {
+		t.Fatalf("team partition holds %d items after the repeat", left)
+	}
+	ddbtest.WantSentinel(t, "DeleteTeam once more", s.DeleteTeam(ctx, "t1", "u000"), ddbkit.ErrNotFound)
+}
