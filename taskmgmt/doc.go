@@ -69,20 +69,24 @@
 //	16    GetCounts, ListDailyCounts             1 GetItem; 1 Query per page (COUNTER#<date> range)
 //	      CreateUser                             1 TransactWriteItems (one item, with a token)
 //	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
-//	      SetRole, RemoveMember                  1 GetItem (+ 1 Query for an admin) + 1 TransactWriteItems
-//	                                             (SetRole to the role held: the GetItem only)
+//	      SetRole, RemoveMember                  1 GetItem + 1 TransactWriteItems (+ 1 Query when an admin
+//	                                             changes their own role; SetRole to the role held: 2 GetItem)
 //	      CreateTag                              1 TransactWriteItems (team check + Put)
 //	      CreateTask                             1 TransactWriteItems (team and tag checks, Put, 2 counters)
 //	      UpdateTask, DeleteTask                 1 GetItem + 1 TransactWriteItems (task, tag checks, counters)
 //	                                             (UpdateTask that changes nothing: the GetItem only)
-//	      RenameUser, UpdateTeam                 1 UpdateItem (ALL_NEW: the result) + 1 Query per 1000
+//	      RenameUser                             1 UpdateItem (ALL_NEW: the result) + 1 Query per 1000
 //	                                             copies on GSI_Invert + 1 TransactWriteItems per 100
-//	                                             stale copies (UpdateTeam without a new name: the
-//	                                             UpdateItem only)
-//	      DeleteTag                              1 DeleteItem + filtered Queries + 1 TransactWriteItems per 100 tasks
-//	      DeleteTeam                             1 Query per 1000 items + 1 BatchWriteItem per 25 members'
-//	                                             user_team items, 1 per 25 partition items, 1 for the team
-//	      RecalculateCounters                    1 GetItem + 1 Query per 1000 tasks (+ 1 UpdateItem on drift)
+//	                                             stale copies
+//	      UpdateTeam                             1 GetItem + 1 TransactWriteItems (the actor's check) + the
+//	                                             renamed copies as RenameUser's
+//	      DeleteTag                              1 TransactWriteItems (check + delete) + filtered Queries
+//	                                             + 1 TransactWriteItems per 100 tasks
+//	      DeleteTeam                             1 Query per 1000 items + 1 TransactWriteItems (check + the
+//	                                             first 99 deletes) + 1 BatchWriteItem per 25 further items
+//	                                             + the actor's own item last
+//	      RecalculateCounters                    1 BatchGetItem (team, COUNTER#ALL) + 1 Query per 1000 tasks
+//	                                             (+ 1 TransactWriteItems on drift or an expiresAt to remove)
 //
 // # Invitations
 //
@@ -215,9 +219,7 @@
 // same transaction as its write, or in the write's own condition when the
 // actor's item is the one written, so that a demoted or removed admin
 // writes nothing. A refusal matches ddbkit.ErrPermissionDenied (an HTTP
-// handler maps it to 403), and ErrNotAdmin too, never ErrConflict. (Invite
-// and RevokeInvitation still refuse with ErrNotAdmin matching ErrConflict,
-// as their methods document, until they move to the same error.)
+// handler maps it to 403), and ErrNotAdmin too, never ErrConflict.
 //
 //	operation                          admin       member       non-member
 //	CreateTeam                         any user; the creator becomes the admin
@@ -273,8 +275,15 @@
 //   - A task without tags has no team_task_tagRef (DynamoDB refuses an
 //     empty set); Task.TagIDs is then nil, and otherwise sorted.
 //   - The board views order by the seed's sort keys, START#<date> or
-//     END#<date>. Tasks with the same date come in DynamoDB's order,
-//     which it does not document; the memory store orders them by key.
+//     END#<date>, and tasks with the same date tie on them. What holds
+//     for ties, and the one statement of it in this package: DynamoDB
+//     documents no order among them, so no order is promised (not by
+//     task ID, not by creation); paging through a run of ties is exact,
+//     every task once, because a cursor carries the task's own key; and
+//     the memory store orders ties as DynamoDB Local does (a digest of
+//     the base key, see internal/memtable), so both stores give the same
+//     pages (TestBoardTiesMatchDynamo). An application that needs an
+//     order within a date sorts the page itself.
 //   - Tag filters: one tag, any of several (MatchAny, the default) or all
 //     of several (MatchAll); all are one FilterExpression of contains.
 //     A cursor works only for the view, filter (the same tags in any
@@ -297,7 +306,8 @@
 //     keeps an admin: demoting or removing the last one is ErrConflict;
 //     the transaction checks that the other admin it found is still one.
 //     A user who is not a member gets ErrNotFound from SetRole and
-//     RemoveMember. Authorization (who may do what) is the caller's.
+//     RemoveMember. Who may do what is the roles table above, checked in
+//     the transaction of each write.
 //   - Renames copy the new name to the denormalised copies found through
 //     GSI_Invert, in transactions of at most 100 updates, each conditional
 //     on its item existing; a repeated call finishes an interrupted one.
@@ -381,7 +391,7 @@
 //     of one address can both stay; either link then works once.
 //   - Only an admin invites or revokes, checked in the same transaction
 //     with a ConditionCheck on the admin's team_user item; anyone else,
-//     member or not, gets ErrNotAdmin (matching ErrConflict).
+//     member or not, gets ErrPermissionDenied (matching ErrNotAdmin).
 //     Authorization of who may call AcceptInvitation for which user is the
 //     caller's: the token is the proof that the invitee received the mail.
 //   - AcceptInvitation compares the token in constant time and checks the
@@ -498,7 +508,8 @@
 // Every error starts with "taskmgmt: " and matches exactly one of ddbkit's
 // sentinels with errors.Is: ErrInvalidArgument (a *ddbkit.ValidationError
 // naming the field; nothing was written), ErrNotFound, ErrAlreadyExists,
-// ErrConflict (ErrNotAdmin among them), ErrInvalidCursor, ErrCorruptItem,
+// ErrConflict, ErrPermissionDenied (ErrNotAdmin among them),
+// ErrInvalidCursor, ErrCorruptItem,
 // ErrSchemaMismatch (a missing table) and ErrUnavailable
 // (throttling, 5xx or a cancelled context through the retries). Every
 // TransactWriteItems carries a ClientRequestToken, from

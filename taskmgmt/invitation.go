@@ -73,8 +73,8 @@ type InvitationStore interface {
 	// to TTL). The returned Invitation carries its Token.
 	// It returns ErrInvalidArgument (a bad email or role, a TokenSecret
 	// under 32 bytes), ErrNotFound (no
-	// such team), ErrConflict matching ErrNotAdmin (the inviter is not an
-	// admin of the team), ErrAlreadyExists if the ID generator repeated an
+	// such team), ErrPermissionDenied matching ErrNotAdmin (the inviter
+	// is not an admin of the team), ErrAlreadyExists if the ID generator repeated an
 	// ID, or ErrUnavailable.
 	Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error)
 	// GetInvitation returns a live invitation, without its token (seed
@@ -104,16 +104,16 @@ type InvitationStore interface {
 	AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error)
 	// RevokeInvitation deletes an invitation, expired or not; the admin
 	// check and the delete are one transaction. It returns
-	// ErrInvalidArgument, ErrConflict matching ErrNotAdmin, ErrNotFound or
-	// ErrUnavailable.
+	// ErrInvalidArgument, ErrPermissionDenied matching ErrNotAdmin,
+	// ErrNotFound or ErrUnavailable.
 	RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error
 }
 
 // ErrNotAdmin reports that a user who is not an admin of the team (or no
-// member at all) tried to invite or revoke. It matches ErrConflict: the
-// team's state forbids the operation; it would succeed after an admin
-// made the user one.
-var ErrNotAdmin = fmt.Errorf("not an admin of the team: %w", ddbkit.ErrConflict)
+// member at all) tried an operation only an admin may do (see "Roles" in
+// the package doc). It matches ddbkit.ErrPermissionDenied (an HTTP
+// handler's 403), not ErrConflict: retrying as is cannot succeed.
+var ErrNotAdmin = fmt.Errorf("not an admin of the team: %w", ddbkit.ErrPermissionDenied)
 
 // DefaultInvitationLifetime is how long an invitation lives by default,
 // as the seed's example (createdAt 1768141200, expiresAt 1768227600).
@@ -124,10 +124,6 @@ const (
 	MaxTokenLen = 512 // longer than any token; another writer's tokens may differ from ours
 	TokenBytes  = 32  // 256 bits
 )
-
-func errNotAdmin(teamID, userID string) error {
-	return fmt.Errorf("user %q of team %q: %w", userID, teamID, ErrNotAdmin)
-}
 
 // errInvitationNotFound is the one error of a missing, accepted, revoked
 // or expired invitation and of a wrong token: the same text for the same

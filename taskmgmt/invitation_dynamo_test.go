@@ -150,7 +150,7 @@ func TestInvitationFaults(t *testing.T) {
 		}
 	})
 	_, err = s.Invite(ctx, "id01", "u2", taskmgmt.NewInvitation{Email: "eve@example.com"})
-	ddbtest.WantSentinel(t, "Invite by an admin demoted meanwhile", err, ddbkit.ErrConflict)
+	ddbtest.WantSentinel(t, "Invite by an admin demoted meanwhile", err, ddbkit.ErrPermissionDenied)
 
 	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1)
 	if err := s.RevokeInvitation(ctx, "id01", "u1", inv.ID); err != nil {

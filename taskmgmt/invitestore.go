@@ -117,7 +117,7 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		ws = append(ws, backend.PutNew(labelInvitation, c.it, invitationItem(c.o.storedForm(inv))))
 		err = c.b.Tx(ctx, r, ws)
 		if _, ok := backend.Failed(err, labelAdmin); ok {
-			return errNotAdmin(teamID, inviterID)
+			return errPermission(teamID, inviterID, "invite")
 		}
 		if old, ok := backend.Failed(err, labelTeam); ok {
 			if old == nil {
@@ -281,7 +281,7 @@ func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitation
 	})
 	// The admin check first: a non-admin learns nothing of the invitation.
 	if _, ok := backend.Failed(err, labelAdmin); ok {
-		return wrap(op, errNotAdmin(teamID, adminID))
+		return wrap(op, errPermission(teamID, adminID, "revoke an invitation"))
 	}
 	if _, ok := backend.Failed(err, labelInvitation); ok {
 		return wrap(op, errInvitationNotFound(teamID, invitationID))

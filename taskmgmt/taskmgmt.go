@@ -411,7 +411,8 @@ type TaskStore interface {
 	// ErrConflict, ErrCorruptItem or ErrUnavailable.
 	DeleteTask(ctx context.Context, teamID, taskID string) error
 	// ListBoard lists a board view (AP 7 to 15): by start date (by end
-	// date for ViewEndOverdue), ties in task ID order, optionally filtered
+	// date for ViewEndOverdue; tasks of one date in no promised order, see
+	// the package doc), optionally filtered
 	// by tags. A filtered page evaluates at most Options.FilterBudget
 	// tasks: it may be short, or empty, with a Next cursor; page on until
 	// Next is "". Its cursors work only for the same view, filter and

@@ -264,12 +264,12 @@ func testRevoke(t *testing.T, newStore NewStore) {
 	tm := inviteFixture(t, s)
 	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
 	err := s.RevokeInvitation(ctx, tm.ID, "u2", inv.ID)
-	wantErr(t, "a member revoking", err, ddbkit.ErrConflict)
+	wantErr(t, "a member revoking", err, ddbkit.ErrPermissionDenied)
 	if !errors.Is(err, taskmgmt.ErrNotAdmin) {
 		t.Fatalf("%v does not match ErrNotAdmin", err)
 	}
-	wantErr(t, "a non-member revoking", s.RevokeInvitation(ctx, tm.ID, "u3", inv.ID), ddbkit.ErrConflict)
-	wantErr(t, "a non-admin revoking a missing invitation learns nothing", s.RevokeInvitation(ctx, tm.ID, "u2", "nope"), ddbkit.ErrConflict)
+	wantErr(t, "a non-member revoking", s.RevokeInvitation(ctx, tm.ID, "u3", inv.ID), ddbkit.ErrPermissionDenied)
+	wantErr(t, "a non-admin revoking a missing invitation learns nothing", s.RevokeInvitation(ctx, tm.ID, "u2", "nope"), ddbkit.ErrPermissionDenied)
 	must[taskmgmt.Invitation](t, "still there")(s.GetInvitation(ctx, tm.ID, inv.ID))
 	wantErr(t, "revoking none", s.RevokeInvitation(ctx, tm.ID, "u1", "nope"), ddbkit.ErrNotFound)
 	wantErr(t, "RevokeInvitation", s.RevokeInvitation(ctx, tm.ID, "u1", inv.ID), nil)
@@ -330,8 +330,8 @@ func testBadInvite(t *testing.T, newStore NewStore) {
 		{"an unknown role", tm.ID, "u1", taskmgmt.NewInvitation{Email: "a@example.com", Role: "owner"}, nil, "Role"},
 		{"a # in the team ID", "t#1", "u1", taskmgmt.NewInvitation{Email: "a@example.com"}, nil, "TeamID"},
 		{"no inviter", tm.ID, "", taskmgmt.NewInvitation{Email: "a@example.com"}, nil, "InviterID"},
-		{"a member inviting", tm.ID, "u2", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrConflict, ""},
-		{"a non-member inviting", tm.ID, "u3", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrConflict, ""},
+		{"a member inviting", tm.ID, "u2", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrPermissionDenied, ""},
+		{"a non-member inviting", tm.ID, "u3", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrPermissionDenied, ""},
 		{"an unknown team", "t-none", "u1", taskmgmt.NewInvitation{Email: "a@example.com"}, ddbkit.ErrNotFound, ""},
 	} {
 		_, err := s.Invite(ctx, tc.team, tc.inviter, tc.in)
@@ -340,7 +340,7 @@ func testBadInvite(t *testing.T, newStore NewStore) {
 		} else {
 			wantErr(t, tc.name, err, tc.want)
 		}
-		if tc.want == ddbkit.ErrConflict && !errors.Is(err, taskmgmt.ErrNotAdmin) {
+		if tc.want == ddbkit.ErrPermissionDenied && !errors.Is(err, taskmgmt.ErrNotAdmin) {
 			t.Fatalf("%s: %v does not match ErrNotAdmin", tc.name, err)
 		}
 		equal(t, tc.name+": nothing written", invitations(t, s, tm.ID), []taskmgmt.Invitation(nil))
@@ -349,7 +349,7 @@ func testBadInvite(t *testing.T, newStore NewStore) {
 	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin))
 	must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember))
 	_, err := s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "a@example.com"})
-	wantErr(t, "a demoted admin inviting", err, ddbkit.ErrConflict)
+	wantErr(t, "a demoted admin inviting", err, ddbkit.ErrPermissionDenied)
 	must[taskmgmt.Invitation](t, "the new admin")(s.Invite(ctx, tm.ID, "u2", taskmgmt.NewInvitation{Email: "a@example.com"}))
 	for _, a := range []taskmgmt.Acceptance{{TeamID: "t#", InvitationID: "i", Token: "x"}, {TeamID: tm.ID, InvitationID: "", Token: "x"}} {
 		_, err := s.AcceptInvitation(ctx, "u3", a)
