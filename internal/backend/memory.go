@@ -136,12 +136,11 @@ func gsiPos(ix ddb.Index, item ddb.Item) (pk, sk string, ok bool) {
 // in step.
 func (mt *memTable) store(item ddb.Item) {
 	k := KeyOf(mt.t.Table, item)
-	var ties []string
-	if e := mt.entry(k); e != nil {
-		ties = e.ties
+	var old ddb.Item
+	s := &stored{item: item}
+	if e := mt.unlink(k); e != nil {
+		old, s.ties = e.item, e.ties
 	}
-	old := mt.unlink(k)
-	s := &stored{item: item, ties: ties}
 	mt.items.Put(k.PK, k.SK, mt.t.KeyOf(item), s)
 	mt.pks[k.PK]++
 	for i, ix := range mt.t.Indexes {
@@ -168,27 +167,26 @@ func (mt *memTable) store(item ddb.Item) {
 // drop deletes the item at k and its index entries, reporting whether it
 // existed.
 func (mt *memTable) drop(k Key) bool {
-	old := mt.unlink(k)
-	if old == nil {
+	e := mt.unlink(k)
+	if e == nil {
 		return false
 	}
-	mt.wrote(old, nil)
+	mt.wrote(e.item, nil)
 	if mt.onWrite != nil {
-		mt.onWrite(mt.t.Name, old, nil)
+		mt.onWrite(mt.t.Name, e.item, nil)
 	}
 	return true
 }
 
 // unlink takes the item at k, if any, out of the table and its indexes,
-// and returns it.
-func (mt *memTable) unlink(k Key) ddb.Item {
+// and returns its entry.
+func (mt *memTable) unlink(k Key) *stored {
 	e := mt.entry(k)
 	if e == nil {
 		return nil
 	}
-	old := e.item
 	for i, ix := range mt.t.Indexes {
-		if gpk, gsk, ok := gsiPos(ix, old); ok {
+		if gpk, gsk, ok := gsiPos(ix, e.item); ok {
 			mt.gsis[ix.Name].DeleteTie(gpk, gsk, e.ties[i]) // store gave it a tie
 		}
 	}
@@ -196,7 +194,7 @@ func (mt *memTable) unlink(k Key) ddb.Item {
 		delete(mt.pks, k.PK)
 	}
 	mt.items.Delete(k.PK, k.SK, k.Item(mt.t.Table))
-	return old
+	return e
 }
 
 // partitions returns the table's partition keys, in order.
