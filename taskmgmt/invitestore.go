@@ -37,15 +37,7 @@ func (c *core) userCheck(userID, name string, item ddb.Item) backend.Write {
 	if !c.o.AcceptOnlyAddressee {
 		return c.checkNamed(labelUser, k, attrUserName, name)
 	}
-	named := backend.Equal(attrUserName, s(name))
-	if name == "" {
-		named = backend.Or(backend.Equal(attrUserName, s("")), backend.Missing(attrUserName))
-	}
-	email := backend.Missing(attrUserEmail)
-	if v, ok := item[attrUserEmail]; ok {
-		email = backend.Equal(attrUserEmail, v)
-	}
-	return backend.CheckWhen(labelUser, c.t, k.key(), backend.When(backend.And(backend.Equal(AttrPK, s(k.pk)), named, email)))
+	return backend.CheckWhen(labelUser, c.t, k.key(), backend.Unchanged(c.t, item, []string{attrUserEmail}, named(attrUserName, name)))
 }
 
 // maxReplaced bounds the earlier invitations of one address one Invite
@@ -119,11 +111,8 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		if _, ok := backend.Failed(err, labelAdmin); ok {
 			return errPermission(teamID, inviterID, "invite")
 		}
-		if old, ok := backend.Failed(err, labelTeam); ok {
-			if old == nil {
-				return errTeamNotFound(teamID)
-			}
-			return raced("team " + strconv.Quote(teamID))
+		if err, ok := teamFailed(err, teamID); ok {
+			return err
 		}
 		if _, ok := backend.Failed(err, labelInvitation); ok {
 			return errRepeatedID("invitation", inv.ID)

@@ -2,6 +2,7 @@ package taskmgmt
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -151,8 +152,31 @@ func (c *core) checkNamed(label string, k itemKey, attr, v string) backend.Write
 	if v != "" {
 		return backend.Check(label, c.t, k.key(), ddb.Item{attr: s(v)})
 	}
-	return backend.CheckWhen(label, c.t, k.key(), backend.When(backend.And(
-		backend.Equal(AttrPK, s(k.pk)), backend.Or(backend.Equal(attr, s("")), backend.Missing(attr)))))
+	return backend.CheckWhen(label, c.t, k.key(), backend.When(backend.And(backend.Equal(AttrPK, s(k.pk)), named(attr, v))))
+}
+
+// named is the filter that attr holds name, as a name copy reads it: a
+// name read as "" (a lenient read of a missing one) must still be "" or
+// missing.
+func named(attr, name string) backend.Filter {
+	if name != "" {
+		return backend.Equal(attr, s(name))
+	}
+	return backend.Or(backend.Equal(attr, s("")), backend.Missing(attr))
+}
+
+// teamFailed maps the failed check of the team (labelTeam) in a
+// transaction's err: ErrNotFound when the team is gone, a race (retried)
+// when it changed since the read; ok is false when that check did not fail.
+func teamFailed(err error, teamID string) (error, bool) {
+	old, ok := backend.Failed(err, labelTeam)
+	if !ok {
+		return err, false
+	}
+	if old == nil {
+		return errTeamNotFound(teamID), true
+	}
+	return raced("team " + strconv.Quote(teamID)), true
 }
 
 // Transaction item labels, by which failed conditions are told apart.

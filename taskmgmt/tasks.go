@@ -247,14 +247,7 @@ func (c *core) taskUpdate(p TaskPatch, t Task, item ddb.Item) backend.Write {
 			}
 		}
 	}
-	k := taskKey(t.TeamID, t.ID)
-	asRead := func(attr string) backend.Filter {
-		if v, ok := item[attr]; ok {
-			return backend.Equal(attr, v)
-		}
-		return backend.Missing(attr)
-	}
-	conds := []backend.Filter{backend.Equal(AttrPK, s(k.pk)), asRead(attrStatus)}
+	read := []string{attrStatus} // the attributes the write depends on, as read
 	if p.Title != nil {
 		set(attrTitle)
 	}
@@ -271,13 +264,13 @@ func (c *core) taskUpdate(p TaskPatch, t Task, item ddb.Item) backend.Write {
 		set(attrEndTime, AttrEndSortSK)
 	}
 	if p.Start != nil || p.End != nil {
-		conds = append(conds, asRead(attrStartTime), asRead(attrEndTime))
+		read = append(read, attrStartTime, attrEndTime)
 	}
 	if p.TagIDs != nil {
 		set(attrTagRef)
-		conds = append(conds, asRead(attrTagRef))
+		read = append(read, attrTagRef)
 	}
-	return backend.Update(labelTask, c.t, k.key(), u, backend.When(backend.And(conds...)))
+	return backend.Update(labelTask, c.t, taskKey(t.TeamID, t.ID).key(), u, backend.Unchanged(c.t, item, read))
 }
 
 // UpdateTask implements TaskStore.UpdateTask, which documents its errors.

@@ -226,11 +226,8 @@ func (c *core) UpdateTeam(ctx context.Context, teamID, actorID string, p TeamPat
 		if err, ok := refused(err, teamID, actorID, op); ok {
 			return err
 		}
-		if old, ok := backend.Failed(err, labelTeam); ok {
-			if old == nil {
-				return errTeamNotFound(teamID)
-			}
-			return raced("team " + strconv.Quote(teamID))
+		if err, ok := teamFailed(err, teamID); ok {
+			return err
 		}
 		if err != nil {
 			return err
@@ -383,11 +380,8 @@ func (c *core) AddMember(ctx context.Context, teamID, actorID, userID string, ro
 		if err, ok := refused(err, teamID, actorID, op); ok {
 			return err
 		}
-		if old, ok := backend.Failed(err, labelTeam); ok {
-			if old == nil {
-				return errTeamNotFound(teamID)
-			}
-			return raced("team " + strconv.Quote(teamID))
+		if err, ok := teamFailed(err, teamID); ok {
+			return err
 		}
 		if old, ok := backend.Failed(err, labelUser); ok {
 			if old == nil {
