@@ -51,6 +51,11 @@ func TestAcceptOnlyAddressee(t *testing.T) {
 			if len(members.Items) != 1 {
 				t.Fatalf("members after a refused acceptance = %+v, want the admin alone", members.Items)
 			}
+			// Only ASCII letters fold: the Kelvin sign is no k.
+			must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u5", Email: "\u212Aim@example.com", Name: "not kim"}))
+			kim := must[taskmgmt.Invitation](t)(s.Invite(ctx, team.ID, "u1", taskmgmt.NewInvitation{Email: "kim@example.com"}))
+			_, err = s.AcceptInvitation(ctx, "u5", link(team, kim))
+			ddbtest.WantSentinel(t, "a user whose address folds to the addressee's under Unicode rules", err, ddbkit.ErrPermissionDenied)
 			m := must[taskmgmt.Member](t)(s.AcceptInvitation(ctx, "u3", link(team, inv)))
 			if m.UserID != "u3" {
 				t.Fatalf("the addressee's acceptance = %+v", m)

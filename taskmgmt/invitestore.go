@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
@@ -26,6 +25,30 @@ const (
 // by a user who is not the invitation's addressee.
 func errNotAddressee(invitationID, userID string) error {
 	return fmt.Errorf("%w: invitation %q was sent to another address than user %q's; the addressee must accept it, signed in with that address", ddbkit.ErrPermissionDenied, invitationID, userID)
+}
+
+// sameAddress reports whether two email addresses are one, ignoring the
+// case of ASCII letters only. Unicode case folding would make addresses
+// of other people equal (the Kelvin sign K folds to k, the long s ſ to
+// s), so that a user registered as "\u212Aim@example.com" could accept
+// kim@example.com's invitation under Options.AcceptOnlyAddressee.
+func sameAddress(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range len(a) {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // userCheck is the acceptance's check that the user, read as item, still
@@ -85,7 +108,7 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		// a filter would have read too) and compares here.
 		var earlier []backend.Key
 		err = c.walk(ctx, liveInvitationsQuery(c.it, teamID, now.Add(-c.o.InvitationLifetime-clockSlack)), backend.Filter{}, func(it ddb.Item) bool {
-			if e, _ := backend.Str(it, attrEmail); len(earlier) < maxReplaced && strings.EqualFold(e, in.Email) {
+			if e, _ := backend.Str(it, attrEmail); len(earlier) < maxReplaced && sameAddress(e, in.Email) {
 				earlier = append(earlier, backend.KeyOf(c.it, it))
 			}
 			return false
@@ -194,7 +217,7 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 	if err != nil {
 		return Member{}, wrap(op, err)
 	}
-	if c.o.AcceptOnlyAddressee && !strings.EqualFold(u.Email, inv.Email) {
+	if c.o.AcceptOnlyAddressee && !sameAddress(u.Email, inv.Email) {
 		return Member{}, wrap(op, errNotAddressee(a.InvitationID, userID))
 	}
 	// The names to copy, and the checks that the team and the user still
@@ -241,7 +264,7 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 			if derr != nil {
 				return derr
 			}
-			if c.o.AcceptOnlyAddressee && !strings.EqualFold(u.Email, inv.Email) {
+			if c.o.AcceptOnlyAddressee && !sameAddress(u.Email, inv.Email) {
 				return errNotAddressee(a.InvitationID, userID) // the address changed meanwhile
 			}
 			userName, uItem = u.Name, old
