@@ -71,10 +71,18 @@ func NewMemory(clock Clock, ts ...Table) *Memory {
 	m := &Memory{clock: clock, tables: make(map[string]*memTable, len(ts))}
 	for _, t := range ts {
 		mt := &memTable{t: t, items: memtable.New[*stored](t.Table, ddb.Index{}), gsis: map[string]*memtable.Table[*stored]{}, pks: map[string]int{}}
+		// Entries hold their stored item, which gives a page's cursor key:
+		// a write builds no key map (store).
+		mt.items.SetKeyOf(func(s *stored) ddb.Item { return t.KeyOf(s.item) })
 		for _, ix := range t.Indexes {
 			// Each index orders its ties as DynamoDB Local does, which
 			// depends on which base key attributes its key holds.
-			mt.gsis[ix.Name] = memtable.New[*stored](t.Table, ix)
+			gsi := memtable.New[*stored](t.Table, ix)
+			gsi.SetKeyOf(func(s *stored) ddb.Item {
+				_, _, key, _ := mt.gsiKey(ix, s.item)
+				return key
+			})
+			mt.gsis[ix.Name] = gsi
 		}
 		m.tables[t.Name] = mt
 	}
@@ -141,10 +149,10 @@ func (mt *memTable) store(item ddb.Item) {
 	if e := mt.unlink(k); e != nil {
 		old, s.ties = e.item, e.ties
 	}
-	mt.items.Put(k.PK, k.SK, mt.t.KeyOf(item), s)
+	mt.items.Put(k.PK, k.SK, nil, s) // its key from s (NewMemory)
 	mt.pks[k.PK]++
 	for i, ix := range mt.t.Indexes {
-		if gpk, gsk, gkey, ok := mt.gsiKey(ix, item); ok {
+		if gpk, gsk, ok := gsiPos(ix, item); ok {
 			gsi := mt.gsis[ix.Name]
 			if s.ties == nil || s.ties[i] == "" {
 				// The first entry of this base key in ix: its tie is
@@ -153,9 +161,10 @@ func (mt *memTable) store(item ddb.Item) {
 				if s.ties == nil {
 					s.ties = make([]string, len(mt.t.Indexes))
 				}
+				_, _, gkey, _ := mt.gsiKey(ix, item)
 				s.ties[i] = gsi.Tie(gkey)
 			}
-			gsi.PutTie(gpk, gsk, s.ties[i], gkey, s)
+			gsi.PutTie(gpk, gsk, s.ties[i], nil, s)
 		}
 	}
 	mt.wrote(old, item)
@@ -193,7 +202,7 @@ func (mt *memTable) unlink(k Key) *stored {
 	if mt.pks[k.PK]--; mt.pks[k.PK] <= 0 {
 		delete(mt.pks, k.PK)
 	}
-	mt.items.Delete(k.PK, k.SK, k.Item(mt.t.Table))
+	mt.items.Delete(k.PK, k.SK, nil) // a base table's entries have no tie
 	return e
 }
 

@@ -31,12 +31,30 @@ type Table[T any] struct {
 	// that a Get costs a hash, not a descent of the partition's B-tree
 	// (nil for an index, whose sort keys are not unique).
 	byKey map[[2]string]T
+	// keyOf, when set (SetKeyOf), gives an entry's cursor key from its
+	// value, so that a write stores no key map of its own.
+	keyOf func(T) ddb.Item
 }
 
 type entry[T any] struct {
-	sk, tie string // order: sort key, then the tie-breaker (Table.tie)
-	key     ddb.Item
+	sk, tie string   // order: sort key, then the tie-breaker (Table.tie)
+	key     ddb.Item // nil when the table's keyOf gives it
 	v       T
+}
+
+// SetKeyOf makes keyOf give the cursor key of an entry from its value
+// (every attribute a cursor positioned at it carries, see Put) when the
+// entry was put with a nil key. A caller whose values hold their item
+// saves a key map per entry and write: a key is needed only when a page
+// ends on the entry.
+func (t *Table[T]) SetKeyOf(keyOf func(T) ddb.Item) { t.keyOf = keyOf }
+
+// cursorKey is e's cursor key.
+func (t *Table[T]) cursorKey(e entry[T]) ddb.Item {
+	if e.key == nil && t.keyOf != nil {
+		return t.keyOf(e.v)
+	}
+	return e.key
 }
 
 func less[T any](a, b entry[T]) bool {
@@ -58,7 +76,8 @@ func New[T any](t ddb.Table, ix ddb.Index) *Table[T] {
 
 // Put stores v under partition pk and sort key sk, replacing the entry with
 // the same key. key holds every attribute a cursor positioned at this entry
-// carries (see ddb.KeyQuery.KeyAttrs).
+// carries (see ddb.KeyQuery.KeyAttrs); it may be nil when SetKeyOf gives
+// it, and in a base table, whose entries need no tie-breaker.
 func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
 	t.PutTie(pk, sk, t.rule.tie(key), key, v)
 }
@@ -107,7 +126,7 @@ func (t *Table[T]) Get(pk, sk string) (T, bool) {
 }
 
 // Delete removes the entry under pk and sk with the given key, reporting
-// whether it existed.
+// whether it existed. In a base table, key may be nil.
 func (t *Table[T]) Delete(pk, sk string, key ddb.Item) bool {
 	return t.DeleteTie(pk, sk, t.rule.tie(key))
 }
@@ -159,7 +178,7 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 	}
 	var (
 		out     []T
-		last    ddb.Item
+		last    entry[T]
 		next    string
 		nextErr error
 		from    *entry[T]
@@ -190,7 +209,7 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 			spent = ev.Add(1)
 			if !keep(e.v) {
 				if spent {
-					next, nextErr = ddb.EncodeCursor(q, e.key)
+					next, nextErr = ddb.EncodeCursor(q, t.cursorKey(e))
 					return false
 				}
 				return true
@@ -199,13 +218,13 @@ func (t *Table[T]) Query(q ddb.KeyQuery, limit int, cursor string, keep func(T) 
 		if len(out) == limit {
 			// e follows the page, so there is a next page; it starts
 			// after the page's last entry.
-			next, nextErr = ddb.EncodeCursor(q, last)
+			next, nextErr = ddb.EncodeCursor(q, t.cursorKey(last))
 			return false
 		}
 		out = append(out, e.v)
-		last = e.key
+		last = e
 		if spent {
-			next, nextErr = ddb.EncodeCursor(q, e.key)
+			next, nextErr = ddb.EncodeCursor(q, t.cursorKey(e))
 			return false
 		}
 		return true
