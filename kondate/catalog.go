@@ -70,11 +70,15 @@ type PopularityDrift struct {
 }
 
 // CatalogStore stores the public catalog and users' saved entries. The
-// lists need GSI2 (newest, popular) and GSI3 (by creator), and the lookups
-// by ID GSI1: without the index enabled in Options they fail with
-// ErrSchemaMismatch before any call. GSIs are eventually consistent on
-// DynamoDB: an entry published or saved a moment ago may not be listed or
-// found by ID yet.
+// lookups by ID need GSI1 and the popular list GSI2: without the index
+// enabled in Options they fail with ErrSchemaMismatch before any call.
+// Newest and by creator read GSI2 and GSI3 once Options enables them, and
+// the base table before (the seed's staged rollout, section 10), in the
+// same order; a cursor is bound to where its list read, so a cursor issued
+// before the switch fails with ErrInvalidCursor after it (page again from
+// the start). GSIs, and the base table as the lists read it, are
+// eventually consistent on DynamoDB: an entry published or saved a moment
+// ago may not be listed or found by ID yet.
 type CatalogStore interface {
 	// Publish publishes the user's recipe or set to the catalog, in one
 	// transaction: the catalog item, the creator's copy, and publishedAt
@@ -95,7 +99,8 @@ type CatalogStore interface {
 	// are. It returns ErrNotFound.
 	GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error)
 	// ListCatalogNewest lists the catalog's entries most recently
-	// published first: one Query of GSI2 per page. Filtered by a tag, a
+	// published first: one Query per page, of GSI2 or, while
+	// Options.EnableGSI2 is off, of CATALOG#<kind>. Filtered by a tag, a
 	// page makes as many Queries as its FilterBudget allows, and may be
 	// short or empty with a Next cursor (see CatalogPageOptions); so may
 	// the other two lists.
@@ -104,7 +109,8 @@ type CatalogStore interface {
 	// ID first): one Query of GSI2 per page.
 	ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogByCreator lists a creator's entries most recently
-	// published first: one Query of GSI3 per page.
+	// published first: one Query per page, of GSI3 or, while
+	// Options.EnableGSI3 is off, of CREATOR#<creatorId>.
 	ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
 	// SaveCatalogEntry saves the entry for the user, and in the same
 	// transaction increments its savedCount and moves its popular-order
@@ -483,7 +489,37 @@ func (c *core) GetCatalogEntry(ctx context.Context, kind CatalogKind, id string)
 	return e, wrap(op, err)
 }
 
-func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, ix ddb.Index, pv, prefix string, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+// catalogRoute is where a catalog list reads: an index, or the base table
+// (the zero Index), its partition and the prefix of its sort keys.
+type catalogRoute struct {
+	ix     ddb.Index
+	pv     string
+	prefix string
+}
+
+// newestRoute reads GSI2 once the options enable it, and before that the
+// base table's CATALOG#<kind> / CREATED#<createdAt>#<id>, whose sort keys
+// end as the GSI2 keys do (SORT#NEWEST#<createdAt>#<id>), so both give
+// the same order.
+func (c *core) newestRoute(kind CatalogKind) catalogRoute {
+	if c.o.EnableGSI2 {
+		return catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Newest}
+	}
+	return catalogRoute{ddb.Index{}, catalogPrefix + string(kind), skCreated}
+}
+
+// creatorRoute reads GSI3 once the options enable it, and before that the
+// creator's copies in the base table, CREATOR#<creatorId> /
+// CATALOG_<kind>#<createdAt>#<id>: the same order as GSI3's
+// CREATED#<createdAt>#<id>.
+func (c *core) creatorRoute(creatorID string, kind CatalogKind) catalogRoute {
+	if c.o.EnableGSI3 {
+		return catalogRoute{indexGSI3, creatorPrefix + creatorID + "#" + string(kind), skCreated}
+	}
+	return catalogRoute{ddb.Index{}, creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#"}
+}
+
+func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, rt catalogRoute, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
 	err := check(func(v *validator) {
 		if creatorID != nil {
 			v.ID("CreatorID", *creatorID, MaxIDLen)
@@ -499,30 +535,34 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 	if _, err := opts.EffectiveLimit(); err != nil {
 		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
 	}
-	if err := c.o.index(ix); err != nil {
-		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
+	if rt.ix.Name != "" {
+		if err := c.o.index(rt.ix); err != nil {
+			return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
+		}
 	}
 	var f backend.Filter
 	if opts.Tag != "" {
 		f = backend.Contains("tags", opts.Tag)
 	}
-	q := ddb.KeyQuery{Table: c.t, Index: ix, PartitionValue: pv, Sort: ddb.SortBeginsWith(prefix), Descending: true}
+	// The base table is read eventually consistent, as the indexes are:
+	// the same guarantee, at the same cost.
+	q := ddb.KeyQuery{Table: c.t, Index: rt.ix, PartitionValue: rt.pv, Sort: ddb.SortBeginsWith(rt.prefix), Descending: true}
 	return listFiltered(ctx, c, op, opts.PageOptions, q, f, catalogDecoder)
 }
 
 // ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
 func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog newest", kind, nil, indexGSI2, catalogPrefix+string(kind), gsi2Newest, opts)
+	return c.listCatalog(ctx, "list catalog newest", kind, nil, c.newestRoute(kind), opts)
 }
 
 // ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
 func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog popular", kind, nil, indexGSI2, catalogPrefix+string(kind), gsi2Popular, opts)
+	return c.listCatalog(ctx, "list catalog popular", kind, nil, catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Popular}, opts)
 }
 
 // ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
 func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, indexGSI3, creatorPrefix+creatorID+"#"+string(kind), skCreated, opts)
+	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, c.creatorRoute(creatorID, kind), opts)
 }
 
 // countedEntry returns the two items of entry e, read as cat, rewritten

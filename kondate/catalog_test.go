@@ -33,10 +33,12 @@ func (u *updateCounter) UpdateTable(ctx context.Context, in *dynamodb.UpdateTabl
 var quick = kondate.SchemaOptions(func(o *schema.Options) { o.PollInterval = 50 * time.Millisecond })
 
 // TestStagedRollout: the seed's section 10 on DynamoDB Local. The table
-// starts with GSI1 only; catalog entries are written; enabling GSI2 adds
-// it with exactly one UpdateTable, and the entries written before are
-// listed (their GSI2 keys were written all along); then GSI3 the same way.
-// A table ahead of the options keeps its indexes.
+// starts with GSI1 only; catalog entries are written, and newest and by
+// creator are listed from the base table; enabling GSI2 adds it with
+// exactly one UpdateTable, and the entries written before are listed
+// (their GSI2 keys were written all along); then GSI3 the same way. A
+// table ahead of the options keeps its indexes. checkStage holds the lists
+// and their cursors at each stage.
 func TestStagedRollout(t *testing.T) {
 	raw := ddbtest.Client(t)
 	c := &updateCounter{Client: raw}
@@ -55,19 +57,8 @@ func TestStagedRollout(t *testing.T) {
 	if got := describe(t, raw, name).gsis; !slices.Equal(got, []string{"GSI1"}) {
 		t.Fatalf("GSIs %v, want GSI1 only", got)
 	}
-	var want []string
-	for i := range 3 {
-		r, err := s1.CreateRecipe(ctx, u, kondate.NewRecipe{Title: fmt.Sprint("r", i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s1.Publish(ctx, u, kondate.KindRecipe, r.ID); err != nil {
-			t.Fatal(err)
-		}
-		want = append([]string{r.ID}, want...)
-	}
-	_, err = s1.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
-	ddbtest.WantSentinel(t, "ListCatalogNewest before GSI2", err, ddbkit.ErrSchemaMismatch)
+	want := publishThree(t, s1)
+	first := checkStage(t, s1, 1, want, nil)
 
 	s2 := kondate.NewDynamoStore(c, deterministic, on, gsi2)
 	c.n.Store(0)
@@ -75,16 +66,7 @@ func TestStagedRollout(t *testing.T) {
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI}) || c.n.Load() != 1 {
 		t.Fatalf("EnsureTable with GSI2 = %v, %v, %d UpdateTable calls; want one add GSI, one call", changes, err, c.n.Load())
 	}
-	for _, list := range []func(context.Context, kondate.CatalogKind, kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error){
-		s2.ListCatalogNewest, s2.ListCatalogPopular,
-	} {
-		p, err := list(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
-		if err != nil || !slices.Equal(entryIDs(p.Items), want) {
-			t.Fatalf("a GSI2 list after the rollout = %v, %v; want %v", entryIDs(p.Items), err, want)
-		}
-	}
-	_, err = s2.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogPageOptions{})
-	ddbtest.WantSentinel(t, "ListCatalogByCreator before GSI3", err, ddbkit.ErrSchemaMismatch)
+	second := checkStage(t, s2, 2, want, first)
 
 	s3 := kondate.NewDynamoStore(c, deterministic, on, gsi2, gsi3)
 	c.n.Store(0)
@@ -92,10 +74,8 @@ func TestStagedRollout(t *testing.T) {
 	if err != nil || !slices.Equal(actions(changes), []string{schema.ActionAddGSI}) || c.n.Load() != 1 {
 		t.Fatalf("EnsureTable with GSI3 = %v, %v, %d UpdateTable calls", changes, err, c.n.Load())
 	}
-	p, err := s3.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogPageOptions{})
-	if err != nil || !slices.Equal(entryIDs(p.Items), want) {
-		t.Fatalf("ListCatalogByCreator after the rollout = %v, %v; want %v", entryIDs(p.Items), err, want)
-	}
+	third := checkStage(t, s3, 3, want, second)
+	checkBackCursors(t, s1, third)
 	// The older code, with GSI1 only, changes nothing: the table is ahead.
 	c.n.Store(0)
 	if changes, err := kondate.EnsureTable(ctx, c, name, quick); err != nil || len(changes) != 0 || c.n.Load() != 0 {
@@ -104,6 +84,116 @@ func TestStagedRollout(t *testing.T) {
 	if got := describe(t, raw, name).gsis; len(got) != 3 {
 		t.Fatalf("GSIs %v, want all three", got)
 	}
+}
+
+// TestStagedRolloutMemory: the same stages on the memory store, each a
+// store with the options of its stage over the items of the one before.
+func TestStagedRolloutMemory(t *testing.T) {
+	gsi2 := func(o *kondate.Options) { o.EnableGSI2 = true }
+	gsi3 := func(o *kondate.Options) { o.EnableGSI3 = true }
+	s1 := kondate.NewMemoryStore(deterministic)
+	want := publishThree(t, s1)
+	first := checkStage(t, s1, 1, want, nil)
+	next := func(prev *kondate.MemoryStore, opts ...func(*kondate.Options)) *kondate.MemoryStore {
+		s := kondate.NewMemoryStore(append([]func(*kondate.Options){deterministic}, opts...)...)
+		if err := s.Import(prev.Export()); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s2 := next(s1, gsi2)
+	second := checkStage(t, s2, 2, want, first)
+	third := checkStage(t, next(s2, gsi2, gsi3), 3, want, second)
+	checkBackCursors(t, s1, third)
+}
+
+// publishThree publishes three recipes of u and returns their IDs, newest
+// first.
+func publishThree(t *testing.T, s kondate.Store) []string {
+	t.Helper()
+	var want []string
+	for i := range 3 {
+		r, err := s.CreateRecipe(t.Context(), u, kondate.NewRecipe{Title: fmt.Sprint("r", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Publish(t.Context(), u, kondate.KindRecipe, r.ID); err != nil {
+			t.Fatal(err)
+		}
+		want = append([]string{r.ID}, want...)
+	}
+	return want
+}
+
+// stageCursors are the cursors after the first page of two of each list
+// at a stage.
+type stageCursors struct{ newest, byCreator string }
+
+// checkStage lists the three entries want (newest first) on s at a stage
+// of the rollout (1: GSI1 only, 2: and GSI2, 3: all three), newest and by
+// creator in pages of two, and popular, which needs GSI2. A cursor of the
+// stage before (prev) goes on where it stopped while its list reads the
+// same place (the base table, or the same index), and fails with
+// ErrInvalidCursor once the list has moved: a base-table cursor is not
+// one of an index, whose entries may differ (an item another writer left
+// without GSI keys is in one and not the other).
+func checkStage(t *testing.T, s kondate.Store, stage int, want []string, prev *stageCursors) *stageCursors {
+	t.Helper()
+	ctx := t.Context()
+	lists := []struct {
+		name  string
+		list  func(kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)
+		moved bool // the list reads elsewhere than at the stage before
+		next  *string
+	}{
+		{"newest", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+			return s.ListCatalogNewest(ctx, kondate.KindRecipe, o)
+		}, stage == 2, nil},
+		{"by creator", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+			return s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, o)
+		}, stage == 3, nil},
+	}
+	out := &stageCursors{}
+	lists[0].next, lists[1].next = &out.newest, &out.byCreator
+	for i, l := range lists {
+		p1, err := l.list(kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}})
+		if err != nil || !slices.Equal(entryIDs(p1.Items), want[:2]) || p1.Next == "" {
+			t.Fatalf("stage %d: %s, first page = %v, %v, next %q; want %v and a cursor", stage, l.name, entryIDs(p1.Items), err, p1.Next, want[:2])
+		}
+		p2, err := l.list(kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}})
+		if err != nil || !slices.Equal(entryIDs(p2.Items), want[2:]) || p2.Next != "" {
+			t.Fatalf("stage %d: %s, second page = %v, %v, next %q; want %v, the end", stage, l.name, entryIDs(p2.Items), err, p2.Next, want[2:])
+		}
+		*l.next = p1.Next
+		if prev == nil {
+			continue
+		}
+		cursor := []string{prev.newest, prev.byCreator}[i]
+		p, err := l.list(kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: cursor}})
+		if l.moved {
+			ddbtest.WantSentinel(t, fmt.Sprintf("stage %d: %s with the cursor of the stage before", stage, l.name), err, ddbkit.ErrInvalidCursor)
+		} else if err != nil || !slices.Equal(entryIDs(p.Items), want[2:]) {
+			t.Fatalf("stage %d: %s with the cursor of the stage before = %v, %v; want %v", stage, l.name, entryIDs(p.Items), err, want[2:])
+		}
+	}
+	p, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	if stage == 1 {
+		ddbtest.WantSentinel(t, "ListCatalogPopular before GSI2", err, ddbkit.ErrSchemaMismatch)
+	} else if err != nil || !slices.Equal(entryIDs(p.Items), want) {
+		t.Fatalf("stage %d: popular = %v, %v; want %v", stage, entryIDs(p.Items), err, want)
+	}
+	return out
+}
+
+// checkBackCursors: the cursors of the indexes are refused by a store
+// that reads the base table (older code, or options behind the table).
+func checkBackCursors(t *testing.T, s1 kondate.Store, idx *stageCursors) {
+	t.Helper()
+	ctx := t.Context()
+	_, err := s1.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Cursor: idx.newest}})
+	ddbtest.WantSentinel(t, "a base-table newest list with a GSI2 cursor", err, ddbkit.ErrInvalidCursor)
+	_, err = s1.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Cursor: idx.byCreator}})
+	ddbtest.WantSentinel(t, "a base-table by-creator list with a GSI3 cursor", err, ddbkit.ErrInvalidCursor)
 }
 
 func entryIDs(es []kondate.CatalogEntry) []string {
@@ -123,11 +213,7 @@ func TestDisabledIndexNoCall(t *testing.T) {
 	ctx := t.Context()
 	calls := []func() error{
 		func() error {
-			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
-			return err
-		},
-		func() error {
-			_, err := s.ListCatalogByCreator(ctx, u, kondate.KindSet, kondate.CatalogPageOptions{})
+			_, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
 			return err
 		},
 		func() error { _, err := s.FindRecipe(ctx, "r"); return err },
