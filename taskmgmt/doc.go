@@ -144,7 +144,13 @@
 // key) never sends an invitation twice across Lambda's retries.
 //
 // The event source mapping that subscribes the function to the
-// invitation table's stream needs:
+// invitation table's stream needs the settings InvitationStreamMapping
+// returns. ddbkit export taskmgmt emits it, as an
+// AWS::Lambda::EventSourceMapping beside the two tables, in a whole
+// CloudFormation template whose Parameters are the function's name or
+// ARN and the on-failure destination's ARN, and whose EventSourceArn is
+// the invitation table's StreamArn (EventSourceMapping.CloudFormation
+// renders it for a template of your own). Its choices:
 //
 //   - FunctionResponseTypes: [ReportBatchItemFailures]. Without it Lambda
 //     ignores the response and checkpoints the whole batch: a failed mail
@@ -156,46 +162,28 @@
 //     retry from, so bisecting would only retry the rest in smaller
 //     batches. (True does no harm; it helps only a function that
 //     crashes.)
-//   - MaximumRetryAttempts: finite, such as 10. The default, -1, retries
-//     a failing record until it leaves the stream, 24 hours later, and
-//     holds up every record of its shard behind it.
+//   - MaximumRetryAttempts: finite. The default, -1, retries a failing
+//     record until it leaves the stream, 24 hours later, and holds up
+//     every record of its shard behind it.
 //   - MaximumRecordAgeInSeconds: at most Options.InvitationLifetime (an
-//     expired invitation is not mailed anyway), such as 3600: it bounds
-//     how long an outage of the mailer can hold up the shard.
+//     expired invitation is not mailed anyway; lower it for a lifetime
+//     shorter than InvitationStreamMapping's age): it bounds how long an
+//     outage of the mailer can hold up the shard.
 //   - DestinationConfig.OnFailure: an SQS queue or SNS topic. When a
 //     batch exhausts its retries or its age, Lambda sends there the
 //     batch's shard and range of sequence numbers (not the records) and
 //     goes on. The range includes the records after the failing one,
 //     which Handle never reached: alert on it, and re-read the range from
 //     the stream within its 24 hours, or re-invite.
-//   - StartingPosition: LATEST for a new function; TRIM_HORIZON mails the
-//     live invitations of the stream's last 24 hours as well.
-//   - FilterCriteria (optional): {"eventName": ["INSERT"]}, so that
-//     Lambda does not invoke the function for the MODIFY and REMOVE
-//     records Handle ignores.
+//   - StartingPosition: LATEST, for a new function; TRIM_HORIZON mails
+//     the live invitations of the stream's last 24 hours as well.
+//   - FilterCriteria: {"eventName": ["INSERT"]}, so that Lambda does not
+//     invoke the function for the MODIFY and REMOVE records Handle
+//     ignores.
 //
-// In CloudFormation, beside the table (InvitationDefinition's
-// CloudFormation) and the function, whose role may call
-// dynamodb:DescribeStream, GetRecords, GetShardIterator and ListStreams
-// on the stream and sqs:SendMessage on the queue:
-//
-//	InvitationMailerMapping:
-//	  Type: AWS::Lambda::EventSourceMapping
-//	  Properties:
-//	    FunctionName: !Ref InvitationMailer
-//	    EventSourceArn: !GetAtt InvitationTable.StreamArn
-//	    StartingPosition: LATEST
-//	    BatchSize: 100
-//	    FunctionResponseTypes: [ReportBatchItemFailures]
-//	    BisectBatchOnFunctionError: false
-//	    MaximumRetryAttempts: 10
-//	    MaximumRecordAgeInSeconds: 3600
-//	    DestinationConfig:
-//	      OnFailure:
-//	        Destination: !GetAtt InvitationMailerFailures.Arn
-//	    FilterCriteria:
-//	      Filters:
-//	        - Pattern: '{"eventName": ["INSERT"]}'
+// The function's role may call dynamodb:DescribeStream, GetRecords,
+// GetShardIterator and ListStreams on the stream, and sqs:SendMessage (or
+// sns:Publish) on the destination.
 //
 // # Counters
 //

@@ -2,6 +2,8 @@ package taskmgmt
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -168,4 +170,95 @@ func CreateInvitationTableInput(name string) *dynamodb.CreateTableInput {
 // stream of keys or old images only.
 func EnsureInvitationTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	return schema.Ensure(ctx, c, InvitationDefinition(name), optFns...)
+}
+
+// EventSourceMapping is the event source mapping that subscribes a Lambda
+// function running StreamHandler to the invitation table's stream. Its
+// fields are AWS::Lambda::EventSourceMapping's properties of the same
+// names, except FilterPattern, the one pattern of FilterCriteria. The
+// function, the stream and the on-failure destination are the
+// deployment's, and CloudFormation takes them.
+type EventSourceMapping struct {
+	// StartingPosition is where a new mapping starts reading the stream.
+	StartingPosition string
+	// BatchSize is the most records per invocation.
+	BatchSize int
+	// FunctionResponseTypes must hold ReportBatchItemFailures: without it
+	// Lambda ignores Handle's response and checkpoints the whole batch.
+	FunctionResponseTypes []string
+	// BisectBatchOnFunctionError splits a batch whose invocation failed as
+	// a whole.
+	BisectBatchOnFunctionError bool
+	// MaximumRetryAttempts bounds the retries of a failing record (-1, the
+	// default, retries it until it leaves the stream).
+	MaximumRetryAttempts int
+	// MaximumRecordAgeInSeconds bounds how old a record Lambda still hands
+	// the function (-1 for the stream's 24 hours).
+	MaximumRecordAgeInSeconds int
+	// FilterPattern keeps only the records Handle may mail.
+	FilterPattern string
+}
+
+// InvitationStreamMapping returns the event source mapping StreamHandler
+// needs, whose choices the package doc explains ("The stream handler on
+// Lambda"): it starts at LATEST, reports batch item failures, does not
+// bisect, retries a record 10 times and for at most an hour (an hour is
+// within DefaultInvitationLifetime: an expired invitation is not mailed
+// anyway), and hands the function INSERT records only. ddbkit export
+// taskmgmt emits it, as CloudFormation, beside the tables.
+func InvitationStreamMapping() EventSourceMapping {
+	return EventSourceMapping{
+		StartingPosition:           "LATEST",
+		BatchSize:                  100,
+		FunctionResponseTypes:      []string{"ReportBatchItemFailures"},
+		BisectBatchOnFunctionError: false,
+		MaximumRetryAttempts:       10,
+		MaximumRecordAgeInSeconds:  3600,
+		FilterPattern:              `{"eventName":["INSERT"]}`,
+	}
+}
+
+// CloudFormation returns m as an AWS::Lambda::EventSourceMapping resource,
+// indented JSON of the form {"Type": ..., "Properties": {...}}, ready to go
+// under a template's Resources. functionName (the function's name or
+// ARN), eventSourceArn (the stream's ARN) and onFailureDestination (an
+// SQS queue's or SNS topic's ARN) go into it as given: strings, or
+// intrinsic functions such as map[string]any{"Ref": "MailerFunction"} or
+// map[string]any{"Fn::GetAtt": []string{"InvitationTable", "StreamArn"}}.
+// A nil onFailureDestination leaves DestinationConfig out.
+func (m EventSourceMapping) CloudFormation(functionName, eventSourceArn, onFailureDestination any) ([]byte, error) {
+	type (
+		destination  struct{ Destination any }
+		destinations struct{ OnFailure destination }
+		filter       struct{ Pattern string }
+		criteria     struct{ Filters []filter }
+		properties   struct {
+			FunctionName               any
+			EventSourceArn             any
+			StartingPosition           string
+			BatchSize                  int `json:",omitempty"`
+			FunctionResponseTypes      []string
+			BisectBatchOnFunctionError bool
+			MaximumRetryAttempts       int
+			MaximumRecordAgeInSeconds  int
+			DestinationConfig          *destinations `json:",omitempty"`
+			FilterCriteria             *criteria     `json:",omitempty"`
+		}
+	)
+	if functionName == nil || eventSourceArn == nil {
+		return nil, fmt.Errorf("taskmgmt: CloudFormation of the event source mapping: the function and the event source are required: %w", ddbkit.ErrInvalidArgument)
+	}
+	p := properties{FunctionName: functionName, EventSourceArn: eventSourceArn, StartingPosition: m.StartingPosition,
+		BatchSize: m.BatchSize, FunctionResponseTypes: m.FunctionResponseTypes, BisectBatchOnFunctionError: m.BisectBatchOnFunctionError,
+		MaximumRetryAttempts: m.MaximumRetryAttempts, MaximumRecordAgeInSeconds: m.MaximumRecordAgeInSeconds}
+	if onFailureDestination != nil {
+		p.DestinationConfig = &destinations{OnFailure: destination{Destination: onFailureDestination}}
+	}
+	if m.FilterPattern != "" {
+		p.FilterCriteria = &criteria{Filters: []filter{{Pattern: m.FilterPattern}}}
+	}
+	return json.MarshalIndent(struct {
+		Type       string
+		Properties properties
+	}{"AWS::Lambda::EventSourceMapping", p}, "", "  ")
 }

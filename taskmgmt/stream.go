@@ -116,13 +116,13 @@ type StreamHandler struct {
 //
 // The event source mapping must set FunctionResponseTypes to
 // [ReportBatchItemFailures], or Lambda ignores the response and a failed
-// mail is lost. It should also set a finite MaximumRetryAttempts (such as
-// 10) and MaximumRecordAgeInSeconds, so that a record that keeps failing
-// cannot hold up the shard for the stream's 24 hours, and an on-failure
+// mail is lost. It should also set a finite MaximumRetryAttempts and
+// MaximumRecordAgeInSeconds, so that a record that keeps failing cannot
+// hold up the shard for the stream's 24 hours, and an on-failure
 // destination (SQS or SNS) that names the records given up on.
 // BisectBatchOnFunctionError can stay false: the response already names
-// the record to retry from. The package documentation gives the whole
-// mapping, in CloudFormation.
+// the record to retry from. InvitationStreamMapping gives the whole
+// mapping, and ddbkit export taskmgmt emits it in CloudFormation.
 func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 	clock := h.Clock
 	if clock == nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -421,4 +422,81 @@ func sdkImage(im map[string]events.DynamoDBAttributeValue) map[string]types.Attr
 		}
 	}
 	return out
+}
+
+// The mapping StreamHandler needs, as ddbkit export taskmgmt emits it,
+// here with the function and destination given and the stream referred
+// to in the template.
+func ExampleEventSourceMapping_CloudFormation() {
+	m := taskmgmt.InvitationStreamMapping()
+	b, err := m.CloudFormation("invitation-mailer",
+		map[string]any{"Fn::GetAtt": []string{"InvitationTable", "StreamArn"}},
+		"arn:aws:sqs:ap-northeast-1:123456789012:invitation-mailer-failures")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(b))
+	// Output:
+	// {
+	//   "Type": "AWS::Lambda::EventSourceMapping",
+	//   "Properties": {
+	//     "FunctionName": "invitation-mailer",
+	//     "EventSourceArn": {
+	//       "Fn::GetAtt": [
+	//         "InvitationTable",
+	//         "StreamArn"
+	//       ]
+	//     },
+	//     "StartingPosition": "LATEST",
+	//     "BatchSize": 100,
+	//     "FunctionResponseTypes": [
+	//       "ReportBatchItemFailures"
+	//     ],
+	//     "BisectBatchOnFunctionError": false,
+	//     "MaximumRetryAttempts": 10,
+	//     "MaximumRecordAgeInSeconds": 3600,
+	//     "DestinationConfig": {
+	//       "OnFailure": {
+	//         "Destination": "arn:aws:sqs:ap-northeast-1:123456789012:invitation-mailer-failures"
+	//       }
+	//     },
+	//     "FilterCriteria": {
+	//       "Filters": [
+	//         {
+	//           "Pattern": "{\"eventName\":[\"INSERT\"]}"
+	//         }
+	//       ]
+	//     }
+	//   }
+	// }
+}
+
+// TestInvitationStreamMapping checks the mapping's settings against what
+// the handler relies on.
+func TestInvitationStreamMapping(t *testing.T) {
+	m := taskmgmt.InvitationStreamMapping()
+	if !slices.Equal(m.FunctionResponseTypes, []string{"ReportBatchItemFailures"}) {
+		t.Errorf("FunctionResponseTypes %v: without ReportBatchItemFailures a failed mail is lost", m.FunctionResponseTypes)
+	}
+	if m.MaximumRetryAttempts < 0 || m.MaximumRecordAgeInSeconds < 60 ||
+		time.Duration(m.MaximumRecordAgeInSeconds)*time.Second > taskmgmt.DefaultInvitationLifetime {
+		t.Errorf("retries %d, age %ds: want finite retries and an age within Lambda's minimum (60s) and the invitations' lifetime",
+			m.MaximumRetryAttempts, m.MaximumRecordAgeInSeconds)
+	}
+	if m.BatchSize < 1 || m.BatchSize > 10000 || m.StartingPosition != "LATEST" && m.StartingPosition != "TRIM_HORIZON" {
+		t.Errorf("batch size %d, starting position %q", m.BatchSize, m.StartingPosition)
+	}
+	var pattern struct{ EventName []string }
+	if err := json.Unmarshal([]byte(m.FilterPattern), &pattern); err != nil || !slices.Equal(pattern.EventName, []string{"INSERT"}) {
+		t.Errorf("filter pattern %s (%v), want INSERT records only", m.FilterPattern, err)
+	}
+	_, err := m.CloudFormation(nil, "arn", nil)
+	if !errors.Is(err, ddbkit.ErrInvalidArgument) {
+		t.Errorf("CloudFormation without a function: %v, want ErrInvalidArgument", err)
+	}
+	b, err := m.CloudFormation("f", "arn", nil)
+	if err != nil || strings.Contains(string(b), "DestinationConfig") {
+		t.Errorf("CloudFormation without a destination: %s, %v; want no DestinationConfig", b, err)
+	}
 }

@@ -20,7 +20,15 @@
 // (their names without the characters CloudFormation refuses) and whose
 // values are AWS::DynamoDB::Table resources (-format cloudformation, the
 // default), ready to merge into a template's Resources, or CreateTableInput
-// values (-format input) in the API's field names.
+// values (-format input) in the API's field names. taskmgmt's
+// CloudFormation is a whole template instead: its Resources are the two
+// tables and an AWS::Lambda::EventSourceMapping (InvitationMailerMapping,
+// with taskmgmt.InvitationStreamMapping's settings) that subscribes the
+// function running taskmgmt.StreamHandler to the invitation table's
+// stream, and its Parameters are that function's name or ARN
+// (InvitationMailerFunction) and the ARN of the mapping's on-failure
+// destination (InvitationMailerOnFailureDestination), so that it deploys
+// as is once they are given.
 //
 // local provisions DynamoDB Local as ddbtest's DDBTEST_DOWNLOAD=1 does
 // (DYNAMODB_LOCAL_JAR, else the cache, checked against the SHA-256 recorded

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/livecomment"
+	"github.com/ddbkit/ddbkit/taskmgmt"
 )
 
 func TestMain(m *testing.M) { ddbtest.Main(m) }
@@ -216,6 +218,49 @@ func TestExport(t *testing.T) {
 		if len(got) != 1 || !ok || r.Type != "AWS::DynamoDB::Table" || r.Properties.TableName != "my-todos" {
 			t.Errorf("export = %s, want one AWS::DynamoDB::Table resource mytodos for table my-todos", out)
 		}
+		// The other domains export their tables only, ready to merge into
+		// a template's Resources (taskmgmt's is a whole template).
+		for _, domain := range []string{"todo", "livecomment", "kondate", "wardrobe"} {
+			code, out, errOut := ddbkit(t, "export", domain)
+			var got map[string]struct{ Type string }
+			if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || len(got) == 0 {
+				t.Fatalf("export %s: exit %d, %v: %s%s", domain, code, err, out, errOut)
+			}
+			for id, r := range got {
+				if r.Type != "AWS::DynamoDB::Table" {
+					t.Errorf("export %s: %s is %q, want only AWS::DynamoDB::Table resources", domain, id, r.Type)
+				}
+			}
+		}
+	})
+	t.Run("taskmgmt template", func(t *testing.T) {
+		for _, tt := range []struct {
+			name                string
+			args                []string
+			taskTable, invTable string // logical IDs
+		}{
+			{"default names", nil, "tasktablev3", "tasktableinvitationv3"},
+			{"named tables", []string{"-table", "tasks", "-invitation-table", "prod.invitations"}, "tasks", "prodinvitations"},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				args := append(append([]string{"export"}, tt.args...), "taskmgmt")
+				code, out, errOut := ddbkit(t, args...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				checkMailerTemplate(t, out, tt.taskTable, tt.invTable)
+			})
+		}
+	})
+	t.Run("logical IDs apart", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"export", "-table", "same", "-invitation-table", "sa-me", "taskmgmt"},
+			{"export", "-invitation-table", "InvitationMailerMapping", "taskmgmt"},
+		} {
+			if code, out, errOut := ddbkit(t, args...); code != 2 || out != "" || !strings.Contains(errOut, "logical ID") {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want a usage error naming the logical ID", args, code, out, errOut)
+			}
+		}
 	})
 	t.Run("input", func(t *testing.T) {
 		code, out, errOut := ddbkit(t, "export", "-format", "input", "taskmgmt")
@@ -355,5 +400,97 @@ func TestLocalServesUntilInterrupted(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("local did not stop after the interrupt")
+	}
+}
+
+// checkMailerTemplate checks taskmgmt's exported template: its two tables,
+// and the event source mapping of the stream handler on the invitation
+// table's stream, with InvitationStreamMapping's settings, whose function
+// and on-failure destination are Parameters without defaults.
+func checkMailerTemplate(t *testing.T, out, taskTable, invTable string) {
+	t.Helper()
+	type ref struct{ Ref string }
+	var tpl struct {
+		AWSTemplateFormatVersion string
+		Parameters               map[string]struct {
+			Type    string
+			Default *string
+		}
+		Resources map[string]struct {
+			Type       string
+			Properties json.RawMessage
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&tpl); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if tpl.AWSTemplateFormatVersion != "2010-09-09" {
+		t.Errorf("AWSTemplateFormatVersion %q", tpl.AWSTemplateFormatVersion)
+	}
+	var tables []string
+	for id, r := range tpl.Resources {
+		if r.Type == "AWS::DynamoDB::Table" {
+			tables = append(tables, id)
+		}
+	}
+	slices.Sort(tables)
+	want := []string{taskTable, invTable}
+	slices.Sort(want)
+	if len(tpl.Resources) != 3 || !slices.Equal(tables, want) {
+		t.Fatalf("resources %v, want the tables %v and the mapping", tpl.Resources, want)
+	}
+	var inv struct {
+		StreamSpecification struct{ StreamViewType string }
+	}
+	if err := json.Unmarshal(tpl.Resources[invTable].Properties, &inv); err != nil || inv.StreamSpecification.StreamViewType != "NEW_IMAGE" {
+		t.Errorf("the invitation table's stream: %+v, %v", inv, err)
+	}
+	m, ok := tpl.Resources[mailerMapping]
+	if !ok || m.Type != "AWS::Lambda::EventSourceMapping" {
+		t.Fatalf("no AWS::Lambda::EventSourceMapping %s among %v", mailerMapping, tpl.Resources)
+	}
+	var p struct {
+		FunctionName               ref
+		EventSourceArn             map[string][]string
+		StartingPosition           string
+		BatchSize                  int
+		FunctionResponseTypes      []string
+		BisectBatchOnFunctionError *bool
+		MaximumRetryAttempts       *int
+		MaximumRecordAgeInSeconds  *int
+		DestinationConfig          struct{ OnFailure struct{ Destination ref } }
+		FilterCriteria             struct{ Filters []struct{ Pattern string } }
+	}
+	strict := json.NewDecoder(bytes.NewReader(m.Properties))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(&p); err != nil {
+		t.Fatalf("the mapping's properties: %v\n%s", err, m.Properties)
+	}
+	settings := taskmgmt.InvitationStreamMapping()
+	if !slices.Contains(p.FunctionResponseTypes, "ReportBatchItemFailures") || !slices.Equal(p.FunctionResponseTypes, settings.FunctionResponseTypes) {
+		t.Errorf("FunctionResponseTypes %v, want %v with ReportBatchItemFailures", p.FunctionResponseTypes, settings.FunctionResponseTypes)
+	}
+	if got := p.EventSourceArn["Fn::GetAtt"]; len(p.EventSourceArn) != 1 || !slices.Equal(got, []string{invTable, "StreamArn"}) {
+		t.Errorf("EventSourceArn %v, want Fn::GetAtt [%s StreamArn]", p.EventSourceArn, invTable)
+	}
+	if p.FunctionName.Ref != mailerFunctionParam || p.DestinationConfig.OnFailure.Destination.Ref != mailerDestinationParam {
+		t.Errorf("FunctionName %+v, on-failure destination %+v; want Refs to %s and %s",
+			p.FunctionName, p.DestinationConfig.OnFailure.Destination, mailerFunctionParam, mailerDestinationParam)
+	}
+	if p.StartingPosition != settings.StartingPosition || p.BatchSize != settings.BatchSize ||
+		p.BisectBatchOnFunctionError == nil || *p.BisectBatchOnFunctionError != settings.BisectBatchOnFunctionError ||
+		p.MaximumRetryAttempts == nil || *p.MaximumRetryAttempts != settings.MaximumRetryAttempts ||
+		p.MaximumRecordAgeInSeconds == nil || *p.MaximumRecordAgeInSeconds != settings.MaximumRecordAgeInSeconds ||
+		len(p.FilterCriteria.Filters) != 1 || p.FilterCriteria.Filters[0].Pattern != settings.FilterPattern {
+		t.Errorf("the mapping's settings %+v, want InvitationStreamMapping's %+v", p, settings)
+	}
+	for _, id := range []string{mailerFunctionParam, mailerDestinationParam} {
+		if prm, ok := tpl.Parameters[id]; !ok || prm.Type != "String" || prm.Default != nil {
+			t.Errorf("parameter %s: %+v (present %v); want a String with no default", id, prm, ok)
+		}
+	}
+	if len(tpl.Parameters) != 2 {
+		t.Errorf("parameters %v, want the function's and the destination's", tpl.Parameters)
 	}
 }

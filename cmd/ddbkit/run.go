@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"regexp"
@@ -34,6 +35,7 @@ commands:
   ensure   create DOMAIN's tables, or reconcile existing ones
   plan     print what ensure would change; change nothing
   export   print DOMAIN's tables as CloudFormation resources or CreateTableInput JSON
+           (taskmgmt: a template with the stream handler's event source mapping too)
   local    start DynamoDB Local and print its endpoint (-print-jar: print the jar's path);
            it listens on every network interface, not only loopback
 
@@ -221,7 +223,7 @@ func export(cmd string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet(cmd, "DOMAIN", stderr)
 	var tf tableFlags
 	tf.register(fs)
-	format := fs.String("format", "cloudformation", "cloudformation (AWS::DynamoDB::Table resources) or input (CreateTableInput JSON)")
+	format := fs.String("format", "cloudformation", "cloudformation (AWS::DynamoDB::Table resources; for taskmgmt, a template with its stream's AWS::Lambda::EventSourceMapping) or input (CreateTableInput JSON)")
 	domain, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -244,14 +246,76 @@ func export(cmd string, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		out[notLogicalID.ReplaceAllString(d.Name(), "")] = b
+		id := notLogicalID.ReplaceAllString(d.Name(), "")
+		if _, dup := out[id]; dup {
+			return usageErr("two tables have the logical ID %s: name them apart", id)
+		}
+		out[id] = b
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
+	var v any = out
+	if domain == "taskmgmt" && *format == "cloudformation" {
+		if v, err = mailerTemplate(out, notLogicalID.ReplaceAllString(tf.invitationTable, "")); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(stdout, "%s\n", b)
 	return err
+}
+
+// The logical IDs of taskmgmt's stream handler in its template.
+const (
+	mailerFunctionParam    = "InvitationMailerFunction"
+	mailerDestinationParam = "InvitationMailerOnFailureDestination"
+	mailerMapping          = "InvitationMailerMapping"
+)
+
+// template is a whole CloudFormation template.
+type template struct {
+	AWSTemplateFormatVersion string
+	Description              string
+	Parameters               map[string]parameter
+	Resources                map[string]json.RawMessage
+}
+
+type parameter struct {
+	Type        string
+	Description string
+	MinLength   int
+}
+
+// mailerTemplate returns taskmgmt's template: its tables (resources, by
+// logical ID), and the event source mapping of taskmgmt.StreamHandler on
+// the stream of the invitation table (logical ID invitationTable), whose
+// function and on-failure destination are the template's Parameters.
+func mailerTemplate(resources map[string]json.RawMessage, invitationTable string) (template, error) {
+	for _, id := range []string{mailerFunctionParam, mailerDestinationParam, mailerMapping} {
+		if _, dup := resources[id]; dup {
+			return template{}, usageErr("a table's logical ID is %s, which the stream handler's template uses: name the table otherwise", id)
+		}
+	}
+	ref := func(id string) map[string]string { return map[string]string{"Ref": id} }
+	b, err := taskmgmt.InvitationStreamMapping().CloudFormation(ref(mailerFunctionParam),
+		map[string][]string{"Fn::GetAtt": {invitationTable, "StreamArn"}}, ref(mailerDestinationParam))
+	if err != nil {
+		return template{}, err
+	}
+	all := maps.Clone(resources)
+	all[mailerMapping] = b
+	return template{
+		AWSTemplateFormatVersion: "2010-09-09",
+		Description:              "ddbkit taskmgmt: the task table, the invitation table, and the event source mapping of the Lambda function that mails invitations from the invitation table's stream (taskmgmt.StreamHandler)",
+		Parameters: map[string]parameter{
+			mailerFunctionParam: {Type: "String", MinLength: 1,
+				Description: "Name or ARN of the Lambda function that runs taskmgmt.StreamHandler; its role may call dynamodb:DescribeStream, GetRecords, GetShardIterator and ListStreams on the stream, and send to the on-failure destination"},
+			mailerDestinationParam: {Type: "String", MinLength: 1,
+				Description: "ARN of the SQS queue or SNS topic to which Lambda sends the shard and sequence numbers of a batch it gives up on"},
+		},
+		Resources: all,
+	}, nil
 }
 
 // inputJSON renders in with the SDK's field names, which are the API's,
