@@ -130,6 +130,18 @@
 //     whole NEXT item, attributes ddbkit does not know included.
 //   - Completing a shopping item sets checked and keeps the first
 //     completedAt; the list is not cleared.
+//   - NULL is "not set". The seed's app writes completedAt: null and
+//     readAt: null for "not yet", and an attribute may be NULL wherever
+//     ddbkit means "missing". The writes that keep a first value
+//     (CompleteShoppingItem's completedAt, MarkNotificationRead's readAt,
+//     UpdateProfile's and RegisterPushToken's createdAt) do not use
+//     if_not_exists alone, which takes a NULL for a value: each is an
+//     UpdateItem conditioned on attribute_not_exists(x) OR x = NULL that
+//     sets x, or, where x holds a value, one conditioned on the opposite
+//     that keeps it; whichever the item's state makes right is tried
+//     first, the other when its condition fails. No value is read and
+//     then written back, so a concurrent writer can only make a round
+//     repeat (bounded: ErrConflict). Reads take NULL for the zero value.
 //   - Cook log dates are the user's calendar days, given by the caller as
 //     YYYY-MM-DD; the store does not convert time zones.
 //   - A listing leaves items it cannot decode out and reports them in

@@ -353,7 +353,10 @@ type ProfileStore interface {
 	// GetProfile returns ErrNotFound if the user has no profile yet.
 	GetProfile(ctx context.Context, userID string) (Profile, error)
 	// UpdateProfile applies patch, creating the profile on its first
-	// update, and returns it as stored. An empty patch is ErrInvalidArgument.
+	// update, and returns it as stored. CreatedAt is set by the first
+	// update, or the first after another writer stored it as NULL. An
+	// empty patch is ErrInvalidArgument; ErrConflict is as
+	// CompleteShoppingItem's.
 	UpdateProfile(ctx context.Context, userID string, patch ProfilePatch) (Profile, error)
 }
 
@@ -430,7 +433,10 @@ type ShoppingStore interface {
 	// ErrInvalidArgument (an empty patch included) or ErrNotFound.
 	UpdateShoppingItem(ctx context.Context, userID, id string, patch ShoppingPatch) (ShoppingItem, error)
 	// CompleteShoppingItem checks the item off. Completing it again keeps
-	// the first CompletedAt. It returns ErrNotFound.
+	// the first CompletedAt; a completedAt stored as NULL (the seed's app
+	// writes completedAt: null) counts as none. It returns ErrNotFound,
+	// and ErrConflict if another writer kept setting and clearing
+	// completedAt meanwhile.
 	CompleteShoppingItem(ctx context.Context, userID, id string) (ShoppingItem, error)
 }
 
@@ -514,8 +520,9 @@ type NotificationStore interface {
 	// ListNotifications lists notifications newest first.
 	ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error)
 	// MarkNotificationRead marks the notification created at createdAt
-	// read; marking it again keeps the first ReadAt. It returns
-	// ErrNotFound.
+	// read; marking it again keeps the first ReadAt (a readAt stored as
+	// NULL is unread). It returns ErrNotFound, and ErrConflict as
+	// CompleteShoppingItem does.
 	MarkNotificationRead(ctx context.Context, userID, id string, createdAt time.Time) (Notification, error)
 	// GetNotificationSettings returns the settings, all off for a user
 	// who never set them.
@@ -524,7 +531,9 @@ type NotificationStore interface {
 	// stored.
 	SetNotificationSettings(ctx context.Context, userID string, in NotificationSettings) (NotificationSettings, error)
 	// RegisterPushToken stores token for platform. Registering a token
-	// again is idempotent: it keeps CreatedAt and bumps UpdatedAt.
+	// again is idempotent: it keeps CreatedAt (setting it if another
+	// writer stored it as NULL) and bumps UpdatedAt. ErrConflict is as
+	// CompleteShoppingItem's.
 	RegisterPushToken(ctx context.Context, userID string, platform Platform, token string) (PushToken, error)
 	// UnregisterPushToken deletes the token. It returns ErrNotFound if it
 	// is not registered.

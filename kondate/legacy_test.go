@@ -23,6 +23,9 @@ func L(vs ...types.AttributeValue) types.AttributeValue {
 	return &types.AttributeValueMemberL{Value: vs}
 }
 
+// NULL is DynamoDB's NULL, which the app writes for "no value".
+var NULL types.AttributeValue = &types.AttributeValueMemberNULL{Value: true}
+
 type rawItems = []map[string]types.AttributeValue
 
 // legacyItems are the seed's app's items, as it puts them: the seed's own
@@ -65,6 +68,14 @@ func legacyItems() (good, corrupt rawItems) {
 			"GSI1PK": S("ENTITY#SET#s_01"), "GSI1SK": S("PUBLIC#"),
 			"GSI2PK": S("CATALOG#SET"), "GSI2SK": S("SORT#NEWEST#2026-02-05T19:00:00+09:00#s_01"),
 			"creatorId": S("u_01"), "title": S("中華セット")},
+		// NULL for "not yet", as the app writes it: an open shopping item,
+		// an unread notification, a profile and a push token without a
+		// creation time.
+		{"PK": pk, "SK": S("SHOPPING#sh_02"), "name": S("卵"), "checked": &types.AttributeValueMemberBOOL{Value: false},
+			"completedAt": NULL, "createdAt": S("2026-02-09T10:00:00Z")},
+		{"PK": pk, "SK": S("NOTIFICATION#2026-02-06T10:00:00.000Z#n_02"), "title": S("新着"), "readAt": NULL},
+		{"PK": pk, "SK": S("PROFILE#"), "displayName": S("はなこ"), "createdAt": NULL},
+		{"PK": pk, "SK": S("PUSH_TOKEN#ios#" + sha256hex("tok_01")), "token": S("tok_01"), "createdAt": NULL},
 		// A share link (section 4.3): the seed's four attributes only.
 		{"PK": S("SHARE#sh_01"), "SK": S("META#"), "targetType": S("RECIPE"), "targetId": S("r_01"),
 			"authorName": S("はなこ"), "sourceUrl": S("https://example.com/r_01")},
@@ -195,11 +206,12 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 		t.Fatalf("ListCookLogsByDay = %+v, %v", day, err)
 	}
 	notes, err := s.ListNotifications(ctx, "u_01", ddbkit.PageOptions{})
-	if err != nil || len(notes.Items) != 1 || !notes.Items[0].CreatedAt.Equal(time.Date(2026, 2, 5, 10, 0, 0, 0, time.UTC)) {
+	if err != nil || len(notes.Items) != 2 || !notes.Items[1].CreatedAt.Equal(time.Date(2026, 2, 5, 10, 0, 0, 0, time.UTC)) {
 		t.Fatalf("ListNotifications = %+v, %v", notes, err)
 	}
 	shop, err := s.ListShoppingItems(ctx, "u_01", ddbkit.PageOptions{})
-	if err != nil || len(shop.Items) != 1 || !shop.Items[0].CreatedAt.Equal(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)) {
+	if err != nil || len(shop.Items) != 2 || !shop.Items[0].CreatedAt.Equal(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)) ||
+		shop.Items[1].Checked || !shop.Items[1].CompletedAt.IsZero() {
 		t.Fatalf("ListShoppingItems = %+v, %v", shop, err)
 	}
 
@@ -242,6 +254,8 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	if tgt, err := s.ResolveShareLink(ctx, "sh_01"); err != nil || tgt.Entry == nil || tgt.Entry.ID != "r_01" {
 		t.Fatalf("ResolveShareLink(sh_01) = %+v, %v; want the catalog entry r_01", tgt, err)
 	}
+
+	checkLegacyNull(t, s)
 
 	// The main writes over the app's items.
 	next, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, "s_01")
@@ -308,5 +322,52 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	}
 	if _, err := s.Publish(ctx, "u_01", kondate.KindRecipe, "r_01"); err != nil {
 		t.Fatalf("Publish(r_01) again: %v", err)
+	}
+}
+
+// checkLegacyNull: an attribute the app wrote as NULL is unset. The first
+// write sets it, a second keeps it; a read of it never saw a value.
+func checkLegacyNull(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	sh, err := s.CompleteShoppingItem(ctx, "u_01", "sh_02")
+	if err != nil || !sh.Checked || sh.CompletedAt.IsZero() {
+		t.Fatalf("CompleteShoppingItem(sh_02, completedAt NULL) = %+v, %v; want completed now", sh, err)
+	}
+	if again, err := s.CompleteShoppingItem(ctx, "u_01", "sh_02"); err != nil || !again.CompletedAt.Equal(sh.CompletedAt) {
+		t.Fatalf("CompleteShoppingItem(sh_02) again = %+v, %v; want CompletedAt %v kept", again, err, sh.CompletedAt)
+	}
+	notes, err := s.ListNotifications(ctx, "u_01", ddbkit.PageOptions{})
+	if err != nil || len(notes.Items) < 1 || notes.Items[0].ID != "n_02" || !notes.Items[0].ReadAt.IsZero() {
+		t.Fatalf("ListNotifications = %+v, %v; want n_02 first, unread", notes, err)
+	}
+	n, err := s.MarkNotificationRead(ctx, "u_01", "n_02", notes.Items[0].CreatedAt)
+	if err != nil || n.ReadAt.IsZero() {
+		t.Fatalf("MarkNotificationRead(n_02, readAt NULL) = %+v, %v; want read now", n, err)
+	}
+	if again, err := s.MarkNotificationRead(ctx, "u_01", "n_02", notes.Items[0].CreatedAt); err != nil || !again.ReadAt.Equal(n.ReadAt) {
+		t.Fatalf("MarkNotificationRead(n_02) again = %+v, %v; want ReadAt %v kept", again, err, n.ReadAt)
+	}
+	if p, err := s.GetProfile(ctx, "u_01"); err != nil || p.DisplayName != "はなこ" || !p.CreatedAt.IsZero() {
+		t.Fatalf("GetProfile(u_01) = %+v, %v; want はなこ, no CreatedAt", p, err)
+	}
+	p, err := s.UpdateProfile(ctx, "u_01", kondate.ProfilePatch{AvatarURL: ptr("https://example.com/a.png")})
+	if err != nil || p.CreatedAt.IsZero() || p.DisplayName != "はなこ" {
+		t.Fatalf("UpdateProfile(u_01, createdAt NULL) = %+v, %v; want CreatedAt set", p, err)
+	}
+	if again, err := s.UpdateProfile(ctx, "u_01", kondate.ProfilePatch{DisplayName: ptr("花子")}); err != nil || !again.CreatedAt.Equal(p.CreatedAt) {
+		t.Fatalf("UpdateProfile(u_01) again = %+v, %v; want CreatedAt %v kept", again, err, p.CreatedAt)
+	}
+	tok, err := s.RegisterPushToken(ctx, "u_01", kondate.PlatformIOS, "tok_01")
+	if err != nil || tok.CreatedAt.IsZero() {
+		t.Fatalf("RegisterPushToken(tok_01, createdAt NULL) = %+v, %v; want CreatedAt set", tok, err)
+	}
+	// A new profile and a new token are created with CreatedAt.
+	if p, err := s.UpdateProfile(ctx, "u_09", kondate.ProfilePatch{DisplayName: ptr("新人")}); err != nil || p.CreatedAt.IsZero() {
+		t.Fatalf("UpdateProfile(u_09, new) = %+v, %v; want CreatedAt set", p, err)
+	}
+	_, err = s.CompleteShoppingItem(ctx, "u_01", "sh_404")
+	ddbtest.WantSentinel(t, "CompleteShoppingItem of a missing item", err, ddbkit.ErrNotFound)
+	if _, err := s.GetProfile(ctx, "u_01"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -112,6 +112,75 @@ func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k it
 	return out, wrap(op, err)
 }
 
+// updateFirst applies the change u builds to the item at k and sets attr
+// to v unless the item holds a value there already, and returns the item
+// as stored: the first completion, read or creation time wins. It does not
+// use if_not_exists alone, which takes a NULL for a value: the seed's app
+// writes completedAt: null and readAt: null for "not yet", and those must
+// count as unset. So the write is two conditional UpdateItems: "set" sets
+// attr where it is missing or NULL; "keep" keeps it (if_not_exists) where
+// it holds a value. usuallySet tries "keep" first (a profile's createdAt,
+// set on every update but the first); otherwise "set" (a completion). Each
+// is one call when it is the right guess, two when not; a writer that
+// changes the item between them sends it round again, and after
+// updateRounds rounds it is ErrConflict. With mustExist, a missing item is
+// notFound; otherwise it is created, as UpdateItem does. When u changes
+// nothing else, a held attr makes no write: the item as read is returned.
+func updateFirst[T any](ctx context.Context, c *core, op string, sz sizeRule, k itemKey, u func() backend.Change, attr string, v types.AttributeValue,
+	usuallySet, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
+	var zero T
+	set, keep := u(), u()
+	set.Set(attr, v)
+	keep.SetOnce(attr, v)
+	if err := sz.checkChange(c.t, k, set); err != nil {
+		return zero, wrap(op, err)
+	}
+	cond := func(f backend.Filter) backend.Cond {
+		if mustExist {
+			f = backend.And(backend.Equal(c.t.PartitionKey, ddb.S(k.PK)), f)
+		}
+		return backend.When(f)
+	}
+	setCond, keepCond := cond(unset(attr)), cond(backend.Not(unset(attr)))
+	tryKeep := usuallySet
+	for range updateRounds {
+		var item ddb.Item
+		var err error
+		if tryKeep {
+			item, err = c.b.Update(ctx, c.t, k, keep, keepCond)
+		} else {
+			item, err = c.b.Update(ctx, c.t, k, set, setCond)
+		}
+		old, failed := backend.Failed(err, "")
+		switch {
+		case err == nil:
+			out, err := dec(c.t, item)
+			return out, wrap(op, err)
+		case !failed:
+			return zero, wrap(op, err)
+		case old == nil && mustExist:
+			return zero, wrap(op, notFound)
+		case !tryKeep && u().Empty():
+			out, err := dec(c.t, old)
+			return out, wrap(op, err)
+		}
+		tryKeep = !tryKeep
+	}
+	return zero, wrap(op, backend.Changed("%s kept changing", attr))
+}
+
+// updateRounds bounds updateFirst's rounds against a writer that keeps
+// setting and clearing the attribute.
+const updateRounds = 4
+
+// null is DynamoDB's NULL, which the seed's app writes for "no value".
+var null types.AttributeValue = &types.AttributeValueMemberNULL{Value: true}
+
+// unset holds where attr has no value: missing, or NULL.
+func unset(attr string) backend.Filter {
+	return backend.Or(backend.Missing(attr), backend.Equal(attr, null))
+}
+
 func (c *core) removeOne(ctx context.Context, op string, k itemKey, notFound error) error {
 	err := c.b.Remove(ctx, c.t, k)
 	if _, ok := backend.Failed(err, ""); ok {
@@ -182,15 +251,18 @@ func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch)
 		return Profile{}, wrap(op, err)
 	}
 	now := c.o.now()
-	u := stamp(now)
-	u.SetOnce(attrCreatedAt, ddb.S(ts(now)))
-	if p.DisplayName != nil {
-		u.Set("displayName", ddb.S(*p.DisplayName))
+	u := func() backend.Change {
+		u := stamp(now)
+		if p.DisplayName != nil {
+			u.Set("displayName", ddb.S(*p.DisplayName))
+		}
+		if p.AvatarURL != nil {
+			u.Set("avatarUrl", ddb.S(*p.AvatarURL))
+		}
+		return u
 	}
-	if p.AvatarURL != nil {
-		u.Set("avatarUrl", ddb.S(*p.AvatarURL))
-	}
-	return updateOne(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u, false, nil, decodeProfile)
+	return updateFirst(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u,
+		attrCreatedAt, ddb.S(ts(now)), true, false, nil, decodeProfile)
 }
 
 // ---- recipes
@@ -619,10 +691,13 @@ func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (Sho
 		return ShoppingItem{}, wrap(op, err)
 	}
 	now := c.o.now()
-	u := stamp(now)
-	u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
-	u.SetOnce("completedAt", ddb.S(ts(now)))
-	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
+	u := func() backend.Change {
+		u := stamp(now)
+		u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
+		return u
+	}
+	return updateFirst(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u,
+		"completedAt", ddb.S(ts(now)), false, true, errNotFound("shopping item", userID, id), decodeShopping)
 }
 
 // ---- fridge
@@ -1046,10 +1121,8 @@ func (c *core) MarkNotificationRead(ctx context.Context, userID, id string, crea
 	if err != nil {
 		return Notification{}, wrap(op, err)
 	}
-	var u backend.Change
-	u.SetOnce("readAt", ddb.S(ts(c.o.now())))
-	return updateOne(ctx, c, op, field("title", "Title"), key(userID, notificationSK(createdAt, id)), u, true,
-		errNotFound("notification", userID, id), decodeNotification)
+	return updateFirst(ctx, c, op, field("title", "Title"), key(userID, notificationSK(createdAt, id)), func() backend.Change { return backend.Change{} },
+		"readAt", ddb.S(ts(c.o.now())), false, true, errNotFound("notification", userID, id), decodeNotification)
 }
 
 // GetNotificationSettings implements NotificationStore.GetNotificationSettings, which documents its errors.
@@ -1096,11 +1169,14 @@ func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Pl
 		return PushToken{}, wrap(op, err)
 	}
 	now := c.o.now()
-	u := stamp(now)
-	u.Set("platform", ddb.S(string(platform)))
-	u.Set("token", ddb.S(token))
-	u.SetOnce(attrCreatedAt, ddb.S(ts(now)))
-	return updateOne(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u, false, nil, decodePushToken)
+	u := func() backend.Change {
+		u := stamp(now)
+		u.Set("platform", ddb.S(string(platform)))
+		u.Set("token", ddb.S(token))
+		return u
+	}
+	return updateFirst(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u,
+		attrCreatedAt, ddb.S(ts(now)), true, false, nil, decodePushToken)
 }
 
 // UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
