@@ -118,9 +118,10 @@
 //     holding such a window. Brand is empty or one of Brands (visa,
 //     mastercard, amex, jcb, diners, discover, unionpay: lower-case), so
 //     that free text cannot carry card data; an item another writer
-//     stored with another brand is read as it is. Last4 is exactly four
-//     ASCII digits. No error repeats a rejected ProviderRef, Brand or
-//     Last4.
+//     stored with another brand is read as it is. Last4 is empty (a
+//     wallet or a bank method has no card number; its Brand is empty
+//     too) or exactly four ASCII digits. No error repeats a rejected
+//     ProviderRef, Brand or Last4.
 //   - Push tokens are keyed by the SHA-256 of the token (lower-case hex);
 //     the token is an attribute, because sending needs it. Registering
 //     again keeps createdAt and bumps updatedAt.

@@ -231,14 +231,15 @@ type NewCookLog struct {
 // PaymentMethod is a saved way to pay, the PAYMENT_METHOD#<id> item. It
 // holds no card data: only the payment provider's reference to the method
 // (its token or ID), the card's brand and its last four digits, which is
-// what a user needs to recognise it.
+// what a user needs to recognise it. A wallet or a bank method has no
+// card number: its Brand and Last4 are empty.
 type PaymentMethod struct {
 	ID          string
 	UserID      string
 	Provider    string // e.g. "stripe"
 	ProviderRef string // the provider's token or payment method ID, never a card number
 	Brand       string // one of Brands, e.g. "visa", or ""; another writer's item may hold another
-	Last4       string // four ASCII digits
+	Last4       string // four ASCII digits, or "" for a method without a card number (a wallet, a bank account)
 	CreatedAt   time.Time
 }
 
@@ -247,7 +248,7 @@ type NewPaymentMethod struct {
 	Provider    string
 	ProviderRef string
 	Brand       string
-	Last4       string
+	Last4       string // optional: "" for a wallet or bank method
 }
 
 // Purchase is a completed purchase, the PURCHASE#<purchasedAt>#<id> item.
@@ -643,11 +644,12 @@ func (v *validator) month(s string) {
 	}
 }
 
-// last4 checks Last4: exactly four ASCII digits. The error never repeats
+// last4 checks Last4: empty (a method without a card number: a wallet, a
+// bank account), or exactly four ASCII digits. The error never repeats
 // the value, which may be a whole card number passed by mistake.
 func (v *validator) last4(s string) {
-	if len(s) != 4 || strings.Trim(s, "0123456789") != "" {
-		v.Fail("Last4", "must be the card's last four digits, exactly 4 ASCII digits (the value is not repeated here)")
+	if s != "" && (len(s) != 4 || strings.Trim(s, "0123456789") != "") {
+		v.Fail("Last4", "must be empty or the card's last four digits, exactly 4 ASCII digits (the value is not repeated here)")
 	}
 }
 

@@ -76,6 +76,8 @@ func legacyItems() (good, corrupt rawItems) {
 		{"PK": pk, "SK": S("NOTIFICATION#2026-02-06T10:00:00.000Z#n_02"), "title": S("新着"), "readAt": NULL},
 		{"PK": pk, "SK": S("PROFILE#"), "displayName": S("はなこ"), "createdAt": NULL},
 		{"PK": pk, "SK": S("PUSH_TOKEN#ios#" + sha256hex("tok_01")), "token": S("tok_01"), "createdAt": NULL},
+		// A wallet: no card, so no brand and no last4.
+		{"PK": pk, "SK": S("PAYMENT_METHOD#pm_01"), "provider": S("paypay"), "providerRef": S("wallet_01")},
 		// A share link (section 4.3): the seed's four attributes only.
 		{"PK": S("SHARE#sh_01"), "SK": S("META#"), "targetType": S("RECIPE"), "targetId": S("r_01"),
 			"authorName": S("はなこ"), "sourceUrl": S("https://example.com/r_01")},
@@ -256,6 +258,7 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	}
 
 	checkLegacyNull(t, s)
+	checkLegacyWallet(t, s)
 
 	// The main writes over the app's items.
 	next, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, "s_01")
@@ -369,5 +372,21 @@ func checkLegacyNull(t *testing.T, s kondate.Store) {
 	ddbtest.WantSentinel(t, "CompleteShoppingItem of a missing item", err, ddbkit.ErrNotFound)
 	if _, err := s.GetProfile(ctx, "u_01"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkLegacyWallet: a payment method without a card number lists, and
+// one is added without Last4.
+func checkLegacyWallet(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	w, err := s.AddPaymentMethod(ctx, "u_01", kondate.NewPaymentMethod{Provider: "bank", ProviderRef: "ba_01"})
+	if err != nil || w.Last4 != "" {
+		t.Fatalf("AddPaymentMethod(bank, no Last4) = %+v, %v", w, err)
+	}
+	page, err := s.ListPaymentMethods(ctx, "u_01", ddbkit.PageOptions{})
+	// By ID: the ULID sorts before the app's pm_01.
+	if err != nil || len(page.Items) != 2 || page.Items[1].ID != "pm_01" || page.Items[1].Last4 != "" || page.Items[1].Provider != "paypay" ||
+		page.Items[0] != w {
+		t.Fatalf("ListPaymentMethods = %+v, %v; want %+v, then the app's wallet pm_01", page, err, w)
 	}
 }

@@ -3,6 +3,7 @@ package kondatetest
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -256,6 +257,8 @@ func testCardData(t *testing.T, s kondate.Store) {
 		{"unknown brand", "Brand", pm("pm_1N", "Visa", "1111"), "Visa"},
 		{"number as last4", "Last4", pm("pm_1N", "visa", "4111111111111111"), "4111111111111111"},
 		{"full-width last4", "Last4", pm("pm_1N", "visa", "４２４２"), "４２４２"},
+		{"three digits", "Last4", pm("pm_1N", "visa", "424"), "424"},
+		{"wallet with a number as last4", "Last4", pm("paypay_wallet_1", "", "4111 1111"), "4111 1111"},
 	} {
 		_, err := s.AddPaymentMethod(ctx, user, tc.in)
 		wantField(t, tc.name, err, tc.field)
@@ -268,6 +271,15 @@ func testCardData(t *testing.T, s kondate.Store) {
 		if _, err := s.AddPaymentMethod(ctx, user, pm(ref, "jcb", "4242")); err != nil {
 			t.Errorf("ProviderRef %q: %v; want it stored", ref, err)
 		}
+	}
+	// A wallet or a bank method has no card number: no Last4, no Brand.
+	w, err := s.AddPaymentMethod(ctx, user, kondate.NewPaymentMethod{Provider: "paypay", ProviderRef: "wallet_1"})
+	if err != nil || w.Last4 != "" || w.Brand != "" {
+		t.Fatalf("AddPaymentMethod of a wallet = %+v, %v; want it stored without Last4", w, err)
+	}
+	page, err := s.ListPaymentMethods(ctx, user, ddbkit.PageOptions{})
+	if err != nil || !slices.ContainsFunc(page.Items, func(m kondate.PaymentMethod) bool { return m == w }) {
+		t.Fatalf("ListPaymentMethods = %+v, %v; want the wallet %+v", page, err, w)
 	}
 }
 
