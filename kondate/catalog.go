@@ -82,10 +82,13 @@ type PopularityDrift struct {
 type CatalogStore interface {
 	// Publish publishes the user's recipe or set to the catalog, in one
 	// transaction: the catalog item, the creator's copy, and publishedAt
-	// on the user's item, conditioned on the item as read. It returns
-	// ErrNotFound if the user has no such item, ErrAlreadyExists if it is
-	// published already, and ErrConflict if it kept changing through the
-	// retries.
+	// on the user's item, conditioned on the item as read. An entry is
+	// published already if the user's item has publishedAt, or if the
+	// catalog has an entry of that ID (one Query of GSI1, when enabled:
+	// another writer, such as the seed's app, publishes without
+	// publishedAt). It returns ErrNotFound if the user has no such item,
+	// ErrAlreadyExists if it is published already, and ErrConflict if it
+	// kept changing through the retries.
 	Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error)
 	// Unpublish removes the entry from the catalog, in one transaction
 	// with its creator's copy and the user's publishedAt. Users' saved
@@ -317,6 +320,9 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 		if at, ok := backend.Str(src, attrPublishedAt); ok {
 			return fmt.Errorf("%s %q of user %q: %w: published at %s", strings.ToLower(string(kind)), id, userID, ddbkit.ErrAlreadyExists, at)
 		}
+		if err := c.publishedElsewhere(ctx, kind, id); err != nil {
+			return err
+		}
 		now := c.o.now()
 		e = CatalogEntry{Kind: kind, ID: id, CreatorID: userID, CreatedAt: now}
 		if kind == KindSet {
@@ -358,6 +364,28 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 		return CatalogEntry{}, wrap(op, err)
 	}
 	return e, nil
+}
+
+// publishedElsewhere refuses to publish an entry the catalog holds though
+// the user's item has no publishedAt: another writer (the seed's app)
+// published it, marking only the catalog item. The catalog item's key
+// holds its publishing time, so the seed's layout addresses it by ID only
+// through GSI1 (ENTITY#<kind>#<id> / PUBLIC#): one Query, eventually
+// consistent, so an entry another writer published a moment before may
+// not be seen yet. Without GSI1 only publishedAt is seen.
+func (c *core) publishedElsewhere(ctx context.Context, kind CatalogKind, id string) error {
+	if !c.o.EnableGSI1 {
+		return nil
+	}
+	hit, err := c.publicHit(ctx, kind, id)
+	if err != nil || hit == nil {
+		return err
+	}
+	e, err := decodeCatalog(c.t, hit)
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("catalog %s %q: %w: published by %q at %s", strings.ToLower(string(kind)), id, ddbkit.ErrAlreadyExists, e.CreatorID, ts(e.CreatedAt))
 }
 
 // publicEntry finds the catalog item of an entry through GSI1, then reads

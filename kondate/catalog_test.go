@@ -310,7 +310,7 @@ func TestCatalogRawLayout(t *testing.T) {
 // transaction.
 func TestCatalogRoundTrips(t *testing.T) {
 	var cc *ddbtest.CountingClient
-	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic, kondate.AllIndexes)
+	s, _, table := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic, kondate.AllIndexes)
 	ctx := t.Context()
 	var e kondate.CatalogEntry
 	for i := range 5 {
@@ -348,6 +348,20 @@ func TestCatalogRoundTrips(t *testing.T) {
 	check("ListSaved", query, func() error { _, err := s.ListSaved(ctx, "u_02", kondate.KindRecipe, page.PageOptions); return err })
 	check("Unpublish", map[string]int{"GetItem": 1, "TransactWriteItems": 1}, func() error {
 		return s.Unpublish(ctx, u, kondate.KindRecipe, e.ID)
+	})
+	// Publish reads the user's item, and GSI1 for an entry another writer
+	// published.
+	check("Publish", map[string]int{"GetItem": 1, "Query": 1, "TransactWriteItems": 1}, func() error {
+		_, err := s.Publish(ctx, u, kondate.KindRecipe, e.ID)
+		return err
+	})
+	// Before GSI2 and GSI3, newest and by creator are one Query of the
+	// base table per page too.
+	s1 := kondate.NewDynamoStore(cc, deterministic, func(o *kondate.Options) { o.TableName = table })
+	check("ListCatalogNewest, GSI1 only", query, func() error { _, err := s1.ListCatalogNewest(ctx, kondate.KindRecipe, page); return err })
+	check("ListCatalogByCreator, GSI1 only", query, func() error {
+		_, err := s1.ListCatalogByCreator(ctx, u, kondate.KindRecipe, page)
+		return err
 	})
 }
 

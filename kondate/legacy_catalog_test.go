@@ -1,0 +1,171 @@
+package kondate_test
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/kondate"
+)
+
+// appCatalog is the catalog as the seed's app writes it (sections 4.1,
+// 4.2 and 5): u_01's recipes r_01 and r_02 and set s_01, each published
+// with a catalog item (GSI1 PUBLIC#, GSI2 SORT#NEWEST#) and a creator's
+// copy (GSI2 SORT#POPULAR#, GSI3), times in keys without fractional
+// digits, no publishedAt on the user's items, no entityType; r_01 saved
+// once, by u_02, whose SAVED# item has no GSI1 keys (the seed gives it
+// none), and savedCount 1.
+func appCatalog() rawItems {
+	u1 := S("USER#u_01")
+	entry := func(kind, id, at string, count int) rawItems {
+		created := at + "#" + id
+		return rawItems{
+			{"PK": u1, "SK": S(kind + "#" + id), "GSI1PK": S("ENTITY#" + kind + "#" + id), "GSI1SK": S("OWNER#u_01"),
+				"title": S("t_" + id), "tags": L(S("中華")), "createdAt": S("2026-02-01T00:00:00Z")},
+			{"PK": S("CATALOG#" + kind), "SK": S("CREATED#" + created),
+				"GSI1PK": S("ENTITY#" + kind + "#" + id), "GSI1SK": S("PUBLIC#"),
+				"GSI2PK": S("CATALOG#" + kind), "GSI2SK": S("SORT#NEWEST#" + created),
+				"creatorId": S("u_01"), "title": S("t_" + id), "tags": L(S("中華")), "savedCount": N(strconv.Itoa(count)), "createdAt": S(at)},
+			{"PK": S("CREATOR#u_01"), "SK": S("CATALOG_" + kind + "#" + created),
+				"GSI2PK": S("CATALOG#" + kind), "GSI2SK": S("SORT#POPULAR#" + fmt.Sprintf("%010d", count) + "#" + id),
+				"GSI3PK": S("CREATOR#u_01#" + kind), "GSI3SK": S("CREATED#" + created),
+				"creatorId": S("u_01"), "title": S("t_" + id), "tags": L(S("中華")), "savedCount": N(strconv.Itoa(count)), "createdAt": S(at)},
+		}
+	}
+	items := entry("RECIPE", "r_01", "2026-02-09T10:00:00Z", 1)
+	items = append(items, entry("RECIPE", "r_02", "2026-02-08T09:00:00Z", 0)...)
+	items = append(items, entry("SET", "s_01", "2026-02-07T08:00:00Z", 0)...)
+	return append(items, appSave("u_02", "r_01"))
+}
+
+// appSave is a user's save of a recipe as the app writes it: no GSI1 keys.
+func appSave(user, id string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"PK": S("USER#" + user), "SK": S("SAVED#RECIPE#" + id), "title": S("t_" + id)}
+}
+
+// appStores runs check on each store, both holding items as the app put
+// them: a DynamoStore on a fresh table with the indexes opts enable (GSI1
+// alone by default, the seed's first rollout stage), the items put raw;
+// a MemoryStore that imported them.
+func appStores(t *testing.T, items rawItems, check func(t *testing.T, s kondate.Store, raw rawReader), opts ...func(*kondate.Options)) {
+	opts = append([]func(*kondate.Options){deterministic}, opts...)
+	t.Run("dynamo", func(t *testing.T) {
+		s, c, table := newDynamo(t, nil, opts...)
+		for _, item := range items {
+			if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		check(t, s, func(pk, sk string) map[string]types.AttributeValue { return rawItem(t, c, table, pk, sk) })
+	})
+	t.Run("memory", func(t *testing.T) {
+		s := kondate.NewMemoryStore(opts...)
+		if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: items}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, s, func(pk, sk string) map[string]types.AttributeValue {
+			for _, item := range s.Export()[kondate.DefaultTableName] {
+				if item["PK"].(*types.AttributeValueMemberS).Value == pk && item["SK"].(*types.AttributeValueMemberS).Value == sk {
+					return item
+				}
+			}
+			return nil
+		})
+	})
+}
+
+// rawReader reads one item as stored, nil if there is none.
+type rawReader func(pk, sk string) map[string]types.AttributeValue
+
+func savedCount(t *testing.T, item map[string]types.AttributeValue) string {
+	t.Helper()
+	n, ok := item["savedCount"].(*types.AttributeValueMemberN)
+	if !ok {
+		t.Fatalf("savedCount of %v: not a number", item)
+	}
+	return n.Value
+}
+
+// TestLegacyCatalogPublishedByApp: an entry the app published (no
+// publishedAt on the user's item) is published already: Publish refuses it
+// with ErrAlreadyExists, writes nothing, and the catalog keeps one entry;
+// unpublished, it can be published again.
+func TestLegacyCatalogPublishedByApp(t *testing.T) {
+	appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
+		ctx := t.Context()
+		for _, tc := range []struct {
+			kind kondate.CatalogKind
+			id   string
+		}{{kondate.KindRecipe, "r_01"}, {kondate.KindSet, "s_01"}} {
+			_, err := s.Publish(ctx, "u_01", tc.kind, tc.id)
+			ddbtest.WantSentinel(t, "Publish of an entry the app published", err, ddbkit.ErrAlreadyExists)
+		}
+		if _, ok := raw("USER#u_01", "RECIPE#r_01")["publishedAt"]; ok {
+			t.Fatalf("the refused Publish wrote publishedAt")
+		}
+		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		if err != nil || !slices.Equal(entryIDs(p.Items), []string{"r_01", "r_02"}) {
+			t.Fatalf("ListCatalogNewest = %v, %v; want r_01, r_02 once each", entryIDs(p.Items), err)
+		}
+		if err := s.Unpublish(ctx, "u_01", kondate.KindRecipe, "r_01"); err != nil {
+			t.Fatalf("Unpublish(r_01): %v", err)
+		}
+		e, err := s.Publish(ctx, "u_01", kondate.KindRecipe, "r_01")
+		if err != nil {
+			t.Fatalf("Publish(r_01) after Unpublish: %v", err)
+		}
+		p, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		if err != nil || !slices.Equal(entryIDs(p.Items), []string{"r_01", "r_02"}) || !p.Items[0].CreatedAt.Equal(e.CreatedAt) {
+			t.Fatalf("ListCatalogNewest after publishing again = %+v, %v; want r_01 (published %v), r_02", p.Items, err, e.CreatedAt)
+		}
+	})
+}
+
+// TestLegacyCatalogListsGSI1Only: in the seed's first rollout stage (GSI1
+// only), the app's entries are listed newest first and by creator, from
+// the base table, page by page; with all three indexes, in the same order.
+func TestLegacyCatalogListsGSI1Only(t *testing.T) {
+	check := func(t *testing.T, s kondate.Store, _ rawReader) {
+		ctx := t.Context()
+		lists := map[string]func(kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error){
+			"newest": func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+				return s.ListCatalogNewest(ctx, kondate.KindRecipe, o)
+			},
+			"by creator": func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+				return s.ListCatalogByCreator(ctx, "u_01", kondate.KindRecipe, o)
+			},
+		}
+		for name, list := range lists {
+			var got []string
+			o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 1}, Tag: "中華"}
+			for range 3 {
+				p, err := list(o)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				got = append(got, entryIDs(p.Items)...)
+				if o.Cursor = p.Next; o.Cursor == "" {
+					break
+				}
+			}
+			if !slices.Equal(got, []string{"r_01", "r_02"}) {
+				t.Fatalf("%s, pages of one = %v; want r_01, r_02", name, got)
+			}
+		}
+		sets, err := s.ListCatalogByCreator(ctx, "u_01", kondate.KindSet, kondate.CatalogPageOptions{})
+		if err != nil || len(sets.Items) != 1 || sets.Items[0].ID != "s_01" ||
+			!sets.Items[0].CreatedAt.Equal(time.Date(2026, 2, 7, 8, 0, 0, 0, time.UTC)) {
+			t.Fatalf("ListCatalogByCreator(SET) = %+v, %v; want s_01", sets.Items, err)
+		}
+	}
+	t.Run("GSI1 only", func(t *testing.T) { appStores(t, appCatalog(), check) })
+	t.Run("all indexes", func(t *testing.T) { appStores(t, appCatalog(), check, kondate.AllIndexes) })
+}
