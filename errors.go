@@ -116,8 +116,9 @@ func (e *CorruptItemError) Is(target error) bool { return target == ErrCorruptIt
 // Unwrap returns the decoder's error.
 func (e *CorruptItemError) Unwrap() error { return e.Err }
 
-// SchemaMismatchError lists how a table differs from its definition in
-// ways ddbkit cannot reconcile by adding what is missing. It matches
+// SchemaMismatchError lists how a table differs from its definition: in
+// ways ddbkit cannot reconcile by adding what is missing, or (Missing) by
+// lacking what ddbkit adds only when asked to. It matches
 // ErrSchemaMismatch through errors.Is.
 type SchemaMismatchError struct {
 	// Table is the table's name.
@@ -125,12 +126,19 @@ type SchemaMismatchError struct {
 	// Diffs holds one line per difference, such as
 	// `GSI "hostId-index": sort key is "updatedAt", want "createdAt"`.
 	Diffs []string
+	// Missing is true when every difference is something the table lacks
+	// and could be given (a GSI, the stream): its owner adds it, or
+	// schema.Ensure with schema.Apply does.
+	Missing bool
 }
 
 // Error implements error.
 func (e *SchemaMismatchError) Error() string {
-	return fmt.Sprintf("schema mismatch: table %s differs from its definition: %s; fix or recreate the table by hand, ddbkit changes nothing it cannot add",
-		e.Table, strings.Join(e.Diffs, "; "))
+	fix := "fix or recreate the table by hand, ddbkit changes nothing it cannot add"
+	if e.Missing {
+		fix = "add it in the table's stack, or ensure with schema.Apply (ddbkit ensure -apply)"
+	}
+	return fmt.Sprintf("schema mismatch: table %s differs from its definition: %s; %s", e.Table, strings.Join(e.Diffs, "; "), fix)
 }
 
 // Is reports whether target is ErrSchemaMismatch.

@@ -111,11 +111,14 @@ func CreateTableInput(name string, optFns ...func(*Options)) *dynamodb.CreateTab
 // ignored, name is the table's. SchemaOptions passes options to
 // schema.Ensure (schema.PlanOnly, say).
 //
-// A missing table is created. On an existing one (the seed's app's table,
-// say) each index the options enable and the table lacks is added with its
-// own UpdateTable, waiting until it is ACTIVE and backfilled before the
-// next, so enabling GSI2, then later GSI3, is one table update each (the
-// staged rollout of the seed's section 10), and TTL is enabled. An index
+// A missing table is created. An existing one (the seed's app's table,
+// say) belongs to its stack, which rolls out GSI2 and GSI3 (the seed's
+// section 10), and is only verified: an index the options enable and the
+// table lacks is a pending change and ddbkit.ErrSchemaMismatch naming it,
+// missing TTL a pending change. With SchemaOptions(schema.Apply) each such
+// index is added instead, with its own UpdateTable, waiting until it is
+// ACTIVE and backfilled before the next, so enabling GSI2, then later
+// GSI3, is one table update each, and TTL is enabled. An index
 // the options leave out is never deleted: a table may be ahead of the
 // code. A table whose keys or indexes have other key attributes cannot
 // serve this package: EnsureTable then fails with ddbkit.ErrSchemaMismatch

@@ -8,7 +8,8 @@
 // "prod", ...) has its own three tables, which is how the seed keeps
 // development data away from production. All keys and attributes are
 // Strings, billing is on demand. Definitions returns their designs;
-// EnsureTables creates the missing tables and adds the missing indexes.
+// EnsureTables creates the missing tables and verifies existing ones
+// (adding missing indexes only with schema.Apply).
 //
 //	table                          key                       attributes / index
 //	LiveComment-Rooms-{env}        roomId                    name, hostId, status (OPEN|CLOSED), createdAt, updatedAt
@@ -20,9 +21,9 @@
 //
 // The seed's app has only roomId-index: it scans Rooms for a host's rooms,
 // and its comment IDs (random UUIDv4s) leave the Comments sort key in no
-// useful order. The two other indexes are ddbkit's; EnsureTables adds them
-// to the app's existing tables, one UpdateTable each, and the app's writes
-// keep them filled without knowing.
+// useful order. The two other indexes are ddbkit's; the app's stack adds
+// them to its existing tables (or EnsureTables with schema.Apply, one
+// UpdateTable each), and the app's writes keep them filled without knowing.
 //
 // Timestamps, the connections' timestamp included, are written as ISO 8601
 // UTC with milliseconds ("2024-01-01T00:00:00.000Z", what JavaScript's

@@ -130,13 +130,16 @@ func CreateTableInputs(env string) []*dynamodb.CreateTableInput {
 
 // EnsureTables makes env's three tables match Definitions(env) with
 // schema.Ensure, all three at once, and returns the changes it made, in
-// table order. A missing table is created. On an existing one, missing
-// indexes are added one UpdateTable at a time, waiting for each to be
-// ACTIVE: the seed's app has no hostId-index (it scans) and no
-// roomId-createdAt-index, which ListHostRooms and ListComments query. It
-// never deletes or changes what it cannot add, so it is safe to call at
-// every start. (The seed's stacks delete dev tables with the stack and
-// retain prod tables; deleting is left to whoever owns the stack.) With
+// table order. A missing table is created. An existing one belongs to its
+// stack and is only verified: the seed's app has no hostId-index (it
+// scans) and no roomId-createdAt-index, which ListHostRooms and
+// ListComments query, so on the app's tables EnsureTables reports them as
+// pending changes and fails with ErrSchemaMismatch, naming them. Add them
+// in the stack (ddbkit export prints them), or pass schema.Apply: then
+// missing indexes are added one UpdateTable at a time, waiting for each to
+// be ACTIVE. It never deletes anything, so it is safe to call at every
+// start. (The seed's stacks delete dev tables with the stack and retain
+// prod tables; deleting is left to whoever owns the stack.) With
 // schema.PlanOnly it reports the changes and makes none.
 //
 // It returns ErrInvalidArgument for a bad env, ErrSchemaMismatch (a

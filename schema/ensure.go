@@ -29,9 +29,13 @@ type ensurer struct {
 
 // step is one change of a plan, with the calls that make it. apply reports
 // whether this call made the change (false when a racing caller did).
+// required marks what the stores cannot work without (an index, the
+// stream), and what names it in a mismatch.
 type step struct {
-	change Change
-	apply  func(ctx context.Context) (made bool, err error)
+	change   Change
+	apply    func(ctx context.Context) (made bool, err error)
+	required bool
+	what     string
 }
 
 func ensure(ctx context.Context, c ddbkit.SchemaClient, d Definition, optFns []func(*Options)) ([]Change, error) {
@@ -58,12 +62,16 @@ func (e *ensurer) run(ctx context.Context) ([]Change, error) {
 		return nil, err
 	}
 	var changes []Change
+	existed := desc != nil
 	if desc == nil {
 		create := e.change(ActionCreateTable, createDetail(e.d.Input))
 		if e.o.PlanOnly {
+			create.Pending = true
 			changes = append(changes, create)
 			if e.d.TTLAttribute != "" {
-				changes = append(changes, e.ttlStep().change)
+				ttl := e.ttlStep().change
+				ttl.Pending = true
+				changes = append(changes, ttl)
 			}
 			return changes, nil
 		}
@@ -83,15 +91,29 @@ func (e *ensurer) run(ctx context.Context) ([]Change, error) {
 			return changes, err
 		}
 	}
-	steps, err := e.plan(ctx, desc)
+	steps, notes, err := e.plan(ctx, desc)
 	if err != nil {
 		return changes, err
 	}
-	for _, s := range steps {
-		if e.o.PlanOnly {
+	changes = append(changes, notes...)
+	if e.o.PlanOnly || (existed && !e.o.Apply) {
+		// An existing table belongs to its owner (a stack, say): what it
+		// lacks is reported, not added, unless the caller asks. A missing
+		// index or stream is one the stores need: a mismatch.
+		var missing []string
+		for _, s := range steps {
+			s.change.Pending = true
 			changes = append(changes, s.change)
-			continue
+			if s.required {
+				missing = append(missing, s.what+" is missing")
+			}
 		}
+		if len(missing) > 0 && !e.o.PlanOnly {
+			return changes, fmt.Errorf("schema: %w", &ddbkit.SchemaMismatchError{Table: e.name, Diffs: missing, Missing: true})
+		}
+		return changes, nil
+	}
+	for _, s := range steps {
 		made, err := s.apply(ctx)
 		if made { // even when waiting for it then failed
 			changes = append(changes, s.change)
@@ -138,12 +160,14 @@ func (e *ensurer) create(ctx context.Context) (made bool, err error) {
 }
 
 // plan compares the existing table desc with the definition. It returns
-// the steps that add what is missing, or a *ddbkit.SchemaMismatchError
-// listing every difference that cannot be added.
-func (e *ensurer) plan(ctx context.Context, desc *types.TableDescription) ([]step, error) {
+// the steps that add what is missing and the notes on the owner's choices
+// (see notes), or a *ddbkit.SchemaMismatchError listing every difference
+// that cannot be added.
+func (e *ensurer) plan(ctx context.Context, desc *types.TableDescription) ([]step, []Change, error) {
 	in := e.d.Input
 	var diffs []string
 	var steps []step
+	notes := e.notes(desc)
 
 	diffs = append(diffs, keyDiffs("table key", desc.KeySchema, in.KeySchema)...)
 	have := attrTypes(desc.AttributeDefinitions)
@@ -188,13 +212,15 @@ func (e *ensurer) plan(ctx context.Context, desc *types.TableDescription) ([]ste
 			steps = append(steps, e.streamStep(want.StreamViewType))
 		case !covers(got.StreamViewType, want.StreamViewType):
 			diffs = append(diffs, fmt.Sprintf("stream view type is %s, want %s; a stream's view type changes only by disabling and re-enabling it", got.StreamViewType, want.StreamViewType))
+		case got.StreamViewType != want.StreamViewType:
+			notes = append(notes, e.change(ActionNote, fmt.Sprintf("stream view type is %s, which carries all of the %s this definition needs; left as the table's owner set it", got.StreamViewType, want.StreamViewType)))
 		}
 	}
 
 	if want := e.d.TTLAttribute; want != "" {
 		ttl, err := e.describeTTL(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		got := aws.ToString(ttl.AttributeName)
 		switch {
@@ -207,9 +233,51 @@ func (e *ensurer) plan(ctx context.Context, desc *types.TableDescription) ([]ste
 	}
 
 	if len(diffs) > 0 {
-		return nil, fmt.Errorf("schema: %w", &ddbkit.SchemaMismatchError{Table: e.name, Diffs: diffs})
+		return nil, nil, fmt.Errorf("schema: %w", &ddbkit.SchemaMismatchError{Table: e.name, Diffs: diffs})
 	}
-	return steps, nil
+	return steps, notes, nil
+}
+
+// notes reports where the table differs from the definition in what is its
+// owner's to choose: billing mode, provisioned capacity and encryption.
+// They are never errors and never changed.
+func (e *ensurer) notes(desc *types.TableDescription) []Change {
+	in := e.d.Input
+	var notes []Change
+	note := func(format string, args ...any) {
+		notes = append(notes, e.change(ActionNote, fmt.Sprintf(format, args...)+"; left as the table's owner set it"))
+	}
+	want := in.BillingMode
+	if want == "" {
+		want = types.BillingModeProvisioned
+	}
+	got := types.BillingModeProvisioned
+	if s := desc.BillingModeSummary; s != nil && s.BillingMode != "" {
+		got = s.BillingMode
+	}
+	switch {
+	case got != want:
+		note("billing mode is %s, the definition's is %s", got, want)
+	case want == types.BillingModeProvisioned && in.ProvisionedThroughput != nil && desc.ProvisionedThroughput != nil:
+		gr, gw := aws.ToInt64(desc.ProvisionedThroughput.ReadCapacityUnits), aws.ToInt64(desc.ProvisionedThroughput.WriteCapacityUnits)
+		wr, ww := aws.ToInt64(in.ProvisionedThroughput.ReadCapacityUnits), aws.ToInt64(in.ProvisionedThroughput.WriteCapacityUnits)
+		if gr != wr || gw != ww {
+			note("capacity is %d RCU / %d WCU, the definition's is %d / %d", gr, gw, wr, ww)
+		}
+	}
+	wantSSE := in.SSESpecification != nil && aws.ToBool(in.SSESpecification.Enabled)
+	gotSSE := desc.SSEDescription != nil && (desc.SSEDescription.Status == types.SSEStatusEnabled || desc.SSEDescription.Status == types.SSEStatusEnabling)
+	if wantSSE != gotSSE {
+		note("encryption with a KMS key is %s, the definition's is %s", onOff(gotSSE), onOff(wantSSE))
+	}
+	return notes
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // keyDiffs compares two key schemas.
@@ -290,7 +358,9 @@ func (e *ensurer) addGSIStep(desc *types.TableDescription, g types.GlobalSeconda
 	}
 	detail := fmt.Sprintf("%q %s %s", name, describeKey(g.KeySchema), describeProjection(g.Projection))
 	return step{
-		change: e.change(ActionAddGSI, detail),
+		required: true,
+		what:     fmt.Sprintf("GSI %q", name),
+		change:   e.change(ActionAddGSI, detail),
 		apply: func(ctx context.Context) (bool, error) {
 			made, err := e.update(ctx, update, fmt.Sprintf("add GSI %q", name), func(d *types.TableDescription) bool {
 				return findGSI(d, name) != nil
@@ -352,7 +422,9 @@ func (e *ensurer) streamStep(vt types.StreamViewType) step {
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: vt},
 	}
 	return step{
-		change: e.change(ActionEnableStream, string(vt)),
+		required: true,
+		what:     "stream " + string(vt),
+		change:   e.change(ActionEnableStream, string(vt)),
 		apply: func(ctx context.Context) (bool, error) {
 			made, err := e.update(ctx, update, "enable stream", func(d *types.TableDescription) bool {
 				s := d.StreamSpecification

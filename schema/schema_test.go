@@ -221,6 +221,13 @@ func keyString(ks []types.KeySchemaElement) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func actions(changes []schema.Change) []string {
 	var out []string
 	for _, c := range changes {
@@ -324,13 +331,42 @@ func TestEnsureAddsGSIs(t *testing.T) {
 		}
 	})
 
-	t.Run("Ensure", func(t *testing.T) {
+	// By default an existing table is the stack's: what it lacks is
+	// reported, pending, and a missing index is a mismatch that says how
+	// to add it; nothing is written.
+	t.Run("Verify", func(t *testing.T) {
+		before := snapshot(t, c, name)
 		cc := counting(c)
 		changes, err := schema.Ensure(t.Context(), cc, d, fast)
-		if err != nil {
-			t.Fatalf("Ensure() error = %v", err)
+		ddbtest.WantSentinel(t, "Ensure() of a table lacking two GSIs", err, ddbkit.ErrSchemaMismatch)
+		var mm *ddbkit.SchemaMismatchError
+		if !errors.As(err, &mm) || !mm.Missing || len(mm.Diffs) != 2 || !strings.Contains(err.Error(), "schema.Apply") {
+			t.Errorf("Ensure() error = %v, want a SchemaMismatchError, Missing, naming both GSIs and schema.Apply", err)
 		}
 		wantChanges(t, "Ensure()", changes, name, adds...)
+		for _, ch := range changes {
+			if !ch.Pending || !strings.HasSuffix(ch.String(), "(pending)") {
+				t.Errorf("Ensure() change %q: Pending = false, want true", ch)
+			}
+		}
+		wantNoWrites(t, cc)
+		if after := snapshot(t, c, name); after != before {
+			t.Errorf("Ensure() changed the table:\nbefore %s\nafter  %s", before, after)
+		}
+	})
+
+	t.Run("Apply", func(t *testing.T) {
+		cc := counting(c)
+		changes, err := schema.Ensure(t.Context(), cc, d, fast, schema.Apply)
+		if err != nil {
+			t.Fatalf("Ensure(Apply) error = %v", err)
+		}
+		wantChanges(t, "Ensure(Apply)", changes, name, adds...)
+		for _, ch := range changes {
+			if ch.Pending {
+				t.Errorf("Ensure(Apply) change %q: Pending, want made", ch)
+			}
+		}
 		if n := cc.Count("UpdateTable"); n != 2 {
 			t.Errorf("UpdateTable calls = %d, want 2 (one per GSI)", n)
 		}
@@ -395,7 +431,7 @@ func TestEnsureRacing(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					changes[i], errs[i] = schema.Ensure(t.Context(), c, orders(name), fast)
+					changes[i], errs[i] = schema.Ensure(t.Context(), c, orders(name), fast, schema.Apply)
 				}()
 			}
 			wg.Wait()
@@ -494,12 +530,26 @@ func TestEnsureTTLAndStream(t *testing.T) {
 	d.TTLAttribute = "expiresAt"
 	d.Input.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}
 
+	// Verified only: the missing stream is a mismatch, TTL only pending.
 	cc := counting(c)
 	changes, err := schema.Ensure(t.Context(), cc, d, fast)
-	if err != nil {
-		t.Fatalf("Ensure() error = %v", err)
-	}
+	ddbtest.WantSentinel(t, "Ensure() of a table lacking its stream", err, ddbkit.ErrSchemaMismatch)
 	wantChanges(t, "Ensure()", changes, name, "enable stream NEW_AND_OLD_IMAGES", `enable TTL on "expiresAt"`)
+	wantNoWrites(t, cc)
+	d.Input.StreamSpecification = nil
+	changes, err = schema.Ensure(t.Context(), cc, d, fast)
+	if err != nil || len(changes) != 1 || !changes[0].Pending {
+		t.Errorf("Ensure() of a table lacking TTL only = %q, %v; want the pending TTL change, nil", actions(changes), err)
+	}
+	wantNoWrites(t, cc)
+	d.Input.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages}
+
+	cc = counting(c)
+	changes, err = schema.Ensure(t.Context(), cc, d, fast, schema.Apply)
+	if err != nil {
+		t.Fatalf("Ensure(Apply) error = %v", err)
+	}
+	wantChanges(t, "Ensure(Apply)", changes, name, "enable stream NEW_AND_OLD_IMAGES", `enable TTL on "expiresAt"`)
 	if got := cc.Count("UpdateTable"); got != 1 {
 		t.Errorf("UpdateTable calls = %d, want 1", got)
 	}
@@ -524,8 +574,8 @@ func TestEnsureTTLAndStream(t *testing.T) {
 
 // TestEnsureStreamSuperset: a table whose stream carries more than the
 // definition needs (both images where the new one is wanted) is as it
-// should be: Ensure neither changes nor refuses it. One that carries less
-// is a mismatch.
+// should be: Ensure neither changes nor refuses it, and notes it. One that
+// carries less is a mismatch.
 func TestEnsureStreamSuperset(t *testing.T) {
 	c := ddbtest.Client(t)
 	in := orders("schema-stream").CreateTableInput()
@@ -536,9 +586,10 @@ func TestEnsureStreamSuperset(t *testing.T) {
 		d := orders(name)
 		d.Input.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: want}
 		cc := counting(c)
-		changes, err := schema.Ensure(t.Context(), cc, d, fast)
-		if err != nil || len(changes) != 0 {
-			t.Errorf("Ensure() wanting %s of a NEW_AND_OLD_IMAGES stream = %q, %v; want no changes, nil", want, actions(changes), err)
+		changes, err := schema.Ensure(t.Context(), cc, d, fast, schema.Apply)
+		wantNote := want != types.StreamViewTypeNewAndOldImages
+		if err != nil || len(changes) != btoi(wantNote) || (wantNote && changes[0].Action != schema.ActionNote) {
+			t.Errorf("Ensure() wanting %s of a NEW_AND_OLD_IMAGES stream = %q, %v; want only a note (none for the same view), nil", want, actions(changes), err)
 		}
 		wantNoWrites(t, cc)
 	}
@@ -684,7 +735,7 @@ func TestEnsureWaits(t *testing.T) {
 		described(types.TableStatusActive, byOwner(types.IndexStatusActive, true)),
 		described(types.TableStatusActive, byOwner(types.IndexStatusActive, false)),
 	}}
-	changes, err := schema.Ensure(t.Context(), f, orders("fake"), poll)
+	changes, err := schema.Ensure(t.Context(), f, orders("fake"), poll, schema.Apply)
 	if err != nil {
 		t.Fatalf("Ensure() error = %v", err)
 	}
@@ -719,7 +770,7 @@ func TestEnsureWaitFails(t *testing.T) {
 	}
 	t.Run("timeout", func(t *testing.T) {
 		f := stuck()
-		changes, err := schema.Ensure(t.Context(), f, orders("fake"), poll, func(o *schema.Options) { o.Timeout = 30 * time.Millisecond })
+		changes, err := schema.Ensure(t.Context(), f, orders("fake"), poll, schema.Apply, func(o *schema.Options) { o.Timeout = 30 * time.Millisecond })
 		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), `GSI "byOwner" is CREATING`) {
 			t.Errorf("Ensure() error = %v, want context.DeadlineExceeded naming the CREATING index", err)
 		}
@@ -730,7 +781,7 @@ func TestEnsureWaitFails(t *testing.T) {
 		f := stuck()
 		ctx, cancel := context.WithCancel(t.Context())
 		f.updateFn = func() error { cancel(); return nil }
-		_, err := schema.Ensure(ctx, f, orders("fake"), poll)
+		_, err := schema.Ensure(ctx, f, orders("fake"), poll, schema.Apply)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("Ensure() error = %v, want context.Canceled", err)
 		}
@@ -747,7 +798,7 @@ func TestEnsureFake(t *testing.T) {
 		done := *table
 		done.GlobalSecondaryIndexes = append(slices.Clone(table.GlobalSecondaryIndexes), byOwner(types.IndexStatusActive, false))
 		f := &fake{t: t, tables: []*types.TableDescription{table, &done}}
-		if _, err := schema.Ensure(t.Context(), f, orders("fake"), poll); err != nil {
+		if _, err := schema.Ensure(t.Context(), f, orders("fake"), poll, schema.Apply); err != nil {
 			t.Fatalf("Ensure() error = %v", err)
 		}
 		if len(f.updates) != 1 {
@@ -761,7 +812,7 @@ func TestEnsureFake(t *testing.T) {
 	t.Run("access denied", func(t *testing.T) {
 		denied := &smithy.GenericAPIError{Code: "AccessDeniedException", Message: "not allowed: dynamodb:UpdateTable"}
 		f := &fake{t: t, tables: []*types.TableDescription{described(types.TableStatusActive)}, updateFn: func() error { return denied }}
-		_, err := schema.Ensure(t.Context(), f, orders("fake"), poll)
+		_, err := schema.Ensure(t.Context(), f, orders("fake"), poll, schema.Apply)
 		var api smithy.APIError
 		if !errors.As(err, &api) || api.ErrorCode() != "AccessDeniedException" {
 			t.Errorf("Ensure() error = %v, want the AccessDeniedException reachable with errors.As", err)

@@ -112,9 +112,11 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 }
 
 // EnsureTable creates the table named name from Definition, or verifies an
-// existing one and adds what is missing (GSIs one at a time, TTL), with
-// schema.Ensure, and returns the changes made. It fails with
-// ErrSchemaMismatch for differences it cannot add.
+// existing one, with schema.Ensure, and returns the changes made or
+// pending. On an existing table a missing GSI is ErrSchemaMismatch naming
+// it, and missing TTL a pending change; with schema.Apply it adds them
+// instead (GSIs one at a time). It fails with ErrSchemaMismatch for
+// differences it cannot add.
 func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	return schema.Ensure(ctx, c, Definition(name), optFns...)
 }
@@ -162,9 +164,10 @@ func CreateInvitationTableInput(name string) *dynamodb.CreateTableInput {
 }
 
 // EnsureInvitationTable creates the invitation table named name from
-// InvitationDefinition, or verifies an existing one and enables what is
-// missing (TTL on expiresAt, the stream of new images), with
-// schema.Ensure, and returns the changes made. A stream of both images
+// InvitationDefinition, or verifies an existing one, with schema.Ensure,
+// and returns the changes made or pending: a missing stream of new images
+// is ErrSchemaMismatch, missing TTL on expiresAt a pending change, unless
+// schema.Apply enables them. A stream of both images
 // serves the handler as well as one of new images, and is left as it is.
 // It fails with ErrSchemaMismatch for differences it cannot add, such as a
 // stream of keys or old images only.

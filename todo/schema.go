@@ -65,9 +65,10 @@ func CreateTableInput(name string) *dynamodb.CreateTableInput {
 // EnsureTable makes the table named name match Definition(name) with
 // schema.Ensure, and returns the changes made: it creates a missing table
 // and waits until it is ACTIVE. The seed's table has no index, TTL or
-// stream, so on an existing table it only verifies the key schema. It never
-// deletes anything, so it is safe to call at every start; pass
-// schema.PlanOnly to only report what it would change.
+// stream, so on an existing table it only verifies the key schema, and
+// notes (schema.ActionNote) a billing mode or capacity other than the
+// seed's. It never changes an existing table, so it is safe to call at
+// every start; pass schema.PlanOnly to only report what it would do.
 //
 // It returns ErrSchemaMismatch (a *ddbkit.SchemaMismatchError listing every
 // difference) for a table with other keys, and ErrUnavailable when

@@ -8,7 +8,7 @@
 // One table, DefaultTableName "WardrobeTable" unless Options.TableName says
 // otherwise, with String keys PK and SK and on-demand billing.
 // Definition returns its design; EnsureTable creates the table, or verifies
-// an existing one and adds the GSIs it lacks.
+// an existing one (adding the GSIs it lacks only with schema.Apply).
 //
 //	item        PK                          SK                 other attributes
 //	wardrobe    W#<wardrobeId>              META               wardrobeId, name, createdAt

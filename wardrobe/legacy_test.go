@@ -678,7 +678,10 @@ func TestEnsureTableSchema(t *testing.T) {
 	if cc.updates.Load() != 0 {
 		t.Fatalf("EnsureTable(plan only) made %d UpdateTable calls", cc.updates.Load())
 	}
-	changes, err := wardrobe.EnsureTable(ctx, cc, missing, fast)
+	if _, err := wardrobe.EnsureTable(ctx, cc, missing, fast); !errors.Is(err, ddbkit.ErrSchemaMismatch) || cc.updates.Load() != 0 {
+		t.Fatalf("EnsureTable without schema.Apply = %v with %d UpdateTable calls; want ErrSchemaMismatch and none", err, cc.updates.Load())
+	}
+	changes, err := wardrobe.EnsureTable(ctx, cc, missing, fast, schema.Apply)
 	if err != nil || len(changes) != 2 || cc.updates.Load() != 2 {
 		t.Fatalf("EnsureTable = %v, %v with %d UpdateTable calls; want the 2 GSIs added, one call each", changes, err, cc.updates.Load())
 	}

@@ -85,8 +85,10 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 
 // EnsureTable makes the table named name match Definition(name), with
 // schema.Ensure, and returns the changes it made. A missing table is
-// created; on an existing one (the seed's app's table, say) each missing
-// GSI is added, one UpdateTable per GSI, waiting until it is ACTIVE. A
+// created. An existing one (the seed's app's table, say) belongs to its
+// stack and is only verified: a missing GSI is a pending change and
+// ErrSchemaMismatch naming it; with schema.Apply each missing GSI is
+// added instead, one UpdateTable per GSI, waiting until it is ACTIVE. A
 // table whose keys, or whose GSIs of the seed's names, have other key
 // attributes or another projection (such as a StatusListByWearCount
 // sorted by an attribute other than wearCountSk) cannot serve this

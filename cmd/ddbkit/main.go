@@ -3,8 +3,8 @@
 //
 // Usage:
 //
-//	ddbkit ensure [flags] DOMAIN   create the domain's tables, or reconcile existing ones
-//	ddbkit plan [flags] DOMAIN     print what ensure would change; change nothing
+//	ddbkit ensure [flags] DOMAIN   create the domain's missing tables, verify existing ones
+//	ddbkit plan [flags] DOMAIN     print what ensure -apply would change; change nothing
 //	ddbkit export [flags] DOMAIN   print the tables as CloudFormation resources or CreateTableInput JSON
 //	ddbkit local [flags]           start DynamoDB Local, print its endpoint, run until interrupted
 //
@@ -15,6 +15,14 @@
 // (and taskmgmt's task table), -invitation-table taskmgmt's invitation
 // table, and -env livecomment's environment. "ddbkit COMMAND -h" lists a
 // command's flags.
+//
+// ensure never changes an existing table unless -apply is given: a table
+// owned by infrastructure as code (a CloudFormation or CDK stack) is
+// verified, and what it lacks is printed as pending and, for an index or
+// the stream the stores need, is an error (exit 1) that says to add it in
+// the stack, or to run ensure -apply. Notes (a billing mode, capacity or
+// encryption other than the design's) are printed and never fail; see
+// package schema.
 //
 // export prints one JSON object whose keys are the tables' logical IDs
 // (their names without the characters CloudFormation refuses) and whose

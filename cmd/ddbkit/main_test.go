@@ -27,6 +27,7 @@ import (
 	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/livecomment"
 	"github.com/ddbkit/ddbkit/taskmgmt"
+	"github.com/ddbkit/ddbkit/wardrobe"
 )
 
 func TestMain(m *testing.M) { ddbtest.Main(m) }
@@ -159,6 +160,54 @@ func TestEnsureMismatchIsOneLineAndExitsOne(t *testing.T) {
 		if out != "" {
 			t.Errorf("%s: stdout %q, want nothing", verb, out)
 		}
+	}
+}
+
+// TestEnsureVerifiesExistingTables: an existing table that lacks one of
+// the design's GSIs (as a stack's table would before its next deploy) is
+// verified, not changed: ensure exits 1 with one line that says how to add
+// it, and prints the pending change; ensure -apply adds it; plan then says
+// the table is up to date.
+func TestEnsureVerifiesExistingTables(t *testing.T) {
+	ep := ddbtest.Endpoint(t)
+	c := ddbtest.Client(t)
+	awsEnv(t)
+	in := wardrobe.CreateTableInput("wardrobe-stack")
+	in.GlobalSecondaryIndexes = slices.DeleteFunc(in.GlobalSecondaryIndexes, func(g types.GlobalSecondaryIndex) bool {
+		return aws.ToString(g.IndexName) == "HistoryByDate"
+	})
+	in.AttributeDefinitions = slices.DeleteFunc(in.AttributeDefinitions, func(a types.AttributeDefinition) bool {
+		return aws.ToString(a.AttributeName) == "dateSk"
+	})
+	name := ddbtest.NewTable(t, c, in)
+	gsis := func() int {
+		out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(out.Table.GlobalSecondaryIndexes)
+	}
+	before := gsis()
+
+	code, out, errOut := ddbkit(t, "ensure", "-endpoint", ep, "-table", name, "wardrobe")
+	if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, `GSI "HistoryByDate" is missing`) || !strings.Contains(errOut, "-apply") {
+		t.Errorf("ensure of a table lacking a GSI: exit %d, stderr %q; want 1 and one line naming the GSI and -apply", code, errOut)
+	}
+	if !strings.Contains(out, `add GSI "HistoryByDate"`) || !strings.Contains(out, "(pending)") {
+		t.Errorf("ensure: stdout %q, want the pending GSI", out)
+	}
+	if got := gsis(); got != before {
+		t.Fatalf("ensure without -apply changed the table: %d GSIs, had %d", got, before)
+	}
+
+	if code, out, errOut := ddbkit(t, "ensure", "-apply", "-endpoint", ep, "-table", name, "wardrobe"); code != 0 || !strings.Contains(out, `add GSI "HistoryByDate"`) || strings.Contains(out, "pending") {
+		t.Fatalf("ensure -apply: exit %d, stdout %q, stderr %q; want the GSI added", code, out, errOut)
+	}
+	if got := gsis(); got != before+1 {
+		t.Errorf("after ensure -apply: %d GSIs, want %d", got, before+1)
+	}
+	if code, out, _ := ddbkit(t, "plan", "-endpoint", ep, "-table", name, "wardrobe"); code != 0 || !strings.Contains(out, name+": up to date") {
+		t.Errorf("plan after ensure -apply: exit %d, stdout %q; want up to date", code, out)
 	}
 }
 

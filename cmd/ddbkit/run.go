@@ -167,6 +167,10 @@ func ensure(ctx context.Context, cmd string, args []string, stdout, stderr io.Wr
 	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL, such as http://127.0.0.1:8000 (default: the AWS configuration's)")
 	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "bound on each wait for a table or index to become ACTIVE")
+	var apply *bool
+	if cmd == "ensure" {
+		apply = fs.Bool("apply", false, "add what an existing table lacks (indexes, TTL, stream); without it an existing table is only verified")
+	}
 	domain, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -181,17 +185,20 @@ func ensure(ctx context.Context, cmd string, args []string, stdout, stderr io.Wr
 	}
 	opts := func(o *schema.Options) {
 		o.PlanOnly = cmd == "plan"
+		o.Apply = apply != nil && *apply
 		o.Timeout = *timeout
 	}
 	for _, d := range defs {
 		changes, err := schema.Ensure(ctx, c, d, opts)
+		upToDate := true
 		for _, ch := range changes {
 			fmt.Fprintln(stdout, ch)
+			upToDate = upToDate && ch.Action == schema.ActionNote
 		}
 		if err != nil {
 			return err
 		}
-		if len(changes) == 0 {
+		if upToDate {
 			fmt.Fprintf(stdout, "%s: up to date\n", d.Name())
 		}
 	}

@@ -90,8 +90,10 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 			BaseEndpoint: aws.String(endpoint),
 			Credentials:  credentials.NewStaticCredentialsProvider(envOr("AWS_ACCESS_KEY_ID", "local"), envOr("AWS_SECRET_ACCESS_KEY", "local"), ""),
 		})
-		// The catalog needs all three GSIs; EnsureTable adds each one the
-		// table lacks with its own UpdateTable (the seed's staged rollout).
+		// The catalog needs all three GSIs; EnsureTable creates a missing
+		// table with them, and reports those an existing table lacks
+		// (its stack adds them, as the seed's staged rollout does; with
+		// kondate.SchemaOptions(schema.Apply) EnsureTable adds them).
 		opts := []func(*kondate.Options){func(o *kondate.Options) { o.TableName = table }, kondate.AllIndexes}
 		changes, err := kondate.EnsureTable(ctx, c, table, opts...)
 		if err != nil {
