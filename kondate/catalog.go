@@ -61,7 +61,8 @@ type SavedEntry struct {
 }
 
 // PopularityDrift is a catalog entry whose stored savedCount differed from
-// the number of its saved items, as RecalculatePopularity found and fixed.
+// the number of its saved items RecalculatePopularity counted. It fixed
+// the count if Counted > Stored, or if Options.SavesIndexed is set.
 type PopularityDrift struct {
 	Kind    CatalogKind
 	ID      string
@@ -130,9 +131,13 @@ type CatalogStore interface {
 	// first: one Query per page.
 	ListSaved(ctx context.Context, userID string, kind CatalogKind, opts ddbkit.PageOptions) (ddbkit.Page[SavedEntry], error)
 	// RecalculatePopularity counts the saved items of every entry of kind
-	// (through GSI1), rewrites each savedCount and popular-order key that
-	// differs, and returns what it fixed. It returns ErrConflict if an
-	// entry kept changing through the retries.
+	// through GSI1 and returns every entry whose savedCount differs. A
+	// count below the saves it found is rewritten (with its popular-order
+	// key); a count above them is rewritten only with
+	// Options.SavesIndexed, and otherwise only reported: saves written
+	// without GSI1 keys (the seed's app writes none) are not counted, and
+	// a recount never lowers a count from data it cannot see. It returns
+	// ErrConflict if an entry kept changing through the retries.
 	RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error)
 }
 
@@ -756,7 +761,11 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 }
 
 // recount counts the saved items of e through GSI1 and, if its savedCount
-// differs, rewrites both its items.
+// differs, rewrites both its items: upwards always, since the count is
+// then below saves that exist (each read back from the table first, so an
+// unsave GSI1 has not caught up with is not counted), downwards only with
+// Options.SavesIndexed, since saves without GSI1 keys (the seed's app's)
+// are invisible to the Query. A count it may not lower is reported only.
 func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry) (*PopularityDrift, error) {
 	var drift *PopularityDrift
 	// The call has no tenant: each entry's recount is its own step, under
@@ -765,13 +774,15 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 	err := c.rmw(ctx, op, gsi1PK(string(e.Kind), e.ID), func(r *backend.Run) error {
 		drift = nil
 		q := ddb.KeyQuery{Table: c.t, Index: indexGSI1, PartitionValue: gsi1PK(string(e.Kind), e.ID), Sort: ddb.SortBeginsWith(gsi1Saved)}
-		var n int64
+		var saves []itemKey
 		for cursor := ""; ; {
 			hits, next, err := c.b.Query(ctx, q, 1000, cursor, backend.Filter{})
 			if err != nil {
 				return err
 			}
-			n += int64(len(hits))
+			for _, h := range hits {
+				saves = append(saves, backend.KeyOf(c.t, h))
+			}
 			if next == "" {
 				break
 			}
@@ -782,8 +793,22 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 			return err // unpublished meanwhile
 		}
 		cur, err := decodeCatalog(c.t, cat)
-		if err != nil || cur.SavedCount == n {
+		if err != nil {
 			return err
+		}
+		n := int64(len(saves))
+		if n > cur.SavedCount {
+			if n, err = c.existing(ctx, saves); err != nil {
+				return err
+			}
+		}
+		if n == cur.SavedCount {
+			return nil
+		}
+		d := &PopularityDrift{Kind: e.Kind, ID: e.ID, Stored: cur.SavedCount, Counted: n}
+		if n < cur.SavedCount && !c.o.SavesIndexed {
+			drift = d
+			return nil
 		}
 		ws, err := countedEntry(c.t, cat, cur, n)
 		if err != nil {
@@ -794,9 +819,21 @@ func (c *core) recount(ctx context.Context, op string, k itemKey, e CatalogEntry
 			return backend.Changed("catalog %s %q changed while it was being recounted", strings.ToLower(string(e.Kind)), e.ID)
 		}
 		if err == nil {
-			drift = &PopularityDrift{Kind: e.Kind, ID: e.ID, Stored: cur.SavedCount, Counted: n}
+			drift = d
 		}
 		return err
 	})
 	return drift, err
+}
+
+// existing counts the items at ks that the table holds, read consistently.
+func (c *core) existing(ctx context.Context, ks []itemKey) (int64, error) {
+	items, err := c.b.BatchGet(ctx, c.t, ks)
+	var n int64
+	for _, it := range items {
+		if it != nil {
+			n++
+		}
+	}
+	return n, err
 }

@@ -51,6 +51,22 @@ func appSave(user, id string) map[string]types.AttributeValue {
 	return map[string]types.AttributeValue{"PK": S("USER#" + user), "SK": S("SAVED#RECIPE#" + id), "title": S("t_" + id)}
 }
 
+// migrated is item with the GSI1 keys "ddbkit migrate kondate-saves" adds.
+func migrated(t *testing.T, item map[string]types.AttributeValue) map[string]types.AttributeValue {
+	t.Helper()
+	pk, _ := item["PK"].(*types.AttributeValueMemberS)
+	sk, _ := item["SK"].(*types.AttributeValueMemberS)
+	ipk, isk, ok := kondate.SavedIndexKeys(pk.Value, sk.Value)
+	if !ok {
+		t.Fatalf("SavedIndexKeys(%s, %s): not a saved item", pk.Value, sk.Value)
+	}
+	out := map[string]types.AttributeValue{"GSI1PK": S(ipk), "GSI1SK": S(isk)}
+	for k, v := range item {
+		out[k] = v
+	}
+	return out
+}
+
 // appStores runs check on each store, both holding items as the app put
 // them: a DynamoStore on a fresh table with the indexes opts enable (GSI1
 // alone by default, the seed's first rollout stage), the items put raw;
@@ -168,4 +184,73 @@ func TestLegacyCatalogListsGSI1Only(t *testing.T) {
 	}
 	t.Run("GSI1 only", func(t *testing.T) { appStores(t, appCatalog(), check) })
 	t.Run("all indexes", func(t *testing.T) { appStores(t, appCatalog(), check, kondate.AllIndexes) })
+}
+
+// TestLegacyCatalogRecount: the app's save has no GSI1 keys, so
+// RecalculatePopularity cannot see it. Until Options.SavesIndexed says
+// every save carries them, the count it finds too low is reported and
+// left as it is (1, not 0), on both items of the entry; a count below the
+// saves it sees is raised. Once migrated, the save is counted, and with
+// SavesIndexed a count above the saves is lowered.
+func TestLegacyCatalogRecount(t *testing.T) {
+	ctx := t.Context
+	r01 := []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 0}}
+	wantCounts := func(t *testing.T, raw rawReader, catalog, cp string) {
+		t.Helper()
+		if got := savedCount(t, raw("CATALOG#RECIPE", "CREATED#2026-02-09T10:00:00Z#r_01")); got != catalog {
+			t.Fatalf("catalog item's savedCount = %s, want %s", got, catalog)
+		}
+		if got := savedCount(t, raw("CREATOR#u_01", "CATALOG_RECIPE#2026-02-09T10:00:00Z#r_01")); got != cp {
+			t.Fatalf("creator's copy's savedCount = %s, want %s", got, cp)
+		}
+	}
+	t.Run("not migrated", func(t *testing.T) {
+		appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
+			for range 2 {
+				d, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
+				if err != nil || !slices.Equal(d, r01) {
+					t.Fatalf("RecalculatePopularity = %+v, %v; want %+v, reported", d, err, r01)
+				}
+				wantCounts(t, raw, "1", "1")
+			}
+			p, err := s.ListCatalogPopular(ctx(), kondate.KindRecipe, kondate.CatalogPageOptions{})
+			if err != nil || len(p.Items) != 2 || p.Items[0].ID != "r_01" || p.Items[0].SavedCount != 1 {
+				t.Fatalf("ListCatalogPopular after the recount = %+v, %v; want r_01 saved once, first", p.Items, err)
+			}
+		}, kondate.AllIndexes)
+	})
+	t.Run("migrated", func(t *testing.T) {
+		items := appCatalog()
+		items[len(items)-1] = migrated(t, items[len(items)-1])
+		// Two more saves of r_02 than its count says (0): raised to 2
+		// whatever SavesIndexed says, since both are seen.
+		items = append(items, migrated(t, appSave("u_02", "r_02")), migrated(t, appSave("u_03", "r_02")))
+		raise := []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: "r_02", Stored: 0, Counted: 2}}
+		for _, indexed := range []bool{false, true} {
+			t.Run(fmt.Sprint("SavesIndexed=", indexed), func(t *testing.T) {
+				appStores(t, items, func(t *testing.T, s kondate.Store, raw rawReader) {
+					d, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
+					if err != nil || !slices.Equal(d, raise) {
+						t.Fatalf("RecalculatePopularity = %+v, %v; want %+v", d, err, raise)
+					}
+					wantCounts(t, raw, "1", "1")
+					if got := savedCount(t, raw("CREATOR#u_01", "CATALOG_RECIPE#2026-02-08T09:00:00Z#r_02")); got != "2" {
+						t.Fatalf("r_02's copy's savedCount = %s, want 2", got)
+					}
+				}, func(o *kondate.Options) { o.SavesIndexed = indexed })
+			})
+		}
+	})
+	t.Run("SavesIndexed lowers", func(t *testing.T) {
+		// The flag set on a table whose saves were not migrated: the
+		// count goes to what the index holds. This is why it needs the
+		// migration first.
+		appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
+			d, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
+			if err != nil || !slices.Equal(d, r01) {
+				t.Fatalf("RecalculatePopularity = %+v, %v; want %+v", d, err, r01)
+			}
+			wantCounts(t, raw, "0", "0")
+		}, func(o *kondate.Options) { o.SavesIndexed = true })
+	})
 }

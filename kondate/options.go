@@ -64,6 +64,16 @@ type Options struct {
 	// EnsureTable build the table from them, adding one index per
 	// UpdateTable; a table may be ahead of the options, never behind.
 	EnableGSI1, EnableGSI2, EnableGSI3 bool
+	// SavesIndexed says that every saved item in the table carries its
+	// GSI1 keys (ENTITY#<kind>#<id> / SAVED#<userId>), as ddbkit writes
+	// them: "ddbkit migrate kondate-saves" has added them to the saves
+	// written before (the seed's app writes none), and every writer of
+	// saves since writes them too. Only then does RecalculatePopularity
+	// lower a savedCount to the saves it counts; without it, it raises a
+	// count below the saves it finds and reports the others unchanged. The
+	// default is off: a flag, not a read of the table, because no item can
+	// tell that the other writers keep it.
+	SavesIndexed bool
 	// NewShareID makes share link IDs. The default makes 128 random bits
 	// from crypto/rand, as 26 characters of lower-case base32: share IDs
 	// must not be guessable (see the package doc). Tests may set a
