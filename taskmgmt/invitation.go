@@ -10,11 +10,14 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math/big"
 	"net/mail"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
@@ -299,16 +302,16 @@ func invitationKey(teamID, invitationID string) itemKey {
 // storedInvitation is every attribute of an invitation item, the layout
 // it is both written and read in.
 type storedInvitation struct {
-	PK        string `dynamodbav:"PK"`
-	SK        string `dynamodbav:"SK"`
-	Type      string `dynamodbav:"type"`
-	Email     string `dynamodbav:"email"`
-	Role      string `dynamodbav:"user_role"`
-	CreatedAt int64  `dynamodbav:"createdAt,omitempty"` // Invite always sets it; another writer's may lack it
-	ExpiresAt int64  `dynamodbav:"expiresAt"`
-	InvitedBy string `dynamodbav:"invitedBy"`
-	Token     string `dynamodbav:"token"`
-	TeamName  string `dynamodbav:"team_name"`
+	PK        string       `dynamodbav:"PK"`
+	SK        string       `dynamodbav:"SK"`
+	Type      string       `dynamodbav:"type"`
+	Email     string       `dynamodbav:"email"`
+	Role      string       `dynamodbav:"user_role"`
+	CreatedAt epochSeconds `dynamodbav:"createdAt,omitempty"` // Invite always sets it; another writer's may lack it
+	ExpiresAt epochSeconds `dynamodbav:"expiresAt"`
+	InvitedBy string       `dynamodbav:"invitedBy"`
+	Token     string       `dynamodbav:"token"`
+	TeamName  string       `dynamodbav:"team_name"`
 }
 
 var (
@@ -319,14 +322,15 @@ var (
 func invitationItem(inv Invitation) ddb.Item {
 	k := invitationKey(inv.TeamID, inv.ID)
 	return encode(invitationCodec, storedInvitation{PK: k.pk, SK: k.sk, Type: typeInvitation,
-		Email: inv.Email, Role: string(inv.Role), CreatedAt: unix(inv.CreatedAt), ExpiresAt: inv.ExpiresAt.Unix(),
+		Email: inv.Email, Role: string(inv.Role), CreatedAt: epochSeconds(unix(inv.CreatedAt)), ExpiresAt: epochSeconds(inv.ExpiresAt.Unix()),
 		InvitedBy: userPK(inv.InvitedBy), Token: inv.Token, TeamName: inv.TeamName})
 }
 
 // decodeInvitation reads an invitation item, its token included. IDs come
 // from the key; invitedBy reads with or without its USER# prefix; a
-// missing createdAt reads as the zero time. An unknown role or a
-// non-Number time is ErrCorruptItem.
+// missing or NULL createdAt reads as the zero time; a time with a
+// fraction of a second reads as the whole second (epochSeconds). An
+// unknown role or a non-Number time is ErrCorruptItem.
 func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 	st, err := decodeWith(invitationCodec, &invitationPool, t, item)
 	if err != nil {
@@ -352,7 +356,53 @@ func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 		inviter = id
 	}
 	return Invitation{ID: id, TeamID: teamID, TeamName: st.TeamName, Email: st.Email, Role: role, InvitedBy: inviter,
-		Token: st.Token, CreatedAt: epoch(st.CreatedAt), ExpiresAt: epoch(st.ExpiresAt)}, nil
+		Token: st.Token, CreatedAt: epoch(int64(st.CreatedAt)), ExpiresAt: epoch(int64(st.ExpiresAt))}, nil
+}
+
+// epochSeconds is an invitation's createdAt or expiresAt. It is written as
+// whole epoch seconds, and read from any Number: the seed's app may write
+// a fraction (JavaScript's Date.now() / 1000, Python's time.time() as a
+// Decimal), which DynamoDB's TTL and conditions take as it is, and which
+// reads as the whole second at or before it (so an invitation is never
+// taken as live after it expired). NULL, as JavaScript's null is written,
+// reads as zero: missing.
+type epochSeconds int64
+
+func (e epochSeconds) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(int64(e), 10)}, nil
+}
+
+func (e *epochSeconds) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberNULL:
+		*e = 0
+		return nil
+	case *types.AttributeValueMemberN:
+		if n, ok := floorSeconds(v.Value); ok {
+			*e = epochSeconds(n)
+			return nil
+		}
+		return fmt.Errorf("%q is not epoch seconds", v.Value)
+	}
+	return fmt.Errorf("a %T is not a Number of epoch seconds", av)
+}
+
+// floorSeconds is the integer at or below the Number n, if it fits an
+// int64. DynamoDB's Numbers have at most 38 digits and exponents within
+// ±130, so a longer text is no Number.
+func floorSeconds(n string) (int64, bool) {
+	if i, err := strconv.ParseInt(n, 10, 64); err == nil {
+		return i, true
+	}
+	if len(n) > 64 || strings.Contains(n, "/") {
+		return 0, false
+	}
+	r, ok := new(big.Rat).SetString(n)
+	if !ok {
+		return 0, false
+	}
+	q := new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: the floor, the denominator being positive
+	return q.Int64(), q.IsInt64()
 }
 
 // decodePublicInvitation is decodeInvitation without the token, for reads.

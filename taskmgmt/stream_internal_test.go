@@ -45,3 +45,37 @@ func TestStreamAttributeValues(t *testing.T) {
 		t.Errorf("the zero DynamoDBAttributeValue converts to %#v, want NULL", v)
 	}
 }
+
+// TestEpochSeconds reads the Numbers another writer may store as an
+// invitation's times.
+func TestEpochSeconds(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		av   types.AttributeValue
+		want epochSeconds
+		ok   bool
+	}{
+		{"whole seconds", &types.AttributeValueMemberN{Value: "1768227600"}, 1768227600, true},
+		{"a fraction", &types.AttributeValueMemberN{Value: "1768227600.999"}, 1768227600, true},
+		{"a fraction of many digits", &types.AttributeValueMemberN{Value: "1768227600.99999999999999999999"}, 1768227600, true},
+		{"an exponent", &types.AttributeValueMemberN{Value: "1.7682276E9"}, 1768227600, true},
+		{"negative with a fraction", &types.AttributeValueMemberN{Value: "-1.5"}, -2, true},
+		{"NULL", &types.AttributeValueMemberNULL{Value: true}, 0, true},
+		{"too large", &types.AttributeValueMemberN{Value: "1E+125"}, 0, false},
+		{"no number", &types.AttributeValueMemberN{Value: "soon"}, 0, false},
+		{"a ratio", &types.AttributeValueMemberN{Value: "1/2"}, 0, false},
+		{"a String", &types.AttributeValueMemberS{Value: "1768227600"}, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := epochSeconds(7)
+			err := e.UnmarshalDynamoDBAttributeValue(tt.av)
+			if (err == nil) != tt.ok || tt.ok && e != tt.want {
+				t.Fatalf("got %d, %v; want %d, ok %v", e, err, tt.want, tt.ok)
+			}
+		})
+	}
+	av, err := epochSeconds(1768227600).MarshalDynamoDBAttributeValue()
+	if n, ok := av.(*types.AttributeValueMemberN); err != nil || !ok || n.Value != "1768227600" {
+		t.Fatalf("written as %#v, %v; want N 1768227600", av, err)
+	}
+}
