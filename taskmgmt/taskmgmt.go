@@ -122,10 +122,11 @@ type Task struct {
 	Description string // stored as team_task_discription, the seed's spelling
 	Status      Status
 	// Start and End are required of a task ddbkit creates. Another
-	// writer's task may lack them ("" here): the item then has no date
-	// attributes and no start_sort_sk or end_sort_sk, and keeps none
-	// through UpdateTask, so it is in none of the board views sorted by
-	// the missing date (all of them sort by one), overdue ones included.
+	// writer's task may lack one or both ("" here): the item then lacks
+	// that date's attributes, its sort key (start_sort_sk, end_sort_sk)
+	// included, and keeps them absent through UpdateTask, so it is in no
+	// board sorted by the missing date (every board sorts by one),
+	// overdue ones included.
 	Start, End Date
 	TagIDs     []string // in ID order; nil when the task has no tag
 }
@@ -221,8 +222,9 @@ type TaskPatch struct {
 	TagIDs      *[]string
 }
 
-// View is one of the seed's board views (access patterns 7 to 15), each
-// served by one of its status indexes.
+// View names one of the seed's board views (access patterns 7 to 15): a
+// shorthand for the BoardQuery that spells it out, served by the same
+// index, with the same results and cursors.
 type View string
 
 // The board views. Overdue views compare with today, from the store's
@@ -244,12 +246,18 @@ const (
 
 // Valid reports whether v is one of the board views.
 func (v View) Valid() bool {
-	switch v {
-	case ViewInitial, ViewTodo, ViewAll, ViewStartOverdue, ViewEndOverdue:
-		return true
-	}
-	return false
+	_, ok := views[v]
+	return ok
 }
+
+// Sort is the date a board is sorted by, ascending.
+type Sort string
+
+// The seed's two sort keys. The zero Sort means SortStart.
+const (
+	SortStart Sort = "start" // by start date (start_sort_sk, START#<date>)
+	SortEnd   Sort = "end"   // by end date (end_sort_sk, END#<date>)
+)
 
 // TagMatch says how a board's tag filter combines several tags.
 type TagMatch string
@@ -260,11 +268,21 @@ const (
 	MatchAll TagMatch = "all" // a task with every one of the tags
 )
 
-// BoardQuery selects and pages a board view.
+// BoardQuery selects and pages a board: either a named View, or the
+// board spelled out by Statuses, Sort and Overdue (any of the seven sets
+// of statuses the seed's status groups exist for, by either date), not
+// both. Either way, TagIDs and Match filter it.
 type BoardQuery struct {
-	View   View
-	TagIDs []string // optional filter: at most MaxTagsPerTask tags
-	Match  TagMatch // how TagIDs combine; zero means MatchAny
+	View View // a named board; when set, Statuses, Sort and Overdue must be zero
+	// Statuses is the set of statuses the board shows, in any order: one,
+	// two or all three, each once. Required unless View is set.
+	Statuses []Status
+	Sort     Sort // the date the board is sorted by; zero means SortStart
+	// Overdue keeps only the tasks whose date of Sort is before today, as
+	// the store's clock reads it in Options.Location.
+	Overdue bool
+	TagIDs  []string // optional filter: at most MaxTagsPerTask tags
+	Match   TagMatch // how TagIDs combine; zero means MatchAny
 	ddbkit.PageOptions
 }
 
@@ -410,14 +428,24 @@ type TaskStore interface {
 	// transaction. It returns ErrInvalidArgument, ErrNotFound,
 	// ErrConflict, ErrCorruptItem or ErrUnavailable.
 	DeleteTask(ctx context.Context, teamID, taskID string) error
-	// ListBoard lists a board view (AP 7 to 15): by start date (by end
-	// date for ViewEndOverdue; tasks of one date in no promised order, see
-	// the package doc), optionally filtered
-	// by tags. A filtered page evaluates at most Options.FilterBudget
-	// tasks: it may be short, or empty, with a Next cursor; page on until
-	// Next is "". Its cursors work only for the same view, filter and
-	// day. It returns ErrInvalidArgument (also for a CursorSecret of 1 to
-	// 15 bytes), ErrInvalidCursor or ErrUnavailable.
+	// ListBoard lists a board (AP 7 to 15): the tasks of the statuses
+	// q.Statuses, sorted by q.Sort's date (tasks of one date in no
+	// promised order, see the package doc), only those before today when
+	// q.Overdue; or the seed's named board q.View, a shorthand for one of
+	// them. Each of the seven sets of statuses, by either date, is one
+	// Query per page of the status index whose group holds exactly that
+	// set (see the package doc). A task without the board's date (only
+	// another writer makes one) has no sort key in the index, so it is in
+	// no board sorted by that date. Tag filters keep the tasks with any
+	// (or all) of q.TagIDs: a filtered page evaluates at most
+	// Options.FilterBudget tasks, so it may be short, or empty, with a
+	// Next cursor; page on until Next is "". Its cursors work only for the
+	// same board (the same statuses in any order, sort and day; a View and
+	// the board it names share them) and filter. It returns
+	// ErrInvalidArgument (naming the field: an unknown or repeated status,
+	// no status and no View, an unknown Sort or View, a View with
+	// Statuses, Sort or Overdue; also for a CursorSecret of 1 to 15
+	// bytes), ErrInvalidCursor or ErrUnavailable.
 	ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbkit.Page[Task], error)
 }
 
@@ -486,6 +514,22 @@ func (v *validator) date(field string, d Date) {
 func (v *validator) status(field string, s Status) {
 	if !s.Valid() {
 		v.Fail(field, "must be todo, doing or done; got %q", string(s))
+	}
+}
+
+// statuses checks a board's set of statuses: one to three, each known
+// and named once.
+func (v *validator) statuses(field string, ss []Status) {
+	if len(ss) == 0 {
+		v.Fail(field, "must hold at least one of todo, doing and done (or set View)")
+		return
+	}
+	for i, st := range ss {
+		f := field + "[" + strconv.Itoa(i) + "]"
+		v.status(f, st)
+		if j := slices.Index(ss[:i], st); j >= 0 {
+			v.Fail(f, "repeats %s[%d] (%q)", field, j, string(st))
+		}
 	}
 }
 
@@ -619,8 +663,25 @@ func validateTaskPatch(op, teamID, taskID string, p TaskPatch) error {
 func validateBoard(op, teamID string, q BoardQuery) error {
 	var v validator
 	v.ID("TeamID", teamID, MaxIDLen)
-	if !q.View.Valid() {
-		v.Fail("View", "must be initial, todo, all, start-overdue or end-overdue; got %q", string(q.View))
+	if q.View != "" {
+		if !q.View.Valid() {
+			v.Fail("View", "must be initial, todo, all, start-overdue or end-overdue; got %q", string(q.View))
+		}
+		// A view names its statuses, sort and day: an explicit one beside
+		// it would be ignored, or contradict it.
+		switch {
+		case len(q.Statuses) > 0:
+			v.Fail("Statuses", "must be empty when View is set; got %q and %v", string(q.View), q.Statuses)
+		case q.Sort != "":
+			v.Fail("Sort", "must be empty when View is set; got %q and %q", string(q.View), string(q.Sort))
+		case q.Overdue:
+			v.Fail("Overdue", "must be false when View is set; got %q", string(q.View))
+		}
+	} else {
+		v.statuses("Statuses", q.Statuses)
+		if q.Sort != "" && q.Sort != SortStart && q.Sort != SortEnd {
+			v.Fail("Sort", "must be start or end; got %q", string(q.Sort))
+		}
 	}
 	if q.Match != "" && q.Match != MatchAny && q.Match != MatchAll {
 		v.Fail("Match", "must be any or all; got %q", string(q.Match))

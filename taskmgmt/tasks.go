@@ -370,7 +370,7 @@ func (c *core) ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbk
 	if err := validateBoard(op, teamID, q); err != nil {
 		return ddbkit.Page[Task]{}, err
 	}
-	kq := boardQuery(c.t, teamID, q, c.read().today)
+	kq := boardOf(q).keyQuery(c.t, teamID, c.read().today)
 	p, err := listPage(ctx, c, kq, q.PageOptions, tagFilter(q), taskDecoder)
 	return p, wrap(op, err)
 }
