@@ -40,7 +40,10 @@
 //	categories     CATEGORY#<book|catalog>#<id>          list by scope; add; update; delete
 //	cook logs      COOKLOG#<YYYY-MM-DD>#<logId>          add; a month (begins_with COOKLOG#YYYY-MM); a day
 //	payments       PAYMENT_METHOD#<id>                   list; add; remove
-//	               PURCHASE#<purchasedAt>#<id>           record; list newest first
+//	               PURCHASE#<purchasedAt>#<id>           record, once per transaction ID (TransactWriteItems:
+//	                                                     purchase and guard, each put if free; a repeat: + GetItem);
+//	                                                     list newest first
+//	               PURCHASE_TXN#<transactionId>          the guard of a purchase (ddbkit's; see below)
 //	               SUBSCRIPTION#ACTIVE                   get; set (PutItem)
 //	notifications  NOTIFICATION#<createdAt>#<id>         list newest first; add; mark read (UpdateItem)
 //	               NOTIFICATION_SETTINGS#                get; set (PutItem)
@@ -122,6 +125,21 @@
 //     wallet or a bank method has no card number; its Brand is empty
 //     too) or exactly four ASCII digits. No error repeats a rejected
 //     ProviderRef, Brand or Last4.
+//   - A purchase is recorded once per payment-provider transaction, so a
+//     webhook delivered again does not record it twice. The caller gives
+//     the provider's transaction ID and the purchase time; the ID is the
+//     purchase's ID, the time its purchasedAt, so the seed's key is
+//     PURCHASE#<purchasedAt>#<transactionId>. The seed's key holds the
+//     time before the ID, so the key alone cannot make the write
+//     conditional on the ID (a repeat given another time would find a
+//     free key): the purchase is put in one transaction with a guard
+//     item, USER#<userId> / PURCHASE_TXN#<transactionId>, holding the
+//     purchase's sort key (purchaseSk), each put only if its key is free.
+//     A repeat finds the guard, reads the purchase it names and returns
+//     it if it records the same (time, product, amount, currency,
+//     method), or fails with ErrAlreadyExists; there is no time window,
+//     unlike an idempotency key's. The guard's prefix is outside the
+//     seed's PURCHASE# range: the app's listings never see it.
 //   - Push tokens are keyed by the SHA-256 of the token (lower-case hex);
 //     the token is an attribute, because sending needs it. Registering
 //     again keeps createdAt and bumps updatedAt.
@@ -356,6 +374,10 @@
 //     The copy's sort key holds the time and ID of the catalog item's
 //     (CATALOG_<kind>#<same>), in whatever time format the writer used:
 //     saves and Unpublish keep both keys as written;
+//   - a purchase recorded once per transaction: put PURCHASE_TXN#<id>
+//     (purchaseSk = the purchase's sort key) in the purchase's
+//     transaction, or a repeat of RecordPurchase for that transaction
+//     records it a second time;
 //   - savedCount changed only with a SAVED# item put or deleted in the same
 //     transaction, or RecalculatePopularity reports and fixes the drift;
 //   - publishedAt on a published recipe or set, or Publish publishes it

@@ -139,7 +139,7 @@ func TestRawLayout(t *testing.T) {
 	must(log, err)
 	pm, err := s.AddPaymentMethod(ctx, u, kondate.NewPaymentMethod{Provider: "stripe", ProviderRef: "pm_1N", Brand: "visa", Last4: "4242"})
 	must(pm, err)
-	pu, err := s.RecordPurchase(ctx, u, kondate.NewPurchase{ProductID: "premium", Amount: 480, Currency: "JPY", PaymentMethodID: pm.ID})
+	pu, err := s.RecordPurchase(ctx, u, kondate.NewPurchase{TransactionID: "pi_3N", PurchasedAt: start.Add(time.Hour), ProductID: "premium", Amount: 480, Currency: "JPY", PaymentMethodID: pm.ID})
 	must(pu, err)
 	sub, err := s.SetSubscription(ctx, u, kondate.Subscription{Plan: "premium", Status: "active"})
 	must(sub, err)
@@ -178,6 +178,7 @@ func TestRawLayout(t *testing.T) {
 			"providerRef": "S:pm_1N", "brand": "S:visa", "last4": "S:4242", "createdAt": "S:" + ts(pm.CreatedAt)}},
 		{"PURCHASE#" + ts(pu.PurchasedAt) + "#" + pu.ID, map[string]string{"PK": "S:" + pk, "SK": "S:PURCHASE#" + ts(pu.PurchasedAt) + "#" + pu.ID, "productId": "S:premium",
 			"amount": "N:480", "currency": "S:JPY", "paymentMethodId": "S:" + pm.ID, "purchasedAt": "S:" + ts(pu.PurchasedAt)}},
+		{"PURCHASE_TXN#pi_3N", map[string]string{"PK": "S:" + pk, "SK": "S:PURCHASE_TXN#pi_3N", "purchaseSk": "S:PURCHASE#" + ts(start.Add(time.Hour)) + "#pi_3N"}},
 		{"SUBSCRIPTION#ACTIVE", map[string]string{"PK": "S:" + pk, "SK": "S:SUBSCRIPTION#ACTIVE", "plan": "S:premium", "status": "S:active",
 			"updatedAt": "S:" + ts(sub.UpdatedAt)}},
 		{"NOTIFICATION#" + ts(n.CreatedAt) + "#" + n.ID, map[string]string{"PK": "S:" + pk, "SK": "S:NOTIFICATION#" + ts(n.CreatedAt) + "#" + n.ID,

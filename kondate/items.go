@@ -128,6 +128,14 @@ type purchaseItem struct {
 	PurchasedAt     string `dynamodbav:"purchasedAt"`
 }
 
+// purchaseTxnItem is the guard of a purchase's transaction ID,
+// PURCHASE_TXN#<transactionId>: it holds the purchase's sort key, so that a
+// repeat of RecordPurchase finds the purchase whatever time it was given.
+type purchaseTxnItem struct {
+	keyAttrs
+	PurchaseSK string `dynamodbav:"purchaseSk"`
+}
+
 type subscriptionItem struct {
 	keyAttrs
 	Plan             string `dynamodbav:"plan"`

@@ -27,6 +27,7 @@ const (
 	skCookLog       = "COOKLOG#"
 	skPaymentMethod = "PAYMENT_METHOD#"
 	skPurchase      = "PURCHASE#"
+	skPurchaseTxn   = "PURCHASE_TXN#" // ddbkit's guard of a transaction ID: see RecordPurchase
 	skSubscription  = "SUBSCRIPTION#ACTIVE"
 	skNotification  = "NOTIFICATION#"
 	skNotifSettings = "NOTIFICATION_SETTINGS#"

@@ -252,18 +252,30 @@ type NewPaymentMethod struct {
 }
 
 // Purchase is a completed purchase, the PURCHASE#<purchasedAt>#<id> item.
+// Recorded by RecordPurchase, its ID is the payment provider's
+// transaction ID (see NewPurchase); one the seed's app recorded keeps the
+// ID its key holds.
 type Purchase struct {
 	ID              string
 	UserID          string
-	PurchasedAt     time.Time // the store's clock when recorded
+	PurchasedAt     time.Time // when the purchase was made, as the caller gave it
 	ProductID       string
 	Amount          int64 // in the currency's minor unit (yen: yen)
 	Currency        string
 	PaymentMethodID string
 }
 
-// NewPurchase is the input of RecordPurchase.
+// NewPurchase is the input of RecordPurchase. TransactionID and
+// PurchasedAt come from the payment provider (a webhook's payload), so
+// that a retried delivery records the same purchase, once.
 type NewPurchase struct {
+	// TransactionID is the payment provider's ID of the transaction
+	// (Stripe's payment intent, an App Store transaction ID): required,
+	// 1 to MaxIDLen characters without white space or '#'. It becomes the
+	// purchase's ID, and is unique per user: where two providers' IDs
+	// could be alike, prefix it with the provider ("apple:2000000123").
+	TransactionID   string
+	PurchasedAt     time.Time // required: when the provider says it was made (kept to the millisecond)
 	ProductID       string
 	Amount          int64
 	Currency        string // ISO 4217, three upper-case letters
@@ -501,8 +513,13 @@ type PaymentStore interface {
 	ListPaymentMethods(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PaymentMethod], error)
 	// RemovePaymentMethod returns ErrNotFound if there is no such method.
 	RemovePaymentMethod(ctx context.Context, userID, id string) error
-	// RecordPurchase stores a purchase made now, with a fresh ID. It
-	// returns ErrAlreadyExists if the ID generator repeated an ID.
+	// RecordPurchase stores the purchase in.TransactionID, made at
+	// in.PurchasedAt, once: a repeat (a webhook delivered again) with the
+	// same content, however long after, returns the stored purchase and
+	// writes nothing. It returns ErrAlreadyExists if the user's purchase
+	// of that transaction ID is stored with other content (another time,
+	// product, amount, currency or method); see the package doc for the
+	// guard item that makes the check independent of the time.
 	RecordPurchase(ctx context.Context, userID string, in NewPurchase) (Purchase, error)
 	// ListPurchases lists purchases newest first.
 	ListPurchases(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Purchase], error)

@@ -78,6 +78,13 @@ func legacyItems() (good, corrupt rawItems) {
 		{"PK": pk, "SK": S("PUSH_TOKEN#ios#" + sha256hex("tok_01")), "token": S("tok_01"), "createdAt": NULL},
 		// A wallet: no card, so no brand and no last4.
 		{"PK": pk, "SK": S("PAYMENT_METHOD#pm_01"), "provider": S("paypay"), "providerRef": S("wallet_01")},
+		// Purchases in the seed's time form: one with ddbkit's guard of its
+		// transaction ID, as a writer that keeps RecordPurchase's promise
+		// puts it, one without.
+		{"PK": pk, "SK": S("PURCHASE#2026-02-09T10:00:00Z#pi_app"), "productId": S("premium_monthly"), "amount": N("480"),
+			"currency": S("JPY"), "purchasedAt": S("2026-02-09T10:00:00Z")},
+		{"PK": pk, "SK": S("PURCHASE_TXN#pi_app"), "purchaseSk": S("PURCHASE#2026-02-09T10:00:00Z#pi_app")},
+		{"PK": pk, "SK": S("PURCHASE#2026-02-01T09:00:00Z#p_01"), "productId": S("premium_monthly"), "amount": N("480"), "currency": S("JPY")},
 		// A share link (section 4.3): the seed's four attributes only.
 		{"PK": S("SHARE#sh_01"), "SK": S("META#"), "targetType": S("RECIPE"), "targetId": S("r_01"),
 			"authorName": S("はなこ"), "sourceUrl": S("https://example.com/r_01")},
@@ -259,6 +266,7 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 
 	checkLegacyNull(t, s)
 	checkLegacyWallet(t, s)
+	checkLegacyPurchases(t, s)
 
 	// The main writes over the app's items.
 	next, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, "s_01")
@@ -388,5 +396,39 @@ func checkLegacyWallet(t *testing.T, s kondate.Store) {
 	if err != nil || len(page.Items) != 2 || page.Items[1].ID != "pm_01" || page.Items[1].Last4 != "" || page.Items[1].Provider != "paypay" ||
 		page.Items[0] != w {
 		t.Fatalf("ListPaymentMethods = %+v, %v; want %+v, then the app's wallet pm_01", page, err, w)
+	}
+}
+
+// checkLegacyPurchases: a repeat of a purchase recorded with its guard,
+// whatever the form of the time in its key, returns it; one with other
+// content is refused; a new one is recorded once.
+func checkLegacyPurchases(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	app := kondate.NewPurchase{TransactionID: "pi_app", PurchasedAt: time.Date(2026, 2, 9, 19, 0, 0, 0, time.FixedZone("JST", 9*3600)),
+		ProductID: "premium_monthly", Amount: 480, Currency: "JPY"}
+	p, err := s.RecordPurchase(ctx, "u_01", app)
+	if err != nil || p.ID != "pi_app" || !p.PurchasedAt.Equal(app.PurchasedAt) {
+		t.Fatalf("RecordPurchase(pi_app) again = %+v, %v; want the app's purchase", p, err)
+	}
+	other := app
+	other.Amount = 980
+	_, err = s.RecordPurchase(ctx, "u_01", other)
+	ddbtest.WantSentinel(t, "RecordPurchase(pi_app) with another amount", err, ddbkit.ErrAlreadyExists)
+	in := kondate.NewPurchase{TransactionID: "pi_new", PurchasedAt: time.Date(2026, 2, 10, 8, 0, 0, 0, time.UTC),
+		ProductID: "premium_monthly", Amount: 480, Currency: "JPY"}
+	first, err := s.RecordPurchase(ctx, "u_01", in)
+	if err != nil {
+		t.Fatalf("RecordPurchase(pi_new): %v", err)
+	}
+	if again, err := s.RecordPurchase(ctx, "u_01", in); err != nil || again != first {
+		t.Fatalf("RecordPurchase(pi_new) again = %+v, %v; want %+v", again, err, first)
+	}
+	page, err := s.ListPurchases(ctx, "u_01", ddbkit.PageOptions{})
+	var ids []string
+	for _, p := range page.Items {
+		ids = append(ids, p.ID)
+	}
+	if err != nil || !slices.Equal(ids, []string{"pi_new", "pi_app", "p_01"}) || len(page.Skipped) != 0 {
+		t.Fatalf("ListPurchases = %v (%+v), %v; want pi_new, pi_app, p_01", ids, page, err)
 	}
 }

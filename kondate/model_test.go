@@ -402,9 +402,13 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 			difftest.Exec(r, "RemovePaymentMethod", r.Ctx(t), x.user, x.id)
 		},
 		"RecordPurchase": func(t *rapid.T) {
-			in := kondate.NewPurchase{ProductID: difftest.Pick(t, "product", []string{"premium"}, badID),
-				Amount:   rapid.SampledFrom([]int64{480, 0, -1}).Draw(t, "amount"),
-				Currency: rapid.SampledFrom([]string{"JPY", "USD", "jpy", ""}).Draw(t, "currency")}
+			// Few transaction IDs and times, so that repeats (the same
+			// purchase, or another under a recorded ID) are drawn.
+			in := kondate.NewPurchase{TransactionID: difftest.Pick(t, "transaction", []string{"pi_1", "pi_2", "pi_3"}, badID),
+				PurchasedAt: rapid.SampledFrom([]time.Time{start, start.Add(time.Hour), {}}).Draw(t, "purchased at"),
+				ProductID:   difftest.Pick(t, "product", []string{"premium"}, badID),
+				Amount:      rapid.SampledFrom([]int64{480, 0, -1}).Draw(t, "amount"),
+				Currency:    rapid.SampledFrom([]string{"JPY", "USD", "jpy", ""}).Draw(t, "currency")}
 			if opt(t, "method?") {
 				in.PaymentMethodID = item(t, "method", methods).id
 			}

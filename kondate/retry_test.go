@@ -152,7 +152,7 @@ func every(s kondate.Store, ctx context.Context, f fixture) []call {
 		{"ListPaymentMethods", func() error { return ign(s.ListPaymentMethods(ctx, u, o)) }},
 		{"RemovePaymentMethod", func() error { return s.RemovePaymentMethod(ctx, u, f.method.ID) }},
 		{"RecordPurchase", func() error {
-			return ign(s.RecordPurchase(ctx, u, kondate.NewPurchase{ProductID: "p", Amount: 1, Currency: "JPY"}))
+			return ign(s.RecordPurchase(ctx, u, kondate.NewPurchase{TransactionID: "pi_r", PurchasedAt: start, ProductID: "p", Amount: 1, Currency: "JPY"}))
 		}},
 		{"ListPurchases", func() error { return ign(s.ListPurchases(ctx, u, o)) }},
 		{"GetSubscription", func() error { return ign(s.GetSubscription(ctx, u)) }},

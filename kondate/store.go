@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -1011,10 +1012,21 @@ func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error
 }
 
 // RecordPurchase implements PaymentStore.RecordPurchase, which documents its errors.
+//
+// The purchase and its guard, PURCHASE_TXN#<transactionId>, are put in one
+// transaction, each only where its key is free. The guard holds the
+// purchase's sort key, so a repeat that gives another time still finds
+// the first purchase (the seed's key holds the time before the ID: the
+// purchase's own key alone could not be conditioned on the ID).
 func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase) (Purchase, error) {
 	const op = "record purchase"
 	err := check(func(v *validator) {
 		v.user(userID)
+		v.ID("TransactionID", in.TransactionID, MaxIDLen)
+		if in.PurchasedAt.IsZero() {
+			v.Fail("PurchasedAt", "must be the time the purchase was made, got the zero time")
+		}
+		v.Time("PurchasedAt", in.PurchasedAt)
 		v.ID("ProductID", in.ProductID, MaxIDLen)
 		if in.Amount < 0 {
 			v.Fail("Amount", "must not be negative, got %d", in.Amount)
@@ -1027,13 +1039,63 @@ func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase
 	if err != nil {
 		return Purchase{}, wrap(op, err)
 	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+	at := in.PurchasedAt.UTC().Truncate(time.Millisecond)
+	sk := purchaseSK(at, in.TransactionID)
+	item, err := marshal(purchaseItem{keyAttrs: keyAttrs{userPK(userID), sk},
+		ProductID: in.ProductID, Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID,
+		PurchasedAt: ts(at)})
+	if err != nil {
 		return Purchase{}, wrap(op, err)
 	}
-	return createOne(ctx, c, op, userPK(userID), field("productId", "ProductID"), purchaseItem{keyAttrs: keyAttrs{userPK(userID), purchaseSK(now, id)},
-		ProductID: in.ProductID, Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID,
-		PurchasedAt: ts(now)}, errExists("purchase", userID, id), decodePurchase)
+	guard, err := marshal(purchaseTxnItem{keyAttrs: keyAttrs{userPK(userID), skPurchaseTxn + in.TransactionID}, PurchaseSK: sk})
+	if err != nil {
+		return Purchase{}, wrap(op, err)
+	}
+	want, err := decodePurchase(c.t, item)
+	if err != nil {
+		return Purchase{}, wrap(op, err)
+	}
+	out := want
+	err = c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		err := c.tx(ctx, r, field("productId", "ProductID"), []backend.Write{
+			backend.PutNew(labelGuard, c.t, guard),
+			backend.PutNew(labelTarget, c.t, item),
+		})
+		old, failed := backend.Failed(err, "")
+		if !failed {
+			return err
+		}
+		// Recorded already: the stored purchase is this one, or another.
+		at := key(userID, sk)
+		if g, ok := backend.Str(old, "purchaseSk"); ok && strings.HasPrefix(g, skPurchase) {
+			at.SK = g
+		}
+		stored, err := c.b.Get(ctx, c.t, at)
+		if err != nil {
+			return err
+		}
+		if stored != nil {
+			if got, err := decodePurchase(c.t, stored); err == nil && samePurchase(got, want) {
+				out = got
+				return nil
+			}
+		}
+		return fmt.Errorf("purchase of transaction %q of user %q: %w with other content (at %s)",
+			in.TransactionID, userID, ddbkit.ErrAlreadyExists, at.SK)
+	})
+	if err != nil {
+		return Purchase{}, wrap(op, err)
+	}
+	return out, nil
+}
+
+// labelGuard labels the guard item of a transaction.
+const labelGuard = "guard"
+
+// samePurchase reports whether two purchases record the same thing.
+func samePurchase(a, b Purchase) bool {
+	return a.ID == b.ID && a.UserID == b.UserID && a.PurchasedAt.Equal(b.PurchasedAt) && a.ProductID == b.ProductID &&
+		a.Amount == b.Amount && a.Currency == b.Currency && a.PaymentMethodID == b.PaymentMethodID
 }
 
 // ListPurchases implements PaymentStore.ListPurchases, which documents its errors.

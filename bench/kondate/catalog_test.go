@@ -488,7 +488,7 @@ func benchPayments(b *testing.B) {
 		return e.s.RemovePaymentMethod(ctx, userID, pid)
 	})
 	createBench(b, "RecordPurchase", func(e *env) error {
-		_, err := e.s.RecordPurchase(ctx, userID, kondate.NewPurchase{ProductID: "premium_monthly", Amount: 480, Currency: "JPY", PaymentMethodID: pid})
+		_, err := e.s.RecordPurchase(ctx, userID, kondate.NewPurchase{TransactionID: "pi_3N", PurchasedAt: time.Now(), ProductID: "premium_monthly", Amount: 480, Currency: "JPY", PaymentMethodID: pid})
 		return err
 	}, func(ids ddbkit.IDGenerator, now time.Time) any {
 		at := stamp(now)

@@ -451,8 +451,27 @@ func testPayments(t *testing.T, s kondate.Store) {
 	}
 	wantErr(t, "RemovePaymentMethod again", s.RemovePaymentMethod(ctx, user, m.ID), ddbkit.ErrNotFound)
 
-	p1 := must[kondate.Purchase](t, "RecordPurchase")(s.RecordPurchase(ctx, user, kondate.NewPurchase{ProductID: "premium_monthly", Amount: 480, Currency: "JPY", PaymentMethodID: m.ID}))
-	p2 := must[kondate.Purchase](t, "RecordPurchase")(s.RecordPurchase(ctx, user, kondate.NewPurchase{ProductID: "premium_monthly", Amount: 480, Currency: "JPY"}))
+	in1 := kondate.NewPurchase{TransactionID: "pi_1", PurchasedAt: Start, ProductID: "premium_monthly", Amount: 480, Currency: "JPY", PaymentMethodID: m.ID}
+	p1 := must[kondate.Purchase](t, "RecordPurchase")(s.RecordPurchase(ctx, user, in1))
+	if p1.ID != "pi_1" || !p1.PurchasedAt.Equal(Start) {
+		t.Fatalf("RecordPurchase = %+v; want ID pi_1 purchased at %v", p1, Start)
+	}
+	p2 := must[kondate.Purchase](t, "RecordPurchase")(s.RecordPurchase(ctx, user, kondate.NewPurchase{TransactionID: "pi_2", PurchasedAt: Start.Add(time.Hour),
+		ProductID: "premium_monthly", Amount: 480, Currency: "JPY"}))
+	// A webhook delivered again: the same purchase, recorded once.
+	wantEqual(t, "RecordPurchase repeated", must[kondate.Purchase](t, "RecordPurchase again")(s.RecordPurchase(ctx, user, in1)), p1)
+	for name, change := range map[string]func(*kondate.NewPurchase){
+		"another amount": func(in *kondate.NewPurchase) { in.Amount = 980 },
+		"another time":   func(in *kondate.NewPurchase) { in.PurchasedAt = Start.Add(time.Minute) },
+		"another method": func(in *kondate.NewPurchase) { in.PaymentMethodID = "" },
+	} {
+		in := in1
+		change(&in)
+		_, err := s.RecordPurchase(ctx, user, in)
+		wantErr(t, "RecordPurchase of pi_1 with "+name, err, ddbkit.ErrAlreadyExists)
+	}
+	// Another user's purchase of the same transaction ID is theirs.
+	must[kondate.Purchase](t, "RecordPurchase by another user")(s.RecordPurchase(ctx, user+"_other", in1))
 	purchases := all(t, "ListPurchases", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.Purchase], error) {
 		return s.ListPurchases(ctx, user, o)
 	})
@@ -586,11 +605,23 @@ func testBadInput(t *testing.T, s kondate.Store) {
 			return err
 		}},
 		{"negative amount", "Amount", func() error {
-			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{ProductID: "p", Amount: -1, Currency: "JPY"})
+			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{TransactionID: "t", PurchasedAt: Start, ProductID: "p", Amount: -1, Currency: "JPY"})
 			return err
 		}},
 		{"bad currency", "Currency", func() error {
-			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{ProductID: "p", Currency: "yen"})
+			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{TransactionID: "t", PurchasedAt: Start, ProductID: "p", Currency: "yen"})
+			return err
+		}},
+		{"no transaction ID", "TransactionID", func() error {
+			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{PurchasedAt: Start, ProductID: "p", Currency: "JPY"})
+			return err
+		}},
+		{"transaction ID with '#'", "TransactionID", func() error {
+			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{TransactionID: "t#1", PurchasedAt: Start, ProductID: "p", Currency: "JPY"})
+			return err
+		}},
+		{"no purchase time", "PurchasedAt", func() error {
+			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{TransactionID: "t", ProductID: "p", Currency: "JPY"})
 			return err
 		}},
 		{"empty notification title", "Title", func() error {
@@ -687,7 +718,7 @@ func testEndedContext(t *testing.T, s kondate.Store) {
 			return err
 		},
 		"RecordPurchase": func() error {
-			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{ProductID: "p", Currency: "JPY"})
+			_, err := s.RecordPurchase(ctx, user, kondate.NewPurchase{TransactionID: "t", PurchasedAt: Start, ProductID: "p", Currency: "JPY"})
 			return err
 		},
 		"SetSubscription": func() error {
