@@ -50,6 +50,30 @@
 // Every write of a task writes all five index keys with its status and
 // dates, so a GSI entry is never stale.
 //
+// The groupings exist so that every set of statuses a board shows, by
+// either date, is one partition of one index: ListBoard reads, for
+// BoardQuery.Statuses and Sort, the index whose group holds exactly those
+// statuses (all three: the All index, whose partition key is PK). Each
+// Group index serves the boards of its two groups, and all eight status
+// GSIs are read:
+//
+//	statuses     index, by start / by end                          partition
+//	todo         GSI_Status_{Start,End}_Sort_Group1                TEAM#<teamId>#Status#todo
+//	doing+done   GSI_Status_{Start,End}_Sort_Group1                TEAM#<teamId>#Status#doing_done
+//	done         GSI_Status_{Start,End}_Sort_Group2                TEAM#<teamId>#Status#done
+//	todo+doing   GSI_Status_{Start,End}_Sort_Group2                TEAM#<teamId>#Status#todo_doing
+//	doing        GSI_Status_{Start,End}_Sort_Group3                TEAM#<teamId>#Status#doing
+//	todo+done    GSI_Status_{Start,End}_Sort_Group3                TEAM#<teamId>#Status#todo_done
+//	all three    GSI_Status_{Start,End}_Sort_All                   TEAM#<teamId> (PK)
+//
+// An overdue board (BoardQuery.Overdue) is the same Query with the key
+// condition start_sort_sk < START#<today> (by start) or end_sort_sk <
+// END#<today> (by end). A task without a date, which only another writer
+// makes, has no sort key for it (the item lacks the attribute, never holds
+// "" or "START#"), so the index of that date leaves it out: it is in no
+// board sorted by the missing date, overdue or not, and in every board
+// sorted by a date it has. UpdateTask keeps it so.
+//
 // # Access patterns
 //
 //	seed  method                                 DynamoDB calls
@@ -59,13 +83,19 @@
 //	4     ListUserTeams                          1 Query per page (USER#u, SK begins_with TEAM#)
 //	5     ListTags                               1 Query per page (TEAM#t, SK begins_with TAG#)
 //	6     GetTask                                1 GetItem
-//	7     ListBoard ViewInitial                  1 Query per page, GSI_Status_Start_Sort_Group2 (todo_doing)
-//	8     ListBoard ViewTodo                     1 Query per page, GSI_Status_Start_Sort_Group1 (todo)
-//	9-10  ListBoard ViewTodo + TagIDs            Queries on Group1 with a FilterExpression until the page is full
+//	7-15  ListBoard Statuses, Sort (+ Overdue)   1 Query per page of the index whose group is exactly
+//	                                             Statuses (see Indexes); Overdue: sort key < START# or
+//	                                             END#<today>; any of the 7 sets by start or end date
+//	      ListBoard + TagIDs                     Queries with a FilterExpression until the page is full
 //	                                             (each reads at most limit+1 minus the matches so far)
-//	11    ListBoard ViewAll                      1 Query per page, GSI_Status_Start_Sort_All
-//	12-13 ListBoard ViewStartOverdue (+ TagIDs)  Group1 todo, start_sort_sk < START#<today>
-//	14-15 ListBoard ViewEndOverdue (+ TagIDs)    GSI_Status_End_Sort_Group2 todo_doing, end_sort_sk < END#<today>
+//	                                             or Options.FilterBudget tasks are read
+//	7     ListBoard ViewInitial                  todo+doing by start: GSI_Status_Start_Sort_Group2 (todo_doing)
+//	8     ListBoard ViewTodo                     todo by start: GSI_Status_Start_Sort_Group1 (todo)
+//	9-10  ListBoard ViewTodo + TagIDs            the same, filtered
+//	11    ListBoard ViewAll                      all three by start: GSI_Status_Start_Sort_All
+//	12-13 ListBoard ViewStartOverdue (+ TagIDs)  todo by start, overdue: Group1 todo, start_sort_sk < START#<today>
+//	14-15 ListBoard ViewEndOverdue (+ TagIDs)    todo+doing by end, overdue: GSI_Status_End_Sort_Group2
+//	                                             todo_doing, end_sort_sk < END#<today>
 //	16    GetCounts, ListDailyCounts             1 GetItem; 1 Query per page (COUNTER#<date> range)
 //	      CreateUser                             1 TransactWriteItems (one item, with a token)
 //	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
@@ -274,9 +304,19 @@
 //     order within a date sorts the page itself.
 //   - Tag filters: one tag, any of several (MatchAny, the default) or all
 //     of several (MatchAll); all are one FilterExpression of contains.
-//     A cursor works only for the view, filter (the same tags in any
-//     order) and day that made it: the filter is bound into the cursor
-//     (ddb.KeyQuery.Filter).
+//     A cursor works only for the board (the same statuses in any
+//     order, sort and day), and filter (the same tags in any order) that
+//     made it: the index, partition, key condition and filter are bound
+//     into the cursor (ddb.KeyQuery). A View is a shorthand for the board
+//     it names, not another board: the two read the same Query and share
+//     their cursors.
+//   - Boards: the seed names five (its access patterns 7 to 15), kept as
+//     View; BoardQuery spells out any of the 28 its indexes serve: one of
+//     the seven sets of statuses, by start or end date, all of it or
+//     overdue only. Sort defaults to the start date, as the seed's views;
+//     a View with Statuses, Sort or Overdue is refused (ErrInvalidArgument
+//     naming the field) rather than one of them ignored. Every board is
+//     ascending, as the seed's views are; the seed has no descending one.
 //   - Filtered work is bounded: every filtered listing (ListBoard with
 //     TagIDs, ListInvitations' live filter, ListDailyCounts' TTL filter)
 //     and every filtered walk (DeleteTag's tasks of the tag, Invite's
@@ -287,7 +327,7 @@
 //     or empty and still have a Next; page on until Next is "". Both
 //     stores end pages at the same item.
 //   - "Today" is the clock's date in Options.Location (UTC by default):
-//     the overdue views compare with it, and it dates joinedAt,
+//     the overdue boards compare with it, and it dates joinedAt,
 //     user_createdAt and the daily counters.
 //   - Membership: the creator of a team is its admin. Adding a member needs
 //     an existing team and user, and copies their names. A team always

@@ -52,6 +52,68 @@ func Example() {
 	// removing the last admin is a conflict: true
 }
 
+// Any board the seed's status indexes serve: a set of statuses, sorted by
+// start or end date, optionally only what is overdue, paged with Next.
+// Each is one Query per page, here DOING and DONE by end date on
+// GSI_Status_End_Sort_Group1.
+func ExampleBoardQuery() {
+	ctx := context.Background()
+	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
+		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
+		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
+	})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
+	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
+	for _, in := range []taskmgmt.NewTask{
+		{Title: "設計", Status: taskmgmt.StatusDone, Start: "2025-11-01", End: "2025-11-04"},
+		{Title: "実装", Status: taskmgmt.StatusDoing, Start: "2025-11-03", End: "2025-11-12"},
+		{Title: "レビュー", Status: taskmgmt.StatusDoing, Start: "2025-11-05", End: "2025-11-08"},
+		{Title: "デプロイ", Status: taskmgmt.StatusTodo, Start: "2025-11-06", End: "2025-11-09"},
+	} {
+		_, _ = s.CreateTask(ctx, team.ID, in)
+	}
+
+	q := taskmgmt.BoardQuery{
+		Statuses:    []taskmgmt.Status{taskmgmt.StatusDoing, taskmgmt.StatusDone},
+		Sort:        taskmgmt.SortEnd,
+		PageOptions: ddbkit.PageOptions{Limit: 2},
+	}
+	for page := 1; ; page++ {
+		p, err := s.ListBoard(ctx, team.ID, q)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Print("page ", page, ":")
+		for _, t := range p.Items {
+			fmt.Print(" ", t.Title, "(", t.Status, ", ends ", t.End, ")")
+		}
+		fmt.Println()
+		if p.Next == "" {
+			break
+		}
+		q.Cursor = p.Next
+	}
+
+	// Not done, ending before today (2025-11-10): the seed's ViewEndOverdue.
+	overdue := taskmgmt.BoardQuery{Statuses: []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDoing}, Sort: taskmgmt.SortEnd, Overdue: true}
+	p, _ := s.ListBoard(ctx, team.ID, overdue)
+	fmt.Print("overdue:")
+	for _, t := range p.Items {
+		fmt.Print(" ", t.Title)
+	}
+	fmt.Println()
+
+	_, err := s.ListBoard(ctx, team.ID, taskmgmt.BoardQuery{View: taskmgmt.ViewTodo, Sort: taskmgmt.SortEnd})
+	var ve *ddbkit.ValidationError
+	fmt.Println("a view with a sort:", errors.As(err, &ve) && ve.Field == "Sort", errors.Is(err, ddbkit.ErrInvalidArgument))
+	// Output:
+	// page 1: 設計(done, ends 2025-11-04) レビュー(doing, ends 2025-11-08)
+	// page 2: 実装(doing, ends 2025-11-12)
+	// overdue: レビュー デプロイ
+	// a view with a sort: true true
+}
+
 // An invitation: an admin invites, the stream handler mails it (here from
 // the memory store's stream; in production, Lambda calls
 // StreamHandler.Handle with the table's stream), and the invitee accepts
