@@ -51,8 +51,9 @@ type SkippedRecord struct {
 	// be decoded.
 	InvitationID string
 	// Err says why: ErrCorruptItem, ErrInvalidArgument (an email or
-	// team_name Invite would refuse), a token that does not derive from
-	// TokenSecret, or the Mailer's error wrapping ErrPermanentMail.
+	// team_name Invite would refuse, or a stream whose view type has no
+	// new image), a token that does not derive from TokenSecret, or the
+	// Mailer's error wrapping ErrPermanentMail.
 	Err error
 }
 
@@ -75,7 +76,9 @@ type StreamHandler struct {
 	// would not pass Invite's validation (ErrInvalidArgument: another
 	// program wrote it; a control character in a team name could forge
 	// mail headers or lines), one whose hashed token does not derive
-	// from TokenSecret, or one the Mailer refused with ErrPermanentMail.
+	// from TokenSecret, or one the Mailer refused with ErrPermanentMail;
+	// and of each INSERT of an invitation's key without a new image (a
+	// stream of keys or old images only: ErrInvalidArgument).
 	// Such a record is not a failure: a failure would hold up the shard
 	// behind it until the record ages out. An application alerts from
 	// here. A record reported as a failure after a skipped one is handled
@@ -171,7 +174,18 @@ func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 // there is one: an INSERT of a live invitation whose image decodes and
 // passes validation. It reports the records it skips.
 func (h StreamHandler) invitation(rec events.DynamoDBEventRecord, now time.Time) (Invitation, bool) {
-	if rec.EventName != string(events.DynamoDBOperationTypeInsert) || rec.Change.NewImage == nil {
+	if rec.EventName != string(events.DynamoDBOperationTypeInsert) {
+		return Invitation{}, false
+	}
+	if rec.Change.NewImage == nil {
+		// A stream of keys or old images only: the invitation is in no
+		// record, and can never be mailed from this one.
+		if sk := rec.Change.Keys[AttrSK]; sk.DataType() == events.DataTypeString {
+			if id, ok := idFrom(sk.String(), segInvite); ok {
+				h.skip(rec, id, fmt.Errorf("taskmgmt: the INSERT of invitation %q has no new image: the stream's view type is %q, and must be NEW_IMAGE or NEW_AND_OLD_IMAGES: %w",
+					id, rec.Change.StreamViewType, ddbkit.ErrInvalidArgument))
+			}
+		}
 		return Invitation{}, false
 	}
 	if typ, ok := rec.Change.NewImage[attrType]; !ok || typ.DataType() != events.DataTypeString || typ.String() != typeInvitation {

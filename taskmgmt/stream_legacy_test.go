@@ -335,3 +335,49 @@ func TestStreamLegacyDynamoDB(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamLegacyKeysOnly: the app's table may have a stream of keys
+// only (EnsureInvitationTable refuses it, the app's console does not). No
+// record holds an invitation to mail, so the handler mails nothing, fails
+// nothing (a retry cannot add the image), and tells OnSkip of each
+// invitation's INSERT, so that the application alerts instead of
+// invitations going unmailed in silence; other keys are not told.
+func TestStreamLegacyKeysOnly(t *testing.T) {
+	c := ddbtest.Client(t)
+	in := taskmgmt.CreateInvitationTableInput("task-table-invitation-v3")
+	in.StreamSpecification.StreamViewType = types.StreamViewTypeKeysOnly
+	table := ddbtest.NewTable(t, c, in)
+	invs := legacyStreamInvitations()
+	for _, c2 := range invs {
+		putRaw(t, c, table, c2.item)
+	}
+	putRaw(t, c, table, item{"PK": S("TEAM#t1"), "SK": S("NOTE#1"), "type": S("note")})
+	if _, err := c.DeleteItem(t.Context(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
+		Key: item{"PK": invs[0].item["PK"], "SK": invs[0].item["SK"]}}); err != nil {
+		t.Fatal(err)
+	}
+	ev := readStream(t, c, table)
+	if n := len(ev.Records); n != len(invs)+2 {
+		t.Fatalf("%d stream records, want %d", n, len(invs)+2)
+	}
+	m := &recordingMailer{}
+	var told []string
+	h := taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return streamLegacyNow },
+		OnSkip: func(r taskmgmt.SkippedRecord) {
+			if !errors.Is(r.Err, ddbkit.ErrInvalidArgument) || r.Record.EventName != "INSERT" {
+				t.Errorf("told of a %s record of %s for %v, want INSERTs for ErrInvalidArgument", r.Record.EventName, r.InvitationID, r.Err)
+			}
+			told = append(told, r.InvitationID)
+		}}
+	resp := must[events.DynamoDBEventResponse](t)(h.Handle(t.Context(), ev))
+	if len(resp.BatchItemFailures) != 0 || len(m.keys) != 0 {
+		t.Fatalf("failures %+v, mail calls %v; want none", resp.BatchItemFailures, m.keys)
+	}
+	var want []string
+	for _, c2 := range invs {
+		want = append(want, c2.item["SK"].(*types.AttributeValueMemberS).Value[len("TINVITE#"):])
+	}
+	if !slices.Equal(told, want) {
+		t.Fatalf("OnSkip told of %v, want every invitation's INSERT %v", told, want)
+	}
+}
