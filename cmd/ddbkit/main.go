@@ -7,6 +7,7 @@
 //	ddbkit plan [flags] DOMAIN     print what ensure -apply would change; change nothing
 //	ddbkit export [flags] DOMAIN   print the tables as CloudFormation resources or CreateTableInput JSON
 //	ddbkit local [flags]           start DynamoDB Local, print its endpoint, run until interrupted
+//	ddbkit migrate [flags] MIGRATION  run a one-off data migration (kondate-saves), resumably
 //
 // DOMAIN is todo, taskmgmt, livecomment, kondate or wardrobe. ensure and
 // plan take -endpoint and -region, and otherwise read the standard AWS

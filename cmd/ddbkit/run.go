@@ -38,6 +38,7 @@ commands:
            (taskmgmt: a template with the stream handler's event source mapping too)
   local    start DynamoDB Local and print its endpoint (-print-jar: print the jar's path);
            it listens on every network interface, not only loopback
+  migrate  run a one-off data migration, resumably (MIGRATION: kondate-saves)
 
 domains: todo, taskmgmt, livecomment, kondate, wardrobe
 "ddbkit COMMAND -h" lists a command's flags.
@@ -81,6 +82,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return export(cmd, rest, stdout, stderr)
 	case "local":
 		return local(ctx, rest, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
