@@ -110,7 +110,7 @@ func TestCapacity(t *testing.T) {
 			deleted, err = s.DeleteFridgeItem(ctx, user, fridge.ID)
 			return err
 		}, rw(1, 2)},
-		{"RestoreFridgeItem", func() error { _, err := s.RestoreFridgeItem(ctx, user, fridge.ID, deleted.DeletedAt); return err }, rw(1, 2)},
+		{"RestoreFridgeItem", func() error { _, err := s.RestoreFridgeItem(ctx, user, deleted.Ref); return err }, rw(1, 2)},
 		{"Publish", func() error { _, err := s.Publish(ctx, user, kondate.KindRecipe, recipes[6]); return err }, rw(1, 10)},
 		{"Unpublish", func() error { return s.Unpublish(ctx, user, kondate.KindRecipe, recipes[6]) }, rw(1, 10)},
 		{"GetCatalogEntry", func() error { _, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, recipes[0]); return err }, r(0.5)},

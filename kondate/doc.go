@@ -110,8 +110,20 @@
 //     30 days, and DynamoDB's TTL removes it some time after. Delete and
 //     restore move the item in one transaction whose delete is
 //     conditioned on the item as read and whose put on a free key, so an
-//     item is never in both places or in neither. Restoring needs the
-//     DeletedAt the archive listing returns, because the key holds it.
+//     item is never in both places or in neither. Restoring takes the
+//     archived item's Ref (see the next point).
+//   - No operation rebuilds a stored key from a parsed value. The keys of
+//     archived fridge items and notifications hold a time, which another
+//     writer may have written in another ISO 8601 form (section 5's
+//     2026-02-09T10:00:00Z has no fractional digits): a key rebuilt from
+//     the parsed time would miss it. So DeletedFridgeItem and
+//     Notification carry Ref, the stored sort key after its prefix
+//     (<time>#<id>, as written), and RestoreFridgeItem and
+//     MarkNotificationRead take it instead of an ID and a time. A Ref is
+//     checked before any call (ErrInvalidArgument naming Ref): one '#',
+//     a time a reader parses (years 0001 to 9999, at most 64 bytes), an
+//     ID as IDs are; under the user's partition and the kind's prefix it
+//     cannot reach another user's item or another kind.
 //   - Payment methods hold no card data: only the provider, the provider's
 //     token or ID for the method (providerRef), the brand and the last four
 //     digits. A providerRef that looks like a card number is refused:
@@ -309,8 +321,8 @@
 //     KB is refused by DynamoDB, and by the memory store the same, as
 //     ErrInvalidArgument.
 //   - Times and dates a caller supplies (CurrentPeriodEnd, a cook log's
-//     Date, ExpiryDate, and the CreatedAt and DeletedAt that address an
-//     item) must lie in the years 0001 to 9999 (UTC), which every reader
+//     Date, ExpiryDate, PurchasedAt, and the time in a Ref) must lie in
+//     the years 0001 to 9999 (UTC), which every reader
 //     can parse back.
 //   - Links that pages render (SourceURL, AvatarURL) must be http or
 //     https URLs; names that pages show (DisplayName, AuthorName, titles)
@@ -382,10 +394,8 @@
 //     transaction, or RecalculatePopularity reports and fixes the drift;
 //   - publishedAt on a published recipe or set, or Publish publishes it
 //     twice under two createdAt;
-//   - times inside keys in the one format above; other forms still list
-//     and decode, but sort out of time order, and RestoreFridgeItem and
-//     MarkNotificationRead, which rebuild the key from a time, cannot
-//     address them;
+//   - times inside keys in the one format above; other forms still list,
+//     decode and are addressed (by Ref), but sort out of time order;
 //   - attribute types (S, N, BOOL, L as above); an attribute of another
 //     type makes the item corrupt (ErrCorruptItem), never silently zero;
 //   - updatedAt bumped on every change to a set, a NEXT plan or a fridge

@@ -91,9 +91,9 @@ func ExampleMemoryStore_DeleteFridgeItem() {
 	fmt.Println("archive", len(deleted.Items), "fridge", len(fridge.Items))
 
 	// Restoring needs DeletedAt, which the archive's key holds.
-	back, err := s.RestoreFridgeItem(ctx, user, gone.ID, gone.DeletedAt)
+	back, err := s.RestoreFridgeItem(ctx, user, gone.Ref)
 	fmt.Println("restored", back.Name, back.Quantity, back.ExpiryDate, err)
-	_, err = s.RestoreFridgeItem(ctx, user, gone.ID, gone.DeletedAt)
+	_, err = s.RestoreFridgeItem(ctx, user, gone.Ref)
 	fmt.Println("again:", errors.Is(err, ddbkit.ErrNotFound))
 	fridge, _ = s.ListFridgeItems(ctx, user, ddbkit.PageOptions{})
 	for _, f := range fridge.Items {

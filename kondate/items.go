@@ -328,6 +328,13 @@ func (d *decoder) time(attr, v string) time.Time {
 	return t
 }
 
+// ref returns the handle of an item whose sort key, <prefix><time>#<id>,
+// holds a time: the key after prefix, as stored.
+func (d *decoder) ref(sk, prefix string) string {
+	r, _ := strings.CutPrefix(sk, prefix)
+	return r
+}
+
 // keyTime returns the time in sort key sk, <prefix><time>#<id>, when the
 // attribute attr holding it (v) is missing.
 func (d *decoder) keyTime(attr, v, sk, prefix string) time.Time {
@@ -409,6 +416,7 @@ func decodeDeletedFridge(t ddb.Table, item ddb.Item) (DeletedFridgeItem, error) 
 		FridgeItem: FridgeItem{ID: d.id(it.SK, skFridgeDeleted), UserID: d.user(it.PK), Name: it.Name, Quantity: it.Quantity,
 			ExpiryDate: it.ExpiryDate, CreatedAt: d.time(attrCreatedAt, it.CreatedAt), UpdatedAt: d.time(attrUpdatedAt, it.UpdatedAt)},
 		DeletedAt: d.keyTime(attrDeletedAt, it.DeletedAt, it.SK, skFridgeDeleted),
+		Ref:       d.ref(it.SK, skFridgeDeleted),
 	}
 	return f, d.err
 }
@@ -471,7 +479,8 @@ func decodeNotification(t ddb.Table, item ddb.Item) (Notification, error) {
 	var it notificationItem
 	unmarshal(&d, &it)
 	n := Notification{ID: d.id(it.SK, skNotification), UserID: d.user(it.PK), Kind: it.Kind, Title: it.Title, Body: it.Body,
-		CreatedAt: d.keyTime(attrCreatedAt, it.CreatedAt, it.SK, skNotification), ReadAt: d.time("readAt", it.ReadAt)}
+		CreatedAt: d.keyTime(attrCreatedAt, it.CreatedAt, it.SK, skNotification), ReadAt: d.time("readAt", it.ReadAt),
+		Ref: d.ref(it.SK, skNotification)}
 	return n, d.err
 }
 

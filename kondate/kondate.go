@@ -177,6 +177,11 @@ type FridgePatch struct {
 type DeletedFridgeItem struct {
 	FridgeItem
 	DeletedAt time.Time
+	// Ref addresses the archived item: pass it to RestoreFridgeItem. It
+	// is the stored sort key after FRIDGE_DELETED# (<deletedAt>#<id>),
+	// as written, whatever form of the time another writer used; it is
+	// never rebuilt from DeletedAt.
+	Ref string
 }
 
 // CategoryScope is where a category applies.
@@ -303,6 +308,11 @@ type Notification struct {
 	Body      string
 	CreatedAt time.Time
 	ReadAt    time.Time // zero while unread
+	// Ref addresses the notification: pass it to MarkNotificationRead.
+	// It is the stored sort key after NOTIFICATION# (<createdAt>#<id>),
+	// as written, whatever form of the time another writer used; it is
+	// never rebuilt from CreatedAt.
+	Ref string
 }
 
 // NewNotification is the input of AddNotification.
@@ -467,10 +477,13 @@ type FridgeStore interface {
 	// and returns it as archived. It returns ErrNotFound if the fridge has
 	// no such item, and ErrConflict if it kept changing through the retries.
 	DeleteFridgeItem(ctx context.Context, userID, id string) (DeletedFridgeItem, error)
-	// RestoreFridgeItem moves the item deleted at deletedAt back to the
-	// fridge, in one transaction, and returns it. It returns ErrNotFound if
-	// the archive has no such item (restored already, or expired).
-	RestoreFridgeItem(ctx context.Context, userID, id string, deletedAt time.Time) (FridgeItem, error)
+	// RestoreFridgeItem moves the archived item ref addresses (its
+	// DeletedFridgeItem.Ref, as listed or returned by DeleteFridgeItem)
+	// back to the fridge, in one transaction, and returns it. It returns
+	// ErrInvalidArgument naming Ref for a ref that is not <time>#<id>,
+	// ErrNotFound if the archive has no such item (restored already, or
+	// expired), and ErrConflict if the fridge holds the item again.
+	RestoreFridgeItem(ctx context.Context, userID, ref string) (FridgeItem, error)
 	// ListDeletedFridgeItems lists the archive, most recently deleted
 	// first.
 	ListDeletedFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[DeletedFridgeItem], error)
@@ -537,11 +550,12 @@ type NotificationStore interface {
 	AddNotification(ctx context.Context, userID string, in NewNotification) (Notification, error)
 	// ListNotifications lists notifications newest first.
 	ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error)
-	// MarkNotificationRead marks the notification created at createdAt
-	// read; marking it again keeps the first ReadAt (a readAt stored as
-	// NULL is unread). It returns ErrNotFound, and ErrConflict as
-	// CompleteShoppingItem does.
-	MarkNotificationRead(ctx context.Context, userID, id string, createdAt time.Time) (Notification, error)
+	// MarkNotificationRead marks the notification ref addresses (its
+	// Notification.Ref, as listed) read; marking it again keeps the first
+	// ReadAt (a readAt stored as NULL is unread). It returns
+	// ErrInvalidArgument naming Ref for a ref that is not <time>#<id>,
+	// ErrNotFound, and ErrConflict as CompleteShoppingItem does.
+	MarkNotificationRead(ctx context.Context, userID, ref string) (Notification, error)
 	// GetNotificationSettings returns the settings, all off for a user
 	// who never set them.
 	GetNotificationSettings(ctx context.Context, userID string) (NotificationSettings, error)
@@ -653,6 +667,29 @@ func (v *validator) date(field, s string, required bool) {
 		return
 	}
 	v.Time(field, d)
+}
+
+// MaxRefLen bounds a Ref (Notification.Ref, DeletedFridgeItem.Ref), in
+// bytes: a time of up to 64 bytes, '#', and an ID.
+const MaxRefLen = 64 + 1 + 4*MaxIDLen
+
+// ref checks a handle of an item whose sort key holds a time:
+// <time>#<id>, the time in any ISO 8601 form a reader parses (years 0001
+// to 9999), the ID as IDs are. With one '#' and a fixed prefix, a ref
+// cannot reach an item of another kind, or another user's.
+func (v *validator) ref(s string) {
+	at, id, ok := strings.Cut(s, "#")
+	if !ok || len(s) > MaxRefLen || len(at) > 64 {
+		v.Fail("Ref", "must be an item's Ref as listed, <time>#<id>, at most %d bytes (got %d bytes)", MaxRefLen, len(s))
+		return
+	}
+	t, err := keys.ParseTime(at)
+	if err != nil {
+		v.Fail("Ref", "must begin with the ISO 8601 time of an item's Ref as listed, got %q", at)
+		return
+	}
+	v.Time("Ref", t)
+	v.ID("Ref", id, MaxIDLen)
 }
 
 func (v *validator) month(s string) {

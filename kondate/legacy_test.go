@@ -76,6 +76,9 @@ func legacyItems() (good, corrupt rawItems) {
 		{"PK": pk, "SK": S("NOTIFICATION#2026-02-06T10:00:00.000Z#n_02"), "title": S("新着"), "readAt": NULL},
 		{"PK": pk, "SK": S("PROFILE#"), "displayName": S("はなこ"), "createdAt": NULL},
 		{"PK": pk, "SK": S("PUSH_TOKEN#ios#" + sha256hex("tok_01")), "token": S("tok_01"), "createdAt": NULL},
+		// Keys holding times in the seed's form (section 5's example): an
+		// archived fridge item (the notification n_01 above is another).
+		{"PK": pk, "SK": S("FRIDGE_DELETED#2026-02-07T10:00:00Z#f_02"), "name": S("たまねぎ"), "ttl": N("4102444800")},
 		// A wallet: no card, so no brand and no last4.
 		{"PK": pk, "SK": S("PAYMENT_METHOD#pm_01"), "provider": S("paypay"), "providerRef": S("wallet_01")},
 		// Purchases in the seed's time form: one with ddbkit's guard of its
@@ -280,14 +283,10 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	if err != nil || d.Name != "にんじん" {
 		t.Fatalf("DeleteFridgeItem(f_01) = %+v, %v", d, err)
 	}
-	if f, err := s.RestoreFridgeItem(ctx, "u_01", "f_01", d.DeletedAt); err != nil || f.Name != "にんじん" {
+	if f, err := s.RestoreFridgeItem(ctx, "u_01", d.Ref); err != nil || f.Name != "にんじん" {
 		t.Fatalf("RestoreFridgeItem(f_01) = %+v, %v", f, err)
 	}
-	if _, err := s.MarkNotificationRead(ctx, "u_01", "n_01", time.Date(2026, 2, 5, 10, 0, 0, 0, time.UTC)); !errors.Is(err, ddbkit.ErrNotFound) {
-		// The app's key holds the time without fractional digits, which the
-		// store cannot rebuild (see the package doc's Other writers).
-		t.Fatalf("MarkNotificationRead of a key in another time format: %v, want ErrNotFound", err)
-	}
+	checkLegacyRefs(t, s)
 	if u, err := s.UpdateRecipe(ctx, "u_01", "r_01", kondate.RecipePatch{Title: ptr("麻婆茄子")}); err != nil || u.Title != "麻婆茄子" || len(u.Tags) != 1 {
 		t.Fatalf("UpdateRecipe(r_01) = %+v, %v", u, err)
 	}
@@ -351,11 +350,11 @@ func checkLegacyNull(t *testing.T, s kondate.Store) {
 	if err != nil || len(notes.Items) < 1 || notes.Items[0].ID != "n_02" || !notes.Items[0].ReadAt.IsZero() {
 		t.Fatalf("ListNotifications = %+v, %v; want n_02 first, unread", notes, err)
 	}
-	n, err := s.MarkNotificationRead(ctx, "u_01", "n_02", notes.Items[0].CreatedAt)
+	n, err := s.MarkNotificationRead(ctx, "u_01", notes.Items[0].Ref)
 	if err != nil || n.ReadAt.IsZero() {
 		t.Fatalf("MarkNotificationRead(n_02, readAt NULL) = %+v, %v; want read now", n, err)
 	}
-	if again, err := s.MarkNotificationRead(ctx, "u_01", "n_02", notes.Items[0].CreatedAt); err != nil || !again.ReadAt.Equal(n.ReadAt) {
+	if again, err := s.MarkNotificationRead(ctx, "u_01", notes.Items[0].Ref); err != nil || !again.ReadAt.Equal(n.ReadAt) {
 		t.Fatalf("MarkNotificationRead(n_02) again = %+v, %v; want ReadAt %v kept", again, err, n.ReadAt)
 	}
 	if p, err := s.GetProfile(ctx, "u_01"); err != nil || p.DisplayName != "はなこ" || !p.CreatedAt.IsZero() {
@@ -431,4 +430,40 @@ func checkLegacyPurchases(t *testing.T, s kondate.Store) {
 	if err != nil || !slices.Equal(ids, []string{"pi_new", "pi_app", "p_01"}) || len(page.Skipped) != 0 {
 		t.Fatalf("ListPurchases = %v (%+v), %v; want pi_new, pi_app, p_01", ids, page, err)
 	}
+}
+
+// checkLegacyRefs: items whose keys hold a time in the seed's form
+// (…T10:00:00Z, no fractional digits) are addressed by the Ref they were
+// listed with, never by a key rebuilt from the parsed time.
+func checkLegacyRefs(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	notes, err := s.ListNotifications(ctx, "u_01", ddbkit.PageOptions{})
+	i := slices.IndexFunc(notes.Items, func(n kondate.Notification) bool { return n.ID == "n_01" })
+	if err != nil || i < 0 || notes.Items[i].Ref != "2026-02-05T10:00:00Z#n_01" {
+		t.Fatalf("ListNotifications = %+v, %v; want n_01 with Ref 2026-02-05T10:00:00Z#n_01", notes, err)
+	}
+	n, err := s.MarkNotificationRead(ctx, "u_01", notes.Items[i].Ref)
+	if err != nil || n.ID != "n_01" || n.ReadAt.IsZero() || n.Ref != notes.Items[i].Ref {
+		t.Fatalf("MarkNotificationRead(%s) = %+v, %v; want n_01 read", notes.Items[i].Ref, n, err)
+	}
+	// The canonical form of the same time is another key: not found.
+	_, err = s.MarkNotificationRead(ctx, "u_01", "2026-02-05T10:00:00.000Z#n_01")
+	ddbtest.WantSentinel(t, "MarkNotificationRead by a rebuilt key", err, ddbkit.ErrNotFound)
+
+	archive, err := s.ListDeletedFridgeItems(ctx, "u_01", ddbkit.PageOptions{})
+	i = slices.IndexFunc(archive.Items, func(d kondate.DeletedFridgeItem) bool { return d.ID == "f_02" })
+	if err != nil || i < 0 || archive.Items[i].Ref != "2026-02-07T10:00:00Z#f_02" ||
+		!archive.Items[i].DeletedAt.Equal(time.Date(2026, 2, 7, 10, 0, 0, 0, time.UTC)) {
+		t.Fatalf("ListDeletedFridgeItems = %+v, %v; want f_02 with Ref 2026-02-07T10:00:00Z#f_02", archive, err)
+	}
+	f, err := s.RestoreFridgeItem(ctx, "u_01", archive.Items[i].Ref)
+	if err != nil || f.ID != "f_02" || f.Name != "たまねぎ" {
+		t.Fatalf("RestoreFridgeItem(%s) = %+v, %v; want f_02 back", archive.Items[i].Ref, f, err)
+	}
+	if live, err := s.ListFridgeItems(ctx, "u_01", ddbkit.PageOptions{}); err != nil ||
+		!slices.ContainsFunc(live.Items, func(f kondate.FridgeItem) bool { return f.ID == "f_02" }) {
+		t.Fatalf("ListFridgeItems = %+v, %v; want f_02 in the fridge", live, err)
+	}
+	_, err = s.RestoreFridgeItem(ctx, "u_01", archive.Items[i].Ref)
+	ddbtest.WantSentinel(t, "RestoreFridgeItem again", err, ddbkit.ErrNotFound)
 }

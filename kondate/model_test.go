@@ -64,11 +64,10 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[kondate.Store] {
 // remembers tokens across tables.
 var checkNonce atomic.Int64
 
-// A ref is something the check made: its user and ID, and a time the key
-// holds (a deleted fridge item's, a notification's).
+// A ref is something the check made: its user and ID (for a deleted
+// fridge item and a notification, its Ref).
 type ref struct {
 	user, id string
-	at       time.Time
 }
 
 type entryRef struct {
@@ -102,7 +101,7 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 		for _, x := range pool {
 			ids = append(ids, x.id)
 		}
-		return ref{user: user(t), id: difftest.Pick(t, label+" id", ids, badID), at: start}
+		return ref{user: user(t), id: difftest.Pick(t, label+" id", ids, badID)}
 	}
 	add := func(pool *[]ref, x ref) { *pool = append(*pool, x) }
 	title := func(t *rapid.T) string { return difftest.Text(kondate.MaxTitleLen).Draw(t, "title") }
@@ -343,12 +342,12 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 		"DeleteFridgeItem": func(t *rapid.T) {
 			x := item(t, "fridge", fridge)
 			if d, err := difftest.Call[kondate.DeletedFridgeItem](r, "DeleteFridgeItem", keyed(t), x.user, x.id); err == nil {
-				add(&deleted, ref{user: d.UserID, id: d.ID, at: d.DeletedAt})
+				add(&deleted, ref{user: d.UserID, id: d.Ref})
 			}
 		},
 		"RestoreFridgeItem": func(t *rapid.T) {
 			x := item(t, "deleted", deleted)
-			difftest.Call[kondate.FridgeItem](r, "RestoreFridgeItem", keyed(t), x.user, x.id, x.at)
+			difftest.Call[kondate.FridgeItem](r, "RestoreFridgeItem", keyed(t), x.user, x.id)
 		},
 		"ListDeletedFridgeItems": func(t *rapid.T) {
 			difftest.Call[ddbkit.Page[kondate.DeletedFridgeItem]](r, "ListDeletedFridgeItems", r.Ctx(t), user(t), r.PageOptions(t))
@@ -433,7 +432,7 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 			in := kondate.NewNotification{Kind: difftest.Pick(t, "kind", []string{"info"}, badID), Title: title(t),
 				Body: text(t, "body", kondate.MaxTextLen)}
 			if x, err := difftest.Call[kondate.Notification](r, "AddNotification", r.Ctx(t), user(t), in); err == nil {
-				add(&notices, ref{user: x.UserID, id: x.ID, at: x.CreatedAt})
+				add(&notices, ref{user: x.UserID, id: x.Ref})
 			}
 		},
 		"ListNotifications": func(t *rapid.T) {
@@ -441,7 +440,7 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 		},
 		"MarkNotificationRead": func(t *rapid.T) {
 			x := item(t, "notice", notices)
-			difftest.Call[kondate.Notification](r, "MarkNotificationRead", r.Ctx(t), x.user, x.id, x.at)
+			difftest.Call[kondate.Notification](r, "MarkNotificationRead", r.Ctx(t), x.user, x.id)
 		},
 		"GetNotificationSettings": func(t *rapid.T) {
 			difftest.Call[kondate.NotificationSettings](r, "GetNotificationSettings", r.Ctx(t), user(t))

@@ -135,7 +135,7 @@ func every(s kondate.Store, ctx context.Context, f fixture) []call {
 		{"ListFridgeItems", func() error { return ign(s.ListFridgeItems(ctx, u, o)) }},
 		{"UpdateFridgeItem", func() error { return ign(s.UpdateFridgeItem(ctx, u, f.fridge.ID, kondate.FridgePatch{Name: ptr("y")})) }},
 		{"DeleteFridgeItem", func() error { return ign(s.DeleteFridgeItem(ctx, u, f.fridge.ID)) }},
-		{"RestoreFridgeItem", func() error { return ign(s.RestoreFridgeItem(ctx, u, f.deleted.ID, f.deleted.DeletedAt)) }},
+		{"RestoreFridgeItem", func() error { return ign(s.RestoreFridgeItem(ctx, u, f.deleted.Ref)) }},
 		{"ListDeletedFridgeItems", func() error { return ign(s.ListDeletedFridgeItems(ctx, u, o)) }},
 		{"AddCategory", func() error { return ign(s.AddCategory(ctx, u, kondate.ScopeBook, kondate.NewCategory{Name: "x"})) }},
 		{"ListCategories", func() error { return ign(s.ListCategories(ctx, u, kondate.ScopeBook, o)) }},
@@ -161,7 +161,7 @@ func every(s kondate.Store, ctx context.Context, f fixture) []call {
 		}},
 		{"AddNotification", func() error { return ign(s.AddNotification(ctx, u, kondate.NewNotification{Kind: "k", Title: "x"})) }},
 		{"ListNotifications", func() error { return ign(s.ListNotifications(ctx, u, o)) }},
-		{"MarkNotificationRead", func() error { return ign(s.MarkNotificationRead(ctx, u, f.notice.ID, f.notice.CreatedAt)) }},
+		{"MarkNotificationRead", func() error { return ign(s.MarkNotificationRead(ctx, u, f.notice.Ref)) }},
 		{"GetNotificationSettings", func() error { return ign(s.GetNotificationSettings(ctx, u)) }},
 		{"SetNotificationSettings", func() error {
 			return ign(s.SetNotificationSettings(ctx, u, kondate.NotificationSettings{EmailEnabled: true}))
@@ -484,7 +484,7 @@ func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
 	lost("DeleteFridgeItem", func(ctx context.Context) error { return ign(s.DeleteFridgeItem(ctx, u, f.fridge.ID)) },
 		fridge(nil, []string{f.fridge.ID, f.deleted.ID}), ddbkit.ErrNotFound)
 	lost("RestoreFridgeItem", func(ctx context.Context) error {
-		return ign(s.RestoreFridgeItem(ctx, u, f.deleted.ID, f.deleted.DeletedAt))
+		return ign(s.RestoreFridgeItem(ctx, u, f.deleted.Ref))
 	}, fridge([]string{f.deleted.ID}, []string{f.fridge.ID}), ddbkit.ErrNotFound)
 }
 

@@ -814,23 +814,20 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 }
 
 // RestoreFridgeItem implements FridgeStore.RestoreFridgeItem, which documents its errors.
-func (c *core) RestoreFridgeItem(ctx context.Context, userID, id string, deletedAt time.Time) (FridgeItem, error) {
+//
+// The archived item is addressed by the key it was listed with (ref),
+// never by one rebuilt from a parsed time: another writer's key may hold
+// the time in another form.
+func (c *core) RestoreFridgeItem(ctx context.Context, userID, ref string) (FridgeItem, error) {
 	const op = "restore fridge item"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("ID", id, MaxIDLen)
-		if deletedAt.IsZero() {
-			v.Fail("DeletedAt", "must be the time the item was deleted, got the zero time")
-		}
-		v.Time("DeletedAt", deletedAt)
-	})
-	if err != nil {
+	if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
 		return FridgeItem{}, wrap(op, err)
 	}
-	ak := key(userID, fridgeDeletedSK(deletedAt, id))
-	notFound := fmt.Errorf("deleted fridge item %q (deleted at %s) of user %q: %w", id, ts(deletedAt), userID, ddbkit.ErrNotFound)
+	_, id, _ := strings.Cut(ref, "#")
+	ak := key(userID, skFridgeDeleted+ref)
+	notFound := fmt.Errorf("deleted fridge item %q of user %q: %w", ref, userID, ddbkit.ErrNotFound)
 	var live ddb.Item
-	err = c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
 		archived, err := c.b.Get(ctx, c.t, ak)
 		if err != nil {
 			return err
@@ -1170,21 +1167,16 @@ func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit
 }
 
 // MarkNotificationRead implements NotificationStore.MarkNotificationRead, which documents its errors.
-func (c *core) MarkNotificationRead(ctx context.Context, userID, id string, createdAt time.Time) (Notification, error) {
+//
+// The notification is addressed by the key it was listed with (ref), never
+// by one rebuilt from a parsed time (see RestoreFridgeItem).
+func (c *core) MarkNotificationRead(ctx context.Context, userID, ref string) (Notification, error) {
 	const op = "mark notification read"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("ID", id, MaxIDLen)
-		if createdAt.IsZero() {
-			v.Fail("CreatedAt", "must be the notification's CreatedAt, got the zero time")
-		}
-		v.Time("CreatedAt", createdAt)
-	})
-	if err != nil {
+	if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
 		return Notification{}, wrap(op, err)
 	}
-	return updateFirst(ctx, c, op, field("title", "Title"), key(userID, notificationSK(createdAt, id)), func() backend.Change { return backend.Change{} },
-		"readAt", ddb.S(ts(c.o.now())), false, true, errNotFound("notification", userID, id), decodeNotification)
+	return updateFirst(ctx, c, op, field("title", "Title"), key(userID, skNotification+ref), func() backend.Change { return backend.Change{} },
+		"readAt", ddb.S(ts(c.o.now())), false, true, errNotFound("notification", userID, ref), decodeNotification)
 }
 
 // GetNotificationSettings implements NotificationStore.GetNotificationSettings, which documents its errors.

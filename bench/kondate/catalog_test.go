@@ -535,7 +535,7 @@ func benchNotifications(b *testing.B) {
 	})
 	nsk := "NOTIFICATION#" + created + "#" + nid
 	compare(b, "MarkNotificationRead", handlers{"UpdateItem": attrsOf(notification(1))}, func(e *env) (d, hw, g func(int) error) {
-		return func(int) error { _, err := e.s.MarkNotificationRead(ctx, userID, nid, createdAt); return err },
+		return func(int) error { _, err := e.s.MarkNotificationRead(ctx, userID, created+"#"+nid); return err },
 			func(int) error {
 				_, err := hwUpdate[notificationRow](e.c, userPK, nsk, true, "SET #r = if_not_exists(#r, :r)",
 					names("#r", "readAt"), map[string]types.AttributeValue{":r": s(stamp(time.Now()))})

@@ -17,7 +17,6 @@ import (
 // store's table receives raw.
 type fixture struct {
 	recipes, sets, shopping, fridge, categories, notifications []string
-	notifiedAt                                                 []time.Time
 	published, shares                                          []string
 }
 
@@ -74,12 +73,12 @@ func fill(b *testing.B, s kondate.Store, n int) fixture {
 		must(err)
 		nt, err := s.AddNotification(ctx, userID, kondate.NewNotification{Kind: "reminder", Title: "今日の献立", Body: "材料を確認しましょう"})
 		must(err)
-		f.notifications, f.notifiedAt = append(f.notifications, nt.ID), append(f.notifiedAt, nt.CreatedAt)
+		f.notifications = append(f.notifications, nt.Ref)
 		_, err = s.RegisterPushToken(ctx, userID, kondate.PlatformIOS, fmt.Sprint("ExponentPushToken[", i, "]"))
 		must(err)
 		d, err := s.DeleteFridgeItem(ctx, userID, fr.ID)
 		must(err)
-		_, err = s.RestoreFridgeItem(ctx, userID, fr.ID, d.DeletedAt)
+		_, err = s.RestoreFridgeItem(ctx, userID, d.Ref)
 		must(err)
 		_, err = s.DeleteFridgeItem(ctx, userID, fr.ID) // stays archived
 		must(err)
@@ -256,7 +255,7 @@ func BenchmarkKondateFake(b *testing.B) {
 				if err != nil {
 					return err
 				}
-				_, err = s.RestoreFridgeItem(ctx, userID, d.ID, d.DeletedAt)
+				_, err = s.RestoreFridgeItem(ctx, userID, d.Ref)
 				return err
 			}
 		}},
@@ -359,7 +358,7 @@ func BenchmarkKondateFake(b *testing.B) {
 		{"MarkNotificationRead", func(s kondate.Store) func(int) error {
 			return func(i int) error {
 				j := i % len(f.notifications)
-				_, err := s.MarkNotificationRead(ctx, userID, f.notifications[j], f.notifiedAt[j])
+				_, err := s.MarkNotificationRead(ctx, userID, f.notifications[j])
 				return err
 			}
 		}},

@@ -502,9 +502,11 @@ func benchFridge(b *testing.B) {
 	archivedAV := item(deletedFridge(1))
 	archivedSK := deletedFridge(1).SK
 	archivedScalars := []string{"PK", "SK", "createdAt", "deletedAt", "expiryDate", "name", "quantity", "ttl", "updatedAt"}
-	deletedAt, _ := time.Parse(time.RFC3339, updated)
 	compare(b, "RestoreFridgeItem", handlers{"GetItem": getOf(deletedFridge(1)), "TransactWriteItems": ok}, func(e *env) (d, hw, g func(int) error) {
-		return func(int) error { _, err := e.s.RestoreFridgeItem(ctx, userID, fid, deletedAt); return err },
+		return func(int) error {
+				_, err := e.s.RestoreFridgeItem(ctx, userID, archivedSK[len("FRIDGE_DELETED#"):])
+				return err
+			},
 			func(int) error {
 				out, err := e.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: tableName, Key: key(userPK, archivedSK), ConsistentRead: aws.Bool(true)})
 				if err != nil {

@@ -259,11 +259,11 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 	}
 	fmt.Printf("deleted %s from the fridge; the archive holds %d item(s), each for %d days\n",
 		gone.Name, len(deleted.Items), int(kondate.DeletedFridgeRetention.Hours()/24))
-	back, err := s.RestoreFridgeItem(ctx, user, gone.ID, gone.DeletedAt)
+	back, err := s.RestoreFridgeItem(ctx, user, gone.Ref)
 	if err != nil {
 		return err
 	}
-	if _, err := s.RestoreFridgeItem(ctx, user, gone.ID, gone.DeletedAt); !errors.Is(err, ddbkit.ErrNotFound) {
+	if _, err := s.RestoreFridgeItem(ctx, user, gone.Ref); !errors.Is(err, ddbkit.ErrNotFound) {
 		return fmt.Errorf("restoring twice: %v, want ErrNotFound", err)
 	}
 	fmt.Print("restored ", back.Name, "; fridge:")

@@ -219,10 +219,13 @@ func testTimes(t *testing.T, s kondate.Store) {
 	wantField(t, "AddCookLog in year 0", err, "Date")
 	_, err = s.AddFridgeItem(ctx, user, kondate.NewFridgeItem{Name: "x", ExpiryDate: "0000-01-01"})
 	wantField(t, "AddFridgeItem expiring in year 0", err, "ExpiryDate")
-	_, err = s.MarkNotificationRead(ctx, user, "n_1", y10000)
-	wantField(t, "MarkNotificationRead created in year 10000", err, "CreatedAt")
-	_, err = s.RestoreFridgeItem(ctx, user, "f_1", y10000)
-	wantField(t, "RestoreFridgeItem deleted in year 10000", err, "DeletedAt")
+	for _, ref := range []string{"0000-12-31T00:00:00Z#n_1", "2026-02-09T10:00:00Z", "yesterday#n_1", "2026-02-09T10:00:00Z#n#1",
+		"2026-02-09T10:00:00Z#", "2026-02-09T10:00:00Z#n 1", strings.Repeat("9", 65) + "#n_1", "2026-02-09T10:00:00Z#" + strings.Repeat("n", kondate.MaxIDLen+1)} {
+		_, err = s.MarkNotificationRead(ctx, user, ref)
+		wantField(t, fmt.Sprintf("MarkNotificationRead(%.40q)", ref), err, "Ref")
+		_, err = s.RestoreFridgeItem(ctx, user, ref)
+		wantField(t, fmt.Sprintf("RestoreFridgeItem(%.40q)", ref), err, "Ref")
+	}
 	assertEmpty(t, s, user)
 	// The last moment of year 9999 is fine.
 	end := time.Date(9999, 12, 31, 23, 59, 59, 999e6, time.UTC)

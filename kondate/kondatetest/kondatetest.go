@@ -304,9 +304,9 @@ func testFridge(t *testing.T, s kondate.Store) {
 	})
 	wantEqual(t, "ListDeletedFridgeItems (newest first)", deleted, []kondate.DeletedFridgeItem{dc, da})
 
-	r := must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, a.ID, da.DeletedAt))
+	r := must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, da.Ref))
 	wantEqual(t, "restored item", r, a)
-	_, err = s.RestoreFridgeItem(ctx, user, a.ID, da.DeletedAt)
+	_, err = s.RestoreFridgeItem(ctx, user, da.Ref)
 	wantErr(t, "RestoreFridgeItem again", err, ddbkit.ErrNotFound)
 	live = all(t, "ListFridgeItems", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.FridgeItem], error) {
 		return s.ListFridgeItems(ctx, user, o)
@@ -344,7 +344,7 @@ func testConcurrentFridge(t *testing.T, s kondate.Store) {
 				}
 				for _, d := range p.Items {
 					if d.ID == id {
-						_, err := s.RestoreFridgeItem(ctx, user, id, d.DeletedAt)
+						_, err := s.RestoreFridgeItem(ctx, user, d.Ref)
 						if err != nil && !errors.Is(err, ddbkit.ErrNotFound) && !errors.Is(err, ddbkit.ErrConflict) {
 							errs <- err
 						}
@@ -494,12 +494,12 @@ func testNotifications(t *testing.T, s kondate.Store) {
 		return s.ListNotifications(ctx, user, o)
 	})
 	wantEqual(t, "ListNotifications (newest first)", got, []kondate.Notification{n2, n1})
-	r1 := must[kondate.Notification](t, "MarkNotificationRead")(s.MarkNotificationRead(ctx, user, n1.ID, n1.CreatedAt))
-	r2 := must[kondate.Notification](t, "MarkNotificationRead")(s.MarkNotificationRead(ctx, user, n1.ID, n1.CreatedAt))
+	r1 := must[kondate.Notification](t, "MarkNotificationRead")(s.MarkNotificationRead(ctx, user, n1.Ref))
+	r2 := must[kondate.Notification](t, "MarkNotificationRead")(s.MarkNotificationRead(ctx, user, n1.Ref))
 	if r1.ReadAt.IsZero() || !r2.ReadAt.Equal(r1.ReadAt) {
 		t.Fatalf("MarkNotificationRead twice = %+v, %+v", r1, r2)
 	}
-	_, err := s.MarkNotificationRead(ctx, user, n1.ID, n1.CreatedAt.Add(time.Millisecond))
+	_, err := s.MarkNotificationRead(ctx, user, n1.CreatedAt.Add(time.Millisecond).UTC().Format("2006-01-02T15:04:05.000Z")+"#"+n1.ID)
 	wantErr(t, "MarkNotificationRead at another time", err, ddbkit.ErrNotFound)
 
 	def := must[kondate.NotificationSettings](t, "GetNotificationSettings")(s.GetNotificationSettings(ctx, user))
@@ -788,7 +788,7 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	f := must[kondate.FridgeItem](t, "AddFridgeItem")(s.AddFridgeItem(ctx, user, kondate.NewFridgeItem{Name: "卵"}))
 	del := idempotencyKey(t, "delete-1")
 	d1 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(del, user, f.ID))
-	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, f.ID, d1.DeletedAt))
+	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, d1.Ref))
 	_, err = s.DeleteFridgeItem(del, user, f.ID)
 	wantErr(t, "DeleteFridgeItem repeated under its key after a restore", err, ddbkit.ErrConflict)
 	fridge := func() ([]kondate.FridgeItem, []kondate.DeletedFridgeItem) {
@@ -807,9 +807,9 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	// deletion, which is no longer in the archive.
 	d2 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(ctx, user, f.ID))
 	restore := idempotencyKey(t, "restore-1")
-	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(restore, user, f.ID, d2.DeletedAt))
+	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(restore, user, d2.Ref))
 	d3 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(ctx, user, f.ID))
-	_, err = s.RestoreFridgeItem(restore, user, f.ID, d2.DeletedAt)
+	_, err = s.RestoreFridgeItem(restore, user, d2.Ref)
 	wantErr(t, "RestoreFridgeItem repeated under its key after a new delete", err, ddbkit.ErrNotFound)
 	live, archived = fridge()
 	wantEqual(t, "fridge after the repeated restore", len(live), 0)
