@@ -76,12 +76,12 @@ func (b board) keyQuery(t ddb.Table, teamID string, today Date) ddb.KeyQuery {
 		g, pv := b.statuses.group(teamID)
 		k.Index, k.PartitionValue = ix[1+g], pv
 	}
-	seg := segStart
-	if b.sort == SortEnd {
-		seg = segEnd
-	}
 	if b.overdue {
-		k.Sort = ddb.SortLT(dateSK(seg, today))
+		before := startSK(today)
+		if b.sort == SortEnd {
+			before = endSK(today)
+		}
+		k.Sort = ddb.SortLT(before)
 	}
 	return k
 }
