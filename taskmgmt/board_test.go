@@ -41,19 +41,22 @@ func (c *queryLog) take() []*dynamodb.QueryInput {
 }
 
 // TestBoardQueryRoundTrips walks every board of taskmgmttest.Boards in
-// pages of 2 on DynamoDB Local: each page is one Query, without a filter,
-// of the index the seed's table of status groups names for the board's
-// statuses and sort (written out here, not derived as the store derives
-// it), in the partition of the group, and an overdue board's key
-// condition compares with today's sort key.
+// pages of 2 on DynamoDB Local: each page is one Query, at half a read
+// unit (a GSI's eventually consistent read of a few small tasks),
+// without a filter, of the index the seed's table of status groups names
+// for the board's statuses and sort (written out here, not derived as the
+// store derives it), in the partition of the group, and an overdue
+// board's key condition compares with today's sort key.
 func TestBoardQueryRoundTrips(t *testing.T) {
 	var (
 		log *queryLog
+		cp  *ddbtest.CapacityClient
 		cc  *ddbtest.CountingClient
 	)
 	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client {
 		log = &queryLog{Client: c}
-		cc = ddbtest.NewCountingClient(log)
+		cp = ddbtest.NewCapacityClient(log)
+		cc = ddbtest.NewCountingClient(cp)
 		return cc
 	}, deterministic)
 	ctx := t.Context()
@@ -98,12 +101,19 @@ func TestBoardQueryRoundTrips(t *testing.T) {
 		log.take()
 		for page := 1; ; page++ {
 			cc.Reset()
-			p, err := s.ListBoard(ctx, team.ID, q)
+			var (
+				p   ddbkit.Page[taskmgmt.Task]
+				err error
+			)
+			used := cp.Measure(func() { p, err = s.ListBoard(ctx, team.ID, q) })
 			if err != nil {
 				t.Fatalf("%s, page %d: %v", name, page, err)
 			}
 			if got := cc.Counts(); !maps.Equal(got, map[string]int{"Query": 1}) {
 				t.Fatalf("%s, page %d: calls %v, want one Query", name, page, got)
+			}
+			if used != (ddbtest.Capacity{Read: 0.5}) {
+				t.Fatalf("%s, page %d: consumed %+v, want half a read unit", name, page, used)
 			}
 			in := log.take()[0]
 			var values []string
