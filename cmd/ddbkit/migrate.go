@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/kondate"
 )
 
@@ -304,13 +305,7 @@ func (p *pacer) wait(ctx context.Context, n int) error {
 	at := p.next
 	p.next = p.next.Add(time.Duration(n) * p.every)
 	if d := time.Until(at); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
+		return ddb.Sleep(ctx, d)
 	}
 	return nil
 }

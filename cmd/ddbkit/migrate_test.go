@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -211,5 +212,28 @@ func TestMigrateUsage(t *testing.T) {
 	}
 	if !slices.Contains(strings.Fields(usage), "migrate") {
 		t.Fatalf("the usage does not list migrate")
+	}
+}
+
+// TestPacer: a pacer at 200 per second lets 20 units through in no less
+// than the ~0.1 s they are due in (the first at once), and stops waiting
+// when the context ends.
+func TestPacer(t *testing.T) {
+	p := newPacer(200)
+	start := time.Now()
+	for range 20 {
+		if err := p.wait(t.Context(), 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if took := time.Since(start); took < 90*time.Millisecond {
+		t.Fatalf("20 units at 200/s took %v, want at least 90ms", took)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	slow := newPacer(0.001)
+	slow.wait(ctx, 1) // the first is due at once
+	if err := slow.wait(ctx, 1); !errors.Is(err, context.Canceled) {
+		t.Fatalf("wait under an ended context = %v, want context.Canceled", err)
 	}
 }
