@@ -73,7 +73,8 @@
 //	RecalculatePopularity   Query CATALOG#<kind> pages; per entry Query GSI1 SAVED# pages, and a
 //	                        TransactWriteItems where the count differs
 //	share links             create TransactWriteItems (one item); get GetItem; delete GetItem + DeleteItem;
-//	                        resolve GetItem + Query GSI1 (or, unpublished, GetItem of the creator's item)
+//	                        resolve GetItem + Query GSI1 (or, unpublished, GetItem of the creator's item);
+//	                        a link without createdBy: + Query GSI1 OWNER# for its owner (delete, resolve)
 //
 // Recipes and sets also carry GSI1PK = ENTITY#RECIPE#<id> (ENTITY#SET#<id>)
 // and GSI1SK = OWNER#<userId>, so FindRecipe and FindSet find an item by
@@ -223,6 +224,16 @@
 //     Links resolve to the public entry, or, for an unpublished target, to
 //     the link creator's own item only: a link to someone else's private
 //     recipe resolves to nothing.
+//   - The seed's app writes share links without createdBy (section 4.3
+//     lists targetType, targetId, authorName and sourceUrl only). Such a
+//     link belongs to its target's owner, found through GSI1
+//     (ENTITY#<type>#<id> / OWNER#<userId>, else the catalog entry's
+//     creatorId): that user alone may delete it, and while the target is
+//     unpublished it resolves to that user's item. So anyone holding an
+//     app link to a private recipe sees it, as the app intended when it
+//     made the link; ddbkit's own links keep createdBy and the rule
+//     above. targetType is read in any ASCII case (recipe, Recipe) and
+//     written upper-case.
 //   - An operation that needs a disabled index fails with
 //     ErrSchemaMismatch before any call: the table, as the options describe
 //     it, lacks the index. Writes never need one and always write every

@@ -79,6 +79,10 @@ func legacyItems() (good, corrupt rawItems) {
 		// Keys holding times in the seed's form (section 5's example): an
 		// archived fridge item (the notification n_01 above is another).
 		{"PK": pk, "SK": S("FRIDGE_DELETED#2026-02-07T10:00:00Z#f_02"), "name": S("たまねぎ"), "ttl": N("4102444800")},
+		// A link the app wrote to u_05's unpublished recipe, its
+		// targetType in lower case.
+		{"PK": S("USER#u_05"), "SK": S("RECIPE#r_05"), "GSI1PK": S("ENTITY#RECIPE#r_05"), "GSI1SK": S("OWNER#u_05"), "title": S("肉じゃが")},
+		{"PK": S("SHARE#sh_02"), "SK": S("META#"), "targetType": S("recipe"), "targetId": S("r_05"), "authorName": S("たろう")},
 		// A wallet: no card, so no brand and no last4.
 		{"PK": pk, "SK": S("PAYMENT_METHOD#pm_01"), "provider": S("paypay"), "providerRef": S("wallet_01")},
 		// Purchases in the seed's time form: one with ddbkit's guard of its
@@ -126,7 +130,9 @@ func TestLegacyFixture(t *testing.T) {
 	s := kondate.NewDynamoStore(c, deterministic, kondate.AllIndexes, func(o *kondate.Options) { o.TableName = table })
 	// The indexes were added by EnsureTable and back-filled from the items.
 	for range 100 {
-		if _, err := s.FindRecipe(ctx, "r_01"); err == nil {
+		_, err1 := s.FindRecipe(ctx, "r_01")
+		_, err2 := s.FindRecipe(ctx, "r_05")
+		if err1 == nil && err2 == nil {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -270,6 +276,7 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	checkLegacyNull(t, s)
 	checkLegacyWallet(t, s)
 	checkLegacyPurchases(t, s)
+	checkLegacyShares(t, s)
 
 	// The main writes over the app's items.
 	next, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, "s_01")
@@ -466,4 +473,33 @@ func checkLegacyRefs(t *testing.T, s kondate.Store) {
 	}
 	_, err = s.RestoreFridgeItem(ctx, "u_01", archive.Items[i].Ref)
 	ddbtest.WantSentinel(t, "RestoreFridgeItem again", err, ddbkit.ErrNotFound)
+}
+
+// checkLegacyShares: links the app wrote have no createdBy; they belong to
+// their target's owner, who alone may delete them, and resolve to the
+// owner's item while unpublished. targetType is read in any ASCII case.
+func checkLegacyShares(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	l, err := s.GetShareLink(ctx, "sh_02")
+	if err != nil || l.TargetType != kondate.KindRecipe || l.TargetID != "r_05" || l.CreatedBy != "" {
+		t.Fatalf("GetShareLink(sh_02) = %+v, %v; want RECIPE r_05 without a creator", l, err)
+	}
+	tgt, err := s.ResolveShareLink(ctx, "sh_02")
+	if err != nil || tgt.Entry != nil || tgt.Recipe == nil || tgt.Recipe.ID != "r_05" || tgt.Recipe.UserID != "u_05" {
+		t.Fatalf("ResolveShareLink(sh_02) = %+v, %v; want u_05's recipe r_05", tgt, err)
+	}
+	for _, tc := range []struct{ user, link string }{{"u_01", "sh_02"}, {"u_02", "sh_01"}} {
+		err := s.DeleteShareLink(ctx, tc.user, tc.link)
+		ddbtest.WantSentinel(t, "DeleteShareLink of "+tc.link+" by "+tc.user+", not its target's owner", err, ddbkit.ErrNotFound)
+		if _, err := s.GetShareLink(ctx, tc.link); err != nil {
+			t.Fatalf("GetShareLink(%s) after a refused delete: %v", tc.link, err)
+		}
+	}
+	for _, tc := range []struct{ user, link string }{{"u_05", "sh_02"}, {"u_01", "sh_01"}} {
+		if err := s.DeleteShareLink(ctx, tc.user, tc.link); err != nil {
+			t.Fatalf("DeleteShareLink(%s) by its target's owner %s: %v", tc.link, tc.user, err)
+		}
+		_, err := s.GetShareLink(ctx, tc.link)
+		ddbtest.WantSentinel(t, "GetShareLink("+tc.link+") after its delete", err, ddbkit.ErrNotFound)
+	}
 }

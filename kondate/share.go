@@ -20,8 +20,11 @@ type ShareLink struct {
 	TargetID   string
 	AuthorName string // shown with the shared item
 	SourceURL  string // where the item came from, if anywhere
-	CreatedBy  string // the user who made the link, who alone may delete it
-	CreatedAt  time.Time
+	// CreatedBy is the user who made the link, who alone may delete it.
+	// The seed's app writes none: such a link belongs to its target's
+	// owner (see DeleteShareLink).
+	CreatedBy string
+	CreatedAt time.Time
 }
 
 // NewShareLink is the input of CreateShareLink.
@@ -50,13 +53,19 @@ type ShareStore interface {
 	CreateShareLink(ctx context.Context, userID string, in NewShareLink) (ShareLink, error)
 	// GetShareLink returns the link, or ErrNotFound.
 	GetShareLink(ctx context.Context, shareID string) (ShareLink, error)
-	// DeleteShareLink deletes the user's link. It returns ErrNotFound if
-	// there is no such link, or it is another user's.
+	// DeleteShareLink deletes the user's link: one the user created, or,
+	// for a link without createdBy (the seed's app writes none), one whose
+	// target the user owns, found through GSI1 (the target's OWNER#
+	// entry, else its catalog entry's creator). It returns ErrNotFound if
+	// there is no such link, or it is another user's, and, for a link
+	// without createdBy, ErrSchemaMismatch if GSI1 is disabled.
 	DeleteShareLink(ctx context.Context, userID, shareID string) error
 	// ResolveShareLink returns the link and its target: the catalog entry,
 	// found through GSI1 (ENTITY#<type>#<id> / PUBLIC#), if the target is
 	// published, else the link creator's own recipe or set, read from the
-	// creator's partition. It returns
+	// creator's partition; for a link without createdBy (the seed's app
+	// writes none), the target's owner's item, found through GSI1
+	// (OWNER#). It returns
 	// ErrNotFound if there is no such link or the target is neither, and
 	// ErrSchemaMismatch if GSI1 is disabled.
 	ResolveShareLink(ctx context.Context, shareID string) (ShareTarget, error)
@@ -87,9 +96,66 @@ func decodeShare(t ddb.Table, item ddb.Item) (ShareLink, error) {
 	if !ok || id == "" {
 		d.fail(AttrPK, "want SHARE#<shareId>, got %q", it.PK)
 	}
-	l := ShareLink{ID: id, TargetType: CatalogKind(it.TargetType), TargetID: it.TargetID, AuthorName: it.AuthorName,
+	l := ShareLink{ID: id, TargetType: kindOf(it.TargetType), TargetID: it.TargetID, AuthorName: it.AuthorName,
 		SourceURL: it.SourceURL, CreatedBy: it.CreatedBy, CreatedAt: d.time(attrCreatedAt, it.CreatedAt)}
 	return l, d.err
+}
+
+// kindOf reads a stored targetType: RECIPE or SET in any ASCII case (the
+// seed does not fix it), anything else as it is. ASCII only: Unicode
+// folding would take "ſet" (long s) for SET.
+func kindOf(s string) CatalogKind {
+	for _, k := range []CatalogKind{KindRecipe, KindSet} {
+		if len(s) == len(k) && asciiUpper(s) == string(k) {
+			return k
+		}
+	}
+	return CatalogKind(s)
+}
+
+// asciiUpper upper-cases the ASCII letters of s, and nothing else.
+func asciiUpper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// linkOwner is the user a link belongs to: its creator, or, for a link
+// another writer stored without createdBy, the owner of its target (GSI1
+// OWNER#<userId>), else the creator of the target's catalog entry; "" when
+// none is found. A stored target that is no valid ID has no owner.
+func (c *core) linkOwner(ctx context.Context, l ShareLink) (string, error) {
+	if l.CreatedBy != "" {
+		return l.CreatedBy, nil
+	}
+	if (l.TargetType != KindRecipe && l.TargetType != KindSet) || check(func(v *validator) { v.ID("TargetID", l.TargetID, MaxIDLen) }) != nil {
+		return "", nil
+	}
+	if err := c.o.index(indexGSI1); err != nil {
+		return "", err
+	}
+	hits, _, err := c.b.Query(ctx, ownerQuery(c.t, string(l.TargetType), l.TargetID), 1, "", backend.Filter{})
+	if err != nil {
+		return "", err
+	}
+	if len(hits) > 0 {
+		if sk, _ := backend.Str(hits[0], AttrGSI1SK); strings.HasPrefix(sk, gsi1Owner) {
+			return sk[len(gsi1Owner):], nil
+		}
+	}
+	hit, err := c.publicHit(ctx, l.TargetType, l.TargetID)
+	if err != nil || hit == nil {
+		return "", err
+	}
+	e, err := decodeCatalog(c.t, hit)
+	if err != nil {
+		return "", nil // a corrupt entry names no owner
+	}
+	return e.CreatorID, nil
 }
 
 func errShareNotFound(id string) error {
@@ -147,7 +213,11 @@ func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) erro
 	if err != nil {
 		return err
 	}
-	if l.CreatedBy != userID {
+	owner, err := c.linkOwner(ctx, l)
+	if err != nil {
+		return wrap(op, err)
+	}
+	if owner != userID {
 		return wrap(op, errShareNotFound(shareID))
 	}
 	// The link was just read, so its delete need not read it again.
@@ -186,11 +256,16 @@ func (c *core) ResolveShareLink(ctx context.Context, shareID string) (ShareTarge
 		out.Entry = &e
 		return out, nil
 	}
-	if l.CreatedBy == "" {
+	// Not published: the creator's own item, if the creator owns it; for
+	// a link without a creator, its target's owner's.
+	owner, err := c.linkOwner(ctx, l)
+	if err != nil {
+		return out, wrap(op, err)
+	}
+	if owner == "" {
 		return out, wrap(op, notFound)
 	}
-	// Not published: the creator's own item, if the creator owns it.
-	k := key(l.CreatedBy, ownerSK(l.TargetType, l.TargetID))
+	k := key(owner, ownerSK(l.TargetType, l.TargetID))
 	if l.TargetType == KindSet {
 		s, err := getOne(ctx, c, op, k, notFound, setDecoder)
 		if err != nil {
