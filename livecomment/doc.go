@@ -76,6 +76,11 @@
 // (table/…/index/roomId-createdAt-index), which a grant on the table alone
 // does not cover.
 //
+// Grants records exactly what each interface's methods call, from the
+// conformance suite on DynamoDB Local (package iam); "ddbkit iam
+// livecomment -interface CommentPoster -env prod" prints a function's
+// policy, with nothing more than its calls need.
+//
 // # Decisions where the seed is silent
 //
 //   - Comments are listed in createdAt order, from roomId-createdAt-index:

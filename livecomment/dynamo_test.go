@@ -54,9 +54,12 @@ func newDynamo(t *testing.T, wrap func(ddbkit.Client) ddbkit.Client, opts ...fun
 	return livecomment.NewDynamoStore(client, opts...), c, livecomment.Tables(env)
 }
 
+// TestDynamoStore runs the conformance suite on DynamoDB Local, recording
+// the IAM grants of every call (iam.json).
 func TestDynamoStore(t *testing.T) {
+	iamPart(t)
 	livecommenttest.Run(t, func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
-		s, _, _ := newDynamo(t, nil, opts...)
+		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
 		return s
 	})
 }

@@ -8,6 +8,7 @@
 //	ddbkit export [flags] DOMAIN   print the tables as CloudFormation resources or CreateTableInput JSON
 //	ddbkit local [flags]           start DynamoDB Local, print its endpoint, run until interrupted
 //	ddbkit migrate [flags] MIGRATION  run a one-off data migration (kondate-saves), resumably
+//	ddbkit iam [flags] DOMAIN      print the least-privilege IAM policy of a store interface
 //
 // DOMAIN is todo, taskmgmt, livecomment, kondate or wardrobe. ensure and
 // plan take -endpoint and -region, and otherwise read the standard AWS
@@ -16,6 +17,17 @@
 // (and taskmgmt's task table), -invitation-table taskmgmt's invitation
 // table, and -env livecomment's environment. "ddbkit COMMAND -h" lists a
 // command's flags.
+//
+// iam prints an IAM policy document: exactly the DynamoDB actions the
+// methods of one store interface call (-interface, Store by default), on
+// exactly the table and index ARNs they touch, as the domain's Grants
+// function records them from its conformance suite (package iam). -deploy
+// prints the deploy role's statement instead (EnsureTable's schema
+// operations), and -stream taskmgmt's stream handler's (the stream reads of
+// its event source mapping). ARNs are
+// arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, with -region and -account
+// ("*" unless given) and the table names the flags give; -table-arn
+// ROLE=ARN names one outright.
 //
 // ensure never changes an existing table unless -apply is given: a table
 // owned by infrastructure as code (a CloudFormation or CDK stack) is

@@ -543,3 +543,68 @@ func checkMailerTemplate(t *testing.T, out, taskTable, invTable string) {
 		t.Errorf("parameters %v, want the function's and the destination's", tpl.Parameters)
 	}
 }
+
+// TestIAM prints policies: a reader role's holds only its reads, on the
+// ARNs the flags give; -deploy and -stream print those roles' statements;
+// bad flags exit 2 with one line.
+func TestIAM(t *testing.T) {
+	type doc struct {
+		Version   string
+		Statement []struct {
+			Effect   string
+			Action   []string
+			Resource []string
+		}
+	}
+	policy := func(args ...string) doc {
+		t.Helper()
+		code, out, errOut := ddbkit(t, append([]string{"iam"}, args...)...)
+		if code != 0 {
+			t.Fatalf("iam %v: exit %d, stderr %q", args, code, errOut)
+		}
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil || d.Version != "2012-10-17" {
+			t.Fatalf("iam %v: %q is not a policy document: %v", args, out, err)
+		}
+		return d
+	}
+	pairs := func(d doc) []string {
+		var out []string
+		for _, s := range d.Statement {
+			for _, a := range s.Action {
+				for _, r := range s.Resource {
+					out = append(out, s.Effect+" "+a+" "+r)
+				}
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	arn := "arn:aws:dynamodb:ap-northeast-1:123456789012:table/LiveComment-Rooms-prod"
+	got := pairs(policy("-interface", "RoomReader", "-env", "prod", "-region", "ap-northeast-1", "-account", "123456789012", "livecomment"))
+	if want := []string{"Allow dynamodb:GetItem " + arn, "Allow dynamodb:Query " + arn + "/index/hostId-index"}; !slices.Equal(got, want) {
+		t.Errorf("iam -interface RoomReader livecomment = %q, want %q", got, want)
+	}
+	got = pairs(policy("-interface", "CommentPoster", "-table-arn", "Comments=arn:aws:dynamodb:us-east-1:1:table/C", "livecomment"))
+	if !slices.Contains(got, "Allow dynamodb:PutItem arn:aws:dynamodb:us-east-1:1:table/C") {
+		t.Errorf("iam -interface CommentPoster with -table-arn = %q, want PutItem on the given ARN", got)
+	}
+	if got := pairs(policy("-stream", "taskmgmt")); len(got) != 4 || !strings.HasSuffix(got[0], "table/task-table-invitation-v3/stream/*") {
+		t.Errorf("iam -stream taskmgmt = %q, want the four stream reads on the invitation table's streams", got)
+	}
+	if got := pairs(policy("-deploy", "-table", "T", "todo")); !slices.Contains(got, "Allow dynamodb:CreateTable arn:aws:dynamodb:*:*:table/T") {
+		t.Errorf("iam -deploy todo = %q, want CreateTable on table T", got)
+	}
+	for _, args := range [][]string{
+		{"iam", "-interface", "Nope", "todo"},
+		{"iam", "-stream", "todo"},
+		{"iam", "-deploy", "-stream", "taskmgmt"},
+		{"iam", "-table-arn", "arn:aws:dynamodb:us-east-1:1:table/X", "livecomment"},
+		{"iam", "-table-arn", "Nope=arn:aws:dynamodb:us-east-1:1:table/X", "todo"},
+		{"iam", "-table-arn", "not-an-arn", "todo"},
+	} {
+		if code, _, errOut := ddbkit(t, args...); code != 2 || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, errOut)
+		}
+	}
+}

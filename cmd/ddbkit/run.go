@@ -32,13 +32,15 @@ import (
 const usage = `usage: ddbkit COMMAND [flags] [DOMAIN]
 
 commands:
-  ensure   create DOMAIN's tables, or reconcile existing ones
-  plan     print what ensure would change; change nothing
+  ensure   create DOMAIN's missing tables, verify existing ones (-apply: add what they lack)
+  plan     print what ensure -apply would change; change nothing
   export   print DOMAIN's tables as CloudFormation resources or CreateTableInput JSON
            (taskmgmt: a template with the stream handler's event source mapping too)
   local    start DynamoDB Local and print its endpoint (-print-jar: print the jar's path);
            it listens on every network interface, not only loopback
   migrate  run a one-off data migration, resumably (MIGRATION: kondate-saves)
+  iam      print the least-privilege IAM policy of DOMAIN's store interface (-interface),
+           of its deploy role (-deploy), or of taskmgmt's stream handler (-stream)
 
 domains: todo, taskmgmt, livecomment, kondate, wardrobe
 "ddbkit COMMAND -h" lists a command's flags.
@@ -84,6 +86,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return local(ctx, rest, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, rest, stdout, stderr)
+	case "iam":
+		return iamPolicy(cmd, rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil
