@@ -198,7 +198,8 @@ func TestInvitationRoundTrips(t *testing.T) {
 
 // TestInvitationLegacy puts the seed's invitation items raw into a table
 // made as the seed's app has it (no TTL, no stream), runs
-// EnsureInvitationTable, and reads them through both access patterns.
+// EnsureInvitationTable (with schema.Apply), and reads them through both
+// access patterns.
 func TestInvitationLegacy(t *testing.T) {
 	c := ddbtest.Client(t)
 	in := taskmgmt.CreateInvitationTableInput("task-table-invitation-v3")
@@ -219,7 +220,13 @@ func TestInvitationLegacy(t *testing.T) {
 	for _, it := range legacyInvitations() {
 		putRaw(t, c, invTable, it)
 	}
-	changes, err := taskmgmt.EnsureInvitationTable(t.Context(), c, invTable)
+	// The table is the app's (its stack's): verified, the missing stream
+	// is a mismatch and nothing changes; schema.Apply enables the stream
+	// and TTL.
+	if _, err := taskmgmt.EnsureInvitationTable(t.Context(), c, invTable); !errors.Is(err, ddbkit.ErrSchemaMismatch) {
+		t.Fatalf("EnsureInvitationTable without schema.Apply = %v, want ErrSchemaMismatch", err)
+	}
+	changes, err := taskmgmt.EnsureInvitationTable(t.Context(), c, invTable, schema.Apply)
 	if err != nil {
 		t.Fatal(err)
 	}
