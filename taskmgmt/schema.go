@@ -205,10 +205,10 @@ type EventSourceMapping struct {
 // InvitationStreamMapping returns the event source mapping StreamHandler
 // needs, whose choices the package doc explains ("The stream handler on
 // Lambda"): it starts at LATEST, reports batch item failures, does not
-// bisect, retries a record 10 times and for at most an hour (an hour is
-// within DefaultInvitationLifetime: an expired invitation is not mailed
-// anyway), and hands the function INSERT records only. ddbkit export
-// taskmgmt emits it, as CloudFormation, beside the tables.
+// bisect, bounds the retries of a failing record and its age (within
+// DefaultInvitationLifetime: an expired invitation is not mailed anyway),
+// and hands the function INSERT records only. ddbkit export taskmgmt
+// emits it, as CloudFormation, beside the tables.
 func InvitationStreamMapping() EventSourceMapping {
 	return EventSourceMapping{
 		StartingPosition:           "LATEST",
