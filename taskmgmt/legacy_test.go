@@ -86,8 +86,13 @@ func TestLegacyFixture(t *testing.T) {
 		putRaw(t, c, name, it)
 	}
 	// The app's table has the seed's nine GSIs, and no TTL yet: EnsureTable
-	// enables TTL and changes nothing else.
-	changes, err := taskmgmt.EnsureTable(t.Context(), c, name)
+	// reports TTL as pending (reads apply it already), and with
+	// schema.Apply enables it and changes nothing else.
+	pending, err := taskmgmt.EnsureTable(t.Context(), c, name)
+	if err != nil || len(pending) != 1 || !pending[0].Pending || pending[0].Action != schema.ActionEnableTTL {
+		t.Fatalf("EnsureTable on the live table = %v, %v; want TTL pending, no error", pending, err)
+	}
+	changes, err := taskmgmt.EnsureTable(t.Context(), c, name, schema.Apply)
 	if err != nil {
 		t.Fatalf("EnsureTable on the live table: %v", err)
 	}
