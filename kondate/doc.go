@@ -13,6 +13,12 @@
 // (GSI1PK/GSI1SK), GSI2 (GSI2PK/GSI2SK) and GSI3 (GSI3PK/GSI3SK).
 // Options.EnableGSI1 (default on), EnableGSI2 and EnableGSI3 (default off)
 // say which the table has, as the seed's stack parameters do (section 10).
+// The store reads them once, from the options, never from DescribeTable:
+// in the seed's first stage (GSI1 only) the catalog's newest and
+// by-creator lists read the base table, which holds both orders
+// (CATALOG#<kind> / CREATED#…, CREATOR#<id> / CATALOG_<kind>#…), and they
+// move to GSI2 and GSI3 when a store is built with EnableGSI2 and
+// EnableGSI3; only the popular list waits for GSI2.
 // Definition returns the table for given options, and EnsureTable, given
 // the options the store is built with, creates it or adds what it lacks,
 // one UpdateTable per GSI, waiting for each to be ACTIVE, and never
@@ -62,16 +68,20 @@
 //	share link      SHARE#<shareId> / META#                  none
 //
 //	operation               DynamoDB calls
-//	Publish                 GetItem (the user's item) + TransactWriteItems (put catalog item and copy,
-//	                        publishedAt on the user's item conditioned on it as read)
+//	Publish                 GetItem (the user's item) + Query GSI1 (PUBLIC#: published by another writer?)
+//	                        + TransactWriteItems (put catalog item and copy, publishedAt on the user's
+//	                        item conditioned on it as read)
 //	Unpublish               GetItem + TransactWriteItems (delete both, clear publishedAt)
 //	GetCatalogEntry         Query GSI1 (PUBLIC#), eventually consistent: the index holds the whole item
-//	ListCatalogNewest       Query GSI2 begins_with SORT#NEWEST#, descending: one per page
+//	ListCatalogNewest       Query GSI2 begins_with SORT#NEWEST#, descending: one per page; without
+//	                        GSI2, Query CATALOG#<kind> begins_with CREATED#, eventually consistent
 //	ListCatalogPopular      Query GSI2 begins_with SORT#POPULAR#, descending: one per page
-//	ListCatalogByCreator    Query GSI3, descending: one per page
+//	ListCatalogByCreator    Query GSI3, descending: one per page; without GSI3, Query
+//	                        CREATOR#<creatorId> begins_with CATALOG_<kind>#, eventually consistent
 //	Save/UnsaveCatalogEntry (GetItem of the saved item, for unsave) + Query GSI1 + GetItem + TransactWriteItems
 //	RecalculatePopularity   Query CATALOG#<kind> pages; per entry Query GSI1 SAVED# pages, and a
-//	                        TransactWriteItems where the count differs
+//	                        TransactWriteItems where it may fix the count (BatchGetItem first
+//	                        to raise one)
 //	share links             create TransactWriteItems (one item); get GetItem; delete GetItem + DeleteItem;
 //	                        resolve GetItem + Query GSI1 (or, unpublished, GetItem of the creator's item);
 //	                        a link without createdBy: + Query GSI1 OWNER# for its owner (delete, resolve)
@@ -188,7 +198,14 @@
 //     publishing, so "newest" is newest in the catalog. The user's item
 //     gets publishedAt (Recipe.PublishedAt, Set.PublishedAt), which
 //     refuses a second Publish (ErrAlreadyExists) and gives Unpublish the
-//     catalog keys; a recipe deleted while published is unpublished
+//     catalog keys. The seed has no such marker, and its app publishes
+//     without it, so Publish also looks the entry up by ID on GSI1
+//     (ENTITY#<kind>#<id> / PUBLIC#, the one key of the seed that
+//     addresses a catalog item without its time) and refuses an entry
+//     found there (ErrAlreadyExists); the lookup is eventually
+//     consistent, so an entry the app published less than a second
+//     before may be published twice, and without GSI1 only publishedAt
+//     is seen. A recipe deleted while published is unpublished
 //     through GSI1. If another writer deleted the catalog item, Unpublish
 //     clears the marker (and the creator's copy, if any) and succeeds, so
 //     the item can be published again.
@@ -207,11 +224,35 @@
 //     finds nothing to delete. Saves of an entry serialise on its catalog
 //     item: they retry on conflict within Options.Retry. Saved items
 //     carry GSI1 keys (ENTITY#<kind>#<id> / SAVED#<userId>), so
-//     RecalculatePopularity counts an entry's saves with a Query of GSI1,
-//     rewrites counts that differ and reports the drift (a re-published
-//     entry starts at zero; other writers). GSI1 is eventually consistent
-//     on DynamoDB: run it when saves are quiet, or it may count a save
-//     just made as missing, which the next run corrects.
+//     RecalculatePopularity counts an entry's saves with a Query of GSI1
+//     and reports every count that differs (a re-published entry starts
+//     at zero; other writers). The seed's app writes saved items without
+//     GSI1 keys, and a recount never lowers a count from data it cannot
+//     see: a count below the saves found is raised (each save read back
+//     from the table first, so a lagging index cannot inflate it), one
+//     above them is only reported, until Options.SavesIndexed says every
+//     save carries the keys. That takes "ddbkit migrate kondate-saves"
+//     (a paced, resumable Scan that adds them to the saves written
+//     before; the only code that scans, outside this package), and every
+//     writer of saves writing them since. A flag, not a marker item: no
+//     item can tell that the other writers keep it. GSI1 is eventually
+//     consistent on DynamoDB: with SavesIndexed, run it when saves are
+//     quiet, or it may count a save just made as missing, which the next
+//     run corrects.
+//   - SAVED#<userId> is the one GSI1 sort key the seed does not list
+//     (section 5 has OWNER#<userId> and PUBLIC#): an entry's saves share
+//     its GSI1 partition, ENTITY#<kind>#<id>, with its owner's item and
+//     its catalog item. Kept there, not moved to an index of its own,
+//     because GSI1 is the one index of every rollout stage, the seed
+//     reads it by ID, and the saves ddbkit wrote already carry it. The
+//     seed's lookups name their sort key (OWNER#, PUBLIC#) and are
+//     unaffected, and SAVED# sorts after both, so an ascending read of
+//     the partition meets them first. What it costs a reader that Queries
+//     the partition alone: it gets the saves too (one item of ~200 bytes
+//     per save: 10,000 saves are ~2 MB, two 1 MB pages and ~250 RCU
+//     eventually consistent), and must keep the items whose GSI1SK is
+//     OWNER# or PUBLIC#; a Limit of 2 or a key condition on GSI1SK
+//     avoids the cost.
 //   - A user's saved entries list newest entry ID first (the sort key
 //     holds the entry's ID, a ULID), not by save time: the seed's key has
 //     no time. Unpublishing keeps users' saved items; unsaving one removes
@@ -236,10 +277,17 @@
 //     written upper-case.
 //   - An operation that needs a disabled index fails with
 //     ErrSchemaMismatch before any call: the table, as the options describe
-//     it, lacks the index. Writes never need one and always write every
-//     GSI key attribute, so DynamoDB backfills an index enabled later from
-//     the items written before (the staged rollout test checks it); no
-//     backfill step exists or is needed.
+//     it, lacks the index. The newest and by-creator lists need none:
+//     before GSI2 and GSI3 they read the base table, in the same order,
+//     as eventually consistent as the index, at the same cost. A cursor
+//     binds where its list read, so one issued before the switch fails
+//     with ErrInvalidCursor after it: the two are not equivalent, since
+//     an item another writer left without GSI keys is in one and not
+//     the other. Writes never need an index (Publish looks at GSI1 when
+//     it has it) and always write every GSI key attribute, so DynamoDB
+//     backfills an index enabled later from the items written before
+//     (the staged rollout test checks it); no backfill step exists or is
+//     needed.
 //   - Search (section 8, question 2): ddbkit offers a tag filter on the
 //     three catalog lists (CatalogPageOptions.Tag, contains(tags, :tag)).
 //     A filtered page reads on until it is full, the list ends, or it has
@@ -273,8 +321,9 @@
 //     item strongly consistent: a recipe deleted a moment ago, still in
 //     the index, is not found, and an edit is seen at once.
 //   - The public catalog is eventually consistent: its lists read GSI2 and
-//     GSI3, and the detail (GetCatalogEntry) and a share link's published
-//     target read the catalog item from GSI1 alone, which projects every
+//     GSI3 (or, before them, the base table eventually consistent), and
+//     the detail (GetCatalogEntry) and a share link's published target
+//     read the catalog item from GSI1 alone, which projects every
 //     attribute: one Query at 0.5 RCU, where a Query then a consistent
 //     GetItem cost 1.5. A save or unsave reads the item from the table,
 //     strongly consistent, because its transaction conditions on it.
@@ -388,8 +437,9 @@
 //     or, if its prefix matches, is reported in Page.Skipped;
 //   - GSI1PK and GSI1SK on recipes and sets, or FindRecipe and FindSet do
 //     not find them; on catalog items (PUBLIC#), or the detail, saves and
-//     share links do not find them; on saved items (SAVED#<userId>), or
-//     RecalculatePopularity does not count them;
+//     share links do not find them, and Publish does not see them
+//     published; on saved items (SAVED#<userId>), or
+//     RecalculatePopularity does not count them (see SavesIndexed);
 //   - both items of a catalog entry, with the same snapshot and savedCount,
 //     GSI2SK and GSI3 keys as above, changed in one transaction: an entry
 //     without its copy cannot be saved (ErrNotFound), and counts that
@@ -402,9 +452,8 @@
 //     transaction, or a repeat of RecordPurchase for that transaction
 //     records it a second time;
 //   - savedCount changed only with a SAVED# item put or deleted in the same
-//     transaction, or RecalculatePopularity reports and fixes the drift;
-//   - publishedAt on a published recipe or set, or Publish publishes it
-//     twice under two createdAt;
+//     transaction, or RecalculatePopularity reports the drift (and raises
+//     a count below the saves it sees);
 //   - times inside keys in the one format above; other forms still list,
 //     decode and are addressed (by Ref), but sort out of time order;
 //   - attribute types (S, N, BOOL, L as above); an attribute of another

@@ -254,3 +254,53 @@ func TestLegacyCatalogRecount(t *testing.T) {
 		}, func(o *kondate.Options) { o.SavesIndexed = true })
 	})
 }
+
+// TestLegacyCatalogSavedOnGSI1: ddbkit's saves carry GSI1 SAVED#<userId>,
+// in the partition of the entry's ID, beside the app's OWNER# and PUBLIC#
+// (the one GSI1 sort key the seed does not list; see the package doc).
+// The seed's lookups by ID, which name their sort key, are unaffected on
+// both stores; a reader of the partition alone, ascending, meets OWNER#
+// and PUBLIC# first, the saves after them.
+func TestLegacyCatalogSavedOnGSI1(t *testing.T) {
+	appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
+		ctx := t.Context()
+		for _, u := range []string{"u_03", "u_04"} {
+			if _, err := s.SaveCatalogEntry(ctx, u, kondate.KindRecipe, "r_01"); err != nil {
+				t.Fatalf("SaveCatalogEntry(%s): %v", u, err)
+			}
+		}
+		saved := raw("USER#u_03", "SAVED#RECIPE#r_01")
+		if v, _ := saved["GSI1SK"].(*types.AttributeValueMemberS); v == nil || v.Value != "SAVED#u_03" {
+			t.Fatalf("saved item = %v; want GSI1SK SAVED#u_03", saved)
+		}
+		if r, err := s.FindRecipe(ctx, "r_01"); err != nil || r.UserID != "u_01" {
+			t.Fatalf("FindRecipe(r_01) = %+v, %v", r, err)
+		}
+		if e, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, "r_01"); err != nil || e.SavedCount != 3 {
+			t.Fatalf("GetCatalogEntry(r_01) = %+v, %v; want saved 3 times", e, err)
+		}
+	})
+	c := ddbtest.Client(t)
+	s, _, table := newDynamo(t, nil, deterministic)
+	for _, item := range appCatalog() {
+		if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.SaveCatalogEntry(t.Context(), "u_03", kondate.KindRecipe, "r_01"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Query(t.Context(), &dynamodb.QueryInput{TableName: aws.String(table), IndexName: aws.String("GSI1"),
+		KeyConditionExpression:    aws.String("GSI1PK = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": S("ENTITY#RECIPE#r_01")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, item := range out.Items {
+		got = append(got, item["GSI1SK"].(*types.AttributeValueMemberS).Value)
+	}
+	if want := []string{"OWNER#u_01", "PUBLIC#", "SAVED#u_03"}; !slices.Equal(got, want) {
+		t.Fatalf("GSI1 partition ENTITY#RECIPE#r_01 = %v; want %v", got, want)
+	}
+}

@@ -58,11 +58,13 @@ type Options struct {
 	// targets, saves of an entry) is on by default, GSI2 (catalog newest and
 	// popular) and GSI3 (catalog by creator) are off. An operation that
 	// needs a disabled index fails with ddbkit.ErrSchemaMismatch before any
-	// call. Writes do not depend on them: every item always carries all its
-	// GSI key attributes, so an index enabled later holds the items written
-	// before (DynamoDB backfills a new index from the table). Definition and
-	// EnsureTable build the table from them, adding one index per
-	// UpdateTable; a table may be ahead of the options, never behind.
+	// call; the newest and by-creator lists need none, reading the base
+	// table until GSI2 and GSI3 are enabled. Writes do not depend on them:
+	// every item always carries all its GSI key attributes, so an index
+	// enabled later holds the items written before (DynamoDB backfills a new
+	// index from the table). Definition and EnsureTable build the table from
+	// them, adding one index per UpdateTable; a table may be ahead of the
+	// options, never behind.
 	EnableGSI1, EnableGSI2, EnableGSI3 bool
 	// SavesIndexed says that every saved item in the table carries its
 	// GSI1 keys (ENTITY#<kind>#<id> / SAVED#<userId>), as ddbkit writes
