@@ -49,7 +49,11 @@
 // stream, and its Parameters are that function's name or ARN
 // (InvitationMailerFunction) and the ARN of the mapping's on-failure
 // destination (InvitationMailerOnFailureDestination), so that it deploys
-// as is once they are given.
+// as is once they are given. kondate's CloudFormation is a whole template
+// too (schema.Definition.StagedTemplate): its table with GSI1, and GSI2
+// and GSI3 each behind a Parameter (EnableGSI2, EnableGSI3, "false" by
+// default) and a Condition, so that the stack rolls them out one per
+// deploy, as the seed's section 10 says.
 //
 // local provisions DynamoDB Local as ddbtest's DDBTEST_DOWNLOAD=1 does
 // (DYNAMODB_LOCAL_JAR, else the cache, checked against the SHA-256 recorded

@@ -268,8 +268,9 @@ func TestExport(t *testing.T) {
 			t.Errorf("export = %s, want one AWS::DynamoDB::Table resource mytodos for table my-todos", out)
 		}
 		// The other domains export their tables only, ready to merge into
-		// a template's Resources (taskmgmt's is a whole template).
-		for _, domain := range []string{"todo", "livecomment", "kondate", "wardrobe"} {
+		// a template's Resources (taskmgmt's and kondate's are whole
+		// templates).
+		for _, domain := range []string{"todo", "livecomment", "wardrobe"} {
 			code, out, errOut := ddbkit(t, "export", domain)
 			var got map[string]struct{ Type string }
 			if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || len(got) == 0 {
@@ -299,6 +300,63 @@ func TestExport(t *testing.T) {
 				}
 				checkMailerTemplate(t, out, tt.taskTable, tt.invTable)
 			})
+		}
+	})
+	// kondate's template rolls GSI2 and GSI3 out as the seed's section 10
+	// says: each behind a Parameter and a Condition of its own, GSI1
+	// always there (schema's TestStagedTemplate resolves the conditions).
+	t.Run("kondate staged template", func(t *testing.T) {
+		code, out, errOut := ddbkit(t, "export", "-table", "Main-Table", "kondate")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var tpl struct {
+			Parameters map[string]struct{ Default string }
+			Conditions map[string]any
+			Resources  map[string]struct {
+				Type       string
+				Properties struct {
+					TableName              string
+					GlobalSecondaryIndexes []json.RawMessage
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &tpl); err != nil {
+			t.Fatalf("output is not a template: %v\n%s", err, out)
+		}
+		r, ok := tpl.Resources["MainTable"]
+		if len(tpl.Resources) != 1 || !ok || r.Type != "AWS::DynamoDB::Table" || r.Properties.TableName != "Main-Table" {
+			t.Fatalf("export kondate = %s, want the one table MainTable named Main-Table", out)
+		}
+		for _, ix := range []string{"GSI2", "GSI3"} {
+			if p, ok := tpl.Parameters["Enable"+ix]; !ok || p.Default != "false" {
+				t.Errorf("Parameter Enable%s = %+v, %v; want one, default false", ix, p, ok)
+			}
+			if _, ok := tpl.Conditions[ix+"Enabled"]; !ok {
+				t.Errorf("no Condition %sEnabled", ix)
+			}
+		}
+		var conditioned []string
+		for _, g := range r.Properties.GlobalSecondaryIndexes {
+			var x struct {
+				IndexName string
+				If        []json.RawMessage `json:"Fn::If"`
+			}
+			if err := json.Unmarshal(g, &x); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case x.IndexName == "GSI1":
+			case len(x.If) == 3:
+				var c string
+				json.Unmarshal(x.If[0], &c)
+				conditioned = append(conditioned, c)
+			default:
+				t.Errorf("GSI %s: neither GSI1 nor behind a condition", g)
+			}
+		}
+		if !slices.Equal(conditioned, []string{"GSI2Enabled", "GSI3Enabled"}) {
+			t.Errorf("conditioned GSIs %v, want one each behind GSI2Enabled and GSI3Enabled", conditioned)
 		}
 	})
 	t.Run("logical IDs apart", func(t *testing.T) {

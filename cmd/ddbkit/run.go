@@ -237,7 +237,7 @@ func export(cmd string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet(cmd, "DOMAIN", stderr)
 	var tf tableFlags
 	tf.register(fs)
-	format := fs.String("format", "cloudformation", "cloudformation (AWS::DynamoDB::Table resources; for taskmgmt, a template with its stream's AWS::Lambda::EventSourceMapping) or input (CreateTableInput JSON)")
+	format := fs.String("format", "cloudformation", "cloudformation (AWS::DynamoDB::Table resources; for taskmgmt, a template with its stream's AWS::Lambda::EventSourceMapping; for kondate, a template whose GSI2 and GSI3 are behind parameters) or input (CreateTableInput JSON)")
 	domain, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -267,6 +267,16 @@ func export(cmd string, args []string, stdout, stderr io.Writer) error {
 		out[id] = b
 	}
 	var v any = out
+	if domain == "kondate" && *format == "cloudformation" {
+		// The seed's section 10 rolls GSI2 and GSI3 out one deploy at a
+		// time: the template holds them behind Parameters and Conditions.
+		d := kondate.Definition(defs[0].Name(), kondate.AllIndexes)
+		b, err := d.StagedTemplate(notLogicalID.ReplaceAllString(d.Name(), ""), "GSI2", "GSI3")
+		if err != nil {
+			return err
+		}
+		v = json.RawMessage(b)
+	}
 	if domain == "taskmgmt" && *format == "cloudformation" {
 		if v, err = mailerTemplate(out, notLogicalID.ReplaceAllString(tf.invitationTable, "")); err != nil {
 			return err
