@@ -41,7 +41,9 @@ The checkpoint file (-checkpoint) records the last key of every Scan page
 done, so an interrupted run (an error, an interrupt) resumes where it
 stopped when run again with the same file; a finished one says so and
 does nothing (-restart starts over). Writes are paced at -rate items per
-second, and Scan reads at -scan-rate items per second.
+second, and Scan reads at -scan-rate items per second. It needs
+dynamodb:Scan and dynamodb:UpdateItem on the table, which no store's
+policy grants (ddbkit iam): run it with an operator's role.
 
 flags:
 `
