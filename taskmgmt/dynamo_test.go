@@ -37,9 +37,12 @@ func newDynamo(t *testing.T, wrap func(ddbkit.Client) ddbkit.Client, opts ...fun
 	return taskmgmt.NewDynamoStore(client, opts...), c, name
 }
 
+// TestDynamoStore runs the conformance suite on DynamoDB Local, recording
+// the IAM grants of every call (iam.json, with TestDynamoInvitations).
 func TestDynamoStore(t *testing.T) {
+	iamPart(t)
 	taskmgmttest.Run(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
-		s, _, _ := newDynamo(t, nil, opts...)
+		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
 		return s
 	})
 }

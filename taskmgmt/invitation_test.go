@@ -35,9 +35,13 @@ func newDynamoInv(t *testing.T, wrap func(ddbkit.Client) ddbkit.Client, opts ...
 	return s, c, table, inv
 }
 
+// TestDynamoInvitations runs the invitations' conformance suite on
+// DynamoDB Local, recording the IAM grants of every call (iam.json, with
+// TestDynamoStore).
 func TestDynamoInvitations(t *testing.T) {
+	iamPart(t)
 	taskmgmttest.RunInvitations(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
-		s, _, _, _ := newDynamoInv(t, nil, opts...)
+		s, _, _, _ := newDynamoInv(t, iamRec.Wrap, opts...)
 		return s
 	})
 }
