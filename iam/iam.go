@@ -29,6 +29,13 @@
 // DeleteItem or ConditionCheckItem alone can read the items its writes
 // fail on. Grants.ReadsThroughConditions lists the methods of an interface
 // that write conditionally, and so can.
+//
+// ddbkit offers no option to turn this off: the returned item is what
+// tells ErrNotFound from ErrConflict and ErrAlreadyExists, and what lets a
+// repeated call after a lost response see that its write took effect. A
+// role that must not read an item must not be granted the conditional
+// writes that ReadsThroughConditions lists; IAM's dynamodb:ReturnValues
+// condition key does not cover the values returned on a failed condition.
 package iam
 
 import (
