@@ -34,8 +34,7 @@
 // tells ErrNotFound from ErrConflict and ErrAlreadyExists, and what lets a
 // repeated call after a lost response see that its write took effect. A
 // role that must not read an item must not be granted the conditional
-// writes that ReadsThroughConditions lists; IAM's dynamodb:ReturnValues
-// condition key does not cover the values returned on a failed condition.
+// writes that ReadsThroughConditions lists.
 package iam
 
 import (
