@@ -35,7 +35,8 @@
 //	recipes        RECIPE#<id>                           list newest first (Query, descending); get (GetItem);
 //	                                                     find by ID (Query GSI1 + GetItem); create (a one-item
 //	                                                     TransactWriteItems, as every create: see below);
-//	                                                     update (UpdateItem); delete (GetItem + DeleteItem)
+//	                                                     update (UpdateItem); delete (GetItem + Query GSI1 +
+//	                                                     TransactWriteItems: the item, and its catalog entry)
 //	sets           SET#<id>                              as recipes
 //	plans          PLAN#CURRENT, PLAN#NEXT               get; update items (UpdateItem); apply a set
 //	                                                     (GetItem + TransactWriteItems: check set, put plan);
@@ -205,8 +206,14 @@
 //     found there (ErrAlreadyExists); the lookup is eventually
 //     consistent, so an entry the app published less than a second
 //     before may be published twice, and without GSI1 only publishedAt
-//     is seen. A recipe deleted while published is unpublished
-//     through GSI1. If another writer deleted the catalog item, Unpublish
+//     is seen. Deleting a published recipe or set unpublishes it in the
+//     same transaction: the user's item (conditioned on it as read, so
+//     a Publish in between makes the delete start over), the catalog
+//     item (at publishedAt's key, else found by ID on GSI1 if the user
+//     created it) and the creator's copy, three writes, far within
+//     DynamoDB's 100. Nothing stays public once its source is gone;
+//     users' saved items stay, as after Unpublish. Without GSI1, an
+//     entry the app published (no publishedAt) is not seen, and stays. If another writer deleted the catalog item, Unpublish
 //     clears the marker (and the creator's copy, if any) and succeeds, so
 //     the item can be published again.
 //   - One item holds one GSI2SK, so each entry is two items: the catalog

@@ -401,7 +401,11 @@ type RecipeStore interface {
 	// as stored. It returns ErrInvalidArgument (an empty patch included)
 	// or ErrNotFound.
 	UpdateRecipe(ctx context.Context, userID, id string, patch RecipePatch) (Recipe, error)
-	// DeleteRecipe returns ErrNotFound if there is no such recipe.
+	// DeleteRecipe deletes the recipe and, in the same transaction, its
+	// catalog entry if it is published (see the package doc): nothing
+	// stays public once the recipe is gone. Users' saved items stay. It
+	// returns ErrNotFound if there is no such recipe, and ErrConflict if
+	// it kept changing through the retries.
 	DeleteRecipe(ctx context.Context, userID, id string) error
 }
 
@@ -420,8 +424,10 @@ type SetStore interface {
 	// ErrInvalidArgument (an empty patch included) or ErrNotFound. Plans
 	// the set was applied to keep their copy.
 	UpdateSet(ctx context.Context, userID, id string, patch SetPatch) (Set, error)
-	// DeleteSet returns ErrNotFound if there is no such set. Plans the set
-	// was applied to keep their copy.
+	// DeleteSet deletes the set and its catalog entry, as DeleteRecipe
+	// does. Plans the set was applied to keep their copy. It returns
+	// ErrNotFound if there is no such set, and ErrConflict as DeleteRecipe
+	// does.
 	DeleteSet(ctx context.Context, userID, id string) error
 }
 

@@ -340,6 +340,40 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	if _, err := s.Publish(ctx, "u_01", kondate.KindRecipe, "r_01"); err != nil {
 		t.Fatalf("Publish(r_01) again: %v", err)
 	}
+	checkLegacyDeletePublished(t, s)
+}
+
+// checkLegacyDeletePublished: deleting a published recipe or set takes its
+// catalog entry along, in the same transaction, whether ddbkit published
+// it (r_01, publishedAt) or the app did (s_01: no publishedAt, a catalog
+// item whose key holds an offset time, no creator's copy).
+func checkLegacyDeletePublished(t *testing.T, s kondate.Store) {
+	ctx := t.Context()
+	if err := s.DeleteRecipe(ctx, "u_01", "r_01"); err != nil {
+		t.Fatalf("DeleteRecipe(r_01, published): %v", err)
+	}
+	if err := s.DeleteSet(ctx, "u_01", "s_01"); err != nil {
+		t.Fatalf("DeleteSet(s_01, published by the app): %v", err)
+	}
+	for _, e := range []struct {
+		kind kondate.CatalogKind
+		id   string
+	}{{kondate.KindRecipe, "r_01"}, {kondate.KindSet, "s_01"}} {
+		_, err := s.GetCatalogEntry(ctx, e.kind, e.id)
+		ddbtest.WantSentinel(t, "GetCatalogEntry("+e.id+") after its delete", err, ddbkit.ErrNotFound)
+		newest, err := s.ListCatalogNewest(ctx, e.kind, kondate.CatalogPageOptions{})
+		if err != nil || slices.Contains(entryIDs(newest.Items), e.id) {
+			t.Fatalf("ListCatalogNewest(%s) after the delete of %s = %v, %v", e.kind, e.id, entryIDs(newest.Items), err)
+		}
+		byCreator, err := s.ListCatalogByCreator(ctx, "u_01", e.kind, kondate.CatalogPageOptions{})
+		if err != nil || len(byCreator.Items) != 0 {
+			t.Fatalf("ListCatalogByCreator(%s) after the delete of %s = %v, %v", e.kind, e.id, entryIDs(byCreator.Items), err)
+		}
+	}
+	_, err := s.GetRecipe(ctx, "u_01", "r_01")
+	ddbtest.WantSentinel(t, "GetRecipe(r_01) after its delete", err, ddbkit.ErrNotFound)
+	err = s.DeleteSet(ctx, "u_01", "s_01")
+	ddbtest.WantSentinel(t, "DeleteSet(s_01) again", err, ddbkit.ErrNotFound)
 }
 
 // checkLegacyNull: an attribute the app wrote as NULL is unset. The first

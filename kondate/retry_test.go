@@ -391,8 +391,8 @@ func writes(s kondate.Store, ctx context.Context, f fixture) []writeCall {
 	var last []writeCall
 	for _, c := range every(s, ctx, f) {
 		op := map[string]string{
-			"UpdateProfile": "UpdateItem", "CreateRecipe": "TransactWriteItems", "UpdateRecipe": "UpdateItem", "DeleteRecipe": "DeleteItem",
-			"CreateSet": "TransactWriteItems", "UpdateSet": "UpdateItem", "DeleteSet": "DeleteItem", "UpdatePlan": "UpdateItem",
+			"UpdateProfile": "UpdateItem", "CreateRecipe": "TransactWriteItems", "UpdateRecipe": "UpdateItem", "DeleteRecipe": "TransactWriteItems",
+			"CreateSet": "TransactWriteItems", "UpdateSet": "UpdateItem", "DeleteSet": "TransactWriteItems", "UpdatePlan": "UpdateItem",
 			"ApplySet": "TransactWriteItems", "PromoteNextPlan": "TransactWriteItems",
 			"AddShoppingItem": "TransactWriteItems", "UpdateShoppingItem": "UpdateItem", "CompleteShoppingItem": "UpdateItem",
 			"AddFridgeItem": "TransactWriteItems", "UpdateFridgeItem": "UpdateItem", "DeleteFridgeItem": "TransactWriteItems",

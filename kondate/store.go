@@ -12,6 +12,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // The two stores share every operation (this file, catalog.go and
@@ -407,11 +408,86 @@ func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatc
 
 // DeleteRecipe implements RecipeStore.DeleteRecipe, which documents its errors.
 func (c *core) DeleteRecipe(ctx context.Context, userID, id string) error {
-	const op = "delete recipe"
+	return c.deleteOwned(ctx, "delete recipe", userID, KindRecipe, id)
+}
+
+// deleteOwned deletes the user's recipe or set and, in the same
+// transaction, its catalog entry if it is published (the catalog item and
+// the creator's copy), so that nothing stays public once its source is
+// gone. The entry is found as Unpublish finds it: at the key publishedAt
+// gives, else, for an item another writer published (no publishedAt), by
+// ID through GSI1, if its creator is the user. The item's delete is
+// conditioned on its scalar attributes as read, so a Publish in between
+// (which sets publishedAt) makes it start over and take the new entry
+// along.
+func (c *core) deleteOwned(ctx context.Context, op, userID string, kind CatalogKind, id string) error {
 	if err := validateRef(userID, id); err != nil {
 		return wrap(op, err)
 	}
-	return c.removeOne(ctx, op, key(userID, skRecipe+id), errNotFound("recipe", userID, id))
+	name := strings.ToLower(string(kind))
+	ownerKey := key(userID, ownerSK(kind, id))
+	notFound := errNotFound(name, userID, id)
+	// gone: no catalog item is at the key publishedAt gives (another
+	// writer deleted it): the entry is then looked up by ID.
+	gone := false
+	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+		src, err := c.b.Get(ctx, c.t, ownerKey)
+		if err != nil {
+			return err
+		}
+		if src == nil {
+			return notFound
+		}
+		cat, err := c.ownEntry(ctx, src, userID, kind, id, gone)
+		if err != nil {
+			return err
+		}
+		ws := []backend.Write{backend.Delete(labelSource, c.t, ownerKey, scalars(src))}
+		if cat != nil {
+			ws = append(ws, backend.Delete(labelCatalog, c.t, *cat, nil), backend.Remove(labelCopy, c.t, copyKeyOf(userID, kind, *cat)))
+		}
+		err = c.tx(ctx, r, sizeRule{}, ws)
+		if old, ok := backend.Failed(err, labelSource); ok {
+			if old == nil {
+				return notFound
+			}
+			return backend.Changed("%s %q changed while it was being deleted", name, id)
+		}
+		if _, ok := backend.Failed(err, labelCatalog); ok {
+			gone = true
+			return backend.Changed("catalog %s %q is gone; looking it up by ID", name, id)
+		}
+		return err
+	})
+	return wrap(op, err)
+}
+
+// ownEntry returns the key of the catalog item of the user's recipe or set
+// read as src, nil when it is not published: the key publishedAt gives
+// (unless byID), else the entry GSI1 holds for the ID if the user created
+// it. Without GSI1, only publishedAt is seen.
+func (c *core) ownEntry(ctx context.Context, src ddb.Item, userID string, kind CatalogKind, id string, byID bool) (*itemKey, error) {
+	if s, marked := backend.Str(src, attrPublishedAt); marked && !byID {
+		at, err := keys.ParseTime(s)
+		if err != nil {
+			return nil, ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
+		}
+		k := catalogKey(kind, at, id)
+		return &k, nil
+	}
+	if !c.o.EnableGSI1 {
+		return nil, nil
+	}
+	item, err := c.publicEntry(ctx, kind, id)
+	if err != nil || item == nil {
+		return nil, err
+	}
+	e, err := decodeCatalog(c.t, item)
+	if err != nil || e.CreatorID != userID {
+		return nil, err
+	}
+	k := backend.KeyOf(c.t, item)
+	return &k, nil
 }
 
 // ---- sets
@@ -499,11 +575,7 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 
 // DeleteSet implements SetStore.DeleteSet, which documents its errors.
 func (c *core) DeleteSet(ctx context.Context, userID, id string) error {
-	const op = "delete set"
-	if err := validateRef(userID, id); err != nil {
-		return wrap(op, err)
-	}
-	return c.removeOne(ctx, op, key(userID, skSet+id), errNotFound("set", userID, id))
+	return c.deleteOwned(ctx, "delete set", userID, KindSet, id)
 }
 
 // ---- plans

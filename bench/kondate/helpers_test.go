@@ -62,6 +62,9 @@ func attrsOf(row any) bench.Handler { return bench.Canned(`{"Attributes":` + avJ
 
 var ok = bench.Canned(`{}`)
 
+// canned answers every call with body.
+var canned = bench.Canned
+
 // pagesOf answers Query with pages of n rows (from row(i)), as DynamoDB
 // pages them; keyAttrs are the attributes of a LastEvaluatedKey.
 func pagesOf[T any](n int, row func(int) T, keyAttrs ...string) bench.Handler {

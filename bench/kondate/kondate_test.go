@@ -97,6 +97,42 @@ func removeBench(b *testing.B, name string, row any, pk, sk string, call func(e 
 	})
 }
 
+// noHits answers a Query that finds nothing.
+var noHits = canned(`{"Items":[],"Count":0,"ScannedCount":0}`)
+
+// deleteOwnedBench compares the delete of an unpublished recipe or set:
+// read it, look its catalog entry up on GSI1 (none), delete it in a
+// transaction conditioned on its scalar attributes as read.
+func deleteOwnedBench(b *testing.B, name string, row any, kind, id string, scalars []string, call func(e *env) error) {
+	sk := kind + "#" + id
+	compare(b, name, handlers{"GetItem": getOf(row), "Query": noHits, "TransactWriteItems": ok}, func(e *env) (d, hw, g func(int) error) {
+		return func(int) error { return call(e) },
+			func(int) error {
+				out, err := e.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: tableName, Key: key(userPK, sk), ConsistentRead: aws.Bool(true)})
+				if err != nil || out.Item == nil {
+					return err
+				}
+				if _, err := hwHit(e.c, kind, id); err != nil {
+					return err
+				}
+				cond, n, v := unchanged(out.Item, scalars...)
+				return hwTx(e.c, types.TransactWriteItem{Delete: &types.Delete{TableName: tableName, Key: key(userPK, sk),
+					ConditionExpression: cond, ExpressionAttributeNames: n, ExpressionAttributeValues: v}})
+			},
+			func(int) error {
+				var item dynamo.Item
+				if err := e.t.Get("PK", userPK).Range("SK", dynamo.Equal, sk).Consistent(true).One(ctx, &item); err != nil {
+					return err
+				}
+				if _, err := guHit(e.t, kind, id); err != nil && err != dynamo.ErrNotFound {
+					return err
+				}
+				cond, args := guUnchanged(item, scalars...)
+				return e.db.WriteTx().Delete(e.t.Delete("PK", userPK).Range("SK", sk).If(cond, args...)).Idempotent(true).Run(ctx)
+			}
+	})
+}
+
 func names(kv ...string) map[string]string {
 	m := make(map[string]string, len(kv)/2)
 	for i := 0; i < len(kv); i += 2 {
@@ -186,7 +222,7 @@ func benchRecipes(b *testing.B) {
 					Set("title", title).Set("tags", tags).If("attribute_exists('PK')").Value(ctx, &r)
 			}
 	})
-	removeBench(b, "DeleteRecipe", recipe(1), userPK, "RECIPE#"+rid, func(e *env) error {
+	deleteOwnedBench(b, "DeleteRecipe", recipe(1), "RECIPE", rid, recipeScalars, func(e *env) error {
 		return e.s.DeleteRecipe(ctx, userID, rid)
 	})
 }
@@ -254,7 +290,7 @@ func benchSets(b *testing.B) {
 					Set("title", title).Set("items", weekItems).If("attribute_exists('PK')").Value(ctx, &r)
 			}
 	})
-	removeBench(b, "DeleteSet", set(1), userPK, "SET#"+sid, func(e *env) error {
+	deleteOwnedBench(b, "DeleteSet", set(1), "SET", sid, []string{"GSI1PK", "GSI1SK", "PK", "SK", "createdAt", "title", "updatedAt"}, func(e *env) error {
 		return e.s.DeleteSet(ctx, userID, sid)
 	})
 }

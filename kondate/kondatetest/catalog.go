@@ -111,12 +111,34 @@ func testCatalog(t *testing.T, s kondate.Store) {
 	for _, l := range [][]kondate.CatalogEntry{newest, popular, byCreator} {
 		wantEqual(t, "lists after Unpublish", ids(l), ids(want))
 	}
-	// A recipe deleted while published can still be unpublished.
+	// A recipe deleted while published leaves the catalog with it, in the
+	// same transaction: nothing is left to unpublish.
 	if err := s.DeleteRecipe(ctx, user, es[2].ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Unpublish(ctx, user, kondate.KindRecipe, es[2].ID); err != nil {
-		t.Fatalf("Unpublish of a deleted recipe: %v", err)
+	_, err = s.GetCatalogEntry(ctx, kondate.KindRecipe, es[2].ID)
+	wantErr(t, "GetCatalogEntry of a deleted recipe", err, ddbkit.ErrNotFound)
+	err = s.Unpublish(ctx, user, kondate.KindRecipe, es[2].ID)
+	wantErr(t, "Unpublish of a deleted recipe", err, ddbkit.ErrNotFound)
+	newest, popular, byCreator = lists(t, s, kondate.KindRecipe, user)
+	for _, l := range [][]kondate.CatalogEntry{newest, popular, byCreator} {
+		wantEqual(t, "lists after DeleteRecipe", ids(l), []string{es[0].ID})
+	}
+	// So does a published set.
+	published := must[kondate.Set](t, "CreateSet")(s.CreateSet(ctx, user, kondate.NewSet{Title: "定食"}))
+	must[kondate.CatalogEntry](t, "Publish set")(s.Publish(ctx, user, kondate.KindSet, published.ID))
+	if err := s.DeleteSet(ctx, user, published.ID); err != nil {
+		t.Fatalf("DeleteSet of a published set: %v", err)
+	}
+	_, err = s.GetCatalogEntry(ctx, kondate.KindSet, published.ID)
+	wantErr(t, "GetCatalogEntry of a deleted set", err, ddbkit.ErrNotFound)
+	for _, l := range func() [][]kondate.CatalogEntry {
+		n, p, c := lists(t, s, kondate.KindSet, user)
+		return [][]kondate.CatalogEntry{n, p, c}
+	}() {
+		if slices.Contains(ids(l), published.ID) {
+			t.Fatalf("set lists after DeleteSet hold the deleted set %s: %v", published.ID, ids(l))
+		}
 	}
 	// Published again: a new entry.
 	again := must[kondate.CatalogEntry](t, "Publish after Unpublish")(s.Publish(ctx, user, kondate.KindRecipe, es[1].ID))
