@@ -9,6 +9,7 @@
 //	ddbkit local [flags]           start DynamoDB Local, print its endpoint, run until interrupted
 //	ddbkit migrate [flags] MIGRATION  run a one-off data migration (kondate-saves), resumably
 //	ddbkit iam [flags] DOMAIN      print the least-privilege IAM policy of a store interface
+//	ddbkit smoke [flags] DOMAIN    write, read back and delete test items on deployed tables
 //
 // DOMAIN is todo, taskmgmt, livecomment, kondate or wardrobe. ensure and
 // plan take -endpoint and -region, and otherwise read the standard AWS
@@ -28,6 +29,19 @@
 // arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, with -region and -account
 // ("*" unless given) and the table names the flags give; -table-arn
 // ROLE=ARN names one outright.
+//
+// smoke is the write-then-read check of seed 003's section 11, run after a
+// deploy: through the domain's DynamoDB store, it writes a few items under
+// keys made of its own run ID (ddbkit-smoke-<16 hex digits>: a user, team,
+// room or wardrobe of its own), reads them back through every read path of
+// the store, GSIs included (polling an eventually consistent read for up
+// to -timeout), deletes them (through the store where it can, else by key
+// in its own partitions, never by Scan) and checks, strongly consistent,
+// that nothing is left. It never creates or changes a table (a missing
+// one is an error that points to ensure) and touches no item outside its
+// own keys, so it is safe on production tables. It takes the flags of
+// ensure; it prints what it wrote, read and deleted, and any failure is
+// one line and exit status 1.
 //
 // ensure never changes an existing table unless -apply is given: a table
 // owned by infrastructure as code (a CloudFormation or CDK stack) is

@@ -41,6 +41,8 @@ commands:
   migrate  run a one-off data migration, resumably (MIGRATION: kondate-saves)
   iam      print the least-privilege IAM policy of DOMAIN's store interface (-interface),
            of its deploy role (-deploy), or of taskmgmt's stream handler (-stream)
+  smoke    write, read back through every read path, and delete test items in a partition
+           of their own on DOMAIN's deployed tables; safe on production (-timeout: GSI lag)
 
 domains: todo, taskmgmt, livecomment, kondate, wardrobe
 "ddbkit COMMAND -h" lists a command's flags.
@@ -88,6 +90,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return migrate(ctx, rest, stdout, stderr)
 	case "iam":
 		return iamPolicy(cmd, rest, stdout, stderr)
+	case "smoke":
+		return smoke(ctx, rest, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,427 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	kit "github.com/ddbkit/ddbkit"
+)
+
+// smokeMarker begins every key segment a smoke run makes, so that its
+// items are recognisable in a table (and in a stream, a log or a bill).
+const smokeMarker = "ddbkit-smoke-"
+
+// smokeDomains are the write-then-read checks, by domain. Each writes
+// through the domain's DynamoDB store under keys of r.id alone, reads
+// back through every read path, registers how to delete what it wrote
+// (r.cleanup) and which partitions are its own (r.own, r.ownKey), and
+// returns the first failure; the runner then deletes and verifies.
+var smokeDomains = map[string]func(r *smokeRun, tables []string) error{
+	"todo": smokeTodo,
+}
+
+// smoke runs the write-then-read check of a domain against its deployed
+// tables.
+func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("smoke", "DOMAIN", stderr)
+	var tf tableFlags
+	tf.register(fs)
+	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL, such as http://127.0.0.1:8000 (default: the AWS configuration's)")
+	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
+	timeout := fs.Duration("timeout", 30*time.Second, "how long an eventually consistent read (a GSI's) may take to show a write before the run fails")
+	domain, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	defs, err := tf.definitions(domain)
+	if err != nil {
+		return err
+	}
+	check, ok := smokeDomains[domain]
+	if !ok {
+		return fmt.Errorf("smoke %s: not implemented", domain)
+	}
+	if *timeout <= 0 {
+		return usageErr("-timeout %v: want a positive duration", *timeout)
+	}
+	c, err := client(ctx, *endpoint, *region)
+	if err != nil {
+		return err
+	}
+	tables := make([]string, len(defs))
+	for i, d := range defs {
+		tables[i] = d.Name()
+		if err := tableActive(ctx, c, domain, d.Name()); err != nil {
+			return err
+		}
+	}
+	r, err := newSmokeRun(ctx, c, *timeout)
+	if err != nil {
+		return err
+	}
+	if err := r.run(domain, func() error { return check(r, tables) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "smoke %s: ok (partition %s, tables %s)\n", domain, r.id, strings.Join(tables, ", "))
+	fmt.Fprintf(stdout, "  wrote %d: %s\n", len(r.wrote), strings.Join(r.wrote, "; "))
+	fmt.Fprintf(stdout, "  read %d paths: %s\n", len(r.reads), strings.Join(r.reads, "; "))
+	fmt.Fprintf(stdout, "  deleted: %d through the store, %d more by key; %d partitions and %d items verified gone\n",
+		r.counts["deleted"], r.counts["swept"], len(r.own), len(r.ownKeys))
+	return nil
+}
+
+// tableActive fails unless the table exists and is ACTIVE: smoke never
+// creates or changes a table.
+func tableActive(ctx context.Context, c *dynamodb.Client, domain, name string) error {
+	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	var nf *types.ResourceNotFoundException
+	if errors.As(err, &nf) {
+		return fmt.Errorf("smoke %s: table %s does not exist; create it with ddbkit ensure (smoke never creates or changes tables)", domain, name)
+	}
+	if err != nil {
+		return fmt.Errorf("smoke %s: describe table %s: %w", domain, name, err)
+	}
+	if s := out.Table.TableStatus; s != types.TableStatusActive {
+		return fmt.Errorf("smoke %s: table %s is %s, not ACTIVE", domain, name, s)
+	}
+	return nil
+}
+
+// smokeClient is what a smoke run calls: the stores' client, and
+// DescribeTable for the key schema of the sweep.
+type smokeClient interface {
+	kit.Client
+	DescribeTable(ctx context.Context, params *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
+}
+
+// smokeRun is one run's state: its ID, what it did, and what it must undo.
+type smokeRun struct {
+	ctx     context.Context
+	c       smokeClient
+	id      string // smokeMarker + 16 random hex digits
+	timeout time.Duration
+	seq     int
+
+	wrote   []string    // the writes, in order
+	reads   []string    // the read paths checked, in order
+	cleanup []smokeStep // undone last first
+	own     []smokePart // partitions only this run writes
+	ownKeys []smokeKey  // single items in partitions others share
+	counts  map[string]int
+}
+
+type smokeStep struct {
+	what string
+	fn   func(ctx context.Context) error
+}
+
+// smokePart is a partition of a base table: every item whose hash key
+// attribute is value.
+type smokePart struct {
+	table, attr, value string
+}
+
+// smokeKey is one item's key.
+type smokeKey struct {
+	table string
+	key   map[string]types.AttributeValue
+}
+
+func newSmokeRun(ctx context.Context, c smokeClient, timeout time.Duration) (*smokeRun, error) {
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	return &smokeRun{ctx: ctx, c: c, id: smokeMarker + hex.EncodeToString(b), timeout: timeout, counts: map[string]int{}}, nil
+}
+
+// newID returns a fresh ID of this run, for the stores' NewID options.
+func (r *smokeRun) newID() string {
+	r.seq++
+	return fmt.Sprintf("%s-%d", r.id, r.seq)
+}
+
+// run runs check, then, whatever it returned, the cleanups, the sweep of
+// the run's own partitions and the check that nothing of the run is left.
+// The cleanup runs on a context that the caller's cancellation does not
+// end, so an interrupted run still removes what it wrote.
+func (r *smokeRun) run(domain string, check func() error) error {
+	err := check()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), r.timeout+time.Minute)
+	defer cancel()
+	errs := []error{err}
+	for _, s := range slices.Backward(r.cleanup) {
+		if err := s.fn(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("delete %s: %w", s.what, err))
+		} else {
+			r.count("deleted")
+		}
+	}
+	if err := r.sweep(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	if err := r.verifyGone(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("smoke %s (partition %s): %s", domain, r.id, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return nil
+}
+
+func (r *smokeRun) count(what string) { r.counts[what]++ }
+
+// checkOwn refuses a key that is not the run's: the one guard between a
+// bug here and someone else's data.
+func (r *smokeRun) checkOwn(value string) {
+	if !strings.Contains(value, r.id) {
+		panic(fmt.Sprintf("smoke: key %q is not the run's (%s)", value, r.id))
+	}
+}
+
+// owns declares that only this run writes partition attr=value of table.
+func (r *smokeRun) owns(table, attr, value string) {
+	r.checkOwn(value)
+	r.own = append(r.own, smokePart{table, attr, value})
+}
+
+// ownsKey declares the one item of a shared partition that this run
+// writes: named declares which key value makes it the run's.
+func (r *smokeRun) ownsKey(table string, named string, key map[string]types.AttributeValue) {
+	r.checkOwn(named)
+	r.ownKeys = append(r.ownKeys, smokeKey{table, key})
+}
+
+// onCleanup registers the deletion of what a write just wrote.
+func (r *smokeRun) onCleanup(what string, fn func(ctx context.Context) error) {
+	r.cleanup = append(r.cleanup, smokeStep{what, fn})
+}
+
+// write runs one write through the store.
+func (r *smokeRun) write(what string, fn func() error) error {
+	if err := fn(); err != nil {
+		return fmt.Errorf("write %s: %w", what, err)
+	}
+	r.wrote = append(r.wrote, what)
+	return nil
+}
+
+// errNotYet marks a read that does not (yet) show what was written.
+var errNotYet = errors.New("not as written")
+
+func notYet(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), errNotYet)
+}
+
+// errUnchecked marks a read that could not be checked within its bound
+// of work: the report says so, and the run goes on.
+var errUnchecked = errors.New("not checked")
+
+// read runs a strongly consistent read once: it sees every write before it.
+func (r *smokeRun) read(what string, fn func() error) error {
+	err := fn()
+	if errors.Is(err, errUnchecked) {
+		r.reads = append(r.reads, fmt.Sprintf("%s (%v)", what, err))
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", what, err)
+	}
+	r.reads = append(r.reads, what)
+	return nil
+}
+
+// eventually runs an eventually consistent read (a GSI's) until it shows
+// what was written, polling with backoff for at most r.timeout. A read
+// that fails for another reason than errNotYet or kit.ErrNotFound (an
+// index missing, access denied) fails at once.
+func (r *smokeRun) eventually(what string, fn func() error) error {
+	start := time.Now()
+	wait := 50 * time.Millisecond
+	for {
+		err := fn()
+		if err == nil {
+			r.reads = append(r.reads, fmt.Sprintf("%s (%v)", what, time.Since(start).Round(time.Millisecond)))
+			return nil
+		}
+		if !errors.Is(err, errNotYet) && !errors.Is(err, kit.ErrNotFound) {
+			return fmt.Errorf("read %s: %w", what, err)
+		}
+		if time.Since(start)+wait > r.timeout {
+			return fmt.Errorf("read %s: still not as written after %v (-timeout): %w", what, r.timeout, err)
+		}
+		select {
+		case <-r.ctx.Done():
+			return fmt.Errorf("read %s: %w", what, r.ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 2*time.Second)
+	}
+}
+
+// sweep deletes, by key, every item left in the run's own partitions:
+// the items a domain has no delete operation for, and any a failed run
+// left behind.
+func (r *smokeRun) sweep(ctx context.Context) error {
+	for _, p := range r.own {
+		keys, err := r.partitionKeys(ctx, p)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if _, err := r.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(p.table), Key: k}); err != nil {
+				return fmt.Errorf("delete an item of partition %s=%s of %s: %w", p.attr, p.value, p.table, err)
+			}
+			r.count("swept")
+		}
+	}
+	return nil
+}
+
+// verifyGone checks, strongly consistent, that the run left nothing.
+func (r *smokeRun) verifyGone(ctx context.Context) error {
+	var left []string
+	for _, p := range r.own {
+		keys, err := r.partitionKeys(ctx, p)
+		if err != nil {
+			return err
+		}
+		if len(keys) > 0 {
+			left = append(left, fmt.Sprintf("%d items in partition %s=%s of %s", len(keys), p.attr, p.value, p.table))
+		}
+	}
+	for _, k := range r.ownKeys {
+		out, err := r.c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(k.table), Key: k.key, ConsistentRead: aws.Bool(true)})
+		if err != nil {
+			return fmt.Errorf("verify deleted: %w", err)
+		}
+		if out.Item != nil {
+			left = append(left, fmt.Sprintf("item %v of %s", keyString(k.key), k.table))
+		}
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("left behind: %s", strings.Join(left, ", "))
+	}
+	return nil
+}
+
+// partitionKeys returns the keys of every item of partition p, read
+// strongly consistent, a page at a time.
+func (r *smokeRun) partitionKeys(ctx context.Context, p smokePart) ([]map[string]types.AttributeValue, error) {
+	r.checkOwn(p.value)
+	d, err := r.keySchema(ctx, p.table)
+	if err != nil {
+		return nil, err
+	}
+	var keys []map[string]types.AttributeValue
+	var start map[string]types.AttributeValue
+	for {
+		out, err := r.c.Query(ctx, &dynamodb.QueryInput{
+			TableName:                 aws.String(p.table),
+			KeyConditionExpression:    aws.String("#k = :v"),
+			ExpressionAttributeNames:  map[string]string{"#k": p.attr},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: p.value}},
+			ConsistentRead:            aws.Bool(true),
+			ExclusiveStartKey:         start,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("query partition %s=%s of %s: %w", p.attr, p.value, p.table, err)
+		}
+		for _, it := range out.Items {
+			k := map[string]types.AttributeValue{}
+			for _, a := range d {
+				k[a] = it[a]
+			}
+			keys = append(keys, k)
+		}
+		if start = out.LastEvaluatedKey; len(start) == 0 {
+			return keys, nil
+		}
+	}
+}
+
+// keySchema returns the names of a table's key attributes.
+func (r *smokeRun) keySchema(ctx context.Context, table string) ([]string, error) {
+	out, err := r.c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		return nil, fmt.Errorf("describe table %s: %w", table, err)
+	}
+	var names []string
+	for _, k := range out.Table.KeySchema {
+		names = append(names, aws.ToString(k.AttributeName))
+	}
+	return names, nil
+}
+
+func keyString(k map[string]types.AttributeValue) string {
+	var parts []string
+	for _, a := range slices.Sorted(maps.Keys(k)) {
+		if s, ok := k[a].(*types.AttributeValueMemberS); ok {
+			parts = append(parts, a+"="+s.Value)
+		}
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
+
+// smokeMaxPages bounds a walk of a listing of the run's own partition,
+// which holds a few items: a cursor that never ends is a failure.
+const smokeMaxPages = 20
+
+// listIDs walks a listing of the run's own partition two items a page, so
+// that its cursors are used too, and returns the IDs of its items in the
+// listing's order. A stored item the listing could not decode fails it.
+func listIDs[T any](list func(kit.PageOptions) (kit.Page[T], error), id func(T) string) ([]string, error) {
+	var ids []string
+	opts := kit.PageOptions{Limit: 2}
+	for range smokeMaxPages {
+		p, err := list(opts)
+		if err != nil {
+			return nil, err
+		}
+		if len(p.Skipped) > 0 {
+			return nil, fmt.Errorf("%d items could not be decoded: %w", len(p.Skipped), p.Skipped[0])
+		}
+		for _, it := range p.Items {
+			ids = append(ids, id(it))
+		}
+		if p.Next == "" {
+			return ids, nil
+		}
+		opts.Cursor = p.Next
+	}
+	return nil, fmt.Errorf("more than %d pages of 2 items; wrote fewer", smokeMaxPages)
+}
+
+// sameIDs fails unless got is want, in want's order.
+func sameIDs(got []string, err error, want ...string) error {
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(got, want) {
+		return notYet("listed %v, want %v", got, want)
+	}
+	return nil
+}
+
+// same fails unless got equals want: a field read back as written.
+func same[T comparable](field string, got, want T) error {
+	if got != want {
+		return notYet("%s is %v, want %v", field, got, want)
+	}
+	return nil
+}
+
+// sortedIDs returns ids in byte order, as DynamoDB sorts String keys.
+func sortedIDs(ids []string) []string { return slices.Sorted(slices.Values(ids)) }

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/todo"
+)
+
+// smokeCase sets up a domain's tables holding other data, and returns
+// the flags that name them and the tables to snapshot.
+type smokeCase struct {
+	domain string
+	setup  func(t *testing.T, c *dynamodb.Client) (flags, tables []string)
+}
+
+var smokeCases = []smokeCase{
+	{"todo", setupTodo},
+}
+
+// TestSmokeLeavesOtherDataUnchanged runs smoke on tables that hold other
+// data, an earlier smoke run's partition included: it succeeds, reports
+// what it did, and every table is byte for byte as it was.
+func TestSmokeLeavesOtherDataUnchanged(t *testing.T) {
+	ep := ddbtest.Endpoint(t)
+	c := ddbtest.Client(t)
+	awsEnv(t)
+	for _, tc := range smokeCases {
+		t.Run(tc.domain, func(t *testing.T) {
+			flags, tables := tc.setup(t, c)
+			before := snapshot(t, c, tables)
+			code, out, errOut := ddbkit(t, append(append([]string{"smoke", "-endpoint", ep}, flags...), tc.domain)...)
+			if code != 0 {
+				t.Fatalf("smoke %s: exit %d, stderr %q", tc.domain, code, errOut)
+			}
+			if !strings.HasPrefix(out, "smoke "+tc.domain+": ok (partition ddbkit-smoke-") || !strings.Contains(out, "\n  wrote ") ||
+				!strings.Contains(out, "\n  read ") || !strings.Contains(out, "\n  deleted: ") {
+				t.Errorf("smoke %s: stdout %q, want a report of what it wrote, read and deleted", tc.domain, out)
+			}
+			if errOut != "" {
+				t.Errorf("smoke %s: stderr %q, want nothing", tc.domain, errOut)
+			}
+			after := snapshot(t, c, tables)
+			for i, name := range tables {
+				if !bytes.Equal(before[i], after[i]) {
+					t.Errorf("smoke %s changed table %s:\nbefore %s\nafter  %s", tc.domain, name, before[i], after[i])
+				}
+			}
+			t.Logf("%s", out)
+		})
+	}
+}
+
+// snapshot returns every item of each table, in key order, as JSON that
+// keeps every attribute's type.
+func snapshot(t *testing.T, c *dynamodb.Client, tables []string) [][]byte {
+	t.Helper()
+	var snaps [][]byte
+	for _, name := range tables {
+		var items []string
+		p := dynamodb.NewScanPaginator(c, &dynamodb.ScanInput{TableName: aws.String(name), ConsistentRead: aws.Bool(true)})
+		for p.HasMorePages() {
+			out, err := p.NextPage(context.Background())
+			if err != nil {
+				t.Fatalf("scan %s: %v", name, err)
+			}
+			for _, it := range out.Items {
+				b, err := json.Marshal(avJSON(&types.AttributeValueMemberM{Value: it}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				items = append(items, string(b))
+			}
+		}
+		if len(items) == 0 {
+			t.Fatalf("table %s is empty: the test needs other data in it", name)
+		}
+		slices.Sort(items)
+		snaps = append(snaps, []byte(strings.Join(items, "\n")))
+	}
+	return snaps
+}
+
+// avJSON tags every value with its DynamoDB type; sets are sorted.
+func avJSON(v types.AttributeValue) any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return map[string]any{"S": v.Value}
+	case *types.AttributeValueMemberN:
+		return map[string]any{"N": v.Value}
+	case *types.AttributeValueMemberB:
+		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
+	case *types.AttributeValueMemberBOOL:
+		return map[string]any{"BOOL": v.Value}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{"NULL": v.Value}
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": slices.Sorted(slices.Values(v.Value))}
+	case *types.AttributeValueMemberNS:
+		return map[string]any{"NS": slices.Sorted(slices.Values(v.Value))}
+	case *types.AttributeValueMemberBS:
+		var bs []string
+		for _, b := range v.Value {
+			bs = append(bs, base64.StdEncoding.EncodeToString(b))
+		}
+		return map[string]any{"BS": slices.Sorted(slices.Values(bs))}
+	case *types.AttributeValueMemberL:
+		var l []any
+		for _, e := range v.Value {
+			l = append(l, avJSON(e))
+		}
+		return map[string]any{"L": l}
+	case *types.AttributeValueMemberM:
+		m := map[string]any{}
+		for k, e := range v.Value {
+			m[k] = avJSON(e)
+		}
+		return map[string]any{"M": m}
+	}
+	return map[string]any{"?": v}
+}
+
+func putRaw(t *testing.T, c *dynamodb.Client, table string, item map[string]string) {
+	t.Helper()
+	av := map[string]types.AttributeValue{}
+	for k, v := range item {
+		av[k] = &types.AttributeValueMemberS{Value: v}
+	}
+	if _, err := c.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: av}); err != nil {
+		t.Fatalf("put %v in %s: %v", item, table, err)
+	}
+}
+
+// staleSmoke is the ID of an earlier smoke run, which the test's runs
+// must leave alone.
+const staleSmoke = "ddbkit-smoke-0000000000000000"
+
+func must[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func setupTodo(t *testing.T, c *dynamodb.Client) ([]string, []string) {
+	ctx := context.Background()
+	table := ddbtest.NewTable(t, c, todo.CreateTableInput("smoke-todo"))
+	s := todo.NewDynamoStore(c, func(o *todo.Options) { o.TableName = table })
+	for _, u := range []string{"alice", "zed", staleSmoke} {
+		if err := s.CreateUser(ctx, todo.User{Username: u, Email: u + "@example.com"}); err != nil {
+			t.Fatal(err)
+		}
+		cat := must[todo.Category](t)(s.CreateCategory(ctx, u, todo.NewCategory{Name: "home", Color: todo.ColorDark}))
+		must[todo.Todo](t)(s.CreateTodo(ctx, u, todo.NewTodo{Title: "dishes", Priority: todo.PriorityHigh, CategoryID: cat.ID}))
+	}
+	putRaw(t, c, table, map[string]string{"pk": "user#alice", "sk": "note#1", "text": "a kind ddbkit does not know"})
+	putRaw(t, c, table, map[string]string{"pk": "ddbkit-smoke", "sk": "x"})
+	return []string{"-table", table}, []string{table}
+}
+
+// TestSmokeFailures: a run that cannot pass exits 1 with one line that
+// says why, and leaves nothing behind.
+func TestSmokeFailures(t *testing.T) {
+	ep := ddbtest.Endpoint(t)
+	c := ddbtest.Client(t)
+	awsEnv(t)
+	missing := ddbtest.UniqueName("smoke-missing")
+	tests := []struct {
+		name  string
+		setup func(t *testing.T) (args, tables []string)
+		want  []string // in the one line of stderr
+	}{
+		{"missing table", func(t *testing.T) ([]string, []string) {
+			return []string{"-table", missing, "todo"}, nil
+		}, []string{"table " + missing + " does not exist", "ddbkit ensure"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args, tables := tt.setup(t)
+			var before [][]byte
+			if tables != nil {
+				before = snapshot(t, c, tables)
+			}
+			code, out, errOut := ddbkit(t, append([]string{"smoke", "-endpoint", ep, "-timeout", "2s"}, args...)...)
+			if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "ddbkit: smoke ") {
+				t.Fatalf("exit %d, stderr %q; want 1 and one line", code, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q does not say %q", errOut, w)
+				}
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if tables == nil {
+				if tableExists(t, c, missing) {
+					t.Errorf("smoke created table %s", missing)
+				}
+				return
+			}
+			after := snapshot(t, c, tables)
+			for i := range tables {
+				if !bytes.Equal(before[i], after[i]) {
+					t.Errorf("a failed smoke changed table %s:\nbefore %s\nafter  %s", tables[i], before[i], after[i])
+				}
+			}
+		})
+	}
+}
