@@ -151,18 +151,22 @@ func (mt *memTable) store(item ddb.Item) {
 	}
 	mt.items.Put(k.PK, k.SK, nil, s) // its key from s (NewMemory)
 	mt.pks[k.PK]++
+	cloned := false
 	for i, ix := range mt.t.Indexes {
 		if gpk, gsk, ok := gsiPos(ix, item); ok {
 			gsi := mt.gsis[ix.Name]
 			if s.ties == nil || s.ties[i] == "" {
 				// The first entry of this base key in ix: its tie is
-				// kept for the item's later versions, which share it.
-				s.ties = slices.Clone(s.ties)
-				if s.ties == nil {
-					s.ties = make([]string, len(mt.t.Indexes))
+				// kept for the item's later versions, which share it
+				// (earlier versions keep their own slice). A tie is a
+				// digest of the base key, which the item holds.
+				if !cloned {
+					s.ties, cloned = slices.Clone(s.ties), true
+					if s.ties == nil {
+						s.ties = make([]string, len(mt.t.Indexes))
+					}
 				}
-				_, _, gkey, _ := mt.gsiKey(ix, item)
-				s.ties[i] = gsi.Tie(gkey)
+				s.ties[i] = gsi.Tie(item)
 			}
 			gsi.PutTie(gpk, gsk, s.ties[i], nil, s)
 		}

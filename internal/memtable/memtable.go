@@ -26,7 +26,11 @@ import (
 // boundaries and cursors match DynamoDB Local's exactly, ties included.
 type Table[T any] struct {
 	parts map[string]*btree.BTreeG[entry[T]]
-	rule  tieRule
+	// free is the node free list every partition shares: an index whose
+	// partitions are one item each (an inverted index of unique sort
+	// keys) would otherwise allocate one per partition.
+	free *btree.FreeListG[entry[T]]
+	rule tieRule
 	// byKey holds a base table's values by partition and sort key, so
 	// that a Get costs a hash, not a descent of the partition's B-tree
 	// (nil for an index, whose sort keys are not unique).
@@ -67,7 +71,8 @@ func less[T any](a, b entry[T]) bool {
 // New returns an empty table modelling index ix of table t, or t itself
 // when ix is zero: its queries must be of that table and index.
 func New[T any](t ddb.Table, ix ddb.Index) *Table[T] {
-	tt := &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]]), rule: ruleOf(t, ix)}
+	tt := &Table[T]{parts: make(map[string]*btree.BTreeG[entry[T]]), rule: ruleOf(t, ix),
+		free: btree.NewFreeListG[entry[T]](btree.DefaultFreeListSize)}
 	if ix.Name == "" {
 		tt.byKey = make(map[[2]string]T)
 	}
@@ -84,7 +89,8 @@ func (t *Table[T]) Put(pk, sk string, key ddb.Item, v T) {
 
 // Tie is the tie-breaker of the entry with key key (see New): a digest
 // of its base table key, which a caller that writes the same base key
-// again can keep and pass to PutTie and DeleteTie, saving the digests.
+// again can keep and pass to PutTie and DeleteTie, saving the digests. It
+// reads only the base key's attributes: key may be the whole item.
 func (t *Table[T]) Tie(key ddb.Item) string { return t.rule.tie(key) }
 
 // PutTie is Put of the entry whose tie-breaker is tie, which must be
@@ -92,7 +98,7 @@ func (t *Table[T]) Tie(key ddb.Item) string { return t.rule.tie(key) }
 func (t *Table[T]) PutTie(pk, sk, tie string, key ddb.Item, v T) {
 	p := t.parts[pk]
 	if p == nil {
-		p = btree.NewG(16, less[T])
+		p = btree.NewWithFreeListG(16, less[T], t.free)
 		t.parts[pk] = p
 	}
 	p.ReplaceOrInsert(entry[T]{sk: sk, tie: tie, key: key, v: v})

@@ -82,11 +82,8 @@ func (r tieRule) tie(key ddb.Item) string {
 		sum = digest(key[r.pk])
 	case tieBaseKey:
 		p, s := digest(key[r.pk]), digest(key[r.sk])
-		h := sha1.New() //nolint:gosec // see the package's tie order
-		h.Write([]byte(salt))
-		h.Write(p[:])
-		h.Write(s[:])
-		h.Sum(sum[:0])
+		var buf [len(salt) + 2*sha1.Size]byte
+		sum = sha1.Sum(append(append(append(buf[:0], salt...), p[:]...), s[:]...)) //nolint:gosec // see the package's tie order
 	default:
 		// Unique keys need no tie-breaker, but Seek's "before every tie"
 		// is "": an entry must sort after it.
@@ -98,15 +95,13 @@ func (r tieRule) tie(key ddb.Item) string {
 // digest is DynamoDB Local's hash of one key value. Keys are Strings here;
 // a Binary value hashes its bytes, as DynamoDB Local's does.
 func digest(v types.AttributeValue) [sha1.Size]byte {
-	var b []byte
+	var buf [128]byte // most keys: no allocation
+	b := append(buf[:0], salt...)
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
-		b = make([]byte, 0, len(salt)+len(v.Value))
-		b = append(append(b, salt...), v.Value...)
+		b = append(b, v.Value...)
 	case *types.AttributeValueMemberB:
-		b = append([]byte(salt), v.Value...)
-	default:
-		b = []byte(salt)
+		b = append(b, v.Value...)
 	}
 	return sha1.Sum(b) //nolint:gosec // see the package's tie order
 }
