@@ -29,7 +29,8 @@ const smokeMarker = "ddbkit-smoke-"
 // (r.cleanup) and which partitions are its own (r.own, r.ownKey), and
 // returns the first failure; the runner then deletes and verifies.
 var smokeDomains = map[string]func(r *smokeRun, tables []string) error{
-	"todo": smokeTodo,
+	"todo":     smokeTodo,
+	"wardrobe": smokeWardrobe,
 }
 
 // smoke runs the write-then-read check of a domain against its deployed
@@ -148,10 +149,15 @@ func newSmokeRun(ctx context.Context, c smokeClient, timeout time.Duration) (*sm
 }
 
 // newID returns a fresh ID of this run, for the stores' NewID options.
+// The counter is padded so that the IDs sort in the order they were made.
 func (r *smokeRun) newID() string {
 	r.seq++
-	return fmt.Sprintf("%s-%d", r.id, r.seq)
+	return fmt.Sprintf("%s-%03d", r.id, r.seq)
 }
+
+// peekID returns the ID newID returns next, so that a partition is known
+// as the run's before the write that makes it.
+func (r *smokeRun) peekID() string { return fmt.Sprintf("%s-%03d", r.id, r.seq+1) }
 
 // run runs check, then, whatever it returned, the cleanups, the sweep of
 // the run's own partitions and the check that nothing of the run is left.
@@ -223,6 +229,27 @@ var errNotYet = errors.New("not as written")
 
 func notYet(format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), errNotYet)
+}
+
+// smokeRead is one read path: fn fails unless it reads what was written.
+type smokeRead struct {
+	what string
+	gsi  bool // eventually consistent: polled for up to -timeout
+	fn   func() error
+}
+
+// readAll runs the reads in order and returns the first failure.
+func (r *smokeRun) readAll(reads ...smokeRead) error {
+	for _, rd := range reads {
+		read := r.read
+		if rd.gsi {
+			read = r.eventually
+		}
+		if err := read(rd.what, rd.fn); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // errUnchecked marks a read that could not be checked within its bound

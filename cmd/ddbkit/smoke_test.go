@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/todo"
+	"github.com/ddbkit/ddbkit/wardrobe"
 )
 
 // smokeCase sets up a domain's tables holding other data, and returns
@@ -26,6 +29,7 @@ type smokeCase struct {
 
 var smokeCases = []smokeCase{
 	{"todo", setupTodo},
+	{"wardrobe", setupWardrobe},
 }
 
 // TestSmokeLeavesOtherDataUnchanged runs smoke on tables that hold other
@@ -186,6 +190,18 @@ func TestSmokeFailures(t *testing.T) {
 		{"missing table", func(t *testing.T) ([]string, []string) {
 			return []string{"-table", missing, "todo"}, nil
 		}, []string{"table " + missing + " does not exist", "ddbkit ensure"}},
+		{"table without a GSI the reads need", func(t *testing.T) ([]string, []string) {
+			in := wardrobe.CreateTableInput("smoke-nogsi")
+			in.GlobalSecondaryIndexes = slices.DeleteFunc(in.GlobalSecondaryIndexes, func(g types.GlobalSecondaryIndex) bool {
+				return aws.ToString(g.IndexName) == "HistoryByDate"
+			})
+			in.AttributeDefinitions = slices.DeleteFunc(in.AttributeDefinitions, func(a types.AttributeDefinition) bool {
+				return aws.ToString(a.AttributeName) == "dateSk"
+			})
+			table := ddbtest.NewTable(t, c, in)
+			putRaw(t, c, table, map[string]string{"PK": "W#other", "SK": "META", "name": "another writer's"})
+			return []string{"-table", table, "wardrobe"}, []string{table}
+		}, []string{"ListHistory", "HistoryByDate"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,6 +219,7 @@ func TestSmokeFailures(t *testing.T) {
 					t.Errorf("stderr %q does not say %q", errOut, w)
 				}
 			}
+			t.Logf("stderr: %s", errOut)
 			if out != "" {
 				t.Errorf("stdout %q, want nothing", out)
 			}
@@ -220,4 +237,22 @@ func TestSmokeFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+func setupWardrobe(t *testing.T, c *dynamodb.Client) ([]string, []string) {
+	ctx := context.Background()
+	table := ddbtest.NewTable(t, c, wardrobe.CreateTableInput("smoke-wardrobe"))
+	ids := 0
+	s := wardrobe.NewDynamoStore(c, func(o *wardrobe.Options) {
+		o.TableName = table
+		o.NewID = func() string { ids++; return fmt.Sprintf("%s-%03d", staleSmoke, ids) } // an earlier run's IDs: the same form
+	})
+	for range 2 {
+		w := must[wardrobe.Wardrobe](t)(s.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "mine"}))
+		cl := must[wardrobe.Clothing](t)(s.AddClothing(ctx, w.ID, wardrobe.NewClothing{Name: "coat"}))
+		tpl := must[wardrobe.Template](t)(s.AddTemplate(ctx, w.ID, wardrobe.NewTemplate{Name: "winter", ClothingIDs: []string{cl.ID}}))
+		must[wardrobe.History](t)(s.AddHistory(ctx, w.ID, wardrobe.NewHistory{Date: wardrobe.DateOf(time.Now()), TemplateID: tpl.ID, ClothingIDs: []string{cl.ID}}))
+	}
+	putRaw(t, c, table, map[string]string{"PK": "W#other", "SK": "META", "name": "another writer's"})
+	return []string{"-table", table}, []string{table}
 }

@@ -58,26 +58,23 @@ func smokeTodo(r *smokeRun, tables []string) error {
 	for i, t := range todos {
 		todoIDs[i] = t.ID
 	}
-	reads := []struct {
-		what string
-		fn   func() error
-	}{
-		{"GetUser", func() error {
+	return r.readAll(
+		smokeRead{"GetUser", false, func() error {
 			u, err := s.GetUser(ctx, user)
 			if err != nil {
 				return err
 			}
 			return same("email", u.Email, email)
 		}},
-		{"ListUsers", func() error { return smokeFindUser(ctx, s, user) }},
-		{"GetCategory", func() error {
+		smokeRead{"ListUsers", false, func() error { return smokeFindUser(ctx, s, user) }},
+		smokeRead{"GetCategory", false, func() error {
 			c, err := s.GetCategory(ctx, user, cat.ID)
 			if err != nil {
 				return err
 			}
 			return same("category name", c.Name, cat.Name)
 		}},
-		{"GetTodo", func() error {
+		smokeRead{"GetTodo", false, func() error {
 			for _, want := range todos {
 				got, err := s.GetTodo(ctx, user, want.ID)
 				if err != nil {
@@ -92,17 +89,17 @@ func smokeTodo(r *smokeRun, tables []string) error {
 			}
 			return nil
 		}},
-		{"ListTodos", func() error {
+		smokeRead{"ListTodos", false, func() error {
 			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[todo.Todo], error) { return s.ListTodos(ctx, user, o) },
 				func(t todo.Todo) string { return t.ID })
 			return sameIDs(ids, err, sortedIDs(todoIDs)...)
 		}},
-		{"ListCategories", func() error {
+		smokeRead{"ListCategories", false, func() error {
 			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[todo.Category], error) { return s.ListCategories(ctx, user, o) },
 				func(c todo.Category) string { return c.ID })
 			return sameIDs(ids, err, cat.ID)
 		}},
-		{"ListUserData", func() error {
+		smokeRead{"ListUserData", false, func() error {
 			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[todo.Record], error) { return s.ListUserData(ctx, user, o) },
 				func(rec todo.Record) string {
 					if rec.Category != nil {
@@ -116,13 +113,7 @@ func smokeTodo(r *smokeRun, tables []string) error {
 			}
 			return sameIDs(ids, err, want...)
 		}},
-	}
-	for _, rd := range reads {
-		if err := r.read(rd.what, rd.fn); err != nil {
-			return err
-		}
-	}
-	return nil
+	)
 }
 
 // smokeFindUser looks for user in ListUsers, a bounded number of pages.
