@@ -28,9 +28,10 @@ const smokeMarker = "ddbkit-smoke-"
 // back through every read path, registers how to delete what it wrote
 // (r.cleanup) and which partitions are its own (r.own, r.ownKey), and
 // returns the first failure; the runner then deletes and verifies.
-var smokeDomains = map[string]func(r *smokeRun, tables []string) error{
-	"todo":     smokeTodo,
-	"wardrobe": smokeWardrobe,
+var smokeDomains = map[string]func(r *smokeRun, tf *tableFlags, tables []string) error{
+	"todo":        smokeTodo,
+	"wardrobe":    smokeWardrobe,
+	"livecomment": smokeLivecomment,
 }
 
 // smoke runs the write-then-read check of a domain against its deployed
@@ -72,13 +73,13 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := r.run(domain, func() error { return check(r, tables) }); err != nil {
+	if err := r.run(domain, func() error { return check(r, &tf, tables) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "smoke %s: ok (partition %s, tables %s)\n", domain, r.id, strings.Join(tables, ", "))
 	fmt.Fprintf(stdout, "  wrote %d: %s\n", len(r.wrote), strings.Join(r.wrote, "; "))
 	fmt.Fprintf(stdout, "  read %d paths: %s\n", len(r.reads), strings.Join(r.reads, "; "))
-	fmt.Fprintf(stdout, "  deleted: %d through the store, %d more by key; %d partitions and %d items verified gone\n",
+	fmt.Fprintf(stdout, "  deleted: %d through the store, %d more by key; verified gone, strongly consistent: %d partitions, %d items of shared partitions\n",
 		r.counts["deleted"], r.counts["swept"], len(r.own), len(r.ownKeys))
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/livecomment"
 	"github.com/ddbkit/ddbkit/todo"
 	"github.com/ddbkit/ddbkit/wardrobe"
 )
@@ -30,6 +31,7 @@ type smokeCase struct {
 var smokeCases = []smokeCase{
 	{"todo", setupTodo},
 	{"wardrobe", setupWardrobe},
+	{"livecomment", setupLivecomment},
 }
 
 // TestSmokeLeavesOtherDataUnchanged runs smoke on tables that hold other
@@ -255,4 +257,26 @@ func setupWardrobe(t *testing.T, c *dynamodb.Client) ([]string, []string) {
 	}
 	putRaw(t, c, table, map[string]string{"PK": "W#other", "SK": "META", "name": "another writer's"})
 	return []string{"-table", table}, []string{table}
+}
+
+func setupLivecomment(t *testing.T, c *dynamodb.Client) ([]string, []string) {
+	ctx := context.Background()
+	env := ddbtest.UniqueName("smoke")
+	n := livecomment.Tables(env)
+	deleteTables(t, c, n.Rooms, n.Comments, n.Connections)
+	if _, err := livecomment.EnsureTables(ctx, c, env); err != nil {
+		t.Fatal(err)
+	}
+	ids := 0
+	s := livecomment.NewDynamoStore(c, func(o *livecomment.Options) {
+		o.Env = env
+		o.NewID = func() string { ids++; return fmt.Sprintf("%s-%03d", staleSmoke, ids) }
+	})
+	for i, host := range []string{"alice", staleSmoke + "-host"} {
+		room := must[livecomment.Room](t)(s.CreateRoom(ctx, livecomment.NewRoom{Name: "talk", HostID: host}))
+		must[livecomment.Comment](t)(s.PostComment(ctx, room.ID, livecomment.NewComment{Content: "hello"}))
+		must[livecomment.Connection](t)(s.JoinRoom(ctx, room.ID, fmt.Sprintf("%s-conn-%d", staleSmoke, i+1)))
+	}
+	putRaw(t, c, n.Connections, map[string]string{"connectionId": "other", "roomId": "not-a-room"})
+	return []string{"-env", env}, []string{n.Rooms, n.Comments, n.Connections}
 }

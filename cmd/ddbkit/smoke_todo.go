@@ -19,7 +19,7 @@ const smokeUsersPages = 10
 // item itself lives in the partition "users" that every user shares: the
 // one item the run writes outside its own partition, under its own sort
 // key. DeleteUser deletes it all.
-func smokeTodo(r *smokeRun, tables []string) error {
+func smokeTodo(r *smokeRun, _ *tableFlags, tables []string) error {
 	ctx, table, user := r.ctx, tables[0], r.id
 	s := todo.NewDynamoStore(r.c, func(o *todo.Options) {
 		o.TableName = table

@@ -15,7 +15,7 @@ import (
 // and wardrobes never, so the run deletes its history through the store
 // (DeleteHistory, which also deletes the counters it made) and the rest
 // by key, in those partitions.
-func smokeWardrobe(r *smokeRun, tables []string) error {
+func smokeWardrobe(r *smokeRun, _ *tableFlags, tables []string) error {
 	ctx, table := r.ctx, tables[0]
 	s := wardrobe.NewDynamoStore(r.c, func(o *wardrobe.Options) {
 		o.TableName = table
