@@ -268,6 +268,9 @@ func (p *PartitionClient) Report() PartitionReport {
 func top(m map[partID]*usage, n int) []PartitionUsage {
 	all := make([]PartitionUsage, 0, len(m))
 	for id, u := range m {
+		if u.read == 0 && u.write == 0 && u.throttled == 0 {
+			continue // only reserved, then refunded
+		}
 		all = append(all, PartitionUsage{Table: id.table, Index: id.index, Key: id.key, Read: u.read, Write: u.write, Throttled: u.throttled})
 	}
 	sort.Slice(all, func(i, j int) bool {
@@ -745,18 +748,14 @@ func readUnits(size int, consistent bool) float64 {
 	return u
 }
 
-// writePrice is what writing new over old (nil for none) costs, times mult
-// (2 in a transaction): the base partition and the item take the larger of
-// the two, and each index the entries it adds, changes or removes.
-func (s *tableSchema) writePrice(old, new item, mult float64) []charge {
-	base := partID{s.name, "", s.partition(old)}
-	if new != nil {
-		base.key = s.partition(new)
-	}
-	it := partID{s.name, "", s.itemKey(old)}
-	if new != nil {
-		it.key = s.itemKey(new)
-	}
+// writePrice is what writing new over old (nil for none) at key costs,
+// times mult (2 in a transaction): the base partition and the item take
+// the larger of the two, at least 1, and each index the entries it adds,
+// changes or removes. The first two charges are the base partition's and
+// the item's.
+func (s *tableSchema) writePrice(key, old, new item, mult float64) []charge {
+	base := partID{s.name, "", s.partition(key)}
+	it := partID{s.name, "", s.itemKey(key)}
 	units := max(1, writeUnits(itemSize(old)), writeUnits(itemSize(new))) * mult
 	cs := []charge{{bucketID{writeBucket, base}, units}, {bucketID{itemBucket, it}, units}}
 	for _, ix := range s.indexes {
@@ -809,12 +808,12 @@ func (p *PartitionClient) read(ctx context.Context, table *string, key item, opt
 // does to top-level attributes: "SET a = :v" and "REMOVE a". Any other
 // assignment of an attribute drops it from the prediction, so the
 // prediction never places the item in an index partition it may not reach.
-func predictUpdate(old item, s *tableSchema, expr *string, names map[string]string, values item) item {
-	next := make(item, len(old))
+func predictUpdate(old item, s *tableSchema, key item, expr *string, names map[string]string, values item) item {
+	next := make(item, len(old)+len(key))
 	for k, v := range old {
 		next[k] = v
 	}
-	for k, v := range s.key(old) {
+	for k, v := range s.key(key) {
 		next[k] = v
 	}
 	for clause, body := range updateClauses(aws.ToString(expr)) {
@@ -1089,13 +1088,15 @@ func (p *PartitionClient) BatchGetItem(ctx context.Context, params *dynamodb.Bat
 	estimates := make(map[string]charge)
 	var allRefused []bucketID
 	schemas := make(map[string]*tableSchema)
-	for _, table := range sortedKeys(params.RequestItems) {
-		ka := params.RequestItems[table]
+	for table := range params.RequestItems {
 		s, err := p.schema(ctx, aws.String(table))
 		if err != nil {
 			return nil, err
 		}
 		schemas[table] = s
+	}
+	for _, table := range sortedKeys(params.RequestItems) {
+		ka, s := params.RequestItems[table], schemas[table]
 		consistent := aws.ToBool(ka.ConsistentRead)
 		sent, kept := ka, ka
 		sent.Keys, kept.Keys = nil, nil
@@ -1239,31 +1240,32 @@ func (p *PartitionClient) PutItem(ctx context.Context, params *dynamodb.PutItemI
 	if err != nil {
 		return nil, err
 	}
-	old, err := p.read(ctx, params.TableName, s.key(params.Item), optFns)
+	key := s.key(params.Item)
+	old, err := p.read(ctx, params.TableName, key, optFns)
 	if err != nil {
 		return nil, err
 	}
 	now := p.opts.Clock()
-	estimate := s.writePrice(old, params.Item, 1)
+	estimate := s.writePrice(key, old, params.Item, 1)
 	if refused := p.admit(now, 1, estimate); refused != nil {
 		return nil, p.throttleErr(opPutItem, refused)
 	}
 	out, err := p.c.PutItem(ctx, params, optFns...)
-	p.settle(now, estimate, s.singlePrice(old, params.Item, err))
+	p.settle(now, estimate, s.singlePrice(key, old, params.Item, err))
 	return out, err
 }
 
-// singlePrice is the price of a single-item write that ended with err.
-func (s *tableSchema) singlePrice(old, new item, err error) []charge {
+// singlePrice is the price of a single-item write at key that ended with
+// err.
+func (s *tableSchema) singlePrice(key, old, new item, err error) []charge {
 	var ccf *types.ConditionalCheckFailedException
 	switch {
 	case err == nil:
-		return s.writePrice(old, new, 1)
-	case asErr(err, &ccf):
+		return s.writePrice(key, old, new, 1)
+	case errors.As(err, &ccf):
 		// DynamoDB charges a failed condition the item it read; the
 		// indexes do not change.
-		cs := s.writePrice(old, nil, 1)
-		return cs[:2]
+		return s.writePrice(key, old, nil, 1)[:2]
 	}
 	return nil
 }
@@ -1283,7 +1285,7 @@ func (p *PartitionClient) UpdateItem(ctx context.Context, params *dynamodb.Updat
 		return nil, err
 	}
 	now := p.opts.Clock()
-	estimate := s.writePrice(old, predictUpdate(old, s, params.UpdateExpression, params.ExpressionAttributeNames, params.ExpressionAttributeValues), 1)
+	estimate := s.writePrice(params.Key, old, predictUpdate(old, s, params.Key, params.UpdateExpression, params.ExpressionAttributeNames, params.ExpressionAttributeValues), 1)
 	if refused := p.admit(now, 1, estimate); refused != nil {
 		return nil, p.throttleErr(opUpdateItem, refused)
 	}
@@ -1308,7 +1310,7 @@ func (p *PartitionClient) UpdateItem(ctx context.Context, params *dynamodb.Updat
 			}
 		}
 	}
-	p.settle(now, estimate, s.singlePrice(old, new, err))
+	p.settle(now, estimate, s.singlePrice(params.Key, old, new, err))
 	return out, err
 }
 
@@ -1323,24 +1325,14 @@ func (p *PartitionClient) DeleteItem(ctx context.Context, params *dynamodb.Delet
 	if err != nil {
 		return nil, err
 	}
-	old = orKey(old, params.Key)
 	now := p.opts.Clock()
-	estimate := s.writePrice(old, nil, 1)
+	estimate := s.writePrice(params.Key, old, nil, 1)
 	if refused := p.admit(now, 1, estimate); refused != nil {
 		return nil, p.throttleErr(opDeleteItem, refused)
 	}
 	out, err := p.c.DeleteItem(ctx, params, optFns...)
-	p.settle(now, estimate, s.singlePrice(old, nil, err))
+	p.settle(now, estimate, s.singlePrice(params.Key, old, nil, err))
 	return out, err
-}
-
-// orKey returns old, or key when there is no old item: a delete of a
-// missing item still costs its partition and item the minimum.
-func orKey(old, key item) item {
-	if old != nil {
-		return old
-	}
-	return key
 }
 
 // BatchWriteItem reads the item each request replaces or deletes, judges
@@ -1387,10 +1379,7 @@ func (p *PartitionClient) BatchWriteItem(ctx context.Context, params *dynamodb.B
 			if err != nil {
 				return nil, err
 			}
-			if new == nil {
-				old = orKey(old, key)
-			}
-			ps = append(ps, pending{wr, s.writePrice(old, new, 1), s.itemKey(key)})
+			ps = append(ps, pending{wr, s.writePrice(key, old, new, 1), s.itemKey(key)})
 		}
 		plans = append(plans, ps)
 	}
@@ -1498,11 +1487,9 @@ func (p *PartitionClient) TransactWriteItems(ctx context.Context, params *dynamo
 		case a.s == nil:
 			return nil
 		case a.check:
-			return a.s.writePrice(orKey(a.old, a.key), nil, 2)[:2]
-		case new == nil:
-			return a.s.writePrice(orKey(a.old, a.key), nil, 2)
+			return a.s.writePrice(a.key, a.old, nil, 2)[:2]
 		}
-		return a.s.writePrice(a.old, new, 2)
+		return a.s.writePrice(a.key, a.old, new, 2)
 	}
 	now := p.opts.Clock()
 	var estimate []charge
@@ -1511,7 +1498,7 @@ func (p *PartitionClient) TransactWriteItems(ctx context.Context, params *dynamo
 		new := a.new
 		if a.update {
 			u := params.TransactItems[i].Update
-			new = predictUpdate(a.old, a.s, u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues)
+			new = predictUpdate(a.old, a.s, a.key, u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues)
 		}
 		for _, c := range price(a, new) {
 			estimate = append(estimate, c)
@@ -1551,5 +1538,3 @@ func (p *PartitionClient) TransactWriteItems(ctx context.Context, params *dynamo
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-func asErr[T error](err error, target *T) bool { return errors.As(err, target) }

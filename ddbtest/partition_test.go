@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -400,5 +401,443 @@ func TestPartitionDeterministic(t *testing.T) {
 	}
 	if first.Throttled == 0 || first.Throttled == first.Requests {
 		t.Errorf("Report() = %+v; the workload should throttle some requests, not all", first)
+	}
+}
+
+// partitionTable creates, on DynamoDB Local, a table keyed by pk and sk,
+// with a GSI gsi1 on g (all attributes projected), a GSI gsi2 on h (keys
+// only) and an LSI lsi1 on pk and l (all attributes).
+func partitionTable(t *testing.T, ddb *dynamodb.Client) string {
+	t.Helper()
+	s := func(name string) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: types.ScalarAttributeTypeS}
+	}
+	hash := func(name string) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(name), KeyType: types.KeyTypeHash}
+	}
+	rng := func(name string) types.KeySchemaElement {
+		return types.KeySchemaElement{AttributeName: aws.String(name), KeyType: types.KeyTypeRange}
+	}
+	return ddbtest.NewTable(t, ddb, &dynamodb.CreateTableInput{
+		TableName:            aws.String("ddbtest-partition"),
+		AttributeDefinitions: []types.AttributeDefinition{s("pk"), s("sk"), s("g"), s("h"), s("l")},
+		KeySchema:            []types.KeySchemaElement{hash("pk"), rng("sk")},
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			{IndexName: aws.String("gsi1"), KeySchema: []types.KeySchemaElement{hash("g")}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
+			{IndexName: aws.String("gsi2"), KeySchema: []types.KeySchemaElement{hash("h")}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}},
+		},
+		LocalSecondaryIndexes: []types.LocalSecondaryIndex{
+			{IndexName: aws.String("lsi1"), KeySchema: []types.KeySchemaElement{hash("pk"), rng("l")}, Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll}},
+		},
+	})
+}
+
+// consumed sums the report's capacity by index ("" for the base table),
+// reads and writes apart.
+func consumed(r ddbtest.PartitionReport) (read, write map[string]float64) {
+	read, write = make(map[string]float64), make(map[string]float64)
+	for _, u := range r.Partitions {
+		read[u.Index] += u.Read
+		write[u.Index] += u.Write
+	}
+	return read, write
+}
+
+func av(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// TestPartitionPricesMatchDynamoDBLocal: for single-item writes, the
+// model's prices (from item sizes, attributed to partitions) add up, per
+// table and per index, to what DynamoDB Local reports with
+// ReturnConsumedCapacity=INDEXES: a GSI entry added, changed, moved
+// (delete and put) or removed, a keys-only GSI that an update of other
+// attributes leaves alone, an LSI's entries, which the base partition
+// pays, and a put that changes nothing projected, which no index pays.
+func TestPartitionPricesMatchDynamoDBLocal(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	p := ddbtest.NewPartitionClient(ddb, func(o *ddbtest.PartitionOptions) { o.Top = 1000 })
+	k := key("a", "1")
+	big := strings.Repeat("y", 3000)
+	put := func(it map[string]types.AttributeValue) func() (*types.ConsumedCapacity, error) {
+		return func() (*types.ConsumedCapacity, error) {
+			out, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+			if err != nil {
+				return nil, err
+			}
+			return out.ConsumedCapacity, nil
+		}
+	}
+	update := func(expr string, vals map[string]types.AttributeValue) func() (*types.ConsumedCapacity, error) {
+		return func() (*types.ConsumedCapacity, error) {
+			out, err := p.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: k, UpdateExpression: aws.String(expr),
+				ExpressionAttributeValues: vals, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+			if err != nil {
+				return nil, err
+			}
+			return out.ConsumedCapacity, nil
+		}
+	}
+	del := func(k map[string]types.AttributeValue) func() (*types.ConsumedCapacity, error) {
+		return func() (*types.ConsumedCapacity, error) {
+			out, err := p.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &table, Key: k, ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes})
+			if err != nil {
+				return nil, err
+			}
+			return out.ConsumedCapacity, nil
+		}
+	}
+	with := func(attrs ...string) map[string]types.AttributeValue {
+		it := key("a", "1")
+		for i := 0; i < len(attrs); i += 2 {
+			it[attrs[i]] = av(attrs[i+1])
+		}
+		return it
+	}
+	for _, tc := range []struct {
+		name string
+		call func() (*types.ConsumedCapacity, error)
+		want map[string]float64 // the model's writes by index, checked against DynamoDB Local's too
+	}{
+		{"put without index keys", put(with()), map[string]float64{"": 1}},
+		{"put into gsi1", put(with("g", "x")), map[string]float64{"": 1, "gsi1": 1}},
+		{"put changing a projected attribute", put(with("g", "x", "o", "y")), map[string]float64{"": 1, "gsi1": 1}},
+		{"put moving gsi1 partitions", put(with("g", "z", "o", "y")), map[string]float64{"": 1, "gsi1": 2}},
+		{"put 3 KB moving gsi1 partitions", put(with("g", "w", "o", big)), map[string]float64{"": 3, "gsi1": 1 + 3}},
+		{"put changing nothing", put(with("g", "w", "o", big)), map[string]float64{"": 3}},
+		{"update removing gsi1's key", update("REMOVE g", nil), map[string]float64{"": 3, "gsi1": 3}},
+		{"update into gsi1 and keys-only gsi2", update("SET g = :g, h = :h", map[string]types.AttributeValue{":g": av("v"), ":h": av("u")}),
+			map[string]float64{"": 3, "gsi1": 3, "gsi2": 1}},
+		{"update shrinking the item", update("SET o = :o", map[string]types.AttributeValue{":o": av("small")}), map[string]float64{"": 3, "gsi1": 3}},
+		{"update into the LSI", update("SET l = :l", map[string]types.AttributeValue{":l": av("1")}), map[string]float64{"": 1 + 1, "gsi1": 1}},
+		{"delete", del(k), map[string]float64{"": 1 + 1, "gsi1": 1, "gsi2": 1}},
+		{"delete a missing item", del(key("a", "missing")), map[string]float64{"": 1}},
+	} {
+		_, before := consumed(p.Report())
+		cc, err := tc.call()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		_, after := consumed(p.Report())
+		got := make(map[string]float64)
+		for index, w := range after {
+			if d := w - before[index]; d != 0 {
+				got[index] = d
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: the model charged %v, want %v", tc.name, got, tc.want)
+		}
+		local := map[string]float64{"": aws.ToFloat64(cc.Table.CapacityUnits)}
+		for name, c := range cc.GlobalSecondaryIndexes {
+			if u := aws.ToFloat64(c.CapacityUnits); u != 0 {
+				local[name] = u
+			}
+		}
+		for _, c := range cc.LocalSecondaryIndexes {
+			local[""] += aws.ToFloat64(c.CapacityUnits)
+		}
+		if !reflect.DeepEqual(got, local) {
+			t.Errorf("%s: the model charged %v, DynamoDB Local reports %v (base table with its LSIs, and each GSI)", tc.name, got, local)
+		}
+	}
+}
+
+// TestPartitionGSIThrottlesOnDynamoDBLocal: with no burst, two writes at
+// the same instant to different base partitions whose items go into the
+// same GSI partition: the second is refused, with the index as the
+// resource, and not made.
+func TestPartitionGSIThrottlesOnDynamoDBLocal(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	clk := newClock()
+	p := ddbtest.NewPartitionClient(ddb, func(o *ddbtest.PartitionOptions) { o.Clock, o.Burst = clk.Now, 0 })
+	for i, pk := range []string{"recipe#1", "recipe#2"} {
+		it := key(pk, "META")
+		it["g"] = av("CATALOG#RECIPE")
+		_, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it})
+		switch {
+		case i == 0 && err != nil:
+			t.Fatalf("first write: %v", err)
+		case i == 1:
+			var pte *types.ProvisionedThroughputExceededException
+			if !errors.As(err, &pte) || aws.ToString(pte.ThrottlingReasons[0].Reason) != "IndexWriteKeyRangeThroughputExceeded" ||
+				!strings.HasSuffix(aws.ToString(pte.ThrottlingReasons[0].Resource), "/index/gsi1") {
+				t.Fatalf("second write: error = %v, want a ProvisionedThroughputExceededException naming gsi1", err)
+			}
+		}
+	}
+	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: key("recipe#2", "META"), ConsistentRead: aws.Bool(true)})
+	if err != nil || out.Item != nil {
+		t.Errorf("the refused write's item: %v, %v; want none", out.Item, err)
+	}
+	// A second later the GSI partition has paid its debt.
+	clk.Set(clk.Now().Add(time.Second))
+	it := key("recipe#2", "META")
+	it["g"] = av("CATALOG#RECIPE")
+	if _, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it}); err != nil {
+		t.Errorf("a second later: %v", err)
+	}
+}
+
+// TestPartitionReadsOnDynamoDBLocal: reads are priced by DynamoDB Local's
+// report where the call reads one partition, by item sizes otherwise: a
+// strongly consistent read of 4 KB is 1 RCU, an eventually consistent one
+// half; a Query costs the total size it read; transactional reads double.
+// The caller sees ConsumedCapacity only when it asked.
+func TestPartitionReadsOnDynamoDBLocal(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	p := ddbtest.NewPartitionClient(ddb)
+	big := sized("user#1", "profile", 12*1024)
+	small1 := sized("user#2", "a", 3000)
+	small2 := sized("user#2", "b", 3000)
+	for _, it := range []map[string]types.AttributeValue{big, small1, small2} {
+		if _, err := ddb.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query := func(consistent bool) func() error {
+		return func() error {
+			out, err := p.Query(ctx, &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("#p = :p"),
+				ExpressionAttributeNames: map[string]string{"#p": "pk"}, ExpressionAttributeValues: map[string]types.AttributeValue{":p": av("user#2")},
+				ConsistentRead: aws.Bool(consistent)})
+			if err == nil && (len(out.Items) != 2 || out.ConsumedCapacity != nil) {
+				err = fmt.Errorf("Query returned %d items and ConsumedCapacity %v, want 2 and nil", len(out.Items), out.ConsumedCapacity)
+			}
+			return err
+		}
+	}
+	get := func(consistent bool) func() error {
+		return func() error {
+			out, err := p.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: key("user#1", "profile"), ConsistentRead: aws.Bool(consistent),
+				ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal})
+			if err == nil && (out.Item == nil || out.ConsumedCapacity == nil) {
+				err = errors.New("GetItem lost the item or the ConsumedCapacity it asked for")
+			}
+			return err
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		call func() error
+		want map[string]float64 // RCU by partition key
+	}{
+		{"strong get of 12 KB", get(true), map[string]float64{"user#1": 3}},
+		{"eventual get of 12 KB", get(false), map[string]float64{"user#1": 1.5}},
+		{"strong query of 6 KB", query(true), map[string]float64{"user#2": 2}},
+		{"eventual query of 6 KB", query(false), map[string]float64{"user#2": 1}},
+		{"batch get", func() error {
+			_, err := p.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {
+				Keys: []map[string]types.AttributeValue{key("user#1", "profile"), key("user#2", "a"), key("user#2", "missing")}, ConsistentRead: aws.Bool(true)}}})
+			return err
+		}, map[string]float64{"user#1": 3, "user#2": 1 + 1}},
+		{"transactional get", func() error {
+			_, err := p.TransactGetItems(ctx, &dynamodb.TransactGetItemsInput{TransactItems: []types.TransactGetItem{
+				{Get: &types.Get{TableName: &table, Key: key("user#1", "profile")}}, {Get: &types.Get{TableName: &table, Key: key("user#2", "b")}}}})
+			return err
+		}, map[string]float64{"user#1": 2 * 3, "user#2": 2 * 1}},
+	} {
+		p.Reset()
+		if err := tc.call(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := make(map[string]float64)
+		for _, u := range p.Report().Partitions {
+			got[u.Key] += u.Read
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: the model charged %v RCU, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPartitionTransactionsOnDynamoDBLocal: a transaction costs twice its
+// writes, and one over a partition's limit is cancelled as DynamoDB
+// cancels it (ThrottlingError on the item that touches the partition,
+// None on the others), without being made.
+func TestPartitionTransactionsOnDynamoDBLocal(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	clk := newClock()
+	p := ddbtest.NewPartitionClient(ddb, func(o *ddbtest.PartitionOptions) { o.Clock, o.Burst = clk.Now, 0 })
+	tx := func(sk string) *dynamodb.TransactWriteItemsInput {
+		hot := key("team#1", sk)
+		hot["g"] = av("x")
+		return &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+			{Put: &types.Put{TableName: &table, Item: key("other#"+sk, "a")}},
+			{Put: &types.Put{TableName: &table, Item: hot}},
+		}}
+	}
+	if _, err := p.TransactWriteItems(ctx, tx("1")); err != nil {
+		t.Fatal(err)
+	}
+	_, write := consumed(p.Report())
+	if want := map[string]float64{"": 2 * 2, "gsi1": 2}; !reflect.DeepEqual(write, want) {
+		t.Errorf("the transaction cost %v WCU, want %v", write, want)
+	}
+	_, err := p.TransactWriteItems(ctx, tx("2"))
+	var tce *types.TransactionCanceledException
+	if !errors.As(err, &tce) || len(tce.CancellationReasons) != 2 ||
+		aws.ToString(tce.CancellationReasons[0].Code) != "None" || aws.ToString(tce.CancellationReasons[1].Code) != "ThrottlingError" {
+		t.Fatalf("second transaction: error = %v, want a cancellation [None ThrottlingError]", err)
+	}
+	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: key("other#2", "a"), ConsistentRead: aws.Bool(true)})
+	if err != nil || out.Item != nil {
+		t.Errorf("the cancelled transaction's item: %v, %v; want none", out.Item, err)
+	}
+	if r := p.Report(); r.Requests != 2 || r.Throttled != 1 {
+		t.Errorf("Report() = %d requests, %d throttled; want 2, 1", r.Requests, r.Throttled)
+	}
+}
+
+// TestPartitionKeepsOutputs: what the caller receives is what DynamoDB
+// returns for its own input, though the model asks for ALL_NEW and
+// consumed capacity on copies.
+func TestPartitionKeepsOutputs(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	p := ddbtest.NewPartitionClient(ddb)
+	if _, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: sized("a", "1", 100, "g", "x")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rv   types.ReturnValue
+		want []string // attribute names returned
+	}{
+		{"", nil},
+		{types.ReturnValueNone, nil},
+		{types.ReturnValueAllNew, []string{"body", "g", "pk", "sk"}},
+		{types.ReturnValueUpdatedOld, []string{"g"}},
+		{types.ReturnValueUpdatedNew, []string{"g"}},
+	} {
+		in := &dynamodb.UpdateItemInput{TableName: &table, Key: key("a", "1"), UpdateExpression: aws.String("SET g = :g"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":g": av("y" + string(tc.rv))}, ReturnValues: tc.rv}
+		out, err := p.UpdateItem(ctx, in)
+		if err != nil {
+			t.Fatalf("ReturnValues %q: %v", tc.rv, err)
+		}
+		var got []string
+		for name := range out.Attributes {
+			got = append(got, name)
+		}
+		slices.Sort(got)
+		if !reflect.DeepEqual(got, tc.want) || out.ConsumedCapacity != nil || in.ReturnValues != tc.rv {
+			t.Errorf("ReturnValues %q: returned %v and ConsumedCapacity %v (input now %q), want %v and nil", tc.rv, got, out.ConsumedCapacity, in.ReturnValues, tc.want)
+		}
+	}
+	// UPDATED_OLD made the model read the item after the update: it knows
+	// the item left partition "yALL_NEW" for "yUPDATED_OLD".
+	var keys []string
+	for _, u := range p.Report().Partitions {
+		if u.Index == "gsi1" {
+			keys = append(keys, u.Key)
+		}
+	}
+	slices.Sort(keys)
+	if want := []string{"x", "y", "yALL_NEW", "yNONE", "yUPDATED_NEW", "yUPDATED_OLD"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("gsi1 partitions charged: %v, want %v", keys, want)
+	}
+}
+
+// TestPartitionUpdateIntoHotGSIPartition: an UpdateItem that moves its item
+// into a GSI partition with "SET g = :g" is judged on that partition
+// before the call: with no burst, a write there at the same instant
+// refuses it, and the item stays where it was.
+func TestPartitionUpdateIntoHotGSIPartition(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	cold := key("recipe#2", "META")
+	cold["g"] = av("cold")
+	if _, err := ddb.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: cold}); err != nil {
+		t.Fatal(err)
+	}
+	clk := newClock()
+	p := ddbtest.NewPartitionClient(ddb, func(o *ddbtest.PartitionOptions) { o.Clock, o.Burst = clk.Now, 0 })
+	hot := key("recipe#1", "META")
+	hot["g"] = av("hot")
+	if _, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: hot}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := p.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &table, Key: key("recipe#2", "META"),
+		UpdateExpression: aws.String("SET #g = :g"), ExpressionAttributeNames: map[string]string{"#g": "g"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":g": av("hot")}})
+	var pte *types.ProvisionedThroughputExceededException
+	if !errors.As(err, &pte) || aws.ToString(pte.ThrottlingReasons[0].Reason) != "IndexWriteKeyRangeThroughputExceeded" {
+		t.Fatalf("UpdateItem into the hot partition: error = %v, want a ProvisionedThroughputExceededException on gsi1", err)
+	}
+	out, err := ddb.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, Key: key("recipe#2", "META"), ConsistentRead: aws.Bool(true)})
+	if err != nil || !reflect.DeepEqual(out.Item["g"], av("cold")) {
+		t.Errorf("the refused update's item: %v, %v; want g still cold", out.Item, err)
+	}
+}
+
+// TestPartitionBatches: a batch over a partition's limit returns the
+// requests it refuses as unprocessed, and fails with
+// ProvisionedThroughputExceededException when it refuses them all.
+func TestPartitionBatches(t *testing.T) {
+	ctx := context.Background()
+	p, _ := newFakePartition()
+	writes := func(sks ...string) *dynamodb.BatchWriteItemInput {
+		var wrs []types.WriteRequest
+		for _, sk := range sks {
+			wrs = append(wrs, types.WriteRequest{PutRequest: &types.PutRequest{Item: sized("hot", sk, 12*1024)}})
+		}
+		return &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{"t": wrs}}
+	}
+	out, err := p.BatchWriteItem(ctx, writes("a", "b", "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []string
+	for _, wr := range out.UnprocessedItems["t"] {
+		held = append(held, keyString(wr.PutRequest.Item))
+	}
+	if want := []string{"hot/b", "hot/c"}; !reflect.DeepEqual(held, want) {
+		t.Errorf("UnprocessedItems = %v, want %v", held, want)
+	}
+	if _, err := p.BatchWriteItem(ctx, writes("b", "c")); !isThrottle(err) {
+		t.Errorf("a batch refused whole: error = %v, want ProvisionedThroughputExceededException", err)
+	}
+
+	gets := &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"t": {
+		Keys: []map[string]types.AttributeValue{key("hot", "a"), key("hot", "b")}, ConsistentRead: aws.Bool(true)}}}
+	// The partition's reads are apart from its writes: one read of 12 KB
+	// (3 RCU) passes, and puts the partition in debt for the next.
+	gout, err := p.BatchGetItem(ctx, gets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, held := len(gout.Responses["t"]), gout.UnprocessedKeys["t"].Keys; n != 1 || len(held) != 1 || keyString(held[0]) != "hot/b" {
+		t.Errorf("BatchGetItem returned %d items and held %v, want 1 and hot/b", n, held)
+	}
+	if r := p.Report(); r.Requests != 3+2+2 || r.Throttled != 2+2+1 {
+		t.Errorf("Report() = %d requests, %d throttled; want 7, 5", r.Requests, r.Throttled)
+	}
+}
+
+// TestPartitionFailedCondition: a write whose condition fails costs its
+// partition and item the item it read (at least 1 WCU) and no index
+// anything, and the caller gets DynamoDB's error.
+func TestPartitionFailedCondition(t *testing.T) {
+	ctx := context.Background()
+	ddb := ddbtest.Client(t)
+	table := partitionTable(t, ddb)
+	p := ddbtest.NewPartitionClient(ddb)
+	it := sized("a", "1", 100, "g", "x")
+	_, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it, ConditionExpression: aws.String("attribute_exists(pk)")})
+	var ccf *types.ConditionalCheckFailedException
+	if !errors.As(err, &ccf) {
+		t.Fatalf("PutItem: error = %v, want ConditionalCheckFailedException", err)
+	}
+	r := p.Report()
+	want := []ddbtest.PartitionUsage{{Table: table, Key: "a", Write: 1}}
+	if !reflect.DeepEqual(r.Partitions, want) || len(r.Items) != 1 || r.Items[0].Key != "a|1" {
+		t.Errorf("Report() = %v, items %v; want %v and item a|1", r.Partitions, r.Items, want)
 	}
 }
