@@ -32,6 +32,7 @@ var smokeDomains = map[string]func(r *smokeRun, tf *tableFlags, tables []string)
 	"todo":        smokeTodo,
 	"wardrobe":    smokeWardrobe,
 	"livecomment": smokeLivecomment,
+	"taskmgmt":    smokeTaskmgmt,
 }
 
 // smoke runs the write-then-read check of a domain against its deployed

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/livecomment"
+	"github.com/ddbkit/ddbkit/taskmgmt"
 	"github.com/ddbkit/ddbkit/todo"
 	"github.com/ddbkit/ddbkit/wardrobe"
 )
@@ -32,6 +33,7 @@ var smokeCases = []smokeCase{
 	{"todo", setupTodo},
 	{"wardrobe", setupWardrobe},
 	{"livecomment", setupLivecomment},
+	{"taskmgmt", setupTaskmgmt},
 }
 
 // TestSmokeLeavesOtherDataUnchanged runs smoke on tables that hold other
@@ -279,4 +281,27 @@ func setupLivecomment(t *testing.T, c *dynamodb.Client) ([]string, []string) {
 	}
 	putRaw(t, c, n.Connections, map[string]string{"connectionId": "other", "roomId": "not-a-room"})
 	return []string{"-env", env}, []string{n.Rooms, n.Comments, n.Connections}
+}
+
+func setupTaskmgmt(t *testing.T, c *dynamodb.Client) ([]string, []string) {
+	ctx := context.Background()
+	taskTable := ddbtest.NewTable(t, c, taskmgmt.CreateTableInput("smoke-task"))
+	invTable := ddbtest.NewTable(t, c, taskmgmt.CreateInvitationTableInput("smoke-inv"))
+	ids := 0
+	s := taskmgmt.NewDynamoStore(c, func(o *taskmgmt.Options) {
+		o.TableName = taskTable
+		o.InvitationTableName = invTable
+		o.NewID = func() string { ids++; return fmt.Sprintf("%s-%03d", staleSmoke, ids) }
+	})
+	today := taskmgmt.DateOf(time.Now().UTC())
+	for _, u := range []string{"alice", staleSmoke} {
+		must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: u, Email: u + "@example.com", Name: u}))
+		team := must[taskmgmt.Team](t)(s.CreateTeam(ctx, u, taskmgmt.NewTeam{Name: "team of " + u}))
+		tag := must[taskmgmt.Tag](t)(s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "bug", Color: taskmgmt.Color{Color: "red", BackgroundColor: "white"}}))
+		for _, st := range taskmgmt.Statuses {
+			must[taskmgmt.Task](t)(s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "fix", Status: st, Start: today.AddDays(-20), End: today.AddDays(-10), TagIDs: []string{tag.ID}}))
+		}
+		must[taskmgmt.Invitation](t)(s.Invite(ctx, team.ID, u, taskmgmt.NewInvitation{Email: "bob@example.com"}))
+	}
+	return []string{"-table", taskTable, "-invitation-table", invTable}, []string{taskTable, invTable}
 }
