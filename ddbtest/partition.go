@@ -100,7 +100,9 @@ type PartitionOptions struct {
 // asks for it on a copy of the input and removes it from the output
 // unless the caller asked. Without a report (a fake client), and for
 // batches and transactional reads, whose reports are per table, the sizes
-// of the items returned price the read.
+// of the items returned price the read. Every read costs at least the
+// minimum, which DynamoDB charges a read that finds nothing (DynamoDB
+// Local reports 0 for an empty Query).
 //
 // # The items a write changes
 //
@@ -1027,6 +1029,7 @@ func (p *PartitionClient) GetItem(ctx context.Context, params *dynamodb.GetItemI
 		if !ok {
 			units = readUnits(itemSize(out.Item), consistent)
 		}
+		units = max(units, readUnits(0, consistent))
 		price = []charge{{id, units}}
 		if !asked(params.ReturnConsumedCapacity) {
 			out.ConsumedCapacity = nil
@@ -1065,6 +1068,7 @@ func (p *PartitionClient) Query(ctx context.Context, params *dynamodb.QueryInput
 			}
 			units = readUnits(size, consistent)
 		}
+		units = max(units, readUnits(0, consistent))
 		price = []charge{{id, units}}
 		if !asked(params.ReturnConsumedCapacity) {
 			out.ConsumedCapacity = nil

@@ -592,7 +592,7 @@ func TestPartitionReadsOnDynamoDBLocal(t *testing.T) {
 	table := partitionTable(t, ddb)
 	p := ddbtest.NewPartitionClient(ddb)
 	big := sized("user#1", "profile", 12*1024)
-	small1 := sized("user#2", "a", 3000)
+	small1 := sized("user#2", "a", 3000, "g", "feed")
 	small2 := sized("user#2", "b", 3000)
 	for _, it := range []map[string]types.AttributeValue{big, small1, small2} {
 		if _, err := ddb.PutItem(ctx, &dynamodb.PutItemInput{TableName: &table, Item: it}); err != nil {
@@ -629,6 +629,16 @@ func TestPartitionReadsOnDynamoDBLocal(t *testing.T) {
 		{"eventual get of 12 KB", get(false), map[string]float64{"user#1": 1.5}},
 		{"strong query of 6 KB", query(true), map[string]float64{"user#2": 2}},
 		{"eventual query of 6 KB", query(false), map[string]float64{"user#2": 1}},
+		{"eventual query of gsi1's partition", func() error {
+			_, err := p.Query(ctx, &dynamodb.QueryInput{TableName: &table, IndexName: aws.String("gsi1"), KeyConditionExpression: aws.String("g = :g"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":g": av("feed")}})
+			return err
+		}, map[string]float64{"feed": 0.5}},
+		{"query finding nothing", func() error {
+			_, err := p.Query(ctx, &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :p"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":p": av("nobody")}, ConsistentRead: aws.Bool(true)})
+			return err
+		}, map[string]float64{"nobody": 1}},
 		{"batch get", func() error {
 			_, err := p.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{table: {
 				Keys: []map[string]types.AttributeValue{key("user#1", "profile"), key("user#2", "a"), key("user#2", "missing")}, ConsistentRead: aws.Bool(true)}}})
@@ -839,5 +849,34 @@ func TestPartitionFailedCondition(t *testing.T) {
 	want := []ddbtest.PartitionUsage{{Table: table, Key: "a", Write: 1}}
 	if !reflect.DeepEqual(r.Partitions, want) || len(r.Items) != 1 || r.Items[0].Key != "a|1" {
 		t.Errorf("Report() = %v, items %v; want %v and item a|1", r.Partitions, r.Items, want)
+	}
+}
+
+// TestPartitionConcurrent: calls from many goroutines are all judged and
+// counted (run with -race).
+func TestPartitionConcurrent(t *testing.T) {
+	ctx := context.Background()
+	p, _ := newFakePartition()
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				_, err := p.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("t"), Item: sized("hot", fmt.Sprintf("%d-%d", g, i), 100, "g", "x")})
+				if err != nil && !isThrottle(err) {
+					t.Error(err)
+				}
+				_, err = p.Query(ctx, &dynamodb.QueryInput{TableName: aws.String("t"), KeyConditionExpression: aws.String("pk = :pk"),
+					ExpressionAttributeValues: map[string]types.AttributeValue{":pk": av("hot")}})
+				if err != nil && !isThrottle(err) {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// The clock stands still: the first write and the first read pass, and
+	// put the partition in debt for every other call.
+	if r := p.Report(); r.Requests != 8*200*2 || r.Throttled != r.Requests-2 {
+		t.Errorf("Report() = %d requests, %d throttled; want %d, %d", r.Requests, r.Throttled, 8*200*2, 8*200*2-2)
 	}
 }
