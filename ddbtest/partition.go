@@ -88,8 +88,8 @@ type PartitionOptions struct {
 // holds them. A strongly consistent read costs 1 RCU per 4 KB, at least 1;
 // an eventually consistent one half that. Transactions cost double. A
 // ConditionCheck in a transaction is priced as a transactional write of
-// the item it checks (the model's choice: DynamoDB's documentation does
-// not price it).
+// the item it checks (the model's choice: the documentation consulted
+// gives it no price).
 //
 // Writes are priced from item sizes (measured as ddbkit measures them
 // against the 400 KB limit), since the call must be judged before it is
