@@ -33,6 +33,7 @@ var smokeDomains = map[string]func(r *smokeRun, tf *tableFlags, tables []string)
 	"wardrobe":    smokeWardrobe,
 	"livecomment": smokeLivecomment,
 	"taskmgmt":    smokeTaskmgmt,
+	"kondate":     smokeKondate,
 }
 
 // smoke runs the write-then-read check of a domain against its deployed
@@ -52,10 +53,7 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	check, ok := smokeDomains[domain]
-	if !ok {
-		return fmt.Errorf("smoke %s: not implemented", domain)
-	}
+	check := smokeDomains[domain] // definitions knows the domain
 	if *timeout <= 0 {
 		return usageErr("-timeout %v: want a positive duration", *timeout)
 	}
@@ -223,6 +221,23 @@ func (r *smokeRun) write(what string, fn func() error) error {
 		return fmt.Errorf("write %s: %w", what, err)
 	}
 	r.wrote = append(r.wrote, what)
+	return nil
+}
+
+// smokeWrite is one write through the store.
+type smokeWrite struct {
+	what string
+	fn   func() error
+}
+
+// writeAll runs the writes in order and returns the first failure; a
+// write may use what the ones before it returned.
+func (r *smokeRun) writeAll(writes ...smokeWrite) error {
+	for _, w := range writes {
+		if err := r.write(w.what, w.fn); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

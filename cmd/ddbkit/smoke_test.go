@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/kondate"
 	"github.com/ddbkit/ddbkit/livecomment"
 	"github.com/ddbkit/ddbkit/taskmgmt"
 	"github.com/ddbkit/ddbkit/todo"
@@ -34,6 +35,7 @@ var smokeCases = []smokeCase{
 	{"wardrobe", setupWardrobe},
 	{"livecomment", setupLivecomment},
 	{"taskmgmt", setupTaskmgmt},
+	{"kondate", setupKondate},
 }
 
 // TestSmokeLeavesOtherDataUnchanged runs smoke on tables that hold other
@@ -304,4 +306,25 @@ func setupTaskmgmt(t *testing.T, c *dynamodb.Client) ([]string, []string) {
 		must[taskmgmt.Invitation](t)(s.Invite(ctx, team.ID, u, taskmgmt.NewInvitation{Email: "bob@example.com"}))
 	}
 	return []string{"-table", taskTable, "-invitation-table", invTable}, []string{taskTable, invTable}
+}
+
+func setupKondate(t *testing.T, c *dynamodb.Client) ([]string, []string) {
+	ctx := context.Background()
+	table := ddbtest.NewTable(t, c, kondate.CreateTableInput("smoke-kondate", kondate.AllIndexes))
+	ids := 0
+	s := kondate.NewDynamoStore(c, func(o *kondate.Options) {
+		o.TableName = table
+		o.NewID = func() string { ids++; return fmt.Sprintf("%s-%03d", staleSmoke, ids) }
+		o.NewShareID = o.NewID
+		kondate.AllIndexes(o)
+	})
+	for _, u := range []string{"alice", staleSmoke} {
+		rec := must[kondate.Recipe](t)(s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "curry", Ingredients: []kondate.Ingredient{{Name: "rice", Amount: "1 cup"}}}))
+		must[kondate.CatalogEntry](t)(s.Publish(ctx, u, kondate.KindRecipe, rec.ID))
+		must[kondate.ShoppingItem](t)(s.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "rice"}))
+		must[kondate.ShareLink](t)(s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: rec.ID}))
+		must[kondate.Profile](t)(s.UpdateProfile(ctx, u, kondate.ProfilePatch{DisplayName: ptr(u)}))
+	}
+	putRaw(t, c, table, map[string]string{"PK": "USER#bob", "SK": "FUTURE#1", "note": "a kind ddbkit does not know"})
+	return []string{"-table", table}, []string{table}
 }
