@@ -107,3 +107,53 @@ func checkLayout[T any](t *testing.T) {
 func render(item ddb.Item) string {
 	return ddb.AttrString(&types.AttributeValueMemberM{Value: item})
 }
+
+// TestLenientLists: the lists the seed leaves unshaped are written in one
+// shape and read from every shape the app plausibly writes; other shapes
+// are errors, which make the item corrupt.
+func TestLenientLists(t *testing.T) {
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	m := func(kv ...types.AttributeValue) types.AttributeValue {
+		out := map[string]types.AttributeValue{}
+		for i := 0; i < len(kv); i += 2 {
+			out[kv[i].(*types.AttributeValueMemberS).Value] = kv[i+1]
+		}
+		return &types.AttributeValueMemberM{Value: out}
+	}
+	l := func(vs ...types.AttributeValue) types.AttributeValue { return &types.AttributeValueMemberL{Value: vs} }
+	n := &types.AttributeValueMemberN{Value: "2"}
+	for _, tc := range []struct {
+		name string
+		av   types.AttributeValue
+		want []Ingredient // nil with ok false: an error
+		ok   bool
+	}{
+		{"documented", l(m(s("name"), s("卵"), s("amount"), s("2個"))), []Ingredient{{"卵", "2個"}}, true},
+		{"strings", l(s("卵"), s("塩")), []Ingredient{{Name: "卵"}, {Name: "塩"}}, true},
+		{"string set", &types.AttributeValueMemberSS{Value: []string{"卵"}}, []Ingredient{{Name: "卵"}}, true},
+		{"no amount, extra keys", l(m(s("name"), s("卵"), s("note"), s("新鮮"))), []Ingredient{{Name: "卵"}}, true},
+		{"number amount", l(m(s("name"), s("卵"), s("amount"), n)), []Ingredient{{"卵", "2"}}, true},
+		{"NULL element and amount", l(null, m(s("name"), s("卵"), s("amount"), null)), []Ingredient{{Name: "卵"}}, true},
+		{"NULL list", null, nil, true},
+		{"numbers", l(n), nil, false},
+		{"map name", l(m(s("name"), m())), nil, false},
+		{"a string", s("卵"), nil, false},
+	} {
+		var got ingredientList
+		err := got.UnmarshalDynamoDBAttributeValue(tc.av)
+		if (err == nil) != tc.ok || !reflect.DeepEqual([]Ingredient(got), tc.want) {
+			t.Errorf("%s: got %+v, %v; want %+v (ok %v)", tc.name, got, err, tc.want, tc.ok)
+		}
+	}
+	items := setItemList{{RecipeID: "r_1", Title: "卵焼き"}, {Title: "漬物"}}
+	av, err := items.MarshalDynamoDBAttributeValue()
+	var back setItemList
+	if err != nil || back.UnmarshalDynamoDBAttributeValue(av) != nil || !reflect.DeepEqual(back, items) {
+		t.Fatalf("setItemList round trip: %v -> %v -> %v, %v", items, render(ddb.Item{"items": av}), back, err)
+	}
+	var named setItemList
+	if err := named.UnmarshalDynamoDBAttributeValue(l(m(s("name"), s("漬物")), s("ご飯"))); err != nil ||
+		!reflect.DeepEqual(named, setItemList{{Title: "漬物"}, {Title: "ご飯"}}) {
+		t.Fatalf("setItemList of a name and a string = %+v, %v", named, err)
+	}
+}

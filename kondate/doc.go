@@ -99,7 +99,13 @@
 // ingredients (L of M {name, amount}), steps and tags (L of S), origin,
 // createdAt and updatedAt; a plan setId, setTitle, appliedAt, items (L of M
 // {recipeId, title}) and updatedAt. items.go lists every layout and how Go
-// types map to DynamoDB types.
+// types map to DynamoDB types. The seed does not fix the shape of
+// ingredients and items, so they are written in the shapes above and read
+// from every shape the app plausibly writes: a list of strings (an
+// ingredient's name; a dish's title), maps with keys missing (empty) or
+// extra (ignored), a dish's title under name, a name or amount written as
+// a Number, NULL elements (left out), a string set. Anything else in them
+// (numbers, nested lists) makes the item corrupt.
 //
 // # IDs and times
 //

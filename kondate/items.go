@@ -1,6 +1,7 @@
 package kondate
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -44,34 +45,34 @@ type profileItem struct {
 type recipeItem struct {
 	keyAttrs
 	gsi1Attrs
-	Title       string       `dynamodbav:"title"`
-	Ingredients []Ingredient `dynamodbav:"ingredients"`
-	Steps       []string     `dynamodbav:"steps"`
-	Tags        []string     `dynamodbav:"tags"`
-	Origin      string       `dynamodbav:"origin"`
-	CreatedAt   string       `dynamodbav:"createdAt"`
-	UpdatedAt   string       `dynamodbav:"updatedAt"`
-	PublishedAt string       `dynamodbav:"publishedAt,omitempty"` // set by Publish only
+	Title       string         `dynamodbav:"title"`
+	Ingredients ingredientList `dynamodbav:"ingredients"`
+	Steps       []string       `dynamodbav:"steps"`
+	Tags        []string       `dynamodbav:"tags"`
+	Origin      string         `dynamodbav:"origin"`
+	CreatedAt   string         `dynamodbav:"createdAt"`
+	UpdatedAt   string         `dynamodbav:"updatedAt"`
+	PublishedAt string         `dynamodbav:"publishedAt,omitempty"` // set by Publish only
 }
 
 type setItem struct {
 	keyAttrs
 	gsi1Attrs
-	Title       string    `dynamodbav:"title"`
-	Items       []SetItem `dynamodbav:"items"`
-	Tags        []string  `dynamodbav:"tags"`
-	CreatedAt   string    `dynamodbav:"createdAt"`
-	UpdatedAt   string    `dynamodbav:"updatedAt"`
-	PublishedAt string    `dynamodbav:"publishedAt,omitempty"` // set by Publish only
+	Title       string      `dynamodbav:"title"`
+	Items       setItemList `dynamodbav:"items"`
+	Tags        []string    `dynamodbav:"tags"`
+	CreatedAt   string      `dynamodbav:"createdAt"`
+	UpdatedAt   string      `dynamodbav:"updatedAt"`
+	PublishedAt string      `dynamodbav:"publishedAt,omitempty"` // set by Publish only
 }
 
 type planItem struct {
 	keyAttrs
-	SetID     string    `dynamodbav:"setId"`
-	SetTitle  string    `dynamodbav:"setTitle"`
-	AppliedAt string    `dynamodbav:"appliedAt,omitempty"`
-	Items     []SetItem `dynamodbav:"items"`
-	UpdatedAt string    `dynamodbav:"updatedAt"`
+	SetID     string      `dynamodbav:"setId"`
+	SetTitle  string      `dynamodbav:"setTitle"`
+	AppliedAt string      `dynamodbav:"appliedAt,omitempty"`
+	Items     setItemList `dynamodbav:"items"`
+	UpdatedAt string      `dynamodbav:"updatedAt"`
 }
 
 type shoppingItem struct {
@@ -166,6 +167,148 @@ type pushTokenItem struct {
 	Token     string `dynamodbav:"token"`
 	CreatedAt string `dynamodbav:"createdAt"`
 	UpdatedAt string `dynamodbav:"updatedAt"`
+}
+
+// ingredientList is a recipe's ingredients as stored. It is written in the
+// one documented shape, L of M {name: S, amount: S}, and read from every
+// shape the seed's app plausibly writes, since the seed names the
+// attribute without its shape: a list of strings ("豚肉 200g": the name,
+// no amount), maps with keys missing (an absent or NULL amount is "") or
+// extra (ignored), an amount or name written as a Number, and NULL
+// elements (left out). A string set reads as a list of strings. Anything
+// else (a list of lists, a name that is a map) is corrupt.
+type ingredientList []Ingredient
+
+// MarshalDynamoDBAttributeValue implements attributevalue.Marshaler.
+func (l ingredientList) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	out := make([]types.AttributeValue, len(l))
+	for i, in := range l {
+		out[i] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"name": ddb.S(in.Name), "amount": ddb.S(in.Amount)}}
+	}
+	return &types.AttributeValueMemberL{Value: out}, nil
+}
+
+// UnmarshalDynamoDBAttributeValue implements attributevalue.Unmarshaler.
+func (l *ingredientList) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	out, err := lenientList(av, func(m map[string]types.AttributeValue) (Ingredient, error) {
+		name, err := lenientText(m, "name")
+		if err != nil {
+			return Ingredient{}, err
+		}
+		amount, err := lenientText(m, "amount")
+		return Ingredient{Name: name, Amount: amount}, err
+	}, func(s string) Ingredient { return Ingredient{Name: s} })
+	*l = out
+	return err
+}
+
+// setItemList is a set's or plan's dishes as stored: written as L of M
+// {recipeId: S, title: S}, read leniently as ingredientList is. A string
+// is a dish's title (a plan of dish names; no recipe), and a map without
+// title may name it name.
+type setItemList []SetItem
+
+// MarshalDynamoDBAttributeValue implements attributevalue.Marshaler.
+func (l setItemList) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) {
+	out := make([]types.AttributeValue, len(l))
+	for i, it := range l {
+		out[i] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"recipeId": ddb.S(it.RecipeID), "title": ddb.S(it.Title)}}
+	}
+	return &types.AttributeValueMemberL{Value: out}, nil
+}
+
+// UnmarshalDynamoDBAttributeValue implements attributevalue.Unmarshaler.
+func (l *setItemList) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error {
+	out, err := lenientList(av, func(m map[string]types.AttributeValue) (SetItem, error) {
+		id, err := lenientText(m, "recipeId")
+		if err != nil {
+			return SetItem{}, err
+		}
+		title, err := lenientText(m, "title")
+		if _, ok := m["title"]; !ok && err == nil {
+			title, err = lenientText(m, "name")
+		}
+		return SetItem{RecipeID: id, Title: title}, err
+	}, func(s string) SetItem { return SetItem{Title: s} })
+	*l = out
+	return err
+}
+
+// lenientList reads a list attribute whose elements are maps (read by
+// fromMap) or strings (fromString): an L of both, NULL elements left out,
+// a string set, or NULL (no list).
+func lenientList[T any](av types.AttributeValue, fromMap func(map[string]types.AttributeValue) (T, error), fromString func(string) T) ([]T, error) {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberNULL:
+		return nil, nil
+	case *types.AttributeValueMemberSS:
+		out := make([]T, len(v.Value))
+		for i, s := range v.Value {
+			out[i] = fromString(s)
+		}
+		return out, nil
+	case *types.AttributeValueMemberL:
+		out := make([]T, 0, len(v.Value))
+		for i, e := range v.Value {
+			switch e := e.(type) {
+			case *types.AttributeValueMemberM:
+				x, err := fromMap(e.Value)
+				if err != nil {
+					return nil, fmt.Errorf("element %d: %w", i, err)
+				}
+				out = append(out, x)
+			case *types.AttributeValueMemberS:
+				out = append(out, fromString(e.Value))
+			case *types.AttributeValueMemberNULL:
+			default:
+				return nil, fmt.Errorf("element %d: want a map or a string, got %s", i, typeName(e))
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("want a list, got %s", typeName(av))
+}
+
+// lenientText reads the text of m's attribute name: a String, or a Number
+// as written; "" when it is missing or NULL.
+func lenientText(m map[string]types.AttributeValue, name string) (string, error) {
+	switch v := m[name].(type) {
+	case nil, *types.AttributeValueMemberNULL:
+		return "", nil
+	case *types.AttributeValueMemberS:
+		return v.Value, nil
+	case *types.AttributeValueMemberN:
+		return v.Value, nil
+	default:
+		return "", fmt.Errorf("%s: want a string, got %s", name, typeName(v))
+	}
+}
+
+// typeName is an attribute value's DynamoDB type, for errors.
+func typeName(av types.AttributeValue) string {
+	switch av.(type) {
+	case *types.AttributeValueMemberS:
+		return "S"
+	case *types.AttributeValueMemberN:
+		return "N"
+	case *types.AttributeValueMemberB:
+		return "B"
+	case *types.AttributeValueMemberBOOL:
+		return "BOOL"
+	case *types.AttributeValueMemberNULL:
+		return "NULL"
+	case *types.AttributeValueMemberL:
+		return "L"
+	case *types.AttributeValueMemberM:
+		return "M"
+	case *types.AttributeValueMemberSS:
+		return "SS"
+	case *types.AttributeValueMemberNS:
+		return "NS"
+	case *types.AttributeValueMemberBS:
+		return "BS"
+	}
+	return fmt.Sprintf("%T", av)
 }
 
 // Attribute names used in updates.

@@ -19,6 +19,13 @@ import (
 
 func S(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 func N(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+func M(kv ...any) types.AttributeValue {
+	m := map[string]types.AttributeValue{}
+	for i := 0; i < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1].(types.AttributeValue)
+	}
+	return &types.AttributeValueMemberM{Value: m}
+}
 func L(vs ...types.AttributeValue) types.AttributeValue {
 	return &types.AttributeValueMemberL{Value: vs}
 }
@@ -83,6 +90,19 @@ func legacyItems() (good, corrupt rawItems) {
 		// targetType in lower case.
 		{"PK": S("USER#u_05"), "SK": S("RECIPE#r_05"), "GSI1PK": S("ENTITY#RECIPE#r_05"), "GSI1SK": S("OWNER#u_05"), "title": S("肉じゃが")},
 		{"PK": S("SHARE#sh_02"), "SK": S("META#"), "targetType": S("recipe"), "targetId": S("r_05"), "authorName": S("たろう")},
+		// List shapes the app may write (u_06): ingredients as strings, as
+		// maps without amount, with extra keys, with a Number amount, a
+		// NULL element; a set's dishes as strings; a plan's as maps
+		// without title, with name instead, with extra keys.
+		{"PK": S("USER#u_06"), "SK": S("RECIPE#r_61"), "GSI1PK": S("ENTITY#RECIPE#r_61"), "GSI1SK": S("OWNER#u_06"), "title": S("豚汁"),
+			"ingredients": L(S("豚肉 200g"), S("味噌"))},
+		{"PK": S("USER#u_06"), "SK": S("RECIPE#r_62"), "GSI1PK": S("ENTITY#RECIPE#r_62"), "GSI1SK": S("OWNER#u_06"), "title": S("卵焼き"),
+			"ingredients": L(M("name", S("卵")), M("name", S("砂糖"), "amount", N("10"), "unit", S("g")), NULL,
+				M("name", S("塩"), "amount", NULL), S("だし"))},
+		{"PK": S("USER#u_06"), "SK": S("SET#s_61"), "GSI1PK": S("ENTITY#SET#s_61"), "GSI1SK": S("OWNER#u_06"), "title": S("朝定食"),
+			"items": L(S("ご飯"), S("味噌汁"))},
+		{"PK": S("USER#u_06"), "SK": S("PLAN#CURRENT"), "setId": S("s_61"),
+			"items": L(M("recipeId", S("r_61")), M("name", S("漬物")), M("recipeId", S("r_62"), "title", S("卵焼き"), "servings", N("2")))},
 		// A wallet: no card, so no brand and no last4.
 		{"PK": pk, "SK": S("PAYMENT_METHOD#pm_01"), "provider": S("paypay"), "providerRef": S("wallet_01")},
 		// Purchases in the seed's time form: one with ddbkit's guard of its
@@ -97,6 +117,8 @@ func legacyItems() (good, corrupt rawItems) {
 			"authorName": S("はなこ"), "sourceUrl": S("https://example.com/r_01")},
 	}
 	corrupt = rawItems{
+		// Ingredients that are numbers.
+		{"PK": S("USER#u_06"), "SK": S("RECIPE#r_69"), "title": S("x"), "ingredients": L(N("1"), N("2"))},
 		// A time that is none.
 		{"PK": pk, "SK": S("RECIPE#r_02"), "title": S("x"), "createdAt": S("yesterday")},
 		// A count that is no number.
@@ -146,7 +168,7 @@ func TestLegacyFixture(t *testing.T) {
 func TestLegacyMemory(t *testing.T) {
 	s := kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
 	good, corrupt := legacyItems()
-	for i, attr := range []string{"createdAt", "savedCount"} {
+	for i, attr := range []string{"ingredients", "createdAt", "savedCount"} {
 		err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: append(slices.Clone(good), corrupt[i])})
 		ddbtest.WantSentinel(t, "Import with a corrupt item", err, ddbkit.ErrCorruptItem)
 		var ce *ddbkit.CorruptItemError
@@ -277,6 +299,7 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	checkLegacyWallet(t, s)
 	checkLegacyPurchases(t, s)
 	checkLegacyShares(t, s)
+	checkLegacyShapes(t, s, withCorrupt)
 
 	// The main writes over the app's items.
 	next, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, "s_01")
@@ -535,5 +558,65 @@ func checkLegacyShares(t *testing.T, s kondate.Store) {
 		}
 		_, err := s.GetShareLink(ctx, tc.link)
 		ddbtest.WantSentinel(t, "GetShareLink("+tc.link+") after its delete", err, ddbkit.ErrNotFound)
+	}
+}
+
+// checkLegacyShapes: lists the app wrote in other shapes read as the
+// documented ones; what ddbkit writes from them is the documented shape.
+func checkLegacyShapes(t *testing.T, s kondate.Store, withCorrupt bool) {
+	ctx := t.Context()
+	r, err := s.GetRecipe(ctx, "u_06", "r_61")
+	if err != nil || !slices.Equal(r.Ingredients, []kondate.Ingredient{{Name: "豚肉 200g"}, {Name: "味噌"}}) {
+		t.Fatalf("GetRecipe(r_61, ingredients as strings) = %+v, %v", r, err)
+	}
+	r, err = s.GetRecipe(ctx, "u_06", "r_62")
+	want := []kondate.Ingredient{{Name: "卵"}, {Name: "砂糖", Amount: "10"}, {Name: "塩"}, {Name: "だし"}}
+	if err != nil || !slices.Equal(r.Ingredients, want) {
+		t.Fatalf("GetRecipe(r_62, mixed ingredients) = %+v, %v; want %v", r, err, want)
+	}
+	page, err := s.ListRecipes(ctx, "u_06", ddbkit.PageOptions{})
+	var ids []string
+	for _, r := range page.Items {
+		ids = append(ids, r.ID)
+	}
+	if err != nil || !slices.Equal(ids, []string{"r_62", "r_61"}) || len(page.Skipped) != map[bool]int{true: 1}[withCorrupt] {
+		t.Fatalf("ListRecipes(u_06) = %v, skipped %v, %v; want r_62, r_61", ids, page.Skipped, err)
+	}
+	if withCorrupt {
+		var ce *ddbkit.CorruptItemError
+		if !errors.As(page.Skipped[0], &ce) || ce.Attr != "ingredients" {
+			t.Fatalf("ListRecipes(u_06) skipped %v; want r_69's ingredients", page.Skipped)
+		}
+	}
+	set, err := s.GetSet(ctx, "u_06", "s_61")
+	if err != nil || !slices.Equal(set.Items, []kondate.SetItem{{Title: "ご飯"}, {Title: "味噌汁"}}) {
+		t.Fatalf("GetSet(s_61, dishes as strings) = %+v, %v", set, err)
+	}
+	plan, err := s.GetPlan(ctx, "u_06", kondate.PlanCurrent)
+	wantItems := []kondate.SetItem{{RecipeID: "r_61"}, {Title: "漬物"}, {RecipeID: "r_62", Title: "卵焼き"}}
+	if err != nil || !slices.Equal(plan.Items, wantItems) {
+		t.Fatalf("GetPlan(u_06, CURRENT) = %+v, %v; want items %v", plan, err, wantItems)
+	}
+	// Writes from them: the documented shape, read back the same.
+	next, err := s.ApplySet(ctx, "u_06", kondate.PlanNext, "s_61")
+	if err != nil || !slices.Equal(next.Items, set.Items) {
+		t.Fatalf("ApplySet(s_61) = %+v, %v", next, err)
+	}
+	if got, err := s.GetPlan(ctx, "u_06", kondate.PlanNext); err != nil || !slices.Equal(got.Items, set.Items) {
+		t.Fatalf("GetPlan(u_06, NEXT) = %+v, %v; want %v", got, err, set.Items)
+	}
+	u, err := s.UpdateRecipe(ctx, "u_06", "r_62", kondate.RecipePatch{Ingredients: &want})
+	if err != nil || !slices.Equal(u.Ingredients, want) {
+		t.Fatalf("UpdateRecipe(r_62, ingredients) = %+v, %v", u, err)
+	}
+	e, err := s.Publish(ctx, "u_06", kondate.KindRecipe, "r_61")
+	if err != nil || !slices.Equal(e.Ingredients, []kondate.Ingredient{{Name: "豚肉 200g"}, {Name: "味噌"}}) {
+		t.Fatalf("Publish(r_61) = %+v, %v", e, err)
+	}
+	if got, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, "r_61"); err != nil || !slices.Equal(got.Ingredients, e.Ingredients) {
+		t.Fatalf("GetCatalogEntry(r_61) = %+v, %v; want ingredients %v", got, err, e.Ingredients)
+	}
+	if err := s.Unpublish(ctx, "u_06", kondate.KindRecipe, "r_61"); err != nil {
+		t.Fatalf("Unpublish(r_61): %v", err)
 	}
 }
