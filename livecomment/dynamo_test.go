@@ -27,16 +27,19 @@ func TestMain(m *testing.M) { ddbtest.Main(m) }
 func newEnv(t *testing.T, c *dynamodb.Client) string {
 	t.Helper()
 	env := ddbtest.UniqueName("t")
-	t.Cleanup(func() {
-		for _, in := range livecomment.CreateTableInputs(env) {
-			// t.Context() is already cancelled when cleanups run.
-			_, _ = c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: in.TableName})
-		}
-	})
+	t.Cleanup(func() { dropEnv(c, env) })
 	if _, err := livecomment.EnsureTables(t.Context(), c, env); err != nil {
 		t.Fatalf("EnsureTables(%s): %v", env, err)
 	}
 	return env
+}
+
+// dropEnv deletes env's tables.
+func dropEnv(c *dynamodb.Client, env string) {
+	for _, in := range livecomment.CreateTableInputs(env) {
+		// t.Context() is already cancelled when cleanups run.
+		_, _ = c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: in.TableName})
+	}
 }
 
 // newDynamo returns a DynamoStore on fresh tables, talking to DynamoDB Local
@@ -62,6 +65,17 @@ func TestDynamoStore(t *testing.T) {
 		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
 		return s
 	})
+}
+
+// TestDynamoStoreSharded runs the suite on the sharded comment layout, and
+// the layout's own cases.
+func TestDynamoStoreSharded(t *testing.T) {
+	newStore := func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+		s, _, _ := newDynamo(t, nil, opts...)
+		return s
+	}
+	livecommenttest.Run(t, livecommenttest.Sharded(newStore, 4))
+	livecommenttest.RunSharded(t, newStore)
 }
 
 var deterministic = livecommenttest.Deterministic
@@ -234,10 +248,24 @@ func TestTableNames(t *testing.T) {
 	}
 }
 
-// TestRoundTrips pins the number of DynamoDB calls of each access pattern.
+// TestRoundTrips pins the number of DynamoDB calls of each access pattern,
+// in the seed's layout and the sharded one, where a post is still one
+// TransactWriteItems and a page of comments is one Query of each shard and
+// one of the room's unsharded partition, whatever the page size.
 func TestRoundTrips(t *testing.T) {
+	for _, shards := range []int{0, 4} {
+		t.Run(fmt.Sprint(shards, " shards"), func(t *testing.T) { roundTrips(t, shards) })
+	}
+}
+
+func roundTrips(t *testing.T, shards int) {
 	var cc *ddbtest.CountingClient
-	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc }, deterministic)
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCountingClient(c); return cc },
+		deterministic, livecommenttest.Shards(shards))
+	perPage := 1
+	if shards > 0 {
+		perPage = shards + 1
+	}
 	ctx := t.Context()
 	step := func(name string, want map[string]int, fn func() error) {
 		t.Helper()
@@ -261,14 +289,14 @@ func TestRoundTrips(t *testing.T) {
 			return err
 		})
 	}
-	step("a page of comments is one Query", map[string]int{"Query": 1}, func() error {
+	step("a page of comments", map[string]int{"Query": perPage}, func() error {
 		p, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{})
 		if err == nil && (len(p.Items) != 7 || p.Next != "") {
 			t.Fatalf("ListComments: %d comments, next %q", len(p.Items), p.Next)
 		}
 		return err
 	})
-	step("three pages of comments are three Queries", map[string]int{"Query": 3}, func() error {
+	step("three pages of comments", map[string]int{"Query": 3 * perPage}, func() error {
 		c := ""
 		for range 3 {
 			p, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{Limit: 3, Cursor: c})

@@ -319,11 +319,13 @@ func roomToWrite(op string, r Room) (ddb.Item, error) {
 	return item, wrap(op, err)
 }
 
-func commentToWrite(op string, c Comment) (ddb.Item, error) {
+// commentToWrite builds the item of c in the layout of shards
+// (Options.CommentShards): under its room, or its room's shard.
+func commentToWrite(op string, c Comment, shards int) (ddb.Item, error) {
 	if err := checkStamp(op, c.CreatedAt); err != nil {
 		return nil, err
 	}
-	item, err := marshalComment(c)
+	item, err := marshalComment(c, CommentPartition(c.RoomID, c.ID, shards))
 	if err == nil {
 		err = ddb.CheckItemSize(item, "Content", 0)
 	}

@@ -17,10 +17,17 @@ import (
 	"github.com/ddbkit/ddbkit/livecomment/livecommenttest"
 )
 
-func TestMemoryStore(t *testing.T) {
-	livecommenttest.Run(t, func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
-		return livecomment.NewMemoryStore(opts...)
-	})
+func newMemory(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+	return livecomment.NewMemoryStore(opts...)
+}
+
+func TestMemoryStore(t *testing.T) { livecommenttest.Run(t, newMemory) }
+
+// TestMemoryStoreSharded runs the suite on the sharded comment layout, and
+// the layout's own cases.
+func TestMemoryStoreSharded(t *testing.T) {
+	livecommenttest.Run(t, livecommenttest.Sharded(newMemory, 4))
+	livecommenttest.RunSharded(t, newMemory)
 }
 
 // TestMemoryImportExport checks what the legacy fixture does not: an

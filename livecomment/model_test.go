@@ -25,12 +25,17 @@ var modelStart = time.Date(2024, 1, 5, 10, 0, 0, 0, time.UTC)
 
 // newModelPair returns the stores a model run compares, on fresh tables;
 // the printed regression tests call it too.
-func newModelPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, false) }
+func newModelPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, false, 0) }
 
 // newFaultPair is newModelPair with faults injected on the DynamoDB side.
-func newFaultPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, true) }
+func newFaultPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, true, 0) }
 
-func modelPair(t *testing.T, faults bool) *difftest.Pair[livecomment.Store] {
+// newShardedPair is newModelPair with the sharded comment layout of 3
+// shards: few, so that a room's comments share shards and pages end
+// inside them.
+func newShardedPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, false, 3) }
+
+func modelPair(t *testing.T, faults bool, shards int) *difftest.Pair[livecomment.Store] {
 	t.Helper()
 	c := ddbtest.Client(t)
 	env := newEnv(t, c)
@@ -42,6 +47,7 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[livecomment.Store] {
 		o.NewID = ddbkit.SeededUUIDv4(14) // a generator per store, same seed
 		o.NewCommentID = livecomment.SeededCommentIDs(14)
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
+		o.CommentShards = shards
 	}
 	mem := livecomment.NewMemoryStore(opts)
 	p := &difftest.Pair[livecomment.Store]{Mem: mem, Export: mem.Export, DB: c,
@@ -59,6 +65,11 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[livecomment.Store] {
 func TestModel(t *testing.T) { difftest.Check(t, modelConfig("newModelPair(t)", newModelPair)) }
 
 func TestModelFaults(t *testing.T) { difftest.Check(t, modelConfig("newFaultPair(t)", newFaultPair)) }
+
+// TestModelSharded runs the model on the sharded comment layout.
+func TestModelSharded(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
 
 func modelConfig(src string, pair func(*testing.T) *difftest.Pair[livecomment.Store]) difftest.Config[livecomment.Store] {
 	return difftest.Config[livecomment.Store]{Domain: "livecomment", New: pair, Source: src, Actions: modelActions}

@@ -54,6 +54,22 @@ type Options struct {
 	// both stores then fails with ErrInvalidArgument naming CursorSecret,
 	// before any call. Writes and gets do not use it.
 	CursorSecret []byte
+	// CommentShards, when 2 or more, spreads each room's new comments
+	// over that many partitions of the Comments table (and so of
+	// roomId-createdAt-index, keyed by the same attribute): a comment's
+	// roomId is stored as "<roomId>#<shard>", its shard being
+	// CommentShard(commentID, CommentShards). ListComments then merges the
+	// shards and the room's unsharded partition (the seed's layout, where
+	// comments posted before the switch stay) in createdAt order. The
+	// default, 0, is the seed's layout, which the seed's own app reads;
+	// see "Sharded comments" in the package documentation for when to
+	// switch, how, and what the seed's app no longer sees. It may grow
+	// (every shard of the smaller count is one of the larger count's),
+	// never shrink: comments in shards past a smaller count are not read.
+	// 1, a negative count or more than MaxCommentShards is refused, not
+	// used: PostComment and ListComments of both stores then fail with
+	// ErrInvalidArgument naming CommentShards, before any call.
+	CommentShards int
 	// Emulation makes the memory store behave as DynamoDB may in
 	// production and DynamoDB Local does not (see ddbkit.Emulation); the
 	// DynamoDB store ignores it. The zero value emulates nothing. GSILag

@@ -57,8 +57,10 @@ func marshalRoom(r Room) (ddb.Item, error) {
 		CreatedAt: keys.Timestamp(r.CreatedAt), UpdatedAt: keys.Timestamp(r.UpdatedAt)})
 }
 
-func marshalComment(c Comment) (ddb.Item, error) {
-	return commentCodec.Encode(&commentItem{RoomID: c.RoomID, CommentID: c.ID, Content: c.Content,
+// marshalComment encodes c stored under the partition pk: its room's ID,
+// or its shard's (CommentPartition).
+func marshalComment(c Comment, pk string) (ddb.Item, error) {
+	return commentCodec.Encode(&commentItem{RoomID: pk, CommentID: c.ID, Content: c.Content,
 		Nickname: c.Nickname, CreatedAt: keys.Timestamp(c.CreatedAt)})
 }
 
@@ -97,7 +99,8 @@ func decodeComment(t ddb.Table, item ddb.Item) (Comment, error) {
 	if it.Nickname == "" {
 		it.Nickname = DefaultNickname
 	}
-	return Comment{RoomID: it.RoomID, ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
+	// A sharded comment's roomId holds its shard too.
+	return Comment{RoomID: roomOfPartition(it.RoomID), ID: it.CommentID, Content: it.Content, Nickname: it.Nickname, CreatedAt: created}, err
 }
 
 func decodeConnection(t ddb.Table, item ddb.Item) (Connection, error) {

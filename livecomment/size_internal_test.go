@@ -28,7 +28,7 @@ func TestItemSizes(t *testing.T) {
 			return roomToWrite("create room", Room{ID: id, Name: wide(MaxRoomNameLen), HostID: id, Status: RoomOpen, CreatedAt: at, UpdatedAt: at})
 		}},
 		{"comment", func() (ddb.Item, error) {
-			return commentToWrite("post comment", Comment{RoomID: id, ID: id, Content: wide(MaxContentLen), Nickname: wide(MaxNicknameLen), CreatedAt: at})
+			return commentToWrite("post comment", Comment{RoomID: id, ID: id, Content: wide(MaxContentLen), Nickname: wide(MaxNicknameLen), CreatedAt: at}, MaxCommentShards)
 		}},
 		{"connection", func() (ddb.Item, error) {
 			return connectionToWrite("join room", Connection{ID: id, RoomID: id, JoinedAt: at})
@@ -53,7 +53,7 @@ func TestItemSizes(t *testing.T) {
 			return roomToWrite("create room", Room{ID: "r", Name: huge, HostID: "h", Status: RoomOpen, CreatedAt: at, UpdatedAt: at})
 		}},
 		{"comment", "Content", func() (ddb.Item, error) {
-			return commentToWrite("post comment", Comment{RoomID: "r", ID: "c", Content: huge, Nickname: "n", CreatedAt: at})
+			return commentToWrite("post comment", Comment{RoomID: "r", ID: "c", Content: huge, Nickname: "n", CreatedAt: at}, 0)
 		}},
 		{"connection", "ConnectionID", func() (ddb.Item, error) {
 			return connectionToWrite("join room", Connection{ID: huge, RoomID: "r", JoinedAt: at})

@@ -151,6 +151,9 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 	if err != nil {
 		return Comment{}, err
 	}
+	if err := c.o.checkShards(op); err != nil {
+		return Comment{}, err
+	}
 	if err := ctx.Err(); err != nil {
 		return Comment{}, wrap(op, err)
 	}
@@ -160,7 +163,7 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 	}
 	defer release()
 	cm := c.o.newComment(roomID, in, c.stamp)
-	item, err := commentToWrite(op, cm)
+	item, err := commentToWrite(op, cm, c.o.CommentShards)
 	if err != nil {
 		return Comment{}, err
 	}
@@ -175,8 +178,19 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 }
 
 // ListComments implements CommentReader.ListComments, which documents its errors.
+//
+// With Options.CommentShards, a page merges the room's shards and its
+// unsharded partition (listMerged), under one cursor.
 func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
-	return list(ctx, c, "list comments", "RoomID", roomID, opts, c.t.commentsQuery, commentDecoder)
+	const op = "list comments"
+	if c.o.CommentShards == 0 {
+		return list(ctx, c, op, "RoomID", roomID, opts, c.t.commentsQuery, commentDecoder)
+	}
+	limit, err := c.listPrologue(ctx, op, "RoomID", roomID, opts, c.o.checkShards)
+	if err != nil {
+		return ddbkit.Page[Comment]{}, err
+	}
+	return c.listMerged(ctx, op, roomID, limit, opts.Cursor)
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.
@@ -269,20 +283,33 @@ func getOne[T any](ctx context.Context, c *core, op string, t ddb.Table, id stri
 // items. An item that cannot be decoded is left out and reported in
 // Page.Skipped.
 func list[T any](ctx context.Context, c *core, op, field, id string, opts ddbkit.PageOptions, query func(string) ddb.KeyQuery, decode *backend.Decoder[T]) (ddbkit.Page[T], error) {
-	if err := checkID(op, field, id); err != nil {
-		return ddbkit.Page[T]{}, err
-	}
-	limit, err := opts.EffectiveLimit()
+	limit, err := c.listPrologue(ctx, op, field, id, opts, nil)
 	if err != nil {
-		return ddbkit.Page[T]{}, wrap(op, err)
-	}
-	if err := ctx.Err(); err != nil {
-		return ddbkit.Page[T]{}, wrap(op, err)
+		return ddbkit.Page[T]{}, err
 	}
 	// No listing filters: a page reads its limit of index entries and one
 	// more, whatever the partition holds.
 	q := query(id)
 	return backend.QueryPage(ctx, c.b, q, limit, opts.Cursor, backend.Filter{}, decode, func(err error) error { return wrap(op, err) })
+}
+
+// listPrologue checks a listing's partition ID, page options, the store's
+// options (check, if not nil) and context, in that order, and returns its
+// page limit.
+func (c *core) listPrologue(ctx context.Context, op, field, id string, opts ddbkit.PageOptions, check func(op string) error) (int, error) {
+	if err := checkID(op, field, id); err != nil {
+		return 0, err
+	}
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
+		return 0, wrap(op, err)
+	}
+	if check != nil {
+		if err := check(op); err != nil {
+			return 0, err
+		}
+	}
+	return limit, wrap(op, ctx.Err())
 }
 
 // closeGate orders one store's posts to a room and its closes of that room.

@@ -31,10 +31,7 @@ var Start = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Run runs every conformance test against stores made by newStore.
 func Run(t *testing.T, newStore NewStore) {
-	tests := []struct {
-		name string
-		fn   func(*testing.T, NewStore)
-	}{
+	run(t, newStore, []testCase{
 		{"CreateAndGetRoom", testCreateAndGetRoom},
 		{"DefaultIDs", testDefaultIDs},
 		{"RepeatedIDsAreAlreadyExists", testRepeatedIDs},
@@ -56,8 +53,18 @@ func Run(t *testing.T, newStore NewStore) {
 		{"InvalidCursors", testInvalidCursors},
 		{"BadInputWritesNothing", testBadInput},
 		{"ConcurrentPostsAndClose", testConcurrentPostsAndClose},
-	}
-	for _, tt := range tests {
+	})
+}
+
+// testCase is one case of a suite.
+type testCase struct {
+	name string
+	fn   func(*testing.T, NewStore)
+}
+
+// run runs each case as a subtest, on stores made by newStore.
+func run(t *testing.T, newStore NewStore, cases []testCase) {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newStore) })
 	}
 }
@@ -928,23 +935,8 @@ func testInvalidCursors(t *testing.T, newStore NewStore) {
 		return p.Next
 	}
 	cc := first(s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Limit: 1}))
-	rp, err := s.ListHostRooms(ctx(t), "alice", ddbkit.PageOptions{Limit: 1})
-	if err != nil || rp.Next == "" {
-		t.Fatalf("ListHostRooms first page: next %q, %v", rp.Next, err)
-	}
-	cp, err := s.ListConnections(ctx(t), r.ID, ddbkit.PageOptions{Limit: 1})
-	if err != nil || cp.Next == "" {
-		t.Fatalf("ListConnections first page: next %q, %v", cp.Next, err)
-	}
-	flip := func(c string, i int) string {
-		b := []byte(c)
-		if b[i] == 'A' {
-			b[i] = 'B'
-		} else {
-			b[i] = 'A'
-		}
-		return string(b)
-	}
+	roomsNext, connsNext := otherCursors(t, s, "alice", r.ID)
+	flip := flipByte
 	listComments := func(room string) func(string) error {
 		return func(c string) error {
 			_, err := s.ListComments(ctx(t), room, ddbkit.PageOptions{Limit: 1, Cursor: c})
@@ -970,14 +962,14 @@ func testInvalidCursors(t *testing.T, newStore NewStore) {
 	}{
 		{"another room's comments cursor", listComments(other.ID), cc},
 		{"comments cursor for rooms", listRooms("alice"), cc},
-		{"another host's rooms cursor", listRooms("bob"), rp.Next},
-		{"rooms cursor for connections", listConns(r.ID), rp.Next},
-		{"another room's connections cursor", listConns(other.ID), cp.Next},
-		{"connections cursor for comments", listComments(r.ID), cp.Next},
+		{"another host's rooms cursor", listRooms("bob"), roomsNext},
+		{"rooms cursor for connections", listConns(r.ID), roomsNext},
+		{"another room's connections cursor", listConns(other.ID), connsNext},
+		{"connections cursor for comments", listComments(r.ID), connsNext},
 		{"tampered first byte", listComments(r.ID), flip(cc, 0)},
 		{"tampered middle byte", listComments(r.ID), flip(cc, len(cc)/2)},
-		{"tampered connections cursor", listConns(r.ID), flip(cp.Next, len(cp.Next)/2)},
-		{"truncated", listRooms("alice"), rp.Next[:len(rp.Next)-3]},
+		{"tampered connections cursor", listConns(r.ID), flip(connsNext, len(connsNext)/2)},
+		{"truncated", listRooms("alice"), roomsNext[:len(roomsNext)-3]},
 		{"garbage", listComments(r.ID), "not a cursor!"},
 	}
 	for _, tt := range tests {
@@ -986,11 +978,27 @@ func testInvalidCursors(t *testing.T, newStore NewStore) {
 		})
 	}
 	// The genuine cursors still work.
-	for _, call := range []error{listComments(r.ID)(cc), listRooms("alice")(rp.Next), listConns(r.ID)(cp.Next)} {
+	for _, call := range []error{listComments(r.ID)(cc), listRooms("alice")(roomsNext), listConns(r.ID)(connsNext)} {
 		if call != nil {
 			t.Fatalf("a listing with its own cursor: %v", call)
 		}
 	}
+}
+
+// otherCursors returns the cursors of the first pages, of one item, of
+// host's rooms and of roomID's connections: cursors of other listings
+// than ListComments.
+func otherCursors(t *testing.T, s livecomment.Store, host, roomID string) (rooms, conns string) {
+	t.Helper()
+	rp, err := s.ListHostRooms(ctx(t), host, ddbkit.PageOptions{Limit: 1})
+	if err != nil || rp.Next == "" {
+		t.Fatalf("ListHostRooms first page: next %q, %v", rp.Next, err)
+	}
+	cp, err := s.ListConnections(ctx(t), roomID, ddbkit.PageOptions{Limit: 1})
+	if err != nil || cp.Next == "" {
+		t.Fatalf("ListConnections first page: next %q, %v", cp.Next, err)
+	}
+	return rp.Next, cp.Next
 }
 
 func testBadInput(t *testing.T, newStore NewStore) {

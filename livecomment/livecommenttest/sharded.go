@@ -1,0 +1,183 @@
+package livecommenttest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/livecomment"
+)
+
+// Shards returns the option of the sharded comment layout with n shards
+// (Options.CommentShards).
+func Shards(n int) func(*livecomment.Options) {
+	return func(o *livecomment.Options) { o.CommentShards = n }
+}
+
+// Sharded returns newStore with the sharded comment layout of n shards
+// applied before the suite's own options: Run(t, Sharded(newStore, 4))
+// runs the whole suite on it, which must pass unchanged, since the layout
+// changes no result, order, page size or error.
+func Sharded(newStore NewStore, n int) NewStore {
+	return func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+		return newStore(t, append([]func(*livecomment.Options){Shards(n)}, opts...)...)
+	}
+}
+
+// RunSharded runs the cases of the sharded comment layout, which a store
+// of the seed's layout does not have, against stores made by newStore
+// (with their own Options.CommentShards).
+func RunSharded(t *testing.T, newStore NewStore) {
+	run(t, newStore, []testCase{
+		{"MergedPagesInOrder", testShardedPages},
+		{"MergedCursors", testShardedCursors},
+		{"InvalidShardCount", testShardCount},
+	})
+}
+
+// testShardedPages: a room's comments spread over the shards list in the
+// order they were posted, with every page full but the last, and Next
+// empty exactly at the end, whatever the page size and the count of
+// shards (2, one past a power of two, the most).
+func testShardedPages(t *testing.T, newStore NewStore) {
+	for _, n := range []int{2, 5, livecomment.MaxCommentShards} {
+		t.Run(fmt.Sprint(n, " shards"), func(t *testing.T) {
+			s := fixed(t, newStore, Shards(n))
+			r := mustRoom(t, s, "host", "room")
+			other := mustRoom(t, s, "host", "other")
+			const total = 23
+			var want []livecomment.Comment
+			shards := map[int]bool{}
+			for i := range total {
+				c := mustPost(t, s, r.ID, fmt.Sprint("comment ", i))
+				if c.RoomID != r.ID {
+					t.Fatalf("PostComment returned room %q, want %q", c.RoomID, r.ID)
+				}
+				want = append(want, c)
+				shards[livecomment.CommentShard(c.ID, n)] = true
+				if i%3 == 0 {
+					mustPost(t, s, other.ID, "elsewhere")
+				}
+			}
+			if len(shards) < 2 {
+				t.Fatalf("%d comments fell in %d shard(s) of %d; the test needs several", total, len(shards), n)
+			}
+			for _, limit := range []int{1, 2, 7, total - 1, total, total + 1, 0} {
+				got, sizes := comments(t, s, r.ID, limit)
+				if !slices.Equal(got, want) {
+					t.Fatalf("limit %d: ListComments = %+v\nwant (posting order) %+v", limit, got, want)
+				}
+				l := limit
+				if l == 0 {
+					l = ddbkit.DefaultPageLimit
+				}
+				var wantSizes []int
+				for left := total; left > 0; left -= l {
+					wantSizes = append(wantSizes, min(l, left))
+				}
+				if !slices.Equal(sizes, wantSizes) {
+					t.Fatalf("limit %d: page sizes = %v, want %v", limit, sizes, wantSizes)
+				}
+			}
+			p, err := s.ListComments(ctx(t), "no-such-room", ddbkit.PageOptions{})
+			if err != nil || len(p.Items) != 0 || p.Next != "" {
+				t.Fatalf("ListComments(unknown room) = %+v, %v; want an empty last page", p, err)
+			}
+		})
+	}
+}
+
+// testShardedCursors: a merged cursor is bound to its room and listing,
+// and any change to it is ErrInvalidCursor; a cursor still pages on after
+// more comments were posted, listing them in order.
+func testShardedCursors(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore, Shards(4))
+	r := mustRoom(t, s, "host", "room")
+	other := mustRoom(t, s, "host", "other")
+	var want []livecomment.Comment
+	for i := range 6 {
+		want = append(want, mustPost(t, s, r.ID, fmt.Sprint("c", i)))
+		mustPost(t, s, other.ID, "o")
+		mustJoin(t, s, r.ID, fmt.Sprint("conn", i))
+	}
+	p, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Limit: 2})
+	if err != nil || p.Next == "" || !slices.Equal(p.Items, want[:2]) {
+		t.Fatalf("first page = %+v, %v; want %+v and a cursor", p, err, want[:2])
+	}
+	cc := p.Next
+	roomsNext, connsNext := otherCursors(t, s, "host", r.ID)
+	list := func(room, c string) error {
+		_, err := s.ListComments(ctx(t), room, ddbkit.PageOptions{Limit: 2, Cursor: c})
+		return err
+	}
+	tests := []struct {
+		name, room, cursor string
+	}{
+		{"another room's", other.ID, cc},
+		{"a rooms cursor", r.ID, roomsNext},
+		{"a connections cursor", r.ID, connsNext},
+		{"truncated", r.ID, cc[:len(cc)-2]},
+		{"garbage", r.ID, "not a cursor!"},
+	}
+	for i := range cc {
+		tests = append(tests, struct{ name, room, cursor string }{fmt.Sprint("byte ", i, " changed"), r.ID, flipByte(cc, i)})
+	}
+	for _, tt := range tests {
+		if err := list(tt.room, tt.cursor); !errors.Is(err, ddbkit.ErrInvalidCursor) {
+			t.Fatalf("%s cursor: got %v, want ErrInvalidCursor", tt.name, err)
+		}
+	}
+	// Posted after the first page: listed after it, in order.
+	want = append(want, mustPost(t, s, r.ID, "late"))
+	got := slices.Clone(want[:2])
+	for c := cc; c != ""; {
+		p, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Limit: 2, Cursor: c})
+		if err != nil {
+			t.Fatalf("paging on: %v", err)
+		}
+		got, c = append(got, p.Items...), p.Next
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("pages = %+v\nwant %+v", got, want)
+	}
+}
+
+// flipByte returns c with its i-th character replaced by another of the
+// cursor alphabet.
+func flipByte(c string, i int) string {
+	b := []byte(c)
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}
+
+// testShardCount: a count of shards no layout has is refused by the
+// comment operations, naming CommentShards, before anything is written;
+// the other operations do not use it.
+func testShardCount(t *testing.T, newStore NewStore) {
+	for _, n := range []int{1, -1, livecomment.MaxCommentShards + 1} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := fixed(t, newStore, Shards(n))
+			r := mustRoom(t, s, "host", "room")
+			for _, call := range []struct {
+				name string
+				err  error
+			}{
+				{"PostComment", second(s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "c"}))},
+				{"ListComments", second(s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{}))},
+			} {
+				wantOnly(t, call.name, call.err, ddbkit.ErrInvalidArgument)
+				var ve *ddbkit.ValidationError
+				if !errors.As(call.err, &ve) || ve.Field != "CommentShards" {
+					t.Fatalf("%s: error %v; want a *ddbkit.ValidationError for CommentShards", call.name, call.err)
+				}
+			}
+			mustJoin(t, s, r.ID, "conn")
+		})
+	}
+}

@@ -1,0 +1,293 @@
+package livecomment_test
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/livecomment"
+	"github.com/ddbkit/ddbkit/livecomment/livecommenttest"
+)
+
+// TestCommentShard pins the shard function, which other writers of the
+// sharded layout must compute alike: FNV-1a (32 bits) of the ID, modulo
+// the count.
+func TestCommentShard(t *testing.T) {
+	tests := []struct {
+		id     string
+		shards int
+		want   int
+	}{
+		// FNV-1a-32("") = 0x811c9dc5 = 2166136261; ("a") = 0xe40c292c = 3826002220.
+		{"", 4, 2166136261 % 4},
+		{"a", 16, 3826002220 % 16},
+		{"a", 7, 3826002220 % 7},
+		{"018cc251-f401-7000-8000-000000000000", 1, 0},
+	}
+	for _, tt := range tests {
+		if got := livecomment.CommentShard(tt.id, tt.shards); got != tt.want {
+			t.Errorf("CommentShard(%q, %d) = %d, want %d", tt.id, tt.shards, got, tt.want)
+		}
+	}
+	if got := livecomment.CommentPartition("room", "a", 16); got != "room#"+strconv.Itoa(3826002220%16) {
+		t.Errorf("CommentPartition(room, a, 16) = %q", got)
+	}
+	if got := livecomment.CommentPartition("room", "a", 0); got != "room" {
+		t.Errorf("CommentPartition(room, a, 0) = %q, want the seed's roomId", got)
+	}
+}
+
+// TestShardedRawLayout reads back what a sharded DynamoDB store wrote: each
+// comment under "<roomId>#<shard>", the shard recomputed from its ID, and
+// nothing under the plain roomId; the memory store's Export holds exactly
+// the same items.
+func TestShardedRawLayout(t *testing.T) {
+	s, c, n := newDynamo(t, nil, deterministic, livecommenttest.Shards(4))
+	mem := livecomment.NewMemoryStore(deterministic, livecommenttest.Shards(4), func(o *livecomment.Options) { o.Env = envOf(n) })
+	ctx := t.Context()
+	for _, st := range []livecomment.Store{s, mem} {
+		r, err := st.CreateRoom(ctx, livecomment.NewRoom{Name: "Go勉強会", HostID: "host-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 8 {
+			cm, err := st.PostComment(ctx, r.ID, livecomment.NewComment{Content: fmt.Sprint("はじめまして ", i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st != livecomment.Store(s) {
+				continue
+			}
+			pk := r.ID + "#" + strconv.Itoa(livecomment.CommentShard(cm.ID, 4))
+			checkItem(t, rawItem(t, c, n.Comments, key("roomId", pk, "commentId", cm.ID)), map[string]types.AttributeValue{
+				"roomId": S(pk), "commentId": S(cm.ID), "content": S(fmt.Sprint("はじめまして ", i)), "nickname": S("Anonymous"),
+				"createdAt": S(cm.CreatedAt.Format("2006-01-02T15:04:05.000Z")),
+			})
+			if it := rawItem(t, c, n.Comments, key("roomId", r.ID, "commentId", cm.ID)); it != nil {
+				t.Fatalf("comment also stored under the plain roomId: %v", render(it))
+			}
+		}
+	}
+	got := map[string]map[string]string{}
+	for _, it := range mem.Export()[n.Comments] {
+		r := render(it)
+		got[r["roomId"]+" "+r["commentId"]] = r
+	}
+	want := map[string]map[string]string{}
+	for k, it := range scanAll(t, c, n.Comments) {
+		want[k[:len(k)-1]] = render(it)
+	}
+	if !maps.EqualFunc(got, want, maps.Equal) {
+		t.Fatalf("memory store's comments:\n%v\nDynamoDB's:\n%v", got, want)
+	}
+}
+
+// envOf is the environment of the tables n names.
+func envOf(n livecomment.TableNames) string { return n.Rooms[len("LiveComment-Rooms-"):] }
+
+// shardTarget gives stores of any options over one set of tables holding
+// items: on DynamoDB Local the same tables, in memory a store each,
+// importing them.
+type shardTarget struct {
+	name  string
+	store func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store
+}
+
+func shardTargets(items func(n livecomment.TableNames) ddbkit.TableItems) []shardTarget {
+	env := ddbtest.UniqueName("t")
+	n := livecomment.Tables(env)
+	withEnv := func(opts []func(*livecomment.Options)) []func(*livecomment.Options) {
+		return append(slices.Clone(opts), func(o *livecomment.Options) { o.Env = env })
+	}
+	var c *dynamodb.Client // the tables, made by the first DynamoDB store
+	return []shardTarget{
+		{"memory", func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+			s := livecomment.NewMemoryStore(withEnv(opts)...)
+			if err := s.Import(items(n)); err != nil {
+				t.Fatalf("Import: %v", err)
+			}
+			return s
+		}},
+		{"dynamodb", func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+			if c == nil {
+				c = ddbtest.Client(t)
+				t.Cleanup(func() { dropEnv(c, env) })
+				if _, err := livecomment.EnsureTables(t.Context(), c, env); err != nil {
+					t.Fatalf("EnsureTables(%s): %v", env, err)
+				}
+				for table, its := range items(n) {
+					for _, it := range its {
+						putRaw(t, c, table, it)
+					}
+				}
+			}
+			return livecomment.NewDynamoStore(c, withEnv(opts)...)
+		}},
+	}
+}
+
+// twinComments are comments stored twice: all under room plain, in the
+// seed's layout, and under room sharded spread as a live table switched to
+// 4 shards holds them: the first ones (and one posted later by the seed's
+// app) in the unsharded partition, the others in their shards. Many share
+// a createdAt, across shards and with the unsharded partition, so the
+// merge must order ties as the unsharded index does.
+func twinComments(n livecomment.TableNames, plain, sharded string) ddbkit.TableItems {
+	times := []string{
+		"2024-01-05T10:00:00.000Z", "2024-01-05T10:00:00.000Z", "2024-01-05T10:00:00.001Z",
+		"2024-01-05T10:00:01.000Z", "2024-01-05T10:00:01.000Z", "2024-01-05T10:00:01.000Z",
+		"2024-01-05T10:00:01.000Z", "2024-01-05T10:00:02.500Z", "2024-01-05T10:00:02.500Z",
+		"2024-01-05T10:00:03.000Z", "2024-01-05T10:00:03.000Z", "2024-01-05T10:00:03.000Z",
+		"2024-01-05T10:00:03.000Z", "2024-01-05T10:00:03.000Z", "2024-01-05T10:00:04.000Z",
+		"2024-01-05T10:00:05.000Z", "2024-01-05T10:00:05.000Z", "2024-01-05T10:00:06.000Z",
+	}
+	var items []map[string]types.AttributeValue
+	for i, ca := range times {
+		id := fmt.Sprintf("%08x-58cc-4372-a567-0e02b2c3d479", i*2654435761%(1<<32))
+		item := func(pk string) map[string]types.AttributeValue {
+			return map[string]types.AttributeValue{"roomId": S(pk), "commentId": S(id), "content": S(fmt.Sprint("comment ", i)),
+				"nickname": S("n"), "createdAt": S(ca)}
+		}
+		pk := livecomment.CommentPartition(sharded, id, 4)
+		if i < 4 || i == 12 {
+			pk = sharded // legacy, or the seed's app after the switch
+		}
+		items = append(items, item(plain), item(pk))
+	}
+	return ddbkit.TableItems{n.Comments: items}
+}
+
+// TestShardedMergeMatchesUnsharded lists the same comments from the
+// unsharded layout (one partition) and from the sharded one (the unsharded
+// partition and four shards): the same comments, in the same order, ties
+// included, on the same pages, on both stores; the memory store's pages
+// and cursors are DynamoDB Local's. The seed's layout sees only the
+// unsharded partition of the sharded room.
+func TestShardedMergeMatchesUnsharded(t *testing.T) {
+	const plain, sharded = "room-plain", "room-sharded"
+	targets := shardTargets(func(n livecomment.TableNames) ddbkit.TableItems { return twinComments(n, plain, sharded) })
+	type listing struct {
+		ids     []string
+		sizes   []int
+		cursors []string
+	}
+	list := func(t *testing.T, s livecomment.Store, room string, limit int) listing {
+		t.Helper()
+		var l listing
+		for c := ""; ; {
+			p, err := s.ListComments(t.Context(), room, ddbkit.PageOptions{Limit: limit, Cursor: c})
+			if err != nil {
+				t.Fatalf("ListComments(%s, limit %d): %v", room, limit, err)
+			}
+			for _, cm := range p.Items {
+				if cm.RoomID != room {
+					t.Fatalf("comment %+v listed for room %s", cm, room)
+				}
+				l.ids = append(l.ids, cm.ID)
+			}
+			l.sizes, l.cursors, c = append(l.sizes, len(p.Items)), append(l.cursors, p.Next), p.Next
+			if c == "" {
+				return l
+			}
+		}
+	}
+	byTarget := map[string]map[int]listing{}
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			seed, four := tg.store(t), tg.store(t, livecommenttest.Shards(4))
+			byTarget[tg.name] = map[int]listing{}
+			for _, limit := range []int{1, 2, 3, 5, 17, 18, 100} {
+				want, got := list(t, seed, plain, limit), list(t, four, sharded, limit)
+				if len(want.ids) != 18 || !slices.Equal(got.ids, want.ids) || !slices.Equal(got.sizes, want.sizes) {
+					t.Fatalf("limit %d: sharded listing %v (pages %v)\nwant the unsharded one %v (pages %v)",
+						limit, got.ids, got.sizes, want.ids, want.sizes)
+				}
+				byTarget[tg.name][limit] = got
+			}
+			// What the seed's app reads once the room is sharded: the
+			// unsharded partition only.
+			old := list(t, seed, sharded, 100)
+			if len(old.ids) != 5 {
+				t.Fatalf("the seed's layout lists %d comments of the sharded room, want the 5 left unsharded", len(old.ids))
+			}
+			// Cursors of one layout are refused by the others.
+			c0 := first(t, seed, sharded)
+			c4 := first(t, four, sharded)
+			three := tg.store(t, livecommenttest.Shards(3))
+			c3 := first(t, three, sharded)
+			for _, tc := range []struct {
+				name   string
+				s      livecomment.Store
+				cursor string
+			}{
+				{"unsharded cursor, 4 shards", four, c0},
+				{"4 shards' cursor, unsharded", seed, c4},
+				{"4 shards' cursor, 3 shards", three, c4},
+				{"3 shards' cursor, 4 shards", four, c3},
+				{"unsharded room's cursor for the sharded room", four, first(t, seed, plain)},
+			} {
+				_, err := tc.s.ListComments(t.Context(), sharded, ddbkit.PageOptions{Limit: 2, Cursor: tc.cursor})
+				if !errors.Is(err, ddbkit.ErrInvalidCursor) {
+					t.Errorf("%s: got %v, want ErrInvalidCursor", tc.name, err)
+				}
+			}
+		})
+	}
+	if m, d := byTarget["memory"], byTarget["dynamodb"]; d != nil {
+		for limit, l := range d {
+			if !slices.Equal(m[limit].cursors, l.cursors) {
+				t.Errorf("limit %d: memory store's cursors differ from DynamoDB Local's:\n%q\n%q", limit, m[limit].cursors, l.cursors)
+			}
+		}
+	}
+}
+
+// first is the cursor of room's first page of two comments.
+func first(t *testing.T, s livecomment.Store, room string) string {
+	t.Helper()
+	p, err := s.ListComments(t.Context(), room, ddbkit.PageOptions{Limit: 2})
+	if err != nil || p.Next == "" {
+		t.Fatalf("ListComments(%s): next %q, %v", room, p.Next, err)
+	}
+	return p.Next
+}
+
+// TestShardedCapacity prices a merged page on DynamoDB Local: each of its
+// N+1 Queries reads half a unit per 4 KB of the entries it reads, rounded
+// up per Query, so a page of 50 small comments over 4 shards costs 4 half
+// units (one per shard's 15 or so comments; DynamoDB Local charges
+// nothing for the empty unsharded partition) where the unsharded page
+// costs 3.
+// The writes cost what the seed's layout costs: the shard changes the
+// partition, not the item.
+func TestShardedCapacity(t *testing.T) {
+	ctx := t.Context()
+	var cc *ddbtest.CapacityClient
+	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCapacityClient(c); return cc },
+		deterministic, livecommenttest.Shards(4))
+	r, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "新製品発表会 Q&A", HostID: "host-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 60 {
+		if _, err := s.PostComment(ctx, r.ID, livecomment.NewComment{Content: "楽しみにしています！", Nickname: "たろう"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cc.CheckBudget(t, "ListComments", ddbtest.Capacity{Read: 2}, func() error {
+		_, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{Limit: 50})
+		return err
+	})
+	cc.CheckBudget(t, "PostComment", ddbtest.Capacity{Write: 6}, func() error {
+		_, err := s.PostComment(ctx, r.ID, livecomment.NewComment{Content: "質問です"})
+		return err
+	})
+}
