@@ -3,6 +3,7 @@ package livecomment_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -151,10 +152,14 @@ func legacyItems(n livecomment.TableNames) (good, corrupt ddbkit.TableItems) {
 }
 
 // legacyOptions are the options of the legacy stores: the clock reads
-// 10:02:30 on the day of the app's comments.
-func legacyOptions(env string) func(*livecomment.Options) {
+// 10:02:30 on the day of the app's comments. With shards, the store posts
+// in the sharded layout, as after the switch of a live table: the app's
+// comments stay in its rooms' unsharded partitions, and its later ones
+// land there too.
+func legacyOptions(env string, shards int) func(*livecomment.Options) {
 	return func(o *livecomment.Options) {
 		o.Env = env
+		o.CommentShards = shards
 		o.Clock = ddbkit.StepClock(at("2024-01-05T10:02:30Z"), time.Millisecond)
 		o.NewID = ddbkit.SeededUUIDv4(1)
 		o.NewCommentID = livecomment.SeededCommentIDs(1)
@@ -171,13 +176,24 @@ type legacyTarget struct {
 	// corrupt tells whether the store holds the corrupt items: DynamoDB
 	// does; MemoryStore.Import refuses them.
 	corrupt bool
+	shards  int // the store's Options.CommentShards
 }
 
 // TestLegacyTables runs every access pattern and the main writes on tables
 // the seed's app made and filled, after EnsureTables has added ddbkit's
 // indexes; then it runs the same on a memory store that imported the same
 // items, and requires the same raw items in both at the end.
+//
+// It runs again with the sharded comment layout switched on: every read
+// pattern then reads the app's comments as the unsharded partition of the
+// merge.
 func TestLegacyTables(t *testing.T) {
+	for _, shards := range []int{0, 4} {
+		t.Run(fmt.Sprint(shards, " shards"), func(t *testing.T) { legacyTables(t, shards) })
+	}
+}
+
+func legacyTables(t *testing.T, shards int) {
 	c := ddbtest.Client(t)
 	env := ddbtest.UniqueName("legacy")
 	n := seedAppTables(t, c, env)
@@ -191,7 +207,7 @@ func TestLegacyTables(t *testing.T) {
 			}
 		}
 	}
-	s := livecomment.NewDynamoStore(c, legacyOptions(env))
+	s := livecomment.NewDynamoStore(c, legacyOptions(env, shards))
 
 	// Before EnsureTables, the listings that need ddbkit's indexes fail
 	// with ErrSchemaMismatch, not a raw ValidationException.
@@ -222,16 +238,20 @@ func TestLegacyTables(t *testing.T) {
 	if _, err := s.ListHostRooms(ctx, "host-1", ddbkit.PageOptions{}); !errors.Is(err, ddbkit.ErrSchemaMismatch) {
 		t.Fatalf("after a plan, ListHostRooms = %v; want the index still missing", err)
 	}
-	changes, err := livecomment.EnsureTables(ctx, c, env)
+	// The app's tables belong to its stack: EnsureTables only verifies
+	// them, unless told to apply what they lack.
+	_, err = livecomment.EnsureTables(ctx, c, env)
+	ddbtest.WantSentinel(t, "EnsureTables without schema.Apply", err, ddbkit.ErrSchemaMismatch)
+	changes, err := livecomment.EnsureTables(ctx, c, env, schema.Apply)
 	if err != nil {
-		t.Fatalf("EnsureTables: %v", err)
+		t.Fatalf("EnsureTables(Apply): %v", err)
 	}
-	sameChanges("EnsureTables", changes)
+	sameChanges("EnsureTables(Apply)", changes)
 	if again, err := livecomment.EnsureTables(ctx, c, env); err != nil || len(again) != 0 {
 		t.Fatalf("EnsureTables again = %v, %v; want no changes", again, err)
 	}
 
-	checkLegacy(t, legacyTarget{s: s, n: n, corrupt: true,
+	checkLegacy(t, legacyTarget{s: s, n: n, corrupt: true, shards: shards,
 		put: func(t *testing.T, table string, item map[string]types.AttributeValue) { putRaw(t, c, table, item) },
 		get: func(t *testing.T, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue {
 			return rawItem(t, c, table, key)
@@ -239,7 +259,7 @@ func TestLegacyTables(t *testing.T) {
 
 	// The memory store, fed the same items and calls, ends with the same
 	// items, but for the corrupt ones it refused.
-	mem := legacyMemory(t, env)
+	mem := legacyMemory(t, env, shards)
 	skip := map[string]bool{}
 	for _, its := range corrupt {
 		for _, it := range its {
@@ -272,15 +292,17 @@ func TestLegacyTables(t *testing.T) {
 // the app's items, refuses its corrupt ones, and the store then reads them
 // all as DynamoStore does.
 func TestLegacyMemory(t *testing.T) {
-	legacyMemory(t, "legacy")
+	for _, shards := range []int{0, 4} {
+		t.Run(fmt.Sprint(shards, " shards"), func(t *testing.T) { legacyMemory(t, "legacy", shards) })
+	}
 }
 
 // legacyMemory imports the legacy items into a new memory store of env,
 // checks the refusals of Import, and runs checkLegacy on it.
-func legacyMemory(t *testing.T, env string) *livecomment.MemoryStore {
+func legacyMemory(t *testing.T, env string, shards int) *livecomment.MemoryStore {
 	t.Helper()
 	n := livecomment.Tables(env)
-	s := livecomment.NewMemoryStore(legacyOptions(env))
+	s := livecomment.NewMemoryStore(legacyOptions(env, shards))
 	good, corrupt := legacyItems(n)
 
 	// A corrupt item fails the whole import, naming its table, key and
@@ -307,7 +329,7 @@ func legacyMemory(t *testing.T, env string) *livecomment.MemoryStore {
 	if err := s.Import(good); err != nil {
 		t.Fatalf("Import: %v", err)
 	}
-	checkLegacy(t, legacyTarget{s: s, n: n,
+	checkLegacy(t, legacyTarget{s: s, n: n, shards: shards,
 		put: func(t *testing.T, table string, item map[string]types.AttributeValue) {
 			t.Helper()
 			if err := s.Import(ddbkit.TableItems{table: {item}}); err != nil {
@@ -438,6 +460,11 @@ func checkLegacy(t *testing.T, g legacyTarget) {
 	}
 	if !posted.CreatedAt.Equal(at("2024-01-05T10:02:30Z")) {
 		t.Fatalf("posted at %v", posted.CreatedAt)
+	}
+	// Stored under its shard's roomId when sharded, the room's otherwise.
+	pk := livecomment.CommentPartition(roomGo, posted.ID, g.shards)
+	if it := g.get(t, n.Comments, key("roomId", pk, "commentId", posted.ID)); render(it)["roomId"] != "S:"+pk {
+		t.Errorf("the posted comment is stored as %v; want roomId %s", render(it), pk)
 	}
 	withPost := slices.Insert(slices.Clone(legacy), 2, posted)
 	checkComments("after PostComment", withPost)
