@@ -3,6 +3,7 @@ package kondate
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -284,31 +285,9 @@ func lenientText(m map[string]types.AttributeValue, name string) (string, error)
 	}
 }
 
-// typeName is an attribute value's DynamoDB type, for errors.
+// typeName is an attribute value's DynamoDB type (S, N, L…), for errors.
 func typeName(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS:
-		return "S"
-	case *types.AttributeValueMemberN:
-		return "N"
-	case *types.AttributeValueMemberB:
-		return "B"
-	case *types.AttributeValueMemberBOOL:
-		return "BOOL"
-	case *types.AttributeValueMemberNULL:
-		return "NULL"
-	case *types.AttributeValueMemberL:
-		return "L"
-	case *types.AttributeValueMemberM:
-		return "M"
-	case *types.AttributeValueMemberSS:
-		return "SS"
-	case *types.AttributeValueMemberNS:
-		return "NS"
-	case *types.AttributeValueMemberBS:
-		return "BS"
-	}
-	return fmt.Sprintf("%T", av)
+	return strings.TrimPrefix(reflect.TypeOf(av).Elem().Name(), "AttributeValueMember")
 }
 
 // Attribute names used in updates.
