@@ -460,6 +460,13 @@
 //     The copy's sort key holds the time and ID of the catalog item's
 //     (CATALOG_<kind>#<same>), in whatever time format the writer used:
 //     saves and Unpublish keep both keys as written;
+//   - creatorId on a catalog item, or deleting its recipe or set (found
+//     without publishedAt only through GSI1) leaves it public; createdBy
+//     on a share link, or the link belongs to its target's owner (GSI1
+//     OWNER#), who alone may delete it and whose unpublished item it
+//     resolves to;
+//   - ingredients and items in the documented shapes above: the other
+//     shapes the app wrote are read, but only those are written;
 //   - a purchase recorded once per transaction: put PURCHASE_TXN#<id>
 //     (purchaseSk = the purchase's sort key) in the purchase's
 //     transaction, or a repeat of RecordPurchase for that transaction
