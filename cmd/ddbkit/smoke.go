@@ -448,6 +448,27 @@ func listIDs[T any](list func(kit.PageOptions) (kit.Page[T], error), id func(T) 
 	return nil, fmt.Errorf("more than %d pages of 2 items; wrote fewer", smokeMaxPages)
 }
 
+// listRead is the read of a listing of the run's own partition that must
+// list exactly want, in want's order.
+func listRead[T any](what string, gsi bool, list func(kit.PageOptions) (kit.Page[T], error), id func(T) string, want ...string) smokeRead {
+	return smokeRead{what, gsi, func() error {
+		ids, err := listIDs(list, id)
+		return sameIDs(ids, err, want...)
+	}}
+}
+
+// getRead is the read of one item: get returns the field that must be
+// want.
+func getRead[T comparable](what string, gsi bool, get func() (T, error), want T) smokeRead {
+	return smokeRead{what, gsi, func() error {
+		got, err := get()
+		if err != nil {
+			return err
+		}
+		return same(what, got, want)
+	}}
+}
+
 // sameIDs fails unless got is want, in want's order.
 func sameIDs(got []string, err error, want ...string) error {
 	if err != nil {

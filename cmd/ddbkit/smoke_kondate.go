@@ -155,175 +155,66 @@ func smokeKondate(r *smokeRun, _ *tableFlags, tables []string) error {
 		return err
 	}
 
+	type page = kit.PageOptions
 	return r.readAll(
-		smokeRead{"GetProfile", false, func() error {
-			p, err := s.GetProfile(ctx, user)
+		getRead("GetProfile", false, func() (string, error) { p, err := s.GetProfile(ctx, user); return p.DisplayName, err }, name),
+		getRead("GetRecipe", false, func() (string, error) { x, err := s.GetRecipe(ctx, user, recipe.ID); return x.Title, err }, name),
+		listRead("ListRecipes", false, func(o page) (kit.Page[kondate.Recipe], error) { return s.ListRecipes(ctx, user, o) },
+			func(x kondate.Recipe) string { return x.ID }, recipe.ID),
+		getRead("FindRecipe (GSI1)", true, func() (string, error) { x, err := s.FindRecipe(ctx, recipe.ID); return x.UserID, err }, user),
+		getRead("GetSet", false, func() (string, error) { x, err := s.GetSet(ctx, user, set.ID); return x.Title, err }, name),
+		listRead("ListSets", false, func(o page) (kit.Page[kondate.Set], error) { return s.ListSets(ctx, user, o) },
+			func(x kondate.Set) string { return x.ID }, set.ID),
+		getRead("FindSet (GSI1)", true, func() (string, error) { x, err := s.FindSet(ctx, set.ID); return x.UserID, err }, user),
+		getRead("GetPlan CURRENT", false, func() (string, error) { p, err := s.GetPlan(ctx, user, kondate.PlanCurrent); return p.SetID, err }, set.ID),
+		getRead("GetPlan NEXT", false, func() (int, error) { p, err := s.GetPlan(ctx, user, kondate.PlanNext); return len(p.Items), err }, len(planItems)),
+		listRead("ListShoppingItems", false, func(o page) (kit.Page[kondate.ShoppingItem], error) { return s.ListShoppingItems(ctx, user, o) },
+			func(x kondate.ShoppingItem) string { return x.ID }, shopping.ID),
+		listRead("ListFridgeItems", false, func(o page) (kit.Page[kondate.FridgeItem], error) { return s.ListFridgeItems(ctx, user, o) },
+			func(x kondate.FridgeItem) string { return x.ID }, kept.ID),
+		listRead("ListDeletedFridgeItems", false, func(o page) (kit.Page[kondate.DeletedFridgeItem], error) {
+			return s.ListDeletedFridgeItems(ctx, user, o)
+		},
+			func(x kondate.DeletedFridgeItem) string { return x.Ref }, gone.Ref),
+		listRead("ListCategories book", false, func(o page) (kit.Page[kondate.Category], error) {
+			return s.ListCategories(ctx, user, kondate.ScopeBook, o)
+		},
+			func(x kondate.Category) string { return x.ID }, book.ID),
+		listRead("ListCategories catalog", false, func(o page) (kit.Page[kondate.Category], error) {
+			return s.ListCategories(ctx, user, kondate.ScopeCatalog, o)
+		},
+			func(x kondate.Category) string { return x.ID }, catalog.ID),
+		listRead("ListCookLogsByMonth", false, func(o page) (kit.Page[kondate.CookLog], error) { return s.ListCookLogsByMonth(ctx, user, month, o) },
+			func(x kondate.CookLog) string { return x.ID }, cook.ID),
+		listRead("ListCookLogsByDay", false, func(o page) (kit.Page[kondate.CookLog], error) { return s.ListCookLogsByDay(ctx, user, today, o) },
+			func(x kondate.CookLog) string { return x.ID }, cook.ID),
+		listRead("ListPaymentMethods", false, func(o page) (kit.Page[kondate.PaymentMethod], error) { return s.ListPaymentMethods(ctx, user, o) },
+			func(x kondate.PaymentMethod) string { return x.ID }, method.ID),
+		listRead("ListPurchases", false, func(o page) (kit.Page[kondate.Purchase], error) { return s.ListPurchases(ctx, user, o) },
+			func(x kondate.Purchase) string { return x.ID }, purchase.ID),
+		getRead("GetSubscription", false, func() (string, error) { x, err := s.GetSubscription(ctx, user); return x.Plan, err }, "ddbkit-smoke"),
+		listRead("ListNotifications", false, func(o page) (kit.Page[kondate.Notification], error) { return s.ListNotifications(ctx, user, o) },
+			func(x kondate.Notification) string { return x.Ref }, note.Ref),
+		getRead("GetNotificationSettings", false, func() (bool, error) { x, err := s.GetNotificationSettings(ctx, user); return x.EmailEnabled, err }, true),
+		listRead("ListPushTokens", false, func(o page) (kit.Page[kondate.PushToken], error) { return s.ListPushTokens(ctx, user, o) },
+			func(x kondate.PushToken) string { return x.Token }, pushToken),
+		listRead("ListSaved RECIPE (none)", false, func(o page) (kit.Page[kondate.SavedEntry], error) {
+			return s.ListSaved(ctx, user, kondate.KindRecipe, o)
+		},
+			func(x kondate.SavedEntry) string { return x.ID }),
+		listRead("ListSaved SET (none)", false, func(o page) (kit.Page[kondate.SavedEntry], error) { return s.ListSaved(ctx, user, kondate.KindSet, o) },
+			func(x kondate.SavedEntry) string { return x.ID }),
+		getRead("GetShareLink", false, func() (string, error) { x, err := s.GetShareLink(ctx, link.ID); return x.TargetID, err }, recipe.ID),
+		getRead("ResolveShareLink (GSI1)", true, func() (string, error) {
+			x, err := s.ResolveShareLink(ctx, link.ID)
 			if err != nil {
-				return err
+				return "", err
 			}
-			return same("display name", p.DisplayName, name)
-		}},
-		smokeRead{"GetRecipe", false, func() error {
-			got, err := s.GetRecipe(ctx, user, recipe.ID)
-			if err != nil {
-				return err
+			if x.Recipe == nil {
+				return "", notYet("share link resolves to no recipe")
 			}
-			return same("recipe title", got.Title, name)
-		}},
-		smokeRead{"ListRecipes", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.Recipe], error) { return s.ListRecipes(ctx, user, o) },
-				func(r kondate.Recipe) string { return r.ID })
-			return sameIDs(ids, err, recipe.ID)
-		}},
-		smokeRead{"FindRecipe (GSI1)", true, func() error {
-			got, err := s.FindRecipe(ctx, recipe.ID)
-			if err != nil {
-				return err
-			}
-			return same("recipe owner", got.UserID, user)
-		}},
-		smokeRead{"GetSet", false, func() error {
-			got, err := s.GetSet(ctx, user, set.ID)
-			if err != nil {
-				return err
-			}
-			return same("set items", len(got.Items), 1)
-		}},
-		smokeRead{"ListSets", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.Set], error) { return s.ListSets(ctx, user, o) },
-				func(s kondate.Set) string { return s.ID })
-			return sameIDs(ids, err, set.ID)
-		}},
-		smokeRead{"FindSet (GSI1)", true, func() error {
-			got, err := s.FindSet(ctx, set.ID)
-			if err != nil {
-				return err
-			}
-			return same("set owner", got.UserID, user)
-		}},
-		smokeRead{"GetPlan", false, func() error {
-			cur, err := s.GetPlan(ctx, user, kondate.PlanCurrent)
-			if err != nil {
-				return err
-			}
-			if err := same("current plan's set", cur.SetID, set.ID); err != nil {
-				return err
-			}
-			next, err := s.GetPlan(ctx, user, kondate.PlanNext)
-			if err != nil {
-				return err
-			}
-			return same("next plan's items", len(next.Items), len(planItems))
-		}},
-		smokeRead{"ListShoppingItems", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.ShoppingItem], error) {
-				return s.ListShoppingItems(ctx, user, o)
-			},
-				func(i kondate.ShoppingItem) string { return i.ID })
-			return sameIDs(ids, err, shopping.ID)
-		}},
-		smokeRead{"ListFridgeItems", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.FridgeItem], error) { return s.ListFridgeItems(ctx, user, o) },
-				func(i kondate.FridgeItem) string { return i.ID })
-			return sameIDs(ids, err, kept.ID)
-		}},
-		smokeRead{"ListDeletedFridgeItems", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.DeletedFridgeItem], error) {
-				return s.ListDeletedFridgeItems(ctx, user, o)
-			}, func(i kondate.DeletedFridgeItem) string { return i.Ref })
-			return sameIDs(ids, err, gone.Ref)
-		}},
-		smokeRead{"ListCategories", false, func() error {
-			for _, c := range []kondate.Category{book, catalog} {
-				ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.Category], error) {
-					return s.ListCategories(ctx, user, c.Scope, o)
-				},
-					func(c kondate.Category) string { return c.ID })
-				if err := sameIDs(ids, err, c.ID); err != nil {
-					return err
-				}
-			}
-			return nil
-		}},
-		smokeRead{"ListCookLogsByMonth", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.CookLog], error) {
-				return s.ListCookLogsByMonth(ctx, user, month, o)
-			},
-				func(l kondate.CookLog) string { return l.ID })
-			return sameIDs(ids, err, cook.ID)
-		}},
-		smokeRead{"ListCookLogsByDay", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.CookLog], error) {
-				return s.ListCookLogsByDay(ctx, user, today, o)
-			},
-				func(l kondate.CookLog) string { return l.ID })
-			return sameIDs(ids, err, cook.ID)
-		}},
-		smokeRead{"ListPaymentMethods", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.PaymentMethod], error) {
-				return s.ListPaymentMethods(ctx, user, o)
-			},
-				func(m kondate.PaymentMethod) string { return m.ID })
-			return sameIDs(ids, err, method.ID)
-		}},
-		smokeRead{"ListPurchases", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.Purchase], error) { return s.ListPurchases(ctx, user, o) },
-				func(p kondate.Purchase) string { return p.ID })
-			return sameIDs(ids, err, purchase.ID)
-		}},
-		smokeRead{"GetSubscription", false, func() error {
-			sub, err := s.GetSubscription(ctx, user)
-			if err != nil {
-				return err
-			}
-			return same("subscription plan", sub.Plan, "ddbkit-smoke")
-		}},
-		smokeRead{"ListNotifications", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.Notification], error) {
-				return s.ListNotifications(ctx, user, o)
-			},
-				func(n kondate.Notification) string { return n.Ref })
-			return sameIDs(ids, err, note.Ref)
-		}},
-		smokeRead{"GetNotificationSettings", false, func() error {
-			got, err := s.GetNotificationSettings(ctx, user)
-			if err != nil {
-				return err
-			}
-			return same("email enabled", got.EmailEnabled, true)
-		}},
-		smokeRead{"ListPushTokens", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.PushToken], error) { return s.ListPushTokens(ctx, user, o) },
-				func(p kondate.PushToken) string { return p.Token })
-			return sameIDs(ids, err, pushToken)
-		}},
-		smokeRead{"ListSaved (none)", false, func() error {
-			for _, kind := range []kondate.CatalogKind{kondate.KindRecipe, kondate.KindSet} {
-				ids, err := listIDs(func(o kit.PageOptions) (kit.Page[kondate.SavedEntry], error) { return s.ListSaved(ctx, user, kind, o) },
-					func(e kondate.SavedEntry) string { return e.ID })
-				if err := sameIDs(ids, err); err != nil {
-					return err
-				}
-			}
-			return nil
-		}},
-		smokeRead{"GetShareLink", false, func() error {
-			got, err := s.GetShareLink(ctx, link.ID)
-			if err != nil {
-				return err
-			}
-			return same("share link target", got.TargetID, recipe.ID)
-		}},
-		smokeRead{"ResolveShareLink (GSI1)", true, func() error {
-			got, err := s.ResolveShareLink(ctx, link.ID)
-			if err != nil {
-				return err
-			}
-			if got.Recipe == nil {
-				return notYet("share link resolves to no recipe")
-			}
-			return same("resolved recipe", got.Recipe.ID, recipe.ID)
-		}},
+			return x.Recipe.ID, nil
+		}, recipe.ID),
 	)
 }
 

@@ -87,89 +87,43 @@ func smokeTaskmgmt(r *smokeRun, _ *tableFlags, tables []string) error {
 		return s.RevokeInvitation(ctx, team, user, inv.ID)
 	})
 
+	type page = kit.PageOptions
+	counts := taskmgmt.Counts{Todo: 1, Doing: 1, Done: 1}
 	reads := []smokeRead{
-		{"GetUser", false, func() error {
-			u, err := s.GetUser(ctx, user)
-			if err != nil {
-				return err
-			}
-			return same("user name", u.Name, "ddbkit smoke")
-		}},
-		{"GetTeam", false, func() error {
-			t, err := s.GetTeam(ctx, team)
-			if err != nil {
-				return err
-			}
-			return same("team name", t.Name, "ddbkit smoke")
-		}},
-		{"ListMembers", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[taskmgmt.Member], error) { return s.ListMembers(ctx, team, o) },
-				func(m taskmgmt.Member) string { return m.UserID + " " + string(m.Role) })
-			return sameIDs(ids, err, user+" admin")
-		}},
-		{"ListUserTeams", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[taskmgmt.Membership], error) { return s.ListUserTeams(ctx, user, o) },
-				func(m taskmgmt.Membership) string { return m.TeamID })
-			return sameIDs(ids, err, team)
-		}},
-		{"ListTags", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[taskmgmt.Tag], error) { return s.ListTags(ctx, team, o) },
-				func(t taskmgmt.Tag) string { return t.ID })
-			return sameIDs(ids, err, tag.ID)
-		}},
-		{"GetTask", false, func() error {
-			for status, id := range tasks {
-				t, err := s.GetTask(ctx, team, id)
-				if err != nil {
-					return err
-				}
-				if err := same("task "+id+" status", t.Status, status); err != nil {
-					return err
-				}
-			}
-			return nil
-		}},
-		{"GetCounts", false, func() error {
-			c, err := s.GetCounts(ctx, team)
-			if err != nil {
-				return err
-			}
-			return same("counts", c, taskmgmt.Counts{Todo: 1, Doing: 1, Done: 1})
-		}},
-		{"ListDailyCounts", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[taskmgmt.DailyCount], error) {
-				return s.ListDailyCounts(ctx, team, taskmgmt.DailyQuery{From: today.AddDays(-1), To: today.AddDays(1), PageOptions: o})
-			}, func(d taskmgmt.DailyCount) string { return fmt.Sprint(d.Counts) })
-			return sameIDs(ids, err, fmt.Sprint(taskmgmt.Counts{Todo: 1, Doing: 1, Done: 1}))
-		}},
-		{"GetInvitation", false, func() error {
-			got, err := s.GetInvitation(ctx, team, inv.ID)
-			if err != nil {
-				return err
-			}
-			return same("invitation email", got.Email, inv.Email)
-		}},
-		{"ListInvitations", false, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[taskmgmt.Invitation], error) { return s.ListInvitations(ctx, team, o) },
-				func(i taskmgmt.Invitation) string { return i.ID })
-			return sameIDs(ids, err, inv.ID)
-		}},
+		getRead("GetUser", false, func() (string, error) { x, err := s.GetUser(ctx, user); return x.Name, err }, "ddbkit smoke"),
+		getRead("GetTeam", false, func() (string, error) { x, err := s.GetTeam(ctx, team); return x.Name, err }, "ddbkit smoke"),
+		listRead("ListMembers", false, func(o page) (kit.Page[taskmgmt.Member], error) { return s.ListMembers(ctx, team, o) },
+			func(m taskmgmt.Member) string { return m.UserID + " " + string(m.Role) }, user+" admin"),
+		listRead("ListUserTeams", false, func(o page) (kit.Page[taskmgmt.Membership], error) { return s.ListUserTeams(ctx, user, o) },
+			func(m taskmgmt.Membership) string { return m.TeamID }, team),
+		listRead("ListTags", false, func(o page) (kit.Page[taskmgmt.Tag], error) { return s.ListTags(ctx, team, o) },
+			func(t taskmgmt.Tag) string { return t.ID }, tag.ID),
+		getRead("GetCounts", false, func() (taskmgmt.Counts, error) { return s.GetCounts(ctx, team) }, counts),
+		listRead("ListDailyCounts", false, func(o page) (kit.Page[taskmgmt.DailyCount], error) {
+			return s.ListDailyCounts(ctx, team, taskmgmt.DailyQuery{From: today.AddDays(-1), To: today.AddDays(1), PageOptions: o})
+		}, func(d taskmgmt.DailyCount) string { return fmt.Sprint(d.Counts) }, fmt.Sprint(counts)),
+		getRead("GetInvitation", false, func() (string, error) { x, err := s.GetInvitation(ctx, team, inv.ID); return x.Email, err }, inv.Email),
+		listRead("ListInvitations", false, func(o page) (kit.Page[taskmgmt.Invitation], error) { return s.ListInvitations(ctx, team, o) },
+			func(i taskmgmt.Invitation) string { return i.ID }, inv.ID),
+	}
+	order := []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDoing, taskmgmt.StatusDone}
+	for _, st := range order {
+		reads = append(reads, getRead("GetTask "+string(st), false, func() (taskmgmt.Status, error) {
+			x, err := s.GetTask(ctx, team, tasks[st])
+			return x.Status, err
+		}, st))
 	}
 	// The boards: every set of statuses by either date (all eight status
 	// GSIs), the overdue boards, and a tag filter.
-	order := []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDoing, taskmgmt.StatusDone}
 	board := func(what string, q taskmgmt.BoardQuery, want ...taskmgmt.Status) smokeRead {
-		return smokeRead{"ListBoard " + what, true, func() error {
-			ids, err := listIDs(func(o kit.PageOptions) (kit.Page[taskmgmt.Task], error) {
-				q.PageOptions = o
-				return s.ListBoard(ctx, team, q)
-			}, func(t taskmgmt.Task) string { return t.ID })
-			var wantIDs []string
-			for _, st := range want {
-				wantIDs = append(wantIDs, tasks[st])
-			}
-			return sameIDs(ids, err, wantIDs...)
-		}}
+		var ids []string
+		for _, st := range want {
+			ids = append(ids, tasks[st])
+		}
+		return listRead("ListBoard "+what, true, func(o page) (kit.Page[taskmgmt.Task], error) {
+			q.PageOptions = o
+			return s.ListBoard(ctx, team, q)
+		}, func(t taskmgmt.Task) string { return t.ID }, ids...)
 	}
 	for _, sort := range []taskmgmt.Sort{taskmgmt.SortStart, taskmgmt.SortEnd} {
 		for set := 1; set < 1<<len(order); set++ {

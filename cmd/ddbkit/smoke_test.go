@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -327,4 +328,50 @@ func setupKondate(t *testing.T, c *dynamodb.Client) ([]string, []string) {
 	}
 	putRaw(t, c, table, map[string]string{"PK": "USER#bob", "SK": "FUTURE#1", "note": "a kind ddbkit does not know"})
 	return []string{"-table", table}, []string{table}
+}
+
+func TestSmokeUsage(t *testing.T) {
+	awsEnv(t)
+	for _, args := range [][]string{
+		{"smoke"},
+		{"smoke", "-timeout", "0s", "todo"},
+		{"smoke", "-env", "prod", "todo"},
+		{"smoke", "-table", "x", "livecomment"},
+		{"smoke", "nosuch"},
+	} {
+		code, out, errOut := ddbkit(t, args...)
+		if code != 2 || strings.Count(errOut, "\n") != 1 || out != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and one line", args, code, out, errOut)
+		}
+	}
+}
+
+// TestSmokeEventually: an eventually consistent read is polled until it
+// shows the write, within -timeout; another error fails it at once.
+func TestSmokeEventually(t *testing.T) {
+	r, err := newSmokeRun(t.Context(), nil, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	lagging := func() error {
+		if calls++; calls < 3 {
+			return notYet("listed nothing")
+		}
+		return nil
+	}
+	if err := r.eventually("lagging", lagging); err != nil || calls != 3 {
+		t.Errorf("a read that shows the write on the third call: %v after %d calls", err, calls)
+	}
+	start := time.Now()
+	err = r.eventually("never", func() error { return notYet("listed nothing") })
+	if err == nil || !strings.Contains(err.Error(), "-timeout") || time.Since(start) > 3*time.Second {
+		t.Errorf("a read that never shows the write: %v after %v, want a failure naming -timeout within it", err, time.Since(start))
+	}
+	calls = 0
+	denied := errors.New("access denied")
+	err = r.eventually("denied", func() error { calls++; return denied })
+	if !errors.Is(err, denied) || calls != 1 {
+		t.Errorf("a read that fails: %v after %d calls, want the error after one", err, calls)
+	}
 }
