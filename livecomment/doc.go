@@ -16,6 +16,7 @@
 //	                                                         GSI hostId-index: hostId, createdAt; projection ALL
 //	LiveComment-Comments-{env}     roomId, commentId         content, nickname, createdAt
 //	                                                         GSI roomId-createdAt-index: roomId, createdAt; projection ALL
+//	                               (sharded: roomId is "{roomId}#{shard}"; see "Sharded comments")
 //	LiveComment-Connections-{env}  connectionId              roomId, timestamp
 //	                                                         GSI roomId-index: roomId; projection ALL
 //
@@ -40,7 +41,9 @@
 //	  create a room                   CreateRoom        1 TransactWriteItems (a conditional put)
 //	  close a room                    CloseRoom         1 UpdateItem
 //	a room's comments (Query)         ListComments      1 Query of roomId-createdAt-index per page, oldest first
-//	post a comment (PutItem)          PostComment       1 TransactWriteItems (room check + put)
+//	                                                    (sharded: N+1 Queries per page, one per shard and one of
+//	                                                    the room's unsharded partition, merged)
+//	post a comment (PutItem)          PostComment       1 TransactWriteItems (room check + put; sharded: put to its shard)
 //	connection by connectionId        GetConnection     1 GetItem
 //	a room's connections (GSI)        ListConnections   1 Query of roomId-index per page
 //	joinRoom                          JoinRoom          1 TransactWriteItems (room check + put)
@@ -206,7 +209,7 @@
 //	GetRoom           1 RCU                         strong
 //	GetConnection     1 RCU                         strong
 //	ListHostRooms     0.5 RCU per 4 KB of entries   eventual (an index)
-//	ListComments      0.5 RCU per 4 KB of entries   eventual (an index)
+//	ListComments      0.5 RCU per 4 KB of entries   eventual (an index); sharded: per Query, N+1 Queries
 //	ListConnections   0.5 RCU per 4 KB of entries   eventual (an index)
 //	CreateRoom        4 WCU (table, hostId-index; doubled in a transaction)
 //	CloseRoom         2 WCU (table, hostId-index)
@@ -231,6 +234,104 @@
 // attributes returned. CloseRoom returns the closed room from its own
 // UpdateItem (ReturnValues), which costs no read.
 //
+// # Sharded comments
+//
+// A room's comments share one partition-key value, roomId, in the table
+// and in roomId-createdAt-index. DynamoDB serves one value about 1,000
+// WCU/s, and a post writes 2 WCU to each (a transactional put of an item
+// under 1 KB): one room takes about 500 comments/s at most, and a throttled
+// index partition throttles the table's writes too. Options.CommentShards
+// = N (2 to MaxCommentShards) spreads a room's new comments over N
+// partitions; the default, 0, is the seed's layout, unchanged.
+//
+//   - The layout: a new comment's roomId is "{roomId}#{shard}", the shard
+//     being CommentShard(commentId, N): FNV-1a (32 bits) of the comment
+//     ID's bytes, modulo N, in decimal ("…#0" to "…#15" for N = 16), so a
+//     comment's shard is recomputable from its ID and another writer can
+//     write the layout. The sort key, commentId, and every other attribute
+//     are unchanged. Room IDs hold no '#', so the suffix is unambiguous;
+//     reads strip it (Comment.RoomID is the room's ID).
+//   - Which key carries the shard: roomId, which is both the table's
+//     partition key and the index's, so both are sharded by the one
+//     attribute. Both need it: every post writes the table's partition and
+//     the index's alike, and either would cap the room. Sharding only the
+//     index would take a new attribute and a new GSI (an index's key
+//     cannot change in place) and leave the table's partition hot;
+//     sharding only the table is impossible, the attribute being shared.
+//     No table or index changes: the same definitions serve both layouts.
+//   - ListComments merges, with a k-way merge, the room's N shards and its
+//     unsharded partition (shard "none": the comments posted before the
+//     switch, and those the seed's app still posts), each read by its own
+//     Query of roomId-createdAt-index, in the index's order: createdAt,
+//     then, for equal createdAt, the index's tie order (DynamoDB Local
+//     orders ties by a digest of the comment ID, and the merge compares
+//     the same digest), so the merged order is total, deterministic and
+//     exactly the unsharded listing's over the same comments (tested
+//     against it on both stores, ties across shards included). DynamoDB
+//     documents no order for ties; a store never stamps a millisecond
+//     twice, so only other writers' comments tie.
+//   - Pages: a page holds the limit's comments, or all that is left, and
+//     Next is "" exactly when nothing follows, as today: each shard's
+//     Query reads the page's limit and one more from the shard's position.
+//     Items that cannot be decoded are reported in Page.Skipped and count
+//     toward the page, as today.
+//   - The cursor holds every partition's position (the createdAt and
+//     commentId of the last comment listed from it) in one ddb cursor,
+//     tagged as a whole (HMAC, keyed by CursorSecret) and bound to the
+//     Comments table, the room and N; each position is rebuilt as a key
+//     of its own partition, so even a forged cursor reads nothing else.
+//     Unsharded cursors are refused by the sharded listing and the other
+//     way round, as are cursors of another N: after changing
+//     CommentShards, a listing restarts without a cursor. A position is a
+//     comment that was listed, so pages never skip or repeat a comment of
+//     a shard, whatever order DynamoDB gives its ties. Comments posted
+//     after a page are listed by the next ones, in their place. The cursor
+//     grows with N: up to about 70 bytes a partition (some 1.5 KB for N
+//     = 16, 6 KB for 64).
+//   - Read cost: N+1 Queries per page, whatever its limit, each reading up
+//     to the limit and one more entries, so up to (N+1)×(limit+1) entries
+//     read for limit returned, at 0.5 RCU per 4 KB per Query, each
+//     rounded up on its own. With comments spread evenly, each shard
+//     gives about limit/N of the page but reads up to limit+1 entries: a
+//     page of 50 comments of about 175 bytes, in a busy room of 16 shards,
+//     reads 17 × 51 entries, 17 × 1.5 RCU, where the unsharded page reads
+//     1.5 RCU (TestShardedCapacity prices a small room's page). Reading
+//     fewer per shard would take a second Query of the shards that run
+//     dry, and so more than N+1 Queries; the bound was kept. The Queries
+//     run concurrently on DynamoDB (up to 16 at once), so a page takes
+//     about the time of one. Prefer small pages with many shards.
+//   - Writes cost what they cost unsharded: the same item, in another
+//     partition. Idempotency keys stay scoped to the room.
+//   - The room check is not sharded: every PostComment checks the room's
+//     item in its transaction, which writes 2 WCU to that one item. The
+//     item's limit (about 1,000 WCU/s) then caps a room near 500 posts/s
+//     however many shards its comments have; taking the room check off
+//     that item (a read, cached, instead of the transaction's check) is
+//     the next step for a busier room, and is not done here.
+//
+// When to switch: when a room's sustained posting rate nears 400 posts/s
+// (the unsharded partitions' 500, less headroom), or DynamoDB reports
+// throttling on roomId-createdAt-index or the table's partition of one
+// room. Choose N for the peak rate at 2 WCU per post on each partition:
+// N ≥ rate / 400 (N = 16 for 5,000 posts/s), and no more than that, as
+// every page costs N+1 Queries.
+//
+// How to migrate a live table: no rewrite, no new index. Deploy the stores
+// with CommentShards set; new comments go to the shards, old ones stay
+// where they are and are read as the unsharded partition of the merge, as
+// are the comments the seed's app keeps posting there meanwhile. Cursors
+// issued before the switch are refused (ErrInvalidCursor): the listing
+// restarts. All stores of the table must use the same N: a store with a
+// smaller N does not read the shards past its own. N may later grow,
+// since a larger N reads every shard of a smaller one, but never shrink.
+//
+// What the seed's own app no longer reads once sharding is on: it queries
+// roomId = the room's ID (its own table has no roomId-createdAt-index, and
+// it reads the base table), so it sees only the room's unsharded
+// partition: the comments posted before the switch and its own, none of
+// the sharded ones. Switch the app's readers (GetRoomCommentsFunction) to
+// this package, or to the layout above, before its writers.
+//
 // # Other writers
 //
 // The seed's Lambda functions keep writing these tables. What they, or any
@@ -244,7 +345,10 @@
 //     "OPEN", and CloseRoom closes only an "OPEN" room. Close with the
 //     condition status = "OPEN" and stamp updatedAt in the same write, or
 //     a concurrent close of this package may be overwritten.
-//   - Comments: roomId, commentId and createdAt are Strings, and createdAt
+//   - Comments: roomId, commentId and createdAt are Strings (roomId as
+//     "{roomId}#{shard}" for the sharded layout, with CommentShard's
+//     shard: another shard's comments are listed all the same, but a
+//     count past N is never read), and createdAt
 //     is in the form "YYYY-MM-DDThh:mm:ss.sssZ" (toISOString's): a comment
 //     without createdAt is missing from roomId-createdAt-index and never
 //     listed, and one in another form is listed where its string sorts (see
@@ -288,8 +392,8 @@
 //
 // Every error starts with "livecomment: " and matches exactly one of
 // ddbkit's sentinels with errors.Is: ErrInvalidArgument (as a
-// *ddbkit.ValidationError naming the field: an input's, or the Clock or
-// CursorSecret option's), ErrNotFound, ErrAlreadyExists (an ID generator
+// *ddbkit.ValidationError naming the field: an input's, or the Clock,
+// CursorSecret or CommentShards option's), ErrNotFound, ErrAlreadyExists (an ID generator
 // that repeats, or another caller's identical item), ErrConflict (ErrRoomClosed, conflicts
 // that outlast the retries, an idempotency key reused), ErrInvalidCursor,
 // ErrCorruptItem (stored data that cannot be read), ErrUnavailable

@@ -208,3 +208,47 @@ func ExampleMemoryStore_Import() {
 	// true
 	// livecomment: import: corrupt item: table LiveComment-Rooms-prod, key {roomId=r2}, attribute "createdAt": "yesterday" is not an ISO 8601 date and time
 }
+
+// A live table switched to the sharded comment layout: the comments posted
+// before the switch stay in the room's partition, where the seed's app
+// reads them; the new ones go to their shards, and ListComments merges
+// both in createdAt order. (Two memory stores stand for the deployments
+// before and after the switch; Export and Import carry the table over.)
+func ExampleOptions_commentShards() {
+	ctx := context.Background()
+	clock := ddbkit.StepClock(time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC), time.Second)
+	before := livecomment.NewMemoryStore(func(o *livecomment.Options) { o.Clock = clock })
+	room, _ := before.CreateRoom(ctx, livecomment.NewRoom{Name: "room", HostID: "host-1"})
+	for _, text := range []string{"一", "二"} {
+		_, _ = before.PostComment(ctx, room.ID, livecomment.NewComment{Content: text})
+	}
+
+	after := livecomment.NewMemoryStore(func(o *livecomment.Options) {
+		o.Clock = clock
+		o.CommentShards = 4
+	})
+	_ = after.Import(before.Export())
+	for _, text := range []string{"三", "四", "五"} {
+		_, _ = after.PostComment(ctx, room.ID, livecomment.NewComment{Content: text})
+	}
+	for c, err := range livecomment.AllComments(ctx, after, room.ID) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(c.Content, c.CreatedAt.Format(time.TimeOnly), c.RoomID == room.ID)
+	}
+	// Where each comment is stored: the room's ID, or its shard's.
+	shards := map[string]bool{}
+	for _, item := range after.Export()[livecomment.Tables("dev").Comments] {
+		pk := item["roomId"].(*types.AttributeValueMemberS).Value
+		shards[strings.TrimPrefix(pk, room.ID)] = true
+	}
+	fmt.Println(len(shards) > 1, shards[""])
+	// Output:
+	// 一 09:00:01 true
+	// 二 09:00:02 true
+	// 三 09:00:03 true
+	// 四 09:00:04 true
+	// 五 09:00:05 true
+	// true true
+}

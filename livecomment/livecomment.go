@@ -117,10 +117,15 @@ type CommentReader interface {
 	// room has no comments. The index is eventually consistent on
 	// DynamoDB. Comments that cannot be read are left out and reported in
 	// Page.Skipped. It returns ErrInvalidArgument (also for a
-	// CursorSecret of 1 to 15 bytes), ErrInvalidCursor, ErrSchemaMismatch
-	// if the table lacks the index (run EnsureTables), and ErrUnavailable.
-	// No listing filters: a page reads its limit of index entries and one
-	// more, whatever the partition holds.
+	// CursorSecret of 1 to 15 bytes, and a CommentShards no layout has),
+	// ErrInvalidCursor, ErrSchemaMismatch if the table lacks the index
+	// (run EnsureTables), and ErrUnavailable. No listing filters: a page
+	// reads its limit of index entries and one more, whatever the
+	// partition holds. With Options.CommentShards = N, a page is N+1
+	// Queries, one per shard and one of the room's unsharded partition,
+	// merged in the same order, with the same page sizes; its cursors are
+	// not the unsharded listing's, nor another N's (see "Sharded
+	// comments" in the package documentation).
 	ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
 }
 
@@ -140,7 +145,8 @@ type CommentStore interface {
 	// (within ten minutes on DynamoDB), and ErrUnavailable (the comment may
 	// then be stored: repeat with an idempotency key to post it at most
 	// once). ErrInvalidArgument also reports a Clock reading outside the
-	// years 0001-9999.
+	// years 0001-9999, and a CommentShards no layout has. With
+	// Options.CommentShards, the comment is stored in its shard.
 	PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error)
 }
 
