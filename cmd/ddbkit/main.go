@@ -39,9 +39,15 @@
 // in its own partitions, never by Scan) and checks, strongly consistent,
 // that nothing is left. It never creates or changes a table (a missing
 // one is an error that points to ensure) and touches no item outside its
-// own keys, so it is safe on production tables. It takes the flags of
-// ensure; it prints what it wrote, read and deleted, and any failure is
-// one line and exit status 1.
+// own keys, so it is safe on production tables. Two exceptions are by
+// design: todo's user item is the run's own key in the partition all
+// users share, and kondate's public catalog, whose partitions every entry
+// shares, is not written or read. taskmgmt's invitation goes to an address
+// at example.invalid, which the stream's mailer sees and cannot deliver.
+// It takes the flags of ensure; it prints what it wrote, read and deleted,
+// and any failure is one line and exit status 1. Its role needs the
+// store's grants (ddbkit iam), DescribeTable, and Query and DeleteItem on
+// the tables.
 //
 // ensure never changes an existing table unless -apply is given: a table
 // owned by infrastructure as code (a CloudFormation or CDK stack) is
