@@ -26,7 +26,7 @@ const smokeMarker = "ddbkit-smoke-"
 // smokeDomains are the write-then-read checks, by domain. Each writes
 // through the domain's DynamoDB store under keys of r.id alone, reads
 // back through every read path, registers how to delete what it wrote
-// (r.cleanup) and which partitions are its own (r.own, r.ownKey), and
+// (onCleanup) and which partitions are its own (owns, ownsKey), and
 // returns the first failure; the runner then deletes and verifies.
 var smokeDomains = map[string]func(r *smokeRun, tf *tableFlags, tables []string) error{
 	"todo":        smokeTodo,
@@ -79,12 +79,12 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "  wrote %d: %s\n", len(r.wrote), strings.Join(r.wrote, "; "))
 	fmt.Fprintf(stdout, "  read %d paths: %s\n", len(r.reads), strings.Join(r.reads, "; "))
 	fmt.Fprintf(stdout, "  deleted: %d through the store, %d more by key; verified gone, strongly consistent: %d partitions, %d items of shared partitions\n",
-		r.counts["deleted"], r.counts["swept"], len(r.own), len(r.ownKeys))
+		r.deleted, r.swept, len(r.own), len(r.ownKeys))
 	return nil
 }
 
-// tableActive fails unless the table exists and is ACTIVE: smoke never
-// creates or changes a table.
+// tableActive fails unless the table exists and serves requests: smoke
+// never creates or changes a table.
 func tableActive(ctx context.Context, c *dynamodb.Client, domain, name string) error {
 	out, err := c.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	var nf *types.ResourceNotFoundException
@@ -121,7 +121,8 @@ type smokeRun struct {
 	cleanup []smokeStep // undone last first
 	own     []smokePart // partitions only this run writes
 	ownKeys []smokeKey  // single items in partitions others share
-	counts  map[string]int
+	deleted int         // cleanups run
+	swept   int         // items deleted by key
 }
 
 type smokeStep struct {
@@ -146,7 +147,7 @@ func newSmokeRun(ctx context.Context, c smokeClient, timeout time.Duration) (*sm
 	if _, err := rand.Read(b); err != nil {
 		return nil, err
 	}
-	return &smokeRun{ctx: ctx, c: c, id: smokeMarker + hex.EncodeToString(b), timeout: timeout, counts: map[string]int{}}, nil
+	return &smokeRun{ctx: ctx, c: c, id: smokeMarker + hex.EncodeToString(b), timeout: timeout}, nil
 }
 
 // newID returns a fresh ID of this run, for the stores' NewID options.
@@ -173,7 +174,7 @@ func (r *smokeRun) run(domain string, check func() error) error {
 		if err := s.fn(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("delete %s: %w", s.what, err))
 		} else {
-			r.count("deleted")
+			r.deleted++
 		}
 	}
 	if err := r.sweep(ctx); err != nil {
@@ -182,13 +183,22 @@ func (r *smokeRun) run(domain string, check func() error) error {
 	if err := r.verifyGone(ctx); err != nil {
 		errs = append(errs, err)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("smoke %s (partition %s): %s", domain, r.id, strings.ReplaceAll(err.Error(), "\n", "; "))
+	// One line, each failure after a "; ", every one still matchable.
+	var all error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case all == nil:
+			all = err
+		default:
+			all = fmt.Errorf("%w; %w", all, err)
+		}
+	}
+	if all != nil {
+		return fmt.Errorf("smoke %s (partition %s): %w", domain, r.id, all)
 	}
 	return nil
 }
-
-func (r *smokeRun) count(what string) { r.counts[what]++ }
 
 // checkOwn refuses a key that is not the run's: a guard between a bug in
 // a domain's check and someone else's data. (partitionKeys checks again.)
@@ -316,20 +326,27 @@ func (r *smokeRun) eventually(what string, fn func() error) error {
 	}
 }
 
-// sweep deletes, by key, every item left in the run's own partitions:
-// the items a domain has no delete operation for, and any a failed run
-// left behind.
+// sweep deletes, by key, every item left in the run's own partitions
+// and its items of shared partitions: the items a domain has no delete
+// operation for, and any a failed run left behind.
 func (r *smokeRun) sweep(ctx context.Context) error {
+	left := slices.Clone(r.ownKeys)
 	for _, p := range r.own {
 		keys, err := r.partitionKeys(ctx, p)
 		if err != nil {
 			return err
 		}
 		for _, k := range keys {
-			if _, err := r.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(p.table), Key: k}); err != nil {
-				return fmt.Errorf("delete an item of partition %s=%s of %s: %w", p.attr, p.value, p.table, err)
-			}
-			r.count("swept")
+			left = append(left, smokeKey{p.table, k})
+		}
+	}
+	for _, k := range left {
+		out, err := r.c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: aws.String(k.table), Key: k.key, ReturnValues: types.ReturnValueAllOld})
+		if err != nil {
+			return fmt.Errorf("delete item %s of %s: %w", keyString(k.key), k.table, err)
+		}
+		if out.Attributes != nil {
+			r.swept++
 		}
 	}
 	return nil

@@ -375,3 +375,40 @@ func TestSmokeEventually(t *testing.T) {
 		t.Errorf("a read that fails: %v after %d calls, want the error after one", err, calls)
 	}
 }
+
+// cancelAfter cancels the run's context once n transactions went through,
+// as an operator's Ctrl-C in the middle of the writes would.
+type cancelAfter struct {
+	smokeClient
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
+	out, err := c.smokeClient.TransactWriteItems(ctx, in, optFns...)
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+	return out, err
+}
+
+// TestSmokeInterrupted: a run whose context ends in the middle of its
+// writes fails, and still deletes what it wrote.
+func TestSmokeInterrupted(t *testing.T) {
+	c := ddbtest.Client(t)
+	_, tables := setupTodo(t, c)
+	before := snapshot(t, c, tables)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	r, err := newSmokeRun(ctx, &cancelAfter{smokeClient: c, n: 3, cancel: cancel}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.run("todo", func() error { return smokeTodo(r, &tableFlags{}, tables) })
+	if !errors.Is(err, context.Canceled) || len(r.wrote) != 3 {
+		t.Fatalf("run: %v after %d writes, want context.Canceled after 3", err, len(r.wrote))
+	}
+	if after := snapshot(t, c, tables); !bytes.Equal(before[0], after[0]) {
+		t.Errorf("an interrupted run left the table changed:\nbefore %s\nafter  %s", before[0], after[0])
+	}
+}
