@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -290,4 +291,67 @@ func TestShardedCapacity(t *testing.T) {
 		_, err := s.PostComment(ctx, r.ID, livecomment.NewComment{Content: "質問です"})
 		return err
 	})
+}
+
+// TestShardedReadCost prices a page of 50 in a busy room (60 comments in
+// each shard, none left unsharded) on DynamoDB Local, for the seed's
+// layout and 4, 16 and 64 shards: N+1 Queries, each reading the page's
+// limit and one more entries (51 comments of about 140 bytes: 1 RCU),
+// so N RCU a page (DynamoDB Local charges nothing for the empty unsharded
+// partition; DynamoDB charges a read's minimum), against 1 unsharded. It
+// logs the cursor's length too.
+func TestShardedReadCost(t *testing.T) {
+	c := ddbtest.Client(t)
+	env := ddbtest.UniqueName("t")
+	t.Cleanup(func() { dropEnv(c, env) })
+	if _, err := livecomment.EnsureTables(t.Context(), c, env); err != nil {
+		t.Fatal(err)
+	}
+	n := livecomment.Tables(env)
+	var lines []string
+	for _, shards := range []int{0, 4, 16, 64} {
+		room := fmt.Sprint("room-", shards)
+		var puts []types.WriteRequest
+		for p := -1; p < shards; p++ {
+			pk := room
+			if p >= 0 {
+				pk = fmt.Sprint(room, "#", p)
+			}
+			if p < 0 && shards > 0 {
+				continue // the unsharded partition of a room sharded from the start: empty
+			}
+			for i := range 60 {
+				puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: map[string]types.AttributeValue{
+					"roomId": S(pk), "commentId": S(fmt.Sprintf("018cc251-%04x-7000-8000-%012d", i, p+1)),
+					"content": S("楽しみにしています！"), "nickname": S("たろう"),
+					"createdAt": S(fmt.Sprintf("2024-01-05T10:%02d:%02d.000Z", i/60, i%60)),
+				}}})
+			}
+		}
+		for len(puts) > 0 {
+			k := min(25, len(puts))
+			if _, err := c.BatchWriteItem(t.Context(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{n.Comments: puts[:k]}}); err != nil {
+				t.Fatal(err)
+			}
+			puts = puts[k:]
+		}
+		counts := ddbtest.NewCountingClient(c)
+		capacity := ddbtest.NewCapacityClient(counts)
+		s := livecomment.NewDynamoStore(capacity, func(o *livecomment.Options) { o.Env = env; o.CommentShards = shards })
+		var p ddbkit.Page[livecomment.Comment]
+		got := capacity.Measure(func() {
+			var err error
+			if p, err = s.ListComments(t.Context(), room, ddbkit.PageOptions{Limit: 50}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		queries := counts.Count("Query")
+		want := ddbtest.Capacity{Read: float64(max(1, shards))}
+		if len(p.Items) != 50 || p.Next == "" || queries != shards+1 || got != want {
+			t.Errorf("%d shards: a page of %d (a cursor of %d bytes) took %d Queries, %+v; want 50, a cursor, %d Queries, %+v",
+				shards, len(p.Items), len(p.Next), queries, got, shards+1, want)
+		}
+		lines = append(lines, fmt.Sprintf("%2d shards: %2d Queries, %4.1f RCU, a cursor of %4d bytes", shards, queries, got.Read, len(p.Next)))
+	}
+	t.Logf("a page of 50 comments in a busy room:\n%s", strings.Join(lines, "\n"))
 }
