@@ -161,6 +161,15 @@ func (r *smokeRun) newID() string {
 // as the run's before the write that makes it.
 func (r *smokeRun) peekID() string { return fmt.Sprintf("%s-%03d", r.id, r.seq+1) }
 
+// madeAs fails unless the store gave what it made the ID peekID
+// foretold, under which the run registered its partitions.
+func madeAs(what, got, want string, err error) error {
+	if err == nil && got != want {
+		err = fmt.Errorf("the store made %s ID %q, not %q (NewID's next)", what, got, want)
+	}
+	return err
+}
+
 // run runs check, then, whatever it returned, the cleanups, the sweep of
 // the run's own partitions and the check that nothing of the run is left.
 // The cleanup runs on a context that the caller's cancellation does not

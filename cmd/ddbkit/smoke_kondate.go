@@ -143,12 +143,13 @@ func smokeKondate(r *smokeRun, _ *tableFlags, tables []string) error {
 			return err
 		}},
 		smokeWrite{"a share link of the recipe", func() (err error) {
-			r.owns(table, "PK", "SHARE#"+r.peekID())
+			id := r.peekID()
+			r.owns(table, "PK", "SHARE#"+id)
 			link, err = s.CreateShareLink(ctx, user, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: recipe.ID, AuthorName: name})
 			if err == nil {
 				r.onCleanup("share link "+link.ID+" (DeleteShareLink)", func(ctx context.Context) error { return s.DeleteShareLink(ctx, user, link.ID) })
 			}
-			return err
+			return madeAs("share link", link.ID, id, err)
 		}},
 	)
 	if err != nil {

@@ -30,7 +30,7 @@ func smokeLivecomment(r *smokeRun, tf *tableFlags, tables []string) error {
 		if err := r.write(fmt.Sprintf("room %d", i+1), func() error {
 			room, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "ddbkit smoke", HostID: host})
 			rooms = append(rooms, room)
-			return err
+			return madeAs("room", room.ID, id, err)
 		}); err != nil {
 			return err
 		}

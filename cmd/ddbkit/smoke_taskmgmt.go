@@ -40,10 +40,7 @@ func smokeTaskmgmt(r *smokeRun, _ *tableFlags, tables []string) error {
 	r.owns(invTable, "PK", "TEAM#"+team)
 	if err := r.write("team "+team+" of the user", func() error {
 		got, err := s.CreateTeam(ctx, user, taskmgmt.NewTeam{Name: "ddbkit smoke"})
-		if err == nil && got.ID != team {
-			err = fmt.Errorf("the store made team ID %q, want %q", got.ID, team)
-		}
-		return err
+		return madeAs("team", got.ID, team, err)
 	}); err != nil {
 		return err
 	}
