@@ -25,6 +25,7 @@
 //	                                               status_group1..3, start_sort_sk, end_sort_sk
 //	counter     TEAM#<teamId>  COUNTER#ALL         todo, doing, done (N)
 //	            TEAM#<teamId>  COUNTER#<YYYY-MM-DD> todo, doing, done, expiresAt (N, epoch seconds)
+//	            (with Options.CounterShards, also COUNTER#ALL#<n> and COUNTER#<YYYY-MM-DD>#<n>: see Sharded counters)
 //
 // Every item has type (user, user_team, team, team_user, team_tag, task,
 // counter). Attribute names are the seed's, its spellings team_discription
@@ -228,6 +229,43 @@
 // so that concurrent writers cannot make the counters drift.
 // RecalculateCounters rebuilds COUNTER#ALL from the tasks for data written
 // by others, conditional on the counter as it read it first.
+//
+// # Sharded counters
+//
+// Every task write of a team updates COUNTER#ALL, and every creation and
+// status move today's counter too: one item each, which DynamoDB caps at
+// about 1,000 writes a second however the table scales. A bulk import of
+// thousands of tasks into one team throttles on them. Options.CounterShards
+// = N (2 to MaxCounterShards) spreads each counter over N items in the
+// team's partition:
+//
+//	shard 0        TEAM#<teamId>  COUNTER#ALL, COUNTER#<YYYY-MM-DD>          (the seed's items)
+//	shard n > 0    TEAM#<teamId>  COUNTER#ALL#<n>, COUNTER#<YYYY-MM-DD>#<n>  (same attributes)
+//
+// A task's writes update the shard its ID picks (FNV-1a of the ID, mod
+// N), so a retried write updates the same items. Reads sum the shards:
+// GetCounts is one consistent Query (SK begins_with COUNTER#ALL) instead of
+// a GetItem, N items of about 100 bytes, 0.5 to 1 RCU; ListDailyCounts sums
+// each date's shards, which sort together, and never splits a date between
+// pages: it reads up to (limit+1) × N counters per Query and ends its page
+// after the last whole date. RecalculateCounters counts the tasks, writes
+// the total to shard 0 and deletes the other shards, in one transaction
+// conditioned on every shard as read; a recount without drift leaves the
+// shards as they are.
+//
+// When to switch: when a team's task writes approach 1,000 a second, or
+// the counters throttle (ddbtest.PartitionClient shows it in load tests).
+// Switching is live, with no rewrite: shard 0 is the seed's item, so the
+// counts written before keep counting, and new writes spread. Switching
+// back: RecalculateCounters with the shards still on folds them into shard
+// 0, then CounterShards can go; a store without shards reads shard 0 only
+// and lists shard 0 only among the daily counters.
+//
+// What the seed's own app can no longer read once shards are on: its
+// COUNTER#ALL and COUNTER#<date> GetItems see shard 0 alone, a part of the
+// counts. Another writer of the table must read COUNTER#ALL as the sum of
+// SK begins_with COUNTER#ALL (and a day as the sum of its COUNTER#<date>
+// and COUNTER#<date>#<n>), and may write any one shard.
 //
 // # Roles
 //

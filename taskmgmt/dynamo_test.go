@@ -47,6 +47,16 @@ func TestDynamoStore(t *testing.T) {
 	})
 }
 
+// TestDynamoShardedCounters runs the counter tests with sharded counters
+// on DynamoDB Local, recording their IAM grants too (iam.json).
+func TestDynamoShardedCounters(t *testing.T) {
+	iamPart(t)
+	taskmgmttest.RunShardedCounters(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
+		return s
+	})
+}
+
 var start = time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
 
 // deterministic gives a store a fixed clock and the IDs id01, id02, ... in

@@ -21,7 +21,7 @@ var iamInterfaces = []reflect.Type{
 }
 
 // iamRec records the grants of the conformance suite's calls on DynamoDB
-// Local (TestDynamoStore and TestDynamoInvitations), which iamPart checks against iam.json.
+// Local (TestDynamoStore, TestDynamoInvitations and TestDynamoShardedCounters), which iamPart checks against iam.json.
 var iamRec = iamrec.New("github.com/ddbkit/ddbkit/taskmgmt", func(table string) (string, bool) {
 	if strings.Contains(table, "invitation") {
 		return taskmgmt.DefaultInvitationTableName, true
@@ -30,7 +30,7 @@ var iamRec = iamrec.New("github.com/ddbkit/ddbkit/taskmgmt", func(table string) 
 }, iamInterfaces...)
 
 func iamPart(t *testing.T) {
-	iamRec.Part(t, 2, "iam.json", "taskmgmt", map[string]string{
+	iamRec.Part(t, 3, "iam.json", "taskmgmt", map[string]string{
 		taskmgmt.DefaultTableName:           "the task table (Options.TableName)",
 		taskmgmt.DefaultInvitationTableName: "the invitation table (Options.InvitationTableName)",
 	}, iamInterfaces...)

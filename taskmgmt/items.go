@@ -268,8 +268,8 @@ func tagItem(t Tag) ddb.Item {
 // counterItem is a counter as the DynamoDB store's updates leave it (it
 // writes counters with ADD and SET, never whole): type, the three counts,
 // and expiresAt when the counter has one (the daily counters).
-func counterItem(teamID string, c DailyCount) ddb.Item {
-	return encode(counterCodec, counterLayout{head: headOf(counterKey(teamID, c.Date), typeCounter),
+func counterItem(teamID string, c DailyCount, shard int) ddb.Item {
+	return encode(counterCodec, counterLayout{head: headOf(counterShardKey(teamID, c.Date, shard), typeCounter),
 		Todo: c.Todo, Doing: c.Doing, Done: c.Done, ExpiresAt: unix(c.ExpiresAt)})
 }
 
@@ -496,16 +496,29 @@ func decodeCounts(t ddb.Table, item ddb.Item) (Counts, stored, error) {
 	return Counts{Todo: st.Todo, Doing: st.Doing, Done: st.Done}, st, nil
 }
 
+// decodeDaily decodes a daily counter of the seed's layout; the shards of
+// sharded counters (Options.CounterShards) are left out (backend.ErrSkip):
+// their counts are not the day's.
 func decodeDaily(t ddb.Table, item ddb.Item) (DailyCount, error) {
+	d, shard, err := decodeDailyShard(t, item)
+	if err == nil && shard > 0 {
+		return DailyCount{}, backend.ErrSkip
+	}
+	return d, err
+}
+
+// decodeDailyShard decodes one shard of a daily counter (COUNTER#<date>,
+// shard 0, or COUNTER#<date>#<n>).
+func decodeDailyShard(t ddb.Table, item ddb.Item) (DailyCount, int, error) {
 	c, st, err := decodeCounts(t, item)
 	if err != nil {
-		return DailyCount{}, err
+		return DailyCount{}, 0, err
 	}
-	day, ok := idFrom(st.SK, segCounter)
-	if !ok || !Date(day).Valid() {
-		return DailyCount{}, ddb.Corrupt(t, item, AttrSK, "%q is not COUNTER#<YYYY-MM-DD>", st.SK)
+	day, shard, ok := counterSK(st.SK)
+	if !ok || !day.Valid() {
+		return DailyCount{}, 0, ddb.Corrupt(t, item, AttrSK, "%q is not COUNTER#<YYYY-MM-DD>, optionally followed by #<shard>", st.SK)
 	}
-	return DailyCount{Date: Date(day), Counts: c, ExpiresAt: epoch(st.ExpiresAt)}, nil
+	return DailyCount{Date: day, Counts: c, ExpiresAt: epoch(st.ExpiresAt)}, shard, nil
 }
 
 func epoch(sec int64) time.Time {

@@ -80,10 +80,10 @@ func TestItemLayouts(t *testing.T) {
 				"team_tag_color": &types.AttributeValueMemberM{Value: ddb.Item{"color": S("c"), "backgroundColor": S("")}}}},
 		{"task", taskItem(task), wantTask},
 		{"task without tags", taskItem(untagged), wantUntagged},
-		{"daily counter", counterItem("t", DailyCount{Date: "2025-01-01", Counts: Counts{Todo: 1, Doing: -2}, ExpiresAt: exp}),
+		{"daily counter", counterItem("t", DailyCount{Date: "2025-01-01", Counts: Counts{Todo: 1, Doing: -2}, ExpiresAt: exp}, 0),
 			ddb.Item{"PK": S("TEAM#t"), "SK": S("COUNTER#2025-01-01"), "type": S("counter"), "todo": N("1"), "doing": N("-2"),
 				"done": N("0"), "expiresAt": N("1768227600")}},
-		{"total counter", counterItem("t", DailyCount{Counts: Counts{Done: 3}}),
+		{"total counter", counterItem("t", DailyCount{Counts: Counts{Done: 3}}, 0),
 			ddb.Item{"PK": S("TEAM#t"), "SK": S("COUNTER#ALL"), "type": S("counter"), "todo": N("0"), "doing": N("0"), "done": N("3")}},
 		{"invitation", invitationItem(inv), wantInv},
 		{"invitation without createdAt", invitationItem(noCreated), wantNoCreated},
@@ -165,7 +165,7 @@ func TestDecodeMatchesAttributevalue(t *testing.T) {
 	tbl := table("t")
 	task := taskItem(Task{ID: "k", TeamID: "t", Title: "title", Description: "d", Status: StatusDoing, Start: "2025-01-01", End: "2025-01-02", TagIDs: []string{"a", "b"}})
 	tag := tagItem(Tag{ID: "g", TeamID: "t", Name: "n", Color: Color{Color: "c", BackgroundColor: "b"}})
-	counter := counterItem("t", DailyCount{Date: "2025-01-01", Counts: Counts{Todo: 1, Doing: -2, Done: 3}})
+	counter := counterItem("t", DailyCount{Date: "2025-01-01", Counts: Counts{Todo: 1, Doing: -2, Done: 3}}, 0)
 	odd := func(base ddb.Item, attrs ...any) ddb.Item {
 		it := ddb.CloneItem(base)
 		for i := 0; i < len(attrs); i += 2 {

@@ -1,6 +1,8 @@
 package taskmgmt
 
 import (
+	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"github.com/ddbkit/ddbkit/internal/ddb"
@@ -49,6 +51,57 @@ func counterKey(teamID string, day Date) itemKey {
 		return itemKey{teamPK(teamID), join(segCounter, counterAll)}
 	}
 	return itemKey{teamPK(teamID), join(segCounter, string(day))}
+}
+
+// counterShardKey is shard shard of counterKey(teamID, day): shard 0 is
+// the seed's item itself, shard n > 0 the same sort key followed by #<n>
+// (Options.CounterShards).
+func counterShardKey(teamID string, day Date, shard int) itemKey {
+	k := counterKey(teamID, day)
+	if shard > 0 {
+		k.sk = join(k.sk, strconv.Itoa(shard))
+	}
+	return k
+}
+
+// counterSK parses a counter's sort key: COUNTER#ALL or COUNTER#<date>,
+// then #<shard> for a shard other than 0 (counterShardKey). day is "" for
+// COUNTER#ALL; ok is false for a sort key of another shape (the date is
+// checked by the caller).
+func counterSK(sk string) (day Date, shard int, ok bool) {
+	rest, ok := strings.CutPrefix(sk, segCounter+keys.Sep)
+	if !ok || rest == "" {
+		return "", 0, false
+	}
+	d, n, sharded := strings.Cut(rest, keys.Sep)
+	if sharded {
+		i, err := strconv.Atoi(n)
+		if err != nil || i < 1 || strconv.Itoa(i) != n {
+			return "", 0, false
+		}
+		shard = i
+	}
+	if d == counterAll {
+		return "", shard, true
+	}
+	return Date(d), shard, d != ""
+}
+
+// counterShard is the shard of the counters a task's writes update, of n
+// (n < 2: the one counter). It depends on the task ID alone, so that a
+// retried write updates the same items.
+func counterShard(taskID string, n int) int {
+	if n < 2 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(taskID))
+	return int(h.Sum32() % uint32(n))
+}
+
+// counterAllQuery reads every shard of COUNTER#ALL (sharded counters).
+func counterAllQuery(t ddb.Table, teamID string) ddb.KeyQuery {
+	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: ddb.SortBeginsWith(join(segCounter, counterAll)), ConsistentRead: true}
 }
 
 // tagRef is a task's reference to a tag in team_task_tagRef: TAG#<tagId>,
@@ -127,20 +180,23 @@ func invertQuery(t ddb.Table, sk, pkPrefix string) ddb.KeyQuery {
 }
 
 // dailyQuery lists COUNTER#<date> items between from and to.
-func dailyQuery(t ddb.Table, teamID string, q DailyQuery) ddb.KeyQuery {
+// dailyQuery lists the daily counters of q's dates; sharded, up to the
+// last shard of the last date (COUNTER#<to>#<n> sorts after COUNTER#<to>
+// and before the next date).
+func dailyQuery(t ddb.Table, teamID string, q DailyQuery, sharded bool) ddb.KeyQuery {
 	prefix := segCounter + keys.Sep
-	var sort ddb.SortCond
-	switch {
-	case q.From != "" && q.To != "":
-		sort = ddb.SortBetween(prefix+string(q.From), prefix+string(q.To))
-	case q.From != "":
-		// COUNTER#ALL sorts after every date, so bound the range by the
-		// last possible date.
-		sort = ddb.SortBetween(prefix+string(q.From), prefix+"9999-12-31")
-	case q.To != "":
-		sort = ddb.SortBetween(prefix+"0000-01-01", prefix+string(q.To))
-	default:
-		sort = ddb.SortBetween(prefix+"0000-01-01", prefix+"9999-12-31")
+	from, to := Date("0000-01-01"), Date("9999-12-31")
+	if q.From != "" {
+		from = q.From
 	}
+	if q.To != "" {
+		to = q.To
+	}
+	// COUNTER#ALL sorts after every date: the range ends at a date.
+	upper := prefix + string(to)
+	if sharded {
+		upper += keys.Sep + "~" // after every shard number
+	}
+	sort := ddb.SortBetween(prefix+string(from), upper)
 	return ddb.KeyQuery{Table: t, PartitionValue: teamPK(teamID), Sort: sort, Descending: q.Descending, ConsistentRead: true}
 }

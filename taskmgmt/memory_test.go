@@ -18,3 +18,9 @@ func TestMemoryInvitations(t *testing.T) {
 		return taskmgmt.NewMemoryStore(opts...)
 	})
 }
+
+func TestMemoryShardedCounters(t *testing.T) {
+	taskmgmttest.RunShardedCounters(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+		return taskmgmt.NewMemoryStore(opts...)
+	})
+}

@@ -32,12 +32,23 @@ func TestModelFaults(t *testing.T) {
 	difftest.Check(t, modelConfig("newFaultPair(t)", newFaultPair))
 }
 
+// TestModelShardedCounters is TestModel with sharded counters
+// (Options.CounterShards), whose daily pages merge the shards.
+func TestModelShardedCounters(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
+
 // newModelPair returns the stores a model run compares; the regression
 // tests difftest prints call it too.
 func newModelPair(t *testing.T) *difftest.Pair[taskmgmt.Store] { return modelPair(t, false) }
 
 // newFaultPair is newModelPair with a fault client under the DynamoDB store.
 func newFaultPair(t *testing.T) *difftest.Pair[taskmgmt.Store] { return modelPair(t, true) }
+
+// newShardedPair is newModelPair with three counter shards.
+func newShardedPair(t *testing.T) *difftest.Pair[taskmgmt.Store] {
+	return modelPair(t, false, func(o *taskmgmt.Options) { o.CounterShards = 3 })
+}
 
 // modelStart is the model's first instant: in the future, so that
 // DynamoDB Local's TTL (were it on) could not delete what the runs write.
@@ -46,7 +57,7 @@ var modelStart = time.Date(2031, 3, 10, 9, 0, 0, 0, time.UTC)
 // jst is the stores' Location: "today" changes at 15:00 UTC.
 var jst = time.FixedZone("JST", 9*60*60)
 
-func modelPair(t *testing.T, faults bool) *difftest.Pair[taskmgmt.Store] {
+func modelPair(t *testing.T, faults bool, more ...func(*taskmgmt.Options)) *difftest.Pair[taskmgmt.Store] {
 	t.Helper()
 	c := ddbtest.Client(t)
 	table := ddbtest.NewTable(t, c, taskmgmt.CreateTableInput("task-table-v3"))
@@ -65,6 +76,9 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[taskmgmt.Store] {
 			o.NewID = ids
 			o.NewToken = func() string { n++; return fmt.Sprint("token-", n) }
 			o.Retry = ddbkit.RetryPolicy{MaxAttempts: 10, BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond}
+			for _, fn := range more {
+				fn(o)
+			}
 		}
 	}
 	mem := taskmgmt.NewMemoryStore(opts())

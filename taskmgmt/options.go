@@ -33,6 +33,16 @@ type Options struct {
 	// the start of the day after its date, in Location, plus
 	// CounterRetention. Zero means DefaultCounterRetention.
 	CounterRetention time.Duration
+	// CounterShards spreads each counter over that many items, so that a
+	// team's task writes are not capped by one item's write throughput
+	// (about 1,000 writes a second; see the package doc's "Sharded
+	// counters"). 0 or 1 keeps the seed's layout: one COUNTER#ALL and one
+	// COUNTER#<date>. From 2 to MaxCounterShards, a task's writes update
+	// the shard its ID picks: shard 0 is the seed's item, shard n > 0 is
+	// COUNTER#ALL#<n> (COUNTER#<date>#<n>); reads sum the shards. Another
+	// value makes every counter operation fail with ErrInvalidArgument
+	// naming CounterShards.
+	CounterShards int
 	// Retry bounds the retries of one operation; zero value = default
 	// policy; see ddbkit.RetryPolicy.
 	Retry ddbkit.RetryPolicy
@@ -100,6 +110,24 @@ type Options struct {
 	// and TTL deleting expired invitations. Memory store only: the
 	// DynamoDB store ignores it. The zero value emulates none of it.
 	Emulation ddbkit.Emulation
+}
+
+// MaxCounterShards is the most shards Options.CounterShards allows:
+// RecalculateCounters writes every shard of COUNTER#ALL in one
+// transaction.
+const MaxCounterShards = 32
+
+// counterShards returns the number of counter items per counter, 1 for
+// the seed's layout, or the error of an invalid Options.CounterShards.
+func (o Options) counterShards() (int, error) {
+	switch n := o.CounterShards; {
+	case n == 0 || n == 1:
+		return 1, nil
+	case n >= 2 && n <= MaxCounterShards:
+		return n, nil
+	default:
+		return 0, ddbkit.Invalid("CounterShards", "must be 0 or 1 (the seed's one counter) or 2 to %d, got %d", MaxCounterShards, n)
+	}
 }
 
 // DefaultCounterRetention is how long daily counters live by default.

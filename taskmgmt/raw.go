@@ -92,6 +92,7 @@ type record struct {
 	tag        *Tag
 	task       *Task
 	counter    *DailyCount // Date "" for COUNTER#ALL
+	shard      int         // the counter's shard (Options.CounterShards)
 }
 
 // recordOf decodes an item of the task table by the shape of its key, as
@@ -126,18 +127,16 @@ func recordOf(t ddb.Table, item ddb.Item) (*record, error) {
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && seg == segTask:
 		tk, err := decodeTask(t, item)
 		return &record{pk: k, task: &tk}, err
-	case strings.HasPrefix(pkv, segTeam+keys.Sep) && sk == join(segCounter, counterAll):
-		if _, err := keyID(t, item, AttrPK, pkv, segTeam); err != nil {
-			return nil, err
-		}
-		c, st, err := decodeCounts(t, item)
-		return &record{pk: k, counter: &DailyCount{Counts: c, ExpiresAt: epoch(st.ExpiresAt)}}, err
 	case strings.HasPrefix(pkv, segTeam+keys.Sep) && seg == segCounter:
 		if _, err := keyID(t, item, AttrPK, pkv, segTeam); err != nil {
 			return nil, err
 		}
-		d, err := decodeDaily(t, item)
-		return &record{pk: k, counter: &d}, err
+		if day, shard, ok := counterSK(sk); ok && day == "" {
+			c, st, err := decodeCounts(t, item)
+			return &record{pk: k, counter: &DailyCount{Counts: c, ExpiresAt: epoch(st.ExpiresAt)}, shard: shard}, err
+		}
+		d, shard, err := decodeDailyShard(t, item)
+		return &record{pk: k, counter: &d, shard: shard}, err
 	case strings.HasPrefix(pkv, segUser+keys.Sep) || strings.HasPrefix(pkv, segTeam+keys.Sep):
 		return nil, ddb.Corrupt(t, item, AttrSK, "%q is no item of partition %q in the seed's layout", sk, pkv)
 	}
@@ -161,7 +160,7 @@ func (r *record) item() ddb.Item {
 		return taskItem(*r.task)
 	}
 	teamID, _ := idFrom(r.pk, segTeam)
-	return counterItem(teamID, *r.counter)
+	return counterItem(teamID, *r.counter, r.shard)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

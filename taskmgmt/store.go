@@ -25,10 +25,17 @@ type core struct {
 	t  ddb.Table // the task table
 	it ddb.Table // the invitation table
 	b  backend.Backend
+	// shards is the number of items of each counter (1: the seed's
+	// layout), shardsErr the error of an invalid Options.CounterShards,
+	// which every counter operation returns.
+	shards    int
+	shardsErr error
 }
 
 func newCore(o Options) *core {
-	return &core{o: o, t: o.table(), it: o.invitationTable()}
+	c := &core{o: o, t: o.table(), it: o.invitationTable()}
+	c.shards, c.shardsErr = o.counterShards()
+	return c
 }
 
 // tables are the two tables as the backends serve them: the task table

@@ -3,6 +3,7 @@ package taskmgmt
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -113,8 +114,10 @@ func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) err
 // ---- tasks
 
 // counterWrites returns the counter updates of d, with ADD: they create
-// a missing counter and its three counts.
-func (c *core) counterWrites(teamID string, d delta, today Date) []backend.Write {
+// a missing counter and its three counts. With sharded counters they
+// update the shard of taskID.
+func (c *core) counterWrites(teamID, taskID string, d delta, today Date) []backend.Write {
+	shard := counterShard(taskID, c.shards)
 	var ws []backend.Write
 	add := func(label string, day Date, by Counts, exp int64) {
 		if by == (Counts{}) {
@@ -133,7 +136,7 @@ func (c *core) counterWrites(teamID string, d delta, today Date) []backend.Write
 			// running total and the next ADD start it again from zero.
 			u.Remove(AttrExpiresAt)
 		}
-		ws = append(ws, backend.Update(label, c.t, counterKey(teamID, day).key(), u, backend.Cond{}))
+		ws = append(ws, backend.Update(label, c.t, counterShardKey(teamID, day, shard).key(), u, backend.Cond{}))
 	}
 	add(labelAll, "", d.all, 0)
 	if d.day != (Counts{}) {
@@ -170,6 +173,9 @@ func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task,
 	if err := validateNewTask(op, teamID, in); err != nil {
 		return Task{}, err
 	}
+	if c.shardsErr != nil {
+		return Task{}, wrap(op, c.shardsErr)
+	}
 	task := c.o.newTask(teamID, in)
 	item := taskItem(task)
 	if err := checkSize(op, item, "Description"); err != nil {
@@ -183,7 +189,7 @@ func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task,
 	ws := []backend.Write{backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil)}
 	ws = append(ws, c.tagChecks(teamID, in.TagIDs, all)...)
 	ws = append(ws, backend.PutNew(labelTask, c.t, item))
-	ws = append(ws, c.counterWrites(teamID, createDelta(task.Status), today)...)
+	ws = append(ws, c.counterWrites(teamID, task.ID, createDelta(task.Status), today)...)
 	err := c.once(ctx, c.scope(op, teamPK(teamID)), ws)
 	if _, ok := backend.Failed(err, labelTeam); ok {
 		return Task{}, wrap(op, errTeamNotFound(teamID))
@@ -279,6 +285,9 @@ func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 	if err := validateTaskPatch(op, teamID, taskID, p); err != nil {
 		return Task{}, err
 	}
+	if c.shardsErr != nil {
+		return Task{}, wrap(op, c.shardsErr)
+	}
 	var out Task
 	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
 		old, item, err := c.task(ctx, teamID, taskID)
@@ -304,7 +313,7 @@ func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 		}
 		ws := []backend.Write{c.taskUpdate(p, t, item)}
 		ws = append(ws, c.tagChecks(teamID, ids, added)...)
-		ws = append(ws, c.counterWrites(teamID, moveDelta(old.Status, t.Status), c.read().today)...)
+		ws = append(ws, c.counterWrites(teamID, taskID, moveDelta(old.Status, t.Status), c.read().today)...)
 		err = c.b.Tx(ctx, r, ws)
 		if err := tagError(err, ids, added); err != nil {
 			return err
@@ -330,13 +339,16 @@ func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) error {
 	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
 		return err
 	}
+	if c.shardsErr != nil {
+		return wrap(op, c.shardsErr)
+	}
 	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
 		old, _, err := c.task(ctx, teamID, taskID)
 		if err != nil {
 			return err
 		}
 		ws := []backend.Write{backend.Delete(labelTask, c.t, taskKey(teamID, taskID).key(), ddb.Item{attrStatus: s(string(old.Status))})}
-		ws = append(ws, c.counterWrites(teamID, deleteDelta(old.Status), "")...)
+		ws = append(ws, c.counterWrites(teamID, taskID, deleteDelta(old.Status), "")...)
 		err = c.b.Tx(ctx, r, ws)
 		if prev, ok := backend.Failed(err, labelTask); ok {
 			if prev == nil {
@@ -383,12 +395,47 @@ func (c *core) GetCounts(ctx context.Context, teamID string) (Counts, error) {
 	if err := validateIDs(op, "TeamID", teamID); err != nil {
 		return Counts{}, err
 	}
+	if c.shardsErr != nil {
+		return Counts{}, wrap(op, c.shardsErr)
+	}
+	if c.shards > 1 {
+		cnt, _, err := c.shardedAll(ctx, teamID)
+		return cnt, wrap(op, err)
+	}
 	item, err := c.get(ctx, counterKey(teamID, ""))
 	if err != nil || item == nil {
 		return Counts{}, wrap(op, err)
 	}
 	cnt, _, err := decodeCounts(c.t, item)
 	return cnt, wrap(op, err)
+}
+
+// shardedAll reads every shard of COUNTER#ALL (one Query, consistent)
+// and returns their sum, and the shards as read, by shard. It sums every
+// shard there is, whatever Options.CounterShards says now.
+func (c *core) shardedAll(ctx context.Context, teamID string) (Counts, map[int]ddb.Item, error) {
+	var sum Counts
+	shards := map[int]ddb.Item{}
+	var derr error
+	err := c.walk(ctx, counterAllQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
+		sk, _ := backend.Str(it, AttrSK)
+		day, shard, ok := counterSK(sk)
+		if !ok || day != "" {
+			return false // COUNTER#ALL followed by other text: not a shard
+		}
+		cnt, _, err := decodeCounts(c.t, it)
+		if err != nil {
+			derr = err
+			return true
+		}
+		sum = Counts{Todo: sum.Todo + cnt.Todo, Doing: sum.Doing + cnt.Doing, Done: sum.Done + cnt.Done}
+		shards[shard] = it
+		return false
+	})
+	if err == nil {
+		err = derr
+	}
+	return sum, shards, err
 }
 
 // ListDailyCounts implements CounterStore.ListDailyCounts, which documents its errors.
@@ -402,10 +449,98 @@ func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery)
 	if err := validateDaily(op, teamID, q); err != nil {
 		return ddbkit.Page[DailyCount]{}, err
 	}
+	if c.shardsErr != nil {
+		return ddbkit.Page[DailyCount]{}, wrap(op, c.shardsErr)
+	}
 	now := c.read().now.Unix()
 	live := backend.Unbound(backend.Or(backend.Missing(AttrExpiresAt), backend.Greater(AttrExpiresAt, n(now))))
-	p, err := listPage(ctx, c, dailyQuery(c.t, teamID, q), q.PageOptions, live, dailyDecoder)
+	if c.shards > 1 {
+		p, err := c.listDailySharded(ctx, teamID, q, live)
+		return p, wrap(op, err)
+	}
+	p, err := listPage(ctx, c, dailyQuery(c.t, teamID, q, false), q.PageOptions, live, dailyDecoder)
 	return p, wrap(op, err)
+}
+
+// listDailySharded is ListDailyCounts of sharded counters: a page holds
+// up to the limit of dates, each the sum of its shards, which sort
+// together (COUNTER#<date>, then COUNTER#<date>#<n>). It reads until it
+// has seen the first item of the date after the page, and its cursor
+// resumes after the page's last date's last shard (backend.CursorAfter),
+// so a date is never split between pages. Each Query reads at most
+// (limit+1) × shards items. A Query that the filter budget ends with no
+// item kept (expired counters) ends the page: after the date being summed,
+// whose shards share its expiresAt and so were all read, or, with none
+// yet, as an empty page whose cursor is past what was evaluated.
+func (c *core) listDailySharded(ctx context.Context, teamID string, q DailyQuery, live backend.Filter) (ddbkit.Page[DailyCount], error) {
+	limit, err := q.EffectiveLimit()
+	if err != nil {
+		return ddbkit.Page[DailyCount]{}, err
+	}
+	kq := c.budgeted(dailyQuery(c.t, teamID, q, true))
+	var (
+		p    ddbkit.Page[DailyCount]
+		cur  *DailyCount // the date being summed
+		last ddb.Item    // the last item of the last whole date in p
+		prev ddb.Item    // the last item read
+	)
+	end := func() (ddbkit.Page[DailyCount], error) {
+		if last == nil {
+			return p, nil
+		}
+		next, err := backend.CursorAfter(c.b, kq, live, last)
+		p.Next = next
+		return p, err
+	}
+	for cursor := q.Cursor; ; {
+		items, next, err := c.b.Query(ctx, kq, (limit+1)*c.shards, cursor, live)
+		if err != nil {
+			return ddbkit.Page[DailyCount]{}, err
+		}
+		for _, it := range items {
+			d, _, err := decodeDailyShard(c.t, it)
+			if err != nil {
+				if !isCorrupt(err) {
+					return ddbkit.Page[DailyCount]{}, err
+				}
+				p.Skipped = append(p.Skipped, err)
+				prev = it
+				continue
+			}
+			if cur != nil && d.Date == cur.Date {
+				cur.Counts = Counts{Todo: cur.Todo + d.Todo, Doing: cur.Doing + d.Doing, Done: cur.Done + d.Done}
+				if d.ExpiresAt.After(cur.ExpiresAt) {
+					cur.ExpiresAt = d.ExpiresAt
+				}
+				prev = it
+				continue
+			}
+			if cur != nil {
+				p.Items = append(p.Items, *cur)
+				last = prev
+			}
+			if len(p.Items) == limit {
+				return end()
+			}
+			cur, prev = &d, it
+		}
+		switch {
+		case next == "":
+			if cur != nil {
+				p.Items = append(p.Items, *cur)
+			}
+			return p, nil
+		case len(items) == 0 && cur == nil:
+			p.Next = next // the budget spent on expired counters
+			return p, nil
+		case len(items) == 0:
+			// The budget spent on expired counters after cur's shards,
+			// which share cur's expiresAt: cur is whole.
+			p.Items, last = append(p.Items, *cur), prev
+			return end()
+		}
+		cursor = next
+	}
 }
 
 // isCorrupt reports an item that cannot be decoded, which listings and
@@ -417,6 +552,13 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 	const op = "recalculate counters"
 	if err := validateIDs(op, "TeamID", teamID); err != nil {
 		return CounterReport{}, err
+	}
+	if c.shardsErr != nil {
+		return CounterReport{}, wrap(op, c.shardsErr)
+	}
+	if c.shards > 1 {
+		rep, err := c.recalculateSharded(ctx, op, teamID)
+		return rep, wrap(op, err)
 	}
 	var rep CounterReport
 	k := counterKey(teamID, "")
@@ -441,63 +583,139 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 				return err
 			}
 		}
-		var derr error
-		err = c.walk(ctx, tasksQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
-			t, err := backend.Decode(c.b, c.t, it, taskDecoder)
-			if err != nil {
-				if !isCorrupt(err) {
-					derr = err
-					return true
-				}
-				return false
-			}
-			rep.Counts = rep.Counts.add(t.Status, 1)
-			return false
-		})
-		if err == nil {
-			err = derr
-		}
-		if err != nil {
+		if rep.Counts, err = c.countTasks(ctx, teamID); err != nil {
 			return err
 		}
 		rep.Drift = rep.Counts != rep.Was
 		if _, expires := item[AttrExpiresAt]; !rep.Drift && item != nil && !expires {
 			return nil
 		}
-		cond := backend.Absent()
-		if item != nil {
-			fs := []backend.Filter{backend.Equal(AttrPK, s(k.pk))}
-			for _, st := range Statuses {
-				if v, ok := item[string(st)]; ok {
-					fs = append(fs, backend.Equal(string(st), v))
-				} else {
-					fs = append(fs, backend.Missing(string(st)))
-				}
-			}
-			cond = backend.When(backend.And(fs...))
-		}
-		var u backend.Change
-		u.Set(attrType, s(typeCounter))
-		for _, st := range Statuses {
-			u.Set(string(st), n(int64(rep.Counts.Get(st))))
-		}
-		u.Remove(AttrExpiresAt) // see counterWrites
 		// The team's check rides with the write, so that a team deleted
 		// since the read gets no counter either.
 		err = c.b.Tx(ctx, r, []backend.Write{
 			backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil),
-			backend.Update(labelAll, c.t, k.key(), u, cond),
+			backend.Update(labelAll, c.t, k.key(), recount(rep.Counts), c.unchangedCounter(item)),
 		})
-		if _, ok := backend.Failed(err, labelTeam); ok {
-			return errTeamNotFound(teamID)
-		}
-		if _, ok := backend.Failed(err, ""); ok {
-			return raced("COUNTER#ALL of team " + strconv.Quote(teamID))
-		}
-		return err
+		return recountFailed(err, teamID)
 	})
 	if err != nil {
 		return CounterReport{}, wrap(op, err)
 	}
 	return rep, nil
+}
+
+// recalculateSharded is RecalculateCounters of sharded counters: it
+// writes the count to shard 0 and deletes the other shards, in one
+// transaction conditioned on every shard as read (a task write since
+// changed one) and on the team.
+func (c *core) recalculateSharded(ctx context.Context, op, teamID string) (CounterReport, error) {
+	var rep CounterReport
+	err := c.rmw(ctx, c.scope(op, teamPK(teamID)), func(r *backend.Run) error {
+		team, err := c.get(ctx, teamKey(teamID))
+		if err != nil {
+			return err
+		}
+		if team == nil {
+			return errTeamNotFound(teamID)
+		}
+		// The shards before the tasks: the conditions below then catch any
+		// task write after this read.
+		was, shards, err := c.shardedAll(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		counts, err := c.countTasks(ctx, teamID)
+		if err != nil {
+			return err
+		}
+		rep = CounterReport{Was: was, Counts: counts, Drift: counts != was}
+		expires := false
+		for _, it := range shards {
+			_, has := it[AttrExpiresAt]
+			expires = expires || has
+		}
+		if !rep.Drift && !expires {
+			return nil // the shards sum to the count: leave them spread
+		}
+		ws := []backend.Write{
+			backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil),
+			backend.Update(labelAll, c.t, counterKey(teamID, "").key(), recount(counts), c.unchangedCounter(shards[0])),
+		}
+		for _, shard := range slices.Sorted(maps.Keys(shards)) {
+			if shard == 0 {
+				continue
+			}
+			it := shards[shard]
+			want := ddb.Item{}
+			for _, st := range Statuses {
+				if v, ok := it[string(st)]; ok {
+					want[string(st)] = v
+				}
+			}
+			k := counterShardKey(teamID, "", shard)
+			ws = append(ws, backend.Delete(k.sk, c.t, k.key(), want))
+		}
+		return recountFailed(c.b.Tx(ctx, r, ws), teamID)
+	})
+	return rep, err
+}
+
+// countTasks counts the team's tasks by status, leaving out those that
+// cannot be decoded.
+func (c *core) countTasks(ctx context.Context, teamID string) (Counts, error) {
+	var counts Counts
+	var derr error
+	err := c.walk(ctx, tasksQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
+		t, err := backend.Decode(c.b, c.t, it, taskDecoder)
+		if err != nil {
+			if !isCorrupt(err) {
+				derr = err
+				return true
+			}
+			return false
+		}
+		counts = counts.add(t.Status, 1)
+		return false
+	})
+	if err == nil {
+		err = derr
+	}
+	return counts, err
+}
+
+// recount sets a counter to counts, removing expiresAt (see
+// counterWrites).
+func recount(counts Counts) backend.Change {
+	var u backend.Change
+	u.Set(attrType, s(typeCounter))
+	for _, st := range Statuses {
+		u.Set(string(st), n(int64(counts.Get(st))))
+	}
+	u.Remove(AttrExpiresAt)
+	return u
+}
+
+// unchangedCounter is the condition that a counter is as read: absent if
+// it was, else holding the counts read (missing where it had none).
+func (c *core) unchangedCounter(item ddb.Item) backend.Cond {
+	if item == nil {
+		return backend.Absent()
+	}
+	attrs := make([]string, len(Statuses))
+	for i, st := range Statuses {
+		attrs[i] = string(st)
+	}
+	return backend.Unchanged(c.t, item, attrs)
+}
+
+// recountFailed maps the failure of a recount's transaction: the team
+// gone, or a counter changed since its read (the recount starts over).
+func recountFailed(err error, teamID string) error {
+	if _, ok := backend.Failed(err, labelTeam); ok {
+		return errTeamNotFound(teamID)
+	}
+	if _, ok := backend.Failed(err, ""); ok {
+		return raced("COUNTER#ALL of team " + strconv.Quote(teamID))
+	}
+	return err
 }

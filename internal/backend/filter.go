@@ -2,6 +2,7 @@ package backend
 
 import (
 	"cmp"
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -320,4 +321,27 @@ func (f Filter) ddbFilter() *ddb.Filter {
 	}
 	return &ddb.Filter{Shape: "backend: " + f.shape(), Args: f.args(nil),
 		Cond: func(first int) expression.ConditionBuilder { c, _ := f.cond(first); return c }}
+}
+
+// CursorAfter returns the cursor of q, with filter f, that resumes just
+// after item: the cursor that a page of b ending on item carries. A
+// listing that pages by groups of items (taskmgmt's sharded daily
+// counters) ends its pages between groups with it. It binds q and f as
+// both backends' pages do, so either accepts it.
+func CursorAfter(b Backend, q ddb.KeyQuery, f Filter, item ddb.Item) (string, error) {
+	var t Table
+	switch b := b.(type) {
+	case *Memory:
+		mt, err := b.table(q.Table)
+		if err != nil {
+			return "", err
+		}
+		t = mt.t
+	case *Dynamo:
+		t = Table{Table: q.Table, TTL: b.tables.ttl(q.Table.Name)}
+	default:
+		return "", fmt.Errorf("backend: CursorAfter of a %T", b)
+	}
+	q.Filter = binding(t, f)
+	return ddb.EncodeCursor(q, q.CursorKey(item))
 }
