@@ -27,8 +27,11 @@ const MaxCommentShards = 64
 // CommentShard returns the shard of the comment commentID among shards:
 // FNV-1a (32 bits) of the ID's bytes, modulo shards. Another writer of the
 // sharded layout computes it the same way, and a comment's shard is
-// recomputable from its ID alone. shards must be at least 1.
+// recomputable from its ID alone. It is 0 for a count below 2.
 func CommentShard(commentID string, shards int) int {
+	if shards < 2 {
+		return 0
+	}
 	h := fnv.New32a()
 	h.Write([]byte(commentID))
 	return int(h.Sum32() % uint32(shards))
