@@ -253,7 +253,29 @@
 // conditioned on every shard as read; a recount without drift leaves the
 // shards as they are.
 //
-// When to switch: when a team's task writes approach 1,000 a second, or
+// What it buys, measured through ddbtest.PartitionClient (DynamoDB's
+// per-item 1,000 WCU/s and per-partition limits, virtual time;
+// TestCounterThroughput holds these figures), in tasks a second into one
+// team with under 1% throttled:
+//
+//	                  team partition split by DynamoDB     one team partition
+//	                  (per-item limits only)               (1,000 WCU/s for the team)
+//	                  seed    4 shards   16 shards
+//	status moves      500     2,000      5,000 or more      150
+//	CreateTask        500     500        500                100
+//
+// A status move writes the task and two counters: sharding lifts the
+// counters' cap N times. CreateTask also checks the team item in its
+// transaction (so that no task lands in a deleted team), which the model
+// prices as a transactional write of that item: with the counters sharded,
+// the team item holds creations at 500 a second. DynamoDB documents no
+// price for a ConditionCheck; if it costs reads, the team item allows
+// more. A team partition that DynamoDB has not split holds every layout
+// to what one partition writes: each task write costs its item, its
+// counters and its index entries in TEAM#<teamId>, twice for a
+// transaction.
+//
+// When to switch: when a team's status moves approach 500 a second, or
 // the counters throttle (ddbtest.PartitionClient shows it in load tests).
 // Switching is live, with no rewrite: shard 0 is the seed's item, so the
 // counts written before keep counting, and new writes spread. Switching
