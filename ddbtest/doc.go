@@ -88,4 +88,20 @@
 // demand, for tests of retry and error-mapping code. Both wrap any
 // [github.com/ddbkit/ddbkit.Client] and stack: counting outside a fault
 // client counts attempts, counting inside it counts what reached DynamoDB.
+//
+// # Partitions
+//
+// DynamoDB Local has no partitions and never throttles. [PartitionClient]
+// models them: it prices every call as DynamoDB does (item sizes, index
+// entries a write adds, moves or removes, transactions at double), charges
+// the base partition, each index partition and each item, and refuses,
+// with the errors DynamoDB returns, a call that would take one of them past
+// its limit (about 1,000 WCU and 3,000 RCU a second per partition-key
+// value, 1,000 WCU per item; token buckets with burst, on a clock the test
+// gives). Its [PartitionReport] names the hottest partitions and items.
+// Over a client that accepts every call (see the throughput tests of
+// livecomment and taskmgmt) a store runs a load test in virtual time, with
+// no DynamoDB: how many posts a second one room takes, and what throttles
+// first. It models each partition-key value apart, not DynamoDB's physical
+// partitions and their splits; a memory store cannot run under it.
 package ddbtest
