@@ -69,7 +69,7 @@ func fill(b *testing.B, s kondate.Store, n int) fixture {
 		must(err)
 		_, err = s.AddPaymentMethod(ctx, userID, kondate.NewPaymentMethod{Provider: "stripe", ProviderRef: fmt.Sprint("pm_", i), Brand: "visa", Last4: "4242"})
 		must(err)
-		_, err = s.RecordPurchase(ctx, userID, kondate.NewPurchase{TransactionID: fmt.Sprint("pi_", i), PurchasedAt: time.Now(), ProductID: "premium_monthly", Amount: 480, Currency: "JPY"})
+		_, err = s.RecordPurchase(ctx, userID, kondate.NewPurchase{TransactionID: fmt.Sprint("pi_", i), PurchasedAt: purchasedAt(i), ProductID: "premium_monthly", Amount: 480, Currency: "JPY"})
 		must(err)
 		nt, err := s.AddNotification(ctx, userID, kondate.NewNotification{Kind: "reminder", Title: "今日の献立", Body: "材料を確認しましょう"})
 		must(err)
@@ -321,7 +321,7 @@ func BenchmarkKondateFake(b *testing.B) {
 		}},
 		{"RecordPurchase", func(s kondate.Store) func(int) error {
 			return func(i int) error {
-				_, err := s.RecordPurchase(ctx, "u_writer", kondate.NewPurchase{TransactionID: fmt.Sprint("pi_", i), PurchasedAt: time.Now(), ProductID: "premium_monthly", Amount: 480, Currency: "JPY"})
+				_, err := s.RecordPurchase(ctx, "u_writer", kondate.NewPurchase{TransactionID: fmt.Sprint("pi_", i), PurchasedAt: purchasedAt(i), ProductID: "premium_monthly", Amount: 480, Currency: "JPY"})
 				return err
 			}
 		}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -61,6 +62,13 @@ func getOf(row any) bench.Handler   { return bench.Canned(`{"Item":` + avJSON(ro
 func attrsOf(row any) bench.Handler { return bench.Canned(`{"Attributes":` + avJSON(row) + `}`) }
 
 var ok = bench.Canned(`{}`)
+
+// purchasedAt is the time of the i-th purchase a benchmark records: a
+// repeat of i is the same purchase (RecordPurchase returns it), never
+// another under a recorded transaction ID.
+func purchasedAt(i int) time.Time {
+	return time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
+}
 
 // canned answers every call with body.
 var canned = bench.Canned

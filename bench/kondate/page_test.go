@@ -96,7 +96,7 @@ var listings = []listing{
 		return pageOf(s.ListPaymentMethods(ctx, userID, o))
 	}},
 	{"ListPurchases", "", func(s *kondate.MemoryStore, i int) error {
-		_, err := s.RecordPurchase(ctx, userID, kondate.NewPurchase{TransactionID: fmt.Sprint("pi_", i), PurchasedAt: time.Now(), ProductID: "premium_monthly", Amount: 480, Currency: "JPY"})
+		_, err := s.RecordPurchase(ctx, userID, kondate.NewPurchase{TransactionID: fmt.Sprint("pi_", i), PurchasedAt: purchasedAt(i), ProductID: "premium_monthly", Amount: 480, Currency: "JPY"})
 		return err
 	}, func(s *kondate.MemoryStore, o ddbkit.PageOptions) (string, int, error) {
 		return pageOf(s.ListPurchases(ctx, userID, o))
