@@ -81,6 +81,16 @@ func Parse(b []byte) (Grants, error) {
 	return g, nil
 }
 
+// MustParse is Parse for a domain's embedded iam.json, which its tests
+// keep valid: it panics on an error.
+func MustParse(b []byte) Grants {
+	g, err := Parse(b)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
 // Marshal encodes g as its iam.json, indented, with sorted keys.
 func (g Grants) Marshal() ([]byte, error) {
 	b, err := json.MarshalIndent(g, "", "  ")

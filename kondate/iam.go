@@ -14,10 +14,4 @@ var iamJSON []byte
 // recorded from the conformance suite on DynamoDB Local (see package iam).
 // Grants().Policy("CatalogStore", arns) is the policy of a role that uses
 // only that interface; "ddbkit iam kondate" prints it.
-func Grants() iam.Grants {
-	g, err := iam.Parse(iamJSON)
-	if err != nil {
-		panic(err) // TestDynamoStore keeps iam.json valid
-	}
-	return g
-}
+func Grants() iam.Grants { return iam.MustParse(iamJSON) }

@@ -15,10 +15,4 @@ var iamJSON []byte
 // recorded from the conformance suite on DynamoDB Local (see package iam).
 // Grants().Policy("RoomReader", arns) is the policy of a role that only
 // reads rooms; "ddbkit iam livecomment" prints it.
-func Grants() iam.Grants {
-	g, err := iam.Parse(iamJSON)
-	if err != nil {
-		panic(err) // TestDynamoStore keeps iam.json valid
-	}
-	return g
-}
+func Grants() iam.Grants { return iam.MustParse(iamJSON) }
