@@ -20,6 +20,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/itemsize"
 )
 
 // DynamoDB's per-partition and per-item limits, and how much unused
@@ -672,70 +673,8 @@ func (s *tableSchema) entry(ix indexSchema, it item) item {
 // ---- prices ----
 
 // itemSize is the size DynamoDB counts for an item, by the rules ddbkit
-// uses against the 400 KB limit (internal/ddb.ItemSize): attribute names
-// and values in bytes; a number 1 byte per two significant digits plus 1;
-// a list or map 3 bytes plus 1 per element.
-func itemSize(it item) int {
-	n := 0
-	for name, v := range it {
-		n += len(name) + attrSize(v)
-	}
-	return n
-}
-
-func attrSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		return numSize(v.Value)
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
-		return 1
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + attrSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range v.Value {
-			n += 1 + len(k) + attrSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, e := range v.Value {
-			n += len(e)
-		}
-		return n
-	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, e := range v.Value {
-			n += numSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, e := range v.Value {
-			n += len(e)
-		}
-		return n
-	}
-	return 0
-}
-
-func numSize(s string) int {
-	d := 0
-	for _, r := range strings.TrimLeft(s, "-+0.") {
-		if r >= '0' && r <= '9' {
-			d++
-		}
-	}
-	return min(21, (d+1)/2+1)
-}
+// uses against the 400 KB limit (internal/itemsize).
+func itemSize(it item) int { return itemsize.Of(it) }
 
 // writeUnits is the WCU of writing size bytes: 1 per KB, rounded up.
 func writeUnits(size int) float64 { return float64((size + 1023) / 1024) }

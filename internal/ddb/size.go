@@ -1,11 +1,10 @@
 package ddb
 
 import (
-	"strings"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/itemsize"
 )
 
 // MaxItemSize is DynamoDB's limit on an item's size, attribute names
@@ -13,74 +12,10 @@ import (
 const MaxItemSize = 400 * 1024
 
 // ItemSize returns the size DynamoDB counts for item against MaxItemSize,
-// by its documented rules: each attribute's name in UTF-8 bytes plus its
-// value's size. A string or binary weighs its bytes; a number, up to 21
-// bytes (1 per two significant digits, plus 1); a boolean or null, 1 byte;
-// a list or map, 3 bytes plus 1 per element plus its elements (a map's keys
-// included); a set, its elements. Where DynamoDB's rule is approximate
+// by its documented rules (internal/itemsize): each attribute's name in
+// UTF-8 bytes plus its value's size. Where DynamoDB's rule is approximate
 // (numbers), ItemSize errs on the large side.
-func ItemSize(item Item) int {
-	n := 0
-	for name, v := range item {
-		n += len(name) + attrSize(v)
-	}
-	return n
-}
-
-func attrSize(v types.AttributeValue) int {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return len(v.Value)
-	case *types.AttributeValueMemberN:
-		return numSize(v.Value)
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
-		return 1
-	case *types.AttributeValueMemberL:
-		n := 3
-		for _, e := range v.Value {
-			n += 1 + attrSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberM:
-		n := 3
-		for k, e := range v.Value {
-			n += 1 + len(k) + attrSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberSS:
-		n := 0
-		for _, e := range v.Value {
-			n += len(e)
-		}
-		return n
-	case *types.AttributeValueMemberNS:
-		n := 0
-		for _, e := range v.Value {
-			n += numSize(e)
-		}
-		return n
-	case *types.AttributeValueMemberBS:
-		n := 0
-		for _, e := range v.Value {
-			n += len(e)
-		}
-		return n
-	}
-	return 0
-}
-
-// numSize bounds a number's size from above: 1 byte per two digits, plus 1.
-func numSize(s string) int {
-	d := 0
-	for _, r := range strings.TrimLeft(s, "-+0.") {
-		if r >= '0' && r <= '9' {
-			d++
-		}
-	}
-	return min(21, (d+1)/2+1)
-}
+func ItemSize(item Item) int { return itemsize.Of(item) }
 
 // CheckItemSize refuses, with a *ddbkit.ValidationError naming field, an
 // item whose size (ItemSize) plus reserve passes MaxItemSize: reserve is
