@@ -70,6 +70,10 @@
 //	JoinRoomFunction          Connections rw, Rooms r                 RoomJoiner
 //	DisconnectFunction        Connections rw                          Disconnecter (ConnectionStore)
 //
+// Options.RoomCheckCache makes PostComment read the room, which takes
+// dynamodb:GetItem on Rooms for CommentPoster (the generated policy has
+// it).
+//
 // Two writes need a grant the table does not list. PostComment and JoinRoom
 // check the room inside their transaction, which takes
 // dynamodb:ConditionCheckItem on Rooms (a read of one item, but IAM names it
@@ -110,7 +114,8 @@
 //     one instant count up, and past the counter's room the timestamp
 //     advances, so they stay in creation order past any burst.
 //   - A comment can be posted only while its room exists and is OPEN, checked
-//     in the transaction that stores it. A missing room is ErrNotFound; a
+//     in the transaction that stores it (or, with Options.RoomCheckCache,
+//     by a read the store trusts for that long; see "Sharded comments"). A missing room is ErrNotFound; a
 //     closed one is ErrRoomClosed, which matches ErrConflict. The same holds
 //     for JoinRoom.
 //   - Closing is OPEN→CLOSED once, in one conditional write that also stamps
@@ -213,7 +218,8 @@
 //	ListConnections   0.5 RCU per 4 KB of entries   eventual (an index)
 //	CreateRoom        4 WCU (table, hostId-index; doubled in a transaction)
 //	CloseRoom         2 WCU (table, hostId-index)
-//	PostComment       6 WCU (put to table and index, room check; doubled in a transaction)
+//	PostComment       6 WCU (put to table and index, room check; doubled in a transaction);
+//	                  4 WCU with RoomCheckCache, and 1 RCU per read of the room
 //	JoinRoom          6 WCU (the same for a connection)
 //	Disconnect        2 WCU (table, roomId-index); 1 for a connection already gone
 //	Broadcast         a listing per page, and a Disconnect per gone connection
@@ -302,12 +308,20 @@
 //     about the time of one. Prefer small pages with many shards.
 //   - Writes cost what they cost unsharded: the same item, in another
 //     partition. Idempotency keys stay scoped to the room.
-//   - The room check is not sharded: every PostComment checks the room's
-//     item in its transaction, which writes 2 WCU to that one item. The
-//     item's limit (about 1,000 WCU/s) then caps a room near 500 posts/s
-//     however many shards its comments have; taking the room check off
-//     that item (a read, cached, instead of the transaction's check) is
-//     the next step for a busier room, and is not done here.
+//   - The room check cannot be sharded: by default every PostComment
+//     checks the room's item in its transaction, which writes 2 WCU to
+//     that one item, whose limit (about 1,000 WCU/s) caps a room near 500
+//     posts/s however many shards its comments have. Options.RoomCheckCache
+//     takes the check off the item: a store reads the room (one
+//     consistent GetItem, 1 RCU) and trusts an OPEN status for that long,
+//     by its posts' stamps, then puts each comment alone, in a one-item
+//     transaction (4 WCU on the shard's partitions, nothing on the room).
+//     A CLOSED room, read or closed by the store, stays refused without a
+//     read; a missing room is read again on every post. The price: a post
+//     may be stored up to RoomCheckCache after another process closed the
+//     room (the store's own close still holds back its posts), and
+//     PostComment needs dynamodb:GetItem on Rooms (see "Roles"). A busy
+//     room needs both options; either alone keeps it near 500 posts/s.
 //
 // What the layouts sustain, and what a page costs, in one room
 // (TestCommentThroughput drives PostComment through ddbtest's partition
@@ -315,28 +329,34 @@
 // TestShardedReadCost reads a page of 50 in a busy room on DynamoDB Local,
 // comments of about 140 bytes):
 //
-//	layout       Comments partitions   PostComment (< 1% throttled)   a page of 50
-//	seed's       500/s                 500/s                          1 Query, 1 RCU
-//	4 shards     1,961/s               500/s (the room's item)        5 Queries, 4 RCU
-//	16 shards    7,710/s               500/s (the room's item)        17 Queries, 16 RCU
-//	64 shards    29,069/s              500/s (the room's item)        65 Queries, 64 RCU
+//	                          PostComment, < 1% throttled
+//	layout       Comments     room checked      RoomCheckCache   a page of 50
+//	             partitions   (the default)
+//	seed's       500/s        500/s             500/s            1 Query, 1 RCU
+//	4 shards     1,961/s      500/s             1,500/s          5 Queries, 4 RCU
+//	16 shards    7,710/s      500/s             7,000/s          17 Queries, 16 RCU
+//	64 shards    29,069/s     500/s             20,000/s or more 65 Queries, 64 RCU
 //
 // The Comments partitions' figure is the rate at which the hottest of the
 // table's and the index's partitions reaches 1,000 WCU/s, at 2 WCU a post
-// (the hash spreads comments nearly, not exactly, evenly). PostComment
-// stays at 500/s on every layout until the room check leaves the room's
-// item (see above): 16 shards carry the 5,000 comments/s in the
-// Comments table, not yet through PostComment.
+// (the hash spreads comments nearly, not exactly, evenly). PostComment's
+// are the highest rates of a ladder (…, 1,500, 2,000, 3,000, 5,000, 6,000,
+// 7,000, 10,000, 20,000) it sustains: with the room checked in its
+// transaction, 500/s on every layout (the room's item); with
+// RoomCheckCache, the shards' rate. 16 shards and RoomCheckCache carry the
+// issue's 5,000 comments/s into one room.
 //
 // When to switch: when a room's sustained posting rate nears 400 posts/s
 // (the unsharded partitions' 500, less headroom), or DynamoDB reports
-// throttling on roomId-createdAt-index or the table's partition of one
-// room. Choose N for the peak rate at 2 WCU per post on each partition:
-// N ≥ rate / 400 (N = 16 for 5,000 posts/s), and no more than that, as
-// every page costs N+1 Queries.
+// throttling on roomId-createdAt-index, the table's partition of one room
+// or the room's item. Choose N for the peak rate at 2 WCU per post on
+// each partition: N ≥ rate / 400 (N = 16 for 5,000 posts/s), and no more
+// than that, as every page costs N+1 Queries; and set RoomCheckCache (a
+// second, say: how late after another process's close a post may land).
 //
-// How to migrate a live table: no rewrite, no new index. Deploy the stores
-// with CommentShards set; new comments go to the shards, old ones stay
+// How to migrate a live table: no rewrite, no new index. Grant
+// PostComment's role GetItem on Rooms if RoomCheckCache is to be set.
+// Deploy the stores with CommentShards set; new comments go to the shards, old ones stay
 // where they are and are read as the unsharded partition of the merge, as
 // are the comments the seed's app keeps posting there meanwhile. Cursors
 // issued before the switch are refused (ErrInvalidCursor): the listing
@@ -412,7 +432,7 @@
 // Every error starts with "livecomment: " and matches exactly one of
 // ddbkit's sentinels with errors.Is: ErrInvalidArgument (as a
 // *ddbkit.ValidationError naming the field: an input's, or the Clock,
-// CursorSecret or CommentShards option's), ErrNotFound, ErrAlreadyExists (an ID generator
+// CursorSecret, CommentShards or RoomCheckCache option's), ErrNotFound, ErrAlreadyExists (an ID generator
 // that repeats, or another caller's identical item), ErrConflict (ErrRoomClosed, conflicts
 // that outlast the retries, an idempotency key reused), ErrInvalidCursor,
 // ErrCorruptItem (stored data that cannot be read), ErrUnavailable

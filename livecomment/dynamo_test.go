@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -76,6 +77,17 @@ func TestDynamoStoreSharded(t *testing.T) {
 	}
 	livecommenttest.Run(t, livecommenttest.Sharded(newStore, 4))
 	livecommenttest.RunSharded(t, newStore)
+}
+
+// TestDynamoStoreRoomCheckCache runs the suite with sharded comments and
+// the cached room check, the configuration of a busy room, recording the
+// IAM grants of its calls too (PostComment's GetItem on Rooms).
+func TestDynamoStoreRoomCheckCache(t *testing.T) {
+	iamPart(t)
+	livecommenttest.Run(t, livecommenttest.With(func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
+		return s
+	}, livecommenttest.Shards(16), livecommenttest.RoomCheckCache(time.Second)))
 }
 
 var deterministic = livecommenttest.Deterministic

@@ -145,8 +145,10 @@ type CommentStore interface {
 	// (within ten minutes on DynamoDB), and ErrUnavailable (the comment may
 	// then be stored: repeat with an idempotency key to post it at most
 	// once). ErrInvalidArgument also reports a Clock reading outside the
-	// years 0001-9999, and a CommentShards no layout has. With
-	// Options.CommentShards, the comment is stored in its shard.
+	// years 0001-9999, a CommentShards no layout has and a negative
+	// RoomCheckCache. With Options.CommentShards, the comment is stored in
+	// its shard; with Options.RoomCheckCache, the room is read (and
+	// trusted OPEN for that long) instead of checked in the transaction.
 	PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error)
 }
 

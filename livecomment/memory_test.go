@@ -30,6 +30,12 @@ func TestMemoryStoreSharded(t *testing.T) {
 	livecommenttest.RunSharded(t, newMemory)
 }
 
+// TestMemoryStoreRoomCheckCache runs the suite with sharded comments and
+// the cached room check, the configuration of a busy room.
+func TestMemoryStoreRoomCheckCache(t *testing.T) {
+	livecommenttest.Run(t, livecommenttest.With(newMemory, livecommenttest.Shards(16), livecommenttest.RoomCheckCache(time.Second)))
+}
+
 // TestMemoryImportExport checks what the legacy fixture does not: an
 // imported item replaces the one of its key, index entries included; items
 // without an index's key attributes are left out of it, as DynamoDB leaves

@@ -14,6 +14,7 @@ import (
 	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/internal/difftest"
 	"github.com/ddbkit/ddbkit/livecomment"
+	"github.com/ddbkit/ddbkit/livecomment/livecommenttest"
 )
 
 // The model-based comparison of the two stores (issue 14): random
@@ -25,17 +26,25 @@ var modelStart = time.Date(2024, 1, 5, 10, 0, 0, 0, time.UTC)
 
 // newModelPair returns the stores a model run compares, on fresh tables;
 // the printed regression tests call it too.
-func newModelPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, false, 0) }
+func newModelPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, false) }
 
 // newFaultPair is newModelPair with faults injected on the DynamoDB side.
-func newFaultPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, true, 0) }
+func newFaultPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, true) }
 
 // newShardedPair is newModelPair with the sharded comment layout of 3
 // shards: few, so that a room's comments share shards and pages end
 // inside them.
-func newShardedPair(t *testing.T) *difftest.Pair[livecomment.Store] { return modelPair(t, false, 3) }
+func newShardedPair(t *testing.T) *difftest.Pair[livecomment.Store] {
+	return modelPair(t, false, livecommenttest.Shards(3))
+}
 
-func modelPair(t *testing.T, faults bool, shards int) *difftest.Pair[livecomment.Store] {
+// newCachedPair is newShardedPair with the cached room check, trusting an
+// OPEN room for a second of the shared clock.
+func newCachedPair(t *testing.T) *difftest.Pair[livecomment.Store] {
+	return modelPair(t, false, livecommenttest.Shards(3), livecommenttest.RoomCheckCache(time.Second))
+}
+
+func modelPair(t *testing.T, faults bool, more ...func(*livecomment.Options)) *difftest.Pair[livecomment.Store] {
 	t.Helper()
 	c := ddbtest.Client(t)
 	env := newEnv(t, c)
@@ -47,7 +56,9 @@ func modelPair(t *testing.T, faults bool, shards int) *difftest.Pair[livecomment
 		o.NewID = ddbkit.SeededUUIDv4(14) // a generator per store, same seed
 		o.NewCommentID = livecomment.SeededCommentIDs(14)
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
-		o.CommentShards = shards
+		for _, fn := range more {
+			fn(o)
+		}
 	}
 	mem := livecomment.NewMemoryStore(opts)
 	p := &difftest.Pair[livecomment.Store]{Mem: mem, Export: mem.Export, DB: c,
@@ -69,6 +80,12 @@ func TestModelFaults(t *testing.T) { difftest.Check(t, modelConfig("newFaultPair
 // TestModelSharded runs the model on the sharded comment layout.
 func TestModelSharded(t *testing.T) {
 	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
+
+// TestModelRoomCheckCache runs the model on the sharded comment layout
+// with the cached room check.
+func TestModelRoomCheckCache(t *testing.T) {
+	difftest.Check(t, modelConfig("newCachedPair(t)", newCachedPair))
 }
 
 func modelConfig(src string, pair func(*testing.T) *difftest.Pair[livecomment.Store]) difftest.Config[livecomment.Store] {

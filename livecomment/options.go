@@ -70,6 +70,22 @@ type Options struct {
 	// used: PostComment and ListComments of both stores then fail with
 	// ErrInvalidArgument naming CommentShards, before any call.
 	CommentShards int
+	// RoomCheckCache, when positive, takes PostComment's room check off
+	// the room's item: instead of checking, in its transaction, that the
+	// room exists and is OPEN (2 WCU on that one item per post, which caps
+	// a room near 500 posts/s whatever CommentShards), a store reads the
+	// room (one consistent GetItem) and trusts an OPEN status for that
+	// long, by the stamps of its posts; it then puts the comment alone, in
+	// a one-item transaction. A room read or closed as CLOSED stays so,
+	// and a missing room is read again on every post. What it gives up: a
+	// post may be stored up to RoomCheckCache after another process (another
+	// store, the seed's app) closed the room, where the transaction's check
+	// refuses it; this store's own CloseRoom still holds back its posts, as
+	// without the cache. It needs dynamodb:GetItem on Rooms for
+	// PostComment, which the transaction's check does not. The default, 0,
+	// checks in the transaction; a negative value is refused by
+	// PostComment with ErrInvalidArgument naming RoomCheckCache.
+	RoomCheckCache time.Duration
 	// Emulation makes the memory store behave as DynamoDB may in
 	// production and DynamoDB Local does not (see ddbkit.Emulation); the
 	// DynamoDB store ignores it. The zero value emulates nothing. GSILag

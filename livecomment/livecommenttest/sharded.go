@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/livecomment"
@@ -16,15 +17,26 @@ func Shards(n int) func(*livecomment.Options) {
 	return func(o *livecomment.Options) { o.CommentShards = n }
 }
 
+// RoomCheckCache returns the option of the cached room check of
+// PostComment, trusting a room read as OPEN for d (Options.RoomCheckCache).
+func RoomCheckCache(d time.Duration) func(*livecomment.Options) {
+	return func(o *livecomment.Options) { o.RoomCheckCache = d }
+}
+
+// With returns newStore with opts applied before the suite's own options:
+// Run(t, With(newStore, Shards(16), RoomCheckCache(time.Second))) runs
+// the suite on that configuration.
+func With(newStore NewStore, opts ...func(*livecomment.Options)) NewStore {
+	return func(t *testing.T, more ...func(*livecomment.Options)) livecomment.Store {
+		return newStore(t, append(slices.Clone(opts), more...)...)
+	}
+}
+
 // Sharded returns newStore with the sharded comment layout of n shards
 // applied before the suite's own options: Run(t, Sharded(newStore, 4))
 // runs the whole suite on it, which must pass unchanged, since the layout
 // changes no result, order, page size or error.
-func Sharded(newStore NewStore, n int) NewStore {
-	return func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
-		return newStore(t, append([]func(*livecomment.Options){Shards(n)}, opts...)...)
-	}
-}
+func Sharded(newStore NewStore, n int) NewStore { return With(newStore, Shards(n)) }
 
 // RunSharded runs the cases of the sharded comment layout, which a store
 // of the seed's layout does not have, against stores made by newStore
@@ -34,6 +46,7 @@ func RunSharded(t *testing.T, newStore NewStore) {
 		{"MergedPagesInOrder", testShardedPages},
 		{"MergedCursors", testShardedCursors},
 		{"InvalidShardCount", testShardCount},
+		{"CachedRoomCheck", testRoomCheckCache},
 	})
 }
 
@@ -179,5 +192,38 @@ func testShardCount(t *testing.T, newStore NewStore) {
 			}
 			mustJoin(t, s, r.ID, "conn")
 		})
+	}
+}
+
+// testRoomCheckCache: with the cached room check, a post to a missing
+// room is ErrNotFound each time, until the room exists (a missing room is
+// not remembered); the store's own close refuses its next post at once;
+// a negative age is refused, naming RoomCheckCache, before anything is
+// written.
+func testRoomCheckCache(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore, Shards(4), RoomCheckCache(time.Hour))
+	for range 2 {
+		_, err := s.PostComment(ctx(t), "room-to-be", livecomment.NewComment{Content: "early"})
+		wantOnly(t, "PostComment to a missing room", err, ddbkit.ErrNotFound)
+	}
+	r := mustRoom(t, s, "host", "room")
+	first := mustPost(t, s, r.ID, "first")
+	mustClose(t, s, r.ID)
+	_, err := s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "late"})
+	wantErr(t, "PostComment after the store's close", err, livecomment.ErrRoomClosed)
+	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{first}) {
+		t.Fatalf("comments = %+v; want only %+v", got, first)
+	}
+
+	bad := fixed(t, newStore, RoomCheckCache(-time.Second))
+	r = mustRoom(t, bad, "host", "room")
+	_, err = bad.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "c"})
+	wantOnly(t, "PostComment with a negative RoomCheckCache", err, ddbkit.ErrInvalidArgument)
+	var ve *ddbkit.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "RoomCheckCache" {
+		t.Fatalf("PostComment: error %v; want a *ddbkit.ValidationError for RoomCheckCache", err)
+	}
+	if got, _ := comments(t, bad, r.ID, 0); len(got) != 0 {
+		t.Fatalf("a refused post wrote %+v", got)
 	}
 }
