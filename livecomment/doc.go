@@ -299,9 +299,9 @@
 //     read for limit returned, at 0.5 RCU per 4 KB per Query, each
 //     rounded up on its own. With comments spread evenly, each shard
 //     gives about limit/N of the page but reads up to limit+1 entries: a
-//     page of 50 comments of about 175 bytes, in a busy room of 16 shards,
-//     reads 17 × 51 entries, 17 × 1.5 RCU, where the unsharded page reads
-//     1.5 RCU (TestShardedCapacity prices a small room's page). Reading
+//     page of 50 comments of about 140 bytes, in a busy room of 16 shards,
+//     reads 16 × 51 entries (and an empty unsharded partition), 16 RCU,
+//     where the unsharded page reads 1 RCU (see the table below). Reading
 //     fewer per shard would take a second Query of the shards that run
 //     dry, and so more than N+1 Queries; the bound was kept. The Queries
 //     run concurrently on DynamoDB (up to 16 at once), so a page takes
@@ -325,7 +325,7 @@
 //
 // What the layouts sustain, and what a page costs, in one room
 // (TestCommentThroughput drives PostComment through ddbtest's partition
-// model, with DynamoDB's limits and no burst, in virtual time;
+// model, with DynamoDB's limits and a burst of 50 ms, in virtual time;
 // TestShardedReadCost reads a page of 50 in a busy room on DynamoDB Local,
 // comments of about 140 bytes):
 //
@@ -356,9 +356,10 @@
 //
 // How to migrate a live table: no rewrite, no new index. Grant
 // PostComment's role GetItem on Rooms if RoomCheckCache is to be set.
-// Deploy the stores with CommentShards set; new comments go to the shards, old ones stay
-// where they are and are read as the unsharded partition of the merge, as
-// are the comments the seed's app keeps posting there meanwhile. Cursors
+// Deploy the stores with CommentShards set; new comments go to the
+// shards, old ones stay where they are and are read as the unsharded
+// partition of the merge, as are the comments the seed's app keeps
+// posting there meanwhile. Cursors
 // issued before the switch are refused (ErrInvalidCursor): the listing
 // restarts. All stores of the table must use the same N: a store with a
 // smaller N does not read the shards past its own. N may later grow,
@@ -368,8 +369,8 @@
 // roomId = the room's ID (its own table has no roomId-createdAt-index, and
 // it reads the base table), so it sees only the room's unsharded
 // partition: the comments posted before the switch and its own, none of
-// the sharded ones. Switch the app's readers (GetRoomCommentsFunction) to
-// this package, or to the layout above, before its writers.
+// the sharded ones. Move the app's readers (GetRoomCommentsFunction) to
+// this package, or to the layout above, before any writer shards.
 //
 // # Other writers
 //
