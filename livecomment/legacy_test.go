@@ -3,7 +3,6 @@ package livecomment_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -151,15 +150,26 @@ func legacyItems(n livecomment.TableNames) (good, corrupt ddbkit.TableItems) {
 	return good, corrupt
 }
 
+// legacyLayout is a configuration the legacy fixture runs in: the seed's
+// layout, the sharded one, and the sharded one with the cached room check.
+type legacyLayout struct {
+	name   string
+	shards int
+	cache  time.Duration
+}
+
+var legacyLayouts = []legacyLayout{{"seed's layout", 0, 0}, {"4 shards", 4, 0}, {"4 shards, cached room check", 4, time.Second}}
+
 // legacyOptions are the options of the legacy stores: the clock reads
 // 10:02:30 on the day of the app's comments. With shards, the store posts
 // in the sharded layout, as after the switch of a live table: the app's
 // comments stay in its rooms' unsharded partitions, and its later ones
 // land there too.
-func legacyOptions(env string, shards int) func(*livecomment.Options) {
+func legacyOptions(env string, l legacyLayout) func(*livecomment.Options) {
 	return func(o *livecomment.Options) {
 		o.Env = env
-		o.CommentShards = shards
+		o.CommentShards = l.shards
+		o.RoomCheckCache = l.cache
 		o.Clock = ddbkit.StepClock(at("2024-01-05T10:02:30Z"), time.Millisecond)
 		o.NewID = ddbkit.SeededUUIDv4(1)
 		o.NewCommentID = livecomment.SeededCommentIDs(1)
@@ -184,16 +194,17 @@ type legacyTarget struct {
 // indexes; then it runs the same on a memory store that imported the same
 // items, and requires the same raw items in both at the end.
 //
-// It runs again with the sharded comment layout switched on: every read
+// It runs again with the sharded comment layout switched on (every read
 // pattern then reads the app's comments as the unsharded partition of the
-// merge.
+// merge), and with the cached room check too (the app's rooms are read,
+// its closed room refused).
 func TestLegacyTables(t *testing.T) {
-	for _, shards := range []int{0, 4} {
-		t.Run(fmt.Sprint(shards, " shards"), func(t *testing.T) { legacyTables(t, shards) })
+	for _, l := range legacyLayouts {
+		t.Run(l.name, func(t *testing.T) { legacyTables(t, l) })
 	}
 }
 
-func legacyTables(t *testing.T, shards int) {
+func legacyTables(t *testing.T, l legacyLayout) {
 	c := ddbtest.Client(t)
 	env := ddbtest.UniqueName("legacy")
 	n := seedAppTables(t, c, env)
@@ -207,7 +218,7 @@ func legacyTables(t *testing.T, shards int) {
 			}
 		}
 	}
-	s := livecomment.NewDynamoStore(c, legacyOptions(env, shards))
+	s := livecomment.NewDynamoStore(c, legacyOptions(env, l))
 
 	// Before EnsureTables, the listings that need ddbkit's indexes fail
 	// with ErrSchemaMismatch, not a raw ValidationException.
@@ -251,7 +262,7 @@ func legacyTables(t *testing.T, shards int) {
 		t.Fatalf("EnsureTables again = %v, %v; want no changes", again, err)
 	}
 
-	checkLegacy(t, legacyTarget{s: s, n: n, corrupt: true, shards: shards,
+	checkLegacy(t, legacyTarget{s: s, n: n, corrupt: true, shards: l.shards,
 		put: func(t *testing.T, table string, item map[string]types.AttributeValue) { putRaw(t, c, table, item) },
 		get: func(t *testing.T, table string, key map[string]types.AttributeValue) map[string]types.AttributeValue {
 			return rawItem(t, c, table, key)
@@ -259,7 +270,7 @@ func legacyTables(t *testing.T, shards int) {
 
 	// The memory store, fed the same items and calls, ends with the same
 	// items, but for the corrupt ones it refused.
-	mem := legacyMemory(t, env, shards)
+	mem := legacyMemory(t, env, l)
 	skip := map[string]bool{}
 	for _, its := range corrupt {
 		for _, it := range its {
@@ -292,17 +303,17 @@ func legacyTables(t *testing.T, shards int) {
 // the app's items, refuses its corrupt ones, and the store then reads them
 // all as DynamoStore does.
 func TestLegacyMemory(t *testing.T) {
-	for _, shards := range []int{0, 4} {
-		t.Run(fmt.Sprint(shards, " shards"), func(t *testing.T) { legacyMemory(t, "legacy", shards) })
+	for _, l := range legacyLayouts {
+		t.Run(l.name, func(t *testing.T) { legacyMemory(t, "legacy", l) })
 	}
 }
 
 // legacyMemory imports the legacy items into a new memory store of env,
 // checks the refusals of Import, and runs checkLegacy on it.
-func legacyMemory(t *testing.T, env string, shards int) *livecomment.MemoryStore {
+func legacyMemory(t *testing.T, env string, l legacyLayout) *livecomment.MemoryStore {
 	t.Helper()
 	n := livecomment.Tables(env)
-	s := livecomment.NewMemoryStore(legacyOptions(env, shards))
+	s := livecomment.NewMemoryStore(legacyOptions(env, l))
 	good, corrupt := legacyItems(n)
 
 	// A corrupt item fails the whole import, naming its table, key and
@@ -329,7 +340,7 @@ func legacyMemory(t *testing.T, env string, shards int) *livecomment.MemoryStore
 	if err := s.Import(good); err != nil {
 		t.Fatalf("Import: %v", err)
 	}
-	checkLegacy(t, legacyTarget{s: s, n: n, shards: shards,
+	checkLegacy(t, legacyTarget{s: s, n: n, shards: l.shards,
 		put: func(t *testing.T, table string, item map[string]types.AttributeValue) {
 			t.Helper()
 			if err := s.Import(ddbkit.TableItems{table: {item}}); err != nil {
