@@ -220,13 +220,16 @@ type savedItem struct {
 	SavedAt    string `dynamodbav:"savedAt"`
 }
 
-// entryItems returns the catalog item and the creator's copy of e.
-func entryItems(e CatalogEntry) (cat, cp ddb.Item, err error) {
+// entryItems returns the catalog item and the creator's copy of e, the
+// catalog item in partition part (CATALOG#<kind>, or a shard's), which is
+// both items' GSI2PK.
+func entryItems(e CatalogEntry, part string) (cat, cp ddb.Item, err error) {
 	kind := string(e.Kind)
 	base := catalogItem{EntityType: kind, CreatorID: e.CreatorID, Title: e.Title, Tags: list(e.Tags),
 		Ingredients: e.Ingredients, Steps: e.Steps, Origin: e.Origin, Items: e.Items,
-		SavedCount: e.SavedCount, CreatedAt: ts(e.CreatedAt), GSI2PK: catalogPrefix + kind}
+		SavedCount: e.SavedCount, CreatedAt: ts(e.CreatedAt), GSI2PK: part}
 	ck, pk := catalogKey(e.Kind, e.CreatedAt, e.ID), creatorCopyKey(e.CreatorID, e.Kind, e.CreatedAt, e.ID)
+	ck.PK = part
 	c, p := base, base
 	c.keyAttrs = keyAttrs{ck.PK, ck.SK}
 	c.GSI1PK, c.GSI1SK = gsi1PK(kind, e.ID), gsi1Public
@@ -249,7 +252,7 @@ func decodeCatalog(t ddb.Table, item ddb.Item) (CatalogEntry, error) {
 	unmarshal(&d, &it)
 	var kind, creator, rest string
 	if k, ok := strings.CutPrefix(it.PK, catalogPrefix); ok {
-		kind = k
+		kind = kindOfCatalogPK(k)
 		rest, _ = strings.CutPrefix(it.SK, skCreated)
 	} else if c, ok := strings.CutPrefix(it.PK, creatorPrefix); ok {
 		creator = c
@@ -308,7 +311,7 @@ const (
 // Publish implements CatalogStore.Publish, which documents its errors.
 func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error) {
 	const op = "publish"
-	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return CatalogEntry{}, wrap(op, err)
 	}
 	ownerKey := key(userID, ownerSK(kind, id))
@@ -343,7 +346,7 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 			}
 			e.Title, e.Tags, e.Ingredients, e.Steps, e.Origin = r.Title, r.Tags, r.Ingredients, r.Steps, r.Origin
 		}
-		cat, cp, err := entryItems(e)
+		cat, cp, err := entryItems(e, c.catalogPK(kind, id))
 		if err != nil {
 			return err
 		}
@@ -425,7 +428,7 @@ func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.
 // Unpublish implements CatalogStore.Unpublish, which documents its errors.
 func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error {
 	const op = "unpublish"
-	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return wrap(op, err)
 	}
 	ownerKey := key(userID, ownerSK(kind, id))
@@ -450,7 +453,7 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 		// cat is the catalog item's key, none when there is none to delete.
 		var cat *itemKey
 		if marked && !gone {
-			k := catalogKey(kind, at, id)
+			k := c.catalogKeyAt(kind, at, id)
 			cat = &k
 		} else {
 			// The user's item is gone, or another writer published it, or
@@ -508,7 +511,7 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 // GetCatalogEntry implements CatalogStore.GetCatalogEntry, which documents its errors.
 func (c *core) GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error) {
 	const op = "get catalog entry"
-	if err := check(func(v *validator) { v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return CatalogEntry{}, wrap(op, err)
 	}
 	item, err := c.publicHit(ctx, kind, id)
@@ -528,6 +531,9 @@ type catalogRoute struct {
 	ix     ddb.Index
 	pv     string
 	prefix string
+	// list names a list of the whole catalog of a kind (newest, popular),
+	// which a sharded catalog merges from its shards; "" for by creator.
+	list string
 }
 
 // newestRoute reads GSI2 once the options enable it, and before that the
@@ -536,9 +542,9 @@ type catalogRoute struct {
 // the same order.
 func (c *core) newestRoute(kind CatalogKind) catalogRoute {
 	if c.o.EnableGSI2 {
-		return catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Newest}
+		return catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Newest, "newest"}
 	}
-	return catalogRoute{ddb.Index{}, catalogPrefix + string(kind), skCreated}
+	return catalogRoute{ddb.Index{}, catalogPrefix + string(kind), skCreated, "newest"}
 }
 
 // creatorRoute reads GSI3 once the options enable it, and before that the
@@ -547,13 +553,13 @@ func (c *core) newestRoute(kind CatalogKind) catalogRoute {
 // CREATED#<createdAt>#<id>.
 func (c *core) creatorRoute(creatorID string, kind CatalogKind) catalogRoute {
 	if c.o.EnableGSI3 {
-		return catalogRoute{indexGSI3, creatorPrefix + creatorID + "#" + string(kind), skCreated}
+		return catalogRoute{indexGSI3, creatorPrefix + creatorID + "#" + string(kind), skCreated, ""}
 	}
-	return catalogRoute{ddb.Index{}, creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#"}
+	return catalogRoute{ddb.Index{}, creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#", ""}
 }
 
 func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, rt catalogRoute, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	err := check(func(v *validator) {
+	err := check(c.shards, func(v *validator) {
 		if creatorID != nil {
 			v.ID("CreatorID", *creatorID, MaxIDLen)
 		}
@@ -565,7 +571,8 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 	if err != nil {
 		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
 	}
-	if _, err := opts.EffectiveLimit(); err != nil {
+	limit, err := opts.EffectiveLimit()
+	if err != nil {
 		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
 	}
 	if rt.ix.Name != "" {
@@ -576,6 +583,9 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 	var f backend.Filter
 	if opts.Tag != "" {
 		f = backend.Contains("tags", opts.Tag)
+	}
+	if n, _ := c.o.catalogShards(); n >= 2 && rt.list != "" {
+		return c.listMerged(ctx, op, rt.list, kind, rt, limit, opts, f)
 	}
 	// The base table is read eventually consistent, as the indexes are:
 	// the same guarantee, at the same cost.
@@ -590,7 +600,7 @@ func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts Cat
 
 // ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
 func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
-	return c.listCatalog(ctx, "list catalog popular", kind, nil, catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Popular}, opts)
+	return c.listCatalog(ctx, "list catalog popular", kind, nil, catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Popular, "popular"}, opts)
 }
 
 // ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
@@ -603,7 +613,11 @@ func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind 
 // existing. Saves of an entry serialise on its catalog item.
 func countedEntry(t ddb.Table, cat ddb.Item, e CatalogEntry, n int64) ([]backend.Write, error) {
 	e.SavedCount = n
-	newCat, newCopy, err := entryItems(e)
+	// The entry stays in the partition it was published in, the seed's or
+	// a shard's (whatever the options' count now), and both its GSI2
+	// entries with it.
+	ck := backend.KeyOf(t, cat)
+	newCat, newCopy, err := entryItems(e, ck.PK)
 	if err != nil {
 		return nil, err
 	}
@@ -612,7 +626,6 @@ func countedEntry(t ddb.Table, cat ddb.Item, e CatalogEntry, n int64) ([]backend
 	// another time format.
 	merged := maps.Clone(cat)
 	maps.Copy(merged, newCat)
-	ck := backend.KeyOf(t, cat)
 	pk := copyKeyOf(e.CreatorID, e.Kind, ck)
 	merged[AttrPK], merged[AttrSK] = ddb.S(ck.PK), ddb.S(ck.SK)
 	newCopy[AttrPK], newCopy[AttrSK] = ddb.S(pk.PK), ddb.S(pk.SK)
@@ -625,7 +638,7 @@ func countedEntry(t ddb.Table, cat ddb.Item, e CatalogEntry, n int64) ([]backend
 // SaveCatalogEntry implements CatalogStore.SaveCatalogEntry, which documents its errors.
 func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (SavedEntry, error) {
 	const op = "save catalog entry"
-	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return SavedEntry{}, wrap(op, err)
 	}
 	var saved ddb.Item
@@ -674,7 +687,7 @@ func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind Catalog
 // UnsaveCatalogEntry implements CatalogStore.UnsaveCatalogEntry, which documents its errors.
 func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) error {
 	const op = "unsave catalog entry"
-	if err := check(func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return wrap(op, err)
 	}
 	if err := c.o.index(indexGSI1); err != nil {
@@ -717,7 +730,7 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 // ListSaved implements CatalogStore.ListSaved, which documents its errors.
 func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, opts ddbkit.PageOptions) (ddbkit.Page[SavedEntry], error) {
 	const op = "list saved"
-	if err := check(func(v *validator) { v.kind(kind) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.kind(kind) }); err != nil {
 		return ddbkit.Page[SavedEntry]{}, wrap(op, err)
 	}
 	return listUser(ctx, c, op, userID, savedSK(kind, ""), true, opts, savedDecoder)
@@ -726,38 +739,42 @@ func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, o
 // RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.
 func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error) {
 	const op = "recalculate popularity"
-	if err := check(func(v *validator) { v.kind(kind) }); err != nil {
+	if err := check(c.shards, func(v *validator) { v.kind(kind) }); err != nil {
 		return nil, wrap(op, err)
 	}
 	if err := c.o.index(indexGSI1); err != nil {
 		return nil, wrap(op, err)
 	}
 	var drifts []PopularityDrift
-	entries := ddb.KeyQuery{Table: c.t, PartitionValue: catalogPrefix + string(kind), Sort: ddb.SortBeginsWith(skCreated), ConsistentRead: true}
-	cursor := ""
-	for {
-		page, next, err := c.b.Query(ctx, entries, 100, cursor, backend.Filter{})
-		if err != nil {
-			return drifts, wrap(op, err)
-		}
-		for _, item := range page {
-			e, err := decodeCatalog(c.t, item)
-			if err != nil {
-				continue // a corrupt entry is left as it is
-			}
-			d, err := c.recount(ctx, op, backend.KeyOf(c.t, item), e)
+	// Each partition of the catalog in turn: the seed's (shard 0), then
+	// the other shards.
+	for _, pv := range c.catalogParts(kind) {
+		entries := ddb.KeyQuery{Table: c.t, PartitionValue: pv, Sort: ddb.SortBeginsWith(skCreated), ConsistentRead: true}
+		for cursor := ""; ; {
+			page, next, err := c.b.Query(ctx, entries, 100, cursor, backend.Filter{})
 			if err != nil {
 				return drifts, wrap(op, err)
 			}
-			if d != nil {
-				drifts = append(drifts, *d)
+			for _, item := range page {
+				e, err := decodeCatalog(c.t, item)
+				if err != nil {
+					continue // a corrupt entry is left as it is
+				}
+				d, err := c.recount(ctx, op, backend.KeyOf(c.t, item), e)
+				if err != nil {
+					return drifts, wrap(op, err)
+				}
+				if d != nil {
+					drifts = append(drifts, *d)
+				}
 			}
+			if next == "" {
+				break
+			}
+			cursor = next
 		}
-		if next == "" {
-			return drifts, nil
-		}
-		cursor = next
 	}
+	return drifts, nil
 }
 
 // recount counts the saved items of e through GSI1 and, if its savedCount

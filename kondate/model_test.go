@@ -36,7 +36,7 @@ func newModelPair(t *testing.T) *difftest.Pair[kondate.Store] { return modelPair
 
 func newFaultPair(t *testing.T) *difftest.Pair[kondate.Store] { return modelPair(t, true) }
 
-func modelPair(t *testing.T, faults bool) *difftest.Pair[kondate.Store] {
+func modelPair(t *testing.T, faults bool, more ...func(*kondate.Options)) *difftest.Pair[kondate.Store] {
 	c := ddbtest.Client(t)
 	table := ddbtest.NewTable(t, c, kondate.CreateTableInput("kondate", kondate.AllIndexes))
 	clock := difftest.NewClock(start)
@@ -47,6 +47,9 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[kondate.Store] {
 		o.NewID = kondate.SeededULIDs(7, clock.Now)
 		o.NewShareID = kondate.SeededULIDs(11, clock.Now)
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+		for _, fn := range more {
+			fn(o)
+		}
 	}
 	mem := kondate.NewMemoryStore(opts)
 	p := &difftest.Pair[kondate.Store]{Mem: mem, Export: mem.Export, DB: c, Tables: []string{table}, Clock: clock}

@@ -76,6 +76,16 @@ type Options struct {
 	// default is off: a flag, not a read of the table, because no item can
 	// tell that the other writers keep it.
 	SavesIndexed bool
+	// CatalogShards spreads the public catalog over that many partitions
+	// per kind, so that saves and publishes of one kind are not capped by
+	// one partition's ~1,000 writes/s (see "Sharded catalog" in the
+	// package doc): 0 or 1 is the seed's layout, one partition
+	// CATALOG#<kind> (the default); 2 to MaxCatalogShards puts an entry
+	// published from then on under CATALOG#<kind>#<shard> (shard 0 keeping
+	// CATALOG#<kind>), with the shard from its ID (CatalogShard), and the
+	// newest and popular lists merge the shards. Any other value fails
+	// every catalog operation with ErrInvalidArgument naming CatalogShards.
+	CatalogShards int
 	// NewShareID makes share link IDs. The default makes 128 random bits
 	// from crypto/rand, as 26 characters of lower-case base32: share IDs
 	// must not be guessable (see the package doc). Tests may set a

@@ -472,7 +472,7 @@ func (c *core) ownEntry(ctx context.Context, src ddb.Item, userID string, kind C
 		if err != nil {
 			return nil, ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
 		}
-		k := catalogKey(kind, at, id)
+		k := c.catalogKeyAt(kind, at, id)
 		return &k, nil
 	}
 	if !c.o.EnableGSI1 {

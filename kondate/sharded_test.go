@@ -1,0 +1,290 @@
+package kondate_test
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/difftest"
+	"github.com/ddbkit/ddbkit/keys"
+	"github.com/ddbkit/ddbkit/kondate"
+	"github.com/ddbkit/ddbkit/kondate/kondatetest"
+)
+
+func TestMemoryShardedCatalog(t *testing.T) {
+	kondatetest.RunShardedCatalog(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
+		return kondate.NewMemoryStore(opts...)
+	})
+}
+
+func TestDynamoShardedCatalog(t *testing.T) {
+	kondatetest.RunShardedCatalog(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
+		s, _, _ := newDynamo(t, nil, opts...)
+		return s
+	})
+}
+
+// TestShardedCatalogRawLayout reads back the items a sharded store writes:
+// the catalog item under CATALOG#<kind>#<shard> (CATALOG#<kind> for shard
+// 0), the shard FNV-1a of the ID mod N, which is both items' GSI2PK; the
+// sort keys, GSI1 and GSI3 keys as in the seed's layout. A save keeps
+// them.
+func TestShardedCatalogRawLayout(t *testing.T) {
+	const n = 4
+	s, c, table := newDynamo(t, nil, deterministic, kondate.AllIndexes, func(o *kondate.Options) { o.CatalogShards = n })
+	ctx := t.Context()
+	seen := map[int]bool{}
+	for i := 0; len(seen) < n; i++ {
+		if i > 64 {
+			t.Fatalf("64 recipes fill shards %v only", seen)
+		}
+		r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: fmt.Sprint("r", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		shard := kondate.CatalogShard(r.ID, n)
+		if seen[shard] {
+			continue
+		}
+		seen[shard] = true
+		e, err := s.Publish(ctx, u, kondate.KindRecipe, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, e.ID); err != nil {
+			t.Fatal(err)
+		}
+		pk := fmt.Sprintf("CATALOG#RECIPE#%d", shard)
+		if shard == 0 {
+			pk = "CATALOG#RECIPE"
+		}
+		if got := kondate.CatalogPartition(kondate.KindRecipe, r.ID, n); got != pk {
+			t.Fatalf("CatalogPartition(%s) = %q, want %q", r.ID, got, pk)
+		}
+		if h := fnv.New32a(); true {
+			h.Write([]byte(r.ID))
+			if want := int(h.Sum32() % n); shard != want {
+				t.Fatalf("CatalogShard(%s) = %d, want FNV-1a mod %d = %d", r.ID, shard, n, want)
+			}
+		}
+		at := keys.Timestamp(e.CreatedAt)
+		cat := render(rawItem(t, c, table, pk, "CREATED#"+at+"#"+r.ID))
+		want := map[string]string{"PK": "S:" + pk, "SK": "S:CREATED#" + at + "#" + r.ID, "GSI1PK": "S:ENTITY#RECIPE#" + r.ID,
+			"GSI1SK": "S:PUBLIC#", "GSI2PK": "S:" + pk, "GSI2SK": "S:SORT#NEWEST#" + at + "#" + r.ID, "savedCount": "N:1"}
+		for k, v := range want {
+			if cat[k] != v {
+				t.Errorf("catalog item of shard %d: %s = %q, want %q (item %v)", shard, k, cat[k], v, cat)
+			}
+		}
+		cp := render(rawItem(t, c, table, "CREATOR#"+u, "CATALOG_RECIPE#"+at+"#"+r.ID))
+		want = map[string]string{"GSI2PK": "S:" + pk, "GSI2SK": "S:SORT#POPULAR#0000000001#" + r.ID,
+			"GSI3PK": "S:CREATOR#" + u + "#RECIPE", "GSI3SK": "S:CREATED#" + at + "#" + r.ID, "savedCount": "N:1"}
+		for k, v := range want {
+			if cp[k] != v {
+				t.Errorf("creator's copy of shard %d: %s = %q, want %q (item %v)", shard, k, cp[k], v, cp)
+			}
+		}
+	}
+}
+
+// switchStores is a table written first by a store of the seed's layout
+// (the app, or ddbkit before the switch), then by a sharded one.
+type switchStores struct {
+	legacy  kondate.Store
+	shardOn func() kondate.Store // the sharded store on the same data; called once the legacy writes are done
+	seed    func() kondate.Store // a store of the seed's layout on the data as it is now
+}
+
+func TestShardedCatalogSwitchMemory(t *testing.T) {
+	legacy := kondate.NewMemoryStore(deterministic, kondate.AllIndexes)
+	var sharded *kondate.MemoryStore
+	testShardedSwitch(t, switchStores{legacy: legacy, shardOn: func() kondate.Store {
+		sharded = kondate.NewMemoryStore(later, kondate.AllIndexes, func(o *kondate.Options) { o.CatalogShards = 4 })
+		if err := sharded.Import(legacy.Export()); err != nil {
+			t.Fatal(err)
+		}
+		return sharded
+	}, seed: func() kondate.Store {
+		s := kondate.NewMemoryStore(kondate.AllIndexes)
+		if err := s.Import(sharded.Export()); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}})
+}
+
+func TestShardedCatalogSwitchDynamo(t *testing.T) {
+	legacy, c, table := newDynamo(t, nil, deterministic, kondate.AllIndexes)
+	testShardedSwitch(t, switchStores{legacy: legacy, shardOn: func() kondate.Store {
+		return kondate.NewDynamoStore(c, later, kondate.AllIndexes, func(o *kondate.Options) { o.TableName = table; o.CatalogShards = 4 })
+	}, seed: func() kondate.Store { return legacy }})
+}
+
+// later is deterministic an hour on, with other IDs: the sharded store
+// writes after the legacy one.
+func later(o *kondate.Options) {
+	o.Clock = ddbkit.StepClock(start.Add(time.Hour), time.Second)
+	o.NewID = kondate.SeededULIDs(8, o.Clock)
+	o.NewShareID = kondate.SeededULIDs(12, o.Clock)
+}
+
+// testShardedSwitch switches a live catalog to 4 shards: the entries
+// published before stay where they are, listed by the merge (as shard 0's
+// partition), saved, unpublished and deleted through GSI1 and their keys
+// as read; the store of the seed's layout still lists them, and of the new
+// entries only shard 0's.
+func testShardedSwitch(t *testing.T, st switchStores) {
+	ctx := t.Context()
+	var rs []kondate.Recipe
+	var old []kondate.CatalogEntry
+	for i := range 5 {
+		r, err := st.legacy.CreateRecipe(ctx, u, kondate.NewRecipe{Title: fmt.Sprint("old", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs = append(rs, r)
+		if i < 4 {
+			e, err := st.legacy.Publish(ctx, u, kondate.KindRecipe, r.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old = append(old, e)
+		}
+	}
+	if _, err := st.legacy.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, old[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	s := st.shardOn()
+	// The fifth recipe, published after the switch, and new ones.
+	var fresh []kondate.CatalogEntry
+	ids := []string{rs[4].ID}
+	for i := range 6 {
+		r, err := s.CreateRecipe(ctx, "u_03", kondate.NewRecipe{Title: fmt.Sprint("new", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+	}
+	for i, id := range ids {
+		owner := "u_03"
+		if i == 0 {
+			owner = u
+		}
+		e, err := s.Publish(ctx, owner, kondate.KindRecipe, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh = append(fresh, e)
+	}
+	// Old entries are saved where they are.
+	for _, e := range old[:2] {
+		if _, err := s.SaveCatalogEntry(ctx, "u_04", kondate.KindRecipe, e.ID); err != nil {
+			t.Fatalf("SaveCatalogEntry of an entry published before the switch: %v", err)
+		}
+	}
+	get := func(s kondate.Store, id string) kondate.CatalogEntry {
+		t.Helper()
+		e, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, id)
+		if err != nil {
+			t.Fatalf("GetCatalogEntry(%s): %v", id, err)
+		}
+		return e
+	}
+	all := func(s kondate.Store, popular bool) []string {
+		t.Helper()
+		var out []string
+		o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 3}}
+		for {
+			list := s.ListCatalogNewest
+			if popular {
+				list = s.ListCatalogPopular
+			}
+			p, err := list(ctx, kondate.KindRecipe, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, entryIDs(p.Items)...)
+			if p.Next == "" {
+				return out
+			}
+			o.Cursor = p.Next
+		}
+	}
+	var every []kondate.CatalogEntry
+	for _, e := range append(slices.Clone(old), fresh...) {
+		every = append(every, get(s, e.ID))
+	}
+	if every[0].SavedCount != 2 || every[1].SavedCount != 1 {
+		t.Fatalf("old entries' counts %d, %d; want 2, 1", every[0].SavedCount, every[1].SavedCount)
+	}
+	newest := slices.SortedFunc(slices.Values(every), func(a, b kondate.CatalogEntry) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(b.ID, a.ID))
+	})
+	popular := slices.SortedFunc(slices.Values(every), func(a, b kondate.CatalogEntry) int {
+		return cmp.Or(cmp.Compare(b.SavedCount, a.SavedCount), cmp.Compare(b.ID, a.ID))
+	})
+	if got := all(s, false); !slices.Equal(got, entryIDs(newest)) {
+		t.Fatalf("merged newest %v, want %v", got, entryIDs(newest))
+	}
+	if got := all(s, true); !slices.Equal(got, entryIDs(popular)) {
+		t.Fatalf("merged popular %v, want %v", got, entryIDs(popular))
+	}
+	// The seed's layout reads its partition: the old entries and the new
+	// ones of shard 0, no other.
+	var seedSees []kondate.CatalogEntry
+	for _, e := range newest {
+		if slices.ContainsFunc(old, func(o kondate.CatalogEntry) bool { return o.ID == e.ID }) || kondate.CatalogShard(e.ID, 4) == 0 {
+			seedSees = append(seedSees, e)
+		}
+	}
+	if got := all(st.seed(), false); !slices.Equal(got, entryIDs(seedSees)) {
+		t.Fatalf("the seed's layout lists %v, want %v", got, entryIDs(seedSees))
+	}
+	if len(seedSees) == len(every) {
+		t.Fatalf("every new entry landed in shard 0: the test shows nothing")
+	}
+	// An old entry unpublished and another deleted through the sharded
+	// store; a new one unpublished; the counts stay right.
+	if err := s.Unpublish(ctx, u, kondate.KindRecipe, old[1].ID); err != nil {
+		t.Fatalf("Unpublish of an entry published before the switch: %v", err)
+	}
+	if err := s.DeleteRecipe(ctx, u, old[2].ID); err != nil {
+		t.Fatalf("DeleteRecipe of a recipe published before the switch: %v", err)
+	}
+	if err := s.Unpublish(ctx, u, kondate.KindRecipe, fresh[0].ID); err != nil {
+		t.Fatalf("Unpublish of an entry published after the switch: %v", err)
+	}
+	for _, id := range []string{old[1].ID, old[2].ID, fresh[0].ID} {
+		if _, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, id); !errors.Is(err, ddbkit.ErrNotFound) {
+			t.Fatalf("GetCatalogEntry(%s) after it left the catalog: %v", id, err)
+		}
+		if slices.Contains(all(s, false), id) || slices.Contains(all(s, true), id) {
+			t.Fatalf("%s is listed after it left the catalog", id)
+		}
+	}
+	if err := s.UnsaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, old[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s, old[0].ID).SavedCount; got != 1 {
+		t.Fatalf("old entry's count after unsave %d, want 1", got)
+	}
+	if drifts, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(drifts) != 0 {
+		t.Fatalf("RecalculatePopularity = %+v, %v; want no drift", drifts, err)
+	}
+}
+
+// TestModelShardedCatalog is TestModel with the catalog in 3 shards: the
+// merged lists, their cursors and every catalog write match between the
+// memory store and DynamoDB Local.
+func TestModelShardedCatalog(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
+
+func newShardedPair(t *testing.T) *difftest.Pair[kondate.Store] {
+	return modelPair(t, false, func(o *kondate.Options) { o.CatalogShards = 3 })
+}
