@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/internal/difftest"
 	"github.com/ddbkit/ddbkit/keys"
 	"github.com/ddbkit/ddbkit/kondate"
@@ -287,4 +292,57 @@ func TestModelShardedCatalog(t *testing.T) {
 
 func newShardedPair(t *testing.T) *difftest.Pair[kondate.Store] {
 	return modelPair(t, false, func(o *kondate.Options) { o.CatalogShards = 3 })
+}
+
+// TestShardedReadCost reads a page of 20 of the newest and popular lists
+// of a catalog of 1,500 recipes on DynamoDB Local, for the seed's layout
+// and 4, 16 and 64 shards: a merged page is N Queries (one per shard, each
+// for the page's limit and one more), and the RCU and cursor size it
+// reports are the package doc's.
+func TestShardedReadCost(t *testing.T) {
+	var lines []string
+	for _, shards := range []int{0, 4, 16, 64} {
+		items, _ := catalogOf(t, shards, 1500)
+		_, c, table := newDynamo(t, nil, kondate.AllIndexes)
+		var puts []types.WriteRequest
+		for _, it := range items {
+			if pk := it["PK"].(*types.AttributeValueMemberS).Value; strings.HasPrefix(pk, "CATALOG#") || strings.HasPrefix(pk, "CREATOR#") {
+				puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: it}})
+			}
+		}
+		for len(puts) > 0 {
+			k := min(25, len(puts))
+			out, err := c.BatchWriteItem(t.Context(), &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: puts[:k]}})
+			if err != nil || len(out.UnprocessedItems) > 0 {
+				t.Fatalf("BatchWriteItem: %v, %d unprocessed", err, len(out.UnprocessedItems))
+			}
+			puts = puts[k:]
+		}
+		counts := ddbtest.NewCountingClient(c)
+		capacity := ddbtest.NewCapacityClient(counts)
+		s := kondate.NewDynamoStore(capacity, kondate.AllIndexes, func(o *kondate.Options) { o.TableName = table; o.CatalogShards = shards })
+		for _, list := range []string{"newest", "popular"} {
+			counts.Reset()
+			var p ddbkit.Page[kondate.CatalogEntry]
+			got := capacity.Measure(func() {
+				var err error
+				o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 20}}
+				if list == "newest" {
+					p, err = s.ListCatalogNewest(t.Context(), kondate.KindRecipe, o)
+				} else {
+					p, err = s.ListCatalogPopular(t.Context(), kondate.KindRecipe, o)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			})
+			queries := counts.Count("Query")
+			if len(p.Items) != 20 || p.Next == "" || queries != max(1, shards) {
+				t.Errorf("%d shards, %s: a page of %d (a cursor of %d bytes) took %d Queries; want 20, a cursor, %d Queries",
+					shards, list, len(p.Items), len(p.Next), queries, max(1, shards))
+			}
+			lines = append(lines, fmt.Sprintf("%2d shards, %-7s: %2d Queries, %5.1f RCU, a cursor of %5d bytes", shards, list, queries, got.Read, len(p.Next)))
+		}
+	}
+	t.Logf("a page of 20 of 1,500 recipes:\n%s", strings.Join(lines, "\n"))
 }

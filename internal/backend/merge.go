@@ -296,15 +296,15 @@ func (m Merged) cursorQuery(bound []ddb.KeyQuery) ddb.KeyQuery {
 	return ddb.KeyQuery{Table: tb, PartitionValue: m.Listing, Filter: "merged " + string(js)}
 }
 
-// position is one partition's position in a merged cursor: its key
-// attributes but the partition's, as [name, type, value] (a Binary's
-// value in base64).
-type position [][3]string
-
+// A partition's position in a merged cursor is its key attributes but the
+// partition's, in the order of its Query's KeyAttrs, each as its type's
+// letter and its value ("S<string>", "N<number>", "B<base64>"); a
+// partition not started is empty. Names are left out: the Query gives
+// them.
 func (m Merged) encode(mq ddb.KeyQuery, bound []ddb.KeyQuery, pos []ddb.Item) (string, error) {
-	packed := make([]position, len(pos))
+	packed := make([][]string, len(pos))
 	for i, k := range pos {
-		packed[i] = position{}
+		packed[i] = []string{}
 		if k == nil {
 			continue
 		}
@@ -315,11 +315,11 @@ func (m Merged) encode(mq ddb.KeyQuery, bound []ddb.KeyQuery, pos []ddb.Item) (s
 			}
 			switch v := k[a].(type) {
 			case *types.AttributeValueMemberS:
-				packed[i] = append(packed[i], [3]string{a, "S", v.Value})
+				packed[i] = append(packed[i], "S"+v.Value)
 			case *types.AttributeValueMemberN:
-				packed[i] = append(packed[i], [3]string{a, "N", v.Value})
+				packed[i] = append(packed[i], "N"+v.Value)
 			case *types.AttributeValueMemberB:
-				packed[i] = append(packed[i], [3]string{a, "B", base64.StdEncoding.EncodeToString(v.Value)})
+				packed[i] = append(packed[i], "B"+base64.StdEncoding.EncodeToString(v.Value))
 			default:
 				return "", fmt.Errorf("backend: merged position attribute %q has type %T; keys are S, N or B", a, v)
 			}
@@ -348,7 +348,7 @@ func (m Merged) decode(mq ddb.KeyQuery, bound []ddb.KeyQuery, cursor string) ([]
 		return fmt.Errorf("%w: malformed %s; restart the listing without a cursor", ddbkit.ErrInvalidCursor, what)
 	}
 	js, _ := Str(k, attrMergedPositions)
-	var packed []position
+	var packed [][]string
 	if json.Unmarshal([]byte(js), &packed) != nil || len(packed) != len(bound) {
 		return nil, bad("merged positions")
 	}
@@ -358,34 +358,32 @@ func (m Merged) decode(mq ddb.KeyQuery, bound []ddb.KeyQuery, cursor string) ([]
 		}
 		q := bound[i]
 		pa := q.PartitionAttr()
+		var attrs []string
+		for _, a := range q.KeyAttrs() {
+			if a != pa {
+				attrs = append(attrs, a)
+			}
+		}
+		if len(p) != len(attrs) {
+			return nil, bad("merged position")
+		}
 		item := ddb.Item{pa: ddb.S(q.PartitionValue)}
-		for _, a := range p {
-			var v types.AttributeValue
-			switch a[1] {
-			case "S":
-				v = ddb.S(a[2])
-			case "N":
-				v = &types.AttributeValueMemberN{Value: a[2]}
-			case "B":
-				raw, err := base64.StdEncoding.DecodeString(a[2])
+		for j, a := range attrs {
+			if p[j] == "" {
+				return nil, bad("merged position")
+			}
+			switch typ, val := p[j][0], p[j][1:]; typ {
+			case 'S':
+				item[a] = ddb.S(val)
+			case 'N':
+				item[a] = &types.AttributeValueMemberN{Value: val}
+			case 'B':
+				raw, err := base64.StdEncoding.DecodeString(val)
 				if err != nil {
 					return nil, bad("merged position")
 				}
-				v = &types.AttributeValueMemberB{Value: raw}
+				item[a] = &types.AttributeValueMemberB{Value: raw}
 			default:
-				return nil, bad("merged position")
-			}
-			if _, dup := item[a[0]]; dup || a[0] == "" {
-				return nil, bad("merged position")
-			}
-			item[a[0]] = v
-		}
-		want := q.KeyAttrs()
-		if len(item) != len(want) {
-			return nil, bad("merged position")
-		}
-		for _, a := range want {
-			if item[a] == nil {
 				return nil, bad("merged position")
 			}
 		}
