@@ -104,13 +104,17 @@ type CatalogStore interface {
 	GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error)
 	// ListCatalogNewest lists the catalog's entries most recently
 	// published first: one Query per page, of GSI2 or, while
-	// Options.EnableGSI2 is off, of CATALOG#<kind>. Filtered by a tag, a
+	// Options.EnableGSI2 is off, of CATALOG#<kind>; with
+	// Options.CatalogShards = N, N Queries (one per shard) merged in the
+	// same order, under one cursor (see "Sharded catalog" in the package
+	// doc). Filtered by a tag, a
 	// page makes as many Queries as its FilterBudget allows, and may be
 	// short or empty with a Next cursor (see CatalogPageOptions); so may
 	// the other two lists.
 	ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogPopular lists the entries most saved first (ties: newest
-	// ID first): one Query of GSI2 per page.
+	// ID first): one Query of GSI2 per page, or N merged as
+	// ListCatalogNewest's with Options.CatalogShards = N.
 	ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogByCreator lists a creator's entries most recently
 	// published first: one Query per page, of GSI3 or, while

@@ -68,6 +68,11 @@
 //	saved item      USER#<userId> / SAVED#<kind>#<id>        GSI1 ENTITY#<kind>#<id> / SAVED#<userId>
 //	share link      SHARE#<shareId> / META#                  none
 //
+// With Options.CatalogShards = N (see "Sharded catalog"), a catalog item
+// published from then on is under CATALOG#<kind>#<shard> instead of
+// CATALOG#<kind> (shard 0 keeps CATALOG#<kind>), and both its items'
+// GSI2PK is the same value; every other key is as above.
+//
 //	operation               DynamoDB calls
 //	Publish                 GetItem (the user's item) + Query GSI1 (PUBLIC#: published by another writer?)
 //	                        + TransactWriteItems (put catalog item and copy, publishedAt on the user's
@@ -77,10 +82,12 @@
 //	ListCatalogNewest       Query GSI2 begins_with SORT#NEWEST#, descending: one per page; without
 //	                        GSI2, Query CATALOG#<kind> begins_with CREATED#, eventually consistent
 //	ListCatalogPopular      Query GSI2 begins_with SORT#POPULAR#, descending: one per page
+//	                        (sharded, newest and popular: N Queries per page, one per shard, merged)
 //	ListCatalogByCreator    Query GSI3, descending: one per page; without GSI3, Query
 //	                        CREATOR#<creatorId> begins_with CATALOG_<kind>#, eventually consistent
 //	Save/UnsaveCatalogEntry (GetItem of the saved item, for unsave) + Query GSI1 + GetItem + TransactWriteItems
-//	RecalculatePopularity   Query CATALOG#<kind> pages; per entry Query GSI1 SAVED# pages, and a
+//	RecalculatePopularity   Query CATALOG#<kind> pages (sharded: each shard's in turn); per entry
+//	                        Query GSI1 SAVED# pages, and a
 //	                        TransactWriteItems where it may fix the count (BatchGetItem first
 //	                        to raise one)
 //	share links             create TransactWriteItems (one item); get GetItem; delete GetItem + DeleteItem;
@@ -357,13 +364,115 @@
 // each is a conditioned read-modify-write, so a single entry takes a few
 // tens of saves per second before conflicts exhaust the retries.
 //
-// Past that, shard the writes: GSI2PK = CATALOG#<kind>#<n> for n = hash(id)
-// mod N, and read each list as N Queries merged by sort key, with a cursor
-// holding N positions; N = 10 gives ~10,000 WCU/s and 30,000 RCU/s at 10
-// Queries per page. Counts past a few tens of saves per second per entry
-// need aggregation off the write path (the stream summing SAVED# inserts
-// and deletes into savedCount every few seconds), at the price of counts
-// that lag. Neither is built: the seed's app is far from both limits.
+// Past that, shard the catalog: Options.CatalogShards (see "Sharded
+// catalog", with the rates measured). Counts past a few tens of saves per
+// second per entry need aggregation off the write path (the stream
+// summing SAVED# inserts and deletes into savedCount every few seconds),
+// at the price of counts that lag; that is not built.
+//
+// # Sharded catalog
+//
+// Options.CatalogShards = N (2 to MaxCatalogShards) spreads each kind's
+// catalog over N partitions; the default, 0, is the seed's layout,
+// unchanged. TestSaveThroughput drives SaveCatalogEntry on one kind, each
+// save by another user, round 2,000 entries of 500 creators, through
+// ddbtest.PartitionClient (DynamoDB's limits, a burst of 50 ms, virtual
+// time), and finds the highest rate of its ladder with under 1% of the
+// calls throttled:
+//
+//	layout      saves/s on one kind   above it, throttled by
+//	seed's          175               GSI2 CATALOG#RECIPE (4.2% at 200/s)
+//	N = 4           500               the busiest shard's GSI2 partition (1.0% at 600/s)
+//	N = 16        2,400               the busiest shard's GSI2 partition (2.2% at 2,800/s)
+//	N = 64        9,600               the busiest shard's GSI2 partition (2.6% at 11,200/s)
+//
+// A save of a 1 KB entry writes 2 WCU to its catalog partition (the
+// catalog item, transactionally) and 6 to its GSI2 partition (the newest
+// entry rewritten, the popular entry moved, each transactional), so GSI2
+// caps a partition at about 166 saves/s; shards take uneven shares of the
+// entries saved, so N shards give a little less than N times that. The
+// issue's goal, 1,000 saves/s on one kind, takes 16 shards. A publish
+// costs a partition less (2 WCU on the table, 4 on GSI2: two entries
+// added), so publishes are capped later than saves. One entry's saves
+// still serialise on its catalog item (see "Hot partitions").
+//
+//   - The layout: a new entry's catalog item is CATALOG#<kind>#<shard> /
+//     CREATED#<createdAt>#<id>, the shard being CatalogShard(id, N):
+//     FNV-1a (32 bits) of the ID's bytes, modulo N, in decimal; shard 0
+//     is the seed's own partition, CATALOG#<kind>, not CATALOG#<kind>#0.
+//     Both items' GSI2PK is the catalog item's partition, so the newest
+//     and the popular GSI2 entries are sharded alike; GSI1 (ENTITY# /
+//     PUBLIC#), GSI3 (per creator, not hot) and the creator's copy's keys
+//     are unchanged. Entries published before the switch stay in
+//     CATALOG#<kind>, which is shard 0's partition: the seed's partition
+//     is the merge's "none" shard and shard 0 at once, so a page costs N
+//     Queries, not N+1. No table or index changes.
+//   - Finding an entry: every operation that addresses one by ID (the
+//     detail, saves, unsaves, Publish's check, share links) finds its
+//     catalog item through GSI1, as before, wherever it is. Unpublish and
+//     deleting a published recipe or set take the key from publishedAt
+//     and the shard of the ID; an entry published before the switch (or
+//     under another N) is not there, and is then found through GSI1, as a
+//     catalog item another writer removed is: one transaction more. Saves
+//     and recounts rewrite an entry where it is: its GSI2PK follows its
+//     catalog item's PK as read, so an entry never moves partition.
+//     RecalculatePopularity reads every partition, shard 0 first.
+//   - Lists: newest and popular read one Query per partition (concurrently
+//     on DynamoDB, up to 16 at once), each from its own position and for
+//     the page's limit and one more, and merge them (backend.MergePage,
+//     a k-way merge) in the unsharded list's order: the GSI2 sort key
+//     (SORT#NEWEST#<createdAt>#<id>, SORT#POPULAR#<count>#<id>)
+//     descending, then, for equal sort keys, the index's tie order
+//     (DynamoDB Local's digest of the base key, which the memory store
+//     keeps), then the partition. Sort keys end with the ID, so only two
+//     items of one ID tie. The order is total and deterministic, and the
+//     memory store's pages and cursors are DynamoDB Local's (the model
+//     test). Before GSI2, newest merges the base table's partitions the
+//     same way. By creator reads the creator's partition, unsharded.
+//   - Pages keep their guarantees: limit entries, or all that is left,
+//     and Next "" exactly when nothing follows. A tag-filtered page gives
+//     each partition an equal share of Options.FilterBudget (at least the
+//     limit and one more) and stops where a partition's Query stopped, so
+//     it may be short or empty, with a Next, as an unsharded one may.
+//   - The cursor holds every partition's position (the key of the last
+//     entry listed from it) in one ddb cursor, tagged as a whole (HMAC,
+//     keyed by CursorSecret) and bound to the table, the list, the kind,
+//     the tag, the index and N; each position is rebuilt under its own
+//     partition's key, so a forged cursor reads nothing else. Unsharded
+//     cursors fail the sharded lists and the other way round, as do those
+//     of another N: after changing CatalogShards, page from the start. A
+//     cursor grows with the shards that have given an entry, up to about
+//     200 bytes each (TestShardedReadCost: 1 KB at N = 4, 3 KB at 16,
+//     4.5 KB at 64 after one page of 20).
+//   - Read cost: N Queries per page, whatever its limit, each reading up
+//     to limit+1 entries: a page of 20 of ~1 KB entries is 2.5 RCU in the
+//     seed's layout, 10 at N = 4, 40 at 16, 155 at 64 (TestShardedReadCost,
+//     eventually consistent). GSI2 serves 3,000 RCU/s per partition, so
+//     every shard serves ~1,200 such pages a second, but each page reads
+//     every shard: N shards serve about the pages one partition does.
+//     Prefer the smallest N that carries the writes, and cache the first
+//     pages (they are public and the same for everyone).
+//   - When to switch: when one kind's saves and publishes near 150 a
+//     second (GSI2's partition throttles first, and it throttles the
+//     table's writes with it), or a load test through
+//     ddbtest.PartitionClient shows throttling; pick N from the table
+//     above with room to spare (16 for 1,000 saves/s). Not before: every
+//     page then costs N Queries.
+//   - How to migrate a live table: set CatalogShards on every ddbkit
+//     writer and reader (a reader without it lists the seed's partition
+//     alone). New entries go to their shards; the old ones stay in
+//     CATALOG#<kind>, are listed by the merge in their place, and are
+//     saved, unpublished and deleted where they are: no rewrite. N may
+//     grow later (a larger N reads the old shards too, shard numbers
+//     being the same partitions); lowering it hides the entries of shards
+//     at N and above from the lists until they are republished. Going
+//     back to the seed's layout takes republishing the sharded entries.
+//   - What the seed's app no longer reads: its lists (CATALOG#<kind> on
+//     the table and on GSI2) show the entries published before the switch
+//     and the new ones of shard 0 only, about 1/N of them; it still finds
+//     every entry by ID through GSI1. Entries it publishes itself land in
+//     CATALOG#<kind> and are merged as shard 0's. Switch once the app
+//     reads the catalog through ddbkit, or accept that its lists shrink.
 //
 // # Fixtures: Export and Import
 //
@@ -453,6 +562,10 @@
 //     share links do not find them, and Publish does not see them
 //     published; on saved items (SAVED#<userId>), or
 //     RecalculatePopularity does not count them (see SavesIndexed);
+//   - with Options.CatalogShards, a catalog entry's partition where it
+//     was published (CATALOG#<kind> or CATALOG#<kind>#<shard>) as both
+//     its items' GSI2PK, when rewriting it, and CatalogShard's partition
+//     for an entry it publishes, or the catalog lists place it elsewhere;
 //   - both items of a catalog entry, with the same snapshot and savedCount,
 //     GSI2SK and GSI3 keys as above, changed in one transaction: an entry
 //     without its copy cannot be saved (ErrNotFound), and counts that
