@@ -2,6 +2,7 @@ package taskmgmt
 
 import (
 	"context"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
 	"time"
 
@@ -163,13 +164,13 @@ func (c *core) checkNamed(label string, k itemKey, attr, v string) backend.Write
 }
 
 // named is the filter that attr holds name, as a name copy reads it: a
-// name read as "" (a lenient read of a missing one) must still be "" or
-// missing.
+// name read as "" (a lenient read of a missing one, or of the NULL
+// another writer stores) must still be "", missing or NULL.
 func named(attr, name string) backend.Filter {
 	if name != "" {
 		return backend.Equal(attr, s(name))
 	}
-	return backend.Or(backend.Equal(attr, s("")), backend.Missing(attr))
+	return backend.Or(backend.Equal(attr, s("")), backend.Missing(attr), backend.Equal(attr, &types.AttributeValueMemberNULL{Value: true}))
 }
 
 // teamFailed maps the failed check of the team (labelTeam) in a

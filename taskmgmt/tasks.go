@@ -453,7 +453,7 @@ func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery)
 		return ddbkit.Page[DailyCount]{}, wrap(op, c.shardsErr)
 	}
 	now := c.read().now.Unix()
-	live := backend.Unbound(backend.Or(backend.Missing(AttrExpiresAt), backend.Greater(AttrExpiresAt, n(now))))
+	live := backend.Unbound(backend.Unexpired(AttrExpiresAt, now))
 	if c.shards > 1 {
 		p, err := c.listDailySharded(ctx, teamID, q, live)
 		return p, wrap(op, err)
@@ -587,7 +587,7 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 			return err
 		}
 		rep.Drift = rep.Counts != rep.Was
-		if _, expires := item[AttrExpiresAt]; !rep.Drift && item != nil && !expires {
+		if !rep.Drift && item != nil && !expiring(item) {
 			return nil
 		}
 		// The team's check rides with the write, so that a team deleted
@@ -631,8 +631,7 @@ func (c *core) recalculateSharded(ctx context.Context, op, teamID string) (Count
 		rep = CounterReport{Was: was, Counts: counts, Drift: counts != was}
 		expires := false
 		for _, it := range shards {
-			_, has := it[AttrExpiresAt]
-			expires = expires || has
+			expires = expires || expiring(it)
 		}
 		if !rep.Drift && !expires {
 			return nil // the shards sum to the count: leave them spread
@@ -658,6 +657,13 @@ func (c *core) recalculateSharded(ctx context.Context, op, teamID string) (Count
 		return recountFailed(c.b.Tx(ctx, r, ws), teamID)
 	})
 	return rep, err
+}
+
+// expiring reports a counter with an expiresAt TTL acts on (a Number; a
+// NULL another writer set is none), which a recount removes.
+func expiring(item ddb.Item) bool {
+	_, ok := item[AttrExpiresAt].(*types.AttributeValueMemberN)
+	return ok
 }
 
 // countTasks counts the team's tasks by status, leaving out those that

@@ -47,7 +47,7 @@ func (d *Dynamo) retry(ctx context.Context, fn func() error) error {
 // visible is item as a read at now sees it: nil when its TTL has passed.
 func (d *Dynamo) visible(t ddb.Table, item ddb.Item, now int64) ddb.Item {
 	ttl := d.tables.ttl(t.Name)
-	if item == nil || ttl == "" || unexpired(ttl, now).Keeps(item) {
+	if item == nil || ttl == "" || Unexpired(ttl, now).Keeps(item) {
 		return item
 	}
 	return nil
@@ -163,7 +163,7 @@ func (d *Dynamo) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		return nil, "", err
 	}
 	if ttl != "" {
-		f = And(f, unexpired(ttl, d.clock.now().Unix()))
+		f = And(f, Unexpired(ttl, d.clock.now().Unix()))
 	}
 	return ddb.QueryPage(ctx, d.c, d.b, q, limit, cursor, f.ddbFilter())
 }

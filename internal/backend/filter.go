@@ -307,9 +307,12 @@ func (f Filter) cond(first int) (expression.ConditionBuilder, int) {
 	}
 }
 
-// unexpired keeps the items whose TTL attribute ttl has not passed at now: a
-// missing or non-Number one never expires (DynamoDB's TTL ignores it).
-func unexpired(ttl string, now int64) Filter {
+// Unexpired keeps the items whose TTL attribute ttl has not passed at now
+// (epoch seconds): a missing or non-Number one (NULL, say) never expires,
+// as DynamoDB's TTL ignores it. It is the filter reads of a table with TTL
+// apply; a listing that filters on a TTL attribute the backend does not
+// know of (taskmgmt's daily counters) applies it itself.
+func Unexpired(ttl string, now int64) Filter {
 	return Or(Missing(ttl), Filter{&fnode{op: fNotNumber, attr: ttl}},
 		Greater(ttl, &types.AttributeValueMemberN{Value: strconv.FormatInt(now, 10)}))
 }

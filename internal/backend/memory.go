@@ -215,7 +215,7 @@ func (mt *memTable) partitions() []string { return slices.Sorted(maps.Keys(mt.pk
 
 // visible is item as a read sees it: nil when its TTL has passed.
 func (m *Memory) visible(mt *memTable, item ddb.Item, now int64) ddb.Item {
-	if item == nil || mt.t.TTL == "" || unexpired(mt.t.TTL, now).Keeps(item) {
+	if item == nil || mt.t.TTL == "" || Unexpired(mt.t.TTL, now).Keeps(item) {
 		return item
 	}
 	return nil
@@ -352,7 +352,7 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		}
 	}
 	if mt.t.TTL != "" {
-		f = And(f, unexpired(mt.t.TTL, m.clock.now().Unix()))
+		f = And(f, Unexpired(mt.t.TTL, m.clock.now().Unix()))
 	}
 	var now time.Time
 	lag := q.Index.Name != "" && m.emu != nil && m.emu.e.GSILag > 0
