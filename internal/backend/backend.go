@@ -195,7 +195,9 @@ func (c *Change) SetValue(name string, v any) error {
 }
 
 // SetOnce sets attribute name to v unless the item holds it already
-// (if_not_exists).
+// (if_not_exists). A NULL counts as held, as DynamoDB's if_not_exists
+// counts it: where another writer stores null for "not set" (the seeds'
+// JavaScript apps do), condition on Missing or an Equal to NULL instead.
 func (c *Change) SetOnce(name string, v types.AttributeValue) {
 	c.ops = append(c.ops, changeOp{kind: changeSetOnce, name: name, value: v})
 }
