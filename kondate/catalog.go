@@ -318,6 +318,9 @@ func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id 
 	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return CatalogEntry{}, wrap(op, err)
 	}
+	if err := c.shardedIndex(); err != nil {
+		return CatalogEntry{}, wrap(op, err)
+	}
 	ownerKey := key(userID, ownerSK(kind, id))
 	notFound := errNotFound(strings.ToLower(string(kind)), userID, id)
 	var e CatalogEntry
@@ -433,6 +436,9 @@ func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.
 func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error {
 	const op = "unpublish"
 	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+		return wrap(op, err)
+	}
+	if err := c.shardedIndex(); err != nil {
 		return wrap(op, err)
 	}
 	ownerKey := key(userID, ownerSK(kind, id))

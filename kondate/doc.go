@@ -416,7 +416,9 @@
 //     catalog item another writer removed is: one transaction more. Saves
 //     and recounts rewrite an entry where it is: its GSI2PK follows its
 //     catalog item's PK as read, so an entry never moves partition.
-//     RecalculatePopularity reads every partition, shard 0 first.
+//     RecalculatePopularity reads every partition, shard 0 first. So the
+//     sharded catalog needs GSI1: without it (Options.EnableGSI1 off),
+//     Publish, Unpublish and the merged lists fail with ErrSchemaMismatch.
 //   - Lists: newest and popular read one Query per partition (concurrently
 //     on DynamoDB, up to 16 at once), each from its own position and for
 //     the page's limit and one more, and merge them (backend.MergePage,

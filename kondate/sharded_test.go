@@ -346,3 +346,90 @@ func TestShardedReadCost(t *testing.T) {
 	}
 	t.Logf("a page of 20 of 1,500 recipes:\n%s", strings.Join(lines, "\n"))
 }
+
+// TestShardedTies holds the merge's tie order to the index's: items of one
+// ID and time in several partitions (another writer's duplicates) tie on
+// their GSI2 sort key, and the merged newest list of 4 shards gives them
+// in the order one GSI2 partition holding them all gives (DynamoDB Local's
+// digest of the base key, which the memory store keeps), in pages of 1, 3
+// and 100, on both stores.
+func TestShardedTies(t *testing.T) {
+	S := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	layout := func(sharded bool) []map[string]types.AttributeValue {
+		var items []map[string]types.AttributeValue
+		for i := range 6 {
+			id := fmt.Sprintf("01KH0XG078KXNR84Z7ZA8X20X%d", i)
+			at := fmt.Sprintf("2026-02-09T10:00:0%d.000Z", i%3) // ties of time too, across IDs
+			for p := range 4 {
+				if (i+p)%3 == 2 {
+					continue
+				}
+				pk := "CATALOG#RECIPE"
+				if p > 0 {
+					pk = fmt.Sprint(pk, "#", p)
+				}
+				gsi2pk := "CATALOG#RECIPE"
+				if sharded {
+					gsi2pk = pk
+				}
+				items = append(items, map[string]types.AttributeValue{"PK": S(pk), "SK": S("CREATED#" + at + "#" + id),
+					"GSI2PK": S(gsi2pk), "GSI2SK": S("SORT#NEWEST#" + at + "#" + id), "entityType": S("RECIPE"), "creatorId": S("u_01"),
+					"title": S(fmt.Sprintf("%d in %d", i, p)), "savedCount": &types.AttributeValueMemberN{Value: "0"}, "createdAt": S(at)})
+			}
+		}
+		return items
+	}
+	titles := func(t *testing.T, s kondate.Store, limit int) []string {
+		t.Helper()
+		var out []string
+		o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: limit}}
+		for {
+			p, err := s.ListCatalogNewest(t.Context(), kondate.KindRecipe, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range p.Items {
+				out = append(out, e.Title)
+			}
+			if p.Next == "" {
+				return out
+			}
+			o.Cursor = p.Next
+		}
+	}
+	shards := func(o *kondate.Options) { o.CatalogShards = 4 }
+	for _, backend := range []string{"memory", "DynamoDB Local"} {
+		t.Run(backend, func(t *testing.T) {
+			store := func(sharded bool) kondate.Store {
+				opts := []func(*kondate.Options){kondate.AllIndexes}
+				if sharded {
+					opts = append(opts, shards)
+				}
+				if backend == "memory" {
+					m := kondate.NewMemoryStore(opts...)
+					if err := m.Import(ddbkit.TableItems{kondate.DefaultTableName: layout(sharded)}); err != nil {
+						t.Fatal(err)
+					}
+					return m
+				}
+				s, c, table := newDynamo(t, nil, opts...)
+				for _, it := range layout(sharded) {
+					if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: &table, Item: it}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return s
+			}
+			want := titles(t, store(false), 100)
+			if len(want) != 16 {
+				t.Fatalf("the unsharded list holds %d entries, want 16", len(want))
+			}
+			merged := store(true)
+			for _, limit := range []int{1, 3, 100} {
+				if got := titles(t, merged, limit); !slices.Equal(got, want) {
+					t.Errorf("merged in pages of %d:\n got %v\nwant %v", limit, got, want)
+				}
+			}
+		})
+	}
+}

@@ -87,6 +87,18 @@ func (c *core) shards(v *validator) {
 	}
 }
 
+// shardedIndex is the error of a sharded catalog without GSI1, nil
+// otherwise: entries published before the switch (or under another count)
+// are not where their ID's shard says, and only GSI1 finds them, so
+// Publish, Unpublish and the merged lists refuse to run without it, as an
+// operation that needs a disabled index does (ErrSchemaMismatch).
+func (c *core) shardedIndex() error {
+	if n, _ := c.o.catalogShards(); n >= 2 {
+		return c.o.index(indexGSI1)
+	}
+	return nil
+}
+
 // catalogPK is the partition of a new catalog item of entry id.
 func (c *core) catalogPK(kind CatalogKind, id string) string {
 	n, _ := c.o.catalogShards()
@@ -119,6 +131,9 @@ func (c *core) catalogParts(kind CatalogKind) []string {
 // partition), merged in rt's order by backend.MergePage under one cursor
 // bound to the list, the kind and the shard count.
 func (c *core) listMerged(ctx context.Context, op, list string, kind CatalogKind, rt catalogRoute, limit int, opts CatalogPageOptions, f backend.Filter) (ddbkit.Page[CatalogEntry], error) {
+	if err := c.shardedIndex(); err != nil {
+		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
+	}
 	parts := c.catalogParts(kind)
 	m := backend.Merged{Listing: fmt.Sprintf("kondate catalog %s %s, %d shards", list, kind, len(parts))}
 	for _, pv := range parts {

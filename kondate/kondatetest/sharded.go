@@ -285,4 +285,13 @@ func testInvalidShards(t *testing.T, newStore NewStore) {
 			t.Fatalf("recipe published by a store refusing its options: %+v", got)
 		}
 	}
+	// Sharded without GSI1: what finds the entries published before the
+	// switch is missing.
+	s := newStore(t, func(o *kondate.Options) { o.CatalogShards = ShardedCatalogShards; o.EnableGSI1 = false })
+	r := must[kondate.Recipe](t, "CreateRecipe")(s.CreateRecipe(ctx, user, newRecipe("x")))
+	_, err := s.Publish(ctx, user, kondate.KindRecipe, r.ID)
+	wantErr(t, "Publish, sharded without GSI1", err, ddbkit.ErrSchemaMismatch)
+	wantErr(t, "Unpublish, sharded without GSI1", s.Unpublish(ctx, user, kondate.KindRecipe, r.ID), ddbkit.ErrSchemaMismatch)
+	_, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	wantErr(t, "ListCatalogNewest, sharded without GSI1", err, ddbkit.ErrSchemaMismatch)
 }
