@@ -2,6 +2,7 @@ package kondate_test
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -432,4 +433,78 @@ func TestShardedTies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLegacyCatalogSharded runs the app's catalog (appCatalog: the seed's
+// layout, no publishedAt, times without fractional digits) on stores with
+// 4 shards: the app's entries are listed by the merge as shard 0's, found
+// by ID, saved where they are (both items keep their keys and GSI2PK), and
+// r_01, unpublished and published again, moves to its shard (1): the new
+// catalog item is CATALOG#RECIPE#1, listed in its place.
+func TestLegacyCatalogSharded(t *testing.T) {
+	appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
+		ctx := t.Context()
+		ids := func(list func(context.Context, kondate.CatalogKind, kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)) []string {
+			t.Helper()
+			var out []string
+			o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 1}}
+			for {
+				p, err := list(ctx, kondate.KindRecipe, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, entryIDs(p.Items)...)
+				if o.Cursor = p.Next; o.Cursor == "" {
+					return out
+				}
+			}
+		}
+		if got := ids(s.ListCatalogNewest); !slices.Equal(got, []string{"r_01", "r_02"}) {
+			t.Fatalf("newest = %v; want r_01, r_02", got)
+		}
+		if got := ids(s.ListCatalogPopular); !slices.Equal(got, []string{"r_01", "r_02"}) {
+			t.Fatalf("popular = %v; want r_01 (1 save), r_02", got)
+		}
+		if _, err := s.SaveCatalogEntry(ctx, "u_03", kondate.KindRecipe, "r_02"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SaveCatalogEntry(ctx, "u_04", kondate.KindRecipe, "r_02"); err != nil {
+			t.Fatal(err)
+		}
+		cat := raw("CATALOG#RECIPE", "CREATED#2026-02-08T09:00:00Z#r_02")
+		cp := raw("CREATOR#u_01", "CATALOG_RECIPE#2026-02-08T09:00:00Z#r_02")
+		if savedCount(t, cat) != "2" || renderValue(cat["GSI2PK"]) != "S:CATALOG#RECIPE" || renderValue(cp["GSI2PK"]) != "S:CATALOG#RECIPE" ||
+			renderValue(cp["GSI2SK"]) != "S:SORT#POPULAR#0000000002#r_02" {
+			t.Fatalf("r_02 after two saves: catalog item %v, copy %v", render(cat), render(cp))
+		}
+		if got := ids(s.ListCatalogPopular); !slices.Equal(got, []string{"r_02", "r_01"}) {
+			t.Fatalf("popular after saves = %v; want r_02, r_01", got)
+		}
+		if err := s.Unpublish(ctx, "u_01", kondate.KindRecipe, "r_01"); err != nil {
+			t.Fatalf("Unpublish(r_01): %v", err)
+		}
+		e, err := s.Publish(ctx, "u_01", kondate.KindRecipe, "r_01")
+		if err != nil {
+			t.Fatalf("Publish(r_01) after Unpublish: %v", err)
+		}
+		if kondate.CatalogShard("r_01", 4) != 1 {
+			t.Fatal("r_01 is not in shard 1: the fixture shows nothing")
+		}
+		at := keys.Timestamp(e.CreatedAt)
+		if item := raw("CATALOG#RECIPE#1", "CREATED#"+at+"#r_01"); renderValue(item["GSI2PK"]) != "S:CATALOG#RECIPE#1" {
+			t.Fatalf("r_01 published again: catalog item %v, want it in CATALOG#RECIPE#1", render(item))
+		}
+		if raw("CATALOG#RECIPE", "CREATED#2026-02-09T10:00:00Z#r_01") != nil {
+			t.Fatal("the app's catalog item of r_01 is still there")
+		}
+		if got := ids(s.ListCatalogNewest); !slices.Equal(got, []string{"r_01", "r_02"}) {
+			t.Fatalf("newest after publishing r_01 again = %v; want r_01, r_02", got)
+		}
+		if err := s.DeleteRecipe(ctx, "u_01", "r_02"); err != nil {
+			t.Fatalf("DeleteRecipe(r_02), published by the app: %v", err)
+		}
+		if got := ids(s.ListCatalogNewest); !slices.Equal(got, []string{"r_01"}) {
+			t.Fatalf("newest after deleting r_02 = %v; want r_01", got)
+		}
+	}, kondate.AllIndexes, func(o *kondate.Options) { o.CatalogShards = 4 })
 }
