@@ -292,8 +292,9 @@
 //     comment that was listed, so pages never skip or repeat a comment of
 //     a shard, whatever order DynamoDB gives its ties. Comments posted
 //     after a page are listed by the next ones, in their place. The cursor
-//     grows with N: about 75 bytes a partition (1.6 KB for N = 16, 5 KB
-//     for 64).
+//     grows with N: about 80 bytes a partition (1.7 KB for N = 16, 5 KB
+//     for 64). The merge, Queries and cursor are backend.MergePage's,
+//     which kondate's sharded catalog uses too.
 //   - Read cost: N+1 Queries per page, whatever its limit, each reading up
 //     to the limit and one more entries, so up to (N+1)×(limit+1) entries
 //     read for limit returned, at 0.5 RCU per 4 KB per Query, each

@@ -6,7 +6,6 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
-	"github.com/ddbkit/ddbkit/internal/memtable"
 )
 
 // The seed's attribute names, camelCase as it spells them.
@@ -44,13 +43,12 @@ const (
 type tables struct {
 	rooms, comments, connections    ddb.Table
 	hostIndex, timeIndex, roomIndex ddb.Index
-	ties                            *memtable.Table[struct{}] // timeIndex's order of ties (tieOrder)
 }
 
 func newTables(env string, cursorSecret []byte) tables {
 	n := Tables(env)
 	secret := string(cursorSecret)
-	t := tables{
+	return tables{
 		rooms:       ddb.Table{Name: n.Rooms, PartitionKey: attrRoomID, CursorSecret: secret},
 		comments:    ddb.Table{Name: n.Comments, PartitionKey: attrRoomID, SortKey: attrCommentID, CursorSecret: secret},
 		connections: ddb.Table{Name: n.Connections, PartitionKey: attrConnectionID, CursorSecret: secret},
@@ -58,8 +56,6 @@ func newTables(env string, cursorSecret []byte) tables {
 		timeIndex:   ddb.Index{Name: CommentsByTimeIndex, PartitionKey: attrRoomID, SortKey: attrCreatedAt},
 		roomIndex:   ddb.Index{Name: RoomIDIndex, PartitionKey: attrRoomID},
 	}
-	t.ties = tieOrder(t.comments, t.timeIndex)
-	return t
 }
 
 // backend returns the tables as the backends serve them, each with its
