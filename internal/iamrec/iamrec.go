@@ -6,6 +6,7 @@ package iamrec
 
 import (
 	"context"
+	"flag"
 	"os"
 	"reflect"
 	"runtime"
@@ -158,14 +159,23 @@ func (r *Recorder) Check(t *testing.T, path, domain string, tables map[string]st
 
 // Part makes test t one of the n tests whose calls r records: when the
 // last of them ends, Check runs on its t. A -run filter that leaves one
-// out leaves the file unchecked, since its grants would be missing.
+// out leaves the file unchecked, since its grants would be missing; so
+// do a -run pattern that picks subtests, and a run without DynamoDB
+// Local, which records nothing.
 func (r *Recorder) Part(t *testing.T, n int, path, domain string, tables map[string]string, ifaces ...reflect.Type) {
 	t.Cleanup(func() {
 		r.mu.Lock()
 		r.parts++
 		last := r.parts == n
+		recorded := len(r.seen) > 0
 		r.mu.Unlock()
-		if last && !t.Failed() {
+		// Nothing recorded: the suites were skipped (no DynamoDB Local
+		// without DDBTEST_REQUIRED), which says nothing of the grants.
+		// A -run pattern that picks subtests records part of a suite.
+		if f := flag.Lookup("test.run"); f != nil && strings.Contains(f.Value.String(), "/") {
+			return
+		}
+		if last && recorded && !t.Failed() && !t.Skipped() {
 			r.Check(t, path, domain, tables, ifaces...)
 		}
 	})
