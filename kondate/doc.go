@@ -442,10 +442,12 @@
 //     the tag, the index and N; each position is rebuilt under its own
 //     partition's key, so a forged cursor reads nothing else. Unsharded
 //     cursors fail the sharded lists and the other way round, as do those
-//     of another N: after changing CatalogShards, page from the start. A
-//     cursor grows with the shards that have given an entry, up to about
-//     200 bytes each (TestShardedReadCost: 1 KB at N = 4, 3 KB at 16,
-//     4.5 KB at 64 after one page of 20).
+//     of another N: after changing CatalogShards, page from the start.
+//     The positions are deflated, as they repeat their prefixes and
+//     times, and a cursor grows with the shards that have given an entry:
+//     after one page of 20, 0.4 KB at N = 4, 0.9 KB at 16, 1.2 KB at 64
+//     (TestShardedReadCost); deep in a list, where every shard has a
+//     position, about 0.5, 1 and 3.2 KB.
 //   - Read cost: N Queries per page, whatever its limit, each reading up
 //     to limit+1 entries: a page of 20 of ~1 KB entries is 2.5 RCU in the
 //     seed's layout, 10 at N = 4, 40 at 16, 155 at 64 (TestShardedReadCost,

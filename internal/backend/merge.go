@@ -1,10 +1,13 @@
 package backend
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 
@@ -37,12 +40,18 @@ type Merged struct {
 // once on DynamoDB.
 const MaxMergedQueries = 16
 
-// attrMerged names the partitions' positions in a merged cursor's key; no
-// item has it.
+// attrMergedListing and attrMergedPositions are the key attributes of a
+// merged cursor's binding, and the positions' attribute in its key; no
+// item has them.
 const (
 	attrMergedListing   = "mergedListing"
 	attrMergedPositions = "mergedPositions"
 )
+
+// maxPositionBytes bounds one partition's position in a merged cursor, as
+// JSON: its key attributes, each at most DynamoDB's 2 KB of a key (1 KB
+// for a sort key), escaped.
+const maxPositionBytes = 16 << 10
 
 // mergedRead is one partition's Query of a merged page.
 type mergedRead struct {
@@ -293,7 +302,9 @@ func (m Merged) cursorQuery(bound []ddb.KeyQuery) ddb.KeyQuery {
 	}
 	js, _ := json.Marshal(parts)
 	tb := ddb.Table{Name: t.Name, PartitionKey: attrMergedListing, SortKey: attrMergedPositions, CursorSecret: t.CursorSecret}
-	return ddb.KeyQuery{Table: tb, PartitionValue: m.Listing, Filter: "merged " + string(js)}
+	// The listing is bound through the filter, so that the cursor's key
+	// holds one letter of it.
+	return ddb.KeyQuery{Table: tb, PartitionValue: "m", Filter: "merged " + strconv.Quote(m.Listing) + " " + string(js)}
 }
 
 // A partition's position in a merged cursor is its key attributes but the
@@ -329,7 +340,16 @@ func (m Merged) encode(mq ddb.KeyQuery, bound []ddb.KeyQuery, pos []ddb.Item) (s
 	if err != nil {
 		return "", err
 	}
-	return ddb.EncodeCursor(mq, ddb.Item{attrMergedListing: ddb.S(m.Listing), attrMergedPositions: ddb.S(string(js))})
+	// Deflated: positions repeat their prefixes and times, and a cursor
+	// of 64 positions shrinks to about a third.
+	var z bytes.Buffer
+	w, _ := flate.NewWriter(&z, flate.BestCompression)
+	w.Write(js)
+	if err := w.Close(); err != nil {
+		return "", err
+	}
+	return ddb.EncodeCursor(mq, ddb.Item{attrMergedListing: ddb.S(mq.PartitionValue),
+		attrMergedPositions: ddb.S(base64.RawStdEncoding.EncodeToString(z.Bytes()))})
 }
 
 // decode returns the positions a merged cursor holds, one per partition
@@ -347,9 +367,16 @@ func (m Merged) decode(mq ddb.KeyQuery, bound []ddb.KeyQuery, cursor string) ([]
 	bad := func(what string) error {
 		return fmt.Errorf("%w: malformed %s; restart the listing without a cursor", ddbkit.ErrInvalidCursor, what)
 	}
-	js, _ := Str(k, attrMergedPositions)
+	s, _ := Str(k, attrMergedPositions)
+	z, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad("merged positions")
+	}
+	// Inflated within a bound: a cursor forged without a secret cannot
+	// make a page inflate more than its positions can hold.
+	js, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), int64(len(bound))*maxPositionBytes+2))
 	var packed [][]string
-	if json.Unmarshal([]byte(js), &packed) != nil || len(packed) != len(bound) {
+	if err != nil || json.Unmarshal(js, &packed) != nil || len(packed) != len(bound) {
 		return nil, bad("merged positions")
 	}
 	for i, p := range packed {
