@@ -594,7 +594,7 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 	if opts.Tag != "" {
 		f = backend.Contains("tags", opts.Tag)
 	}
-	if n, _ := c.o.catalogShards(); n >= 2 && rt.list != "" {
+	if c.o.catalogShards() >= 2 && rt.list != "" {
 		return c.listMerged(ctx, op, rt.list, kind, rt, limit, opts, f)
 	}
 	// The base table is read eventually consistent, as the indexes are:

@@ -2,7 +2,6 @@ package kondate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -62,28 +61,22 @@ func kindOfCatalogPK(suffix string) string {
 	return kind
 }
 
-// catalogShards returns the shard count of the options, 0 for the seed's
-// layout (0 or 1), or the error of an invalid Options.CatalogShards.
-func (o Options) catalogShards() (int, error) {
-	switch n := o.CatalogShards; {
-	case n == 0 || n == 1:
-		return 0, nil
-	case n >= 2 && n <= MaxCatalogShards:
-		return n, nil
-	default:
-		return 0, ddbkit.Invalid("CatalogShards", "must be 0 or 1 (the seed's one catalog partition) or 2 to %d, got %d", MaxCatalogShards, n)
+// catalogShards returns the shard count of the options: 0 for the seed's
+// layout (0 or 1), and for an invalid count, which every catalog
+// operation refuses before it reads the count (shards).
+func (o Options) catalogShards() int {
+	if n := o.CatalogShards; n >= 2 && n <= MaxCatalogShards {
+		return n
 	}
+	return 0
 }
 
 // shards is the check, among an operation's rules, of
-// Options.CatalogShards: every catalog operation refuses an invalid count
-// before any call.
+// Options.CatalogShards: every catalog operation refuses a count no
+// layout has before any call.
 func (c *core) shards(v *validator) {
-	if _, err := c.o.catalogShards(); err != nil {
-		var ve *ddbkit.ValidationError
-		if errors.As(err, &ve) {
-			v.Fail(ve.Field, "%s", ve.Reason)
-		}
+	if n := c.o.CatalogShards; n < 0 || n > MaxCatalogShards {
+		v.Fail("CatalogShards", "must be 0 or 1 (the seed's one catalog partition) or 2 to %d, got %d", MaxCatalogShards, n)
 	}
 }
 
@@ -93,7 +86,7 @@ func (c *core) shards(v *validator) {
 // Publish, Unpublish and the merged lists refuse to run without it, as an
 // operation that needs a disabled index does (ErrSchemaMismatch).
 func (c *core) shardedIndex() error {
-	if n, _ := c.o.catalogShards(); n >= 2 {
+	if c.o.catalogShards() >= 2 {
 		return c.o.index(indexGSI1)
 	}
 	return nil
@@ -101,7 +94,7 @@ func (c *core) shardedIndex() error {
 
 // catalogPK is the partition of a new catalog item of entry id.
 func (c *core) catalogPK(kind CatalogKind, id string) string {
-	n, _ := c.o.catalogShards()
+	n := c.o.catalogShards()
 	return CatalogPartition(kind, id, n)
 }
 
@@ -118,7 +111,7 @@ func (c *core) catalogKeyAt(kind CatalogKind, at time.Time, id string) itemKey {
 // catalogParts returns the partitions of kind's catalog the options read:
 // shards 0 (the seed's partition) to N-1, or the seed's partition alone.
 func (c *core) catalogParts(kind CatalogKind) []string {
-	n, _ := c.o.catalogShards()
+	n := c.o.catalogShards()
 	parts := make([]string, max(n, 1))
 	for s := range parts {
 		parts[s] = catalogShardPK(kind, s)
