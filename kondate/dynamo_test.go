@@ -35,9 +35,12 @@ func newDynamo(t testing.TB, wrap func(ddbkit.Client) ddbkit.Client, opts ...fun
 	return kondate.NewDynamoStore(client, opts...), c, name
 }
 
+// TestDynamoStore runs the conformance suite on DynamoDB Local, recording
+// the IAM grants of every call (iam.json).
 func TestDynamoStore(t *testing.T) {
+	iamPart(t)
 	kondatetest.Run(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
-		s, _, _ := newDynamo(t, nil, opts...)
+		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
 		return s
 	})
 }
