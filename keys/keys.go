@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -396,3 +397,17 @@ func parseStrict(field, layout, accepted, s string) (time.Time, error) {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// Shard returns the shard of id among shards, for a layout that spreads a
+// hot partition over several: FNV-1a (32 bits) of id's bytes, modulo
+// shards; 0 for a count below 2. It depends on id alone, so that another
+// writer of the same layout computes the same shard, and a retried write
+// lands on the same item.
+func Shard(id string, shards int) int {
+	if shards < 2 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32() % uint32(shards))
+}

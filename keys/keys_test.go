@@ -700,3 +700,19 @@ func TestParseTime(t *testing.T) {
 		}
 	}
 }
+
+// TestShard holds the shard function to FNV-1a mod n, which other writers
+// of the sharded layouts compute: its values must never change.
+func TestShard(t *testing.T) {
+	for _, tc := range []struct {
+		id     string
+		shards int
+		want   int
+	}{
+		{"anything", 0, 0}, {"anything", 1, 0}, {"", 4, 1}, {"a", 4, 0}, {"task-1", 16, 6},
+	} {
+		if got := keys.Shard(tc.id, tc.shards); got != tc.want {
+			t.Errorf("Shard(%q, %d) = %d, want %d", tc.id, tc.shards, got, tc.want)
+		}
+	}
+}

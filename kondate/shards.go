@@ -3,7 +3,6 @@ package kondate
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // Sharded catalog (Options.CatalogShards): see "Sharded catalog" in the
@@ -27,12 +27,7 @@ const MaxCatalogShards = 64
 // 2. Another writer of the sharded layout computes it the same way: an
 // entry's partition follows from its kind and ID alone.
 func CatalogShard(id string, shards int) int {
-	if shards < 2 {
-		return 0
-	}
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return int(h.Sum32() % uint32(shards))
+	return keys.Shard(id, shards)
 }
 
 // CatalogPartition returns the partition key of the catalog item of entry

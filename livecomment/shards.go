@@ -3,13 +3,13 @@ package livecomment
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // Sharded comments (Options.CommentShards): see "Sharded comments" in the
@@ -27,12 +27,7 @@ const MaxCommentShards = 64
 // sharded layout computes it the same way, and a comment's shard is
 // recomputable from its ID alone. It is 0 for a count below 2.
 func CommentShard(commentID string, shards int) int {
-	if shards < 2 {
-		return 0
-	}
-	h := fnv.New32a()
-	h.Write([]byte(commentID))
-	return int(h.Sum32() % uint32(shards))
+	return keys.Shard(commentID, shards)
 }
 
 // CommentPartition returns the roomId a comment is stored under: roomID

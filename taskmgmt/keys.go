@@ -1,7 +1,6 @@
 package taskmgmt
 
 import (
-	"hash/fnv"
 	"strconv"
 	"strings"
 
@@ -91,12 +90,7 @@ func counterSK(sk string) (day Date, shard int, ok bool) {
 // (n < 2: the one counter). It depends on the task ID alone, so that a
 // retried write updates the same items.
 func counterShard(taskID string, n int) int {
-	if n < 2 {
-		return 0
-	}
-	h := fnv.New32a()
-	h.Write([]byte(taskID))
-	return int(h.Sum32() % uint32(n))
+	return keys.Shard(taskID, n)
 }
 
 // counterAllQuery reads every shard of COUNTER#ALL (sharded counters).
