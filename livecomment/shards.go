@@ -19,7 +19,7 @@ import (
 // of a sharded listing queries every shard, and its cursor holds a
 // position per shard: 64 shards' partitions take a room's 29,000
 // comments/s (with Options.RoomCheckCache) while a page stays 65 Queries
-// and its cursor 5 KB.
+// and its cursor under a kilobyte.
 const MaxCommentShards = 64
 
 // CommentShard returns the shard of the comment commentID among shards:
