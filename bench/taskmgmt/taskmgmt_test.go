@@ -1552,6 +1552,7 @@ func fakeOps(ctx context.Context) []fakeOp {
 	seq := 0
 	pool := func(n int, mk func(i int) (string, error)) []string {
 		seq++
+		consumed = true
 		out := make([]string, n)
 		for i := range out {
 			var err error
@@ -1715,6 +1716,10 @@ func fakeOps(ctx context.Context) []fakeOp {
 // BenchmarkTaskmgmtFake compares each operation on DynamoDB Local with the
 // same operation on the memory store: x-memory is how many times faster
 // the fake is (the target is 100 or more).
+// consumed is set while an op of fakeOps is built when it makes a pool of
+// items to use up (see bench.Variant.Consumes).
+var consumed bool
+
 func BenchmarkTaskmgmtFake(b *testing.B) {
 	ctx := context.Background()
 	memory, local, md, ld := taskmgmtFake(b)
@@ -1722,11 +1727,12 @@ func BenchmarkTaskmgmtFake(b *testing.B) {
 		b.Run(op.name, func(b *testing.B) {
 			// Setups that make items are per run: their names repeat.
 			calls := max(1, b.N/bench.Rounds) * bench.Rounds // what Compare makes of b.N
+			consumed = false
 			l := op.op(local, ld, calls)
 			m := op.op(memory, md, calls)
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: l},
-				bench.Variant{Name: "memory", Op: m})
+				bench.Variant{Name: "dynamodb-local", Op: l, Consumes: consumed},
+				bench.Variant{Name: "memory", Op: m, Consumes: consumed})
 		})
 	}
 }
