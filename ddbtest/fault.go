@@ -399,6 +399,16 @@ func (f *FaultClient) BatchGetItem(ctx context.Context, params *dynamodb.BatchGe
 	if err != nil {
 		return out, err
 	}
+	holdKeys(out, held)
+	return out, nil
+}
+
+// holdKeys returns the keys held back from a BatchGetItem in out's
+// UnprocessedKeys, after those the wrapped client left unprocessed.
+func holdKeys(out *dynamodb.BatchGetItemOutput, held map[string]types.KeysAndAttributes) {
+	if len(held) == 0 {
+		return
+	}
 	if out.UnprocessedKeys == nil {
 		out.UnprocessedKeys = make(map[string]types.KeysAndAttributes)
 	}
@@ -409,7 +419,6 @@ func (f *FaultClient) BatchGetItem(ctx context.Context, params *dynamodb.BatchGe
 		}
 		out.UnprocessedKeys[table] = ka
 	}
-	return out, nil
 }
 
 // BatchWriteItem fails with the next fault queued for "BatchWriteItem", or

@@ -964,18 +964,29 @@ func (p *PartitionClient) GetItem(ctx context.Context, params *dynamodb.GetItemI
 	out, err := p.c.GetItem(ctx, &in, optFns...)
 	var price []charge
 	if err == nil && out != nil {
-		units, ok := reported(out.ConsumedCapacity)
-		if !ok {
-			units = readUnits(itemSize(out.Item), consistent)
-		}
-		units = max(units, readUnits(0, consistent))
-		price = []charge{{id, units}}
-		if !asked(params.ReturnConsumedCapacity) {
-			out.ConsumedCapacity = nil
-		}
+		price = []charge{{id, readPrice(&out.ConsumedCapacity, params.ReturnConsumedCapacity, consistent, out.Item)}}
 	}
 	p.settle(now, estimate, price)
 	return out, err
+}
+
+// readPrice is the RCU of a GetItem or Query page that read items: what
+// DynamoDB reported in *cc (asked for on the caller's behalf), else the
+// items' sizes; at least a read's minimum. It clears *cc unless the
+// caller asked for it (r).
+func readPrice(cc **types.ConsumedCapacity, r types.ReturnConsumedCapacity, consistent bool, items ...item) float64 {
+	units, ok := reported(*cc)
+	if !ok {
+		size := 0
+		for _, it := range items {
+			size += itemSize(it)
+		}
+		units = readUnits(size, consistent)
+	}
+	if !asked(r) {
+		*cc = nil
+	}
+	return max(units, readUnits(0, consistent))
 }
 
 // Query judges the page against the read limit of the partition its key
@@ -999,19 +1010,7 @@ func (p *PartitionClient) Query(ctx context.Context, params *dynamodb.QueryInput
 	out, err := p.c.Query(ctx, &in, optFns...)
 	var price []charge
 	if err == nil && out != nil {
-		units, ok := reported(out.ConsumedCapacity)
-		if !ok {
-			size := 0
-			for _, it := range out.Items {
-				size += itemSize(it)
-			}
-			units = readUnits(size, consistent)
-		}
-		units = max(units, readUnits(0, consistent))
-		price = []charge{{id, units}}
-		if !asked(params.ReturnConsumedCapacity) {
-			out.ConsumedCapacity = nil
-		}
+		price = []charge{{id, readPrice(&out.ConsumedCapacity, params.ReturnConsumedCapacity, consistent, out.Items...)}}
 	}
 	p.settle(now, estimate, price)
 	return out, err
@@ -1103,18 +1102,7 @@ func (p *PartitionClient) BatchGetItem(ctx context.Context, params *dynamodb.Bat
 	if !asked(params.ReturnConsumedCapacity) {
 		out.ConsumedCapacity = nil
 	}
-	if len(held) > 0 {
-		if out.UnprocessedKeys == nil {
-			out.UnprocessedKeys = make(map[string]types.KeysAndAttributes)
-		}
-		for table, ka := range held {
-			if prev, ok := out.UnprocessedKeys[table]; ok {
-				prev.Keys = append(prev.Keys, ka.Keys...)
-				ka = prev
-			}
-			out.UnprocessedKeys[table] = ka
-		}
-	}
+	holdKeys(out, held)
 	return out, nil
 }
 

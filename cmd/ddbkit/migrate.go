@@ -90,8 +90,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	page := fs.Int("page", 100, "items per Scan page, 1 to 1000")
 	fs.BoolVar(&cfg.restart, "restart", false, "start over, whatever the checkpoint says")
 	fs.BoolVar(&cfg.dryRun, "dry-run", false, "count what would be migrated; write nothing, not even the checkpoint")
-	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL (default: the AWS configuration's)")
-	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
+	conn := connFlags(fs)
 	name, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -106,7 +105,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usageErr("migrate: -rate and -scan-rate must be positive, -page 1 to 1000")
 	}
 	cfg.page = int32(*page)
-	c, err := client(ctx, *endpoint, *region)
+	c, err := conn(ctx)
 	if err != nil {
 		return err
 	}

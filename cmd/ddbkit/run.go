@@ -175,8 +175,7 @@ func ensure(ctx context.Context, cmd string, args []string, stdout, stderr io.Wr
 	fs := newFlagSet(cmd, "DOMAIN", stderr)
 	var tf tableFlags
 	tf.register(fs)
-	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL, such as http://127.0.0.1:8000 (default: the AWS configuration's)")
-	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
+	conn := connFlags(fs)
 	timeout := fs.Duration("timeout", 10*time.Minute, "bound on each wait for a table or index to become ACTIVE")
 	var apply *bool
 	if cmd == "ensure" {
@@ -190,7 +189,7 @@ func ensure(ctx context.Context, cmd string, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	c, err := client(ctx, *endpoint, *region)
+	c, err := conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -214,6 +213,14 @@ func ensure(ctx context.Context, cmd string, args []string, stdout, stderr io.Wr
 		}
 	}
 	return nil
+}
+
+// connFlags registers -endpoint and -region on fs, and returns what makes
+// the client they name (after fs is parsed).
+func connFlags(fs *flag.FlagSet) func(ctx context.Context) (*dynamodb.Client, error) {
+	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL, such as http://127.0.0.1:8000 (default: the AWS configuration's)")
+	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
+	return func(ctx context.Context) (*dynamodb.Client, error) { return client(ctx, *endpoint, *region) }
 }
 
 func client(ctx context.Context, endpoint, region string) (*dynamodb.Client, error) {

@@ -42,8 +42,7 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("smoke", "DOMAIN", stderr)
 	var tf tableFlags
 	tf.register(fs)
-	endpoint := fs.String("endpoint", "", "DynamoDB endpoint URL, such as http://127.0.0.1:8000 (default: the AWS configuration's)")
-	region := fs.String("region", "", "AWS region (default: the AWS configuration's)")
+	conn := connFlags(fs)
 	timeout := fs.Duration("timeout", 30*time.Second, "how long an eventually consistent read (a GSI's) may take to show a write before the run fails")
 	domain, err := parse(fs, args)
 	if err != nil {
@@ -57,7 +56,7 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *timeout <= 0 {
 		return usageErr("-timeout %v: want a positive duration", *timeout)
 	}
-	c, err := client(ctx, *endpoint, *region)
+	c, err := conn(ctx)
 	if err != nil {
 		return err
 	}
