@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/taskmgmt"
 )
 
@@ -90,5 +91,38 @@ func TestShardedCounterLayout(t *testing.T) {
 		if got := must[taskmgmt.Counts](t)(st.GetCounts(ctx, team.ID)); got != want {
 			t.Errorf("%s store after the recount: GetCounts = %+v, want %+v", name, got, want)
 		}
+	}
+}
+
+// TestShardedDailyCorrupt: counters that do not decode (another writer's
+// bad items) are reported in Skipped and bound the page: a listing over a
+// partition of nothing else ends its page after one Query, with a cursor
+// past them, and the counters after them are listed by the next page.
+func TestShardedDailyCorrupt(t *testing.T) {
+	ctx := t.Context()
+	s, c, table := newDynamo(t, nil, deterministic, func(o *taskmgmt.Options) { o.CounterShards = 2; o.FilterBudget = 5 })
+	for i := range 8 {
+		putRaw(t, c, table, item{"PK": S("TEAM#t1"), "SK": S(fmt.Sprintf("COUNTER#2025-11-01#x%d", i)), "type": S("counter"), "todo": S("bad")})
+	}
+	putRaw(t, c, table, item{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-11-02"), "type": S("counter"), "todo": N(2), "doing": N(0), "done": N(0)})
+	var got []taskmgmt.DailyCount
+	skipped := 0
+	q := taskmgmt.DailyQuery{}
+	for pages := 0; ; pages++ {
+		if pages > 10 {
+			t.Fatal("more pages than the partition holds")
+		}
+		p := must[ddbkit.Page[taskmgmt.DailyCount]](t)(s.ListDailyCounts(ctx, "t1", q))
+		if pages == 0 && (len(p.Items) != 0 || p.Next == "") {
+			t.Fatalf("first page = %+v, next %q; want it ended, empty, after a Query of corrupt counters", p.Items, p.Next)
+		}
+		got, skipped = append(got, p.Items...), skipped+len(p.Skipped)
+		if p.Next == "" {
+			break
+		}
+		q.Cursor = p.Next
+	}
+	if len(got) != 1 || got[0].Date != "2025-11-02" || got[0].Todo != 2 || skipped != 8 {
+		t.Fatalf("listed %+v with %d skipped; want 2025-11-02 (todo 2) and the 8 corrupt counters skipped", got, skipped)
 	}
 }

@@ -471,7 +471,10 @@ func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery)
 // (limit+1) × shards items. A Query that the filter budget ends with no
 // item kept (expired counters) ends the page: after the date being summed,
 // whose shards share its expiresAt and so were all read, or, with none
-// yet, as an empty page whose cursor is past what was evaluated.
+// yet, as an empty page whose cursor is past what was evaluated; so does a
+// Query that read only counters that do not decode. Every other Query
+// reads a counter the page sums, so a page makes at most (limit+1) ×
+// shards + 1 Queries, whatever the partition holds.
 func (c *core) listDailySharded(ctx context.Context, teamID string, q DailyQuery, live backend.Filter) (ddbkit.Page[DailyCount], error) {
 	limit, err := q.EffectiveLimit()
 	if err != nil {
@@ -497,6 +500,7 @@ func (c *core) listDailySharded(ctx context.Context, teamID string, q DailyQuery
 		if err != nil {
 			return ddbkit.Page[DailyCount]{}, err
 		}
+		counted := 0 // the counters this Query read that decode
 		for _, it := range items {
 			d, _, err := decodeDailyShard(c.t, it)
 			if err != nil {
@@ -507,6 +511,7 @@ func (c *core) listDailySharded(ctx context.Context, teamID string, q DailyQuery
 				prev = it
 				continue
 			}
+			counted++
 			if cur != nil && d.Date == cur.Date {
 				cur.Counts = Counts{Todo: cur.Todo + d.Todo, Doing: cur.Doing + d.Doing, Done: cur.Done + d.Done}
 				if d.ExpiresAt.After(cur.ExpiresAt) {
@@ -530,12 +535,13 @@ func (c *core) listDailySharded(ctx context.Context, teamID string, q DailyQuery
 				p.Items = append(p.Items, *cur)
 			}
 			return p, nil
-		case len(items) == 0 && cur == nil:
-			p.Next = next // the budget spent on expired counters
+		case counted == 0 && cur == nil:
+			p.Next = next // the budget spent on expired or corrupt counters
 			return p, nil
-		case len(items) == 0:
+		case counted == 0:
 			// The budget spent on expired counters after cur's shards,
-			// which share cur's expiresAt: cur is whole.
+			// which share cur's expiresAt, or a Query's worth of corrupt
+			// ones: cur is whole, and the page's work stays bounded.
 			p.Items, last = append(p.Items, *cur), prev
 			return end()
 		}
