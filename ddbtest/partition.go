@@ -64,6 +64,22 @@ type PartitionOptions struct {
 	Top int
 }
 
+// TableDescription is the description PartitionOptions.Tables needs of
+// the table in creates (its keys, attributes and indexes), for a load
+// test with no DynamoDB to describe it.
+func TableDescription(in *dynamodb.CreateTableInput) types.TableDescription {
+	td := types.TableDescription{TableName: in.TableName, KeySchema: in.KeySchema, AttributeDefinitions: in.AttributeDefinitions}
+	for _, g := range in.GlobalSecondaryIndexes {
+		td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes,
+			types.GlobalSecondaryIndexDescription{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection})
+	}
+	for _, l := range in.LocalSecondaryIndexes {
+		td.LocalSecondaryIndexes = append(td.LocalSecondaryIndexes,
+			types.LocalSecondaryIndexDescription{IndexName: l.IndexName, KeySchema: l.KeySchema, Projection: l.Projection})
+	}
+	return td
+}
+
 // PartitionClient wraps a ddbkit.Client with a model of DynamoDB's
 // partitions, which DynamoDB Local lacks: it attributes the capacity every
 // call consumes to partition-key values (the base table's, and each GSI's

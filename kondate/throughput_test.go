@@ -131,11 +131,7 @@ func saveLoad(t *testing.T, items []map[string]types.AttributeValue, ids []strin
 	now := begin
 	clock := func() time.Time { return now }
 	in := kondate.CreateTableInput("load", kondate.AllIndexes)
-	td := types.TableDescription{TableName: in.TableName, KeySchema: in.KeySchema, AttributeDefinitions: in.AttributeDefinitions}
-	for _, g := range in.GlobalSecondaryIndexes {
-		td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes,
-			types.GlobalSecondaryIndexDescription{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection})
-	}
+	td := ddbtest.TableDescription(in)
 	p := ddbtest.NewPartitionClient(newLoadCatalog(items), func(o *ddbtest.PartitionOptions) {
 		o.Clock, o.Burst, o.Tables, o.Top = clock, 50*time.Millisecond, []types.TableDescription{td}, 5
 		if unlimited {

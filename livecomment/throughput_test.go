@@ -34,16 +34,6 @@ func (acceptAll) TransactWriteItems(context.Context, *dynamodb.TransactWriteItem
 	return &dynamodb.TransactWriteItemsOutput{}, nil
 }
 
-// describe is the table description the partition model needs of in.
-func describe(in *dynamodb.CreateTableInput) types.TableDescription {
-	td := types.TableDescription{TableName: in.TableName, KeySchema: in.KeySchema, AttributeDefinitions: in.AttributeDefinitions}
-	for _, g := range in.GlobalSecondaryIndexes {
-		td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes,
-			types.GlobalSecondaryIndexDescription{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection})
-	}
-	return td
-}
-
 // postLoad posts to one room at rate comments a second for two virtual
 // seconds, through a partition model with DynamoDB's limits (with a burst
 // of 50 ms instead of DynamoDB's 300 s, so that a run of two seconds
@@ -58,7 +48,7 @@ func postLoad(t *testing.T, shards, rate int, unlimited, cached bool) ddbtest.Pa
 	clock := func() time.Time { return now }
 	var tds []types.TableDescription
 	for _, in := range livecomment.CreateTableInputs("load") {
-		tds = append(tds, describe(in))
+		tds = append(tds, ddbtest.TableDescription(in))
 	}
 	p := ddbtest.NewPartitionClient(acceptAll{}, func(o *ddbtest.PartitionOptions) {
 		o.Clock, o.Burst, o.Tables, o.Top = clock, 50*time.Millisecond, tds, 100

@@ -51,11 +51,7 @@ func load(t *testing.T, create bool, shards, rate int, partitionLimit bool) ddbt
 	now := start
 	clock := func() time.Time { return now }
 	in := taskmgmt.CreateTableInput("load")
-	td := types.TableDescription{TableName: in.TableName, KeySchema: in.KeySchema, AttributeDefinitions: in.AttributeDefinitions}
-	for _, g := range in.GlobalSecondaryIndexes {
-		td.GlobalSecondaryIndexes = append(td.GlobalSecondaryIndexes,
-			types.GlobalSecondaryIndexDescription{IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection})
-	}
+	td := ddbtest.TableDescription(in)
 	p := ddbtest.NewPartitionClient(acceptAll{}, func(o *ddbtest.PartitionOptions) {
 		o.Clock, o.Burst, o.Tables, o.Top = clock, 100*time.Millisecond, []types.TableDescription{td}, 5
 		if !partitionLimit {
