@@ -30,11 +30,15 @@
 // fail on. Grants.ReadsThroughConditions lists the methods of an interface
 // that write conditionally, and so can.
 //
-// ddbkit offers no option to turn this off: the returned item is what
-// tells ErrNotFound from ErrConflict and ErrAlreadyExists, and what lets a
-// repeated call after a lost response see that its write took effect. A
-// role that must not read an item must not be granted the conditional
-// writes that ReadsThroughConditions lists.
+// Every domain's Options.WithholdOldItems turns this off for a store: its
+// writes then ask for nothing (ReturnValuesOnConditionCheckFailure NONE),
+// and a failed condition whose answer needed the item (ErrNotFound,
+// ErrAlreadyExists, a closed room, a retry) is returned as ErrConflict
+// saying the item was withheld, by the memory store too. The option
+// changes what ddbkit asks for, not what the role may ask for: a role that
+// must not read an item, against a caller who holds its credentials and
+// calls DynamoDB itself, must not be granted the conditional writes that
+// ReadsThroughConditions lists.
 package iam
 
 import (

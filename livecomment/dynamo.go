@@ -23,6 +23,6 @@ func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
 	// No clock: no table has a TTL, and DynamoDB's token window is in real
 	// time, whatever the store's clock (see NewMemoryStore).
-	b := backend.NewDynamo(c, o.backoff(), backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret).backend()...)
+	b := backend.NewDynamo(c, o.backoff(), backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret, o.WithholdOldItems).backend()...)
 	return &DynamoStore{newCore(o, b)}
 }

@@ -45,13 +45,13 @@ type tables struct {
 	hostIndex, timeIndex, roomIndex ddb.Index
 }
 
-func newTables(env string, cursorSecret []byte) tables {
+func newTables(env string, cursorSecret []byte, withholdOld bool) tables {
 	n := Tables(env)
 	secret := string(cursorSecret)
 	return tables{
-		rooms:       ddb.Table{Name: n.Rooms, PartitionKey: attrRoomID, CursorSecret: secret},
-		comments:    ddb.Table{Name: n.Comments, PartitionKey: attrRoomID, SortKey: attrCommentID, CursorSecret: secret},
-		connections: ddb.Table{Name: n.Connections, PartitionKey: attrConnectionID, CursorSecret: secret},
+		rooms:       ddb.Table{Name: n.Rooms, PartitionKey: attrRoomID, CursorSecret: secret, WithholdOld: withholdOld},
+		comments:    ddb.Table{Name: n.Comments, PartitionKey: attrRoomID, SortKey: attrCommentID, CursorSecret: secret, WithholdOld: withholdOld},
+		connections: ddb.Table{Name: n.Connections, PartitionKey: attrConnectionID, CursorSecret: secret, WithholdOld: withholdOld},
 		hostIndex:   ddb.Index{Name: HostIDIndex, PartitionKey: attrHostID, SortKey: attrCreatedAt},
 		timeIndex:   ddb.Index{Name: CommentsByTimeIndex, PartitionKey: attrRoomID, SortKey: attrCreatedAt},
 		roomIndex:   ddb.Index{Name: RoomIDIndex, PartitionKey: attrRoomID},

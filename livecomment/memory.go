@@ -38,7 +38,7 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	// The backend reads Options.Clock only under Options.Emulation (no
 	// table has a TTL, and the token window runs on wall time), so the
 	// store's clock is read for its stamps only, as DynamoStore reads it.
-	m := backend.NewMemory(backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret).backend()...)
+	m := backend.NewMemory(backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret, o.WithholdOldItems).backend()...)
 	if emulated(o) {
 		m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	}

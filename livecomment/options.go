@@ -54,6 +54,19 @@ type Options struct {
 	// both stores then fails with ErrInvalidArgument naming CursorSecret,
 	// before any call. Writes and gets do not use it.
 	CursorSecret []byte
+	// WithholdOldItems, when true, stops the store asking DynamoDB for the
+	// item as it was when a write's condition fails
+	// (ReturnValuesOnConditionCheckFailure ALL_OLD), which DynamoDB hands
+	// to any principal allowed the write. Set it for a role that must not
+	// read the table through its writes (package iam lists the methods
+	// that can: Grants.ReadsThroughConditions). The price is precision: a
+	// failed condition that needs that item to tell what it stands for is
+	// returned as ErrConflict, saying the item was withheld, where the
+	// method would have returned ErrNotFound or ErrAlreadyExists or tried
+	// again; the memory store answers the same. It changes what the store
+	// asks for, not what the role may: only the role's policy binds a
+	// caller that calls DynamoDB itself.
+	WithholdOldItems bool
 	// CommentShards, when 2 or more, spreads each room's new comments
 	// over that many partitions of the Comments table (and so of
 	// roomId-createdAt-index, keyed by the same attribute): a comment's

@@ -26,7 +26,7 @@ func TestCodecsPlanned(t *testing.T) {
 // TestDecodeLenient: each attribute of each layout reads a String, a Number
 // (as its text), NULL or nothing, and any other type is corrupt, named.
 func TestDecodeLenient(t *testing.T) {
-	tb := newTables("test", nil)
+	tb := newTables("test", nil, false)
 	decoders := []struct {
 		table ddb.Table
 		attrs []string

@@ -29,7 +29,7 @@ type core struct {
 }
 
 func newCore(o Options, b backend.Backend) *core {
-	return &core{o: o, t: newTables(o.Env, o.CursorSecret), b: b, stamp: newStamper(o.Clock)}
+	return &core{o: o, t: newTables(o.Env, o.CursorSecret, o.WithholdOldItems), b: b, stamp: newStamper(o.Clock)}
 }
 
 // Transaction item labels, by which failed conditions are told apart.

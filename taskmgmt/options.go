@@ -72,6 +72,19 @@ type Options struct {
 	// fails with ErrInvalidArgument naming CursorSecret. Use 32 random
 	// bytes.
 	CursorSecret []byte
+	// WithholdOldItems, when true, stops the store asking DynamoDB for the
+	// item as it was when a write's condition fails
+	// (ReturnValuesOnConditionCheckFailure ALL_OLD), which DynamoDB hands
+	// to any principal allowed the write. Set it for a role that must not
+	// read the table through its writes (package iam lists the methods
+	// that can: Grants.ReadsThroughConditions). The price is precision: a
+	// failed condition that needs that item to tell what it stands for is
+	// returned as ErrConflict, saying the item was withheld, where the
+	// method would have returned ErrNotFound or ErrAlreadyExists or tried
+	// again; the memory store answers the same. It changes what the store
+	// asks for, not what the role may: only the role's policy binds a
+	// caller that calls DynamoDB itself.
+	WithholdOldItems bool
 	// FilterBudget is the most items a filtered listing evaluates per page
 	// (ListBoard with TagIDs, ListInvitations, ListDailyCounts, and the
 	// walks of DeleteTag, Invite, SetRole and RemoveMember); zero or less
@@ -171,12 +184,14 @@ func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
 func (o Options) table() ddb.Table {
 	t := table(o.TableName)
 	t.CursorSecret = string(o.CursorSecret)
+	t.WithholdOld = o.WithholdOldItems
 	return t
 }
 
 func (o Options) invitationTable() ddb.Table {
 	t := table(o.InvitationTableName)
 	t.CursorSecret = string(o.CursorSecret)
+	t.WithholdOld = o.WithholdOldItems
 	return t
 }
 

@@ -39,6 +39,19 @@ type Options struct {
 	// ErrInvalidArgument naming CursorSecret, on both stores, before any
 	// call.
 	CursorSecret []byte
+	// WithholdOldItems, when true, stops the store asking DynamoDB for the
+	// item as it was when a write's condition fails
+	// (ReturnValuesOnConditionCheckFailure ALL_OLD), which DynamoDB hands
+	// to any principal allowed the write. Set it for a role that must not
+	// read the table through its writes (package iam lists the methods
+	// that can: Grants.ReadsThroughConditions). The price is precision: a
+	// failed condition that needs that item to tell what it stands for is
+	// returned as ErrConflict, saying the item was withheld, where the
+	// method would have returned ErrNotFound or ErrAlreadyExists or tried
+	// again; the memory store answers the same. It changes what the store
+	// asks for, not what the role may: only the role's policy binds a
+	// caller that calls DynamoDB itself.
+	WithholdOldItems bool
 	// FilterBudget is the most items a filtered listing evaluates per
 	// page; the default (zero or less) is 1000 (ddb.DefaultBudget). A
 	// filtered page stops there and returns what it found, possibly
@@ -99,6 +112,7 @@ func (o Options) scope(op, username string) ddb.Scope {
 func (o Options) table() ddb.Table {
 	t := table(o.TableName)
 	t.CursorSecret = string(o.CursorSecret)
+	t.WithholdOld = o.WithholdOldItems
 	return t
 }
 

@@ -229,13 +229,9 @@ func (c *core) checkActive(ws []backend.Write, wardrobeID string, refs []wornRef
 // missing or DELETED (the transaction names the first write whose
 // condition failed). It returns nil when no reference check failed.
 func refsError(err error, refs []wornRef) error {
-	var ce *backend.CondError
-	if !errors.As(err, &ce) {
-		return nil
-	}
 	for _, r := range refs {
-		if r.field == ce.Label {
-			if ce.Old == nil {
+		if old, ok := backend.Failed(err, r.field); ok {
+			if old == nil {
 				return errUnknownRef(r.field, r.kind, r.id)
 			}
 			return errDeletedRef(r.field, r.kind, r.id)

@@ -88,7 +88,13 @@ func iamPolicy(cmd string, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%s\n", b)
+	if _, err = fmt.Fprintf(stdout, "%s\n", b); err != nil || *deploy || *stream {
+		return err
+	}
+	// The grant a policy cannot show: what its conditional writes read.
+	if ms, _ := g.ReadsThroughConditions(*iface); len(ms) > 0 {
+		_, err = fmt.Fprintf(stderr, "ddbkit iam: note: a failed condition of %s returns the item as it was to this role; set Options.WithholdOldItems where it must not read (package iam)\n", strings.Join(ms, ", "))
+	}
 	return err
 }
 

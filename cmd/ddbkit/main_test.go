@@ -647,6 +647,12 @@ func TestIAM(t *testing.T) {
 	if !slices.Contains(got, "Allow dynamodb:PutItem arn:aws:dynamodb:us-east-1:1:table/C") {
 		t.Errorf("iam -interface CommentPoster with -table-arn = %q, want PutItem on the given ARN", got)
 	}
+	if _, _, errOut := ddbkit(t, "iam", "-interface", "RoomStore", "livecomment"); !strings.Contains(errOut, "note: a failed condition of CloseRoom, CreateRoom returns") {
+		t.Errorf("iam -interface RoomStore livecomment: stderr %q, want the note on CloseRoom and CreateRoom reading through failed conditions", errOut)
+	}
+	if _, _, errOut := ddbkit(t, "iam", "-interface", "RoomReader", "livecomment"); errOut != "" {
+		t.Errorf("iam -interface RoomReader livecomment: stderr %q, want none: it writes nothing", errOut)
+	}
 	if got := pairs(policy("-stream", "taskmgmt")); len(got) != 4 || !strings.HasSuffix(got[0], "table/task-table-invitation-v3/stream/*") {
 		t.Errorf("iam -stream taskmgmt = %q, want the four stream reads on the invitation table's streams", got)
 	}

@@ -508,20 +508,51 @@ type CondError struct {
 	// took effect is unknown. A read-modify-write must not apply it
 	// again.
 	Uncertain bool
+	// Withheld reports a condition that failed on a table that withholds
+	// the item as it was (ddb.Table.WithholdOld): Old is nil, and whether
+	// the item is missing, taken or changed is unknown. Failed does not
+	// report it, so an operation passes it on as ErrConflict.
+	Withheld bool
 }
 
 func (e *CondError) Error() string {
+	switch {
+	case e.Withheld && e.Uncertain:
+		return fmt.Sprintf("condition of %s failed after a lost response, and the item as it was is withheld (WithholdOldItems): whether the write took effect is unknown: %v", e.label(), ddbkit.ErrConflict)
+	case e.Withheld:
+		return fmt.Sprintf("condition of %s failed; the item as it was is withheld (WithholdOldItems), so whether it is missing, taken or changed is unknown: %v", e.label(), ddbkit.ErrConflict)
+	}
 	return fmt.Sprintf("condition of %s failed: %v", e.Label, ddbkit.ErrConflict)
+}
+
+// label names the write for a message.
+func (e *CondError) label() string {
+	if e.Label == "" {
+		return "the write"
+	}
+	return e.Label
 }
 
 // Is makes a CondError match ddbkit.ErrConflict.
 func (e *CondError) Is(target error) bool { return target == ddbkit.ErrConflict }
 
+// failure is the *CondError of write label's condition c failing on old in
+// t. Under t.WithholdOld, old is unknown unless c tells it: Exists(nil)
+// fails only on a missing item.
+func failure(t ddb.Table, label string, c Cond, old ddb.Item) *CondError {
+	if t.WithholdOld && (c.kind != condExists || len(c.want) != 0) {
+		return &CondError{Label: label, Withheld: true}
+	}
+	return &CondError{Label: label, Old: old}
+}
+
 // Failed reports whether err is a failed condition of the write labelled
 // label ("" for a single-item call, or any write), and the item as it was.
+// A failure whose item was withheld (CondError.Withheld) is not reported:
+// what it stands for is unknown, and the operation returns err as it is.
 func Failed(err error, label string) (old ddb.Item, ok bool) {
 	var ce *CondError
-	if errors.As(err, &ce) && (label == "" || ce.Label == label) {
+	if errors.As(err, &ce) && !ce.Withheld && (label == "" || ce.Label == label) {
 		return ce.Old, true
 	}
 	return nil, false

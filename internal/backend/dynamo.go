@@ -178,7 +178,7 @@ func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.
 		return err
 	}
 	p, vals := prepared(t, Absent(), Change{})
-	return condFailed(txInvalid(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...)), "")
+	return condFailed(txInvalid(ddb.PutNew(ctx, d.c, d.b, s, t, item, p, vals...)), t, Absent())
 }
 
 // Put implements Backend.Put: a replacement is safe to repeat.
@@ -195,7 +195,7 @@ func (d *Dynamo) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	p, vals := prepared(t, c, Change{})
 	return condFailed(ddb.RetryIf(ctx, d.b, ddb.Retryable, func() error {
 		return ddb.PutItemPrepared(ctx, d.c, t, item, p, vals...)
-	}), "")
+	}), t, c)
 }
 
 // Update implements Backend.Update. A change that only sets and removes
@@ -235,7 +235,7 @@ func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 		}
 		return err
 	})
-	err = condFailed(err, "")
+	err = condFailed(err, t, c)
 	if ce, ok := err.(*CondError); ok && uncertain {
 		ce.Uncertain = true
 	}
@@ -275,7 +275,7 @@ func (d *Dynamo) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
 		}
 		return err
 	})
-	return condFailed(err, "")
+	return condFailed(err, t, Exists(nil))
 }
 
 // Tx implements Backend.Tx. It sends the transaction with r's token, the
@@ -322,7 +322,7 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 	})
 	for _, w := range ws {
 		if old, ok := ddb.ConditionFailed(err, w.Label); ok {
-			return &CondError{Label: w.Label, Old: old}
+			return failure(w.Table, w.Label, w.cond, old)
 		}
 	}
 	return txInvalid(err)
@@ -366,12 +366,12 @@ func (d *Dynamo) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 	return ddb.BatchWrite(ctx, d.c, t, reqs, d.b)
 }
 
-// condFailed turns a failed condition of a single-item call into a
-// *CondError holding the item as it was.
-func condFailed(err error, label string) error {
+// condFailed turns the failed condition c of a single-item call on t into
+// a *CondError holding the item as it was.
+func condFailed(err error, t ddb.Table, c Cond) error {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		return &CondError{Label: label, Old: ccf.Item}
+		return failure(t, "", c, ccf.Item)
 	}
 	return err
 }

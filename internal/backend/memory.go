@@ -413,7 +413,7 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old := mt.lookup(KeyOf(t, item)); !c.holds(old) {
-		return &CondError{Old: old}
+		return failure(t, "", c, old)
 	}
 	m.beginWrite()
 	mt.store(item)
@@ -445,7 +445,7 @@ func (m *Memory) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	defer m.mu.Unlock()
 	old := mt.lookup(k)
 	if !c.holds(old) {
-		return nil, &CondError{Old: old}
+		return nil, failure(t, "", c, old)
 	}
 	item, err := applyChange(mt.t.Table, k, old, u)
 	if err != nil {
@@ -749,7 +749,7 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 		k := w.keyOf()
 		old := mts[i].lookup(k)
 		if !w.cond.holds(old) {
-			return &CondError{Label: w.Label, Old: old}
+			return failure(w.Table, w.Label, w.cond, old)
 		}
 		if w.kind == writeUpdate {
 			item, err := applyChange(w.Table, k, old, w.change)

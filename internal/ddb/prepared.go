@@ -139,7 +139,7 @@ func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ..
 	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{Put: &types.Put{TableName: &t.Name, Item: item,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
-			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
+			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
 }
 
@@ -149,7 +149,7 @@ func (tx *Tx) UpdatePrepared(label string, t Table, key Item, p *Prepared, args 
 	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{Update: &types.Update{TableName: &t.Name, Key: key, UpdateExpression: p.update,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
-			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
+			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
 }
 
@@ -158,7 +158,7 @@ func (tx *Tx) DeletePrepared(label string, t Table, key Item, p *Prepared, args 
 	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{Delete: &types.Delete{TableName: &t.Name, Key: key,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
-			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
+			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
 }
 
@@ -167,7 +167,7 @@ func (tx *Tx) CheckPrepared(label string, t Table, key Item, p *Prepared, args .
 	return tx.prepared(label, func() types.TransactWriteItem {
 		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: &t.Name, Key: key,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
-			ReturnValuesOnConditionCheckFailure: onFailure(p.cond)}}
+			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
 }
 
@@ -180,7 +180,7 @@ func (tx *Tx) CheckPrepared(label string, t Table, key Item, p *Prepared, args .
 func PutItemPrepared(ctx context.Context, c ddbkit.Client, t Table, item Item, p *Prepared, args ...types.AttributeValue) error {
 	_, err := c.PutItem(ctx, &dynamodb.PutItemInput{TableName: &t.Name, Item: item,
 		ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
-		ReturnValuesOnConditionCheckFailure: onFailure(p.cond)})
+		ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)})
 	return err
 }
 
@@ -192,7 +192,7 @@ func UpdateItemPrepared(ctx context.Context, c ddbkit.Client, t Table, key Item,
 	out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: &t.Name, Key: key,
 		UpdateExpression: p.update, ConditionExpression: p.cond,
 		ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...), ReturnValues: rv,
-		ReturnValuesOnConditionCheckFailure: onFailure(p.cond)})
+		ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)})
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func UpdateItemPrepared(ctx context.Context, c ddbkit.Client, t Table, key Item,
 func DeleteItemPrepared(ctx context.Context, c ddbkit.Client, t Table, key Item, rv types.ReturnValue, p *Prepared, args ...types.AttributeValue) (Item, error) {
 	out, err := c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: &t.Name, Key: key,
 		ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
-		ReturnValues: rv, ReturnValuesOnConditionCheckFailure: onFailure(p.cond)})
+		ReturnValues: rv, ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,11 @@ type Table struct {
 	// that only a holder of the secret can make a cursor that passes. It is
 	// a string so that Table stays comparable.
 	CursorSecret string
+	// WithholdOld, when set, asks DynamoDB for nothing when a write's
+	// condition fails (ReturnValuesOnConditionCheckFailure NONE), where it
+	// otherwise asks for the item as it was (ALL_OLD): for a role that
+	// must not read the table through its writes.
+	WithholdOld bool
 }
 
 // KeyOf returns the primary key attributes of item.

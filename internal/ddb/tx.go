@@ -52,10 +52,11 @@ func (tx *Tx) Delete(label string, t Table, key Item) *Tx {
 
 // onFailure asks DynamoDB to return the item as it was when an item's
 // condition fails, so that callers can tell "missing" from "in another
-// state"; it is nothing for an item without a condition: only a condition
-// can fail, and the request is smaller.
-func onFailure(cond *string) types.ReturnValuesOnConditionCheckFailure {
-	if cond == nil {
+// state"; it is nothing for an item without a condition (only a condition
+// can fail, and the request is smaller) and for a table that withholds
+// the item (Table.WithholdOld).
+func onFailure(t Table, cond *string) types.ReturnValuesOnConditionCheckFailure {
+	if cond == nil || t.WithholdOld {
 		return ""
 	}
 	return types.ReturnValuesOnConditionCheckFailureAllOld

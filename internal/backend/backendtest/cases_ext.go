@@ -1,6 +1,7 @@
 package backendtest
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/ddbkit/ddbkit"
@@ -171,4 +172,52 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// withheldCases: on a table that withholds the item as it was
+// (ddb.Table.WithholdOld), a failed condition is a *CondError with
+// Withheld set and no item, which Failed does not report, so that an
+// operation passes it on as ErrConflict and never guesses; except
+// Exists(nil), whose failure can only mean a missing item. Nothing is
+// written.
+var withheldCases = []testCase{
+	{"every failed condition", func(t *testing.T, h *Harness) {
+		ctx := t.Context()
+		w := h.Main.Table
+		w.WithholdOld = true
+		a := item(h.Main, "P", "a", "v", 1)
+		mustPut(t, h, h.Main, a)
+		var set backend.Change
+		set.Set("v", num(2))
+		_, updateErr := h.Backend.Update(ctx, w, key("P", "a"), set, backend.Exists(ddb.Item{"v": num(9)}))
+		for _, c := range []struct {
+			what, label string
+			err         error
+		}{
+			{"Create of a taken key", "", h.Backend.Create(ctx, ddb.Scope{}, w, item(h.Main, "P", "a", "v", 3))},
+			{"Put on a changed item", "", h.Backend.Put(ctx, w, item(h.Main, "P", "a", "v", 3), backend.Exists(ddb.Item{"v": num(9)}))},
+			{"Update on a changed item", "", updateErr},
+			{"Tx with a failed check", "check", h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{
+				backend.Put("put", w, item(h.Main, "P", "b")),
+				backend.Check("check", w, key("P", "a"), ddb.Item{"v": num(9)}),
+			})},
+		} {
+			var ce *backend.CondError
+			if !errors.As(c.err, &ce) || !ce.Withheld || ce.Old != nil || ce.Label != c.label {
+				t.Errorf("%s: got %#v (%v), want a withheld *backend.CondError labelled %q", c.what, ce, c.err, c.label)
+			}
+			if old, ok := backend.Failed(c.err, ""); ok {
+				t.Errorf("%s: Failed reports a withheld failure, with %s", c.what, render(old))
+			}
+			if !is(c.err, ddbkit.ErrConflict) {
+				t.Errorf("%s: %v does not classify as ErrConflict", c.what, c.err)
+			}
+		}
+		wantCond(t, "Update of a missing item, Exists(nil)", func() error {
+			_, err := h.Backend.Update(ctx, w, key("P", "none"), set, backend.Exists(nil))
+			return err
+		}(), "", nil)
+		got := all(t, h.Backend, ddb.KeyQuery{Table: h.Main.Table, PartitionValue: "P", ConsistentRead: true}, backend.Filter{})
+		wantItems(t, "the partition after the failed writes", got, []ddb.Item{a})
+	}},
 }

@@ -38,6 +38,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Names", nameCases},
 		{"Calls", callCases},
 		{"Ext", extCases},
+		{"Withheld", withheldCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
