@@ -40,6 +40,19 @@ func CommentPartition(roomID, commentID string, shards int) string {
 	return shardPartition(roomID, CommentShard(commentID, shards))
 }
 
+// CommentPartitions returns every roomId that may hold a comment of roomID
+// when shards is the layout's count (0: the seed's): roomID itself, which
+// the seed's layout and a room's comments from before sharding use, then
+// "<roomID>#0" to "<roomID>#<shards-1>". An operator's deletion or
+// migration of a room reads these partitions, as ListComments does.
+func CommentPartitions(roomID string, shards int) []string {
+	ps := make([]string, 0, max(shards, 0)+1)
+	for s := -1; s < shards; s++ {
+		ps = append(ps, shardPartition(roomID, s))
+	}
+	return ps
+}
+
 // shardPartition is the partition value of shard s of roomID; s < 0 is the
 // room's unsharded partition.
 func shardPartition(roomID string, s int) string {
@@ -77,9 +90,9 @@ func (o Options) checkShards(op string) error {
 // unsharded partition first, then shards 0 to n-1, each a Query of
 // roomId-createdAt-index as the unsharded listing's.
 func (t tables) shardQueries(roomID string, n int) []ddb.KeyQuery {
-	qs := make([]ddb.KeyQuery, n+1)
-	for i := range qs {
-		qs[i] = t.commentsQuery(shardPartition(roomID, i-1))
+	var qs []ddb.KeyQuery
+	for _, p := range CommentPartitions(roomID, n) {
+		qs = append(qs, t.commentsQuery(p))
 	}
 	return qs
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	kit "github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/livecomment"
+	"github.com/ddbkit/ddbkit/taskmgmt"
 )
 
 // smokeMarker begins every key segment a smoke run makes, so that its
@@ -44,9 +46,25 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	tf.register(fs)
 	conn := connFlags(fs)
 	timeout := fs.Duration("timeout", 30*time.Second, "how long an eventually consistent read (a GSI's) may take to show a write before the run fails")
+	commentShards := fs.Int("comment-shards", 0, "livecomment: the deployment's Options.CommentShards, so that the run writes and reads the sharded comment layout")
+	counterShards := fs.Int("counter-shards", 0, "taskmgmt: the deployment's Options.CounterShards, so that the run writes and sums the sharded counters")
 	domain, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	for _, l := range []struct {
+		flag, domain string
+		n, lo, hi    int
+	}{
+		{"comment-shards", "livecomment", *commentShards, 2, livecomment.MaxCommentShards},
+		{"counter-shards", "taskmgmt", *counterShards, 1, taskmgmt.MaxCounterShards},
+	} {
+		switch {
+		case l.n != 0 && domain != l.domain:
+			return usageErr("-%s is %s's layout, not %s's", l.flag, l.domain, domain)
+		case l.n != 0 && (l.n < l.lo || l.n > l.hi):
+			return usageErr("-%s %d: want 0 (the seed's layout) or %d to %d", l.flag, l.n, l.lo, l.hi)
+		}
 	}
 	defs, err := tf.definitions(domain)
 	if err != nil {
@@ -71,10 +89,18 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	r.commentShards, r.counterShards = *commentShards, *counterShards
 	if err := r.run(domain, func() error { return check(r, &tf, tables) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "smoke %s: ok (partition %s, tables %s)\n", domain, r.id, strings.Join(tables, ", "))
+	layout := ""
+	switch {
+	case r.commentShards != 0:
+		layout = fmt.Sprintf(", %d comment shards", r.commentShards)
+	case r.counterShards != 0:
+		layout = fmt.Sprintf(", %d counter shards", r.counterShards)
+	}
+	fmt.Fprintf(stdout, "smoke %s: ok (partition %s, tables %s%s)\n", domain, r.id, strings.Join(tables, ", "), layout)
 	fmt.Fprintf(stdout, "  wrote %d: %s\n", len(r.wrote), strings.Join(r.wrote, "; "))
 	fmt.Fprintf(stdout, "  read %d paths: %s\n", len(r.reads), strings.Join(r.reads, "; "))
 	fmt.Fprintf(stdout, "  deleted: %d through the store, %d more by key; verified gone, strongly consistent: %d partitions, %d items of shared partitions\n",
@@ -114,6 +140,8 @@ type smokeRun struct {
 	id      string // smokeMarker + 16 random hex digits
 	timeout time.Duration
 	seq     int
+
+	commentShards, counterShards int // the deployment's layout (-comment-shards, -counter-shards)
 
 	wrote   []string    // the writes, in order
 	reads   []string    // the read paths checked, in order

@@ -13,20 +13,24 @@ import (
 // (connectionId <run ID>-conn-1 and -2); its host, <run ID>-host, is its
 // own partition of hostId-index. The seed deletes neither rooms nor
 // comments: the run disconnects through the store and deletes the rest by
-// key, in those partitions.
+// key, in those partitions. Under -comment-shards, a room's comments are in
+// its shards' partitions (livecomment.CommentPartitions), the run's too.
 func smokeLivecomment(r *smokeRun, tf *tableFlags, tables []string) error {
 	ctx := r.ctx
 	n := livecomment.Tables(tf.env)
 	s := livecomment.NewDynamoStore(r.c, func(o *livecomment.Options) {
 		o.Env = tf.env
 		o.NewID = r.newID
+		o.CommentShards = r.commentShards
 	})
 	host := r.id + "-host"
 	var rooms []livecomment.Room
 	for i := range 2 {
 		id := r.peekID()
 		r.owns(n.Rooms, "roomId", id)
-		r.owns(n.Comments, "roomId", id)
+		for _, p := range livecomment.CommentPartitions(id, r.commentShards) {
+			r.owns(n.Comments, "roomId", p)
+		}
 		if err := r.write(fmt.Sprintf("room %d", i+1), func() error {
 			room, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "ddbkit smoke", HostID: host})
 			rooms = append(rooms, room)

@@ -26,6 +26,7 @@ func smokeTaskmgmt(r *smokeRun, _ *tableFlags, tables []string) error {
 		o.TableName = taskTable
 		o.InvitationTableName = invTable
 		o.NewID = r.newID
+		o.CounterShards = r.counterShards
 	})
 	user := r.id
 	r.owns(taskTable, "PK", "USER#"+user)

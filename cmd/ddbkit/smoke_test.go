@@ -29,14 +29,17 @@ import (
 type smokeCase struct {
 	domain string
 	setup  func(t *testing.T, c *dynamodb.Client) (flags, tables []string)
+	layout []string // the flags of an opt-in layout, if any
 }
 
 var smokeCases = []smokeCase{
-	{"todo", setupTodo},
-	{"wardrobe", setupWardrobe},
-	{"livecomment", setupLivecomment},
-	{"taskmgmt", setupTaskmgmt},
-	{"kondate", setupKondate},
+	{"todo", setupTodo, nil},
+	{"wardrobe", setupWardrobe, nil},
+	{"livecomment", setupLivecomment, nil},
+	{"livecomment", setupLivecomment, []string{"-comment-shards", "4"}},
+	{"taskmgmt", setupTaskmgmt, nil},
+	{"taskmgmt", setupTaskmgmt, []string{"-counter-shards", "4"}},
+	{"kondate", setupKondate, nil},
 }
 
 // TestSmokeLeavesOtherDataUnchanged runs smoke on tables that hold other
@@ -47,8 +50,9 @@ func TestSmokeLeavesOtherDataUnchanged(t *testing.T) {
 	c := ddbtest.Client(t)
 	awsEnv(t)
 	for _, tc := range smokeCases {
-		t.Run(tc.domain, func(t *testing.T) {
+		t.Run(strings.Join(append([]string{tc.domain}, tc.layout...), " "), func(t *testing.T) {
 			flags, tables := tc.setup(t, c)
+			flags = append(flags, tc.layout...)
 			before := snapshot(t, c, tables)
 			code, out, errOut := ddbkit(t, append(append([]string{"smoke", "-endpoint", ep}, flags...), tc.domain)...)
 			if code != 0 {
@@ -337,6 +341,10 @@ func TestSmokeUsage(t *testing.T) {
 		{"smoke", "-timeout", "0s", "todo"},
 		{"smoke", "-env", "prod", "todo"},
 		{"smoke", "-table", "x", "livecomment"},
+		{"smoke", "-comment-shards", "4", "todo"},
+		{"smoke", "-counter-shards", "4", "livecomment"},
+		{"smoke", "-comment-shards", "1", "livecomment"},
+		{"smoke", "-counter-shards", "33", "taskmgmt"},
 		{"smoke", "nosuch"},
 	} {
 		code, out, errOut := ddbkit(t, args...)
