@@ -102,6 +102,11 @@
 // Over a client that accepts every call (see the throughput tests of
 // livecomment and taskmgmt) a store runs a load test in virtual time, with
 // no DynamoDB: how many posts a second one room takes, and what throttles
-// first. It models each partition-key value apart, not DynamoDB's physical
-// partitions and their splits; a memory store cannot run under it.
+// first. A memory store runs under the same model without a client: set
+// the PartitionClient as its Options.Emulation.Capacity
+// (ddbkit.CapacityModel, [PartitionClient.Admit]), and its calls are
+// priced, judged and reported as the DynamoDB store's are (livecomment's
+// TestCommentThroughputMemory holds the two reports equal). It models
+// each partition-key value apart, not DynamoDB's physical partitions and
+// their splits.
 package ddbtest

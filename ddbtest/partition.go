@@ -187,7 +187,9 @@ type PartitionClient struct {
 
 var _ ddbkit.Client = (*PartitionClient)(nil)
 
-// NewPartitionClient returns a PartitionClient that calls c.
+// NewPartitionClient returns a PartitionClient that calls c. c may be nil
+// for a model that judges memory stores only (see Admit): then calling a
+// DynamoDB method panics.
 func NewPartitionClient(c ddbkit.Client, optFns ...func(*PartitionOptions)) *PartitionClient {
 	o := PartitionOptions{
 		Clock:        time.Now,
@@ -1485,3 +1487,61 @@ func (p *PartitionClient) TransactWriteItems(ctx context.Context, params *dynamo
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// ---- the memory stores' calls ----
+
+var _ ddbkit.CapacityModel = (*PartitionClient)(nil)
+
+// Admit implements ddbkit.CapacityModel, so that the same model judges a
+// memory store's calls (set it as the store's Options.Emulation.Capacity)
+// with no DynamoDB and no wrapped client: it prices the call by the rules
+// above, from the items the store reports, judges it against the same
+// buckets, counts it in the Report, and takes its price when it admits
+// it. The tables must be in PartitionOptions.Tables (TableDescription
+// makes them from a domain's CreateTableInput); a call on a table the
+// model cannot describe is admitted unpriced. Each read and each write of
+// a batch counts as a request, as through the client, but a batch is
+// judged whole (see ddbkit.Emulation.Capacity).
+func (p *PartitionClient) Admit(c ddbkit.CapacityCall) bool {
+	mult, requests := 1.0, 1
+	switch c.Op {
+	case opTransactWriteItems:
+		mult = 2
+	case opBatchGetItem, opBatchWriteItem:
+		requests = max(len(c.Reads)+len(c.Writes), 1)
+	}
+	var charges []charge
+	for _, r := range c.Reads {
+		s := p.knownSchema(r.Table)
+		if s == nil {
+			continue
+		}
+		id := bucketID{readBucket, partID{s.name, "", s.partition(r.Key)}}
+		if ix, ok := s.index(r.Index); ok && ix.global {
+			id.index = ix.name
+			id.key, _ = render(r.Key, ix.hash)
+		}
+		charges = append(charges, charge{id, readUnits(r.Size, r.Consistent)})
+	}
+	for _, w := range c.Writes {
+		if s := p.knownSchema(w.Table); s != nil {
+			charges = append(charges, s.writePrice(w.Key, w.Old, w.New, mult)...)
+		}
+	}
+	return p.admit(p.opts.Clock(), requests, charges) == nil
+}
+
+// knownSchema returns the key schema of table, described through the
+// wrapped client if need be; nil when it cannot be had.
+func (p *PartitionClient) knownSchema(table string) *tableSchema {
+	if p.c == nil {
+		p.schemaMu.Lock()
+		defer p.schemaMu.Unlock()
+		return p.schemas[table]
+	}
+	s, err := p.schema(context.Background(), &table)
+	if err != nil {
+		return nil
+	}
+	return s
+}

@@ -39,14 +39,6 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	// table has a TTL, and the token window runs on wall time), so the
 	// store's clock is read for its stamps only, as DynamoStore reads it.
 	m := backend.NewMemory(backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret, o.WithholdOldItems).backend()...)
-	if emulated(o) {
-		m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
-	}
+	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: newCore(o, m), m: m}
-}
-
-// emulated reports whether o asks the memory store to emulate anything.
-func emulated(o Options) bool {
-	e := o.Emulation
-	return e.GSILag > 0 || e.Throttle != nil || e.DeleteExpired
 }

@@ -3,6 +3,7 @@ package livecomment_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -40,8 +41,10 @@ func (acceptAll) TransactWriteItems(context.Context, *dynamodb.TransactWriteItem
 // measures what a partition sustains, within 2.5%, while the hash's
 // uneven spacing of a shard's posts is not taken for overload; without
 // limits when unlimited), without retries, with the cached room check
-// when cached, and returns the model's report.
-func postLoad(t *testing.T, shards, rate int, unlimited, cached bool) ddbtest.PartitionReport {
+// when cached, and returns the model's report. With memory, the store is
+// a MemoryStore judged by the same model (Options.Emulation.Capacity),
+// its room created before the run.
+func postLoad(t *testing.T, shards, rate int, unlimited, cached bool, memory ...bool) ddbtest.PartitionReport {
 	t.Helper()
 	start := time.Date(2024, 1, 5, 10, 0, 0, 0, time.UTC)
 	now := start
@@ -56,7 +59,7 @@ func postLoad(t *testing.T, shards, rate int, unlimited, cached bool) ddbtest.Pa
 			o.PartitionRCU, o.PartitionWCU, o.ItemWCU = 0, 0, 0
 		}
 	})
-	s := livecomment.NewDynamoStore(p, func(o *livecomment.Options) {
+	opts := func(o *livecomment.Options) {
 		o.Env = "load"
 		o.Clock = clock
 		o.NewID = ddbkit.SeededUUIDv4(1)
@@ -66,7 +69,20 @@ func postLoad(t *testing.T, shards, rate int, unlimited, cached bool) ddbtest.Pa
 		if cached {
 			o.RoomCheckCache = time.Second
 		}
-	})
+	}
+	var s livecomment.CommentPoster = livecomment.NewDynamoStore(p, opts)
+	if len(memory) > 0 && memory[0] {
+		ms := livecomment.NewMemoryStore(opts, func(o *livecomment.Options) {
+			o.NewID = func() string { return loadRoom }
+			o.Emulation.Capacity = p
+		})
+		now = start.Add(-time.Minute) // before the run's first stamp
+		if _, err := ms.CreateRoom(t.Context(), livecomment.NewRoom{Name: "room", HostID: "host"}); err != nil {
+			t.Fatal(err)
+		}
+		p.Reset()
+		s = ms
+	}
 	in := livecomment.NewComment{Content: strings.Repeat("楽しみ", 20), Nickname: "たろう"} // a 250-byte item: 1 WCU
 	n := 2 * rate
 	for i := range n {
@@ -139,4 +155,24 @@ func TestCommentThroughput(t *testing.T) {
 			tc.shards, comments, checked, hottest, cached, cachedHottest))
 	}
 	t.Logf("comments/s into one room, under 1%% throttled:\n%s", strings.Join(table, "\n"))
+}
+
+// TestCommentThroughputMemory: a MemoryStore judged by the partition model
+// (Options.Emulation.Capacity) meets the same limits as the DynamoStore
+// through it: at every rate, layout and room check, the model reports the
+// same requests, throttles and partition usage for both, so a load test
+// on the memory store measures what production would.
+func TestCommentThroughputMemory(t *testing.T) {
+	for _, shards := range []int{0, 16} {
+		for _, cached := range []bool{false, true} {
+			for _, rate := range []int{500, 2000, 6000} {
+				dynamo := postLoad(t, shards, rate, false, cached)
+				memory := postLoad(t, shards, rate, false, cached, true)
+				if !reflect.DeepEqual(memory, dynamo) {
+					t.Errorf("%d shards, cached %v, %d/s: the memory store's model saw %d requests, %d throttled, hottest %v; the DynamoStore's %d, %d, %v",
+						shards, cached, rate, memory.Requests, memory.Throttled, memory.Partitions[:1], dynamo.Requests, dynamo.Throttled, dynamo.Partitions[:1])
+				}
+			}
+		}
+	}
 }

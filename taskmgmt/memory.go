@@ -50,9 +50,7 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	c := newCore(o)
 	ms.it = c.it
 	m := backend.NewMemory(backend.Clock(o.Clock), c.tables()...)
-	if e := o.Emulation; e.GSILag > 0 || e.Throttle != nil || e.DeleteExpired {
-		m.Emulate(backend.EmulationOf(e, o.backoff()))
-	}
+	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	m.OnWrite(ms.wrote)
 	c.b = m
 	return &MemoryStore{core: c, m: m, stream: ms}

@@ -37,8 +37,6 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	m := backend.NewMemory(o.now, o.backendTable())
-	if e := o.Emulation; e.GSILag != 0 || e.Throttle != nil || e.DeleteExpired || e.ExpiryDelay != 0 {
-		m.Emulate(backend.EmulationOf(e, o.backoff()))
-	}
+	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: newCore(o, m), m: m}
 }

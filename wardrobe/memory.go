@@ -36,9 +36,7 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	// table has no TTL, and the token window runs on wall time), so a
 	// step clock gives both stores the same times.
 	m := backend.NewMemory(backend.Clock(o.Clock), o.backendTable(t))
-	if e := o.Emulation; e.GSILag != 0 || e.Throttle != nil || e.DeleteExpired {
-		m.Emulate(backend.EmulationOf(e, o.backoff()))
-	}
+	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }
 

@@ -58,6 +58,15 @@ type Emulation struct {
 	// table with a TTL.
 	DeleteExpired bool
 	ExpiryDelay   time.Duration
+
+	// Capacity, when set, judges each call as the DynamoDB backend would
+	// make it (see ddbkit.Emulation.Capacity): told what the call reads
+	// and writes, it may refuse it, and the call then fails as a
+	// throttled one, applies nothing, and is retried within Retry. A
+	// call is judged on the items as they are just before it (a write's
+	// old item, read under the lock, and the new one it would make), and
+	// a Query or BatchGet on what it reads; a refused read is read again.
+	Capacity ddbkit.CapacityModel
 }
 
 // Every returns a Throttle that throttles every nth call (n >= 1), as
@@ -92,7 +101,7 @@ type gsiChange struct {
 func (m *Memory) Emulate(e Emulation) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e.GSILag <= 0 && e.Throttle == nil && !e.DeleteExpired {
+	if e.GSILag <= 0 && e.Throttle == nil && !e.DeleteExpired && e.Capacity == nil {
 		m.emu = nil
 		for _, mt := range m.tables {
 			mt.emu = nil
@@ -129,6 +138,20 @@ func (m *Memory) pass(ctx context.Context, left *int) error {
 		}
 		return nil
 	}
+	return m.attempt(ctx, left, nil)
+}
+
+// passJudged is pass for a call the capacity model judges: each attempt
+// that Throttle lets through is described by describe, under the lock
+// it takes itself, and judged.
+func (m *Memory) passJudged(ctx context.Context, left *int, describe func() ddbkit.CapacityCall) error {
+	return m.attempt(ctx, left, func() error { return m.judge(describe()) })
+}
+
+// attempt runs the attempts of one call within the emulation's Retry:
+// each is throttled by Throttle, else runs fn (nil: nothing), which
+// refuses it with throttleErr.
+func (m *Memory) attempt(ctx context.Context, left *int, fn func() error) error {
 	b := m.emu.e.Retry
 	if b.Attempts <= 0 {
 		b = ddb.Backoff{Attempts: ddb.DefaultBackoff.Attempts}
@@ -136,15 +159,40 @@ func (m *Memory) pass(ctx context.Context, left *int) error {
 	if left != nil {
 		b.Attempts = max(*left, 1)
 	}
-	return ddb.RetryIf(ctx, b, ddb.Retryable, func() error {
+	return ddb.RetryIf(ctx, b, ddb.Throttled, func() error {
 		if left != nil {
 			*left--
 		}
-		if m.emu.e.Throttle(int(m.emu.calls.Add(1))) {
+		if t := m.emu.e.Throttle; t != nil && t(int(m.emu.calls.Add(1))) {
 			return throttleErr()
 		}
-		return nil
+		if fn == nil {
+			return nil
+		}
+		return fn()
 	})
+}
+
+// capacity reports whether a capacity model judges m's calls.
+func (m *Memory) capacity() bool { return m.emu != nil && m.emu.e.Capacity != nil }
+
+// judge asks the capacity model whether call c may go through: nil when
+// it may, throttleErr when it refuses.
+func (m *Memory) judge(c ddbkit.CapacityCall) error {
+	if m.emu.e.Capacity.Admit(c) {
+		return nil
+	}
+	return throttleErr()
+}
+
+// readCall is a GetItem of the item at k of t, item being what it finds.
+func readCall(t ddb.Table, k Key, item ddb.Item, consistent bool) ddbkit.CapacityCall {
+	return ddbkit.CapacityCall{Op: "GetItem", Reads: []ddbkit.CapacityRead{{Table: t.Name, Key: k.Item(t), Size: ddb.ItemSize(item), Consistent: consistent}}}
+}
+
+// writeCall is a single-item write op at k of t, of old to new.
+func writeCall(op string, t ddb.Table, k Key, old, new ddb.Item) ddbkit.CapacityCall {
+	return ddbkit.CapacityCall{Op: op, Writes: []ddbkit.CapacityWrite{{Table: t.Name, Key: k.Item(t), Old: old, New: new}}}
 }
 
 // passN is n calls (n >= 1).
@@ -293,5 +341,5 @@ func (m *Memory) expire(mt *memTable) {
 // backend takes it, retrying throttled calls within retry (the store's
 // retry policy).
 func EmulationOf(e ddbkit.Emulation, retry ddb.Backoff) Emulation {
-	return Emulation{GSILag: e.GSILag, Throttle: e.Throttle, Retry: retry, DeleteExpired: e.DeleteExpired, ExpiryDelay: e.ExpiryDelay}
+	return Emulation{GSILag: e.GSILag, Throttle: e.Throttle, Retry: retry, DeleteExpired: e.DeleteExpired, ExpiryDelay: e.ExpiryDelay, Capacity: e.Capacity}
 }

@@ -232,6 +232,11 @@ func (m *Memory) readNow(mt *memTable) int64 {
 
 // Get implements Backend.Get.
 func (m *Memory) Get(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) {
+	return m.get(ctx, t, k, true)
+}
+
+// get is Get, strongly consistent or not (as a capacity model prices it).
+func (m *Memory) get(ctx context.Context, t ddb.Table, k Key, consistent bool) (ddb.Item, error) {
 	if err := live(ctx); err != nil {
 		return nil, err
 	}
@@ -242,7 +247,12 @@ func (m *Memory) Get(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) 
 	if err := mt.checkKey(k); err != nil {
 		return nil, err
 	}
-	if err := m.pass(ctx, nil); err != nil {
+	if m.capacity() {
+		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return readCall(t, k, m.peek(mt, k), consistent) })
+	} else {
+		err = m.pass(ctx, nil)
+	}
+	if err != nil {
 		return nil, err
 	}
 	now := m.readNow(mt)
@@ -251,15 +261,23 @@ func (m *Memory) Get(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) 
 	return m.visible(mt, mt.lookup(k), now), nil
 }
 
+// peek returns the item at k of mt, as stored (expired or not), for a
+// capacity model's price.
+func (m *Memory) peek(mt *memTable, k Key) ddb.Item {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return mt.lookup(k)
+}
+
 // BatchGet implements Backend.BatchGet.
 func (m *Memory) BatchGet(ctx context.Context, t ddb.Table, ks []Key) ([]ddb.Item, error) {
 	return m.BatchGetWith(ctx, t, ks, ReadOptions{})
 }
 
 // GetEventual implements Backend.GetEventual: the memory table is
-// consistent at once, so it is Get.
+// consistent at once, so it is Get (priced as an eventual read).
 func (m *Memory) GetEventual(ctx context.Context, t ddb.Table, k Key) (ddb.Item, error) {
-	return m.Get(ctx, t, k)
+	return m.get(ctx, t, k, false)
 }
 
 // BatchGetWith implements Backend.BatchGetWith. A projection leaves out
@@ -289,7 +307,12 @@ func (m *Memory) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o Read
 	if chunk == 0 {
 		chunk = ddb.MaxBatchGet
 	}
-	if err := m.passN(ctx, (len(uniq)+chunk-1)/chunk); err != nil {
+	if m.capacity() {
+		err = m.judgeBatchGet(ctx, mt, t, ks, chunk, !o.Eventual)
+	} else {
+		err = m.passN(ctx, (len(uniq)+chunk-1)/chunk)
+	}
+	if err != nil {
 		return nil, err
 	}
 	now := m.readNow(mt)
@@ -304,6 +327,39 @@ func (m *Memory) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o Read
 		out[i] = s.projection(o.Attrs)
 	}
 	return out, nil
+}
+
+// judgeBatchGet passes the BatchGetItem calls of ks (chunk keys each,
+// once per key) through the capacity model, each judged on what it reads.
+func (m *Memory) judgeBatchGet(ctx context.Context, mt *memTable, t ddb.Table, ks []Key, chunk int, consistent bool) error {
+	seen := make(map[Key]bool, len(ks))
+	var reads []ddbkit.CapacityRead
+	flush := func() error {
+		if len(reads) == 0 {
+			return nil
+		}
+		c := ddbkit.CapacityCall{Op: "BatchGetItem", Reads: reads}
+		reads = nil
+		return m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+			for i, r := range c.Reads {
+				c.Reads[i].Size = ddb.ItemSize(m.peek(mt, KeyOf(t, r.Key)))
+			}
+			return c
+		})
+	}
+	for _, k := range ks {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		reads = append(reads, ddbkit.CapacityRead{Table: t.Name, Key: k.Item(t), Consistent: consistent})
+		if len(reads) == chunk {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
 }
 
 // Query implements Backend.Query.
@@ -339,7 +395,8 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		}
 		return nil, "", err
 	}
-	if m.emu != nil && m.emu.e.Throttle != nil {
+	judged := m.capacity()
+	if m.emu != nil && (m.emu.e.Throttle != nil || judged) {
 		// What the DynamoDB backend refuses before any call spends none.
 		if limit < 1 {
 			return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
@@ -347,8 +404,10 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		if _, err := ddb.DecodeCursor(q, cursor); err != nil {
 			return nil, "", err
 		}
-		if err := m.pass(ctx, nil); err != nil {
-			return nil, "", err
+		if !judged {
+			if err := m.pass(ctx, nil); err != nil {
+				return nil, "", err
+			}
 		}
 	}
 	if mt.t.TTL != "" {
@@ -359,6 +418,34 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 	if lag {
 		now = m.clock.now()
 	}
+	if !judged {
+		return m.queryLocked(mt, q, limit, cursor, f, lag, now, nil)
+	}
+	// The capacity model prices the page on what it evaluated, so the
+	// Query runs first, and again when the model refuses it.
+	var (
+		out  []*stored
+		next string
+	)
+	err = m.attempt(ctx, nil, func() error {
+		size := 0
+		var err error
+		if out, next, err = m.queryLocked(mt, q, limit, cursor, f, lag, now, &size); err != nil {
+			return err
+		}
+		pk := q.Table.PartitionKey
+		if q.Index.Name != "" {
+			pk = q.Index.PartitionKey
+		}
+		return m.judge(ddbkit.CapacityCall{Op: "Query", Reads: []ddbkit.CapacityRead{{Table: q.Table.Name, Index: q.Index.Name,
+			Key: ddb.Item{pk: ddb.S(q.PartitionValue)}, Size: size, Consistent: q.ConsistentRead}}})
+	})
+	return out, next, err
+}
+
+// queryLocked reads q's page under m's read lock. size, when not nil,
+// adds up the bytes of the items the page evaluated, filtered out or not.
+func (m *Memory) queryLocked(mt *memTable, q ddb.KeyQuery, limit int, cursor string, f Filter, lag bool, now time.Time, size *int) ([]*stored, string, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	src := mt.items
@@ -374,8 +461,17 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 	var keep func(*stored) bool
 	if !f.IsZero() {
 		keep = func(s *stored) bool { return f.Keeps(s.item) }
+		if size != nil {
+			keep = func(s *stored) bool { *size += ddb.ItemSize(s.item); return f.Keeps(s.item) }
+		}
 	}
-	return src.Query(q, limit, cursor, keep)
+	out, next, err := src.Query(q, limit, cursor, keep)
+	if size != nil && keep == nil {
+		for _, s := range out {
+			*size += ddb.ItemSize(s.item)
+		}
+	}
+	return out, next, err
 }
 
 // binding is what q.Filter binds into cursors: f, and whether TTL filters
@@ -407,7 +503,19 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	if err != nil {
 		return err
 	}
-	if err := m.pass(ctx, nil); err != nil {
+	if m.capacity() {
+		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+			k := KeyOf(t, item)
+			old := m.peek(mt, k)
+			if !c.holds(old) {
+				return writeCall("PutItem", t, k, old, old)
+			}
+			return writeCall("PutItem", t, k, old, item)
+		})
+	} else {
+		err = m.pass(ctx, nil)
+	}
+	if err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -438,7 +546,22 @@ func (m *Memory) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	if err := checkChangeKeys(t, u); err != nil {
 		return nil, err
 	}
-	if err := m.pass(ctx, nil); err != nil {
+	if m.capacity() {
+		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+			old := m.peek(mt, k)
+			if !c.holds(old) {
+				return writeCall("UpdateItem", t, k, old, old)
+			}
+			item, err := applyChange(mt.t.Table, k, old, u)
+			if err != nil {
+				item = old // refused below, under the lock
+			}
+			return writeCall("UpdateItem", t, k, old, item)
+		})
+	} else {
+		err = m.pass(ctx, nil)
+	}
+	if err != nil {
 		return nil, err
 	}
 	m.mu.Lock()
@@ -586,12 +709,22 @@ func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) erro
 	}
 	var now int64
 	if read {
-		if err := m.pass(ctx, nil); err != nil {
+		if m.capacity() {
+			err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return readCall(t, k, m.peek(mt, k), true) })
+		} else {
+			err = m.pass(ctx, nil)
+		}
+		if err != nil {
 			return err
 		}
 		now = m.readNow(mt)
 	}
-	if err := m.pass(ctx, nil); err != nil {
+	if m.capacity() {
+		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return writeCall("DeleteItem", t, k, m.peek(mt, k), nil) })
+	} else {
+		err = m.pass(ctx, nil)
+	}
+	if err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -666,7 +799,22 @@ func (m *Memory) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 			}
 			chunk[i].item = item
 		}
-		if err := m.pass(ctx, nil); err != nil {
+		if m.capacity() {
+			err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+				c := ddbkit.CapacityCall{Op: "BatchWriteItem", Writes: make([]ddbkit.CapacityWrite, len(chunk))}
+				for i, r := range chunk {
+					k := r.del
+					if r.item != nil {
+						k = KeyOf(t, r.item)
+					}
+					c.Writes[i] = ddbkit.CapacityWrite{Table: t.Name, Key: k.Item(t), Old: m.peek(mt, k), New: r.item}
+				}
+				return c
+			})
+		} else {
+			err = m.pass(ctx, nil)
+		}
+		if err != nil {
 			return err
 		}
 		m.mu.Lock()
@@ -725,7 +873,13 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 	if r != nil {
 		left = &r.left
 	}
-	if err := m.pass(ctx, left); err != nil {
+	var err error
+	if m.capacity() {
+		err = m.passJudged(ctx, left, func() ddbkit.CapacityCall { return m.txCall(mts, ws, items) })
+	} else {
+		err = m.pass(ctx, left)
+	}
+	if err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -774,6 +928,33 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 		m.tokens.Commit(token, desc, now)
 	}
 	return nil
+}
+
+// txCall is the TransactWriteItems of ws as a capacity model prices it,
+// on the items as they are: every write, the ones after a failed condition
+// included (DynamoDB prices a cancelled transaction's writes too); a
+// failed condition, a check and a delete of nothing leave the item as it
+// was. items holds the puts as stored.
+func (m *Memory) txCall(mts []*memTable, ws []Write, items []ddb.Item) ddbkit.CapacityCall {
+	c := ddbkit.CapacityCall{Op: "TransactWriteItems", Writes: make([]ddbkit.CapacityWrite, len(ws))}
+	for i, w := range ws {
+		k := w.keyOf()
+		old := m.peek(mts[i], k)
+		var new ddb.Item
+		switch {
+		case !w.cond.holds(old), w.kind == writeCheck:
+			new = old
+		case w.kind == writePut:
+			new = items[i]
+		case w.kind == writeUpdate:
+			var err error
+			if new, err = applyChange(w.Table, k, old, w.change); err != nil {
+				new = old // refused under the lock
+			}
+		}
+		c.Writes[i] = ddbkit.CapacityWrite{Table: w.Table.Name, Key: k.Item(w.Table), Old: old, New: new}
+	}
+	return c
 }
 
 // describe renders a transaction's writes exactly, for the token check.
