@@ -30,6 +30,28 @@ func TestModelFaults(t *testing.T) {
 	difftest.Check(t, modelConfig("newFaultPair(t)", newFaultPair))
 }
 
+// TestModelSharded is TestModel with the catalog over three shards
+// (Options.CatalogShards), whose newest and popular pages merge them.
+func TestModelSharded(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
+
+// TestModelFaultsSharded is TestModelFaults with the sharded catalog.
+func TestModelFaultsSharded(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedFaultPair(t)", newShardedFaultPair))
+}
+
+// newShardedPair and newShardedFaultPair are newModelPair and
+// newFaultPair with three catalog shards: few, so that entries share
+// shards and pages end inside them.
+func newShardedPair(t *testing.T) *difftest.Pair[kondate.Store] {
+	return modelPair(t, false, func(o *kondate.Options) { o.CatalogShards = 3 })
+}
+
+func newShardedFaultPair(t *testing.T) *difftest.Pair[kondate.Store] {
+	return modelPair(t, true, func(o *kondate.Options) { o.CatalogShards = 3 })
+}
+
 // newModelPair returns the stores a model run compares; the printed
 // regression tests call it too.
 func newModelPair(t *testing.T) *difftest.Pair[kondate.Store] { return modelPair(t, false) }

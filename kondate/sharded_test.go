@@ -16,7 +16,6 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
-	"github.com/ddbkit/ddbkit/internal/difftest"
 	"github.com/ddbkit/ddbkit/keys"
 	"github.com/ddbkit/ddbkit/kondate"
 	"github.com/ddbkit/ddbkit/kondate/kondatetest"
@@ -282,17 +281,6 @@ func testShardedSwitch(t *testing.T, st switchStores) {
 	if drifts, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(drifts) != 0 {
 		t.Fatalf("RecalculatePopularity = %+v, %v; want no drift", drifts, err)
 	}
-}
-
-// TestModelShardedCatalog is TestModel with the catalog in 3 shards: the
-// merged lists, their cursors and every catalog write match between the
-// memory store and DynamoDB Local.
-func TestModelShardedCatalog(t *testing.T) {
-	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
-}
-
-func newShardedPair(t *testing.T) *difftest.Pair[kondate.Store] {
-	return modelPair(t, false, func(o *kondate.Options) { o.CatalogShards = 3 })
 }
 
 // TestShardedReadCost reads a page of 20 of the newest and popular lists

@@ -88,6 +88,13 @@
 // livecomment -interface CommentPoster -env prod" prints a function's
 // policy, with nothing more than its calls need.
 //
+// A ConditionCheckItem, like every conditional write, returns the item it
+// fails on (ddbkit asks for it, to tell a closed room from a missing one),
+// so PostCommentFunction can read a closed room's item through it. Where a
+// role must not, Options.WithholdOldItems stops ddbkit asking: PostComment
+// to a closed or missing room, and CreateRoom on a taken ID, then return
+// ErrConflict saying the item was withheld (package iam).
+//
 // # Decisions where the seed is silent
 //
 //   - Comments are listed in createdAt order, from roomId-createdAt-index:

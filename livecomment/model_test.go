@@ -44,6 +44,12 @@ func newCachedPair(t *testing.T) *difftest.Pair[livecomment.Store] {
 	return modelPair(t, false, livecommenttest.Shards(3), livecommenttest.RoomCheckCache(time.Second))
 }
 
+// newShardedFaultPair is newCachedPair with faults injected on the
+// DynamoDB side: the merged pages and the cached check under retries.
+func newShardedFaultPair(t *testing.T) *difftest.Pair[livecomment.Store] {
+	return modelPair(t, true, livecommenttest.Shards(3), livecommenttest.RoomCheckCache(time.Second))
+}
+
 func modelPair(t *testing.T, faults bool, more ...func(*livecomment.Options)) *difftest.Pair[livecomment.Store] {
 	t.Helper()
 	c := ddbtest.Client(t)
@@ -80,6 +86,12 @@ func TestModelFaults(t *testing.T) { difftest.Check(t, modelConfig("newFaultPair
 // TestModelSharded runs the model on the sharded comment layout.
 func TestModelSharded(t *testing.T) {
 	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
+
+// TestModelFaultsSharded runs TestModelFaults on the sharded comment
+// layout with the cached room check.
+func TestModelFaultsSharded(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedFaultPair(t)", newShardedFaultPair))
 }
 
 // TestModelRoomCheckCache runs the model on the sharded comment layout

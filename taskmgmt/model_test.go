@@ -32,10 +32,15 @@ func TestModelFaults(t *testing.T) {
 	difftest.Check(t, modelConfig("newFaultPair(t)", newFaultPair))
 }
 
-// TestModelShardedCounters is TestModel with sharded counters
+// TestModelSharded is TestModel with sharded counters
 // (Options.CounterShards), whose daily pages merge the shards.
-func TestModelShardedCounters(t *testing.T) {
+func TestModelSharded(t *testing.T) {
 	difftest.Check(t, modelConfig("newShardedPair(t)", newShardedPair))
+}
+
+// TestModelFaultsSharded is TestModelFaults with sharded counters.
+func TestModelFaultsSharded(t *testing.T) {
+	difftest.Check(t, modelConfig("newShardedFaultPair(t)", newShardedFaultPair))
 }
 
 // newModelPair returns the stores a model run compares; the regression
@@ -48,6 +53,11 @@ func newFaultPair(t *testing.T) *difftest.Pair[taskmgmt.Store] { return modelPai
 // newShardedPair is newModelPair with three counter shards.
 func newShardedPair(t *testing.T) *difftest.Pair[taskmgmt.Store] {
 	return modelPair(t, false, func(o *taskmgmt.Options) { o.CounterShards = 3 })
+}
+
+// newShardedFaultPair is newFaultPair with three counter shards.
+func newShardedFaultPair(t *testing.T) *difftest.Pair[taskmgmt.Store] {
+	return modelPair(t, true, func(o *taskmgmt.Options) { o.CounterShards = 3 })
 }
 
 // modelStart is the model's first instant: in the future, so that
