@@ -67,7 +67,8 @@ func memoryHarness(t *testing.T, e *backend.Emulation) backendtest.Harness {
 	var calls func() int
 	if e != nil {
 		m.Emulate(*e)
-		lag, throttles = e.GSILag, e.Throttle != nil
+		_, admits := e.Capacity.(admitAll)
+		lag, throttles = e.GSILag, e.Throttle != nil || (e.Capacity != nil && !admits)
 	}
 	if e != nil && e.Throttle != nil && e.Retry.Attempts == countOnly {
 		// A throttle that never throttles counts the calls.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,12 +28,33 @@ func TestMemoryEmulated(t *testing.T) {
 		{"throttling", backend.Emulation{Throttle: backend.Every(4), Retry: ddb.Backoff{Attempts: 2}}},
 		{"ttl deletion", backend.Emulation{DeleteExpired: true, ExpiryDelay: 2 * time.Hour}},
 		{"call counting", backend.Emulation{Throttle: func(int) bool { return false }, Retry: ddb.Backoff{Attempts: countOnly}}},
+		{"capacity admitting all", backend.Emulation{Capacity: admitAll{}}},
+		{"capacity refusing", backend.Emulation{Capacity: &refuseEvery{n: 4}, Retry: ddb.Backoff{Attempts: 2}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			backendtest.Run(t, func(t *testing.T) backendtest.Harness { return memoryHarness(t, &c.e) })
 		})
 	}
 }
+
+// admitAll is a capacity model that admits every call, after checking
+// that the call names its operation and touches something.
+type admitAll struct{}
+
+func (admitAll) Admit(c ddbkit.CapacityCall) bool {
+	if c.Op == "" || len(c.Reads)+len(c.Writes) == 0 {
+		panic(fmt.Sprintf("capacity call %+v: no operation, or nothing read or written", c))
+	}
+	return true
+}
+
+// refuseEvery is a capacity model that refuses every nth call.
+type refuseEvery struct {
+	n     int64
+	calls atomic.Int64
+}
+
+func (r *refuseEvery) Admit(ddbkit.CapacityCall) bool { return r.calls.Add(1)%r.n != 0 }
 
 var t0 = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 
