@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
 	"github.com/ddbkit/ddbkit/internal/backend"
@@ -19,13 +17,7 @@ import (
 // clock with burst 0, without retries.
 func newMemoryPartition(t *testing.T, optFns ...func(*ddbtest.PartitionOptions)) (*backend.Memory, *ddbtest.PartitionClient, *clock) {
 	t.Helper()
-	clk := newClock()
-	opts := append([]func(*ddbtest.PartitionOptions){func(o *ddbtest.PartitionOptions) {
-		o.Clock = clk.Now
-		o.Burst = 0
-		o.Tables = []types.TableDescription{fakeSchema}
-	}}, optFns...)
-	p := ddbtest.NewPartitionClient(nil, opts...)
+	p, clk := newModel(nil, optFns...)
 	m := backend.NewMemory(nil, backend.Table{Table: memT, Indexes: []ddb.Index{{Name: "gsi1", PartitionKey: "g"}}})
 	m.Emulate(backend.EmulationOf(ddbkit.Emulation{Capacity: p}, ddb.Backoff{Attempts: 1}))
 	return m, p, clk

@@ -168,13 +168,20 @@ var fakeSchema = types.TableDescription{
 // newFakePartition returns a PartitionClient over a fresh fake, on a
 // virtual clock, with burst 0 and the given changes.
 func newFakePartition(optFns ...func(*ddbtest.PartitionOptions)) (*ddbtest.PartitionClient, *clock) {
+	return newModel(newFakeTable(), optFns...)
+}
+
+// newModel returns a PartitionClient over c (nil: for Admit only) that
+// knows the fake's table, on a virtual clock, with burst 0 and the given
+// changes.
+func newModel(c ddbkit.Client, optFns ...func(*ddbtest.PartitionOptions)) (*ddbtest.PartitionClient, *clock) {
 	clk := newClock()
 	opts := append([]func(*ddbtest.PartitionOptions){func(o *ddbtest.PartitionOptions) {
 		o.Clock = clk.Now
 		o.Burst = 0
 		o.Tables = []types.TableDescription{fakeSchema}
 	}}, optFns...)
-	return ddbtest.NewPartitionClient(newFakeTable(), opts...), clk
+	return ddbtest.NewPartitionClient(c, opts...), clk
 }
 
 // sized returns item pk/sk padded with a "body" to exactly size bytes, as
