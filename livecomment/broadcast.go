@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ddbkit/ddbkit"
 )
@@ -47,12 +48,20 @@ type BroadcastOptions struct {
 // DefaultBroadcastConcurrency is the default bound on concurrent sends.
 const DefaultBroadcastConcurrency = 16
 
+// inlineSend is how long a send may take for Broadcast to keep sending on
+// its own goroutine (see Broadcast).
+const inlineSend = 100 * time.Microsecond
+
 // maxJoinedErrors bounds how many send errors Broadcast returns in full.
 const maxJoinedErrors = 10
 
 // Broadcast calls send for every connection of roomID, at most
 // opts.Concurrency at once, while it walks the room's connections,
-// opts.PageLimit per page. A connection whose send reports it gone (see IsGone) is
+// opts.PageLimit per page. It sends on the calling goroutine, one after
+// another, while sends return within 100µs (sends within the process, a
+// test's fake); from the first that take longer (the first send alone,
+// later ones timed in spans of up to 4), it hands the rest to at most
+// opts.Concurrency goroutines. A connection whose send reports it gone (see IsGone) is
 // disconnected, so the next broadcast does not try it again.
 //
 // The result counts every connection Broadcast reached, also when it returns
@@ -137,6 +146,20 @@ func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send Send
 			go worker()
 		}
 	}
+	// Sends run inline, on this goroutine, while they are fast: a
+	// hand-off to a worker costs more than a send that returns at once
+	// (a fan-out within the process, a test's fake), most of a memory
+	// store's broadcast. The sends are timed in spans, the first alone,
+	// then of 2 and of 4 (reading the clock for each send would cost a
+	// fast broadcast a fifth of its time); from the first span slower
+	// than inlineSend a send (a PostToConnection over the network takes
+	// milliseconds), the rest go to the workers.
+	var (
+		inline    = true
+		spanStart time.Time
+		span      int // sends in the current span
+		spanLen   = 1
+	)
 	var stop error
 walk:
 	// Deleting gone connections during the walk is safe: a cursor resumes
@@ -151,6 +174,17 @@ walk:
 		if err := ctx.Err(); err != nil {
 			stop = wrap(op, err)
 			break
+		}
+		if inline {
+			if span == 0 {
+				spanStart = time.Now()
+			}
+			deliver(c)
+			if span++; span == spanLen {
+				inline = time.Since(spanStart) < time.Duration(span)*inlineSend
+				span, spanLen = 0, min(2*spanLen, 4)
+			}
+			continue
 		}
 		select {
 		case work <- c:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -44,10 +45,12 @@ func TestIsGone(t *testing.T) {
 }
 
 // TestBroadcastConcurrency: slow sends run Concurrency at once, never more,
-// and a small room's connections are all sent to at once.
+// and a small room's connections after the first are all sent to at once.
 func TestBroadcastConcurrency(t *testing.T) {
 	ctx := t.Context()
-	for _, tc := range []struct{ conns, concurrency, want int }{{40, 8, 8}, {3, 16, 3}, {5, 1, 1}} {
+	// The first send runs on Broadcast's goroutine, and is slow: the
+	// others go to workers, so 3 connections see at most 2 at once.
+	for _, tc := range []struct{ conns, concurrency, want int }{{40, 8, 8}, {3, 16, 2}, {5, 1, 1}} {
 		s := livecomment.NewMemoryStore()
 		r, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "room", HostID: "host"})
 		if err != nil {
@@ -78,5 +81,56 @@ func TestBroadcastConcurrency(t *testing.T) {
 		if most != tc.want {
 			t.Errorf("%d connections, concurrency %d: at most %d sends at once, want %d", tc.conns, tc.concurrency, most, tc.want)
 		}
+	}
+}
+
+// TestBroadcastInline: sends that return at once run on Broadcast's own
+// goroutine, one after another, with no worker started; once one is slow,
+// the rest go to workers.
+func TestBroadcastInline(t *testing.T) {
+	ctx := t.Context()
+	s := livecomment.NewMemoryStore()
+	r, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "room", HostID: "host"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 30 {
+		if _, err := s.JoinRoom(ctx, r.ID, fmt.Sprintf("conn-%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		slowFrom int // the sends from this one on sleep
+		inline   int // sends on Broadcast's goroutine, at least
+	}{
+		{"fast", 30, 30},
+		{"slow from the 11th", 10, 11},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := runtime.NumGoroutine()
+			var mu sync.Mutex
+			n, inline := 0, 0
+			send := func(context.Context, livecomment.Connection) error {
+				mu.Lock()
+				i := n
+				n++
+				if runtime.NumGoroutine() == base {
+					inline++
+				}
+				mu.Unlock()
+				if i >= tc.slowFrom {
+					time.Sleep(2 * time.Millisecond)
+				}
+				return nil
+			}
+			res, err := livecomment.Broadcast(ctx, s, r.ID, send)
+			if err != nil || res.Sent != 30 {
+				t.Fatalf("Broadcast = %+v, %v; want 30 sent", res, err)
+			}
+			if inline < tc.inline || (tc.slowFrom < 30 && inline > tc.slowFrom+4) {
+				t.Errorf("%d sends ran on Broadcast's goroutine, want %d to %d", inline, tc.inline, min(30, tc.slowFrom+4))
+			}
+		})
 	}
 }
