@@ -210,6 +210,9 @@
 //     Page.Skipped, and goes on.
 //   - Broadcast sends with bounded concurrency and deletes the connections
 //     that are gone (ErrGone, API Gateway's GoneException or HTTP 410).
+//     Sends that return at once (within the process) run one after
+//     another on the caller's goroutine, since a hand-off costs more than
+//     they do; from the first slow one, the rest go to the workers.
 //
 // # Consistency and capacity
 //
