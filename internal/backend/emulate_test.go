@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,7 +29,7 @@ func TestMemoryEmulated(t *testing.T) {
 		{"ttl deletion", backend.Emulation{DeleteExpired: true, ExpiryDelay: 2 * time.Hour}},
 		{"call counting", backend.Emulation{Throttle: func(int) bool { return false }, Retry: ddb.Backoff{Attempts: countOnly}}},
 		{"capacity admitting all", backend.Emulation{Capacity: admitAll{}}},
-		{"capacity refusing", backend.Emulation{Capacity: &refuseEvery{n: 4}, Retry: ddb.Backoff{Attempts: 2}}},
+		{"capacity refusing", backend.Emulation{Capacity: &refuseFirst{seen: map[string]bool{}}, Retry: ddb.Backoff{Attempts: 2}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			backendtest.Run(t, func(t *testing.T) backendtest.Harness { return memoryHarness(t, &c.e) })
@@ -48,13 +48,30 @@ func (admitAll) Admit(c ddbkit.CapacityCall) bool {
 	return true
 }
 
-// refuseEvery is a capacity model that refuses every nth call.
-type refuseEvery struct {
-	n     int64
-	calls atomic.Int64
+// refuseFirst is a capacity model that refuses the first attempt of every
+// call it has not seen (by operation and keys), and admits the retry: the
+// throttled path of every primitive, whatever the cases run concurrently.
+type refuseFirst struct {
+	mu   sync.Mutex
+	seen map[string]bool
 }
 
-func (r *refuseEvery) Admit(ddbkit.CapacityCall) bool { return r.calls.Add(1)%r.n != 0 }
+func (r *refuseFirst) Admit(c ddbkit.CapacityCall) bool {
+	sig := c.Op
+	for _, rd := range c.Reads {
+		sig += "|" + rd.Table + "/" + rd.Index + ":" + ddb.KeyString(rd.Key)
+	}
+	for _, w := range c.Writes {
+		sig += "|" + w.Table + ":" + ddb.KeyString(w.Key)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seen[sig] {
+		return true
+	}
+	r.seen[sig] = true
+	return false
+}
 
 var t0 = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 
