@@ -146,11 +146,22 @@ func (mt *memTable) store(item ddb.Item) {
 	k := KeyOf(mt.t.Table, item)
 	var old ddb.Item
 	s := &stored{item: item}
-	if e := mt.unlink(k); e != nil {
+	if e := mt.entry(k); e != nil {
+		// A new version replaces the entries of the old one in place
+		// (Put replaces the entry of its key): only an index entry
+		// that moves is taken out first.
 		old, s.ties = e.item, e.ties
+		for i, ix := range mt.t.Indexes {
+			if gpk, gsk, ok := gsiPos(ix, old); ok {
+				if npk, nsk, stays := gsiPos(ix, item); !stays || npk != gpk || nsk != gsk {
+					mt.gsis[ix.Name].DeleteTie(gpk, gsk, e.ties[i]) // store gave it a tie
+				}
+			}
+		}
+	} else {
+		mt.pks[k.PK]++
 	}
 	mt.items.Put(k.PK, k.SK, nil, s) // its key from s (NewMemory)
-	mt.pks[k.PK]++
 	cloned := false
 	for i, ix := range mt.t.Indexes {
 		if gpk, gsk, ok := gsiPos(ix, item); ok {
