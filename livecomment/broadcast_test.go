@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -108,29 +109,49 @@ func TestBroadcastInline(t *testing.T) {
 		{"slow from the 11th", 10, 11},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := runtime.NumGoroutine()
-			var mu sync.Mutex
-			n, inline := 0, 0
-			send := func(context.Context, livecomment.Connection) error {
-				mu.Lock()
-				i := n
-				n++
-				if runtime.NumGoroutine() == base {
-					inline++
+			// A send preempted past 100µs moves the rest to workers too
+			// soon: what must hold at least is asked of one of a few runs
+			// (on a busy machine), what must hold at most of every run.
+			got := 0
+			for range 10 {
+				var mu sync.Mutex
+				n, inline := 0, 0
+				caller := goroutine()
+				send := func(context.Context, livecomment.Connection) error {
+					onCaller := goroutine() == caller
+					mu.Lock()
+					i := n
+					n++
+					if onCaller {
+						inline++
+					}
+					mu.Unlock()
+					if i >= tc.slowFrom {
+						time.Sleep(2 * time.Millisecond)
+					}
+					return nil
 				}
-				mu.Unlock()
-				if i >= tc.slowFrom {
-					time.Sleep(2 * time.Millisecond)
+				res, err := livecomment.Broadcast(ctx, s, r.ID, send)
+				if err != nil || res.Sent != 30 {
+					t.Fatalf("Broadcast = %+v, %v; want 30 sent", res, err)
 				}
-				return nil
+				if tc.slowFrom < 30 && inline > tc.slowFrom+4 {
+					t.Fatalf("%d sends ran on Broadcast's goroutine, want at most %d: a slow span hands the rest to workers", inline, tc.slowFrom+4)
+				}
+				if got = max(got, inline); got >= tc.inline {
+					return
+				}
 			}
-			res, err := livecomment.Broadcast(ctx, s, r.ID, send)
-			if err != nil || res.Sent != 30 {
-				t.Fatalf("Broadcast = %+v, %v; want 30 sent", res, err)
-			}
-			if inline < tc.inline || (tc.slowFrom < 30 && inline > tc.slowFrom+4) {
-				t.Errorf("%d sends ran on Broadcast's goroutine, want %d to %d", inline, tc.inline, min(30, tc.slowFrom+4))
-			}
+			t.Errorf("at most %d sends ran on Broadcast's goroutine in 10 runs, want %d", got, tc.inline)
 		})
 	}
+}
+
+// goroutine returns the calling goroutine's header line, "goroutine N",
+// which names it.
+func goroutine() string {
+	var buf [32]byte
+	line := string(buf[:runtime.Stack(buf[:], false)])
+	id, _, _ := strings.Cut(line, " [")
+	return id
 }
