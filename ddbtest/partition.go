@@ -1532,13 +1532,9 @@ func (p *PartitionClient) Admit(c ddbkit.CapacityCall) bool {
 }
 
 // knownSchema returns the key schema of table, described through the
-// wrapped client if need be; nil when it cannot be had.
+// wrapped client if need be; nil when it cannot be had (with no client,
+// a table not in PartitionOptions.Tables).
 func (p *PartitionClient) knownSchema(table string) *tableSchema {
-	if p.c == nil {
-		p.schemaMu.Lock()
-		defer p.schemaMu.Unlock()
-		return p.schemas[table]
-	}
 	s, err := p.schema(context.Background(), &table)
 	if err != nil {
 		return nil

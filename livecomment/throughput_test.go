@@ -44,7 +44,7 @@ func (acceptAll) TransactWriteItems(context.Context, *dynamodb.TransactWriteItem
 // when cached, and returns the model's report. With memory, the store is
 // a MemoryStore judged by the same model (Options.Emulation.Capacity),
 // its room created before the run.
-func postLoad(t *testing.T, shards, rate int, unlimited, cached bool, memory ...bool) ddbtest.PartitionReport {
+func postLoad(t *testing.T, shards, rate int, unlimited, cached, memory bool) ddbtest.PartitionReport {
 	t.Helper()
 	start := time.Date(2024, 1, 5, 10, 0, 0, 0, time.UTC)
 	now := start
@@ -71,7 +71,7 @@ func postLoad(t *testing.T, shards, rate int, unlimited, cached bool, memory ...
 		}
 	}
 	var s livecomment.CommentPoster = livecomment.NewDynamoStore(p, opts)
-	if len(memory) > 0 && memory[0] {
+	if memory {
 		ms := livecomment.NewMemoryStore(opts, func(o *livecomment.Options) {
 			o.NewID = func() string { return loadRoom }
 			o.Emulation.Capacity = p
@@ -123,7 +123,7 @@ func TestCommentThroughput(t *testing.T) {
 	sustained := func(shards int, cached bool) (int, string) {
 		ok := 0
 		for _, rate := range rates {
-			r := postLoad(t, shards, rate, false, cached)
+			r := postLoad(t, shards, rate, false, cached, false)
 			if r.ThrottledFraction >= 0.01 {
 				return ok, r.Partitions[0].String()
 			}
@@ -139,7 +139,7 @@ func TestCommentThroughput(t *testing.T) {
 	}{
 		{0, 500, 500}, {4, 1600, 1500}, {16, 6000, 5000}, {64, 20000, 20000},
 	} {
-		comments := commentCeiling(postLoad(t, tc.shards, 10000, true, false), 10000)
+		comments := commentCeiling(postLoad(t, tc.shards, 10000, true, false, false), 10000)
 		if comments < tc.minComment || (tc.shards == 0 && comments != 500) {
 			t.Errorf("%d shards: the Comments partitions sustain %d comments/s, want at least %d", tc.shards, comments, tc.minComment)
 		}
@@ -166,7 +166,7 @@ func TestCommentThroughputMemory(t *testing.T) {
 	for _, shards := range []int{0, 16} {
 		for _, cached := range []bool{false, true} {
 			for _, rate := range []int{500, 2000, 6000} {
-				dynamo := postLoad(t, shards, rate, false, cached)
+				dynamo := postLoad(t, shards, rate, false, cached, false)
 				memory := postLoad(t, shards, rate, false, cached, true)
 				if !reflect.DeepEqual(memory, dynamo) {
 					t.Errorf("%d shards, cached %v, %d/s: the memory store's model saw %d requests, %d throttled, hottest %v; the DynamoStore's %d, %d, %v",
