@@ -52,6 +52,7 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	layout := "" // the report's note of a sharded layout
 	for _, l := range []struct {
 		flag, domain string
 		n, lo, hi    int
@@ -64,6 +65,8 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageErr("-%s is %s's layout, not %s's", l.flag, l.domain, domain)
 		case l.n != 0 && (l.n < l.lo || l.n > l.hi):
 			return usageErr("-%s %d: want 0 (the seed's layout) or %d to %d", l.flag, l.n, l.lo, l.hi)
+		case l.n != 0:
+			layout = fmt.Sprintf(", -%s %d", l.flag, l.n)
 		}
 	}
 	defs, err := tf.definitions(domain)
@@ -92,13 +95,6 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	r.commentShards, r.counterShards = *commentShards, *counterShards
 	if err := r.run(domain, func() error { return check(r, &tf, tables) }); err != nil {
 		return err
-	}
-	layout := ""
-	switch {
-	case r.commentShards != 0:
-		layout = fmt.Sprintf(", %d comment shards", r.commentShards)
-	case r.counterShards != 0:
-		layout = fmt.Sprintf(", %d counter shards", r.counterShards)
 	}
 	fmt.Fprintf(stdout, "smoke %s: ok (partition %s, tables %s%s)\n", domain, r.id, strings.Join(tables, ", "), layout)
 	fmt.Fprintf(stdout, "  wrote %d: %s\n", len(r.wrote), strings.Join(r.wrote, "; "))

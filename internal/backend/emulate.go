@@ -143,7 +143,8 @@ func (m *Memory) pass(ctx context.Context, left *int) error {
 
 // passJudged is pass for a call the capacity model judges: each attempt
 // that Throttle lets through is described by describe, under the lock
-// it takes itself, and judged.
+// it takes itself, and judged. Callers branch on capacity() and call pass
+// otherwise, so that a call with no model builds no describe closure.
 func (m *Memory) passJudged(ctx context.Context, left *int, describe func() ddbkit.CapacityCall) error {
 	return m.attempt(ctx, left, func() error { return m.judge(describe()) })
 }
