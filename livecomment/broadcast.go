@@ -15,7 +15,8 @@ import (
 // Management API's PostToConnection does; the message is the caller's, held
 // by the closure. It returns ErrGone (possibly wrapped), or API Gateway's
 // GoneException, when the connection no longer exists. It must be safe for
-// concurrent use.
+// concurrent use, and return when ctx ends: Broadcast waits for every send,
+// and runs its first ones on the caller's goroutine.
 type SendFunc func(ctx context.Context, c Connection) error
 
 // ConnectionPruner is what Broadcast needs: the connections of a room, and
