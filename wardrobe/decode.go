@@ -187,6 +187,12 @@ var (
 	wornDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (worn, error) {
 		return unmarshalWorn(t, item, wardrobeOf(item))
 	}, worn.clone)
+	// thumbDecoder keeps a clothing's thumbnail alone, which has nothing
+	// to copy on each read (a page's thumbnails are most of its decoding).
+	thumbDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (Thumbnail, error) {
+		w, err := unmarshalWorn(t, item, wardrobeOf(item))
+		return w.thumbnail(), err
+	}, nil)
 	historyDecoder = backend.NewDecoder(func(t ddb.Table, item ddb.Item) (History, error) {
 		return unmarshalHistory(t, item, wardrobeOf(item))
 	}, History.clone)

@@ -3,6 +3,7 @@ package wardrobe
 import (
 	"time"
 
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/keys"
 )
@@ -88,6 +89,24 @@ func wornKey(wardrobeID string, kind Kind, id string) (itemKey, error) {
 	}
 	sk, err := keys.SK(keys.Lit(string(kind)), keys.Field(kind.idField(), id))
 	return itemKey{pk, sk}, err
+}
+
+// wornKeys is wornKey of each of ids, which share one partition key
+// string: a page's thumbnails build many keys of one partition.
+func wornKeys(wardrobeID string, kind Kind, ids []string) ([]backend.Key, error) {
+	ks := make([]backend.Key, len(ids))
+	for i, id := range ids {
+		if i > 0 && plain(id) {
+			ks[i] = backend.Key{PK: ks[0].PK, SK: string(kind) + keys.Sep + id}
+			continue
+		}
+		k, err := wornKey(wardrobeID, kind, id)
+		if err != nil {
+			return nil, err
+		}
+		ks[i] = k.bk()
+	}
+	return ks, nil
 }
 
 func historyPK(wardrobeID string) (string, error) {

@@ -85,22 +85,6 @@ func checkWearable(refs []wornRef) error {
 	return nil
 }
 
-// thumbIDs collects the distinct IDs of the first n clothes of each list,
-// in order of first appearance: one lookup serves a whole page.
-func thumbIDs(lists [][]string, n int) []string {
-	var ids []string
-	seen := make(map[string]bool)
-	for _, l := range lists {
-		for _, id := range l[:min(n, len(l))] {
-			if !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-			}
-		}
-	}
-	return ids
-}
-
 // thumbnails returns the thumbnails of the first n of ids, from the clothes
 // found, and how many ids they leave out (the "+x" badge).
 func thumbnails(ids []string, n int, found map[string]Thumbnail) ([]Thumbnail, int) {

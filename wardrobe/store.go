@@ -431,7 +431,7 @@ func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListOp
 	for i, w := range ws {
 		lists[i] = w.clothingIDs
 	}
-	found, bad, err := c.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	found, bad, err := c.thumbnails(ctx, wardrobeID, lists, ThumbnailCount)
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, wrap(op, err)
 	}
@@ -446,25 +446,31 @@ func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListOp
 	return ddbkit.Page[TemplateSummary]{Items: out, Next: next, Skipped: skipped}, nil
 }
 
-// thumbnails reads the clothes ids name (thumbs). It returns those found
-// by ID, and an error for each that could not be decoded (it then shows
-// as missing, as one that is not there does).
-func (c *core) thumbnails(ctx context.Context, wardrobeID string, ids []string) (map[string]Thumbnail, []error, error) {
-	if len(ids) == 0 {
+// thumbnails reads the distinct clothes among the first n IDs of each
+// list, in one BatchGetItem: one lookup serves a whole page. It returns
+// those found by ID, and an error for each that could not be decoded (it
+// then shows as missing, as one that is not there does).
+func (c *core) thumbnails(ctx context.Context, wardrobeID string, lists [][]string, n int) (map[string]Thumbnail, []error, error) {
+	total := 0
+	for _, l := range lists {
+		total += min(n, len(l))
+	}
+	if total == 0 {
 		return nil, nil, nil
 	}
-	ks := make([]backend.Key, 0, len(ids))
-	seen := make(map[string]bool, len(ids)) // another writer's outfit may repeat a clothing
-	for _, id := range ids {
-		if seen[id] {
-			continue
+	ids := make([]string, 0, total)
+	seen := make(map[string]bool, total) // an outfit may repeat a clothing, and outfits share them
+	for _, l := range lists {
+		for _, id := range l[:min(n, len(l))] {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
 		}
-		seen[id] = true
-		k, err := wornKey(wardrobeID, KindClothing, id)
-		if err != nil {
-			return nil, nil, err
-		}
-		ks = append(ks, k.bk())
+	}
+	ks, err := wornKeys(wardrobeID, KindClothing, ids)
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -479,12 +485,12 @@ func (c *core) thumbnails(ctx context.Context, wardrobeID string, ids []string) 
 		if it == nil {
 			continue
 		}
-		w, err := backend.Decode(c.b, c.t, it, wornDecoder)
+		th, err := backend.Decode(c.b, c.t, it, thumbDecoder)
 		if err != nil {
 			bad = append(bad, err)
 			continue
 		}
-		found[w.id] = w.thumbnail()
+		found[th.ClothingID] = th
 	}
 	return found, bad, nil
 }
@@ -753,7 +759,7 @@ func (c *core) GetHistory(ctx context.Context, wardrobeID, historyID string) (Hi
 	if err != nil {
 		return HistoryDetail{}, err
 	}
-	found, bad, err := c.thumbnails(ctx, wardrobeID, h.ClothingIDs)
+	found, bad, err := c.thumbnails(ctx, wardrobeID, [][]string{h.ClothingIDs}, len(h.ClothingIDs))
 	if err == nil && len(bad) > 0 {
 		err = bad[0]
 	}
@@ -806,7 +812,7 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	for i, h := range hs.Items {
 		lists[i] = h.ClothingIDs
 	}
-	found, bad, err := c.thumbnails(ctx, wardrobeID, thumbIDs(lists, ThumbnailCount))
+	found, bad, err := c.thumbnails(ctx, wardrobeID, lists, ThumbnailCount)
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}

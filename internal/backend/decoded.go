@@ -46,7 +46,7 @@ func NewDecoder[T any](decode func(ddb.Table, ddb.Item) (T, error), clone func(T
 func Decode[T any](b Backend, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, error) {
 	var s *slot
 	if m, ok := b.(*Memory); ok && item != nil {
-		s = m.slot(t, item) // nil if not (or no longer) stored: a lagging index's old entry
+		s = m.slot(t, item) // nil for an item neither stored now nor decoded lately
 	}
 	return decodeIn(s, t, item, d)
 }
@@ -93,13 +93,17 @@ type stored struct {
 	projs atomic.Pointer[[]*stored] // projections of item, each with its slot
 }
 
-// projection is s's item projected on attrs, made once per list of
-// attributes and kept, so that what Decode decodes from it is kept too.
-func (s *stored) projection(attrs []string) ddb.Item {
+// projectionKey is the key of attrs' projections (see projection),
+// joined once for a call's every item.
+func projectionKey(attrs []string) string { return strings.Join(attrs, "\x00") }
+
+// projection is s's item projected on attrs, whose projectionKey is key,
+// made once per list of attributes and kept, so that what Decode decodes
+// from it is kept too.
+func (s *stored) projection(attrs []string, key string) ddb.Item {
 	if len(attrs) == 0 {
 		return s.item
 	}
-	key := strings.Join(attrs, "\x00")
 	for {
 		old := s.projs.Load()
 		if old != nil {
@@ -156,8 +160,14 @@ func (s *slot) add(v decoded) {
 }
 
 // slot returns the slot of item if the table stores it now, or a
-// projection of it BatchGetWith returned, nil otherwise.
+// projection of it BatchGetWith returned, nil otherwise. An item found is
+// remembered in m.slots, so that the next Decode of the same item (the
+// next read of a page, of a thumbnail) finds it without a lookup.
 func (m *Memory) slot(t ddb.Table, item ddb.Item) *slot {
+	p := mapPointer(item)
+	if s := m.slots.find(p); s != nil {
+		return &s.slot
+	}
 	mt := m.tables[t.Name]
 	if mt == nil {
 		return nil
@@ -167,25 +177,60 @@ func (m *Memory) slot(t ddb.Table, item ddb.Item) *slot {
 	if !ok1 || (t.SortKey != "" && !ok2) {
 		return nil
 	}
-	p := mapPointer(item)
 	m.mu.RLock()
 	s := mt.entry(Key{PK: pk, SK: sk})
 	m.mu.RUnlock()
 	if s == nil {
 		return nil
 	}
-	if mapPointer(s.item) == p {
-		return &s.slot
+	if mapPointer(s.item) != p {
+		s = s.projectionOf(p)
+		if s == nil {
+			return nil
+		}
 	}
+	m.slots.add(p, s)
+	return &s.slot
+}
+
+// projectionOf is s's projection whose item is at p, nil if none is.
+func (s *stored) projectionOf(p unsafe.Pointer) *stored {
 	if ps := s.projs.Load(); ps != nil {
 		for _, proj := range *ps {
 			if mapPointer(proj.item) == p {
-				return &proj.slot
+				return proj
 			}
 		}
 	}
 	return nil
 }
+
+// slotCache remembers the stored versions (or projections) whose items
+// Decode decoded last, by the address of the item's map, in a
+// direct-mapped table of slotCacheSize entries.
+//
+// An entry holds its stored version, and so its item, alive: no other
+// map can have that address while the entry is there, so a match is that
+// very item. The version may since have been replaced or deleted; what
+// was decoded from it is still what it decodes to (a Decoder depends on
+// nothing but the table and the item). Holding up to slotCacheSize such
+// versions is the cost.
+type slotCache [slotCacheSize]atomic.Pointer[stored]
+
+const slotCacheSize = 1 << 12
+
+func slotIndex(p unsafe.Pointer) uint64 {
+	return (uint64(uintptr(p)) * 0x9E3779B97F4A7C15) >> (64 - 12)
+}
+
+func (c *slotCache) find(p unsafe.Pointer) *stored {
+	if s := c[slotIndex(p)].Load(); s != nil && mapPointer(s.item) == p {
+		return s
+	}
+	return nil
+}
+
+func (c *slotCache) add(p unsafe.Pointer, s *stored) { c[slotIndex(p)].Store(s) }
 
 // mapPointer is item's identity.
 func mapPointer(item ddb.Item) unsafe.Pointer { return reflect.ValueOf(item).UnsafePointer() }

@@ -134,6 +134,21 @@ func TestDecodeOncePerStoredItem(t *testing.T) {
 		t.Errorf("QueryPage after the reads: %d decodes in all, want 9", got)
 	}
 
+	// A version decoded before it was replaced still decodes, from what was
+	// kept, to what it holds; the new version is decoded once.
+	put("s2", "ok")
+	for range 2 {
+		v, err := backend.Decode(m, main.Table, stored, d)
+		if err != nil || v.SK != "s2" {
+			t.Fatalf("Decode of the replaced version = %+v, %v", v, err)
+		}
+	}
+	read()
+	read()
+	if got := n.Load(); got != 10 {
+		t.Errorf("after replacing s2 and decoding both versions twice: %d decodes in all, want 10", got)
+	}
+
 	// Another backend decodes every time.
 	var other backend.Backend = struct{ backend.Backend }{m}
 	item := ddb.Item{"pk": ddb.S("P"), "sk": ddb.S("s3"), "v": ddb.S("ok")}
@@ -142,8 +157,8 @@ func TestDecodeOncePerStoredItem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := n.Load(); got != 11 {
-		t.Errorf("two decodes through another backend: %d decodes in all, want 11", got)
+	if got := n.Load(); got != 12 {
+		t.Errorf("two decodes through another backend: %d decodes in all, want 12", got)
 	}
 }
 

@@ -49,6 +49,7 @@ type Memory struct {
 
 	mu     sync.RWMutex
 	tokens memtable.Tokens
+	slots  slotCache // see slot
 }
 
 type memTable struct {
@@ -330,12 +331,13 @@ func (m *Memory) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o Read
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	out := make([]ddb.Item, len(ks))
+	proj := projectionKey(o.Attrs)
 	for i, k := range ks {
 		s := mt.entry(k)
 		if s == nil || m.visible(mt, s.item, now) == nil {
 			continue
 		}
-		out[i] = s.projection(o.Attrs)
+		out[i] = s.projection(o.Attrs, proj)
 	}
 	return out, nil
 }
