@@ -343,7 +343,15 @@ const (
 // DateCompact writes t's date as "20060102". It uses t's own calendar fields,
 // not UTC: convert t to the zone whose day you mean first (for example
 // t.In(loc)). Byte order equals date order for years 0000 through 9999.
-func DateCompact(t time.Time) string { return t.Format(dateCompactLayout) }
+func DateCompact(t time.Time) string {
+	// From year 1000 to 9999 the date is the eight digits of one number,
+	// which Itoa writes without Format's walk over the layout (a listing
+	// writes one date per item).
+	if y, m, d := t.Date(); y >= 1000 && y <= 9999 {
+		return strconv.Itoa(y*10000 + int(m)*100 + d)
+	}
+	return t.Format(dateCompactLayout)
+}
 
 // DateISO writes t's date as "2006-01-02", from t's own calendar fields like
 // [DateCompact].

@@ -469,6 +469,9 @@ func TestDate(t *testing.T) {
 		{name: "own zone", t: time.Date(2024, 1, 6, 20, 0, 0, 0, time.UTC).In(tokyo), wantCompact: "20240107", wantISO: "2024-01-07"},
 		{name: "not converted to utc", t: time.Date(2024, 1, 7, 5, 0, 0, 0, tokyo), wantCompact: "20240107", wantISO: "2024-01-07"},
 		{name: "year 1", t: time.Date(1, 2, 3, 0, 0, 0, 0, time.UTC), wantCompact: "00010203", wantISO: "0001-02-03"},
+		{name: "year 999", t: time.Date(999, 12, 31, 0, 0, 0, 0, time.UTC), wantCompact: "09991231", wantISO: "0999-12-31"},
+		{name: "year 1000", t: time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC), wantCompact: "10000101", wantISO: "1000-01-01"},
+		{name: "year 9999", t: time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), wantCompact: "99991231", wantISO: "9999-12-31"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
