@@ -87,15 +87,17 @@ func (c *core) get(ctx context.Context, k itemKey) (ddb.Item, error) {
 	return c.b.Get(ctx, c.t, k.bk())
 }
 
-// queryPage reads and decodes one page of a listing of op, leaving out
-// (and reporting in Skipped) the items d cannot decode.
-func queryPage[T any](ctx context.Context, c *core, op string, q ddb.KeyQuery, opts ddbkit.PageOptions, d *backend.Decoder[T]) (ddbkit.Page[T], error) {
+// queryPage reads and decodes one page of a listing of op, each value
+// made a U by conv (see backend.QueryPageFunc; d.Clone returns the
+// decoded values themselves), leaving out (and reporting in Skipped) the
+// items d cannot decode.
+func queryPage[T, U any](ctx context.Context, c *core, op string, q ddb.KeyQuery, opts ddbkit.PageOptions, d *backend.Decoder[T], conv func(T) U) (ddbkit.Page[U], error) {
 	wrapOp := func(err error) error { return wrap(op, err) }
 	limit, err := opts.EffectiveLimit()
 	if err != nil {
-		return ddbkit.Page[T]{}, wrapOp(err)
+		return ddbkit.Page[U]{}, wrapOp(err)
 	}
-	return backend.QueryPage(ctx, c.b, q, limit, opts.Cursor, backend.Filter{}, d, wrapOp)
+	return backend.QueryPageFunc(ctx, c.b, q, limit, opts.Cursor, backend.Filter{}, d, conv, wrapOp)
 }
 
 // pages walks every item of q that f keeps, with one Query per limit
@@ -272,31 +274,22 @@ func (c *core) readWorn(ctx context.Context, wardrobeID string, kind Kind, id st
 
 // ListClothes implements ClothingStore.ListClothes, which documents its errors.
 func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
-	const op = "list clothes"
-	ws, next, skipped, err := c.listWorn(ctx, op, wardrobeID, KindClothing, opts)
-	if err != nil {
-		return ddbkit.Page[Clothing]{}, err
-	}
-	out := make([]Clothing, len(ws))
-	for i, w := range ws {
-		out[i] = c.o.clothing(w)
-	}
-	return ddbkit.Page[Clothing]{Items: out, Next: next, Skipped: skipped}, nil
+	return listWorn(ctx, c, "list clothes", wardrobeID, KindClothing, opts, c.o.clothing)
 }
 
-// listWorn reads one page of a status list, leaving out (and reporting)
-// the items it cannot decode, and those of the other kind (which only
-// damaged data has in a status list).
-func (c *core) listWorn(ctx context.Context, op, wardrobeID string, kind Kind, opts ListOptions) ([]worn, string, []error, error) {
+// listWorn reads one page of a status list, each item made into a U by
+// conv (which must copy the worn's slices: see backend.QueryPageFunc),
+// leaving out (and reporting) the items it cannot decode, and those of
+// the other kind (which only damaged data has in a status list).
+func listWorn[U any](ctx context.Context, c *core, op, wardrobeID string, kind Kind, opts ListOptions, conv func(worn) U) (ddbkit.Page[U], error) {
 	if err := validateList(op, wardrobeID, opts); err != nil {
-		return nil, "", nil, err
+		return ddbkit.Page[U]{}, err
 	}
 	q, err := statusListQuery(c.t, wardrobeID, kind, opts)
 	if err != nil {
-		return nil, "", nil, wrap(op, err)
+		return ddbkit.Page[U]{}, wrap(op, err)
 	}
-	p, err := queryPage(ctx, c, op, q, opts.PageOptions, listedDecoders[kind])
-	return p.Items, p.Next, p.Skipped, err
+	return queryPage(ctx, c, op, q, opts.PageOptions, listedDecoders[kind], conv)
 }
 
 // UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
@@ -423,27 +416,28 @@ func (c *core) GetTemplate(ctx context.Context, wardrobeID, templateID string) (
 // ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
 func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
 	const op = "list templates"
-	ws, next, skipped, err := c.listWorn(ctx, op, wardrobeID, KindTemplate, opts)
+	ts, err := listWorn(ctx, c, op, wardrobeID, KindTemplate, opts, c.o.template)
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, err
 	}
-	lists := make([][]string, len(ws))
-	for i, w := range ws {
-		lists[i] = w.clothingIDs
+	lists := make([][]string, len(ts.Items))
+	for i, t := range ts.Items {
+		lists[i] = t.ClothingIDs
 	}
 	found, bad, err := c.thumbnails(ctx, wardrobeID, lists, ThumbnailCount)
 	if err != nil {
 		return ddbkit.Page[TemplateSummary]{}, wrap(op, err)
 	}
+	skipped := ts.Skipped
 	for _, e := range bad {
 		skipped = append(skipped, wrap(op, e))
 	}
-	out := make([]TemplateSummary, len(ws))
-	for i, w := range ws {
-		out[i].Template = c.o.template(w)
-		out[i].Thumbnails, out[i].More = thumbnails(w.clothingIDs, ThumbnailCount, found)
+	out := make([]TemplateSummary, len(ts.Items))
+	for i, t := range ts.Items {
+		out[i].Template = t
+		out[i].Thumbnails, out[i].More = thumbnails(t.ClothingIDs, ThumbnailCount, found)
 	}
-	return ddbkit.Page[TemplateSummary]{Items: out, Next: next, Skipped: skipped}, nil
+	return ddbkit.Page[TemplateSummary]{Items: out, Next: ts.Next, Skipped: skipped}, nil
 }
 
 // thumbnails reads the distinct clothes among the first n IDs of each
@@ -804,7 +798,7 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, wrap(op, err)
 	}
-	hs, err := queryPage(ctx, c, op, q, hq.PageOptions, historyDecoder)
+	hs, err := queryPage(ctx, c, op, q, hq.PageOptions, historyDecoder, historyDecoder.Clone)
 	if err != nil {
 		return ddbkit.Page[HistorySummary]{}, err
 	}
@@ -931,7 +925,7 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 	// cursor does not depend on it); RecalculateStats and AP-17, which
 	// write from the counters, read them strongly.
 	q.ConsistentRead = false
-	return queryPage(ctx, c, op, q, dq.PageOptions, counterDecoder)
+	return queryPage(ctx, c, op, q, dq.PageOptions, counterDecoder, counterDecoder.Clone)
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.

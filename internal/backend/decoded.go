@@ -41,6 +41,10 @@ func NewDecoder[T any](decode func(ddb.Table, ddb.Item) (T, error), clone func(T
 	return &Decoder[T]{decode: decode, clone: clone}
 }
 
+// Clone copies what a caller could change in v, a value d decoded: as a
+// conv of QueryPageFunc, it makes the page QueryPage would.
+func (d *Decoder[T]) Clone(v T) T { return d.clone(v) }
+
 // Decode decodes item, read from table t of b, with d. On an error, the
 // value is T's zero value.
 func Decode[T any](b Backend, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, error) {
@@ -53,6 +57,16 @@ func Decode[T any](b Backend, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, err
 
 // decodeIn decodes item with d, through slot s when it is not nil.
 func decodeIn[T any](s *slot, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, error) {
+	v, err := viewIn(s, t, item, d)
+	if err != nil || s == nil {
+		return v, err // a value decoded here and now is the caller's own
+	}
+	return d.clone(v), nil
+}
+
+// viewIn is decodeIn without the copy: through a slot, the value is the
+// one kept, which every later read of the item shares.
+func viewIn[T any](s *slot, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, error) {
 	if s == nil {
 		v, err := d.decode(t, item)
 		if err != nil {
@@ -66,7 +80,7 @@ func decodeIn[T any](s *slot, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, err
 			var zero T
 			return zero, v.err
 		}
-		return d.clone(v.v.(T)), nil
+		return v.v.(T), nil
 	}
 	v, err := d.decode(t, item)
 	s.add(decoded{d: d, v: v, err: err})
@@ -74,7 +88,7 @@ func decodeIn[T any](s *slot, t ddb.Table, item ddb.Item, d *Decoder[T]) (T, err
 		var zero T
 		return zero, err
 	}
-	return d.clone(v), nil
+	return v, nil
 }
 
 // stored is an item the memory backend holds: the map, which no write
@@ -278,21 +292,45 @@ func DecodePage[T any](b Backend, t ddb.Table, items []ddb.Item, next string, d 
 // the middle of 100,000 items as from the middle of 1,000 (issue 21's
 // x-1k, target 1.1).
 func QueryPage[T any](ctx context.Context, b Backend, q ddb.KeyQuery, limit int, cursor string, f Filter, d *Decoder[T], wrap func(error) error) (ddbkit.Page[T], error) {
+	return QueryPageFunc(ctx, b, q, limit, cursor, f, d, d.Clone, wrap)
+}
+
+// QueryPageFunc is QueryPage with each decoded value passed through conv:
+// the page holds what conv makes, with no page of T in between. conv
+// sees the value d decoded, which on the memory backend is the one kept
+// for every read of the item: it must copy what it keeps of the value's
+// slices, maps and pointers, and change none of them (d.Clone is such a
+// conv).
+func QueryPageFunc[T, U any](ctx context.Context, b Backend, q ddb.KeyQuery, limit int, cursor string, f Filter, d *Decoder[T], conv func(T) U, wrap func(error) error) (ddbkit.Page[U], error) {
 	if wrap == nil {
 		wrap = func(err error) error { return err }
 	}
+	var (
+		n      int
+		next   string
+		decode func(i int) (T, error)
+	)
 	if m, ok := b.(*Memory); ok {
-		ss, next, err := m.query(ctx, q, limit, cursor, f)
+		ss, nx, err := m.query(ctx, q, limit, cursor, f)
 		if err != nil {
-			return ddbkit.Page[T]{}, wrap(err)
+			return ddbkit.Page[U]{}, wrap(err)
 		}
-		return decodePage(len(ss), next, func(i int) (T, error) { return decodeIn(&ss[i].slot, q.Table, ss[i].item, d) }, wrap)
+		n, next, decode = len(ss), nx, func(i int) (T, error) { return viewIn(&ss[i].slot, q.Table, ss[i].item, d) }
+	} else {
+		items, nx, err := b.Query(ctx, q, limit, cursor, f)
+		if err != nil {
+			return ddbkit.Page[U]{}, wrap(err)
+		}
+		n, next, decode = len(items), nx, func(i int) (T, error) { return viewIn(nil, q.Table, items[i], d) }
 	}
-	items, next, err := b.Query(ctx, q, limit, cursor, f)
-	if err != nil {
-		return ddbkit.Page[T]{}, wrap(err)
-	}
-	return DecodePage(b, q.Table, items, next, d, wrap)
+	return decodePage(n, next, func(i int) (U, error) {
+		v, err := decode(i)
+		if err != nil {
+			var zero U
+			return zero, err
+		}
+		return conv(v), nil
+	}, wrap)
 }
 
 // decodePage is DecodePage over n items, the i-th decoded by decode.

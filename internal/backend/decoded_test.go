@@ -274,3 +274,42 @@ func TestDecodePage(t *testing.T) {
 		t.Errorf("DecodePage with wrap: error %v, want the decoder's error, wrapped", err)
 	}
 }
+
+// TestQueryPageFunc runs a page through a conv on the memory backend (whose
+// values are the kept ones) and on another backend (which decodes anew):
+// the same page, conv called once per item kept, none for one left out.
+func TestQueryPageFunc(t *testing.T) {
+	ctx := t.Context()
+	main, _, _ := backendtest.Schema()
+	m := backend.NewMemory(nil, main)
+	for i, v := range []string{"a", "skip", "corrupt", "b"} {
+		if err := m.Put(ctx, main.Table, ddb.Item{"pk": ddb.S("P"), "sk": ddb.S(fmt.Sprint(i)), "v": ddb.S(v)}, backend.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := backend.NewDecoder(func(t ddb.Table, item ddb.Item) (string, error) {
+		switch v, _ := backend.Str(item, "v"); v {
+		case "skip":
+			return "", backend.ErrSkip
+		case "corrupt":
+			return "", ddb.Corrupt(t, item, "v", "corrupt")
+		default:
+			return v, nil
+		}
+	}, nil)
+	for name, b := range map[string]backend.Backend{"memory": m, "another backend": struct{ backend.Backend }{m}} {
+		t.Run(name, func(t *testing.T) {
+			convs := 0
+			upper := func(v string) string { convs++; return strings.ToUpper(v) }
+			for range 2 {
+				p, err := backend.QueryPageFunc(ctx, b, ddb.KeyQuery{Table: main.Table, PartitionValue: "P"}, 10, "", backend.Filter{}, d, upper, nil)
+				if err != nil || fmt.Sprint(p.Items) != "[A B]" || len(p.Skipped) != 1 || !errors.Is(p.Skipped[0], ddbkit.ErrCorruptItem) {
+					t.Fatalf("QueryPageFunc = %+v, %v; want [A B] and one corrupt item skipped", p, err)
+				}
+			}
+			if convs != 4 {
+				t.Errorf("two pages of two items kept: conv called %d times, want 4", convs)
+			}
+		})
+	}
+}
