@@ -142,8 +142,8 @@ func TestItemSizeCheck(t *testing.T) {
 		name, field string
 		err         error
 	}{
-		{"clothing image key", "ImageKey", worn{kind: KindClothing, wardrobeID: "w", id: "c", name: "n", imageKey: big, status: StatusActive, createdAt: epoch}.check("ImageKey")},
-		{"template clothes", "ClothingIDs", worn{kind: KindTemplate, wardrobeID: "w", id: "t", name: "n", clothingIDs: []string{big}, status: StatusActive, createdAt: epoch}.check("ClothingIDs")},
+		{"clothing image key", "ImageKey", worn{kind: KindClothing, wardrobeID: "w", id: "c", name: "n", imageKey: big, status: StatusActive, createdAt: epoch}.checkErr("ImageKey")},
+		{"template clothes", "ClothingIDs", worn{kind: KindTemplate, wardrobeID: "w", id: "t", name: "n", clothingIDs: []string{big}, status: StatusActive, createdAt: epoch}.checkErr("ClothingIDs")},
 		{"clothing patch", "Name", checkPatch("update clothing", worn{kind: KindClothing, wardrobeID: "w", id: "c", name: big, status: StatusActive, createdAt: epoch}, "Name")},
 		{"history", "ClothingIDs", func() error {
 			k, _ := historyKey("w", "h")
@@ -162,10 +162,16 @@ func TestItemSizeCheck(t *testing.T) {
 	}
 	w := worn{kind: KindTemplate, wardrobeID: strings.Repeat("あ", MaxIDLen), id: strings.Repeat("い", MaxIDLen),
 		name: strings.Repeat("う", MaxNameLen), clothingIDs: ids, status: StatusActive, createdAt: epoch}
-	if err := w.check("ClothingIDs"); err != nil {
+	if _, err := w.checked("ClothingIDs"); err != nil {
 		t.Fatalf("the largest valid template: %v", err)
 	}
 	if err := checkPatch("update template", w, "ClothingIDs"); err != nil {
 		t.Fatalf("the largest valid template patch: %v", err)
 	}
+}
+
+// checkErr is checked's error alone.
+func (w worn) checkErr(field string) error {
+	_, err := w.checked(field)
+	return err
 }

@@ -167,11 +167,11 @@ func (c *core) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, er
 // AddClothing implements ClothingStore.AddClothing, which documents its errors.
 func (c *core) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
 	const op = "add clothing"
-	w, err := c.o.newClothing(op, wardrobeID, in)
+	w, item, err := c.o.newClothing(op, wardrobeID, in)
 	if err != nil {
 		return Clothing{}, err
 	}
-	if err := c.create(ctx, op, w); err != nil {
+	if err := c.create(ctx, op, w, item); err != nil {
 		return Clothing{}, wrap(op, err)
 	}
 	return c.o.clothing(w), nil
@@ -179,12 +179,8 @@ func (c *core) AddClothing(ctx context.Context, wardrobeID string, in NewClothin
 
 // create puts a new clothing or template in one transaction with the checks
 // that its wardrobe exists and that the clothes it names are ACTIVE.
-func (c *core) create(ctx context.Context, op string, w worn) error {
+func (c *core) create(ctx context.Context, op string, w worn, item ddb.Item) error {
 	if err := ctx.Err(); err != nil {
-		return err
-	}
-	item, err := marshalWorn(w)
-	if err != nil {
 		return err
 	}
 	wk, err := wardrobeKey(w.wardrobeID)
@@ -397,11 +393,11 @@ func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, 
 // AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
 func (c *core) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error) {
 	const op = "add template"
-	w, err := c.o.newTemplate(op, wardrobeID, in)
+	w, item, err := c.o.newTemplate(op, wardrobeID, in)
 	if err != nil {
 		return Template{}, err
 	}
-	if err := c.create(ctx, op, w); err != nil {
+	if err := c.create(ctx, op, w, item); err != nil {
 		return Template{}, wrap(op, err)
 	}
 	return c.o.template(w), nil
@@ -584,13 +580,9 @@ func (c *core) RestoreTemplate(ctx context.Context, wardrobeID, templateID strin
 // another writer that changed wearCount or lastWornAt.
 func (c *core) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
 	const op = "add history"
-	h, hk, err := c.o.newHistory(op, wardrobeID, in)
+	h, hitem, err := c.o.newHistory(op, wardrobeID, in)
 	if err != nil {
 		return History{}, err
-	}
-	hitem, err := marshalHistory(hk, h)
-	if err != nil {
-		return History{}, wrap(op, err)
 	}
 	if err := live(ctx, op); err != nil {
 		return History{}, err

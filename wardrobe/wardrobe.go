@@ -747,24 +747,31 @@ func largestText(a, fa, b, fb string) string {
 	return fa
 }
 
-// newClothing and newTemplate validate their input and return the item to
-// create, ACTIVE and never worn, with a fresh ID.
-func (o Options) newClothing(op, wardrobeID string, in NewClothing) (worn, error) {
+// newClothing and newTemplate validate their input and return the
+// clothing or template to create, ACTIVE and never worn, with a fresh ID,
+// and its item.
+func (o Options) newClothing(op, wardrobeID string, in NewClothing) (worn, ddb.Item, error) {
 	if err := validateNewClothing(op, wardrobeID, in); err != nil {
-		return worn{}, err
+		return worn{}, nil, err
 	}
 	w := worn{kind: KindClothing, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
 		status: StatusActive, imageKey: in.ImageKey, createdAt: o.now()}
-	return w, wrap(op, w.check(largestText(in.Name, "Name", in.ImageKey, "ImageKey")))
+	item, err := w.checked(largestText(in.Name, "Name", in.ImageKey, "ImageKey"))
+	return w, item, wrap(op, err)
 }
 
-// check refuses a new clothing or template that DynamoDB would refuse: a
-// clock out of range, or an item over 400 KB (blaming field).
-func (w worn) check(field string) error {
+// checked returns the item of a new clothing or template, or refuses one
+// that DynamoDB would refuse: a clock out of range, or an item over 400 KB
+// (blaming field).
+func (w worn) checked(field string) (ddb.Item, error) {
 	if err := checkTimes(w.createdAt); err != nil {
-		return err
+		return nil, err
 	}
-	return checkSize(marshalWorn(w))(field, sizeReserve)
+	item, err := marshalWorn(w)
+	if err := checkSize(item, err)(field, sizeReserve); err != nil {
+		return nil, err
+	}
+	return item, nil
 }
 
 // checkPatch refuses a patch of a clothing or template whose item could
@@ -773,19 +780,20 @@ func checkPatch(op string, w worn, field string) error {
 	return wrap(op, checkSize(marshalWorn(w))(field, sizeReserve+maxWornRest))
 }
 
-func (o Options) newTemplate(op, wardrobeID string, in NewTemplate) (worn, error) {
+func (o Options) newTemplate(op, wardrobeID string, in NewTemplate) (worn, ddb.Item, error) {
 	if err := validateNewTemplate(op, wardrobeID, in); err != nil {
-		return worn{}, err
+		return worn{}, nil, err
 	}
 	w := worn{kind: KindTemplate, wardrobeID: wardrobeID, id: o.NewID(), name: in.Name,
 		status: StatusActive, clothingIDs: append([]string(nil), in.ClothingIDs...), createdAt: o.now()}
-	return w, wrap(op, w.check("ClothingIDs"))
+	item, err := w.checked("ClothingIDs")
+	return w, item, wrap(op, err)
 }
 
-// newHistory validates in and returns the history to record and its key.
-func (o Options) newHistory(op, wardrobeID string, in NewHistory) (History, itemKey, error) {
+// newHistory validates in and returns the history to record and its item.
+func (o Options) newHistory(op, wardrobeID string, in NewHistory) (History, ddb.Item, error) {
 	if err := validateNewHistory(op, wardrobeID, in); err != nil {
-		return History{}, itemKey{}, err
+		return History{}, nil, err
 	}
 	h := History{ID: o.NewID(), WardrobeID: wardrobeID, Date: in.Date, TemplateID: in.TemplateID,
 		ClothingIDs: append([]string(nil), in.ClothingIDs...), CreatedAt: o.now()}
@@ -793,8 +801,10 @@ func (o Options) newHistory(op, wardrobeID string, in NewHistory) (History, item
 	if err == nil {
 		err = checkTimes(h.CreatedAt)
 	}
+	var item ddb.Item
 	if err == nil {
-		err = checkSize(marshalHistory(k, h))("ClothingIDs", 0)
+		item, err = marshalHistory(k, h)
+		err = checkSize(item, err)("ClothingIDs", 0)
 	}
-	return h, k, wrap(op, err)
+	return h, item, wrap(op, err)
 }
