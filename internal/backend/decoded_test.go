@@ -234,11 +234,10 @@ func TestNewDecoderNeedsClone(t *testing.T) {
 	backend.NewDecoder(func(ddb.Table, ddb.Item) (decodedValue, error) { return decodedValue{}, nil }, nil)
 }
 
-func TestDecodePage(t *testing.T) {
-	main, _, _ := backendtest.Schema()
-	m := backend.NewMemory(nil, main)
-	other := errors.New("a decoder's own failure")
-	d := backend.NewDecoder(func(t ddb.Table, item ddb.Item) (string, error) {
+// pageDecoder decodes an item's "v": "skip" is ErrSkip, "corrupt" a
+// corrupt item, "fail" fails with other.
+func pageDecoder(other error) *backend.Decoder[string] {
+	return backend.NewDecoder(func(t ddb.Table, item ddb.Item) (string, error) {
 		switch v, _ := backend.Str(item, "v"); v {
 		case "skip":
 			return "", backend.ErrSkip
@@ -250,6 +249,13 @@ func TestDecodePage(t *testing.T) {
 			return v, nil
 		}
 	}, nil)
+}
+
+func TestDecodePage(t *testing.T) {
+	main, _, _ := backendtest.Schema()
+	m := backend.NewMemory(nil, main)
+	other := errors.New("a decoder's own failure")
+	d := pageDecoder(other)
 	items := func(vs ...string) []ddb.Item {
 		var out []ddb.Item
 		for i, v := range vs {
@@ -287,16 +293,7 @@ func TestQueryPageFunc(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := backend.NewDecoder(func(t ddb.Table, item ddb.Item) (string, error) {
-		switch v, _ := backend.Str(item, "v"); v {
-		case "skip":
-			return "", backend.ErrSkip
-		case "corrupt":
-			return "", ddb.Corrupt(t, item, "v", "corrupt")
-		default:
-			return v, nil
-		}
-	}, nil)
+	d := pageDecoder(nil)
 	for name, b := range map[string]backend.Backend{"memory": m, "another backend": struct{ backend.Backend }{m}} {
 		t.Run(name, func(t *testing.T) {
 			convs := 0
