@@ -231,10 +231,15 @@ func (s *stored) projectionOf(p unsafe.Pointer) *stored {
 // versions is the cost.
 type slotCache [slotCacheSize]atomic.Pointer[stored]
 
-const slotCacheSize = 1 << 12
+const (
+	slotCacheBits = 12
+	slotCacheSize = 1 << slotCacheBits
+)
 
+// slotIndex spreads map addresses, which share their low bits (size
+// classes) and high bits (arenas), over the cache (Fibonacci hashing).
 func slotIndex(p unsafe.Pointer) uint64 {
-	return (uint64(uintptr(p)) * 0x9E3779B97F4A7C15) >> (64 - 12)
+	return (uint64(uintptr(p)) * 0x9E3779B97F4A7C15) >> (64 - slotCacheBits)
 }
 
 func (c *slotCache) find(p unsafe.Pointer) *stored {
