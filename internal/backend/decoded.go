@@ -175,16 +175,18 @@ func (s *slot) add(v decoded) {
 
 // slot returns the slot of item if the table stores it now, or a
 // projection of it BatchGetWith returned, nil otherwise. An item found is
-// remembered in m.slots, so that the next Decode of the same item (the
-// next read of a page, of a thumbnail) finds it without a lookup.
+// remembered in the table's slots, so that the next Decode of the same
+// item (the next read of a page, of a thumbnail) finds it without a
+// lookup; a cache per table keeps a map stored in two tables apart, as
+// the lookup does.
 func (m *Memory) slot(t ddb.Table, item ddb.Item) *slot {
-	p := mapPointer(item)
-	if s := m.slots.find(p); s != nil {
-		return &s.slot
-	}
 	mt := m.tables[t.Name]
 	if mt == nil {
 		return nil
+	}
+	p := mapPointer(item)
+	if s := mt.slots.find(p); s != nil {
+		return &s.slot
 	}
 	pk, ok1 := Str(item, t.PartitionKey)
 	sk, ok2 := Str(item, t.SortKey)
@@ -203,7 +205,7 @@ func (m *Memory) slot(t ddb.Table, item ddb.Item) *slot {
 			return nil
 		}
 	}
-	m.slots.add(p, s)
+	mt.slots.add(p, s)
 	return &s.slot
 }
 
@@ -219,8 +221,8 @@ func (s *stored) projectionOf(p unsafe.Pointer) *stored {
 	return nil
 }
 
-// slotCache remembers the stored versions (or projections) whose items
-// Decode decoded last, by the address of the item's map, in a
+// slotCache remembers the stored versions (or projections) of one table
+// whose items Decode decoded last, by the address of the item's map, in a
 // direct-mapped table of slotCacheSize entries.
 //
 // An entry holds its stored version, and so its item, alive: no other
@@ -228,7 +230,7 @@ func (s *stored) projectionOf(p unsafe.Pointer) *stored {
 // very item. The version may since have been replaced or deleted; what
 // was decoded from it is still what it decodes to (a Decoder depends on
 // nothing but the table and the item). Holding up to slotCacheSize such
-// versions is the cost.
+// versions per table is the cost.
 type slotCache [slotCacheSize]atomic.Pointer[stored]
 
 const (

@@ -310,3 +310,34 @@ func TestQueryPageFunc(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodePerTable stores one map in two tables of the same key schema:
+// each table decodes it once, with itself as the table, however the reads
+// interleave.
+func TestDecodePerTable(t *testing.T) {
+	ctx := t.Context()
+	main, _, ttl := backendtest.Schema()
+	m := backend.NewMemory(nil, main, ttl)
+	item := ddb.Item{"pk": ddb.S("P"), "sk": ddb.S("s"), "v": ddb.S("ok")}
+	for _, tb := range []backend.Table{main, ttl} {
+		if err := m.Put(ctx, tb.Table, item, backend.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n atomic.Int64
+	d := backend.NewDecoder(func(t ddb.Table, item ddb.Item) (string, error) { n.Add(1); return t.Name, nil }, nil)
+	for range 2 {
+		for _, tb := range []backend.Table{main, ttl} {
+			got, err := m.Get(ctx, tb.Table, backend.Key{PK: "P", SK: "s"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := backend.Decode(m, tb.Table, got, d); err != nil || v != tb.Name {
+				t.Errorf("Decode in %s = %q, %v; want %q", tb.Name, v, err, tb.Name)
+			}
+		}
+	}
+	if got := n.Load(); got != 2 {
+		t.Errorf("two reads in each of two tables: %d decodes, want 2", got)
+	}
+}

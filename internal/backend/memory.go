@@ -49,7 +49,6 @@ type Memory struct {
 
 	mu     sync.RWMutex
 	tokens memtable.Tokens
-	slots  slotCache // see slot
 }
 
 type memTable struct {
@@ -61,6 +60,7 @@ type memTable struct {
 	// onWrite, when set, sees every item a write primitive changes (see
 	// Memory.OnWrite); Import leaves it out.
 	onWrite func(table string, old, new ddb.Item)
+	slots   slotCache // see Memory.slot
 }
 
 var _ Backend = (*Memory)(nil)
