@@ -18,7 +18,9 @@ import (
 // receives it (events.DynamoDBEvent), for unit tests of a stream's
 // consumer. Each record is appended as the backend commits the write
 // (Memory.OnWrite): an INSERT or MODIFY with the new image, a REMOVE with
-// the keys only. Import is not recorded.
+// the keys only. Import is not recorded, and neither is a transaction
+// replayed under a ClientRequestToken, which writes nothing, as on
+// DynamoDB.
 //
 // A record's ApproximateCreationDateTime is the store's last reading of
 // its clock (Stream.Now), whoever read it (an operation, or the backend
