@@ -39,6 +39,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -46,6 +49,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/itemsize"
 )
 
 // Backend is the item primitives. Every method is safe for concurrent use.
@@ -224,12 +228,25 @@ func (c *Change) DeleteMembers(name string, v types.AttributeValue) {
 // checks): set and set-once values, and adds as their increments.
 func (c Change) Values() ddb.Item {
 	out := make(ddb.Item, len(c.ops))
-	for _, o := range c.ops {
-		if o.value != nil {
-			out[o.name] = o.value
-		}
+	for name, v := range c.values() {
+		out[name] = v
 	}
 	return out
+}
+
+// values yields what Values holds, without building it: each attribute
+// c gives a value, once, with the last value given.
+func (c Change) values() iter.Seq2[string, types.AttributeValue] {
+	return func(yield func(string, types.AttributeValue) bool) {
+		for i, o := range c.ops {
+			if o.value == nil || slices.ContainsFunc(c.ops[i+1:], func(later changeOp) bool { return later.value != nil && later.name == o.name }) {
+				continue
+			}
+			if !yield(o.name, o.value) {
+				return
+			}
+		}
+	}
 }
 
 // writtenIn reports whether item holds everything c writes: every value
@@ -489,9 +506,18 @@ func (w Write) payload() int {
 	if w.kind == writePut {
 		return ddb.ItemSize(w.item)
 	}
-	n := ddb.ItemSize(w.key.Item(w.Table)) + ddb.ItemSize(w.change.Values()) + ddb.ItemSize(w.cond.want) + 64
+	// Each part is sized as ddb.ItemSize sizes an item of it (a name's
+	// bytes and its value's), without building the item: a transaction of
+	// more than ten writes sizes them all before every call.
+	n := len(w.Table.PartitionKey) + len(w.key.PK) + ddb.ItemSize(w.cond.want) + 64
+	if w.Table.SortKey != "" {
+		n += len(w.Table.SortKey) + len(w.key.SK)
+	}
+	for name, v := range w.change.values() {
+		n += len(name) + itemsize.Value(v)
+	}
 	for i, v := range w.cond.where.args(nil) {
-		n += ddb.ItemSize(ddb.Item{fmt.Sprint(i): v})
+		n += len(strconv.Itoa(i)) + itemsize.Value(v)
 	}
 	return n
 }
