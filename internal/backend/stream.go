@@ -116,6 +116,8 @@ func eventImage(item ddb.Item) map[string]events.DynamoDBAttributeValue {
 	return out
 }
 
+// eventValue converts an attribute value to a stream record's, copying
+// it: a record shares nothing with the backend's item.
 func eventValue(v types.AttributeValue) events.DynamoDBAttributeValue {
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
