@@ -474,8 +474,15 @@ func checkWrites(ws []Write) error {
 			return ddbkit.Invalid("transaction", "writes about %d bytes; DynamoDB allows at most %d (4 MB) per transaction", size, maxTxPayload)
 		}
 	}
-	seen := make(map[[3]string]string, len(ws))
-	for _, w := range ws {
+	// A transaction's keys are few: comparing each with those before it
+	// costs less than hashing them, up to a few dozen.
+	const scanned = 32
+	var seen map[[3]string]int
+	if len(ws) > scanned {
+		seen = make(map[[3]string]int, len(ws))
+	}
+	var small [scanned][3]string
+	for i, w := range ws {
 		if w.kind == writeUpdate {
 			if err := checkChange(w.change); err != nil {
 				return err
@@ -486,11 +493,23 @@ func checkWrites(ws []Write) error {
 		}
 		k := w.keyOf()
 		id := [3]string{w.Table.Name, k.PK, k.SK}
-		if first, dup := seen[id]; dup {
-			return fmt.Errorf("%w: transaction touches one key twice (items %q and %q); DynamoDB allows one operation per item per transaction",
-				ddbkit.ErrInvalidArgument, first, w.Label)
+		first, dup := -1, false
+		if seen != nil {
+			first, dup = seen[id]
+			seen[id] = i
+		} else {
+			for j, prev := range small[:i] {
+				if prev[2] == id[2] && prev[1] == id[1] && prev[0] == id[0] {
+					first, dup = j, true
+					break
+				}
+			}
+			small[i] = id
 		}
-		seen[id] = w.Label
+		if dup {
+			return fmt.Errorf("%w: transaction touches one key twice (items %q and %q); DynamoDB allows one operation per item per transaction",
+				ddbkit.ErrInvalidArgument, ws[first].Label, w.Label)
+		}
 	}
 	return nil
 }

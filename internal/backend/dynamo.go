@@ -290,6 +290,7 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 		return err
 	}
 	var tx ddb.Tx
+	tx.Grow(len(ws))
 	for _, w := range ws {
 		switch {
 		case w.kind == writePut && w.cond.kind == condNone:
@@ -409,10 +410,15 @@ var writeShapes ddb.Shapes[string]
 func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeValue) {
 	names := sortedNames(c.want)
 	var k strings.Builder
+	k.Grow(128)
 	k.WriteString(t.PartitionKey)
 	k.WriteByte(0)
 	k.WriteByte('0' + byte(c.kind))
-	vals := make([]types.AttributeValue, 0, len(u.ops)+len(names))
+	nargs := 0
+	if c.kind == condWhen {
+		nargs = c.where.nargs()
+	}
+	vals := make([]types.AttributeValue, 0, len(u.ops)+len(names)+nargs)
 	for _, o := range u.ops {
 		k.WriteByte('0' + byte(o.kind))
 		k.WriteString(o.name)
@@ -428,7 +434,7 @@ func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeVa
 		vals = append(vals, c.want[n])
 	}
 	if c.kind == condWhen && !c.where.IsZero() {
-		k.WriteString(c.where.shape())
+		c.where.write(&k, false)
 		vals = c.where.args(vals)
 	}
 	p := writeShapes.Get(k.String(), func() expression.Builder {

@@ -242,13 +242,46 @@ func (f Filter) write(b *strings.Builder, values bool) {
 			b.WriteByte(',')
 		}
 	} else {
-		b.WriteString(strconv.Quote(n.attr))
+		writeQuotedName(b, n.attr)
 		if values && n.v != nil {
 			b.WriteByte(',')
 			b.WriteString(ddb.AttrString(n.v))
 		}
 	}
 	b.WriteByte(')')
+}
+
+// writeQuotedName writes strconv.Quote(s), without building it for the
+// names items use (printable ASCII without quotes or backslashes): a
+// write's condition is shaped on every call.
+func writeQuotedName(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			b.WriteString(strconv.Quote(s))
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+}
+
+// nargs is how many values args appends.
+func (f Filter) nargs() int {
+	n := f.n
+	switch {
+	case n == nil:
+		return 0
+	case n.op == fAnd || n.op == fOr || n.op == fNot || n.op == fUnbound:
+		k := 0
+		for _, s := range n.subs {
+			k += s.nargs()
+		}
+		return k
+	case n.v != nil:
+		return 1
+	}
+	return 0
 }
 
 // args appends f's values, in the order cond numbers them.

@@ -137,7 +137,7 @@ func (p *Prepared) Names() map[string]string { return p.names }
 // PutPrepared adds a PutItem conditional on p's condition, if any.
 func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ...types.AttributeValue) *Tx {
 	return tx.prepared(label, func() types.TransactWriteItem {
-		return types.TransactWriteItem{Put: &types.Put{TableName: &t.Name, Item: item,
+		return types.TransactWriteItem{Put: &types.Put{TableName: tx.name(t), Item: item,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
@@ -147,7 +147,7 @@ func (tx *Tx) PutPrepared(label string, t Table, item Item, p *Prepared, args ..
 // condition, if any.
 func (tx *Tx) UpdatePrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
 	return tx.prepared(label, func() types.TransactWriteItem {
-		return types.TransactWriteItem{Update: &types.Update{TableName: &t.Name, Key: key, UpdateExpression: p.update,
+		return types.TransactWriteItem{Update: &types.Update{TableName: tx.name(t), Key: key, UpdateExpression: p.update,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
@@ -156,7 +156,7 @@ func (tx *Tx) UpdatePrepared(label string, t Table, key Item, p *Prepared, args 
 // DeletePrepared adds a DeleteItem conditional on p's condition, if any.
 func (tx *Tx) DeletePrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
 	return tx.prepared(label, func() types.TransactWriteItem {
-		return types.TransactWriteItem{Delete: &types.Delete{TableName: &t.Name, Key: key,
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: tx.name(t), Key: key,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})
@@ -165,7 +165,7 @@ func (tx *Tx) DeletePrepared(label string, t Table, key Item, p *Prepared, args 
 // CheckPrepared adds a ConditionCheck of p's condition.
 func (tx *Tx) CheckPrepared(label string, t Table, key Item, p *Prepared, args ...types.AttributeValue) *Tx {
 	return tx.prepared(label, func() types.TransactWriteItem {
-		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: &t.Name, Key: key,
+		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: tx.name(t), Key: key,
 			ConditionExpression: p.cond, ExpressionAttributeNames: p.names, ExpressionAttributeValues: p.Values(args...),
 			ReturnValuesOnConditionCheckFailure: onFailure(t, p.cond)}}
 	})

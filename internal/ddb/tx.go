@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -26,6 +27,14 @@ type Tx struct {
 	items  []types.TransactWriteItem
 	labels []string
 	token  string
+	table  *string // the last item's TableName, which the next of its table shares
+}
+
+// Grow makes room for n more items, as slices.Grow does.
+func (tx *Tx) Grow(n int) *Tx {
+	tx.items = slices.Grow(tx.items, n)
+	tx.labels = slices.Grow(tx.labels, n)
+	return tx
 }
 
 // Token sets the ClientRequestToken, which makes a retried call idempotent for
@@ -38,7 +47,7 @@ func (tx *Tx) Token(token string) *Tx {
 // Put adds an unconditional PutItem; PutPrepared adds a conditional one.
 func (tx *Tx) Put(label string, t Table, item Item) *Tx {
 	return tx.prepared(label, func() types.TransactWriteItem {
-		return types.TransactWriteItem{Put: &types.Put{TableName: &t.Name, Item: item}}
+		return types.TransactWriteItem{Put: &types.Put{TableName: tx.name(t), Item: item}}
 	})
 }
 
@@ -46,7 +55,7 @@ func (tx *Tx) Put(label string, t Table, item Item) *Tx {
 // conditional one.
 func (tx *Tx) Delete(label string, t Table, key Item) *Tx {
 	return tx.prepared(label, func() types.TransactWriteItem {
-		return types.TransactWriteItem{Delete: &types.Delete{TableName: &t.Name, Key: key}}
+		return types.TransactWriteItem{Delete: &types.Delete{TableName: tx.name(t), Key: key}}
 	})
 }
 
@@ -60,6 +69,16 @@ func onFailure(t Table, cond *string) types.ReturnValuesOnConditionCheckFailure 
 		return ""
 	}
 	return types.ReturnValuesOnConditionCheckFailureAllOld
+}
+
+// name returns the TableName of an item of t: one string for the items of
+// a table, rather than one copy of t per item (&t.Name moves t).
+func (tx *Tx) name(t Table) *string {
+	if tx.table == nil || *tx.table != t.Name {
+		n := t.Name
+		tx.table = &n
+	}
+	return tx.table
 }
 
 // prepared adds the item that mk makes.

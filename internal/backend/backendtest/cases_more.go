@@ -849,6 +849,9 @@ var callCases = []testCase{
 			{"Tx touching a key twice", func() error {
 				return h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Put("a", h.Main.Table, item(h.Main, "P", "a")), backend.Remove("b", h.Main.Table, key("P", "a"))})
 			}},
+			{"Tx of 40 writes touching a key twice", func() error {
+				return h.Backend.Tx(ctx, run(t, h, "M"), append(slices.Clone(many[:39]), backend.Remove("again", h.Main.Table, key("M", "7"))))
+			}},
 			{"Tx with an empty change", func() error {
 				return h.Backend.Tx(ctx, run(t, h, "P"), []backend.Write{backend.Update("a", h.Main.Table, key("P", "a"), backend.Change{}, backend.Cond{})})
 			}},
