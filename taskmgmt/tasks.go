@@ -113,12 +113,15 @@ func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) err
 
 // ---- tasks
 
-// counterWrites returns the counter updates of d, with ADD: they create
-// a missing counter and its three counts. With sharded counters they
-// update the shard of taskID.
-func (c *core) counterWrites(teamID, taskID string, d delta, today Date) []backend.Write {
+// counterWrites appends the counter updates of d, at most
+// maxCounterWrites, with ADD: they create a missing counter and its three
+// counts. With sharded counters they update the shard of taskID.
+// maxCounterWrites is how many writes counterWrites appends at most: the
+// running total and the day's counter.
+const maxCounterWrites = 2
+
+func (c *core) counterWrites(ws []backend.Write, teamID, taskID string, d delta, today Date) []backend.Write {
 	shard := counterShard(taskID, c.shards)
-	var ws []backend.Write
 	add := func(label string, day Date, by Counts, exp int64) {
 		if by == (Counts{}) {
 			return
@@ -145,10 +148,9 @@ func (c *core) counterWrites(teamID, taskID string, d delta, today Date) []backe
 	return ws
 }
 
-// tagChecks returns the checks that each of the tags at idx exists,
+// tagChecks appends the checks that each of the tags at idx exists,
 // labelled by its input field.
-func (c *core) tagChecks(teamID string, ids []string, idx []int) []backend.Write {
-	ws := make([]backend.Write, 0, len(idx))
+func (c *core) tagChecks(ws []backend.Write, teamID string, ids []string, idx []int) []backend.Write {
 	for _, i := range idx {
 		ws = append(ws, backend.Check(tagField(i), c.t, tagKey(teamID, ids[i]).key(), nil))
 	}
@@ -186,10 +188,11 @@ func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task,
 	for i := range all {
 		all[i] = i
 	}
-	ws := []backend.Write{backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil)}
-	ws = append(ws, c.tagChecks(teamID, in.TagIDs, all)...)
+	ws := make([]backend.Write, 0, 2+len(all)+maxCounterWrites)
+	ws = append(ws, backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil))
+	ws = c.tagChecks(ws, teamID, in.TagIDs, all)
 	ws = append(ws, backend.PutNew(labelTask, c.t, item))
-	ws = append(ws, c.counterWrites(teamID, task.ID, createDelta(task.Status), today)...)
+	ws = c.counterWrites(ws, teamID, task.ID, createDelta(task.Status), today)
 	err := c.once(ctx, c.scope(op, teamPK(teamID)), ws)
 	if _, ok := backend.Failed(err, labelTeam); ok {
 		return Task{}, wrap(op, errTeamNotFound(teamID))
@@ -311,9 +314,10 @@ func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 			ids = *p.TagIDs
 			added = addedTags(old.TagIDs, t.TagIDs, ids)
 		}
-		ws := []backend.Write{c.taskUpdate(p, t, item)}
-		ws = append(ws, c.tagChecks(teamID, ids, added)...)
-		ws = append(ws, c.counterWrites(teamID, taskID, moveDelta(old.Status, t.Status), c.read().today)...)
+		ws := make([]backend.Write, 0, 1+len(added)+maxCounterWrites)
+		ws = append(ws, c.taskUpdate(p, t, item))
+		ws = c.tagChecks(ws, teamID, ids, added)
+		ws = c.counterWrites(ws, teamID, taskID, moveDelta(old.Status, t.Status), c.read().today)
 		err = c.b.Tx(ctx, r, ws)
 		if err := tagError(err, ids, added); err != nil {
 			return err
@@ -347,8 +351,9 @@ func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) error {
 		if err != nil {
 			return err
 		}
-		ws := []backend.Write{backend.Delete(labelTask, c.t, taskKey(teamID, taskID).key(), ddb.Item{attrStatus: s(string(old.Status))})}
-		ws = append(ws, c.counterWrites(teamID, taskID, deleteDelta(old.Status), "")...)
+		ws := make([]backend.Write, 0, 1+maxCounterWrites)
+		ws = append(ws, backend.Delete(labelTask, c.t, taskKey(teamID, taskID).key(), ddb.Item{attrStatus: s(string(old.Status))}))
+		ws = c.counterWrites(ws, teamID, taskID, deleteDelta(old.Status), "")
 		err = c.b.Tx(ctx, r, ws)
 		if prev, ok := backend.Failed(err, labelTask); ok {
 			if prev == nil {

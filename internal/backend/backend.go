@@ -183,9 +183,17 @@ type changeOp struct {
 	value types.AttributeValue
 }
 
+// op appends o, starting with room for a few: most changes have several.
+func (c *Change) op(o changeOp) {
+	if c.ops == nil {
+		c.ops = make([]changeOp, 0, 4)
+	}
+	c.ops = append(c.ops, o)
+}
+
 // Set sets attribute name to v.
 func (c *Change) Set(name string, v types.AttributeValue) {
-	c.ops = append(c.ops, changeOp{kind: changeSet, name: name, value: v})
+	c.op(changeOp{kind: changeSet, name: name, value: v})
 }
 
 // SetValue sets attribute name to v as attributevalue.Marshal encodes it.
@@ -203,25 +211,25 @@ func (c *Change) SetValue(name string, v any) error {
 // counts it: where another writer stores null for "not set" (the seeds'
 // JavaScript apps do), condition on Missing or an Equal to NULL instead.
 func (c *Change) SetOnce(name string, v types.AttributeValue) {
-	c.ops = append(c.ops, changeOp{kind: changeSetOnce, name: name, value: v})
+	c.op(changeOp{kind: changeSetOnce, name: name, value: v})
 }
 
 // Add adds n to the Number attribute name, which a missing attribute
 // starts at 0 (ADD).
 func (c *Change) Add(name string, n int64) {
-	c.ops = append(c.ops, changeOp{kind: changeAdd, name: name, value: &types.AttributeValueMemberN{Value: fmt.Sprint(n)}})
+	c.op(changeOp{kind: changeAdd, name: name, value: &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}})
 }
 
 // Remove removes attribute name.
 func (c *Change) Remove(name string) {
-	c.ops = append(c.ops, changeOp{kind: changeRemove, name: name})
+	c.op(changeOp{kind: changeRemove, name: name})
 }
 
 // DeleteMembers removes the members of set v (a String Set or Number
 // Set) from the set attribute name (DELETE); a set left empty is removed,
 // a missing attribute stays missing.
 func (c *Change) DeleteMembers(name string, v types.AttributeValue) {
-	c.ops = append(c.ops, changeOp{kind: changeDelete, name: name, value: v})
+	c.op(changeOp{kind: changeDelete, name: name, value: v})
 }
 
 // Values returns the attributes c sets, as a partial item (for size

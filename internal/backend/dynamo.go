@@ -194,7 +194,7 @@ func (d *Dynamo) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	}
 	p, vals := prepared(t, c, Change{})
 	return condFailed(ddb.RetryIf(ctx, d.b, ddb.Retryable, func() error {
-		return ddb.PutItemPrepared(ctx, d.c, t, item, p, vals...)
+		return ddb.PutItemPrepared(ctx, d.c, asked(t, c), item, p, vals...)
 	}), t, c)
 }
 
@@ -224,7 +224,7 @@ func (d *Dynamo) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	}
 	uncertain := false
 	err = ddb.RetryIf(ctx, d.b, retryable, func() error {
-		out, err = ddb.UpdateItemPrepared(ctx, d.c, t, key, types.ReturnValueAllNew, p, vals...)
+		out, err = ddb.UpdateItemPrepared(ctx, d.c, asked(t, c), key, types.ReturnValueAllNew, p, vals...)
 		var ccf *types.ConditionalCheckFailedException
 		switch {
 		case ddb.ServerError(err):
@@ -266,7 +266,7 @@ func (d *Dynamo) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
 	p, vals := prepared(t, Exists(nil), Change{})
 	uncertain := false
 	err := d.retry(ctx, func() error {
-		_, err := ddb.DeleteItemPrepared(ctx, d.c, t, key, types.ReturnValueNone, p, vals...)
+		_, err := ddb.DeleteItemPrepared(ctx, d.c, asked(t, Exists(nil)), key, types.ReturnValueNone, p, vals...)
 		switch {
 		case ddb.ServerError(err):
 			uncertain = true
@@ -299,16 +299,16 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 			tx.Delete(w.Label, w.Table, w.key.Item(w.Table))
 		case w.kind == writePut:
 			p, vals := prepared(w.Table, w.cond, Change{})
-			tx.PutPrepared(w.Label, w.Table, w.item, p, vals...)
+			tx.PutPrepared(w.Label, asked(w.Table, w.cond), w.item, p, vals...)
 		case w.kind == writeDelete:
 			p, vals := prepared(w.Table, w.cond, Change{})
-			tx.DeletePrepared(w.Label, w.Table, w.key.Item(w.Table), p, vals...)
+			tx.DeletePrepared(w.Label, asked(w.Table, w.cond), w.key.Item(w.Table), p, vals...)
 		case w.kind == writeCheck:
 			p, vals := prepared(w.Table, w.cond, Change{})
-			tx.CheckPrepared(w.Label, w.Table, w.key.Item(w.Table), p, vals...)
+			tx.CheckPrepared(w.Label, asked(w.Table, w.cond), w.key.Item(w.Table), p, vals...)
 		default: // writeUpdate
 			p, vals := prepared(w.Table, w.cond, w.change)
-			tx.UpdatePrepared(w.Label, w.Table, w.key.Item(w.Table), p, vals...)
+			tx.UpdatePrepared(w.Label, asked(w.Table, w.cond), w.key.Item(w.Table), p, vals...)
 		}
 	}
 	if err := live(ctx); err != nil {
@@ -327,6 +327,17 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 		}
 	}
 	return txInvalid(err)
+}
+
+// asked is t as a write with condition c is sent on it: a bare existence
+// check (Exists(nil)) fails only on a missing item, for which DynamoDB has
+// nothing to return, so its request does not ask for the item as it was
+// (a smaller request; the failure reads the same, see failure).
+func asked(t ddb.Table, c Cond) ddb.Table {
+	if c.kind == condExists && len(c.want) == 0 {
+		t.WithholdOld = true
+	}
+	return t
 }
 
 // txInvalid turns a transaction DynamoDB cancelled because one of its
