@@ -298,6 +298,9 @@ func (c Change) writtenIn(item ddb.Item) bool {
 // Empty reports whether c changes nothing.
 func (c Change) Empty() bool { return len(c.ops) == 0 }
 
+// Clone returns a copy of c that changes apart from it.
+func (c Change) Clone() Change { return Change{ops: slices.Clone(c.ops)} }
+
 // Cond is a write's condition: none (the zero Cond), that the item is
 // absent, or that it exists and holds given values.
 type Cond struct {
@@ -346,10 +349,18 @@ func When(f Filter) Cond {
 // and holds each of attrs as read, missing where item has none, and that
 // every filter of more holds: the guard of a write computed from what was
 // read (conditioning on the values read, not only on an attribute ddbkit
-// maintains, guards against writers ddbkit does not control).
+// maintains, guards against writers ddbkit does not control). item must
+// be the item read at the write's key; a nil item (none read) is the
+// condition that there is still none.
 func Unchanged(t ddb.Table, item ddb.Item, attrs []string, more ...Filter) Cond {
 	fs := make([]Filter, 0, 1+len(attrs)+len(more))
-	fs = append(fs, Equal(t.PartitionKey, item[t.PartitionKey]))
+	// The write's key is the item's: that it exists says what its
+	// partition key's value would, in a smaller request.
+	if item[t.PartitionKey] != nil {
+		fs = append(fs, Present(t.PartitionKey))
+	} else {
+		fs = append(fs, Missing(t.PartitionKey))
+	}
 	for _, a := range attrs {
 		if v, ok := item[a]; ok {
 			fs = append(fs, Equal(a, v))

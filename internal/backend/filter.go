@@ -32,6 +32,7 @@ const (
 	fOr
 	fNot
 	fUnbound
+	fPresent // after the others: cursors bind the numbers
 )
 
 type fnode struct {
@@ -66,6 +67,10 @@ func Greater(attr string, v types.AttributeValue) Filter {
 
 // Missing keeps items without attribute attr.
 func Missing(attr string) Filter { return Filter{&fnode{op: fMissing, attr: attr}} }
+
+// Present keeps items with attribute attr (a NULL counts), as DynamoDB's
+// attribute_exists does.
+func Present(attr string) Filter { return Filter{&fnode{op: fPresent, attr: attr}} }
 
 // And keeps items every f keeps; zero Filters are left out.
 func And(fs ...Filter) Filter { return join(fAnd, fs) }
@@ -142,6 +147,9 @@ func (f Filter) Keeps(item ddb.Item) bool {
 	case fMissing:
 		_, ok := item[n.attr]
 		return !ok
+	case fPresent:
+		_, ok := item[n.attr]
+		return ok
 	case fNotNumber:
 		v, ok := item[n.attr]
 		_, num := v.(*types.AttributeValueMemberN)
@@ -328,6 +336,8 @@ func (f Filter) cond(first int) (expression.ConditionBuilder, int) {
 		return c, next
 	case fMissing:
 		return expression.AttributeNotExists(expression.NameNoDotSplit(n.attr)), first
+	case fPresent:
+		return expression.AttributeExists(expression.NameNoDotSplit(n.attr)), first
 	case fNotNumber:
 		return expression.AttributeExists(expression.NameNoDotSplit(n.attr)).And(
 			expression.Not(expression.AttributeType(expression.NameNoDotSplit(n.attr), expression.Number))), first

@@ -26,6 +26,7 @@ func TestNargs(t *testing.T) {
 	for _, f := range []Filter{
 		{},
 		Missing("a"),
+		Present("a"),
 		Equal("a", n("1")),
 		And(Equal("a", n("1")), Missing("b"), Or(Greater("c", n("2")), Not(Equal("d", n("3"))))),
 		Unbound(Unexpired("ttl", 5)),

@@ -143,6 +143,19 @@ var extCases = []testCase{
 		_, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u,
 			backend.Unchanged(h.Main.Table, got, []string{"v"}, backend.Equal("w", str("x"))))
 		wantCond(t, "update whose extra filter fails", err, "", got)
+		// The item is gone: its guard fails, and writes nothing.
+		must(t, h.Backend.Remove(t.Context(), h.Main.Table, key("P", "a")))
+		_, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u, backend.Unchanged(h.Main.Table, got, []string{"v"}))
+		wantCond(t, "update of a deleted item", err, "", nil)
+		if g := get(t, h, h.Main, key("P", "a")); g != nil {
+			t.Errorf("the failed guard wrote %v", g)
+		}
+		// None read: the guard holds while there is still none.
+		got, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u, backend.Unchanged(h.Main.Table, nil, []string{"v"}))
+		must(t, err)
+		wantItem(t, "update under the guard of none read", got, item(h.Main, "P", "a", "w", "y"))
+		_, err = h.Backend.Update(t.Context(), h.Main.Table, key("P", "a"), u, backend.Unchanged(h.Main.Table, nil, []string{"v"}))
+		wantCond(t, "update under the guard of none read, of an item", err, "", got)
 	}},
 	{"step run under a key", func(t *testing.T, h *Harness) {
 		ctx := ddbkit.WithIdempotencyKey(t.Context(), "step-key")

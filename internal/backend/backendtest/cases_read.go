@@ -289,6 +289,8 @@ func filterCases() []filterCase {
 		{"greater of another type", backend.Greater("n", str("6")), []string{"f04"}},
 		{"missing", backend.Missing("tags"), []string{"f04"}},
 		{"missing, held by all", backend.Missing("n"), nil},
+		{"present", backend.Present("tags"), []string{"f01", "f02", "f03"}},
+		{"present, held by none", backend.Present("nothing"), nil},
 		{"and", backend.And(backend.Contains("tags", "y"), backend.Greater("n", num(6))), []string{"f02"}},
 		{"or", backend.Or(backend.Equal("n", num(-1)), backend.Missing("tags")), []string{"f03", "f04"}},
 		{"and of or", backend.And(backend.Or(backend.Contains("tags", "x"), backend.Contains("set", "z")), backend.Missing("nothing")), []string{"f01", "f02"}},
