@@ -114,7 +114,7 @@ func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k it
 	return out, wrap(op, err)
 }
 
-// updateFirst applies the change u builds to the item at k and sets attr
+// updateFirst applies the change u to the item at k and sets attr
 // to v unless the item holds a value there already, and returns the item
 // as stored: the first completion, read or creation time wins. It does not
 // use if_not_exists alone, which takes a NULL for a value: the seed's app
@@ -128,10 +128,10 @@ func updateOne[T any](ctx context.Context, c *core, op string, sz sizeRule, k it
 // updateRounds rounds it is ErrConflict. With mustExist, a missing item is
 // notFound; otherwise it is created, as UpdateItem does. When u changes
 // nothing else, a held attr makes no write: the item as read is returned.
-func updateFirst[T any](ctx context.Context, c *core, op string, sz sizeRule, k itemKey, u func() backend.Change, attr string, v types.AttributeValue,
+func updateFirst[T any](ctx context.Context, c *core, op string, sz sizeRule, k itemKey, u backend.Change, attr string, v types.AttributeValue,
 	usuallySet, mustExist bool, notFound error, dec func(ddb.Table, ddb.Item) (T, error)) (T, error) {
 	var zero T
-	set, keep := u(), u()
+	set, keep := u.Clone(), u.Clone()
 	set.Set(attr, v)
 	keep.SetOnce(attr, v)
 	if err := sz.checkChange(c.t, k, set); err != nil {
@@ -162,7 +162,7 @@ func updateFirst[T any](ctx context.Context, c *core, op string, sz sizeRule, k 
 			return zero, wrap(op, err)
 		case old == nil && mustExist:
 			return zero, wrap(op, notFound)
-		case !tryKeep && u().Empty():
+		case !tryKeep && u.Empty():
 			out, err := dec(c.t, old)
 			return out, wrap(op, err)
 		}
@@ -216,9 +216,13 @@ func updateCond(mustExist bool) backend.Cond {
 }
 
 // stamp is the change every update makes: updatedAt becomes now.
-func stamp(now time.Time) backend.Change {
+func stamp(now time.Time) backend.Change { return stampAt(ddb.S(ts(now))) }
+
+// stampAt is stamp with the time formatted already, for a write that
+// stores it twice.
+func stampAt(at types.AttributeValue) backend.Change {
 	var u backend.Change
-	u.Set(attrUpdatedAt, ddb.S(ts(now)))
+	u.Set(attrUpdatedAt, at)
 	return u
 }
 
@@ -252,19 +256,16 @@ func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch)
 	if err != nil {
 		return Profile{}, wrap(op, err)
 	}
-	now := c.o.now()
-	u := func() backend.Change {
-		u := stamp(now)
-		if p.DisplayName != nil {
-			u.Set("displayName", ddb.S(*p.DisplayName))
-		}
-		if p.AvatarURL != nil {
-			u.Set("avatarUrl", ddb.S(*p.AvatarURL))
-		}
-		return u
+	at := ddb.S(ts(c.o.now()))
+	u := stampAt(at)
+	if p.DisplayName != nil {
+		u.Set("displayName", ddb.S(*p.DisplayName))
+	}
+	if p.AvatarURL != nil {
+		u.Set("avatarUrl", ddb.S(*p.AvatarURL))
 	}
 	return updateFirst(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u,
-		attrCreatedAt, ddb.S(ts(now)), true, false, nil, decodeProfile)
+		attrCreatedAt, at, true, false, nil, decodeProfile)
 }
 
 // ---- recipes
@@ -763,14 +764,11 @@ func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (Sho
 	if err := validateRef(userID, id); err != nil {
 		return ShoppingItem{}, wrap(op, err)
 	}
-	now := c.o.now()
-	u := func() backend.Change {
-		u := stamp(now)
-		u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
-		return u
-	}
+	at := ddb.S(ts(c.o.now()))
+	u := stampAt(at)
+	u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
 	return updateFirst(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u,
-		"completedAt", ddb.S(ts(now)), false, true, errNotFound("shopping item", userID, id), decodeShopping)
+		"completedAt", at, false, true, errNotFound("shopping item", userID, id), decodeShopping)
 }
 
 // ---- fridge
@@ -1247,7 +1245,7 @@ func (c *core) MarkNotificationRead(ctx context.Context, userID, ref string) (No
 	if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
 		return Notification{}, wrap(op, err)
 	}
-	return updateFirst(ctx, c, op, field("title", "Title"), key(userID, skNotification+ref), func() backend.Change { return backend.Change{} },
+	return updateFirst(ctx, c, op, field("title", "Title"), key(userID, skNotification+ref), backend.Change{},
 		"readAt", ddb.S(ts(c.o.now())), false, true, errNotFound("notification", userID, ref), decodeNotification)
 }
 
@@ -1294,15 +1292,12 @@ func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Pl
 	if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
 		return PushToken{}, wrap(op, err)
 	}
-	now := c.o.now()
-	u := func() backend.Change {
-		u := stamp(now)
-		u.Set("platform", ddb.S(string(platform)))
-		u.Set("token", ddb.S(token))
-		return u
-	}
+	at := ddb.S(ts(c.o.now()))
+	u := stampAt(at)
+	u.Set("platform", ddb.S(string(platform)))
+	u.Set("token", ddb.S(token))
 	return updateFirst(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u,
-		attrCreatedAt, ddb.S(ts(now)), true, false, nil, decodePushToken)
+		attrCreatedAt, at, true, false, nil, decodePushToken)
 }
 
 // UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
