@@ -179,16 +179,20 @@ func hwIndex[T any](c *dynamodb.Client, index, pk, sk string, eq, desc bool, lim
 }
 
 // hwCreate puts a new row, if its key is free.
-func hwCreate(c *dynamodb.Client, row any) error {
-	item, err := attributevalue.MarshalMap(row)
-	if err != nil {
-		return err
+func hwCreate(c *dynamodb.Client, rows ...any) error {
+	// A transaction with a token, as kondate's create (ddb.PutNew) sends,
+	// so that a lost response's retry is told from another's write.
+	puts := make([]types.TransactWriteItem, len(rows))
+	for i, row := range rows {
+		item, err := attributevalue.MarshalMap(row)
+		if err != nil {
+			return err
+		}
+		puts[i] = types.TransactWriteItem{Put: &types.Put{TableName: tableName, Item: item,
+			ConditionExpression: notExists, ExpressionAttributeNames: pkNames,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}
 	}
-	// A one-item transaction with a token, as kondate's create (ddb.PutNew)
-	// sends, so that a lost response's retry is told from another's write.
-	return hwTx(c, types.TransactWriteItem{Put: &types.Put{TableName: tableName, Item: item,
-		ConditionExpression: notExists, ExpressionAttributeNames: pkNames,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}})
+	return hwTx(c, puts...)
 }
 
 func hwPut(c *dynamodb.Client, row any) error {

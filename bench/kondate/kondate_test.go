@@ -78,12 +78,22 @@ func indexBench(b *testing.B, name, index, pk, prefix string, row func(int) cata
 // ClientRequestToken (ddb.PutNew, so that it can tell its own retry from
 // another's write), and so do the hand-written and guregu versions.
 func createBench(b *testing.B, name string, call func(e *env) error, newRow func(ids ddbkit.IDGenerator, now time.Time) any) {
+	createRowsBench(b, name, call, func(ids ddbkit.IDGenerator, now time.Time) []any { return []any{newRow(ids, now)} })
+}
+
+// createRowsBench is createBench for an operation that puts several new
+// rows in its transaction (RecordPurchase: the purchase and its guard).
+func createRowsBench(b *testing.B, name string, call func(e *env) error, newRows func(ids ddbkit.IDGenerator, now time.Time) []any) {
 	compare(b, name, handlers{"TransactWriteItems": ok}, func(e *env) (d, hw, g func(int) error) {
 		ids := newIDs()
 		return func(int) error { return call(e) },
-			func(int) error { return hwCreate(e.c, newRow(ids, time.Now())) },
+			func(int) error { return hwCreate(e.c, newRows(ids, time.Now())...) },
 			func(int) error {
-				return e.db.WriteTx().Put(e.t.Put(newRow(ids, time.Now())).If("attribute_not_exists('PK')")).Idempotent(true).Run(ctx)
+				tx := e.db.WriteTx()
+				for _, row := range newRows(ids, time.Now()) {
+					tx = tx.Put(e.t.Put(row).If("attribute_not_exists('PK')"))
+				}
+				return tx.Idempotent(true).Run(ctx)
 			}
 	})
 }

@@ -124,6 +124,13 @@ type purchaseRow struct {
 	PurchasedAt     string `dynamodbav:"purchasedAt" dynamo:"purchasedAt"`
 }
 
+// purchaseGuardRow is kondate's guard of a purchase's transaction ID.
+type purchaseGuardRow struct {
+	PK         string `dynamodbav:"PK" dynamo:"PK"`
+	SK         string `dynamodbav:"SK" dynamo:"SK"`
+	PurchaseSK string `dynamodbav:"purchaseSk" dynamo:"purchaseSk"`
+}
+
 type subscriptionRow struct {
 	PK               string `dynamodbav:"PK" dynamo:"PK"`
 	SK               string `dynamodbav:"SK" dynamo:"SK"`
