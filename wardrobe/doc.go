@@ -171,7 +171,10 @@
 // DynamoDB would refuse or no reader could read back: an item over
 // DynamoDB's 400 KB (ErrInvalidArgument naming the caller's field that
 // makes it large: ImageKey or Name, ClothingIDs), which the field limits
-// below already keep any valid input well under; a date outside MinDate
+// below already keep any valid input well under (a clothing or template
+// stays under 20 KB, a bound the build checks, so a patch is not sized
+// before it is sent; an item another writer made large is refused by
+// DynamoDB, and by the memory store alike); a date outside MinDate
 // to MaxDate (what yyyymmdd and the LASTWORN# key can hold: year 10000 is
 // refused, naming the field); a time the store stamps (Options.Clock)
 // outside the years 0001 to 9999 (naming Clock); names and image keys with
