@@ -59,6 +59,13 @@ func (v *Validator) Line(field, s string, required bool, max int) {
 // private-use code points and noncharacters such as U+10FFFF, which the
 // key builder reserves, so an ID that passes always makes a key.
 func (v *Validator) ID(field, s string, max int) {
+	if !asciiID(s, max) {
+		v.id(field, s, max)
+	}
+}
+
+// id is ID's full check.
+func (v *Validator) id(field, s string, max int) {
 	v.Text(field, s, true, max)
 	if v.Err != nil {
 		return
@@ -74,6 +81,29 @@ func (v *Validator) ID(field, s string, max int) {
 			v.Fail(field, "must hold only letters, marks, numbers, punctuation and symbols; got %U at byte %d", r, i)
 		}
 	}
+}
+
+// IsID reports whether s passes Validator.ID: a caller that names its
+// field per element (Tags[3]) builds the name only for an ID that fails.
+func IsID(s string, max int) bool {
+	var v Validator
+	v.ID("", s, max)
+	return v.Err == nil
+}
+
+// asciiID is Validator.ID's answer for the IDs most callers pass, printable
+// ASCII: 1 to max bytes (a byte a character) from '!' to '~' but '#'. It
+// reports false for any other s, which the full check then decides.
+func asciiID(s string, max int) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c > '~' || c == '#' {
+			return false
+		}
+	}
+	return true
 }
 
 // IDRune reports whether r may appear in an ID (see Validator.ID).
