@@ -329,10 +329,11 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 	return txInvalid(err)
 }
 
-// asked is t as a write with condition c is sent on it: a bare existence
-// check (Exists(nil)) fails only on a missing item, for which DynamoDB has
-// nothing to return, so its request does not ask for the item as it was
-// (a smaller request; the failure reads the same, see failure).
+// asked returns t as a write with condition c is sent to it: a bare
+// existence check (Exists(nil)) fails only on a missing item, for which
+// DynamoDB has nothing to return, so its request does not ask for the
+// item as it was (a smaller request; the failure reads the same, see
+// failure).
 func asked(t ddb.Table, c Cond) ddb.Table {
 	if c.kind == condExists && len(c.want) == 0 {
 		t.WithholdOld = true
