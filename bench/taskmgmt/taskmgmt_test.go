@@ -334,9 +334,16 @@ func tx(ctx context.Context, c *dynamodb.Client, items ...types.TransactWriteIte
 	return err
 }
 
+// check is a ConditionCheck. One that checks values asks for the item as
+// it was when it fails, as taskmgmt's do (to tell a missing item from one
+// in another state); a bare existence check has nothing to ask for.
 func check(tbl string, k map[string]types.AttributeValue, cond string, names map[string]string, vals map[string]types.AttributeValue) types.TransactWriteItem {
-	return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{TableName: aws.String(tbl), Key: k,
-		ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: vals}}
+	c := &types.ConditionCheck{TableName: aws.String(tbl), Key: k,
+		ConditionExpression: aws.String(cond), ExpressionAttributeNames: names, ExpressionAttributeValues: vals}
+	if vals != nil {
+		c.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+	}
+	return types.TransactWriteItem{ConditionCheck: c}
 }
 
 // adminCheck is the check, in an operation's transaction, that the
@@ -351,10 +358,13 @@ func gureguAdminCheck(t dynamo.Table) *dynamo.ConditionCheck {
 	return t.Check("PK", teamPK).Range("SK", userPK).If("attribute_exists(PK) AND $ = ?", "user_team_role", "admin")
 }
 
+// put puts a new item, asking for the one that holds its key when there
+// is one, as taskmgmt's creates do.
 func put(tbl string, item any) (types.TransactWriteItem, error) {
 	av, err := attributevalue.MarshalMap(item)
 	return types.TransactWriteItem{Put: &types.Put{TableName: aws.String(tbl), Item: av,
-		ConditionExpression: aws.String("attribute_not_exists(PK)")}}, err
+		ConditionExpression:                 aws.String("attribute_not_exists(PK)"),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}}, err
 }
 
 func update(tbl string, k map[string]types.AttributeValue, upd, cond string, names map[string]string, vals map[string]types.AttributeValue) types.TransactWriteItem {
@@ -366,12 +376,13 @@ func update(tbl string, k map[string]types.AttributeValue, upd, cond string, nam
 	return types.TransactWriteItem{Update: u}
 }
 
-// counterUpdates are the two counter updates of a task write: COUNTER#ALL
+// counterUpdates are the two counter updates of a task write: COUNTER#ALL,
+// removing an expiresAt another writer may have set (as taskmgmt's does),
 // and the day's, with its expiresAt (the day after, plus 90 days).
 func counterUpdates(all, day [3]int64) []types.TransactWriteItem {
 	upd := func(sk string, d [3]int64, exp int64) types.TransactWriteItem {
 		vals := map[string]types.AttributeValue{":type": sv("counter"), ":todo": nv(d[0]), ":doing": nv(d[1]), ":done": nv(d[2])}
-		expr := "SET #type = :type ADD todo :todo, doing :doing, done :done"
+		expr := "SET #type = :type REMOVE expiresAt ADD todo :todo, doing :doing, done :done"
 		if exp != 0 {
 			vals[":exp"] = nv(exp)
 			expr = "SET #type = :type, expiresAt = :exp ADD todo :todo, doing :doing, done :done"
@@ -391,7 +402,7 @@ func counterUpdates(all, day [3]int64) []types.TransactWriteItem {
 
 func gCounters(t dynamo.Table, w *dynamo.WriteTx, all, day [3]int64) *dynamo.WriteTx {
 	if all != [3]int64{} {
-		w = w.Update(t.Update("PK", teamPK).Range("SK", "COUNTER#ALL").Set("type", "counter").
+		w = w.Update(t.Update("PK", teamPK).Range("SK", "COUNTER#ALL").Set("type", "counter").Remove("expiresAt").
 			Add("todo", all[0]).Add("doing", all[1]).Add("done", all[2]))
 	}
 	if day != [3]int64{} {
