@@ -1,65 +1,14 @@
 package livecomment_test
 
 import (
-	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend/backendtest"
 	"github.com/ddbkit/ddbkit/livecomment"
 )
-
-// oldAsker is a client that notes every write that asks DynamoDB for the
-// item as it was when its condition fails.
-type oldAsker struct {
-	ddbkit.Client
-	mu   sync.Mutex
-	asks []string
-}
-
-func (c *oldAsker) note(op string, rv types.ReturnValuesOnConditionCheckFailure) {
-	if rv != "" && rv != types.ReturnValuesOnConditionCheckFailureNone {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.asks = append(c.asks, op+" "+string(rv))
-	}
-}
-
-func (c *oldAsker) PutItem(ctx context.Context, in *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	c.note("PutItem", in.ReturnValuesOnConditionCheckFailure)
-	return c.Client.PutItem(ctx, in, optFns...)
-}
-
-func (c *oldAsker) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	c.note("UpdateItem", in.ReturnValuesOnConditionCheckFailure)
-	return c.Client.UpdateItem(ctx, in, optFns...)
-}
-
-func (c *oldAsker) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	c.note("DeleteItem", in.ReturnValuesOnConditionCheckFailure)
-	return c.Client.DeleteItem(ctx, in, optFns...)
-}
-
-func (c *oldAsker) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, optFns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	for _, it := range in.TransactItems {
-		switch {
-		case it.Put != nil:
-			c.note("TransactWriteItems Put", it.Put.ReturnValuesOnConditionCheckFailure)
-		case it.Update != nil:
-			c.note("TransactWriteItems Update", it.Update.ReturnValuesOnConditionCheckFailure)
-		case it.Delete != nil:
-			c.note("TransactWriteItems Delete", it.Delete.ReturnValuesOnConditionCheckFailure)
-		case it.ConditionCheck != nil:
-			c.note("TransactWriteItems ConditionCheck", it.ConditionCheck.ReturnValuesOnConditionCheckFailure)
-		}
-	}
-	return c.Client.TransactWriteItems(ctx, in, optFns...)
-}
 
 // TestWithholdOldItems: under Options.WithholdOldItems, no write asks
 // DynamoDB for the item as it was, and a failed condition whose answer
@@ -72,14 +21,14 @@ func TestWithholdOldItems(t *testing.T) {
 	withhold := func(o *livecomment.Options) { o.WithholdOldItems = true }
 	stores := []struct {
 		name string
-		new  func(t *testing.T, opts ...func(*livecomment.Options)) (livecomment.Store, *oldAsker)
+		new  func(t *testing.T, opts ...func(*livecomment.Options)) (livecomment.Store, *backendtest.AskClient)
 	}{
-		{"memory", func(t *testing.T, opts ...func(*livecomment.Options)) (livecomment.Store, *oldAsker) {
+		{"memory", func(t *testing.T, opts ...func(*livecomment.Options)) (livecomment.Store, *backendtest.AskClient) {
 			return newMemory(t, opts...), nil
 		}},
-		{"dynamo", func(t *testing.T, opts ...func(*livecomment.Options)) (livecomment.Store, *oldAsker) {
-			var asker *oldAsker
-			s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { asker = &oldAsker{Client: c}; return asker }, opts...)
+		{"dynamo", func(t *testing.T, opts ...func(*livecomment.Options)) (livecomment.Store, *backendtest.AskClient) {
+			var asker *backendtest.AskClient
+			s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { asker = &backendtest.AskClient{Client: c}; return asker }, opts...)
 			return s, asker
 		}},
 	}
@@ -94,7 +43,7 @@ func TestWithholdOldItems(t *testing.T) {
 				if _, err := s.CreateRoom(ctx, livecomment.NewRoom{Name: "r", HostID: "h"}); !errors.Is(err, ddbkit.ErrAlreadyExists) {
 					t.Errorf("CreateRoom of a taken ID: %v, want ErrAlreadyExists", err)
 				}
-				if asker != nil && len(asker.asks) == 0 {
+				if asker != nil && len(asker.Asked()) == 0 {
 					t.Errorf("no write asked for the item as it was; want CreateRoom's to")
 				}
 			})
@@ -130,8 +79,8 @@ func TestWithholdOldItems(t *testing.T) {
 				if err != nil || len(page.Items) != 0 {
 					t.Errorf("ListComments after the failed post = %d comments, %v; want none", len(page.Items), err)
 				}
-				if asker != nil && len(asker.asks) > 0 {
-					t.Errorf("writes asked for the item as it was: %v", asker.asks)
+				if asker != nil && len(asker.Asked()) > 0 {
+					t.Errorf("writes asked for the item as it was: %v", asker.Asked())
 				}
 			})
 		})

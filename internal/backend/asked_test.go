@@ -1,64 +1,16 @@
 package backend_test
 
 import (
-	"context"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
+	"github.com/ddbkit/ddbkit/internal/backend/backendtest"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
-
-// asker answers every write with success and notes, per write, whether
-// it asked for the item as it was when its condition fails.
-type asker struct {
-	ddbkit.Client
-	mu   sync.Mutex
-	asks []string
-}
-
-func (c *asker) note(what string, rv types.ReturnValuesOnConditionCheckFailure) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.asks = append(c.asks, what+" "+string(rv))
-}
-
-func (c *asker) PutItem(_ context.Context, in *dynamodb.PutItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	c.note("PutItem", in.ReturnValuesOnConditionCheckFailure)
-	return &dynamodb.PutItemOutput{}, nil
-}
-
-func (c *asker) UpdateItem(_ context.Context, in *dynamodb.UpdateItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	c.note("UpdateItem", in.ReturnValuesOnConditionCheckFailure)
-	return &dynamodb.UpdateItemOutput{}, nil
-}
-
-func (c *asker) DeleteItem(_ context.Context, in *dynamodb.DeleteItemInput, _ ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	c.note("DeleteItem", in.ReturnValuesOnConditionCheckFailure)
-	return &dynamodb.DeleteItemOutput{}, nil
-}
-
-func (c *asker) TransactWriteItems(_ context.Context, in *dynamodb.TransactWriteItemsInput, _ ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	for _, it := range in.TransactItems {
-		switch {
-		case it.Put != nil:
-			c.note("Put", it.Put.ReturnValuesOnConditionCheckFailure)
-		case it.Update != nil:
-			c.note("Update", it.Update.ReturnValuesOnConditionCheckFailure)
-		case it.Delete != nil:
-			c.note("Delete", it.Delete.ReturnValuesOnConditionCheckFailure)
-		case it.ConditionCheck != nil:
-			c.note("ConditionCheck", it.ConditionCheck.ReturnValuesOnConditionCheckFailure)
-		}
-	}
-	return &dynamodb.TransactWriteItemsOutput{}, nil
-}
 
 // TestAskedOld: a write asks DynamoDB for the item as it was (ALL_OLD)
 // when its condition fails only where that item can tell something: not
@@ -66,7 +18,7 @@ func (c *asker) TransactWriteItems(_ context.Context, in *dynamodb.TransactWrite
 // for a write without a condition.
 func TestAskedOld(t *testing.T) {
 	ctx := t.Context()
-	c := &asker{}
+	c := &backendtest.AskClient{}
 	tb := backend.Table{Table: ddb.Table{Name: "t", PartitionKey: "PK", SortKey: "SK"}}
 	b := backend.NewDynamo(c, ddb.Backoff{Attempts: 1}, time.Now, tb)
 	v := ddb.Item{"v": &types.AttributeValueMemberN{Value: "1"}}
@@ -96,9 +48,10 @@ func TestAskedOld(t *testing.T) {
 	if err := b.RemoveRead(ctx, tb.Table, backend.Key{PK: "P", SK: "j"}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"ConditionCheck ", "ConditionCheck ALL_OLD", "Put ALL_OLD", "Update ", "Update ", "Put ALL_OLD",
+	want := []string{"TransactWriteItems ConditionCheck ", "TransactWriteItems ConditionCheck ALL_OLD", "TransactWriteItems Put ALL_OLD",
+		"TransactWriteItems Update ", "TransactWriteItems Update ", "TransactWriteItems Put ALL_OLD",
 		"UpdateItem ", "UpdateItem ALL_OLD", "PutItem ", "DeleteItem "}
-	if !slices.Equal(c.asks, want) {
-		t.Errorf("asked for the old item:\n got %q\nwant %q", c.asks, want)
+	if got := c.Writes(); !slices.Equal(got, want) {
+		t.Errorf("asked for the old item:\n got %q\nwant %q", got, want)
 	}
 }
