@@ -539,20 +539,20 @@ func (v *validator) role(field string, r Role) {
 	}
 }
 
-func (v *validator) tagIDs(field string, ids []string) {
+// tagIDs checks a task's tags, each named by tagField.
+func (v *validator) tagIDs(ids []string) {
 	if len(ids) > MaxTagsPerTask {
-		v.Fail(field, "must hold at most %d tags, got %d", MaxTagsPerTask, len(ids))
+		v.Fail("TagIDs", "must hold at most %d tags, got %d", MaxTagsPerTask, len(ids))
 		return
 	}
-	f := func(i int) string { return field + "[" + strconv.Itoa(i) + "]" }
 	for i, id := range ids {
 		if !valid.IsID(id, MaxIDLen) {
-			v.ID(f(i), id, MaxIDLen)
+			v.ID(tagField(i), id, MaxIDLen)
 			return
 		}
 		// At most MaxTagsPerTask: comparing costs less than a map.
 		if j := slices.Index(ids[:i], id); j >= 0 {
-			v.Fail(f(i), "repeats %s[%d] (%q)", field, j, id)
+			v.Fail(tagField(i), "repeats %s (%q)", tagField(j), id)
 			return
 		}
 	}
@@ -628,7 +628,7 @@ func validateNewTask(op, teamID string, in NewTask) error {
 		v.status("Status", in.Status)
 	}
 	v.dates(in.Start, in.End)
-	v.tagIDs("TagIDs", in.TagIDs)
+	v.tagIDs(in.TagIDs)
 	return wrap(op, v.Err)
 }
 
@@ -658,7 +658,7 @@ func validateTaskPatch(op, teamID, taskID string, p TaskPatch) error {
 		v.Fail("End", "must not be before Start (%s), got %s", *p.Start, *p.End)
 	}
 	if p.TagIDs != nil {
-		v.tagIDs("TagIDs", *p.TagIDs)
+		v.tagIDs(*p.TagIDs)
 	}
 	return wrap(op, v.Err)
 }
@@ -689,7 +689,7 @@ func validateBoard(op, teamID string, q BoardQuery) error {
 	if q.Match != "" && q.Match != MatchAny && q.Match != MatchAll {
 		v.Fail("Match", "must be any or all; got %q", string(q.Match))
 	}
-	v.tagIDs("TagIDs", q.TagIDs)
+	v.tagIDs(q.TagIDs)
 	if v.Err == nil {
 		_, err := q.EffectiveLimit()
 		v.Err = err

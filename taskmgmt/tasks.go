@@ -113,13 +113,13 @@ func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) err
 
 // ---- tasks
 
-// counterWrites appends the counter updates of d, at most
-// maxCounterWrites, with ADD: they create a missing counter and its three
-// counts. With sharded counters they update the shard of taskID.
 // maxCounterWrites is how many writes counterWrites appends at most: the
 // running total and the day's counter.
 const maxCounterWrites = 2
 
+// counterWrites appends the counter updates of d, at most
+// maxCounterWrites, with ADD: they create a missing counter and its three
+// counts. With sharded counters they update the shard of taskID.
 func (c *core) counterWrites(ws []backend.Write, teamID, taskID string, d delta, today Date) []backend.Write {
 	shard := counterShard(taskID, c.shards)
 	add := func(label string, day Date, by Counts, exp int64) {
