@@ -127,6 +127,7 @@ func (c *core) counterWrites(ws []backend.Write, teamID, taskID string, d delta,
 			return
 		}
 		var u backend.Change
+		u.Grow(2 + len(Statuses))
 		u.Set(attrType, s(typeCounter))
 		for _, st := range Statuses {
 			u.Add(string(st), int64(by.Get(st)))

@@ -183,6 +183,10 @@ type changeOp struct {
 	value types.AttributeValue
 }
 
+// Grow makes room for n more attributes, where the caller knows how many
+// it sets (op otherwise starts with room for four).
+func (c *Change) Grow(n int) { c.ops = slices.Grow(c.ops, n) }
+
 // op appends o, starting with room for a few: most changes have several.
 func (c *Change) op(o changeOp) {
 	if c.ops == nil {
@@ -615,6 +619,9 @@ func failure(t ddb.Table, label string, c Cond, old ddb.Item) *CondError {
 // A failure whose item was withheld (CondError.Withheld) is not reported:
 // what it stands for is unknown, and the operation returns err as it is.
 func Failed(err error, label string) (old ddb.Item, ok bool) {
+	if err == nil {
+		return nil, false // before ce, which errors.As moves to the heap
+	}
 	var ce *CondError
 	if errors.As(err, &ce) && !ce.Withheld && (label == "" || ce.Label == label) {
 		return ce.Old, true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -321,6 +322,9 @@ func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
 		r.left--
 		return tx.Exec(ctx, d.c)
 	})
+	if err == nil {
+		return nil
+	}
 	for _, w := range ws {
 		if old, ok := ddb.ConditionFailed(err, w.Label); ok {
 			return failure(w.Table, w.Label, w.cond, old)
@@ -417,9 +421,36 @@ func (c Change) adds() bool {
 // values read); ddb.Shapes stops growing at its bound.
 var writeShapes ddb.Shapes[string]
 
+// bareShapes holds, for each condition without values (Absent, Exists(nil))
+// on a write without a change (a put, a delete, a check), its prepared
+// expression on the partition key last asked for: the shape of most
+// creates and checks, found without building its key or looking it up in
+// writeShapes. A process with tables of several partition key names
+// replaces the entry and finds the others in writeShapes.
+var bareShapes [condWhen]atomic.Pointer[bareShape]
+
+type bareShape struct {
+	pk string
+	p  *ddb.Prepared
+}
+
 // prepared returns the prepared expression of condition c and change u on
 // table t, and its values: u's, then c's.
 func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeValue) {
+	if (c.kind == condAbsent || c.kind == condExists) && len(c.want) == 0 && u.Empty() {
+		b := &bareShapes[c.kind]
+		if s := b.Load(); s != nil && s.pk == t.PartitionKey {
+			return s.p, nil
+		}
+		p, _ := shaped(t, c, u)
+		b.Store(&bareShape{pk: t.PartitionKey, p: p})
+		return p, nil
+	}
+	return shaped(t, c, u)
+}
+
+// shaped is prepared by way of writeShapes.
+func shaped(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeValue) {
 	names := sortedNames(c.want)
 	var k strings.Builder
 	k.Grow(128)

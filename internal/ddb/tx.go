@@ -189,6 +189,9 @@ func (e *TxCanceledError) Failed(label string) (TxReason, bool) {
 // ConditionFailed reports whether the item with the given label failed its
 // condition, and returns that item as it was (nil when it did not exist).
 func ConditionFailed(err error, label string) (old Item, failed bool) {
+	if err == nil {
+		return nil, false // before ce, which errors.As moves to the heap
+	}
 	var ce *TxCanceledError
 	if !errors.As(err, &ce) {
 		return nil, false
