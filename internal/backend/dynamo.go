@@ -419,7 +419,16 @@ func (c Change) adds() bool {
 // its values, and the change's kinds and names. Names come from the code,
 // except the attributes of an item another writer wrote (a condition on
 // values read); ddb.Shapes stops growing at its bound.
-var writeShapes ddb.Shapes[string]
+//
+// Their names are bare where DynamoDB allows (ddb.BareName): a create's
+// existence checks and a counter's update are as short as the hand-written
+// requests, which name PK, SK or todo as they are. A placeholder costs an
+// entry of ExpressionAttributeNames in every request; the three checks of a
+// task's creation made its request 6% bigger, past a size where the SDK's
+// encoder grows its buffer once more. Queries keep their placeholders: a
+// page cursor binds its query's text, and cursors already issued would
+// read as forged.
+var writeShapes = ddb.Shapes[string]{Bare: true}
 
 // bareShapes holds, for each condition without values (Absent, Exists(nil))
 // on a write without a change (a put, a delete, a check), its prepared

@@ -33,6 +33,17 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 	}
 }
 
+// keyTable creates a table of name keyed by pk and sk, and returns its
+// name.
+func keyTable(t *testing.T, c *dynamodb.Client, name string) string {
+	t.Helper()
+	return ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
+		TableName:            aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{attrS("pk"), attrS("sk")},
+		KeySchema:            keySchema("pk", "sk"),
+	})
+}
+
 // equivTable creates a table (pk, sk) with two GSIs projecting all
 // attributes: "gsi" (gpk, gsk), whose sort keys tie, and "gsi-unique" (gpk,
 // usk), whose sort keys are unique. It returns the client and the ddb
@@ -436,11 +447,7 @@ func comparePages(t *testing.T, ctx context.Context, c *dynamodb.Client, m *memt
 // of cancellations is checked against what DynamoDB really returns.
 func TestTxDynamoDB(t *testing.T) {
 	c := ddbtest.Client(t)
-	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
-		TableName:            aws.String("ddb-tx"),
-		AttributeDefinitions: []types.AttributeDefinition{attrS("pk"), attrS("sk")},
-		KeySchema:            keySchema("pk", "sk"),
-	})
+	name := keyTable(t, c, "ddb-tx")
 	tbl := ddb.Table{Name: name, PartitionKey: "pk", SortKey: "sk"}
 	ctx := t.Context()
 
@@ -529,11 +536,7 @@ func TestTxDynamoDB(t *testing.T) {
 // (nil when there was none).
 func TestItemCalls(t *testing.T) {
 	c := ddbtest.Client(t)
-	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
-		TableName:            aws.String("ddb-item"),
-		AttributeDefinitions: []types.AttributeDefinition{attrS("pk"), attrS("sk")},
-		KeySchema:            keySchema("pk", "sk"),
-	})
+	name := keyTable(t, c, "ddb-item")
 	tbl := ddb.Table{Name: name, PartitionKey: "pk", SortKey: "sk"}
 	ctx := t.Context()
 	pk, v := expression.Name("pk"), expression.Name("v")

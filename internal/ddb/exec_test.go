@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -21,11 +20,7 @@ import (
 func execTable(t *testing.T) (*dynamodb.Client, ddb.Table) {
 	t.Helper()
 	c := ddbtest.Client(t)
-	name := ddbtest.NewTable(t, c, &dynamodb.CreateTableInput{
-		TableName:            aws.String("ddb-exec"),
-		AttributeDefinitions: []types.AttributeDefinition{attrS("pk"), attrS("sk")},
-		KeySchema:            keySchema("pk", "sk"),
-	})
+	name := keyTable(t, c, "ddb-exec")
 	return c, ddb.Table{Name: name, PartitionKey: "pk", SortKey: "sk"}
 }
 

@@ -220,6 +220,9 @@ func DeleteItemPrepared(ctx context.Context, c ddbkit.Client, t Table, key Item,
 // so the cache stops growing at MaxShapes entries, and builds rarer shapes
 // per call. The zero value is ready; it is safe for concurrent use.
 type Shapes[K comparable] struct {
+	// Bare prepares with bare names (Prepared.Bare).
+	Bare bool
+
 	m sync.Map // K → *Prepared
 	n atomic.Int32
 }
@@ -235,6 +238,9 @@ func (s *Shapes[K]) Get(k K, build func() expression.Builder) *Prepared {
 		return p.(*Prepared)
 	}
 	p := MustPrepare(build())
+	if s.Bare {
+		p = p.Bare()
+	}
 	if s.n.Load() >= MaxShapes {
 		return p
 	}
