@@ -138,8 +138,8 @@ func updateFirst[T any](ctx context.Context, c *core, op string, sz sizeRule, k 
 		return zero, wrap(op, err)
 	}
 	cond := func(f backend.Filter) backend.Cond {
-		if mustExist {
-			f = backend.And(backend.Equal(c.t.PartitionKey, ddb.S(k.PK)), f)
+		if mustExist { // the partition key is there: the item is
+			f = backend.And(backend.Present(c.t.PartitionKey), f)
 		}
 		return backend.When(f)
 	}
