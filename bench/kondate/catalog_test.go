@@ -419,7 +419,7 @@ func benchProfile(b *testing.B) {
 					ConditionExpression:      aws.String("attribute_exists(#c) AND NOT #c = :null"),
 					ExpressionAttributeNames: names("#u", "updatedAt", "#c", "createdAt", "#d", "displayName"),
 					ExpressionAttributeValues: map[string]types.AttributeValue{":u": s(now), ":c": s(now), ":d": s(name),
-						":null": &types.AttributeValueMemberNULL{Value: true}},
+						":null": null},
 					ReturnValues: types.ReturnValueAllNew, ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld})
 				if err != nil {
 					return err
@@ -559,8 +559,10 @@ func benchNotifications(b *testing.B) {
 	compare(b, "MarkNotificationRead", handlers{"UpdateItem": attrsOf(notification(1))}, func(e *env) (d, hw, g func(int) error) {
 		return func(int) error { _, err := e.s.MarkNotificationRead(ctx, userID, created+"#"+nid); return err },
 			func(int) error {
-				_, err := hwUpdate[notificationRow](e.c, userPK, nsk, true, "SET #r = if_not_exists(#r, :r)",
-					names("#r", "readAt"), map[string]types.AttributeValue{":r": s(stamp(time.Now()))})
+				// As kondate's: the first read wins, and a NULL readAt
+				// counts as none (see unsetOnce).
+				_, err := hwUpdateIf[notificationRow](e.c, userPK, nsk, unsetOnce, "SET #d = :d",
+					names("#pk", "PK", "#d", "readAt"), map[string]types.AttributeValue{":d": s(stamp(time.Now())), ":null": null})
 				return err
 			},
 			func(int) error {

@@ -132,6 +132,7 @@ var (
 	pkNames   = map[string]string{"#pk": "PK"}
 	exists    = aws.String("attribute_exists(#pk)")
 	notExists = aws.String("attribute_not_exists(#pk)")
+	null      = &types.AttributeValueMemberNULL{Value: true}
 )
 
 func hwGet[T any](c *dynamodb.Client, pk, sk string) (T, error) {
@@ -207,12 +208,22 @@ func hwPut(c *dynamodb.Client, row any) error {
 // hwUpdate applies a SET expression, on an existing item when mustExist,
 // and decodes the item as written.
 func hwUpdate[T any](c *dynamodb.Client, pk, sk string, mustExist bool, set string, names map[string]string, values map[string]types.AttributeValue) (T, error) {
+	cond := ""
+	if mustExist {
+		names["#pk"] = "PK"
+		cond = *exists
+	}
+	return hwUpdateIf[T](c, pk, sk, cond, set, names, values)
+}
+
+// hwUpdateIf is UpdateItem of set on condition cond ("" for none), asking
+// for the item as it was when cond fails, as kondate's updates do.
+func hwUpdateIf[T any](c *dynamodb.Client, pk, sk, cond, set string, names map[string]string, values map[string]types.AttributeValue) (T, error) {
 	var row T
 	in := &dynamodb.UpdateItemInput{TableName: tableName, Key: key(pk, sk), UpdateExpression: aws.String(set),
 		ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnValues: types.ReturnValueAllNew}
-	if mustExist {
-		names["#pk"] = "PK"
-		in.ConditionExpression = exists
+	if cond != "" {
+		in.ConditionExpression = aws.String(cond)
 		in.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
 	}
 	out, err := c.UpdateItem(ctx, in)
@@ -222,6 +233,11 @@ func hwUpdate[T any](c *dynamodb.Client, pk, sk string, mustExist bool, set stri
 	err = attributevalue.UnmarshalMap(out.Attributes, &row)
 	return row, err
 }
+
+// unsetOnce is the condition of kondate's first write of attribute #d
+// (updateFirst): the item exists, and #d is missing or NULL, which the
+// seed's app writes for "not yet" and if_not_exists would keep.
+const unsetOnce = "attribute_exists(#pk) AND (attribute_not_exists(#d) OR #d = :null)"
 
 // hwRemove reads the item, then deletes it if it is still there: the read
 // tells a repeated delete from a missing item, as ddbkit's does.
