@@ -430,15 +430,15 @@ func (c Change) adds() bool {
 // read as forged.
 var writeShapes = ddb.Shapes[string]{Bare: true}
 
-// bareShapes holds, for each condition without values (Absent, Exists(nil))
-// on a write without a change (a put, a delete, a check), its prepared
-// expression on the partition key last asked for: the shape of most
-// creates and checks, found without building its key or looking it up in
-// writeShapes. A process with tables of several partition key names
-// replaces the entry and finds the others in writeShapes.
-var bareShapes [condWhen]atomic.Pointer[bareShape]
+// keyOnlyShapes holds, for each condition on the key alone (Absent,
+// Exists(nil)) of a write without a change (a put, a delete, a check),
+// its prepared expression on the partition key last asked for: the shape
+// of most creates and checks, found without building its key or looking
+// it up in writeShapes. A process with tables of several partition key
+// names replaces the entry and finds the others in writeShapes.
+var keyOnlyShapes [condWhen]atomic.Pointer[keyOnlyShape]
 
-type bareShape struct {
+type keyOnlyShape struct {
 	pk string
 	p  *ddb.Prepared
 }
@@ -447,12 +447,12 @@ type bareShape struct {
 // table t, and its values: u's, then c's.
 func prepared(t ddb.Table, c Cond, u Change) (*ddb.Prepared, []types.AttributeValue) {
 	if (c.kind == condAbsent || c.kind == condExists) && len(c.want) == 0 && u.Empty() {
-		b := &bareShapes[c.kind]
+		b := &keyOnlyShapes[c.kind]
 		if s := b.Load(); s != nil && s.pk == t.PartitionKey {
 			return s.p, nil
 		}
 		p, _ := shaped(t, c, u)
-		b.Store(&bareShape{pk: t.PartitionKey, p: p})
+		b.Store(&keyOnlyShape{pk: t.PartitionKey, p: p})
 		return p, nil
 	}
 	return shaped(t, c, u)

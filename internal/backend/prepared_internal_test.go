@@ -8,7 +8,7 @@ import (
 
 // TestPreparedNames holds the expressions of writes to their tables'
 // names: bare where DynamoDB reads them bare, placeholders otherwise, and
-// the shapes bareShapes keeps per condition never carried over to a table
+// the shapes keyOnlyShapes keeps per condition never carried over to a table
 // whose partition key is named otherwise.
 func TestPreparedNames(t *testing.T) {
 	var change Change

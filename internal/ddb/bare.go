@@ -4,15 +4,20 @@ import "strings"
 
 // BareName reports whether DynamoDB reads attribute name n written as it
 // is in an expression, without an ExpressionAttributeNames placeholder: a
-// letter, then letters, digits and underscores, and not one of DynamoDB's
-// reserved words (in any case) nor a function or keyword of the
-// expression grammar. DynamoDB documents its reserved words as a fixed
-// list (developerguide/ReservedWords.html, copied into reservedList);
-// TestReservedWordsDynamoDB holds each of them to DynamoDB Local, which
-// refuses it bare, and every store's suite on DynamoDB Local sends the
-// names ddbkit writes bare.
+// letter, then letters, digits and underscores, at most maxBareLen bytes,
+// and neither one of DynamoDB's reserved words (in any case) nor a
+// function or keyword of the expression grammar. The bound keeps a long
+// name of another writer's item, in a condition on values read, from
+// taking an expression past DynamoDB's 4 KB.
+//
+// DynamoDB documents its reserved words as a fixed list
+// (developerguide/ReservedWords.html, copied into reservedList).
+// TestReservedWordsDynamoDB holds the list to DynamoDB Local, which
+// refuses all but two of its words bare (those two keep their
+// placeholders all the same), and every store's suite on DynamoDB Local
+// sends the names ddbkit writes bare.
 func BareName(n string) bool {
-	if n == "" || !isLetter(n[0]) {
+	if n == "" || len(n) > maxBareLen || !isLetter(n[0]) {
 		return false
 	}
 	for i := 1; i < len(n); i++ {
@@ -103,6 +108,9 @@ var reservedWords = func() map[string]struct{} {
 	}
 	return m
 }()
+
+// maxBareLen bounds the names BareName allows.
+const maxBareLen = 64
 
 // maxReservedLen is the length of the longest of reservedWords: a longer
 // name is none of them.
