@@ -18,7 +18,9 @@ import (
 )
 
 // bareNames are names that DynamoDB reads bare, as the seeds' tables name
-// their attributes; notBare are names it refuses bare.
+// their attributes. notBare keep their placeholders: DynamoDB refuses most
+// of them bare; the grammar's function names, a leading underscore and
+// names over 64 bytes are kept out to be safe.
 var (
 	bareNames = []string{"PK", "pk", "SK", "GSI1PK", "expiresAt", "team_task_discription", "status_group1",
 		"todo", "doing", "done", "A1", "a_b_c", "attribute_existsx", strings.Repeat("x", 64)}
