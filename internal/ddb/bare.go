@@ -25,9 +25,6 @@ func BareName(n string) bool {
 			return false
 		}
 	}
-	if len(n) > maxReservedLen {
-		return true
-	}
 	_, reserved := reservedWords[strings.ToUpper(n)]
 	return !reserved
 }
@@ -111,10 +108,6 @@ var reservedWords = func() map[string]struct{} {
 
 // maxBareLen bounds the names BareName allows.
 const maxBareLen = 64
-
-// maxReservedLen is the length of the longest of reservedWords: a longer
-// name is none of them.
-const maxReservedLen = len("ATTRIBUTE_NOT_EXISTS")
 
 // grammarWords are the expression grammar's functions, and the keyword
 // REMOVE, which DynamoDB's list of reserved words leaves out.
