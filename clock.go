@@ -36,7 +36,9 @@ type IDGenerator func() string
 // NewUUIDv4 returns a random (version 4) UUID string.
 func NewUUIDv4() string { return uuid.NewString() }
 
-// NewUUIDv7 returns a time-ordered (version 7) UUID string.
+// NewUUIDv7 returns a time-ordered (version 7) UUID string stamped with the
+// wall clock. A store's default generator is NewUUIDv7s(Options.Clock)
+// instead, which follows the store's clock.
 func NewUUIDv7() string { return uuid.Must(uuid.NewV7()).String() }
 
 // SeededUUIDv4 returns an IDGenerator of version 4 UUIDs drawn from a

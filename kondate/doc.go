@@ -116,7 +116,7 @@
 //
 // # IDs and times
 //
-// IDs are ULIDs (NewULIDs), made by the store from its clock and monotonic
+// IDs are ULIDs (ddbkit.NewULIDs), made by the store from its clock and monotonic
 // within a millisecond, so a key that ends with an ID sorts in creation
 // order: "newest first" is the sort key order, descending. Times are
 // written as ISO 8601 UTC with exactly three fractional digits

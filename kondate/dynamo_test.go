@@ -49,8 +49,8 @@ var start = time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC)
 
 func deterministic(o *kondate.Options) {
 	o.Clock = ddbkit.StepClock(start, time.Second)
-	o.NewID = kondate.SeededULIDs(7, o.Clock)
-	o.NewShareID = kondate.SeededULIDs(11, o.Clock)
+	o.NewID = ddbkit.SeededULIDs(7, o.Clock)
+	o.NewShareID = ddbkit.SeededULIDs(11, o.Clock)
 }
 
 func rawItem(t *testing.T, c *dynamodb.Client, table, pk, sk string) map[string]types.AttributeValue {

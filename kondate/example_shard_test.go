@@ -18,7 +18,7 @@ import (
 func ExampleOptions_catalogShards() {
 	ctx := context.Background()
 	clock := ddbkit.StepClock(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC), time.Second)
-	ids := kondate.SeededULIDs(1, clock)
+	ids := ddbkit.SeededULIDs(1, clock)
 	before := kondate.NewMemoryStore(kondate.AllIndexes, func(o *kondate.Options) { o.Clock, o.NewID = clock, ids })
 	for _, title := range []string{"肉じゃが", "カレー"} {
 		r, _ := before.CreateRecipe(ctx, "u_01", kondate.NewRecipe{Title: title})

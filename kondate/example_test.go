@@ -16,7 +16,7 @@ import (
 // per reading of the clock from 2026-02-09 10:00 UTC, the seed's day.
 func stepClock(o *kondate.Options) {
 	o.Clock = ddbkit.StepClock(time.Date(2026, 2, 9, 10, 0, 0, 0, time.UTC), time.Second)
-	o.NewID = kondate.SeededULIDs(1, o.Clock)
+	o.NewID = ddbkit.SeededULIDs(1, o.Clock)
 }
 
 func Example() {

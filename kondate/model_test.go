@@ -66,8 +66,8 @@ func modelPair(t *testing.T, faults bool, more ...func(*kondate.Options)) *difft
 		o.TableName, o.Clock = table, clock.Now
 		kondate.AllIndexes(o)
 		// A generator per store, same seeds.
-		o.NewID = kondate.SeededULIDs(7, clock.Now)
-		o.NewShareID = kondate.SeededULIDs(11, clock.Now)
+		o.NewID = ddbkit.SeededULIDs(7, clock.Now)
+		o.NewShareID = ddbkit.SeededULIDs(11, clock.Now)
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
 		for _, fn := range more {
 			fn(o)

@@ -27,7 +27,7 @@ type Options struct {
 	// is time.Now.
 	Clock ddbkit.Clock
 	// NewID makes IDs. The default makes ULIDs stamped with Clock
-	// (NewULIDs), as the seed's IDs are.
+	// (ddbkit.NewULIDs), as the seed's IDs are.
 	NewID ddbkit.IDGenerator
 	// Retry bounds the retries of every operation: a read-modify-write
 	// (ApplySet, PromoteNextPlan, DeleteFridgeItem, RestoreFridgeItem) that
@@ -124,7 +124,7 @@ func newOptions(optFns []func(*Options)) Options {
 		fn(&o)
 	}
 	if o.NewID == nil {
-		o.NewID = NewULIDs(o.Clock)
+		o.NewID = ddbkit.NewULIDs(o.Clock)
 	}
 	if o.NewShareID == nil {
 		o.NewShareID = randomShareID

@@ -134,8 +134,8 @@ func TestShardedCatalogSwitchDynamo(t *testing.T) {
 // writes after the legacy one.
 func later(o *kondate.Options) {
 	o.Clock = ddbkit.StepClock(start.Add(time.Hour), time.Second)
-	o.NewID = kondate.SeededULIDs(8, o.Clock)
-	o.NewShareID = kondate.SeededULIDs(12, o.Clock)
+	o.NewID = ddbkit.SeededULIDs(8, o.Clock)
+	o.NewShareID = ddbkit.SeededULIDs(12, o.Clock)
 }
 
 // testShardedSwitch switches a live catalog to 4 shards: the entries

@@ -23,8 +23,8 @@ type fixture struct {
 func seeded(seed uint64, name string) func(*kondate.Options) {
 	return func(o *kondate.Options) {
 		o.TableName = name
-		o.NewID = kondate.SeededULIDs(seed, time.Now)
-		o.NewShareID = kondate.SeededULIDs(seed+100, time.Now)
+		o.NewID = ddbkit.SeededULIDs(seed, time.Now)
+		o.NewShareID = ddbkit.SeededULIDs(seed+100, time.Now)
 		kondate.AllIndexes(o)
 	}
 }

@@ -20,7 +20,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z
 
 // newIDs is the ID generator of the hand-written and guregu creates: the
 // same ULIDs as kondate's.
-func newIDs() ddbkit.IDGenerator { return kondate.NewULIDs(time.Now) }
+func newIDs() ddbkit.IDGenerator { return ddbkit.NewULIDs(time.Now) }
 
 // getBench compares a GetItem of one row at userPK / sk.
 func getBench[T any](b *testing.B, name string, row T, sk string, call func(e *env) error) {

@@ -147,7 +147,7 @@ func BenchmarkKondatePage(b *testing.B) {
 				if s == nil || l.group == "" {
 					s = kondate.NewMemoryStore(kondate.AllIndexes, func(o *kondate.Options) {
 						clock := ddbkit.StepClock(createdAt, time.Millisecond)
-						o.Clock, o.NewID = clock, kondate.SeededULIDs(1, clock)
+						o.Clock, o.NewID = clock, ddbkit.SeededULIDs(1, clock)
 					})
 					for i := range n {
 						if err := l.add(s, i); err != nil {

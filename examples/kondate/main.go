@@ -107,7 +107,7 @@ func run(ctx context.Context, endpoint, table, region string, monday time.Time) 
 	}
 
 	// A new user every run, so that a rerun on the same table starts empty.
-	user := "u_" + kondate.NewULIDs(time.Now)()
+	user := "u_" + ddbkit.NewULIDs(time.Now)()
 	prof, err := s.UpdateProfile(ctx, user, kondate.ProfilePatch{DisplayName: ptr("はなこ")})
 	if err != nil {
 		return err

@@ -112,7 +112,7 @@ func testScopedKeys(t *testing.T, newStore NewStore) {
 func testFilterBudget(t *testing.T, newStore NewStore) {
 	s := newStore(t, kondate.AllIndexes, func(o *kondate.Options) {
 		o.Clock = ddbkit.StepClock(Start, time.Millisecond)
-		o.NewID = kondate.SeededULIDs(1, o.Clock)
+		o.NewID = ddbkit.SeededULIDs(1, o.Clock)
 		o.FilterBudget = 5
 	})
 	ctx := t.Context()

@@ -71,8 +71,8 @@ func fixed(t *testing.T, newStore NewStore) kondate.Store {
 	t.Helper()
 	return newStore(t, kondate.AllIndexes, func(o *kondate.Options) {
 		o.Clock = ddbkit.StepClock(Start, time.Millisecond)
-		o.NewID = kondate.SeededULIDs(1, o.Clock)
-		o.NewShareID = kondate.SeededULIDs(2, o.Clock)
+		o.NewID = ddbkit.SeededULIDs(1, o.Clock)
+		o.NewShareID = ddbkit.SeededULIDs(2, o.Clock)
 	})
 }
 
