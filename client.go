@@ -10,6 +10,15 @@ import (
 // have the exact signatures of *dynamodb.Client, so pass one directly, or wrap
 // it (for tracing, counting or fault injection) with any type that has these
 // methods.
+//
+// A store's RetryPolicy is the only retry loop between its methods and
+// DynamoDB: every call a store makes passes an option that sets the call's
+// Retryer to aws.NopRetryer, so however the *dynamodb.Client was built
+// (config.LoadDefaultConfig gives the SDK's standard retryer), a call to a
+// dead endpoint or one DynamoDB keeps throttling costs at most
+// RetryPolicy.MaxAttempts HTTP attempts. A wrapper should pass the
+// options it is given on to the client it wraps; a wrapper that retries by
+// itself does so inside each of the store's attempts, multiplying them.
 type Client interface {
 	GetItem(ctx context.Context, params *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	PutItem(ctx context.Context, params *dynamodb.PutItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)

@@ -30,9 +30,10 @@ type Dynamo struct {
 var _ Backend = (*Dynamo)(nil)
 
 // NewDynamo returns the backend on c for ts, retrying within b and
-// reading clock for TTL (time.Now when nil).
+// reading clock for TTL (time.Now when nil). Its calls turn the SDK's own
+// retries off (ddb.OneLoop): b is the only retry loop.
 func NewDynamo(c ddbkit.Client, b ddb.Backoff, clock Clock, ts ...Table) *Dynamo {
-	return &Dynamo{c: c, b: b, clock: clock, tables: tablesOf(ts)}
+	return &Dynamo{c: ddb.OneLoop(c), b: b, clock: clock, tables: tablesOf(ts)}
 }
 
 // retry runs fn, one call, within the retry policy. An ended context is
