@@ -47,6 +47,17 @@ var (
 	ErrSchemaMismatch = errors.New("schema mismatch")
 )
 
+// ErrIdempotencyKeyReused reports a write made under an idempotency key
+// (WithIdempotencyKey) that the key's window had already seen with other
+// writes: the caller reused the key for another request. It is a
+// refinement of ErrConflict, which it also matches, so a handler that maps
+// ErrConflict to 409 keeps working; one that tells a reused key apart
+// (422 Unprocessable Entity, as the IETF Idempotency-Key draft suggests)
+// checks it first. Both stores return it, with the same text. It is not
+// one of Sentinels: an error that matches it matches ErrConflict as its one
+// sentinel. On DynamoDB its cause is *types.IdempotentParameterMismatchException.
+var ErrIdempotencyKeyReused = fmt.Errorf("%w: the idempotency key was already used for another request", ErrConflict)
+
 // sentinels lists every sentinel, in the order above.
 var sentinels = [...]error{ErrNotFound, ErrAlreadyExists, ErrConflict, ErrPermissionDenied,
 	ErrInvalidArgument, ErrInvalidCursor, ErrCorruptItem, ErrUnavailable, ErrSchemaMismatch}

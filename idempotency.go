@@ -16,9 +16,10 @@ type idempotencyKey struct{}
 //
 // Past ten minutes DynamoDB forgets the token, and a repeat is a new
 // request. A repeat whose writes differ (a create makes a fresh ID and
-// timestamp every time) fails with ErrConflict: DynamoDB refuses to reuse
-// a token for different writes (IdempotentParameterMismatch). The memory
-// stores keep the same promise. DynamoDB Local keeps tokens for as long
+// timestamp every time) fails with ErrIdempotencyKeyReused, which also
+// matches ErrConflict: DynamoDB refuses to reuse a token for different
+// writes (IdempotentParameterMismatch). The memory stores keep the same
+// promise, with the same error. DynamoDB Local keeps tokens for as long
 // as it runs, not ten minutes.
 //
 // A key is scoped: the token is SHA-256 over the table, the operation, the

@@ -46,7 +46,8 @@ func Classify(err error) error {
 
 // KeyReused is the error of a write whose ClientRequestToken, made from a
 // caller's idempotency key, already committed other writes within
-// DynamoDB's 10-minute window. It matches ddbkit.ErrConflict. Its text is
+// DynamoDB's 10-minute window. It matches ddbkit.ErrIdempotencyKeyReused
+// and so ddbkit.ErrConflict. Its text is
 // the same whoever reports it (DynamoDB's IdempotentParameterMismatch,
 // passed as cause and reachable with errors.As, or a memory store's
 // emulation, with a nil cause), so both stores give the same error.
@@ -55,10 +56,12 @@ func KeyReused(cause error) error { return &keyReused{cause: cause} }
 type keyReused struct{ cause error }
 
 func (e *keyReused) Error() string {
-	return "conflict: the idempotency key was already used, within DynamoDB's 10-minute window, for different writes"
+	return ddbkit.ErrIdempotencyKeyReused.Error() + " (different writes under the same key within DynamoDB's 10-minute window); use a new key for a new request"
 }
 
-func (e *keyReused) Is(target error) bool { return target == ddbkit.ErrConflict }
+func (e *keyReused) Is(target error) bool {
+	return target == ddbkit.ErrIdempotencyKeyReused || target == ddbkit.ErrConflict
+}
 
 func (e *keyReused) Unwrap() error { return e.cause }
 

@@ -388,6 +388,9 @@ var txCases = []testCase{
 		before := snapshot(t, h)
 		err := h.Backend.Tx(ctx, backend.NewRun(ctx, scope(h, "P"), b), ws[:1])
 		wantErr(t, "Tx of other writes under the same key", err, ddbkit.ErrConflict)
+		if !is(err, ddbkit.ErrIdempotencyKeyReused) {
+			t.Errorf("Tx of other writes under the same key: %v, want it to match ErrIdempotencyKeyReused", err)
+		}
 		wantUnchanged(t, "a reused key", h, before)
 		err = h.Backend.Tx(ctx, backend.NewRun(ctx, scope(h, "P2"), b), ws)
 		wantCond(t, "the same writes in another scope", err, "new", item(h.Main, "P", "new"))
