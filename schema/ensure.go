@@ -63,6 +63,7 @@ func (e *ensurer) run(ctx context.Context) ([]Change, error) {
 	}
 	var changes []Change
 	existed := desc != nil
+	created := false
 	if desc == nil {
 		create := e.change(ActionCreateTable, createDetail(e.d.Input))
 		if e.o.PlanOnly {
@@ -82,6 +83,7 @@ func (e *ensurer) run(ctx context.Context) ([]Change, error) {
 		if made {
 			changes = append(changes, create)
 		}
+		created = made
 	}
 	// An existing table may be CREATING, or UPDATING with another caller's
 	// index; DynamoDB refuses an update until it is done. A plan reads the
@@ -95,7 +97,12 @@ func (e *ensurer) run(ctx context.Context) ([]Change, error) {
 	if err != nil {
 		return changes, err
 	}
-	changes = append(changes, notes...)
+	if !created {
+		// Notes are on what a table's owner chose. A table this call
+		// created is the definition's: whatever its description leaves out
+		// (DynamoDB Local reports no encryption) is nobody's choice.
+		changes = append(changes, notes...)
+	}
 	if e.o.PlanOnly || (existed && !e.o.Apply) {
 		// An existing table belongs to its owner (a stack, say): what it
 		// lacks is reported, not added, unless the caller asks. A missing
