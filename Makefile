@@ -6,6 +6,11 @@
 GO ?= go
 PKGS := ./... ./ddbtest/... ./bench/...
 
+# STATICCHECK runs staticcheck at a fixed version through "go run", so that
+# it stays out of go.mod (users never build it) and every machine runs the
+# same checks.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 # timeout bounds "docker info" where coreutils has it.
 TIMEOUT := $(if $(shell command -v timeout 2>/dev/null),timeout 10)
 
@@ -26,7 +31,7 @@ dynamodb_env = \
 		echo "make: DynamoDB Local: $$DYNAMODB_LOCAL_JAR" >&2; \
 	fi
 
-.PHONY: test consumer-test diff bench fmt-check vet deps-check tidy
+.PHONY: test consumer-test diff bench fmt-check vet staticcheck deps-check api tidy
 
 # test runs every test against DynamoDB Local; DDBTEST_REQUIRED=1 turns a
 # missing DynamoDB Local into a failure instead of a skip. Then it tests
@@ -36,7 +41,13 @@ dynamodb_env = \
 # that breaks one (a stub that no longer matches the calls) fails here.
 # -timeout: a package's tests wait on DynamoDB Local, which a busy
 # machine slows several times over; go test's default of 10m is too tight.
-test: fmt-check vet deps-check
+# Two guards keep the API honest: TestAPI (internal/apicheck) fails when
+# the exported API differs from its record, api/*.txt, so that no change
+# of it goes unseen or without its CHANGELOG line ("make api" rewrites the
+# record); staticcheck fails on dead code and, through SA1019, on any use
+# of a deprecated name inside the repository, so that every caller moves
+# to the new name in the commit that deprecates the old one.
+test: fmt-check vet staticcheck deps-check
 	@$(dynamodb_env); \
 	DDBTEST_REQUIRED=1 $(GO) test -race -count=1 -timeout 30m $(PKGS) && \
 	DDBTEST_REQUIRED=1 $(GO) test -short -count=1 -run='^$$' -bench=. -benchtime=1x ./bench/... >/dev/null && \
@@ -81,6 +92,16 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+
+# staticcheck runs its default checks over the three modules. Its first run
+# takes a few minutes; its cache makes the next ones quick.
+staticcheck:
+	$(STATICCHECK) $(PKGS)
+
+# api rewrites api/ddbkit.txt and api/ddbtest.txt, the record of the
+# exported API that TestAPI holds the code to (internal/apicheck says how).
+api:
+	$(GO) run ./internal/apicheck/cmd/api
 
 # deps-check keeps Docker, testcontainers and the benchmarks' baseline
 # (guregu/dynamo) out of what users build: only ddbtest and bench may

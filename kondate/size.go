@@ -1,7 +1,6 @@
 package kondate
 
 import (
-	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"maps"
@@ -73,15 +72,4 @@ func (r sizeRule) checkChange(t ddb.Table, k itemKey, u backend.Change) error {
 	item := k.Item(t)
 	maps.Copy(item, u.Values())
 	return r.check(item)
-}
-
-// fits is the memory backend's emulation of DynamoDB's own refusal of an
-// item over 400 KB, for a write the shared check could not see whole (an
-// update of an item another writer made large).
-func fits(item ddb.Item) error {
-	if item == nil || ddb.ItemSize(item) <= ddb.MaxItemSize {
-		return nil
-	}
-	return ddbkit.Invalid("item", "the item would be %d bytes, over DynamoDB's limit of %d bytes (400 KB); shorten its longest fields",
-		ddb.ItemSize(item), ddb.MaxItemSize)
 }

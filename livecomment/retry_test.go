@@ -12,11 +12,6 @@ import (
 	"github.com/ddbkit/ddbkit/livecomment"
 )
 
-// allOps are the operations of ddbkit.Client, on each of which
-// TestRetryBound injects endless throttling.
-var allOps = []string{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query",
-	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems"}
-
 // TestRetryBound runs every operation of the DynamoDB store, Broadcast's
 // store calls included, against a client that always throttles and one
 // that always conflicts, with RetryPolicy{MaxAttempts: 3}: each step of an

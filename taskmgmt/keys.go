@@ -26,8 +26,6 @@ const (
 // itemKey is the primary key of one item.
 type itemKey struct{ pk, sk string }
 
-func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
-
 func join(segs ...string) string { return strings.Join(segs, keys.Sep) }
 
 func userPK(userID string) string { return join(segUser, userID) }

@@ -818,8 +818,6 @@ type delta struct {
 	day Counts // today's counter: transitions into each status
 }
 
-func (d delta) zero() bool { return d == delta{} }
-
 func createDelta(s Status) delta { return delta{all: Counts{}.add(s, 1), day: Counts{}.add(s, 1)} }
 
 func moveDelta(from, to Status) delta {

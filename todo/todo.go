@@ -407,17 +407,6 @@ func (p TodoPatch) apply(t Todo) Todo {
 	return t
 }
 
-// apply returns c with patch applied.
-func (p CategoryPatch) apply(c Category) Category {
-	if p.Name != nil {
-		c.Name = *p.Name
-	}
-	if p.Color != nil {
-		c.Color = *p.Color
-	}
-	return c
-}
-
 // The prologue of every operation, shared by both stores: validate the
 // input, then build the key, with errors wrapped for op. Keeping it in one
 // place is what makes the stores refuse the same inputs with the same errors.

@@ -45,8 +45,6 @@ func plain(v string) bool {
 // itemKey is the primary key of one item.
 type itemKey struct{ pk, sk string }
 
-func (k itemKey) item(t ddb.Table) ddb.Item { return t.Key(k.pk, k.sk) }
-
 // wardrobePK is W#<wardrobeId>, followed by more segments for the
 // wardrobe's collections.
 func wardrobePK(wardrobeID string, more ...keys.Segment) (string, error) {

@@ -655,12 +655,6 @@ func (w worn) patched(p TemplatePatch) worn {
 	return w
 }
 
-// withStatus returns w in status s, with deletedAt (zero unless DELETED).
-func (w worn) withStatus(s Status, deletedAt time.Time) worn {
-	w.status, w.deletedAt = s, deletedAt
-	return w
-}
-
 // deletedAt is the deletedAt of an item moving to status s: now for
 // DELETED, zero otherwise. Both stores read the clock here, whether or not
 // the item changes, so they stamp the same times.

@@ -92,7 +92,6 @@ func pagesOf[T any](n int, row func(int) T, keyAttrs ...string) bench.Handler {
 
 var (
 	tableKey = []string{"PK", "SK"}
-	gsi1Key  = []string{"PK", "SK", "GSI1PK", "GSI1SK"}
 	gsi2Key  = []string{"PK", "SK", "GSI2PK", "GSI2SK"}
 	gsi3Key  = []string{"PK", "SK", "GSI3PK", "GSI3SK"}
 )

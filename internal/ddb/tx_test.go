@@ -19,10 +19,9 @@ import (
 
 var (
 	tblA = ddb.Table{Name: "a", PartitionKey: "pk", SortKey: "sk"}
-	tblB = ddb.Table{Name: "b", PartitionKey: "pk", SortKey: "sk"}
 )
 
-// item returns an item of tblA/tblB with key (pk, sk) and one more attribute.
+// item returns an item of tblA with key (pk, sk) and one more attribute.
 func item(pk, sk string) ddb.Item {
 	return ddb.Item{"pk": ddb.S(pk), "sk": ddb.S(sk), "v": ddb.S("value of " + sk)}
 }

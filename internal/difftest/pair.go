@@ -188,6 +188,8 @@ func SameRaw[S any](t TB, p *Pair[S]) {
 
 // compare runs call on both stores and returns the memory store's results
 // and how the two differ ("" when they don't).
+//
+//lint:ignore ST1008 the error is call's result, compared like the value; the string is compare's own answer.
 func compare[S, R any](p *Pair[S], call func(S) (R, error)) (R, error, string) {
 	if p.Clock != nil {
 		p.Clock.Advance(cmp.Or(p.Clock.Step, time.Second))
@@ -214,6 +216,7 @@ func orNone(s string) string {
 	return s
 }
 
+//lint:ignore ST1008 the error is call's result; panicked, last, is what protect adds.
 func protect[S, R any](s S, call func(S) (R, error)) (v R, err error, panicked string) {
 	defer func() {
 		if r := recover(); r != nil {
