@@ -303,6 +303,36 @@ func TestEnsureCreates(t *testing.T) {
 	}
 }
 
+// TestEnsureCreatesWithoutNotes: Ensure notes nothing on a table it has
+// just created, even where the table's description differs from the
+// definition in an owner's choice (DynamoDB Local reports no encryption);
+// on the next call, on a table it did not create, it notes it.
+func TestEnsureCreatesWithoutNotes(t *testing.T) {
+	c := ddbtest.Client(t)
+	name := ddbtest.UniqueName("schema-create-sse")
+	dropAfter(t, c, name)
+	d := orders(name)
+	d.Input.SSESpecification = &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms}
+	changes, err := schema.Ensure(t.Context(), c, d, fast)
+	if err != nil {
+		t.Fatalf("Ensure() error = %v", err)
+	}
+	if got := actions(changes); len(changes) != 1 || changes[0].Action != schema.ActionCreateTable {
+		t.Errorf("Ensure() of a missing table = %q; want only %q", got, schema.ActionCreateTable)
+	}
+	out, err := c.DescribeTable(t.Context(), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatalf("DescribeTable: %v", err)
+	}
+	if out.Table.SSEDescription != nil {
+		return // this DynamoDB reports encryption: the note below would not be made
+	}
+	changes, err = schema.Ensure(t.Context(), c, d, fast)
+	if err != nil || len(changes) != 1 || changes[0].Action != schema.ActionNote {
+		t.Errorf("Ensure() of the existing table = %q, %v; want one note, nil", actions(changes), err)
+	}
+}
+
 // TestEnsureAddsGSIs starts from a legacy table without two of the
 // definition's GSIs and with one it does not name.
 func TestEnsureAddsGSIs(t *testing.T) {
