@@ -5,8 +5,8 @@
 // unit tests. A conformance suite per domain holds both to the same
 // results, errors, order and page boundaries.
 //
-// Each domain writes its operations once, over one item backend
-// (internal/backend) with a DynamoDB and a memory implementation; the two
+// Each domain writes its operations once, over one item backend (an
+// internal package) with a DynamoDB and a memory implementation; the two
 // stores differ only in the backend they hold. Retries, idempotency
 // tokens, context handling and the emulation of DynamoDB's semantics
 // (conditions, transactions, GSIs, pages, TTL) live in the backend, once,
