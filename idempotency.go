@@ -1,8 +1,17 @@
 package ddbkit
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 type idempotencyKey struct{}
+
+// IdempotencyWindow is how long a store remembers the result of a write
+// made under an idempotency key (see WithIdempotencyKey): within it, a
+// repeat with the same key and input returns the first call's result; past
+// it, the same key is a new request. It is Stripe's window for its keys.
+const IdempotencyWindow = 24 * time.Hour
 
 // WithIdempotencyKey returns a context that makes the writes of the store
 // call made with it idempotent under key, such as the Idempotency-Key header

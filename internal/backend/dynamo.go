@@ -176,6 +176,9 @@ func (d *Dynamo) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 // anyone else wrote (identical or not) fails the condition. PutNew
 // retries itself: one retry loop.
 func (d *Dynamo) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.Item) error {
+	if recording(ctx) { // with the caller's idempotency record (Keyed)
+		return d.Tx(ctx, NewRun(ctx, s, d.b), []Write{PutNew("", t, item)})
+	}
 	if err := live(ctx); err != nil {
 		return err
 	}
@@ -288,6 +291,11 @@ func (d *Dynamo) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
 // counted across r's builds (see RMW), so that the whole run stays within
 // the retry policy.
 func (d *Dynamo) Tx(ctx context.Context, r *Run, ws []Write) error {
+	ws, recorded := withRecord(ctx, ws)
+	return recorded(d.tx(ctx, r, ws))
+}
+
+func (d *Dynamo) tx(ctx context.Context, r *Run, ws []Write) error {
 	if err := checkWrites(ws); err != nil {
 		return err
 	}

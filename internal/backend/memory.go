@@ -500,7 +500,8 @@ func binding(t Table, f Filter) string {
 // Create implements Backend.Create: a one-item transaction, as the
 // DynamoDB backend's Create is.
 func (m *Memory) Create(ctx context.Context, s ddb.Scope, t ddb.Table, item ddb.Item) error {
-	return m.apply(ctx, s, []Write{PutNew("", t, item)}, nil)
+	ws, recorded := withRecord(ctx, []Write{PutNew("", t, item)})
+	return recorded(m.apply(ctx, s, ws, nil))
 }
 
 // Put implements Backend.Put.
@@ -852,10 +853,11 @@ func (m *Memory) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 // DynamoDB backend's first call does (more when throttling is emulated),
 // and applies ws.
 func (m *Memory) Tx(ctx context.Context, r *Run, ws []Write) error {
+	ws, recorded := withRecord(ctx, ws)
 	if err := checkWrites(ws); err != nil {
-		return err
+		return recorded(err)
 	}
-	return m.apply(ctx, r.Scope, ws, r)
+	return recorded(m.apply(ctx, r.Scope, ws, r))
 }
 
 // apply applies ws atomically under the token the DynamoDB backend sends

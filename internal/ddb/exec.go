@@ -47,7 +47,7 @@ func Token(ctx context.Context, s Scope) string {
 // from reaching anyone else's write.
 func RequestToken(ctx context.Context, s Scope) (string, bool) {
 	k, ok := ddbkit.IdempotencyKey(ctx)
-	if !ok {
+	if !ok || ctx.Value(noKey{}) != nil {
 		return "", false
 	}
 	h := sha256.New()
@@ -59,6 +59,15 @@ func RequestToken(ctx context.Context, s Scope) (string, bool) {
 		h.Write([]byte(v))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16]), true
+}
+
+type noKey struct{}
+
+// WithoutKey returns ctx with the caller's idempotency key ignored: a
+// repeat that an idempotency record answers runs the operation again as a
+// call without a key (see internal/backend's Keyed).
+func WithoutKey(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noKey{}, true)
 }
 
 // ExecTx runs tx exactly once. It gives tx the token of s (see Token) and
