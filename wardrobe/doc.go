@@ -25,8 +25,8 @@
 //
 // Times are Unix milliseconds as Numbers; deletedAt is NULL unless the item
 // is DELETED, lastWornAt is 0 until first worn. IDs are UUIDv7s made by
-// the store. This is what the package writes; what it reads is wider (see
-// Other writers).
+// the store, stamped by Options.Clock as createdAt is. This is what the
+// package writes; what it reads is wider (see Other writers).
 //
 // # Indexes
 //
