@@ -2,6 +2,7 @@ package kondate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -69,6 +70,16 @@ type PopularityDrift struct {
 	Stored  int64 // savedCount before the fix
 	Counted int64 // saved items counted, now stored
 }
+
+// PopularityReport is what RecalculatePopularity checked, repaired and
+// skipped, in the report shape every domain's repairs share: Checked counts
+// the catalog entries it decoded; Drifts are those whose savedCount
+// differed, in the order it read them (shard 0 first, each partition in
+// sort key order); Skipped holds one error (matching
+// ddbkit.ErrCorruptItem and naming the item's key) per catalog entry it
+// could not read, when listed or when read again to be recounted, and such
+// an entry is neither checked nor repaired.
+type PopularityReport = ddbkit.RepairReport[PopularityDrift]
 
 // CatalogStore stores the public catalog and users' saved entries. The
 // lookups by ID need GSI1 and the popular list GSI2: without the index
@@ -140,9 +151,12 @@ type CatalogStore interface {
 	// key); a count above them is rewritten only with
 	// Options.SavesIndexed, and otherwise only reported: saves written
 	// without GSI1 keys (the seed's app writes none) are not counted, and
-	// a recount never lowers a count from data it cannot see. It returns
-	// ErrConflict if an entry kept changing through the retries.
-	RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error)
+	// a recount never lowers a count from data it cannot see. A catalog
+	// entry it cannot read is left as it is and reported in
+	// PopularityReport.Skipped, never dropped without a word. It returns
+	// ErrConflict if an entry kept changing through the retries, with the
+	// report so far: the drifts it already repaired.
+	RecalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error)
 }
 
 // The catalog's keys (sections 4.2 and 5).
@@ -747,15 +761,15 @@ func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, o
 }
 
 // RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.
-func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error) {
+func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error) {
 	const op = "recalculate popularity"
 	if err := check(c.shards, func(v *validator) { v.kind(kind) }); err != nil {
-		return nil, wrap(op, err)
+		return PopularityReport{}, wrap(op, err)
 	}
 	if err := c.o.index(indexGSI1); err != nil {
-		return nil, wrap(op, err)
+		return PopularityReport{}, wrap(op, err)
 	}
-	var drifts []PopularityDrift
+	var rep PopularityReport
 	// Each partition of the catalog in turn: the seed's (shard 0), then
 	// the other shards.
 	for _, pv := range c.catalogParts(kind) {
@@ -763,19 +777,28 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 		for cursor := ""; ; {
 			page, next, err := c.b.Query(ctx, entries, 100, cursor, backend.Filter{})
 			if err != nil {
-				return drifts, wrap(op, err)
+				return rep, wrap(op, err)
 			}
 			for _, item := range page {
 				e, err := decodeCatalog(c.t, item)
 				if err != nil {
-					continue // a corrupt entry is left as it is
+					// A corrupt entry is left as it is, and said so.
+					rep.Skipped = append(rep.Skipped, wrap(op, err))
+					continue
 				}
 				d, err := c.recount(ctx, op, backend.KeyOf(c.t, item), e)
-				if err != nil {
-					return drifts, wrap(op, err)
+				var corrupt *ddbkit.CorruptItemError
+				switch {
+				case errors.As(err, &corrupt):
+					// Read again to be recounted, it no longer decodes.
+					rep.Skipped = append(rep.Skipped, wrap(op, err))
+					continue
+				case err != nil:
+					return rep, wrap(op, err)
 				}
+				rep.Checked++
 				if d != nil {
-					drifts = append(drifts, *d)
+					rep.Drifts = append(rep.Drifts, *d)
 				}
 			}
 			if next == "" {
@@ -784,7 +807,7 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 			cursor = next
 		}
 	}
-	return drifts, nil
+	return rep, nil
 }
 
 // recount counts the saved items of e through GSI1 and, if its savedCount

@@ -202,7 +202,9 @@
 //     YYYY-MM-DD; the store does not convert time zones.
 //   - A listing leaves items it cannot decode out and reports them in
 //     Page.Skipped (shared by all domains); a get of such an item returns
-//     ErrCorruptItem naming the attribute.
+//     ErrCorruptItem naming the attribute; RecalculatePopularity leaves a
+//     catalog entry it cannot decode as it is and reports it in
+//     PopularityReport.Skipped.
 //   - The catalog holds a snapshot of the recipe or set as published
 //     (title, tags, ingredients, steps, origin or items), not a reference:
 //     a catalog page is then one Query, with no read into the creators'

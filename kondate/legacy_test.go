@@ -332,9 +332,9 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	if e, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, "r_01"); err != nil || e.SavedCount != 1 || !e.CreatedAt.Equal(published) {
 		t.Fatalf("GetCatalogEntry(r_01) after a save = %+v, %v; want saved once", e, err)
 	}
-	drift, err := s.RecalculatePopularity(ctx, kondate.KindRecipe)
-	if err != nil || len(drift) != 1 || drift[0] != (kondate.PopularityDrift{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 2}) {
-		t.Fatalf("RecalculatePopularity = %+v, %v; want r_01 from 1 to 2", drift, err)
+	rep, err := s.RecalculatePopularity(ctx, kondate.KindRecipe)
+	if err != nil || len(rep.Drifts) != 1 || rep.Drifts[0] != (kondate.PopularityDrift{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 2}) {
+		t.Fatalf("RecalculatePopularity = %+v, %v; want r_01 from 1 to 2", rep, err)
 	}
 	popular, err = s.ListCatalogPopular(ctx, kondate.KindRecipe, co)
 	if err != nil || len(popular.Items) != 1 || popular.Items[0].SavedCount != 2 {

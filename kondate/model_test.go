@@ -523,7 +523,7 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 			difftest.Call[ddbkit.Page[kondate.SavedEntry]](r, "ListSaved", r.Ctx(t), user(t), kind(t), r.PageOptions(t))
 		},
 		"RecalculatePopularity": func(t *rapid.T) {
-			difftest.Call[[]kondate.PopularityDrift](r, "RecalculatePopularity", keyed(t), kind(t))
+			difftest.Call[kondate.PopularityReport](r, "RecalculatePopularity", keyed(t), kind(t))
 		},
 		"CreateShareLink": func(t *rapid.T) {
 			k, id := entry(t)

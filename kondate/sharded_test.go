@@ -278,8 +278,8 @@ func testShardedSwitch(t *testing.T, st switchStores) {
 	if got := get(s, old[0].ID).SavedCount; got != 1 {
 		t.Fatalf("old entry's count after unsave %d, want 1", got)
 	}
-	if drifts, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(drifts) != 0 {
-		t.Fatalf("RecalculatePopularity = %+v, %v; want no drift", drifts, err)
+	if rep, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(rep.Drifts) != 0 {
+		t.Fatalf("RecalculatePopularity = %+v, %v; want no drift", rep, err)
 	}
 }
 

@@ -247,9 +247,9 @@ func testSaves(t *testing.T, s kondate.Store) {
 	}
 	_, popular, _ = lists(t, s, kondate.KindRecipe, user)
 	wantEqual(t, "popular after unsave (ties: newest ID first)", ids(popular), []string{es[1].ID, es[0].ID, es[2].ID})
-	drifts := must[[]kondate.PopularityDrift](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
-	if len(drifts) != 0 {
-		t.Fatalf("RecalculatePopularity found drift %+v after saves alone", drifts)
+	rep := must[kondate.PopularityReport](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
+	if len(rep.Drifts) != 0 || rep.Checked != len(es) || len(rep.Skipped) != 0 {
+		t.Fatalf("RecalculatePopularity = %+v after saves alone; want %d checked, no drift", rep, len(es))
 	}
 	_, err := s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, "nope")
 	wantErr(t, "saving an entry not in the catalog", err, ddbkit.ErrNotFound)
@@ -270,8 +270,8 @@ func testSaves(t *testing.T, s kondate.Store) {
 		t.Fatal(err)
 	}
 	e0 := must[kondate.CatalogEntry](t, "Publish again")(s.Publish(ctx, user, kondate.KindRecipe, es[0].ID))
-	drifts = must[[]kondate.PopularityDrift](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
-	wantEqual(t, "drift", drifts, []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: e0.ID, Stored: 0, Counted: 2}})
+	rep = must[kondate.PopularityReport](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
+	wantEqual(t, "drift", rep.Drifts, []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: e0.ID, Stored: 0, Counted: 2}})
 	_, popular, _ = lists(t, s, kondate.KindRecipe, user)
 	wantEqual(t, "popular after the recount", ids(popular), []string{es[1].ID, es[0].ID})
 	if popular[1].SavedCount != 2 {
@@ -338,8 +338,8 @@ func testConcurrentSaves(t *testing.T, newStore NewStore) {
 			t.Errorf("popular order: %d saves before %d", popular[i-1].SavedCount, e.SavedCount)
 		}
 	}
-	if drifts, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(drifts) != 0 {
-		t.Errorf("RecalculatePopularity = %+v, %v; want no drift", drifts, err)
+	if rep, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(rep.Drifts) != 0 || len(rep.Skipped) != 0 {
+		t.Errorf("RecalculatePopularity = %+v, %v; want no drift", rep, err)
 	}
 }
 
