@@ -41,15 +41,21 @@ type CatalogEntry struct {
 	CreatedAt   time.Time // when it was published: the catalog's "newest" order
 }
 
-// CatalogPageOptions page a catalog list. A Tag keeps only the entries
-// with that tag; the list then reads on until the page is full, the list
-// ends, or it has evaluated Options.FilterBudget entries: a filtered page
-// may be short, or empty, with a Next cursor to page on with (see the
-// package doc, "Search").
-type CatalogPageOptions struct {
+// CatalogQuery selects and pages a catalog list; like the other domains'
+// <X>Query types, it embeds ddbkit.PageOptions. A Tag keeps only the
+// entries with that tag; the list then reads on until the page is full,
+// the list ends, or it has evaluated Options.FilterBudget entries: a
+// filtered page may be short, or empty, with a Next cursor to page on with
+// (see the package doc, "Search").
+type CatalogQuery struct {
 	ddbkit.PageOptions
 	Tag string
 }
+
+// CatalogPageOptions is CatalogQuery's former name.
+//
+// Deprecated: use CatalogQuery.
+type CatalogPageOptions = CatalogQuery
 
 // SavedEntry is a catalog entry a user saved, the SAVED#<kind>#<id> item.
 type SavedEntry struct {
@@ -120,17 +126,17 @@ type CatalogStore interface {
 	// same order, under one cursor (see "Sharded catalog" in the package
 	// doc). Filtered by a tag, a
 	// page makes as many Queries as its FilterBudget allows, and may be
-	// short or empty with a Next cursor (see CatalogPageOptions); so may
+	// short or empty with a Next cursor (see CatalogQuery); so may
 	// the other two lists.
-	ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	ListCatalogNewest(ctx context.Context, kind CatalogKind, q CatalogQuery) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogPopular lists the entries most saved first (ties: newest
 	// ID first): one Query of GSI2 per page, or N merged as
 	// ListCatalogNewest's with Options.CatalogShards = N.
-	ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	ListCatalogPopular(ctx context.Context, kind CatalogKind, q CatalogQuery) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogByCreator lists a creator's entries most recently
 	// published first: one Query per page, of GSI3 or, while
 	// Options.EnableGSI3 is off, of CREATOR#<creatorId>.
-	ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, q CatalogQuery) (ddbkit.Page[CatalogEntry], error)
 	// SaveCatalogEntry saves the entry for the user, and in the same
 	// transaction increments its savedCount and moves its popular-order
 	// key. Saving it again is a no-op that returns the first save. It
@@ -582,7 +588,7 @@ func (c *core) creatorRoute(creatorID string, kind CatalogKind) catalogRoute {
 	return catalogRoute{ddb.Index{}, creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#", ""}
 }
 
-func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, rt catalogRoute, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, rt catalogRoute, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	err := check(c.shards, func(v *validator) {
 		if creatorID != nil {
 			v.ID("CreatorID", *creatorID, MaxIDLen)
@@ -618,17 +624,17 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 }
 
 // ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
-func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	return c.listCatalog(ctx, "list catalog newest", kind, nil, c.newestRoute(kind), opts)
 }
 
 // ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
-func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	return c.listCatalog(ctx, "list catalog popular", kind, nil, catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Popular, "popular"}, opts)
 }
 
 // ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
-func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, c.creatorRoute(creatorID, kind), opts)
 }
 

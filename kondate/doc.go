@@ -311,7 +311,7 @@
 //     (the staged rollout test checks it); no backfill step exists or is
 //     needed.
 //   - Search (section 8, question 2): ddbkit offers a tag filter on the
-//     three catalog lists (CatalogPageOptions.Tag, contains(tags, :tag)).
+//     three catalog lists (CatalogQuery.Tag, contains(tags, :tag)).
 //     A filtered page reads on until it is full, the list ends, or it has
 //     evaluated Options.FilterBudget entries (default 1000), whichever
 //     comes first: it may then be short, or empty, with a Next cursor to

@@ -129,7 +129,7 @@ func TestLegacyCatalogPublishedByApp(t *testing.T) {
 		if _, ok := raw("USER#u_01", "RECIPE#r_01")["publishedAt"]; ok {
 			t.Fatalf("the refused Publish wrote publishedAt")
 		}
-		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 		if err != nil || !slices.Equal(entryIDs(p.Items), []string{"r_01", "r_02"}) {
 			t.Fatalf("ListCatalogNewest = %v, %v; want r_01, r_02 once each", entryIDs(p.Items), err)
 		}
@@ -140,7 +140,7 @@ func TestLegacyCatalogPublishedByApp(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Publish(r_01) after Unpublish: %v", err)
 		}
-		p, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		p, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 		if err != nil || !slices.Equal(entryIDs(p.Items), []string{"r_01", "r_02"}) || !p.Items[0].CreatedAt.Equal(e.CreatedAt) {
 			t.Fatalf("ListCatalogNewest after publishing again = %+v, %v; want r_01 (published %v), r_02", p.Items, err, e.CreatedAt)
 		}
@@ -153,17 +153,17 @@ func TestLegacyCatalogPublishedByApp(t *testing.T) {
 func TestLegacyCatalogListsGSI1Only(t *testing.T) {
 	check := func(t *testing.T, s kondate.Store, _ rawReader) {
 		ctx := t.Context()
-		lists := map[string]func(kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error){
-			"newest": func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+		lists := map[string]func(kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error){
+			"newest": func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 				return s.ListCatalogNewest(ctx, kondate.KindRecipe, o)
 			},
-			"by creator": func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+			"by creator": func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 				return s.ListCatalogByCreator(ctx, "u_01", kondate.KindRecipe, o)
 			},
 		}
 		for name, list := range lists {
 			var got []string
-			o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 1}, Tag: "中華"}
+			o := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 1}, Tag: "中華"}
 			for range 3 {
 				p, err := list(o)
 				if err != nil {
@@ -178,7 +178,7 @@ func TestLegacyCatalogListsGSI1Only(t *testing.T) {
 				t.Fatalf("%s, pages of one = %v; want r_01, r_02", name, got)
 			}
 		}
-		sets, err := s.ListCatalogByCreator(ctx, "u_01", kondate.KindSet, kondate.CatalogPageOptions{})
+		sets, err := s.ListCatalogByCreator(ctx, "u_01", kondate.KindSet, kondate.CatalogQuery{})
 		if err != nil || len(sets.Items) != 1 || sets.Items[0].ID != "s_01" ||
 			!sets.Items[0].CreatedAt.Equal(time.Date(2026, 2, 7, 8, 0, 0, 0, time.UTC)) {
 			t.Fatalf("ListCatalogByCreator(SET) = %+v, %v; want s_01", sets.Items, err)
@@ -215,7 +215,7 @@ func TestLegacyCatalogRecount(t *testing.T) {
 				}
 				wantCounts(t, raw, "1", "1")
 			}
-			p, err := s.ListCatalogPopular(ctx(), kondate.KindRecipe, kondate.CatalogPageOptions{})
+			p, err := s.ListCatalogPopular(ctx(), kondate.KindRecipe, kondate.CatalogQuery{})
 			if err != nil || len(p.Items) != 2 || p.Items[0].ID != "r_01" || p.Items[0].SavedCount != 1 {
 				t.Fatalf("ListCatalogPopular after the recount = %+v, %v; want r_01 saved once, first", p.Items, err)
 			}
