@@ -118,15 +118,15 @@ func TestCapacity(t *testing.T) {
 		{"Unpublish", func() error { return s.Unpublish(ctx, user, kondate.KindRecipe, recipes[6]) }, rw(1, 10)},
 		{"GetCatalogEntry", func() error { _, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, recipes[0]); return err }, r(0.5)},
 		{"ListCatalogNewest", func() error {
-			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: page})
+			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: page})
 			return err
 		}, r(0.5)},
 		{"ListCatalogPopular", func() error {
-			_, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: page})
+			_, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: page})
 			return err
 		}, r(0.5)},
 		{"ListCatalogByCreator", func() error {
-			_, err := s.ListCatalogByCreator(ctx, user, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: page})
+			_, err := s.ListCatalogByCreator(ctx, user, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: page})
 			return err
 		}, r(0.5)},
 		{"SaveCatalogEntry", func() error { _, err := s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, recipes[0]); return err }, rw(1.5, 18)},

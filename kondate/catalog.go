@@ -2,6 +2,7 @@ package kondate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -40,15 +41,21 @@ type CatalogEntry struct {
 	CreatedAt   time.Time // when it was published: the catalog's "newest" order
 }
 
-// CatalogPageOptions page a catalog list. A Tag keeps only the entries
-// with that tag; the list then reads on until the page is full, the list
-// ends, or it has evaluated Options.FilterBudget entries: a filtered page
-// may be short, or empty, with a Next cursor to page on with (see the
-// package doc, "Search").
-type CatalogPageOptions struct {
+// CatalogQuery selects and pages a catalog list; like the other domains'
+// <X>Query types, it embeds ddbkit.PageOptions. A Tag keeps only the
+// entries with that tag; the list then reads on until the page is full,
+// the list ends, or it has evaluated Options.FilterBudget entries: a
+// filtered page may be short, or empty, with a Next cursor to page on with
+// (see the package doc, "Search").
+type CatalogQuery struct {
 	ddbkit.PageOptions
 	Tag string
 }
+
+// CatalogPageOptions is CatalogQuery's former name.
+//
+// Deprecated: use CatalogQuery.
+type CatalogPageOptions = CatalogQuery
 
 // SavedEntry is a catalog entry a user saved, the SAVED#<kind>#<id> item.
 type SavedEntry struct {
@@ -69,6 +76,16 @@ type PopularityDrift struct {
 	Stored  int64 // savedCount before the fix
 	Counted int64 // saved items counted, now stored
 }
+
+// PopularityReport is what RecalculatePopularity checked, repaired and
+// skipped, in the report shape every domain's repairs share: Checked counts
+// the catalog entries it decoded; Drifts are those whose savedCount
+// differed, in the order it read them (shard 0 first, each partition in
+// sort key order); Skipped holds one error (matching
+// ddbkit.ErrCorruptItem and naming the item's key) per catalog entry it
+// could not read, when listed or when read again to be recounted, and such
+// an entry is neither checked nor repaired.
+type PopularityReport = ddbkit.RepairReport[PopularityDrift]
 
 // CatalogStore stores the public catalog and users' saved entries. The
 // lookups by ID need GSI1 and the popular list GSI2: without the index
@@ -109,17 +126,17 @@ type CatalogStore interface {
 	// same order, under one cursor (see "Sharded catalog" in the package
 	// doc). Filtered by a tag, a
 	// page makes as many Queries as its FilterBudget allows, and may be
-	// short or empty with a Next cursor (see CatalogPageOptions); so may
+	// short or empty with a Next cursor (see CatalogQuery); so may
 	// the other two lists.
-	ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	ListCatalogNewest(ctx context.Context, kind CatalogKind, q CatalogQuery) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogPopular lists the entries most saved first (ties: newest
 	// ID first): one Query of GSI2 per page, or N merged as
 	// ListCatalogNewest's with Options.CatalogShards = N.
-	ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	ListCatalogPopular(ctx context.Context, kind CatalogKind, q CatalogQuery) (ddbkit.Page[CatalogEntry], error)
 	// ListCatalogByCreator lists a creator's entries most recently
 	// published first: one Query per page, of GSI3 or, while
 	// Options.EnableGSI3 is off, of CREATOR#<creatorId>.
-	ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error)
+	ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, q CatalogQuery) (ddbkit.Page[CatalogEntry], error)
 	// SaveCatalogEntry saves the entry for the user, and in the same
 	// transaction increments its savedCount and moves its popular-order
 	// key. Saving it again is a no-op that returns the first save. It
@@ -140,9 +157,12 @@ type CatalogStore interface {
 	// key); a count above them is rewritten only with
 	// Options.SavesIndexed, and otherwise only reported: saves written
 	// without GSI1 keys (the seed's app writes none) are not counted, and
-	// a recount never lowers a count from data it cannot see. It returns
-	// ErrConflict if an entry kept changing through the retries.
-	RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error)
+	// a recount never lowers a count from data it cannot see. A catalog
+	// entry it cannot read is left as it is and reported in
+	// PopularityReport.Skipped, never dropped without a word. It returns
+	// ErrConflict if an entry kept changing through the retries, with the
+	// report so far: the drifts it already repaired.
+	RecalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error)
 }
 
 // The catalog's keys (sections 4.2 and 5).
@@ -568,7 +588,7 @@ func (c *core) creatorRoute(creatorID string, kind CatalogKind) catalogRoute {
 	return catalogRoute{ddb.Index{}, creatorPrefix + creatorID, skCatalogCopy + string(kind) + "#", ""}
 }
 
-func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, rt catalogRoute, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, creatorID *string, rt catalogRoute, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	err := check(c.shards, func(v *validator) {
 		if creatorID != nil {
 			v.ID("CreatorID", *creatorID, MaxIDLen)
@@ -604,17 +624,17 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 }
 
 // ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
-func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	return c.listCatalog(ctx, "list catalog newest", kind, nil, c.newestRoute(kind), opts)
 }
 
 // ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
-func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	return c.listCatalog(ctx, "list catalog popular", kind, nil, catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Popular, "popular"}, opts)
 }
 
 // ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
-func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogPageOptions) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
 	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, c.creatorRoute(creatorID, kind), opts)
 }
 
@@ -747,15 +767,15 @@ func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, o
 }
 
 // RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.
-func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]PopularityDrift, error) {
+func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error) {
 	const op = "recalculate popularity"
 	if err := check(c.shards, func(v *validator) { v.kind(kind) }); err != nil {
-		return nil, wrap(op, err)
+		return PopularityReport{}, wrap(op, err)
 	}
 	if err := c.o.index(indexGSI1); err != nil {
-		return nil, wrap(op, err)
+		return PopularityReport{}, wrap(op, err)
 	}
-	var drifts []PopularityDrift
+	var rep PopularityReport
 	// Each partition of the catalog in turn: the seed's (shard 0), then
 	// the other shards.
 	for _, pv := range c.catalogParts(kind) {
@@ -763,19 +783,28 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 		for cursor := ""; ; {
 			page, next, err := c.b.Query(ctx, entries, 100, cursor, backend.Filter{})
 			if err != nil {
-				return drifts, wrap(op, err)
+				return rep, wrap(op, err)
 			}
 			for _, item := range page {
 				e, err := decodeCatalog(c.t, item)
 				if err != nil {
-					continue // a corrupt entry is left as it is
+					// A corrupt entry is left as it is, and said so.
+					rep.Skipped = append(rep.Skipped, wrap(op, err))
+					continue
 				}
 				d, err := c.recount(ctx, op, backend.KeyOf(c.t, item), e)
-				if err != nil {
-					return drifts, wrap(op, err)
+				var corrupt *ddbkit.CorruptItemError
+				switch {
+				case errors.As(err, &corrupt):
+					// Read again to be recounted, it no longer decodes.
+					rep.Skipped = append(rep.Skipped, wrap(op, err))
+					continue
+				case err != nil:
+					return rep, wrap(op, err)
 				}
+				rep.Checked++
 				if d != nil {
-					drifts = append(drifts, *d)
+					rep.Drifts = append(rep.Drifts, *d)
 				}
 			}
 			if next == "" {
@@ -784,7 +813,7 @@ func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) ([]P
 			cursor = next
 		}
 	}
-	return drifts, nil
+	return rep, nil
 }
 
 // recount counts the saved items of e through GSI1 and, if its savedCount

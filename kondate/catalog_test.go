@@ -144,25 +144,25 @@ func checkStage(t *testing.T, s kondate.Store, stage int, want []string, prev *s
 	ctx := t.Context()
 	lists := []struct {
 		name  string
-		list  func(kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)
+		list  func(kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error)
 		moved bool // the list reads elsewhere than at the stage before
 		next  *string
 	}{
-		{"newest", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+		{"newest", func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 			return s.ListCatalogNewest(ctx, kondate.KindRecipe, o)
 		}, stage == 2, nil},
-		{"by creator", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+		{"by creator", func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 			return s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, o)
 		}, stage == 3, nil},
 	}
 	out := &stageCursors{}
 	lists[0].next, lists[1].next = &out.newest, &out.byCreator
 	for i, l := range lists {
-		p1, err := l.list(kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}})
+		p1, err := l.list(kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2}})
 		if err != nil || !slices.Equal(entryIDs(p1.Items), want[:2]) || p1.Next == "" {
 			t.Fatalf("stage %d: %s, first page = %v, %v, next %q; want %v and a cursor", stage, l.name, entryIDs(p1.Items), err, p1.Next, want[:2])
 		}
-		p2, err := l.list(kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}})
+		p2, err := l.list(kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}})
 		if err != nil || !slices.Equal(entryIDs(p2.Items), want[2:]) || p2.Next != "" {
 			t.Fatalf("stage %d: %s, second page = %v, %v, next %q; want %v, the end", stage, l.name, entryIDs(p2.Items), err, p2.Next, want[2:])
 		}
@@ -171,14 +171,14 @@ func checkStage(t *testing.T, s kondate.Store, stage int, want []string, prev *s
 			continue
 		}
 		cursor := []string{prev.newest, prev.byCreator}[i]
-		p, err := l.list(kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: cursor}})
+		p, err := l.list(kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: cursor}})
 		if l.moved {
 			ddbtest.WantSentinel(t, fmt.Sprintf("stage %d: %s with the cursor of the stage before", stage, l.name), err, ddbkit.ErrInvalidCursor)
 		} else if err != nil || !slices.Equal(entryIDs(p.Items), want[2:]) {
 			t.Fatalf("stage %d: %s with the cursor of the stage before = %v, %v; want %v", stage, l.name, entryIDs(p.Items), err, want[2:])
 		}
 	}
-	p, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	p, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 	if stage == 1 {
 		ddbtest.WantSentinel(t, "ListCatalogPopular before GSI2", err, ddbkit.ErrSchemaMismatch)
 	} else if err != nil || !slices.Equal(entryIDs(p.Items), want) {
@@ -192,9 +192,9 @@ func checkStage(t *testing.T, s kondate.Store, stage int, want []string, prev *s
 func checkBackCursors(t *testing.T, s1 kondate.Store, idx *stageCursors) {
 	t.Helper()
 	ctx := t.Context()
-	_, err := s1.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Cursor: idx.newest}})
+	_, err := s1.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Cursor: idx.newest}})
 	ddbtest.WantSentinel(t, "a base-table newest list with a GSI2 cursor", err, ddbkit.ErrInvalidCursor)
-	_, err = s1.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Cursor: idx.byCreator}})
+	_, err = s1.ListCatalogByCreator(ctx, u, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Cursor: idx.byCreator}})
 	ddbtest.WantSentinel(t, "a base-table by-creator list with a GSI3 cursor", err, ddbkit.ErrInvalidCursor)
 }
 
@@ -215,7 +215,7 @@ func TestDisabledIndexNoCall(t *testing.T) {
 	ctx := t.Context()
 	calls := []func() error{
 		func() error {
-			_, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+			_, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 			return err
 		},
 		func() error { _, err := s.FindRecipe(ctx, "r"); return err },
@@ -334,7 +334,7 @@ func TestCatalogRoundTrips(t *testing.T) {
 			t.Errorf("%s: calls %v, want %v", what, got, want)
 		}
 	}
-	page := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}}
+	page := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2}}
 	query := map[string]int{"Query": 1}
 	check("ListCatalogNewest", query, func() error { _, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, page); return err })
 	check("ListCatalogPopular", query, func() error { _, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, page); return err })

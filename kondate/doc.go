@@ -202,7 +202,9 @@
 //     YYYY-MM-DD; the store does not convert time zones.
 //   - A listing leaves items it cannot decode out and reports them in
 //     Page.Skipped (shared by all domains); a get of such an item returns
-//     ErrCorruptItem naming the attribute.
+//     ErrCorruptItem naming the attribute; RecalculatePopularity leaves a
+//     catalog entry it cannot decode as it is and reports it in
+//     PopularityReport.Skipped.
 //   - The catalog holds a snapshot of the recipe or set as published
 //     (title, tags, ingredients, steps, origin or items), not a reference:
 //     a catalog page is then one Query, with no read into the creators'
@@ -309,7 +311,7 @@
 //     (the staged rollout test checks it); no backfill step exists or is
 //     needed.
 //   - Search (section 8, question 2): ddbkit offers a tag filter on the
-//     three catalog lists (CatalogPageOptions.Tag, contains(tags, :tag)).
+//     three catalog lists (CatalogQuery.Tag, contains(tags, :tag)).
 //     A filtered page reads on until it is full, the list ends, or it has
 //     evaluated Options.FilterBudget entries (default 1000), whichever
 //     comes first: it may then be short, or empty, with a Next cursor to

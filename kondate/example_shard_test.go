@@ -34,7 +34,7 @@ func ExampleOptions_catalogShards() {
 		r, _ := after.CreateRecipe(ctx, "u_02", kondate.NewRecipe{Title: title})
 		_, _ = after.Publish(ctx, "u_02", kondate.KindRecipe, r.ID)
 	}
-	page, err := after.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+	page, err := after.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 	if err != nil {
 		panic(err)
 	}

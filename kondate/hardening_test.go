@@ -142,7 +142,7 @@ func TestFilteredPageCapacity(t *testing.T) {
 	measure := func() (queries int, rcu float64) {
 		count.Reset()
 		got := cc.Measure(func() {
-			if _, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 20}, Tag: "nobody"}); err != nil {
+			if _, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 20}, Tag: "nobody"}); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -163,7 +163,7 @@ func TestFilteredPageCapacity(t *testing.T) {
 	var found []string
 	cursor, pages := "", 0
 	for {
-		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 20, Cursor: cursor}, Tag: "珍味"})
+		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 20, Cursor: cursor}, Tag: "珍味"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,11 @@
 package kondate_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,7 +129,7 @@ func TestLegacyCatalogPublishedByApp(t *testing.T) {
 		if _, ok := raw("USER#u_01", "RECIPE#r_01")["publishedAt"]; ok {
 			t.Fatalf("the refused Publish wrote publishedAt")
 		}
-		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		p, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 		if err != nil || !slices.Equal(entryIDs(p.Items), []string{"r_01", "r_02"}) {
 			t.Fatalf("ListCatalogNewest = %v, %v; want r_01, r_02 once each", entryIDs(p.Items), err)
 		}
@@ -138,7 +140,7 @@ func TestLegacyCatalogPublishedByApp(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Publish(r_01) after Unpublish: %v", err)
 		}
-		p, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+		p, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 		if err != nil || !slices.Equal(entryIDs(p.Items), []string{"r_01", "r_02"}) || !p.Items[0].CreatedAt.Equal(e.CreatedAt) {
 			t.Fatalf("ListCatalogNewest after publishing again = %+v, %v; want r_01 (published %v), r_02", p.Items, err, e.CreatedAt)
 		}
@@ -151,17 +153,17 @@ func TestLegacyCatalogPublishedByApp(t *testing.T) {
 func TestLegacyCatalogListsGSI1Only(t *testing.T) {
 	check := func(t *testing.T, s kondate.Store, _ rawReader) {
 		ctx := t.Context()
-		lists := map[string]func(kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error){
-			"newest": func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+		lists := map[string]func(kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error){
+			"newest": func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 				return s.ListCatalogNewest(ctx, kondate.KindRecipe, o)
 			},
-			"by creator": func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+			"by creator": func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 				return s.ListCatalogByCreator(ctx, "u_01", kondate.KindRecipe, o)
 			},
 		}
 		for name, list := range lists {
 			var got []string
-			o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 1}, Tag: "中華"}
+			o := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 1}, Tag: "中華"}
 			for range 3 {
 				p, err := list(o)
 				if err != nil {
@@ -176,7 +178,7 @@ func TestLegacyCatalogListsGSI1Only(t *testing.T) {
 				t.Fatalf("%s, pages of one = %v; want r_01, r_02", name, got)
 			}
 		}
-		sets, err := s.ListCatalogByCreator(ctx, "u_01", kondate.KindSet, kondate.CatalogPageOptions{})
+		sets, err := s.ListCatalogByCreator(ctx, "u_01", kondate.KindSet, kondate.CatalogQuery{})
 		if err != nil || len(sets.Items) != 1 || sets.Items[0].ID != "s_01" ||
 			!sets.Items[0].CreatedAt.Equal(time.Date(2026, 2, 7, 8, 0, 0, 0, time.UTC)) {
 			t.Fatalf("ListCatalogByCreator(SET) = %+v, %v; want s_01", sets.Items, err)
@@ -207,13 +209,13 @@ func TestLegacyCatalogRecount(t *testing.T) {
 	t.Run("not migrated", func(t *testing.T) {
 		appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
 			for range 2 {
-				d, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
-				if err != nil || !slices.Equal(d, r01) {
-					t.Fatalf("RecalculatePopularity = %+v, %v; want %+v, reported", d, err, r01)
+				rep, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
+				if err != nil || !slices.Equal(rep.Drifts, r01) {
+					t.Fatalf("RecalculatePopularity = %+v, %v; want %+v, reported", rep, err, r01)
 				}
 				wantCounts(t, raw, "1", "1")
 			}
-			p, err := s.ListCatalogPopular(ctx(), kondate.KindRecipe, kondate.CatalogPageOptions{})
+			p, err := s.ListCatalogPopular(ctx(), kondate.KindRecipe, kondate.CatalogQuery{})
 			if err != nil || len(p.Items) != 2 || p.Items[0].ID != "r_01" || p.Items[0].SavedCount != 1 {
 				t.Fatalf("ListCatalogPopular after the recount = %+v, %v; want r_01 saved once, first", p.Items, err)
 			}
@@ -229,9 +231,9 @@ func TestLegacyCatalogRecount(t *testing.T) {
 		for _, indexed := range []bool{false, true} {
 			t.Run(fmt.Sprint("SavesIndexed=", indexed), func(t *testing.T) {
 				appStores(t, items, func(t *testing.T, s kondate.Store, raw rawReader) {
-					d, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
-					if err != nil || !slices.Equal(d, raise) {
-						t.Fatalf("RecalculatePopularity = %+v, %v; want %+v", d, err, raise)
+					rep, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
+					if err != nil || !slices.Equal(rep.Drifts, raise) {
+						t.Fatalf("RecalculatePopularity = %+v, %v; want %+v", rep, err, raise)
 					}
 					wantCounts(t, raw, "1", "1")
 					if got := savedCount(t, raw("CREATOR#u_01", "CATALOG_RECIPE#2026-02-08T09:00:00Z#r_02")); got != "2" {
@@ -246,13 +248,65 @@ func TestLegacyCatalogRecount(t *testing.T) {
 		// count goes to what the index holds. This is why it needs the
 		// migration first.
 		appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
-			d, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
-			if err != nil || !slices.Equal(d, r01) {
-				t.Fatalf("RecalculatePopularity = %+v, %v; want %+v", d, err, r01)
+			rep, err := s.RecalculatePopularity(ctx(), kondate.KindRecipe)
+			if err != nil || !slices.Equal(rep.Drifts, r01) {
+				t.Fatalf("RecalculatePopularity = %+v, %v; want %+v", rep, err, r01)
 			}
 			wantCounts(t, raw, "0", "0")
 		}, func(o *kondate.Options) { o.SavesIndexed = true })
 	})
+}
+
+// TestRecalculatePopularitySkipsCorrupt: a catalog entry another writer
+// left unreadable (its savedCount no Number) is reported in Skipped, by
+// both stores alike, and the others are still checked and repaired.
+func TestRecalculatePopularitySkipsCorrupt(t *testing.T) {
+	corrupt := rawItems{{"PK": S("CATALOG#RECIPE"), "SK": S("CREATED#2026-02-10T10:00:00Z#r_03"),
+		"GSI1PK": S("ENTITY#RECIPE#r_03"), "GSI1SK": S("PUBLIC#"), "creatorId": S("u_01"), "title": S("t_r_03"),
+		"savedCount": &types.AttributeValueMemberBOOL{Value: true}, "createdAt": S("2026-02-10T10:00:00Z")}}
+	stores := []struct {
+		name string
+		new  func(t *testing.T) kondate.Store
+	}{
+		{"dynamo", func(t *testing.T) kondate.Store {
+			s, c, table := newDynamo(t, nil, deterministic)
+			for _, item := range append(appCatalog(), corrupt...) {
+				if _, err := c.PutItem(t.Context(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return s
+		}},
+		{"memory", func(t *testing.T) kondate.Store {
+			s := kondate.NewMemoryStore(deterministic)
+			if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: appCatalog()}); err != nil {
+				t.Fatal(err)
+			}
+			// Import refuses a corrupt item: put it past Import, as
+			// another writer puts it in a table.
+			kondate.PutRaw(s, corrupt[0])
+			return s
+		}},
+	}
+	var skipped [][]string
+	for _, st := range stores {
+		t.Run(st.name, func(t *testing.T) {
+			rep, err := st.new(t).RecalculatePopularity(t.Context(), kondate.KindRecipe)
+			want := []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 0}}
+			if err != nil || rep.Checked != 2 || !slices.Equal(rep.Drifts, want) || len(rep.Skipped) != 1 {
+				t.Fatalf("RecalculatePopularity = %+v, %v; want r_01 and r_02 checked, %+v, r_03 skipped", rep, err, want)
+			}
+			var ce *ddbkit.CorruptItemError
+			if !errors.Is(rep.Skipped[0], ddbkit.ErrCorruptItem) || !errors.As(rep.Skipped[0], &ce) ||
+				!strings.Contains(ce.Key, "r_03") || ce.Attr != "savedCount" {
+				t.Fatalf("Skipped = %v; want ErrCorruptItem naming r_03's key and savedCount", rep.Skipped)
+			}
+			skipped = append(skipped, []string{strings.ReplaceAll(rep.Skipped[0].Error(), ce.Table, "<table>")})
+		})
+	}
+	if len(skipped) == 2 && !slices.Equal(skipped[0], skipped[1]) {
+		t.Errorf("the stores' Skipped differ:\n dynamo %q\n memory %q", skipped[0], skipped[1])
+	}
 }
 
 // TestLegacyCatalogSavedOnGSI1: ddbkit's saves carry GSI1 SAVED#<userId>,

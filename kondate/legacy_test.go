@@ -262,7 +262,7 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 		len(e.Tags) != 1 {
 		t.Fatalf("GetCatalogEntry(r_01) = %+v, %v", e, err)
 	}
-	co := kondate.CatalogPageOptions{}
+	co := kondate.CatalogQuery{}
 	newest, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, co)
 	if err != nil || !slices.Equal(entryIDs(newest.Items), []string{"r_01"}) {
 		t.Fatalf("ListCatalogNewest = %+v, %v; want r_01", newest, err)
@@ -270,7 +270,7 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	if wantSkipped := map[bool]int{true: 1}[withCorrupt]; len(newest.Skipped) != wantSkipped {
 		t.Fatalf("ListCatalogNewest skipped %v; want %d", newest.Skipped, wantSkipped)
 	}
-	popular, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{Tag: "中華"})
+	popular, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogQuery{Tag: "中華"})
 	if err != nil || !slices.Equal(entryIDs(popular.Items), []string{"r_01"}) || popular.Items[0].SavedCount != 1 {
 		t.Fatalf("ListCatalogPopular(中華) = %+v, %v; want r_01, saved once", popular, err)
 	}
@@ -332,9 +332,9 @@ func checkLegacy(t *testing.T, s kondate.Store, withCorrupt bool) {
 	if e, err := s.GetCatalogEntry(ctx, kondate.KindRecipe, "r_01"); err != nil || e.SavedCount != 1 || !e.CreatedAt.Equal(published) {
 		t.Fatalf("GetCatalogEntry(r_01) after a save = %+v, %v; want saved once", e, err)
 	}
-	drift, err := s.RecalculatePopularity(ctx, kondate.KindRecipe)
-	if err != nil || len(drift) != 1 || drift[0] != (kondate.PopularityDrift{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 2}) {
-		t.Fatalf("RecalculatePopularity = %+v, %v; want r_01 from 1 to 2", drift, err)
+	rep, err := s.RecalculatePopularity(ctx, kondate.KindRecipe)
+	if err != nil || len(rep.Drifts) != 1 || rep.Drifts[0] != (kondate.PopularityDrift{Kind: kondate.KindRecipe, ID: "r_01", Stored: 1, Counted: 2}) {
+		t.Fatalf("RecalculatePopularity = %+v, %v; want r_01 from 1 to 2", rep, err)
 	}
 	popular, err = s.ListCatalogPopular(ctx, kondate.KindRecipe, co)
 	if err != nil || len(popular.Items) != 1 || popular.Items[0].SavedCount != 2 {
@@ -384,11 +384,11 @@ func checkLegacyDeletePublished(t *testing.T, s kondate.Store) {
 	}{{kondate.KindRecipe, "r_01"}, {kondate.KindSet, "s_01"}} {
 		_, err := s.GetCatalogEntry(ctx, e.kind, e.id)
 		ddbtest.WantSentinel(t, "GetCatalogEntry("+e.id+") after its delete", err, ddbkit.ErrNotFound)
-		newest, err := s.ListCatalogNewest(ctx, e.kind, kondate.CatalogPageOptions{})
+		newest, err := s.ListCatalogNewest(ctx, e.kind, kondate.CatalogQuery{})
 		if err != nil || slices.Contains(entryIDs(newest.Items), e.id) {
 			t.Fatalf("ListCatalogNewest(%s) after the delete of %s = %v, %v", e.kind, e.id, entryIDs(newest.Items), err)
 		}
-		byCreator, err := s.ListCatalogByCreator(ctx, "u_01", e.kind, kondate.CatalogPageOptions{})
+		byCreator, err := s.ListCatalogByCreator(ctx, "u_01", e.kind, kondate.CatalogQuery{})
 		if err != nil || len(byCreator.Items) != 0 {
 			t.Fatalf("ListCatalogByCreator(%s) after the delete of %s = %v, %v", e.kind, e.id, entryIDs(byCreator.Items), err)
 		}

@@ -194,8 +194,8 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 		}
 		return ctx
 	}
-	catalogOpts := func(t *rapid.T) kondate.CatalogPageOptions {
-		o := kondate.CatalogPageOptions{PageOptions: r.PageOptions(t)}
+	catalogOpts := func(t *rapid.T) kondate.CatalogQuery {
+		o := kondate.CatalogQuery{PageOptions: r.PageOptions(t)}
 		if rapid.IntRange(0, 3).Draw(t, "tag?") == 0 {
 			o.Tag = difftest.Pick(t, "tag", []string{"中華", "x"}, difftest.Text(kondate.MaxTagLen))
 		}
@@ -523,7 +523,7 @@ func modelActions(r *difftest.Run[kondate.Store]) map[string]func(*rapid.T) {
 			difftest.Call[ddbkit.Page[kondate.SavedEntry]](r, "ListSaved", r.Ctx(t), user(t), kind(t), r.PageOptions(t))
 		},
 		"RecalculatePopularity": func(t *rapid.T) {
-			difftest.Call[[]kondate.PopularityDrift](r, "RecalculatePopularity", keyed(t), kind(t))
+			difftest.Call[kondate.PopularityReport](r, "RecalculatePopularity", keyed(t), kind(t))
 		},
 		"CreateShareLink": func(t *rapid.T) {
 			k, id := entry(t)
@@ -574,7 +574,7 @@ func TestModelRegressionCanceled(t *testing.T) {
 func TestModelRegressionCanceledBadCursor(t *testing.T) {
 	p := newModelPair(t)
 	difftest.Same(t, p, func(s kondate.Store) (ddbkit.Page[kondate.CatalogEntry], error) {
-		return s.ListCatalogNewest(difftest.Canceled(), kondate.CatalogKind("SET"), kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 4, Cursor: "not a cursor"}})
+		return s.ListCatalogNewest(difftest.Canceled(), kondate.CatalogKind("SET"), kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 4, Cursor: "not a cursor"}})
 	})
 }
 

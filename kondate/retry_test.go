@@ -105,7 +105,7 @@ func ign[T any](_ T, err error) error { return err }
 // every returns a call of every method of s, on f.
 func every(s kondate.Store, ctx context.Context, f fixture) []call {
 	o := ddbkit.PageOptions{}
-	co := kondate.CatalogPageOptions{}
+	co := kondate.CatalogQuery{}
 	return []call{
 		{"GetProfile", func() error { return ign(s.GetProfile(ctx, u)) }},
 		{"UpdateProfile", func() error { return ign(s.UpdateProfile(ctx, u, kondate.ProfilePatch{DisplayName: ptr("x")})) }},
@@ -173,7 +173,7 @@ func every(s kondate.Store, ctx context.Context, f fixture) []call {
 		{"GetCatalogEntry", func() error { return ign(s.GetCatalogEntry(ctx, kondate.KindRecipe, f.entry.ID)) }},
 		{"ListCatalogNewest", func() error { return ign(s.ListCatalogNewest(ctx, kondate.KindRecipe, co)) }},
 		{"ListCatalogPopular", func() error {
-			return ign(s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{Tag: "x"}))
+			return ign(s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogQuery{Tag: "x"}))
 		}},
 		{"ListCatalogByCreator", func() error { return ign(s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, co)) }},
 		{"SaveCatalogEntry", func() error { return ign(s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, f.entry.ID)) }},
@@ -304,7 +304,7 @@ func snapshot(t *testing.T, s kondate.Store) map[string]string {
 	add("tokens", pt, err)
 	pr, err := s.GetProfile(ctx, u)
 	add("profile", pr, err)
-	co := kondate.CatalogPageOptions{PageOptions: o}
+	co := kondate.CatalogQuery{PageOptions: o}
 	cn, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, co)
 	add("catalog newest", cn, err)
 	cp, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, co)

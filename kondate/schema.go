@@ -53,7 +53,7 @@ func table(name string) ddb.Table {
 // default; EnableGSI2 and EnableGSI3, off by default, as in the seed's
 // stack). Options.TableName is ignored: name is the table's. The same value
 // creates the table (CreateTableInput), verifies and reconciles an
-// existing one (EnsureTable, DynamoStore.EnsureTable), and exports a
+// existing one (EnsureTable), and exports a
 // CloudFormation resource (schema.Definition.CloudFormation).
 func Definition(name string, optFns ...func(*Options)) schema.Definition {
 	o := newOptions(optFns)
@@ -104,27 +104,32 @@ func CreateTableInput(name string, optFns ...func(*Options)) *dynamodb.CreateTab
 }
 
 // EnsureTable makes the table named name match Definition(name, optFns...)
-// with schema.Ensure, and returns the changes it made. The options are the
-// store's: pass EnsureTable the options given to NewDynamoStore, and the
-// table gets the indexes the store needs (Options.EnableGSI1, on by
-// default, EnableGSI2, EnableGSI3; AllIndexes); Options.TableName is
-// ignored, name is the table's. SchemaOptions passes options to
-// schema.Ensure (schema.PlanOnly, say).
+// with schema.Ensure, and returns the changes made: it creates a missing
+// table, with TTL and the indexes the options enable, and waits until it is
+// ACTIVE. Unlike the other domains' EnsureTable, which take
+// ...func(*schema.Options), it takes the store's options, because the
+// indexes it creates and verifies depend on Options.EnableGSI1 (on by
+// default), EnableGSI2 and EnableGSI3: pass it the options given to
+// NewDynamoStore (AllIndexes, say), and schema's options, such as
+// schema.PlanOnly, through SchemaOptions. Options.TableName is ignored:
+// name is the table's.
 //
-// A missing table is created. An existing one (the seed's app's table,
-// say) belongs to its stack, which rolls out GSI2 and GSI3 (the seed's
-// section 10), and is only verified: an index the options enable and the
-// table lacks is a pending change and ddbkit.ErrSchemaMismatch naming it,
-// missing TTL a pending change. With SchemaOptions(schema.Apply) each such
-// index is added instead, with its own UpdateTable, waiting until it is
-// ACTIVE and backfilled before the next, so enabling GSI2, then later
-// GSI3, is one table update each, and TTL is enabled. An index
-// the options leave out is never deleted: a table may be ahead of the
-// code. A table whose keys or indexes have other key attributes cannot
-// serve this package: EnsureTable then fails with ddbkit.ErrSchemaMismatch
-// (a *ddbkit.SchemaMismatchError listing every difference) and changes
-// nothing. It never deletes anything, so it is safe to call at every
-// start. Other errors match ddbkit.ErrUnavailable.
+// On an existing table (the seed's app's, say, whose stack rolls out GSI2
+// and GSI3 as the seed's section 10 says) it verifies the keys, the
+// indexes the options enable and TTL: an enabled index the table lacks,
+// and missing TTL, are pending changes, and with SchemaOptions(schema.Apply)
+// each such index is added instead, with its own UpdateTable, waiting until
+// it is ACTIVE and backfilled before the next (enabling GSI2, then later
+// GSI3, is one table update each), and TTL is enabled. It never deletes
+// anything, an index the options leave out included (a table may be ahead
+// of the code), so it is safe to call at every start; pass
+// SchemaOptions(schema.PlanOnly) to only report what it would do.
+//
+// It returns ErrSchemaMismatch (a *ddbkit.SchemaMismatchError listing every
+// difference) for an enabled index missing without schema.Apply, and for a
+// table whose keys or indexes have other key attributes, which cannot serve
+// this package; it then changes nothing. It returns ErrUnavailable when
+// DynamoDB cannot be reached or the context ends.
 func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*Options)) ([]schema.Change, error) {
 	o := newOptions(optFns)
 	changes, err := schema.Ensure(ctx, c, Definition(name, optFns...), o.schema...)
@@ -132,7 +137,11 @@ func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns
 }
 
 // SchemaOptions returns an option that passes optFns to schema.Ensure when
-// EnsureTable reconciles the table, for example
+// EnsureTable reconciles the table. Unlike the other domains' EnsureTable,
+// which take schema's options directly, kondate's takes the store's options,
+// because its indexes depend on Options.EnableGSI1 to EnableGSI3; schema's
+// options ride along in this one. For example, to only report what
+// EnsureTable would do:
 //
 //	kondate.EnsureTable(ctx, c, "MainTable", kondate.AllIndexes, kondate.SchemaOptions(schema.PlanOnly))
 //

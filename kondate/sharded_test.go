@@ -22,13 +22,13 @@ import (
 )
 
 func TestMemoryShardedCatalog(t *testing.T) {
-	kondatetest.RunShardedCatalog(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
+	kondatetest.RunSharded(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
 		return kondate.NewMemoryStore(opts...)
 	})
 }
 
 func TestDynamoShardedCatalog(t *testing.T) {
-	kondatetest.RunShardedCatalog(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
+	kondatetest.RunSharded(t, func(t *testing.T, opts ...func(*kondate.Options)) kondate.Store {
 		s, _, _ := newDynamo(t, nil, opts...)
 		return s
 	})
@@ -203,7 +203,7 @@ func testShardedSwitch(t *testing.T, st switchStores) {
 	all := func(s kondate.Store, popular bool) []string {
 		t.Helper()
 		var out []string
-		o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 3}}
+		o := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 3}}
 		for {
 			list := s.ListCatalogNewest
 			if popular {
@@ -278,8 +278,8 @@ func testShardedSwitch(t *testing.T, st switchStores) {
 	if got := get(s, old[0].ID).SavedCount; got != 1 {
 		t.Fatalf("old entry's count after unsave %d, want 1", got)
 	}
-	if drifts, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(drifts) != 0 {
-		t.Fatalf("RecalculatePopularity = %+v, %v; want no drift", drifts, err)
+	if rep, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(rep.Drifts) != 0 {
+		t.Fatalf("RecalculatePopularity = %+v, %v; want no drift", rep, err)
 	}
 }
 
@@ -315,7 +315,7 @@ func TestShardedReadCost(t *testing.T) {
 			var p ddbkit.Page[kondate.CatalogEntry]
 			got := capacity.Measure(func() {
 				var err error
-				o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 20}}
+				o := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 20}}
 				if list == "newest" {
 					p, err = s.ListCatalogNewest(t.Context(), kondate.KindRecipe, o)
 				} else {
@@ -371,7 +371,7 @@ func TestShardedTies(t *testing.T) {
 	titles := func(t *testing.T, s kondate.Store, limit int) []string {
 		t.Helper()
 		var out []string
-		o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: limit}}
+		o := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: limit}}
 		for {
 			p, err := s.ListCatalogNewest(t.Context(), kondate.KindRecipe, o)
 			if err != nil {
@@ -432,10 +432,10 @@ func TestShardedTies(t *testing.T) {
 func TestLegacyCatalogSharded(t *testing.T) {
 	appStores(t, appCatalog(), func(t *testing.T, s kondate.Store, raw rawReader) {
 		ctx := t.Context()
-		ids := func(list func(context.Context, kondate.CatalogKind, kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)) []string {
+		ids := func(list func(context.Context, kondate.CatalogKind, kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error)) []string {
 			t.Helper()
 			var out []string
-			o := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 1}}
+			o := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 1}}
 			for {
 				p, err := list(ctx, kondate.KindRecipe, o)
 				if err != nil {

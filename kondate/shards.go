@@ -118,7 +118,7 @@ func (c *core) catalogParts(kind CatalogKind) []string {
 // of a sharded catalog: one Query per shard (rt's query with the shard's
 // partition), merged in rt's order by backend.MergePage under one cursor
 // bound to the list, the kind and the shard count.
-func (c *core) listMerged(ctx context.Context, op, list string, kind CatalogKind, rt catalogRoute, limit int, opts CatalogPageOptions, f backend.Filter) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) listMerged(ctx context.Context, op, list string, kind CatalogKind, rt catalogRoute, limit int, opts CatalogQuery, f backend.Filter) (ddbkit.Page[CatalogEntry], error) {
 	if err := c.shardedIndex(); err != nil {
 		return ddbkit.Page[CatalogEntry]{}, wrap(op, err)
 	}

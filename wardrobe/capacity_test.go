@@ -70,7 +70,7 @@ func TestCapacity(t *testing.T) {
 		{"AP-02", "GetWardrobe (strong)", func() error { _, err := s.GetWardrobe(ctx, w.ID); return err },
 			ddbtest.Capacity{Read: 1}},
 		{"AP-04", "ListClothes, 5 clothes of 1 KB at most (eventual, GSI)", func() error {
-			_, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{})
+			_, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{})
 			return err
 		}, ddbtest.Capacity{Read: 0.5}},
 		{"AP-05", "GetClothing (strong)", func() error { _, err := s.GetClothing(ctx, w.ID, cl[0]); return err },
@@ -88,7 +88,7 @@ func TestCapacity(t *testing.T) {
 		{"AP-08", "RestoreClothing", func() error { _, err := s.RestoreClothing(ctx, w.ID, cl[4]); return err },
 			ddbtest.Capacity{Write: 1 + 3*2}},
 		{"AP-09", "ListTemplates, 1 template, 4 thumbnails (eventual, projected)", func() error {
-			_, err := s.ListTemplates(ctx, w.ID, wardrobe.ListOptions{})
+			_, err := s.ListTemplates(ctx, w.ID, wardrobe.ListQuery{})
 			return err
 		}, ddbtest.Capacity{Read: 0.5 + 4*0.5}},
 		{"AP-10", "GetTemplate (strong)", func() error { _, err := s.GetTemplate(ctx, w.ID, tp.ID); return err },

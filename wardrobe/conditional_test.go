@@ -95,7 +95,7 @@ func TestSetStatusUnknownStatus(t *testing.T) {
 	if err != nil || tp.Status != wardrobe.StatusActive || !tp.DeletedAt.IsZero() {
 		t.Fatalf("RestoreTemplate(ARCHIVED) = %+v, %v; want it ACTIVE", tp, err)
 	}
-	p, err := s.ListTemplates(ctx, w, wardrobe.ListOptions{})
+	p, err := s.ListTemplates(ctx, w, wardrobe.ListQuery{})
 	if err != nil || len(p.Items) != 1 || p.Items[0].ID != f.tp.ID {
 		t.Fatalf("ListTemplates after RestoreTemplate(ARCHIVED) = %+v, %v; want the template", p.Items, err)
 	}

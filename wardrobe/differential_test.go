@@ -141,17 +141,17 @@ func session(ctx context.Context, s wardrobe.Store) []string {
 	for _, o := range []wardrobe.Order{wardrobe.OrderCreatedAt, wardrobe.OrderWearCount, wardrobe.OrderLastWornAt} {
 		for _, desc := range []bool{false, true} {
 			list(fmt.Sprintf("ListClothes %s desc=%v", o, desc), func(p ddbkit.PageOptions) (any, string, error) {
-				pg, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{Order: o, Descending: desc, PageOptions: p})
+				pg, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{Order: o, Descending: desc, PageOptions: p})
 				return pg.Items, pg.Next, err
 			})
 		}
 	}
 	list("ListClothes DELETED", func(p ddbkit.PageOptions) (any, string, error) {
-		pg, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{Status: wardrobe.StatusDeleted, PageOptions: p})
+		pg, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{Status: wardrobe.StatusDeleted, PageOptions: p})
 		return pg.Items, pg.Next, err
 	})
 	list("ListTemplates by wear", func(p ddbkit.PageOptions) (any, string, error) {
-		pg, err := s.ListTemplates(ctx, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: p})
+		pg, err := s.ListTemplates(ctx, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: p})
 		return pg.Items, pg.Next, err
 	})
 	var first []string
@@ -186,7 +186,7 @@ func session(ctx context.Context, s wardrobe.Store) []string {
 	note("RestoreClothing", c, err)
 	rep, err := s.RecalculateStats(ctx, w.ID)
 	note("RecalculateStats", rep, err)
-	pg, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Cursor: "garbage"}})
+	pg, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Cursor: "garbage"}})
 	note("ListClothes bad cursor", pg, err)
 	return log
 }

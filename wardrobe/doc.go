@@ -25,8 +25,8 @@
 //
 // Times are Unix milliseconds as Numbers; deletedAt is NULL unless the item
 // is DELETED, lastWornAt is 0 until first worn. IDs are UUIDv7s made by
-// the store. This is what the package writes; what it reads is wider (see
-// Other writers).
+// the store, stamped by Options.Clock as createdAt is. This is what the
+// package writes; what it reads is wider (see Other writers).
 //
 // # Indexes
 //
@@ -205,7 +205,7 @@
 //     counters are the source of truth: a writer that changes wearCount
 //     without them has its change undone by RecalculateStats, and AP-17
 //     takes back only the wears the counters hold. lastWornAt must be the
-//     midnight, in Options.TimeZone, of a day; it is compared by calendar
+//     midnight, in Options.Location, of a day; it is compared by calendar
 //     day in that zone, so any instant of the right day is read as that
 //     day and not rewritten.
 //   - statsVersion is optional: a writer that never touches it cannot have
@@ -278,7 +278,7 @@
 //     patch applied, the transaction being conditional on every attribute
 //     it returns and does not set being unchanged.
 //   - lastWornAt is the seed's dateToEpochMs: midnight of the date in
-//     Options.TimeZone (UTC by default; the seed's app likely uses
+//     Options.Location (UTC by default; the seed's app likely uses
 //     Asia/Tokyo). LastWornAt reads it back as a calendar Date in that
 //     zone, "" if never worn. Dates run from 1970-01-02 (0 means never
 //     worn) to 2286-11-20 (the last midnight with 13 digits of
@@ -300,7 +300,7 @@
 //   - RecalculateStats trusts the daily counters (the ADR's source of
 //     truth) and rewrites the cached wearCount and lastWornAt, with their
 //     index keys, where they differ: the count exactly, the last worn day
-//     by calendar day in Options.TimeZone. It does not rebuild counters
+//     by calendar day in Options.Location. It does not rebuild counters
 //     from histories.
 //   - A listing leaves out the items it cannot decode and reports them in
 //     Page.Skipped (the decision all ddbkit domains share): one bad item

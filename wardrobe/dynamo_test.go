@@ -303,7 +303,7 @@ func TestRoundTrips(t *testing.T) {
 		return err
 	})
 	step("AP-04 a page of clothes", map[string]int{"Query": 1}, func() error {
-		p, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: ddbkit.PageOptions{Limit: 30}})
+		p, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: ddbkit.PageOptions{Limit: 30}})
 		if err == nil && (len(p.Items) != 30 || p.Next == "") {
 			t.Fatalf("page of %d, next %q", len(p.Items), p.Next)
 		}
@@ -318,7 +318,7 @@ func TestRoundTrips(t *testing.T) {
 		})
 	}
 	step("AP-09 a page of 25 templates with 100 distinct thumbnails", map[string]int{"Query": 1, "BatchGetItem": 2}, func() error {
-		p, err := s.ListTemplates(ctx, w.ID, wardrobe.ListOptions{})
+		p, err := s.ListTemplates(ctx, w.ID, wardrobe.ListQuery{})
 		if err == nil && (len(p.Items) != 25 || p.Items[24].More != 1) {
 			t.Fatalf("page of %d templates", len(p.Items))
 		}
@@ -583,7 +583,7 @@ func TestBadInputWritesNothingRaw(t *testing.T) {
 		{"history of an unknown wardrobe", second(s.AddHistory(ctx, "nowhere", wardrobe.NewHistory{Date: "20260102", ClothingIDs: clothes[:1]})), ddbkit.ErrNotFound},
 		{"unknown history", s.DeleteHistory(ctx, w.ID, "nope"), ddbkit.ErrNotFound},
 		{"'#' in a history ID", s.DeleteHistory(ctx, w.ID, h.ID+"#x"), ddbkit.ErrInvalidArgument},
-		{"tampered cursor", second(s.ListClothes(ctx, w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Cursor: "tampered"}})), ddbkit.ErrInvalidCursor},
+		{"tampered cursor", second(s.ListClothes(ctx, w.ID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Cursor: "tampered"}})), ddbkit.ErrInvalidCursor},
 	}
 	for _, b := range bad {
 		if !errors.Is(b.err, b.want) {

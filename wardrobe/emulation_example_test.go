@@ -29,7 +29,7 @@ func ExampleOptions_emulation() {
 		if err != nil {
 			panic(err)
 		}
-		p, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{})
+		p, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{})
 		if err != nil {
 			panic(err)
 		}

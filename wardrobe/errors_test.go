@@ -80,7 +80,7 @@ func (f fixture) operations(s wardrobe.Store) []operation {
 		{"GetWardrobe", func(ctx context.Context) error { return e(s.GetWardrobe(ctx, w)) }},
 		{"AddClothing", func(ctx context.Context) error { return e(s.AddClothing(ctx, w, wardrobe.NewClothing{Name: "x"})) }},
 		{"GetClothing", func(ctx context.Context) error { return e(s.GetClothing(ctx, w, cs[0].ID)) }},
-		{"ListClothes", func(ctx context.Context) error { return e(s.ListClothes(ctx, w, wardrobe.ListOptions{})) }},
+		{"ListClothes", func(ctx context.Context) error { return e(s.ListClothes(ctx, w, wardrobe.ListQuery{})) }},
 		{"UpdateClothing", func(ctx context.Context) error {
 			return e(s.UpdateClothing(ctx, w, cs[0].ID, wardrobe.ClothingPatch{Name: ptr("x")}))
 		}},
@@ -90,7 +90,7 @@ func (f fixture) operations(s wardrobe.Store) []operation {
 			return e(s.AddTemplate(ctx, w, wardrobe.NewTemplate{Name: "x", ClothingIDs: []string{cs[0].ID}}))
 		}},
 		{"GetTemplate", func(ctx context.Context) error { return e(s.GetTemplate(ctx, w, tp.ID)) }},
-		{"ListTemplates", func(ctx context.Context) error { return e(s.ListTemplates(ctx, w, wardrobe.ListOptions{})) }},
+		{"ListTemplates", func(ctx context.Context) error { return e(s.ListTemplates(ctx, w, wardrobe.ListQuery{})) }},
 		{"UpdateTemplate name", func(ctx context.Context) error {
 			return e(s.UpdateTemplate(ctx, w, tp.ID, wardrobe.TemplatePatch{Name: ptr("x")}))
 		}},
@@ -187,9 +187,9 @@ func dump(t *testing.T, s wardrobe.Store, f fixture) map[string]string {
 		show("template "+tp.ID, got, err)
 	}
 	for _, st := range []wardrobe.Status{wardrobe.StatusActive, wardrobe.StatusDeleted} {
-		cp, err := s.ListClothes(ctx, f.w.ID, wardrobe.ListOptions{Status: st})
+		cp, err := s.ListClothes(ctx, f.w.ID, wardrobe.ListQuery{Status: st})
 		show("clothes "+string(st), cp.Items, err)
-		tp, err := s.ListTemplates(ctx, f.w.ID, wardrobe.ListOptions{Status: st})
+		tp, err := s.ListTemplates(ctx, f.w.ID, wardrobe.ListQuery{Status: st})
 		show("templates "+string(st), tp.Items, err)
 	}
 	hp, err := s.ListHistory(ctx, f.w.ID, wardrobe.HistoryQuery{})

@@ -63,7 +63,7 @@ func Example() {
 	}
 
 	// AP-04: the clothes, most worn first.
-	clothes, err := s.ListClothes(ctx, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true})
+	clothes, err := s.ListClothes(ctx, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true})
 	if err != nil {
 		panic(err)
 	}
@@ -159,7 +159,7 @@ func ExampleMemoryStore_ListTemplates() {
 
 	// AP-09: the first ThumbnailCount clothes of each template, and the
 	// "+x" badge for the rest.
-	p, err := s.ListTemplates(ctx, w.ID, wardrobe.ListOptions{})
+	p, err := s.ListTemplates(ctx, w.ID, wardrobe.ListQuery{})
 	if err != nil {
 		panic(err)
 	}
@@ -244,7 +244,7 @@ func ExampleMemoryStore_Import() {
 		panic(err)
 	}
 	ctx := context.Background()
-	p, err := s.ListClothes(ctx, w, wardrobe.ListOptions{})
+	p, err := s.ListClothes(ctx, w, wardrobe.ListQuery{})
 	if err != nil {
 		panic(err)
 	}

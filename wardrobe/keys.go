@@ -217,7 +217,7 @@ func (o Order) index() ddb.Index {
 	return indexByCreatedAt
 }
 
-func statusListQuery(t ddb.Table, wardrobeID string, kind Kind, o ListOptions) (ddb.KeyQuery, error) {
+func statusListQuery(t ddb.Table, wardrobeID string, kind Kind, o ListQuery) (ddb.KeyQuery, error) {
 	s := o.Status
 	if s == "" {
 		s = StatusActive

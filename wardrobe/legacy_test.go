@@ -253,7 +253,7 @@ func TestLegacyItemsOnMemory(t *testing.T) {
 func legacyOptions(table string) func(*wardrobe.Options) {
 	clock := ddbkit.StepClock(time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC), time.Second)
 	return func(o *wardrobe.Options) {
-		o.TableName, o.TimeZone, o.Clock = table, jst, clock
+		o.TableName, o.Location, o.Clock = table, jst, clock
 		o.NewID = ddbkit.SeededUUIDv7(7, clock)
 	}
 }
@@ -316,7 +316,7 @@ func legacyChecks(t *testing.T, s wardrobe.Store, table string, corrupt bool, ra
 		{wardrobe.OrderWearCount, true, sortedDesc(map[string]int{shirtID: 2, denimID: 2, isoID: 0})},
 		{wardrobe.OrderLastWornAt, false, []string{isoID, shirtID, denimID}},
 	} {
-		p, err := s.ListClothes(ctx, lwID, wardrobe.ListOptions{Order: tc.o, Descending: tc.desc})
+		p, err := s.ListClothes(ctx, lwID, wardrobe.ListQuery{Order: tc.o, Descending: tc.desc})
 		if err != nil || !slices.Equal(clothingIDs(p.Items), tc.want) || p.Next != "" {
 			t.Errorf("ListClothes(%s, desc=%v) = %v next %q, %v; want %v", tc.o, tc.desc, clothingIDs(p.Items), p.Next, err, tc.want)
 		}
@@ -333,7 +333,7 @@ func legacyChecks(t *testing.T, s wardrobe.Store, table string, corrupt bool, ra
 	var paged []string
 	var pagedSkipped int
 	for cursor := ""; ; {
-		p, err := s.ListClothes(ctx, lwID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1, Cursor: cursor}})
+		p, err := s.ListClothes(ctx, lwID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 1, Cursor: cursor}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func legacyChecks(t *testing.T, s wardrobe.Store, table string, corrupt bool, ra
 	if !slices.Equal(paged, byCreated) || pagedSkipped != skipped {
 		t.Fatalf("ListClothes a page of one at a time = %v, %d skipped; want %v, %d", paged, pagedSkipped, byCreated, skipped)
 	}
-	p, err := s.ListClothes(ctx, lwID, wardrobe.ListOptions{Status: wardrobe.StatusDeleted})
+	p, err := s.ListClothes(ctx, lwID, wardrobe.ListQuery{Status: wardrobe.StatusDeleted})
 	if err != nil || len(p.Items) != 1 || p.Items[0] != wantClothing[coatID] {
 		t.Fatalf("ListClothes(DELETED) = %+v, %v", p.Items, err)
 	}
@@ -356,7 +356,7 @@ func legacyChecks(t *testing.T, s wardrobe.Store, table string, corrupt bool, ra
 	if got, err := s.GetTemplate(ctx, lwID, tplID); err != nil || fmt.Sprint(got) != fmt.Sprint(wantTpl) {
 		t.Fatalf("GetTemplate = %+v, %v; want %+v", got, err, wantTpl)
 	}
-	tp, err := s.ListTemplates(ctx, lwID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt, Descending: true})
+	tp, err := s.ListTemplates(ctx, lwID, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt, Descending: true})
 	wantThumbs := []wardrobe.Thumbnail{{ClothingID: shirtID, Name: "白シャツ", ImageKey: "images/shirt.jpg"},
 		{ClothingID: denimID, Name: "デニム"}, {ClothingID: coatID, Name: "コート", Deleted: true}}
 	if err != nil || len(tp.Items) != 1 || fmt.Sprint(tp.Items[0].Template) != fmt.Sprint(wantTpl) ||
@@ -487,7 +487,7 @@ func legacyChecks(t *testing.T, s wardrobe.Store, table string, corrupt bool, ra
 	if _, err := s.AddTemplate(ctx, lwID, wardrobe.NewTemplate{Name: "新しいテンプレ", ClothingIDs: []string{nc.ID, coatID}}); err != nil {
 		t.Fatalf("AddTemplate: %v", err)
 	}
-	p, err = s.ListClothes(ctx, lwID, wardrobe.ListOptions{})
+	p, err = s.ListClothes(ctx, lwID, wardrobe.ListQuery{})
 	if err != nil || !slices.Equal(clothingIDs(p.Items), []string{shirtID, coatID, isoID, nc.ID}) {
 		t.Fatalf("ListClothes after the writes = %v, %v", clothingIDs(p.Items), err)
 	}
@@ -605,7 +605,7 @@ func TestForeignWriterWear(t *testing.T) {
 	table := legacyTable(t, c)
 	ctx := t.Context()
 	fc := ddbtest.NewFaultClient(c)
-	s := wardrobe.NewDynamoStore(fc, func(o *wardrobe.Options) { o.TableName, o.TimeZone = table, jst })
+	s := wardrobe.NewDynamoStore(fc, func(o *wardrobe.Options) { o.TableName, o.Location = table, jst })
 	wantStats := func(what string, n int, last wardrobe.Date, days string) {
 		t.Helper()
 		got, err := s.GetClothing(ctx, lwID, denimID)

@@ -38,7 +38,7 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[wardrobe.Store] {
 	table := ddbtest.NewTable(t, c, wardrobe.CreateTableInput("wardrobe"))
 	clock := difftest.NewClock(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
 	opts := func(o *wardrobe.Options) {
-		o.TableName, o.TimeZone, o.Clock = table, jst, clock.Now
+		o.TableName, o.Location, o.Clock = table, jst, clock.Now
 		o.NewID = ddbkit.SeededUUIDv7(7, clock.Now) // a generator per store, same seed
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
 	}
@@ -80,8 +80,8 @@ func modelConfig(src string, pair func(*testing.T) *difftest.Pair[wardrobe.Store
 				return rapid.SampledFrom([]wardrobe.Date{"20260101", "20260102", "20260105", "20260105", "20260110",
 					"", "2026-01-05", "20260230", "19700101", "19700102", "22861120", "22861121"}).Draw(t, label)
 			}
-			order := func(t *rapid.T) wardrobe.ListOptions {
-				return wardrobe.ListOptions{
+			order := func(t *rapid.T) wardrobe.ListQuery {
+				return wardrobe.ListQuery{
 					Order:       rapid.SampledFrom([]wardrobe.Order{"", wardrobe.OrderCreatedAt, wardrobe.OrderWearCount, wardrobe.OrderLastWornAt, "NAME"}).Draw(t, "order"),
 					Descending:  rapid.Bool().Draw(t, "desc"),
 					Status:      rapid.SampledFrom([]wardrobe.Status{"", "", wardrobe.StatusActive, wardrobe.StatusDeleted, "GONE"}).Draw(t, "status"),

@@ -16,8 +16,11 @@ type Options struct {
 	// Clock stamps createdAt and deletedAt. The default is time.Now.
 	Clock ddbkit.Clock
 	// NewID makes wardrobe, clothing, template and history IDs. The
-	// default makes UUIDv7s, as the seed specifies; tests use
-	// ddbkit.SeededUUIDv7.
+	// default (when NewID is nil after the option functions ran) is
+	// ddbkit.NewUUIDv7s(Clock): UUIDv7s, as the seed specifies, stamped
+	// with the clock that stamps createdAt, so an ID's time is when its
+	// item was created.
+	// Tests use ddbkit.SeededUUIDv7.
 	NewID ddbkit.IDGenerator
 	// Retry bounds the retries of every operation: a read-modify-write
 	// (AddHistory, DeleteHistory, UpdateTemplate, RecalculateStats) that
@@ -52,11 +55,15 @@ type Options struct {
 	// (only another writer leaves one): each of its Queries reads at most
 	// this many counters, whatever the filter keeps.
 	FilterBudget int
-	// TimeZone is the zone of the seed's dateToEpochMs: lastWornAt holds
+	// Location is the zone of the seed's dateToEpochMs: lastWornAt holds
 	// the Unix ms of midnight, in this zone, of the latest day worn, and
 	// LastWornAt reads back that day in this zone. It must be the zone the
 	// table's other writers use (the seed's app probably uses Asia/Tokyo).
-	// The default is UTC.
+	// The default is TimeZone if set, else UTC.
+	Location *time.Location
+	// TimeZone is Location's former name, honoured when Location is nil.
+	//
+	// Deprecated: use Location.
 	TimeZone *time.Location
 	// Emulation is what MemoryStore emulates of DynamoDB beyond DynamoDB
 	// Local (see ddbkit.Emulation): GSI lag, which its listings (AP-03/14,
@@ -72,13 +79,20 @@ func newOptions(optFns []func(*Options)) Options {
 	o := Options{
 		TableName: DefaultTableName,
 		Clock:     time.Now,
-		NewID:     ddbkit.NewUUIDv7,
 	}
 	for _, fn := range optFns {
 		fn(&o)
 	}
-	if o.TimeZone == nil {
-		o.TimeZone = time.UTC
+	// The default IDs follow the clock the options ended with, so that a
+	// test's or a replay's clock stamps IDs and createdAt alike.
+	if o.NewID == nil {
+		o.NewID = ddbkit.NewUUIDv7s(o.Clock)
+	}
+	if o.Location == nil {
+		o.Location = o.TimeZone
+	}
+	if o.Location == nil {
+		o.Location = time.UTC
 	}
 	return o
 }
@@ -115,7 +129,7 @@ func (o Options) table() ddb.Table {
 // dayMs is the seed's dateToEpochMs: the Unix ms of midnight of a
 // validated date in the store's zone.
 func (o Options) dayMs(d Date) int64 {
-	t, _ := d.In(o.TimeZone)
+	t, _ := d.In(o.Location)
 	return t.UnixMilli()
 }
 
@@ -127,7 +141,7 @@ func (o Options) dateOf(ms int64) Date {
 	if ms == 0 {
 		return ""
 	}
-	return DateOf(time.UnixMilli(ms).In(o.TimeZone))
+	return DateOf(time.UnixMilli(ms).In(o.Location))
 }
 
 // Errors both stores return, so that they match in category and in text.

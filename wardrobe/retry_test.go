@@ -128,11 +128,11 @@ func TestCursorSecret(t *testing.T) {
 			}
 			s := signer[0]
 			f := newFixture(t, s)
-			p, err := s.ListClothes(t.Context(), f.w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1}})
+			p, err := s.ListClothes(t.Context(), f.w.ID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 1}})
 			if err != nil || p.Next == "" {
 				t.Fatalf("ListClothes = %+v, %v; want a next page", p, err)
 			}
-			opts := wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1, Cursor: p.Next}}
+			opts := wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 1, Cursor: p.Next}}
 			for _, o := range same {
 				if q, err := o.ListClothes(t.Context(), f.w.ID, opts); err != nil || len(q.Items) != 1 || q.Items[0].ID == p.Items[0].ID {
 					t.Fatalf("ListClothes with the secret's cursor = %+v, %v; want the second page", q, err)
@@ -157,7 +157,7 @@ func TestIdempotencyKeyAcrossRebuilds(t *testing.T) {
 	c := ddbtest.Client(t)
 	table := legacyTable(t, c)
 	fc := ddbtest.NewFaultClient(c)
-	s := wardrobe.NewDynamoStore(fc, func(o *wardrobe.Options) { o.TableName, o.TimeZone = table, jst })
+	s := wardrobe.NewDynamoStore(fc, func(o *wardrobe.Options) { o.TableName, o.Location = table, jst })
 	key := ddbkit.WithIdempotencyKey(t.Context(), "wear-request")
 	in := wardrobe.NewHistory{Date: "20260105", ClothingIDs: []string{denimID}}
 	fc.Before("TransactWriteItems", func() { appWear(t, c, table, lwID, "hs_app_race", "20260104", 1767500000000, "CLOTH", denimID) })
@@ -176,7 +176,7 @@ func TestIdempotencyKeyAcrossRebuilds(t *testing.T) {
 	// the rebuild a token of its own, the repeat's first build would reuse
 	// the cancelled build's token, free in DynamoDB, and wear the denim a
 	// second time.
-	s = wardrobe.NewDynamoStore(fc, quickRetry, func(o *wardrobe.Options) { o.TableName, o.TimeZone = table, jst })
+	s = wardrobe.NewDynamoStore(fc, quickRetry, func(o *wardrobe.Options) { o.TableName, o.Location = table, jst })
 	key = ddbkit.WithIdempotencyKey(t.Context(), "wear-request-2")
 	in.Date = "20260106"
 	fc.Before("TransactWriteItems", func() { appWear(t, c, table, lwID, "hs_app_race2", "20260104", 1767500000001, "CLOTH", denimID) })

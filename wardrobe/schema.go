@@ -83,20 +83,23 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 	}
 }
 
-// EnsureTable makes the table named name match Definition(name), with
-// schema.Ensure, and returns the changes it made. A missing table is
-// created. An existing one (the seed's app's table, say) belongs to its
-// stack and is only verified: a missing GSI is a pending change and
-// ErrSchemaMismatch naming it; with schema.Apply each missing GSI is
-// added instead, one UpdateTable per GSI, waiting until it is ACTIVE. A
-// table whose keys, or whose GSIs of the seed's names, have other key
-// attributes or another projection (such as a StatusListByWearCount
-// sorted by an attribute other than wearCountSk) cannot serve this
-// package's listings: EnsureTable then fails with ddbkit.ErrSchemaMismatch
-// (a *ddbkit.SchemaMismatchError listing every difference) and changes
-// nothing. It never deletes anything, so it is safe to call at every
-// start; schema.PlanOnly reports the changes without making them. Other
-// errors match ddbkit.ErrUnavailable.
+// EnsureTable makes the table named name match Definition(name) with
+// schema.Ensure, and returns the changes made: it creates a missing table,
+// with the four GSIs, and waits until it is ACTIVE. On an existing table
+// (the seed's app's, say, which belongs to its stack) it verifies the keys
+// and the four GSIs: a missing GSI is a pending change, and with
+// schema.Apply each one is added instead, one UpdateTable per GSI, waiting
+// until it is ACTIVE. It never deletes anything, nor changes a key or a GSI
+// that exists, so it is safe to call at every start; pass schema.PlanOnly to
+// only report what it would do.
+//
+// It returns ErrSchemaMismatch (a *ddbkit.SchemaMismatchError listing every
+// difference) for a GSI missing without schema.Apply, and for a table whose
+// keys, or whose GSIs of the seed's names, have other key attributes or
+// another projection (such as a StatusListByWearCount sorted by an
+// attribute other than wearCountSk), which cannot serve this package's
+// listings; it then changes nothing. It returns ErrUnavailable when
+// DynamoDB cannot be reached or the context ends.
 func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	changes, err := schema.Ensure(ctx, c, Definition(name), optFns...)
 	return changes, wrap("ensure table", err)

@@ -269,7 +269,7 @@ func (c *core) readWorn(ctx context.Context, wardrobeID string, kind Kind, id st
 }
 
 // ListClothes implements ClothingStore.ListClothes, which documents its errors.
-func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error) {
+func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListQuery) (ddbkit.Page[Clothing], error) {
 	return listWorn(ctx, c, "list clothes", wardrobeID, KindClothing, opts, c.o.clothing)
 }
 
@@ -277,7 +277,7 @@ func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListOpti
 // conv (which must copy the worn's slices: see backend.QueryPageFunc),
 // leaving out (and reporting) the items it cannot decode, and those of
 // the other kind (which only damaged data has in a status list).
-func listWorn[U any](ctx context.Context, c *core, op, wardrobeID string, kind Kind, opts ListOptions, conv func(worn) U) (ddbkit.Page[U], error) {
+func listWorn[U any](ctx context.Context, c *core, op, wardrobeID string, kind Kind, opts ListQuery, conv func(worn) U) (ddbkit.Page[U], error) {
 	if err := validateList(op, wardrobeID, opts); err != nil {
 		return ddbkit.Page[U]{}, err
 	}
@@ -410,7 +410,7 @@ func (c *core) GetTemplate(ctx context.Context, wardrobeID, templateID string) (
 }
 
 // ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
-func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error) {
+func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListQuery) (ddbkit.Page[TemplateSummary], error) {
 	const op = "list templates"
 	ts, err := listWorn(ctx, c, op, wardrobeID, KindTemplate, opts, c.o.template)
 	if err != nil {

@@ -55,7 +55,7 @@ type Clothing struct {
 	Status     Status
 	ImageKey   string // "" when it has no image
 	WearCount  int    // a cache of the daily counters' sum
-	LastWornAt Date   // a cache: the latest day worn, in Options.TimeZone; "" if never worn
+	LastWornAt Date   // a cache: the latest day worn, in Options.Location; "" if never worn
 	CreatedAt  time.Time
 	DeletedAt  time.Time // zero unless Status is StatusDeleted
 }
@@ -168,13 +168,20 @@ type NewHistory struct {
 	ClothingIDs []string // 1 to MaxClothes ACTIVE clothes of the wardrobe, no duplicates
 }
 
-// ListOptions select and page a clothing or template listing.
-type ListOptions struct {
+// ListQuery selects and pages a clothing or template listing; like
+// HistoryQuery and DailyQuery, a listing's selection beyond paging is a
+// query that embeds ddbkit.PageOptions.
+type ListQuery struct {
 	Order      Order  // zero means OrderCreatedAt
 	Descending bool   // newest, most worn or most recently worn first
 	Status     Status // zero means StatusActive
 	ddbkit.PageOptions
 }
+
+// ListOptions is ListQuery's former name.
+//
+// Deprecated: use ListQuery.
+type ListOptions = ListQuery
 
 // HistoryQuery selects and pages the history list: the days From to To,
 // both included. A zero From or To leaves that end open.
@@ -201,16 +208,15 @@ type Drift struct {
 	LastWornAtWas, LastWornAt Date
 }
 
-// StatsReport is what RecalculateStats checked and repaired.
-type StatsReport struct {
-	Checked int     // clothes and templates, ACTIVE and DELETED, decoded
-	Drifts  []Drift // those repaired, clothes first, each kind in ID order
-	// Skipped holds one error (matching ddbkit.ErrCorruptItem) per
-	// clothing or template, or per daily counter of one, that could not be
-	// decoded; such an item is neither checked nor repaired. The memory
-	// store holds only items it decoded, so its Skipped is empty.
-	Skipped []error
-}
+// StatsReport is what RecalculateStats checked, repaired and skipped, in
+// the report shape every domain's repairs share: Checked counts the
+// clothes and templates, ACTIVE and DELETED, decoded; Drifts are those
+// repaired, clothes first, each kind in ID order; Skipped holds one error
+// (matching ddbkit.ErrCorruptItem) per clothing or template, or per daily
+// counter of one, that could not be decoded, and such an item is neither
+// checked nor repaired. Both stores report alike: MemoryStore.Import
+// refuses a corrupt item, but one a memory store holds is skipped the same.
+type StatsReport = ddbkit.RepairReport[Drift]
 
 // Every method may also return ErrUnavailable: DynamoDB kept throttling or
 // failing (5xx) through Options.Retry, or ctx ended (the error then also
@@ -254,7 +260,7 @@ type ClothingStore interface {
 	// wardrobe has none. Items that cannot be decoded are left out and
 	// reported in Page.Skipped. It returns ErrInvalidArgument,
 	// ErrInvalidCursor or ErrUnavailable.
-	ListClothes(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[Clothing], error)
+	ListClothes(ctx context.Context, wardrobeID string, q ListQuery) (ddbkit.Page[Clothing], error)
 	// UpdateClothing applies patch to a clothing, ACTIVE or DELETED, and
 	// returns it as the write left it. It returns ErrInvalidArgument (an
 	// empty patch included), ErrNotFound, ErrCorruptItem (the patch is
@@ -288,7 +294,7 @@ type TemplateStore interface {
 	// distinct thumbnail clothes. A thumbnail clothing that cannot be
 	// decoded shows as missing and is reported in Page.Skipped. It returns
 	// ErrInvalidArgument, ErrInvalidCursor or ErrUnavailable.
-	ListTemplates(ctx context.Context, wardrobeID string, opts ListOptions) (ddbkit.Page[TemplateSummary], error)
+	ListTemplates(ctx context.Context, wardrobeID string, q ListQuery) (ddbkit.Page[TemplateSummary], error)
 	// UpdateTemplate applies patch, keeping the order of ClothingIDs, and
 	// returns the template it committed, without reading it again. A new
 	// list must name ACTIVE clothes of the wardrobe. It returns
@@ -420,7 +426,7 @@ func (v *validator) dateRange(from, to Date) {
 	}
 }
 
-func (v *validator) listOptions(o ListOptions) {
+func (v *validator) listQuery(o ListQuery) {
 	if o.Order != "" && !o.Order.Valid() {
 		v.Fail("Order", "must be one of CREATED, WEAR, LASTWORN; got %q", string(o.Order))
 	}
@@ -589,10 +595,10 @@ func validateNewHistory(op, wardrobeID string, in NewHistory) error {
 	return wrap(op, v.Err)
 }
 
-func validateList(op, wardrobeID string, o ListOptions) error {
+func validateList(op, wardrobeID string, o ListQuery) error {
 	var v validator
 	v.ID("WardrobeID", wardrobeID, MaxIDLen)
-	v.listOptions(o)
+	v.listQuery(o)
 	return wrap(op, v.Err)
 }
 

@@ -92,7 +92,7 @@ func pad10(n int64) string {
 
 func benchCatalog(b *testing.B) {
 	rid := id(1)
-	catalogOpts := kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 50}}
+	catalogOpts := kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 50}}
 	indexBench(b, "ListCatalogNewest50", "GSI2", "CATALOG#RECIPE", "SORT#NEWEST#", catalogEntry, gsi2Key, func(e *env) (int, bool, error) {
 		p, err := e.s.ListCatalogNewest(ctx, kondate.KindRecipe, catalogOpts)
 		return len(p.Items), p.Next != "", err

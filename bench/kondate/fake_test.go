@@ -125,7 +125,7 @@ func BenchmarkKondateFake(b *testing.B) {
 	bench.PutAll(b, c, memory.Export())
 
 	page := ddbkit.PageOptions{Limit: 20}
-	catalogPage := kondate.CatalogPageOptions{PageOptions: page}
+	catalogPage := kondate.CatalogQuery{PageOptions: page}
 	wantItems := func(n int, err error) error {
 		if err == nil && n == 0 {
 			err = fmt.Errorf("an empty page")

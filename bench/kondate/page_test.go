@@ -123,13 +123,13 @@ var listings = []listing{
 		return pageOf(s.ListSaved(ctx, "u_saver", kondate.KindRecipe, o))
 	}},
 	{"ListCatalogNewest", "catalog", publishOne, func(s *kondate.MemoryStore, o ddbkit.PageOptions) (string, int, error) {
-		return pageOf(s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: o}))
+		return pageOf(s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: o}))
 	}},
 	{"ListCatalogPopular", "catalog", publishOne, func(s *kondate.MemoryStore, o ddbkit.PageOptions) (string, int, error) {
-		return pageOf(s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: o}))
+		return pageOf(s.ListCatalogPopular(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: o}))
 	}},
 	{"ListCatalogByCreator", "catalog", publishOne, func(s *kondate.MemoryStore, o ddbkit.PageOptions) (string, int, error) {
-		return pageOf(s.ListCatalogByCreator(ctx, userID, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: o}))
+		return pageOf(s.ListCatalogByCreator(ctx, userID, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: o}))
 	}},
 }
 

@@ -355,7 +355,7 @@ func BenchmarkWardrobe(b *testing.B) {
 	b.Run("ListClothes50", func(b *testing.B) {
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
-				p, err := st.ListClothes(ctx, wid, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 50}})
+				p, err := st.ListClothes(ctx, wid, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 50}})
 				return wantPage(len(p.Items), p.Next != "", err)
 			}},
 			bench.Variant{Name: "handwritten", Op: func(int) error {
@@ -440,7 +440,7 @@ func BenchmarkWardrobe(b *testing.B) {
 	b.Run("ListTemplates50", func(b *testing.B) {
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
-				p, err := st.ListTemplates(ctx, wid, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 50}})
+				p, err := st.ListTemplates(ctx, wid, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 50}})
 				if err == nil && len(p.Items) > 0 && p.Items[0].Thumbnails[0].ImageKey == "" {
 					err = fmt.Errorf("no thumbnail")
 				}
@@ -1174,13 +1174,13 @@ func BenchmarkWardrobeFake(b *testing.B) {
 		}},
 		{"ListClothes50", func(s wardrobe.Store) func(int) error {
 			return func(int) error {
-				p, err := s.ListClothes(ctx, f.wid, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: page})
+				p, err := s.ListClothes(ctx, f.wid, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true, PageOptions: page})
 				return wantPage(len(p.Items), p.Next != "", err)
 			}
 		}},
 		{"ListTemplates20", func(s wardrobe.Store) func(int) error {
 			return func(int) error {
-				p, err := s.ListTemplates(ctx, f.wid, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 20}})
+				p, err := s.ListTemplates(ctx, f.wid, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 20}})
 				if err == nil && (len(p.Items) != 20 || len(p.Items[0].Thumbnails) != wardrobe.ThumbnailCount) {
 					err = fmt.Errorf("%d templates", len(p.Items))
 				}
@@ -1314,7 +1314,7 @@ func BenchmarkWardrobePage(b *testing.B) {
 		bench.Growth(b, func(n int) func(int) error {
 			s, wid := newStore()
 			addClothes(s, wid, n)
-			opts := wardrobe.ListOptions{Order: wardrobe.OrderCreatedAt, Descending: true}
+			opts := wardrobe.ListQuery{Order: wardrobe.OrderCreatedAt, Descending: true}
 			opts.Cursor = bench.Middle(b, n, func(po ddbkit.PageOptions) (string, int, error) {
 				o := opts
 				o.PageOptions = po
@@ -1341,7 +1341,7 @@ func BenchmarkWardrobePage(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			opts := wardrobe.ListOptions{Descending: true}
+			opts := wardrobe.ListQuery{Descending: true}
 			opts.Cursor = bench.Middle(b, n, func(po ddbkit.PageOptions) (string, int, error) {
 				o := opts
 				o.PageOptions = po

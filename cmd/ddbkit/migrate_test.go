@@ -108,8 +108,8 @@ func TestMigrateKondateSaves(t *testing.T) {
 		t.Fatalf("checkpoint = %+v, %v; want done, 5 indexed", cp, err)
 	}
 	s := kondate.NewDynamoStore(c, func(o *kondate.Options) { o.TableName = table; o.SavesIndexed = true })
-	if d, err := s.RecalculatePopularity(t.Context(), kondate.KindRecipe); err != nil || len(d) != 0 {
-		t.Fatalf("RecalculatePopularity after the migration = %+v, %v; want no drift (6 saves, 6 counted)", d, err)
+	if rep, err := s.RecalculatePopularity(t.Context(), kondate.KindRecipe); err != nil || len(rep.Drifts) != 0 {
+		t.Fatalf("RecalculatePopularity after the migration = %+v, %v; want no drift (6 saves, 6 counted)", rep, err)
 	}
 	code, out, _ = ddbkit(t, args...)
 	if code != 0 || !strings.Contains(out, "done already") {

@@ -101,8 +101,8 @@ func smokeWardrobe(r *smokeRun, _ *tableFlags, tables []string) error {
 			clothes []string
 			tpls    []string
 		}{{wardrobe.StatusActive, []string{c1, c2}, []string{tpl.ID}}, {wardrobe.StatusDeleted, []string{c3}, nil}} {
-			opts := func(o kit.PageOptions) wardrobe.ListOptions {
-				return wardrobe.ListOptions{Order: order, Status: st.status, PageOptions: o}
+			opts := func(o kit.PageOptions) wardrobe.ListQuery {
+				return wardrobe.ListQuery{Order: order, Status: st.status, PageOptions: o}
 			}
 			// Clothes 1 and 2 tie in wear count and last worn day, and
 			// maybe in creation time: ties go by ID, the order they were made.

@@ -346,9 +346,9 @@ func catalog(ctx context.Context, s kondate.Store, user string, byTitle map[stri
 	}
 	for _, l := range []struct {
 		name string
-		list func(context.Context, kondate.CatalogKind, kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)
+		list func(context.Context, kondate.CatalogKind, kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error)
 	}{{"newest", s.ListCatalogNewest}, {"popular", s.ListCatalogPopular}} {
-		p, err := l.list(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}})
+		p, err := l.list(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2}})
 		if err != nil {
 			return err
 		}

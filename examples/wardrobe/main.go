@@ -56,7 +56,7 @@ func main() {
 
 func run(ctx context.Context, endpoint, table, region string, loc *time.Location) error {
 	var s wardrobe.Store
-	zone := func(o *wardrobe.Options) { o.TimeZone = loc }
+	zone := func(o *wardrobe.Options) { o.Location = loc }
 	if endpoint == "" {
 		fmt.Println("store: in memory")
 		s = wardrobe.NewMemoryStore(zone)
@@ -178,11 +178,11 @@ func run(ctx context.Context, endpoint, table, region string, loc *time.Location
 
 	// AP-04: the clothes by how often and by how recently they were worn.
 	fmt.Println("most worn:")
-	if err := printClothes(ctx, s, wid, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true}); err != nil {
+	if err := printClothes(ctx, s, wid, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true}); err != nil {
 		return err
 	}
 	fmt.Println("not worn recently:")
-	if err := printClothes(ctx, s, wid, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt}); err != nil {
+	if err := printClothes(ctx, s, wid, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt}); err != nil {
 		return err
 	}
 
@@ -220,7 +220,7 @@ func run(ctx context.Context, endpoint, table, region string, loc *time.Location
 	}
 	fmt.Printf("deleted %s (status %s)\n", jacket.Name, jacket.Status)
 	// AP-09: the templates with their thumbnails.
-	tpls, err := s.ListTemplates(ctx, wid, wardrobe.ListOptions{})
+	tpls, err := s.ListTemplates(ctx, wid, wardrobe.ListQuery{})
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func run(ctx context.Context, endpoint, table, region string, loc *time.Location
 	} else {
 		return fmt.Errorf("wearing a deleted clothing: got %v, want a validation error", err)
 	}
-	deleted, err := s.ListClothes(ctx, wid, wardrobe.ListOptions{Status: wardrobe.StatusDeleted})
+	deleted, err := s.ListClothes(ctx, wid, wardrobe.ListQuery{Status: wardrobe.StatusDeleted})
 	if err != nil {
 		return err
 	}
@@ -290,7 +290,7 @@ func printHome(ctx context.Context, s wardrobe.Store, wid string, today wardrobe
 }
 
 // printClothes prints every clothing of one listing, a page at a time.
-func printClothes(ctx context.Context, s wardrobe.Store, wid string, opts wardrobe.ListOptions) error {
+func printClothes(ctx context.Context, s wardrobe.Store, wid string, opts wardrobe.ListQuery) error {
 	opts.Limit = 5
 	for c, err := range ddbkit.All(func(cursor string) (ddbkit.Page[wardrobe.Clothing], error) {
 		opts.Cursor = cursor

@@ -13,10 +13,10 @@ import (
 	"github.com/ddbkit/ddbkit/kondate"
 )
 
-func catalogAll(t *testing.T, what string, fetch func(kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error)) []kondate.CatalogEntry {
+func catalogAll(t *testing.T, what string, fetch func(kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error)) []kondate.CatalogEntry {
 	t.Helper()
 	return all(t, what, func(o ddbkit.PageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
-		return fetch(kondate.CatalogPageOptions{PageOptions: o})
+		return fetch(kondate.CatalogQuery{PageOptions: o})
 	})
 }
 
@@ -32,13 +32,13 @@ func ids(es []kondate.CatalogEntry) []string {
 func lists(t *testing.T, s kondate.Store, kind kondate.CatalogKind, creator string) (newest, popular, byCreator []kondate.CatalogEntry) {
 	t.Helper()
 	ctx := t.Context()
-	newest = catalogAll(t, "ListCatalogNewest", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+	newest = catalogAll(t, "ListCatalogNewest", func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 		return s.ListCatalogNewest(ctx, kind, o)
 	})
-	popular = catalogAll(t, "ListCatalogPopular", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+	popular = catalogAll(t, "ListCatalogPopular", func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 		return s.ListCatalogPopular(ctx, kind, o)
 	})
-	byCreator = catalogAll(t, "ListCatalogByCreator", func(o kondate.CatalogPageOptions) (ddbkit.Page[kondate.CatalogEntry], error) {
+	byCreator = catalogAll(t, "ListCatalogByCreator", func(o kondate.CatalogQuery) (ddbkit.Page[kondate.CatalogEntry], error) {
 		return s.ListCatalogByCreator(ctx, creator, kind, o)
 	})
 	return newest, popular, byCreator
@@ -165,19 +165,19 @@ func testCatalogTagFilter(t *testing.T, s kondate.Store) {
 		}
 	}
 	p1 := must[ddbkit.Page[kondate.CatalogEntry]](t, "page 1")(s.ListCatalogNewest(ctx, kondate.KindRecipe,
-		kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2}, Tag: "簡単"}))
+		kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2}, Tag: "簡単"}))
 	if len(p1.Items) != 2 || p1.Next == "" {
 		t.Fatalf("filtered page 1: %v, next %q; want a full page and a next one", ids(p1.Items), p1.Next)
 	}
 	p2 := must[ddbkit.Page[kondate.CatalogEntry]](t, "page 2")(s.ListCatalogNewest(ctx, kondate.KindRecipe,
-		kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}, Tag: "簡単"}))
+		kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}, Tag: "簡単"}))
 	wantEqual(t, "filtered pages", append(ids(p1.Items), ids(p2.Items)...), want[:3])
 	if p2.Next != "" {
 		t.Fatalf("filtered page 2 has a next page %q", p2.Next)
 	}
-	_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}, Tag: "洋食"})
+	_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}, Tag: "洋食"})
 	wantErr(t, "a cursor of another tag", err, ddbkit.ErrInvalidCursor)
-	_, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}})
+	_, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 2, Cursor: p1.Next}})
 	wantErr(t, "a filtered cursor without the filter", err, ddbkit.ErrInvalidCursor)
 }
 
@@ -247,9 +247,9 @@ func testSaves(t *testing.T, s kondate.Store) {
 	}
 	_, popular, _ = lists(t, s, kondate.KindRecipe, user)
 	wantEqual(t, "popular after unsave (ties: newest ID first)", ids(popular), []string{es[1].ID, es[0].ID, es[2].ID})
-	drifts := must[[]kondate.PopularityDrift](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
-	if len(drifts) != 0 {
-		t.Fatalf("RecalculatePopularity found drift %+v after saves alone", drifts)
+	rep := must[kondate.PopularityReport](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
+	if len(rep.Drifts) != 0 || rep.Checked != len(es) || len(rep.Skipped) != 0 {
+		t.Fatalf("RecalculatePopularity = %+v after saves alone; want %d checked, no drift", rep, len(es))
 	}
 	_, err := s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, "nope")
 	wantErr(t, "saving an entry not in the catalog", err, ddbkit.ErrNotFound)
@@ -270,8 +270,8 @@ func testSaves(t *testing.T, s kondate.Store) {
 		t.Fatal(err)
 	}
 	e0 := must[kondate.CatalogEntry](t, "Publish again")(s.Publish(ctx, user, kondate.KindRecipe, es[0].ID))
-	drifts = must[[]kondate.PopularityDrift](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
-	wantEqual(t, "drift", drifts, []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: e0.ID, Stored: 0, Counted: 2}})
+	rep = must[kondate.PopularityReport](t, "RecalculatePopularity")(s.RecalculatePopularity(ctx, kondate.KindRecipe))
+	wantEqual(t, "drift", rep.Drifts, []kondate.PopularityDrift{{Kind: kondate.KindRecipe, ID: e0.ID, Stored: 0, Counted: 2}})
 	_, popular, _ = lists(t, s, kondate.KindRecipe, user)
 	wantEqual(t, "popular after the recount", ids(popular), []string{es[1].ID, es[0].ID})
 	if popular[1].SavedCount != 2 {
@@ -338,8 +338,8 @@ func testConcurrentSaves(t *testing.T, newStore NewStore) {
 			t.Errorf("popular order: %d saves before %d", popular[i-1].SavedCount, e.SavedCount)
 		}
 	}
-	if drifts, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(drifts) != 0 {
-		t.Errorf("RecalculatePopularity = %+v, %v; want no drift", drifts, err)
+	if rep, err := s.RecalculatePopularity(ctx, kondate.KindRecipe); err != nil || len(rep.Drifts) != 0 || len(rep.Skipped) != 0 {
+		t.Errorf("RecalculatePopularity = %+v, %v; want no drift", rep, err)
 	}
 }
 
@@ -390,7 +390,7 @@ func testShareLinks(t *testing.T, s kondate.Store) {
 func testDisabledIndexes(t *testing.T, newStore NewStore) {
 	ctx := t.Context()
 	s := newStore(t)
-	o := kondate.CatalogPageOptions{}
+	o := kondate.CatalogQuery{}
 	_, err := s.ListCatalogPopular(ctx, kondate.KindRecipe, o)
 	wantErr(t, "ListCatalogPopular without GSI2", err, ddbkit.ErrSchemaMismatch)
 	// Writes need no index: the entry is published, found by ID and listed.
@@ -450,11 +450,11 @@ func testCatalogBadInput(t *testing.T, s kondate.Store) {
 		{"save: bad kind", "Kind", func() error { _, err := s.SaveCatalogEntry(ctx, user, "", r.ID); return err }},
 		{"unsave: ID with space", "ID", func() error { return s.UnsaveCatalogEntry(ctx, user, kondate.KindRecipe, "a b") }},
 		{"list: tag with newline", "Tag", func() error {
-			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{Tag: "a\nb"})
+			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{Tag: "a\nb"})
 			return err
 		}},
 		{"list: creator with #", "CreatorID", func() error {
-			_, err := s.ListCatalogByCreator(ctx, "a#b", kondate.KindRecipe, kondate.CatalogPageOptions{})
+			_, err := s.ListCatalogByCreator(ctx, "a#b", kondate.KindRecipe, kondate.CatalogQuery{})
 			return err
 		}},
 		{"share: bad target type", "TargetType", func() error {
@@ -502,7 +502,7 @@ func testCatalogEndedContext(t *testing.T, s kondate.Store) {
 			return err
 		},
 		"ListCatalogNewest": func() error {
-			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{})
+			_, err := s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{})
 			return err
 		},
 	} {

@@ -131,7 +131,7 @@ func testFilterBudget(t *testing.T, newStore NewStore) {
 	cursor := ""
 	for range 10 {
 		p := must[ddbkit.Page[kondate.CatalogEntry]](t, "filtered page")(s.ListCatalogNewest(ctx, kondate.KindRecipe,
-			kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 10, Cursor: cursor}, Tag: "珍味"}))
+			kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 10, Cursor: cursor}, Tag: "珍味"}))
 		pages = append(pages, ids(p.Items))
 		if cursor = p.Next; cursor == "" {
 			break
@@ -146,7 +146,7 @@ func testFilterBudget(t *testing.T, newStore NewStore) {
 	cursor, n := "", 0
 	for {
 		p := must[ddbkit.Page[kondate.CatalogEntry]](t, "unused tag")(s.ListCatalogPopular(ctx, kondate.KindRecipe,
-			kondate.CatalogPageOptions{PageOptions: ddbkit.PageOptions{Limit: 3, Cursor: cursor}, Tag: "nobody"}))
+			kondate.CatalogQuery{PageOptions: ddbkit.PageOptions{Limit: 3, Cursor: cursor}, Tag: "nobody"}))
 		n++
 		if len(p.Items) != 0 {
 			t.Fatalf("unused tag: page %d holds %v", n, ids(p.Items))
@@ -331,7 +331,7 @@ func testShortCursorSecret(t *testing.T, newStore NewStore) {
 	ctx := t.Context()
 	_, err := s.ListRecipes(ctx, user, ddbkit.PageOptions{})
 	wantField(t, "ListRecipes with a 15-byte secret", err, "CursorSecret")
-	_, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogPageOptions{Tag: "x"})
+	_, err = s.ListCatalogNewest(ctx, kondate.KindRecipe, kondate.CatalogQuery{Tag: "x"})
 	wantField(t, "ListCatalogNewest with a 15-byte secret", err, "CursorSecret")
 	ok := newStore(t, kondate.AllIndexes, func(o *kondate.Options) { o.CursorSecret = []byte("sixteen bytes!!!") })
 	if _, err := ok.ListRecipes(ctx, user, ddbkit.PageOptions{}); err != nil {

@@ -95,6 +95,40 @@ func testDefaultIDs(t *testing.T, newStore NewStore) {
 	}
 }
 
+// testDefaultIDsFollowClock holds the default ID generator to
+// Options.Clock: under a clock far from now, every ID's UUIDv7 millisecond
+// is its item's createdAt, as the seed's time-ordered IDs mean.
+func testDefaultIDsFollowClock(t *testing.T, newStore NewStore) {
+	// A clock that stands still, so that the ID and createdAt, which the
+	// store reads from it one after the other, get the same instant.
+	ahead := time.Date(2199, 3, 4, 5, 6, 7, 891_000_000, time.UTC)
+	clock := &manualClock{now: ahead}
+	s := newStore(t, func(o *wardrobe.Options) { o.Clock = clock.Now })
+	w := mustWardrobe(t, s, "w")
+	c := mustClothing(t, s, w.ID, "c", "")
+	tp := mustTemplate(t, s, w.ID, "t", c.ID)
+	h := mustHistory(t, s, w.ID, "20260101", tp.ID, c.ID)
+	for _, tc := range []struct {
+		what      string
+		id        string
+		createdAt time.Time
+	}{
+		{"wardrobe", w.ID, w.CreatedAt},
+		{"clothing", c.ID, c.CreatedAt},
+		{"template", tp.ID, tp.CreatedAt},
+		{"history", h.ID, h.CreatedAt},
+	} {
+		u, err := uuid.Parse(tc.id)
+		if err != nil || u.Version() != 7 {
+			t.Fatalf("%s ID %q: want a UUIDv7 (parse error %v)", tc.what, tc.id, err)
+		}
+		sec, nsec := u.Time().UnixTime()
+		if got, want := sec*1000+nsec/int64(time.Millisecond), tc.createdAt.UnixMilli(); got != want || !tc.createdAt.Equal(ahead) {
+			t.Errorf("%s ID %q holds ms %d, createdAt %v is ms %d; want the same millisecond, from the clock", tc.what, tc.id, got, tc.createdAt, want)
+		}
+	}
+}
+
 func testRepeatedID(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore, func(o *wardrobe.Options) { o.NewID = func() string { return "same-id" } })
 	w := mustWardrobe(t, s, "first")
@@ -186,17 +220,17 @@ func testAddClothing(t *testing.T, newStore NewStore) {
 	_, err = s.AddClothing(ctx(t), "a#b", wardrobe.NewClothing{Name: "x"})
 	wantField(t, "AddClothing(# in wardrobe)", err, "WardrobeID")
 	for _, st := range []wardrobe.Status{wardrobe.StatusActive, wardrobe.StatusDeleted} {
-		p, err := s.ListClothes(ctx(t), "no-such-wardrobe", wardrobe.ListOptions{Status: st})
+		p, err := s.ListClothes(ctx(t), "no-such-wardrobe", wardrobe.ListQuery{Status: st})
 		if err != nil || len(p.Items) != 0 || p.Next != "" {
 			t.Fatalf("ListClothes(unknown wardrobe, %s) = %+v, %v; want an empty last page", st, p, err)
 		}
 	}
 	// The refused adds wrote nothing.
-	cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+	cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{}))
 	if want := []wardrobe.Clothing{c, noImage, c40}; !slices.Equal(cs, want) {
 		t.Fatalf("ListClothes = %+v, want %+v", cs, want)
 	}
-	if p, _ := s.ListClothes(ctx(t), other.ID, wardrobe.ListOptions{}); len(p.Items) != 0 {
+	if p, _ := s.ListClothes(ctx(t), other.ID, wardrobe.ListQuery{}); len(p.Items) != 0 {
 		t.Fatalf("ListClothes(other wardrobe) = %+v, want none", p.Items)
 	}
 }
@@ -235,7 +269,7 @@ func testUpdateClothing(t *testing.T, newStore NewStore) {
 	if read := getClothing(t, s, w.ID, c.ID); read != want {
 		t.Fatalf("GetClothing after update = %+v, want %+v", read, want)
 	}
-	if p, err := s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount}); err != nil || len(p.Items) != 1 || p.Items[0] != want {
+	if p, err := s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount}); err != nil || len(p.Items) != 1 || p.Items[0] != want {
 		t.Fatalf("ListClothes after update = %+v, %v; want [%+v]", p.Items, err, want)
 	}
 
@@ -282,7 +316,7 @@ func testDeleteClothing(t *testing.T, newStore NewStore) {
 	}
 	listed := func(st wardrobe.Status) []wardrobe.Clothing {
 		t.Helper()
-		cs, _ := walk(t, "ListClothes "+string(st), 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{Status: st}))
+		cs, _ := walk(t, "ListClothes "+string(st), 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{Status: st}))
 		return cs
 	}
 	if got := listed(wardrobe.StatusActive); !slices.Equal(got, []wardrobe.Clothing{keep}) {
@@ -292,7 +326,7 @@ func testDeleteClothing(t *testing.T, newStore NewStore) {
 		t.Fatalf("DELETED clothes after delete = %+v, want [%+v]", got, want)
 	}
 	for _, o := range []wardrobe.Order{wardrobe.OrderWearCount, wardrobe.OrderLastWornAt} {
-		p, err := s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{Order: o, Status: wardrobe.StatusDeleted, Descending: true})
+		p, err := s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{Order: o, Status: wardrobe.StatusDeleted, Descending: true})
 		if err != nil || !slices.Equal(p.Items, []wardrobe.Clothing{want}) {
 			t.Fatalf("DELETED clothes by %s = %+v, %v; want [%+v]", o, p.Items, err, want)
 		}
@@ -423,7 +457,7 @@ func testListClothesOrders(t *testing.T, newStore NewStore) {
 				name := fmt.Sprintf("%s/%s/desc=%v", st, o, desc)
 				t.Run(name, func(t *testing.T) {
 					want := expectOrder(byStatus[st], o, desc)
-					opts := wardrobe.ListOptions{Order: o, Status: st, Descending: desc}
+					opts := wardrobe.ListQuery{Order: o, Status: st, Descending: desc}
 					checkWalk(t, "ListClothes "+name, want, clothingID, clothesFetch(t, s, w.ID, opts), 1, 2, 3, 0)
 				})
 			}
@@ -431,7 +465,7 @@ func testListClothesOrders(t *testing.T, newStore NewStore) {
 	}
 	// The zero options are ACTIVE clothes in registration order, and the
 	// listed clothes are the stored ones.
-	got, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+	got, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{}))
 	for i, c := range got {
 		if want := getClothing(t, s, w.ID, cs[i].ID); c != want {
 			t.Fatalf("ListClothes item %d = %+v, want %+v", i, c, want)
@@ -466,10 +500,10 @@ func testCreatedAtTies(t *testing.T, newStore NewStore) {
 		for _, o := range orders { // all three orders tie on every item
 			want := expectOrder(stats, o, desc)
 			checkWalk(t, fmt.Sprintf("ListClothes %s desc=%v", o, desc), want, clothingID,
-				clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: o, Descending: desc}), 2, 0)
+				clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: o, Descending: desc}), 2, 0)
 			want = expectOrder(tstats, o, desc)
 			checkWalk(t, fmt.Sprintf("ListTemplates %s desc=%v", o, desc), want, templateID,
-				templatesFetch(t, s, w.ID, wardrobe.ListOptions{Order: o, Descending: desc}), 3, 0)
+				templatesFetch(t, s, w.ID, wardrobe.ListQuery{Order: o, Descending: desc}), 3, 0)
 		}
 	}
 }
@@ -487,7 +521,7 @@ func testListCursors(t *testing.T, newStore NewStore) {
 		mustHistory(t, s, wid, "20260102", "", cs[0].ID)
 		mustHistory(t, s, wid, "20260103", "", cs[1].ID)
 	}
-	cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+	cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{}))
 	c0 := cs[0].ID
 	first := func(what string, next string, err error) string {
 		t.Helper()
@@ -496,7 +530,7 @@ func testListCursors(t *testing.T, newStore NewStore) {
 		}
 		return next
 	}
-	lo := wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: 1}}
+	lo := wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 1}}
 	p, err := s.ListClothes(ctx(t), w.ID, lo)
 	clothesCur := first("ListClothes", p.Next, err)
 	tp, err := s.ListTemplates(ctx(t), w.ID, lo)
@@ -508,14 +542,14 @@ func testListCursors(t *testing.T, newStore NewStore) {
 	dp, err := s.ListDailyWear(ctx(t), w.ID, wardrobe.KindClothing, c0, dq)
 	dailyCur := first("ListDailyWear", dp.Next, err)
 
-	listClothes := func(wid string, o wardrobe.ListOptions) func(string) error {
+	listClothes := func(wid string, o wardrobe.ListQuery) func(string) error {
 		return func(c string) error {
 			o.PageOptions = ddbkit.PageOptions{Limit: 1, Cursor: c}
 			_, err := s.ListClothes(ctx(t), wid, o)
 			return err
 		}
 	}
-	listTemplates := func(wid string, o wardrobe.ListOptions) func(string) error {
+	listTemplates := func(wid string, o wardrobe.ListQuery) func(string) error {
 		return func(c string) error {
 			o.PageOptions = ddbkit.PageOptions{Limit: 1, Cursor: c}
 			_, err := s.ListTemplates(ctx(t), wid, o)
@@ -546,23 +580,23 @@ func testListCursors(t *testing.T, newStore NewStore) {
 		return string(b)
 	}
 	var (
-		desc    = wardrobe.ListOptions{Descending: true}
-		deleted = wardrobe.ListOptions{Status: wardrobe.StatusDeleted}
+		desc    = wardrobe.ListQuery{Descending: true}
+		deleted = wardrobe.ListQuery{Status: wardrobe.StatusDeleted}
 	)
 	tests := []struct {
 		name string
 		call func(string) error
 		cur  string
 	}{
-		{"clothes cursor, WEAR order", listClothes(w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount}), clothesCur},
-		{"clothes cursor, LASTWORN order", listClothes(w.ID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt}), clothesCur},
+		{"clothes cursor, WEAR order", listClothes(w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount}), clothesCur},
+		{"clothes cursor, LASTWORN order", listClothes(w.ID, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt}), clothesCur},
 		{"clothes cursor, descending", listClothes(w.ID, desc), clothesCur},
 		{"clothes cursor, DELETED", listClothes(w.ID, deleted), clothesCur},
-		{"clothes cursor, another wardrobe", listClothes(other.ID, wardrobe.ListOptions{}), clothesCur},
-		{"clothes cursor for templates", listTemplates(w.ID, wardrobe.ListOptions{}), clothesCur},
-		{"templates cursor for clothes", listClothes(w.ID, wardrobe.ListOptions{}), tplCur},
+		{"clothes cursor, another wardrobe", listClothes(other.ID, wardrobe.ListQuery{}), clothesCur},
+		{"clothes cursor for templates", listTemplates(w.ID, wardrobe.ListQuery{}), clothesCur},
+		{"templates cursor for clothes", listClothes(w.ID, wardrobe.ListQuery{}), tplCur},
 		{"templates cursor, descending", listTemplates(w.ID, desc), tplCur},
-		{"templates cursor, WEAR order", listTemplates(w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount}), tplCur},
+		{"templates cursor, WEAR order", listTemplates(w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount}), tplCur},
 		{"clothes cursor for history", listHistory(w.ID, hq), clothesCur},
 		{"history cursor, another range", listHistory(w.ID, wardrobe.HistoryQuery{From: "20260101"}), histCur},
 		{"history cursor, no range", listHistory(w.ID, wardrobe.HistoryQuery{}), histCur},
@@ -573,12 +607,12 @@ func testListCursors(t *testing.T, newStore NewStore) {
 		{"daily cursor, descending", listDaily(wardrobe.KindClothing, c0, wardrobe.DailyQuery{Descending: true}), dailyCur},
 		{"daily cursor, a range", listDaily(wardrobe.KindClothing, c0, wardrobe.DailyQuery{To: "20260105"}), dailyCur},
 		{"history cursor for daily wear", listDaily(wardrobe.KindClothing, c0, wardrobe.DailyQuery{}), histCur},
-		{"tampered first character", listClothes(w.ID, wardrobe.ListOptions{}), flip(clothesCur, 0)},
-		{"tampered middle character", listClothes(w.ID, wardrobe.ListOptions{}), flip(clothesCur, len(clothesCur)/2)},
-		{"tampered last character", listClothes(w.ID, wardrobe.ListOptions{}), flip(clothesCur, len(clothesCur)-1)},
+		{"tampered first character", listClothes(w.ID, wardrobe.ListQuery{}), flip(clothesCur, 0)},
+		{"tampered middle character", listClothes(w.ID, wardrobe.ListQuery{}), flip(clothesCur, len(clothesCur)/2)},
+		{"tampered last character", listClothes(w.ID, wardrobe.ListQuery{}), flip(clothesCur, len(clothesCur)-1)},
 		{"tampered history cursor", listHistory(w.ID, hq), flip(histCur, len(histCur)/3)},
-		{"truncated", listClothes(w.ID, wardrobe.ListOptions{}), clothesCur[:len(clothesCur)-2]},
-		{"garbage", listTemplates(w.ID, wardrobe.ListOptions{}), "not a cursor!"},
+		{"truncated", listClothes(w.ID, wardrobe.ListQuery{}), clothesCur[:len(clothesCur)-2]},
+		{"garbage", listTemplates(w.ID, wardrobe.ListQuery{}), "not a cursor!"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -587,8 +621,8 @@ func testListCursors(t *testing.T, newStore NewStore) {
 	}
 	// The genuine cursors still work.
 	for what, call := range map[string]func(string) error{
-		"clothes":   listClothes(w.ID, wardrobe.ListOptions{Order: wardrobe.OrderCreatedAt}),
-		"templates": listTemplates(w.ID, wardrobe.ListOptions{}),
+		"clothes":   listClothes(w.ID, wardrobe.ListQuery{Order: wardrobe.OrderCreatedAt}),
+		"templates": listTemplates(w.ID, wardrobe.ListQuery{}),
 		"history":   listHistory(w.ID, hq),
 		"daily":     listDaily(wardrobe.KindClothing, c0, wardrobe.DailyQuery{}),
 	} {
@@ -599,13 +633,13 @@ func testListCursors(t *testing.T, newStore NewStore) {
 	}
 
 	// Bad orders and statuses name their field.
-	for _, o := range []wardrobe.ListOptions{{Order: "NAME"}, {Order: "wear"}, {Order: "CREATED#"}} {
+	for _, o := range []wardrobe.ListQuery{{Order: "NAME"}, {Order: "wear"}, {Order: "CREATED#"}} {
 		_, err := s.ListClothes(ctx(t), w.ID, o)
 		wantField(t, fmt.Sprintf("ListClothes(order %q)", o.Order), err, "Order")
 		_, err = s.ListTemplates(ctx(t), w.ID, o)
 		wantField(t, fmt.Sprintf("ListTemplates(order %q)", o.Order), err, "Order")
 	}
-	for _, o := range []wardrobe.ListOptions{{Status: "deleted"}, {Status: "ARCHIVED"}} {
+	for _, o := range []wardrobe.ListQuery{{Status: "deleted"}, {Status: "ARCHIVED"}} {
 		_, err := s.ListClothes(ctx(t), w.ID, o)
 		wantField(t, fmt.Sprintf("ListClothes(status %q)", o.Status), err, "Status")
 		_, err = s.ListTemplates(ctx(t), w.ID, o)
@@ -613,10 +647,10 @@ func testListCursors(t *testing.T, newStore NewStore) {
 	}
 
 	// An unknown wardrobe lists empty.
-	if p, err := s.ListClothes(ctx(t), "no-such-wardrobe", wardrobe.ListOptions{}); err != nil || len(p.Items) != 0 || p.Next != "" {
+	if p, err := s.ListClothes(ctx(t), "no-such-wardrobe", wardrobe.ListQuery{}); err != nil || len(p.Items) != 0 || p.Next != "" {
 		t.Fatalf("ListClothes(unknown wardrobe) = %+v, %v; want an empty last page", p, err)
 	}
-	if p, err := s.ListTemplates(ctx(t), "no-such-wardrobe", wardrobe.ListOptions{Order: wardrobe.OrderWearCount}); err != nil || len(p.Items) != 0 || p.Next != "" {
+	if p, err := s.ListTemplates(ctx(t), "no-such-wardrobe", wardrobe.ListQuery{Order: wardrobe.OrderWearCount}); err != nil || len(p.Items) != 0 || p.Next != "" {
 		t.Fatalf("ListTemplates(unknown wardrobe) = %+v, %v; want an empty last page", p, err)
 	}
 	if p, err := s.ListHistory(ctx(t), "no-such-wardrobe", wardrobe.HistoryQuery{}); err != nil || len(p.Items) != 0 || p.Next != "" {

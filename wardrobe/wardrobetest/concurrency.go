@@ -204,7 +204,7 @@ func testConcurrentHistories(t *testing.T, newStore NewStore) {
 		for _, o := range orders {
 			for _, desc := range []bool{false, true} {
 				checkWalk(t, fmt.Sprintf("ListClothes %s %s desc=%v", st, o, desc), expectOrder(stats[st], o, desc), clothingID,
-					clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: o, Status: st, Descending: desc}), 0)
+					clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: o, Status: st, Descending: desc}), 0)
 			}
 		}
 	}

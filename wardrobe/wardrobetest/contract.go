@@ -22,8 +22,8 @@ func snapshot(t *testing.T, s wardrobe.Store, wids ...string) string {
 		w, err := s.GetWardrobe(ctx(t), wid)
 		out = append(out, w, fmt.Sprint(err))
 		for _, st := range []wardrobe.Status{wardrobe.StatusActive, wardrobe.StatusDeleted} {
-			cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, wid, wardrobe.ListOptions{Status: st}))
-			ts, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, wid, wardrobe.ListOptions{Status: st}))
+			cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, wid, wardrobe.ListQuery{Status: st}))
+			ts, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, wid, wardrobe.ListQuery{Status: st}))
 			out = append(out, cs, ts)
 			for _, c := range cs {
 				out = append(out, allDaily(t, s, wid, wardrobe.KindClothing, c.ID))
@@ -72,7 +72,7 @@ func testEndedContext(t *testing.T, newStore NewStore) {
 			{"GetWardrobe", func() error { return e(s.GetWardrobe(c.ctx, w.ID)) }},
 			{"AddClothing", func() error { return e(s.AddClothing(c.ctx, w.ID, wardrobe.NewClothing{Name: "x"})) }},
 			{"GetClothing", func() error { return e(s.GetClothing(c.ctx, w.ID, cs[0].ID)) }},
-			{"ListClothes", func() error { return e(s.ListClothes(c.ctx, w.ID, wardrobe.ListOptions{})) }},
+			{"ListClothes", func() error { return e(s.ListClothes(c.ctx, w.ID, wardrobe.ListQuery{})) }},
 			{"UpdateClothing", func() error {
 				return e(s.UpdateClothing(c.ctx, w.ID, cs[0].ID, wardrobe.ClothingPatch{Name: ptr("x")}))
 			}},
@@ -82,7 +82,7 @@ func testEndedContext(t *testing.T, newStore NewStore) {
 				return e(s.AddTemplate(c.ctx, w.ID, wardrobe.NewTemplate{Name: "x", ClothingIDs: ids(cs, 0)}))
 			}},
 			{"GetTemplate", func() error { return e(s.GetTemplate(c.ctx, w.ID, tp.ID)) }},
-			{"ListTemplates", func() error { return e(s.ListTemplates(c.ctx, w.ID, wardrobe.ListOptions{})) }},
+			{"ListTemplates", func() error { return e(s.ListTemplates(c.ctx, w.ID, wardrobe.ListQuery{})) }},
 			{"UpdateTemplate name", func() error {
 				return e(s.UpdateTemplate(c.ctx, w.ID, tp.ID, wardrobe.TemplatePatch{Name: ptr("x")}))
 			}},
@@ -114,7 +114,7 @@ func testEndedContext(t *testing.T, newStore NewStore) {
 		// Bad input is reported before the context is looked at.
 		_, err := s.AddClothing(c.ctx, w.ID, wardrobe.NewClothing{})
 		wantField(t, "AddClothing(no name) under an ended context", err, "Name")
-		_, err = s.ListClothes(c.ctx, w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Cursor: "garbage"}})
+		_, err = s.ListClothes(c.ctx, w.ID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Cursor: "garbage"}})
 		wantErr(t, "ListClothes(bad cursor) under an ended context", err, ddbkit.ErrInvalidCursor)
 	}
 	if after := snapshot(t, s, w.ID); after != before {
@@ -176,7 +176,7 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	}
 	_, err = s.AddClothing(key("wear-1"), w.ID, wardrobe.NewClothing{Name: "new"})
 	wantErr(t, "AddClothing repeated with its key", err, ddbkit.ErrConflict)
-	if all, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{})); len(all) != 5 || all[4].ID != c.ID {
+	if all, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{})); len(all) != 5 || all[4].ID != c.ID {
 		t.Fatalf("after AddClothing repeated with its key: %d clothes, want 5 ending with %s", len(all), c.ID)
 	}
 	_, err = s.AddTemplate(key("wear-1"), w.ID, wardrobe.NewTemplate{Name: "t2", ClothingIDs: ids(cs, 0)})
@@ -230,7 +230,7 @@ func testEpochClock(t *testing.T, newStore NewStore) {
 	if got := getTemplate(t, s, w.ID, tp.ID); !got.CreatedAt.Equal(epoch) || got.CreatedAt.IsZero() {
 		t.Fatalf("GetTemplate at the epoch = %+v; want CreatedAt %v", got, epoch)
 	}
-	p, err := s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{Status: wardrobe.StatusDeleted})
+	p, err := s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{Status: wardrobe.StatusDeleted})
 	if err != nil || len(p.Items) != 1 || p.Items[0] != del {
 		t.Fatalf("ListClothes(DELETED) at the epoch = %+v, %v; want [%+v]", p.Items, err, del)
 	}
@@ -279,12 +279,12 @@ func testDateArithmetic(t *testing.T, newStore NewStore) {
 	}
 }
 
-// testTimeZone runs a store whose dates are Japan's: last worn days read
+// testLocation runs a store whose dates are Japan's: last worn days read
 // back as the days worn, AP-17 recomputes them, and RecalculateStats finds
 // nothing to repair.
-func testTimeZone(t *testing.T, newStore NewStore) {
+func testLocation(t *testing.T, newStore NewStore) {
 	jst := time.FixedZone("JST", 9*60*60)
-	s := fixed(t, newStore, func(o *wardrobe.Options) { o.TimeZone = jst })
+	s := fixed(t, newStore, func(o *wardrobe.Options) { o.Location = jst })
 	w := mustWardrobe(t, s, "w")
 	a := mustClothing(t, s, w.ID, "a", "")
 	b := mustClothing(t, s, w.ID, "b", "")
@@ -296,7 +296,7 @@ func testTimeZone(t *testing.T, newStore NewStore) {
 	wantClothingStats(t, s, w.ID, b.ID, 2, "20260104")
 	wantTemplateStats(t, s, w.ID, tp.ID, 1, "20260104")
 	checkWalk(t, "ListClothes by LASTWORN, descending", []string{a.ID, b.ID}, clothingID,
-		clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt, Descending: true}), 1, 0)
+		clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt, Descending: true}), 1, 0)
 	if rep, err := s.RecalculateStats(ctx(t), w.ID); err != nil || rep.Checked != 3 || len(rep.Drifts) != 0 {
 		t.Fatalf("RecalculateStats = %+v, %v; want 3 checked, no drift", rep, err)
 	}

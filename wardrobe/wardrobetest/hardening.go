@@ -63,7 +63,7 @@ func testIdenticalCreateIsAnothers(t *testing.T, newStore NewStore) {
 	if again, err := s2.AddClothing(key, w2.ID, wardrobe.NewClothing{Name: "c"}); err != nil || again != c2 {
 		t.Fatalf("AddClothing repeated with its key and the same writes = %+v, %v; want %+v", again, err, c2)
 	}
-	if all, _ := walk(t, "ListClothes", 0, clothesFetch(t, s2, w2.ID, wardrobe.ListOptions{})); len(all) != 1 {
+	if all, _ := walk(t, "ListClothes", 0, clothesFetch(t, s2, w2.ID, wardrobe.ListQuery{})); len(all) != 1 {
 		t.Fatalf("after AddClothing repeated with its key: %d clothes, want 1", len(all))
 	}
 }
@@ -129,8 +129,8 @@ func testCursorSecretTooShort(t *testing.T, newStore NewStore) {
 		name string
 		err  error
 	}{
-		{"ListClothes", e(s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{}))},
-		{"ListTemplates", e(s.ListTemplates(ctx(t), w.ID, wardrobe.ListOptions{}))},
+		{"ListClothes", e(s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{}))},
+		{"ListTemplates", e(s.ListTemplates(ctx(t), w.ID, wardrobe.ListQuery{}))},
 		{"ListHistory", e(s.ListHistory(ctx(t), w.ID, wardrobe.HistoryQuery{}))},
 		{"ListDailyWear", e(s.ListDailyWear(ctx(t), w.ID, wardrobe.KindClothing, c.ID, wardrobe.DailyQuery{}))},
 	} {

@@ -63,11 +63,11 @@ func testAddHistory(t *testing.T, newStore NewStore) {
 	wantList := func(o wardrobe.Order, want ...string) {
 		t.Helper()
 		checkWalk(t, fmt.Sprintf("ListClothes by %s, descending", o), want, clothingID,
-			clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: o, Descending: true}), 1, 0)
+			clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: o, Descending: true}), 1, 0)
 	}
 	wantList(wardrobe.OrderWearCount, c1.ID, c2.ID, c3.ID)
 	wantList(wardrobe.OrderLastWornAt, c2.ID, c1.ID, c3.ID)
-	got, _ := walk(t, "ListClothes by WEAR", 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true}))
+	got, _ := walk(t, "ListClothes by WEAR", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true}))
 	for _, c := range got {
 		if read := getClothing(t, s, w.ID, c.ID); c != read {
 			t.Fatalf("listed %+v, stored %+v", c, read)
@@ -77,17 +77,17 @@ func testAddHistory(t *testing.T, newStore NewStore) {
 	wantT := []string{tp.ID, tp2.ID}
 	slices.Sort(wantT)
 	checkWalk(t, "ListTemplates by WEAR", wantT, templateID,
-		templatesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount}), 1, 0)
+		templatesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount}), 1, 0)
 	checkWalk(t, "ListTemplates by LASTWORN, descending", []string{tp.ID, tp2.ID}, templateID,
-		templatesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt, Descending: true}), 1, 0)
+		templatesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt, Descending: true}), 1, 0)
 	mustHistory(t, s, w.ID, d3, tp2.ID, c3.ID)
 	checkWalk(t, "ListTemplates by WEAR, descending", []string{tp2.ID, tp.ID}, templateID,
-		templatesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true}), 1, 0)
+		templatesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true}), 1, 0)
 	// c1 3 wears; c2 and c3 2 each, a tie broken by ID.
 	wantClothingStats(t, s, w.ID, c3.ID, 2, day(t, d3))
 	want3 := expectOrder([]wornStat{{id: c1.ID, count: 3}, {id: c2.ID, count: 2}, {id: c3.ID, count: 2}}, wardrobe.OrderWearCount, true)
 	checkWalk(t, "ListClothes by WEAR, descending", want3, clothingID,
-		clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Descending: true}), 2)
+		clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Descending: true}), 2)
 	wantDaily(t, s, w.ID, wardrobe.KindTemplate, tp2.ID, dw(d3, 2))
 }
 
@@ -114,7 +114,7 @@ func testDateLimits(t *testing.T, newStore NewStore) {
 			wantClothingStats(t, s, w.ID, c.ID, 2, last)
 			wantDaily(t, s, w.ID, wardrobe.KindClothing, c.ID, sortedDaily(dw(mid, 1), dw(d, 1))...)
 			checkWalk(t, "ListClothes by LASTWORN", []string{c.ID}, clothingID,
-				clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt}), 0)
+				clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt}), 0)
 			p, err := s.ListHistory(ctx(t), w.ID, wardrobe.HistoryQuery{From: d, To: d})
 			if err != nil || len(p.Items) != 1 || p.Items[0].ID != h.ID {
 				t.Fatalf("ListHistory(%s..%s) = %+v, %v; want the history", d, d, p.Items, err)
@@ -527,7 +527,7 @@ func testDeleteHistory(t *testing.T, newStore NewStore) {
 	wantClothingStats(t, s, w.ID, c2.ID, 1, day(t, d3))
 	want := expectOrder([]wornStat{{id: c1.ID, last: day(t, d3)}, {id: c2.ID, last: day(t, d3)}}, wardrobe.OrderLastWornAt, true)
 	checkWalk(t, "ListClothes by LASTWORN, descending", want, clothingID,
-		clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderLastWornAt, Descending: true}), 1)
+		clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderLastWornAt, Descending: true}), 1)
 
 	// Statistics stay with DELETED items, and a history that wore them
 	// still takes its wear back.
@@ -544,7 +544,7 @@ func testDeleteHistory(t *testing.T, newStore NewStore) {
 		t.Fatalf("DeleteHistory restored a DELETED clothing: %+v", got)
 	}
 	checkWalk(t, "DELETED clothes by WEAR", []string{c2.ID}, clothingID,
-		clothesFetch(t, s, w.ID, wardrobe.ListOptions{Order: wardrobe.OrderWearCount, Status: wardrobe.StatusDeleted}), 0)
+		clothesFetch(t, s, w.ID, wardrobe.ListQuery{Order: wardrobe.OrderWearCount, Status: wardrobe.StatusDeleted}), 0)
 
 	wantErr(t, "DeleteHistory twice", s.DeleteHistory(ctx(t), w.ID, h2.ID), ddbkit.ErrNotFound)
 	_, err := s.GetHistory(ctx(t), w.ID, h2.ID)

@@ -198,12 +198,12 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		}, "Name"},
 		{"delete clothing, #", func() error { return e(s.DeleteClothing(ctx(t), w.ID, "a#b")) }, "ClothingID"},
 		{"restore clothing, space", func() error { return e(s.RestoreClothing(ctx(t), w.ID, "a b")) }, "ClothingID"},
-		{"list clothes, # in wardrobe", func() error { return e(s.ListClothes(ctx(t), "a#b", wardrobe.ListOptions{})) }, "WardrobeID"},
+		{"list clothes, # in wardrobe", func() error { return e(s.ListClothes(ctx(t), "a#b", wardrobe.ListQuery{})) }, "WardrobeID"},
 		{"list clothes, negative limit", func() error {
-			return e(s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: -1}}))
+			return e(s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: -1}}))
 		}, "Limit"},
-		{"list clothes, bad order", func() error { return e(s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{Order: "NAME"})) }, "Order"},
-		{"list clothes, bad status", func() error { return e(s.ListClothes(ctx(t), w.ID, wardrobe.ListOptions{Status: "GONE"})) }, "Status"},
+		{"list clothes, bad order", func() error { return e(s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{Order: "NAME"})) }, "Order"},
+		{"list clothes, bad status", func() error { return e(s.ListClothes(ctx(t), w.ID, wardrobe.ListQuery{Status: "GONE"})) }, "Status"},
 		{"add template, empty name", func() error {
 			return e(s.AddTemplate(ctx(t), w.ID, wardrobe.NewTemplate{ClothingIDs: []string{c.ID}}))
 		}, "Name"},
@@ -223,9 +223,9 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		}, "ClothingIDs[0]"},
 		{"delete template, #", func() error { return e(s.DeleteTemplate(ctx(t), w.ID, "a#b")) }, "TemplateID"},
 		{"restore template, empty", func() error { return e(s.RestoreTemplate(ctx(t), w.ID, "")) }, "TemplateID"},
-		{"list templates, bad order", func() error { return e(s.ListTemplates(ctx(t), w.ID, wardrobe.ListOptions{Order: "created"})) }, "Order"},
+		{"list templates, bad order", func() error { return e(s.ListTemplates(ctx(t), w.ID, wardrobe.ListQuery{Order: "created"})) }, "Order"},
 		{"list templates, limit too large", func() error {
-			return e(s.ListTemplates(ctx(t), w.ID, wardrobe.ListOptions{PageOptions: ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1}}))
+			return e(s.ListTemplates(ctx(t), w.ID, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1}}))
 		}, "Limit"},
 		{"add history, bad date", func() error {
 			return e(s.AddHistory(ctx(t), w.ID, wardrobe.NewHistory{Date: "2026/01/01", ClothingIDs: []string{c.ID}}))
@@ -259,8 +259,8 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		t.Fatalf("bad input changed the histories: %+v", hs)
 	}
 	for _, st := range []wardrobe.Status{wardrobe.StatusActive, wardrobe.StatusDeleted} {
-		cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListOptions{Status: st}))
-		ts, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListOptions{Status: st}))
+		cs, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{Status: st}))
+		ts, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListQuery{Status: st}))
 		if n := map[wardrobe.Status]int{wardrobe.StatusActive: 1}[st]; len(cs) != n || len(ts) != n {
 			t.Fatalf("bad input changed the %s lists: %d clothes, %d templates; want %d each", st, len(cs), len(ts), n)
 		}

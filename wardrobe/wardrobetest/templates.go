@@ -71,7 +71,7 @@ func templatesNow(t *testing.T, s wardrobe.Store, wid string) []wardrobe.Templat
 	t.Helper()
 	var out []wardrobe.TemplateSummary
 	for _, st := range []wardrobe.Status{wardrobe.StatusActive, wardrobe.StatusDeleted} {
-		ts, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, wid, wardrobe.ListOptions{Status: st}))
+		ts, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, wid, wardrobe.ListQuery{Status: st}))
 		out = append(out, ts...)
 	}
 	return out
@@ -236,7 +236,7 @@ func testDeleteTemplate(t *testing.T, newStore NewStore) {
 
 	listed := func(st wardrobe.Status) []string {
 		t.Helper()
-		ts, _ := walk(t, "ListTemplates "+string(st), 0, templatesFetch(t, s, w.ID, wardrobe.ListOptions{Status: st}))
+		ts, _ := walk(t, "ListTemplates "+string(st), 0, templatesFetch(t, s, w.ID, wardrobe.ListQuery{Status: st}))
 		out := make([]string, len(ts))
 		for i, x := range ts {
 			out[i] = x.ID
@@ -260,7 +260,7 @@ func testDeleteTemplate(t *testing.T, newStore NewStore) {
 	if got := listed(wardrobe.StatusDeleted); !slices.Equal(got, []string{tp.ID}) {
 		t.Fatalf("DELETED templates after delete = %v, want [%s]", got, tp.ID)
 	}
-	p, err := s.ListTemplates(ctx(t), w.ID, wardrobe.ListOptions{Status: wardrobe.StatusDeleted, Order: wardrobe.OrderLastWornAt})
+	p, err := s.ListTemplates(ctx(t), w.ID, wardrobe.ListQuery{Status: wardrobe.StatusDeleted, Order: wardrobe.OrderLastWornAt})
 	if err != nil || len(p.Items) != 1 || !reflect.DeepEqual(p.Items[0].Template, want) {
 		t.Fatalf("DELETED templates by LASTWORN = %+v, %v; want [%+v]", p.Items, err, want)
 	}
@@ -369,7 +369,7 @@ func testTemplateThumbnails(t *testing.T, newStore NewStore) {
 		}
 	}
 	for _, limit := range []int{1, 2, 3, 0} {
-		got, sizes := walk(t, "ListTemplates", limit, templatesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+		got, sizes := walk(t, "ListTemplates", limit, templatesFetch(t, s, w.ID, wardrobe.ListQuery{}))
 		check(t, got, tps)
 		if ws := wantSizes(len(tps), limit); !slices.Equal(sizes, ws) {
 			t.Fatalf("ListTemplates with limit %d: page sizes %v, want %v", limit, sizes, ws)
@@ -382,7 +382,7 @@ func testTemplateThumbnails(t *testing.T, newStore NewStore) {
 	}
 	// Spelled out for the six-clothing template: the first four, in its
 	// order, with the deleted overlay and no-image marks.
-	got, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+	got, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListQuery{}))
 	th := got[0].Thumbnails
 	wantTh := []wardrobe.Thumbnail{
 		{ClothingID: c.ID, Name: "c", ImageKey: "img/c.png", Deleted: true},
@@ -399,7 +399,7 @@ func testTemplateThumbnails(t *testing.T, newStore NewStore) {
 	// DELETED templates have thumbnails too, newest first.
 	mustDeleteTemplate(t, s, w.ID, one.ID)
 	mustDeleteTemplate(t, s, w.ID, four.ID)
-	del, _ := walk(t, "ListTemplates DELETED", 1, templatesFetch(t, s, w.ID, wardrobe.ListOptions{Status: wardrobe.StatusDeleted, Descending: true}))
+	del, _ := walk(t, "ListTemplates DELETED", 1, templatesFetch(t, s, w.ID, wardrobe.ListQuery{Status: wardrobe.StatusDeleted, Descending: true}))
 	one, four = getTemplate(t, s, w.ID, one.ID), getTemplate(t, s, w.ID, four.ID)
 	check(t, del, []wardrobe.Template{one, four})
 }
@@ -447,7 +447,7 @@ func testListTemplatesOrders(t *testing.T, newStore NewStore) {
 				name := fmt.Sprintf("%s/%s/desc=%v", st, o, desc)
 				t.Run(name, func(t *testing.T) {
 					want := expectOrder(byStatus[st], o, desc)
-					opts := wardrobe.ListOptions{Order: o, Status: st, Descending: desc}
+					opts := wardrobe.ListQuery{Order: o, Status: st, Descending: desc}
 					checkWalk(t, "ListTemplates "+name, want, templateID, templatesFetch(t, s, w.ID, opts), 1, 2, 0)
 				})
 			}
@@ -486,7 +486,7 @@ func testManyThumbnails(t *testing.T, newStore NewStore) {
 	for _, c := range cs {
 		byID[c.ID] = c
 	}
-	tps, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListOptions{}))
+	tps, _ := walk(t, "ListTemplates", 0, templatesFetch(t, s, w.ID, wardrobe.ListQuery{}))
 	hs, _ := walk(t, "ListHistory", 0, historyFetch(t, s, w.ID, wardrobe.HistoryQuery{}))
 	if len(tps) != n || len(hs) != n {
 		t.Fatalf("%d templates and %d histories, want %d each", len(tps), len(hs), n)
@@ -540,7 +540,7 @@ func testResultsDoNotAlias(t *testing.T, newStore NewStore) {
 		t.Fatalf("template clothes after changing UpdateTemplate's input and result = %v, want %v", got.ClothingIDs, ids(cs, 2, 0))
 	}
 	got.ClothingIDs[0] = "mutated-get"
-	p, err := s.ListTemplates(ctx(t), w.ID, wardrobe.ListOptions{})
+	p, err := s.ListTemplates(ctx(t), w.ID, wardrobe.ListQuery{})
 	if err != nil || len(p.Items) != 1 {
 		t.Fatalf("ListTemplates = %+v, %v", p, err)
 	}

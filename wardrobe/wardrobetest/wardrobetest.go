@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore NewStore) {
 	}{
 		{"CreateAndGetWardrobe", testWardrobe},
 		{"DefaultIDsAreUUIDv7", testDefaultIDs},
+		{"DefaultIDsFollowClock", testDefaultIDsFollowClock},
 		{"RepeatedIDIsAlreadyExists", testRepeatedID},
 		{"AddAndGetClothing", testAddClothing},
 		{"UpdateClothing", testUpdateClothing},
@@ -66,7 +67,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"IdempotencyKey", testIdempotencyKey},
 		{"EpochClock", testEpochClock},
 		{"DateArithmetic", testDateArithmetic},
-		{"TimeZone", testTimeZone},
+		{"Location", testLocation},
 		{"IdenticalCreateIsAnothers", testIdenticalCreateIsAnothers},
 		{"IdempotencyKeyScoped", testIdempotencyKeyScoped},
 		{"CursorSecretTooShort", testCursorSecretTooShort},
@@ -350,14 +351,14 @@ func templateID(s wardrobe.TemplateSummary) string { return s.ID }
 func historyID(s wardrobe.HistorySummary) string   { return s.ID }
 func dailyDate(d wardrobe.DailyWear) string        { return string(d.Date) }
 
-func clothesFetch(t *testing.T, s wardrobe.Store, wid string, o wardrobe.ListOptions) func(string, int) (ddbkit.Page[wardrobe.Clothing], error) {
+func clothesFetch(t *testing.T, s wardrobe.Store, wid string, o wardrobe.ListQuery) func(string, int) (ddbkit.Page[wardrobe.Clothing], error) {
 	return func(c string, limit int) (ddbkit.Page[wardrobe.Clothing], error) {
 		o.PageOptions = ddbkit.PageOptions{Limit: limit, Cursor: c}
 		return s.ListClothes(ctx(t), wid, o)
 	}
 }
 
-func templatesFetch(t *testing.T, s wardrobe.Store, wid string, o wardrobe.ListOptions) func(string, int) (ddbkit.Page[wardrobe.TemplateSummary], error) {
+func templatesFetch(t *testing.T, s wardrobe.Store, wid string, o wardrobe.ListQuery) func(string, int) (ddbkit.Page[wardrobe.TemplateSummary], error) {
 	return func(c string, limit int) (ddbkit.Page[wardrobe.TemplateSummary], error) {
 		o.PageOptions = ddbkit.PageOptions{Limit: limit, Cursor: c}
 		return s.ListTemplates(ctx(t), wid, o)
