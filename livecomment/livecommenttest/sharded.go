@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,7 @@ func RunSharded(t *testing.T, newStore NewStore) {
 		{"MergedPagesInOrder", testShardedPages},
 		{"MergedCursors", testShardedCursors},
 		{"InvalidShardCount", testShardCount},
+		{"OneShardIsTheSeedsLayout", testOneShard},
 		{"CachedRoomCheck", testRoomCheckCache},
 	})
 }
@@ -173,7 +175,7 @@ func flipByte(c string, i int) string {
 // comment operations, naming CommentShards, before anything is written;
 // the other operations do not use it.
 func testShardCount(t *testing.T, newStore NewStore) {
-	for _, n := range []int{1, -1, livecomment.MaxCommentShards + 1} {
+	for _, n := range []int{-1, livecomment.MaxCommentShards + 1} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			s := fixed(t, newStore, Shards(n))
 			r := mustRoom(t, s, "host", "room")
@@ -192,6 +194,49 @@ func testShardCount(t *testing.T, newStore NewStore) {
 			}
 			mustJoin(t, s, r.ID, "conn")
 		})
+	}
+}
+
+// testOneShard: a count of 1 is the seed's layout, as 0 is (and as
+// taskmgmt's and kondate's shard counts have it): the same calls on a
+// store of each give the same comments, pages and errors, a cursor of
+// another listing refused alike.
+func testOneShard(t *testing.T, newStore NewStore) {
+	transcript := func(n int) []string {
+		s := fixed(t, newStore, Shards(n))
+		var lines []string
+		say := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+		r := mustRoom(t, s, "host", "room")
+		other := mustRoom(t, s, "host", "other")
+		for i := range 7 {
+			say("post %+v", mustPost(t, s, r.ID, fmt.Sprint("comment ", i)))
+			if i%2 == 0 {
+				say("post elsewhere %+v", mustPost(t, s, other.ID, "elsewhere"))
+			}
+		}
+		mustJoin(t, s, r.ID, "conn-1")
+		mustJoin(t, s, r.ID, "conn-2")
+		for _, limit := range []int{1, 2, 7, 0} {
+			got, sizes := comments(t, s, r.ID, limit)
+			say("limit %d: %+v, pages %v", limit, got, sizes)
+		}
+		roomsNext, connsNext := otherCursors(t, s, "host", r.ID)
+		for _, c := range []string{roomsNext, connsNext, "not a cursor!"} {
+			_, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Cursor: c})
+			say("foreign cursor: %v", ddbkit.MatchingSentinels(err))
+		}
+		_, err := s.PostComment(ctx(t), "no-such-room", livecomment.NewComment{Content: "c"})
+		say("post to a missing room: %v", ddbkit.MatchingSentinels(err))
+		say("close %+v", mustClose(t, s, r.ID))
+		_, err = s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "late"})
+		say("post to a closed room: %v, %v", ddbkit.MatchingSentinels(err), errors.Is(err, livecomment.ErrRoomClosed))
+		got, sizes := comments(t, s, r.ID, 3)
+		say("after the close: %+v, pages %v", got, sizes)
+		return lines
+	}
+	seed, one := transcript(0), transcript(1)
+	if !slices.Equal(one, seed) {
+		t.Fatalf("CommentShards 1:\n%s\nwant what CommentShards 0 does:\n%s", strings.Join(one, "\n"), strings.Join(seed, "\n"))
 	}
 }
 
