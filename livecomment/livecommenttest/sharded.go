@@ -12,8 +12,8 @@ import (
 	"github.com/ddbkit/ddbkit/livecomment"
 )
 
-// Shards returns the option of the sharded comment layout with n shards
-// (Options.CommentShards).
+// Shards returns the option that sets Options.CommentShards to n: 0 or 1
+// is the seed's layout, 2 to livecomment.MaxCommentShards a sharded one.
 func Shards(n int) func(*livecomment.Options) {
 	return func(o *livecomment.Options) { o.CommentShards = n }
 }
@@ -33,15 +33,20 @@ func With(newStore NewStore, opts ...func(*livecomment.Options)) NewStore {
 	}
 }
 
-// Sharded returns newStore with the sharded comment layout of n shards
-// applied before the suite's own options: Run(t, Sharded(newStore, 4))
-// runs the whole suite on it, which must pass unchanged, since the layout
-// changes no result, order, page size or error.
+// Sharded returns newStore with Options.CommentShards set to n on every
+// store it makes, before the suite's own options:
+// Run(t, Sharded(newStore, 4)) runs the whole suite on 4 shards, which
+// must pass unchanged, since the layout changes no result, order, page
+// size or error.
 func Sharded(newStore NewStore, n int) NewStore { return With(newStore, Shards(n)) }
 
-// RunSharded runs the cases of the sharded comment layout, which a store
-// of the seed's layout does not have, against stores made by newStore
-// (with their own Options.CommentShards).
+// RunSharded runs the sharded comment layout's own conformance tests
+// against stores made by newStore, each setting its Options.CommentShards:
+// merged pages in posting order at every page size and count, merged
+// cursors bound to their room and count, a count no layout has refused
+// and a count of 1 behaving as 0, and the cached room check
+// (Options.RoomCheckCache). Run(t, Sharded(newStore, n)) runs the rest of
+// the suite on n shards.
 func RunSharded(t *testing.T, newStore NewStore) {
 	run(t, newStore, []testCase{
 		{"MergedPagesInOrder", testShardedPages},
