@@ -86,7 +86,8 @@
 // Grants records exactly what each interface's methods call, from the
 // conformance suite on DynamoDB Local (package iam); "ddbkit iam
 // livecomment -interface CommentPoster -env prod" prints a function's
-// policy, with nothing more than its calls need.
+// policy, with nothing more than its calls need. An alias's policy is its
+// interface's: -interface ConnectionStore for Disconnecter.
 //
 // A ConditionCheckItem, like every conditional write, returns the item it
 // fails on (ddbkit asks for it, to tell a closed room from a missing one),
