@@ -86,7 +86,8 @@
 // Grants records exactly what each interface's methods call, from the
 // conformance suite on DynamoDB Local (package iam); "ddbkit iam
 // livecomment -interface CommentPoster -env prod" prints a function's
-// policy, with nothing more than its calls need.
+// policy, with nothing more than its calls need. An alias's policy is its
+// interface's: -interface ConnectionStore for Disconnecter.
 //
 // A ConditionCheckItem, like every conditional write, returns the item it
 // fails on (ddbkit asks for it, to tell a closed room from a missing one),
@@ -258,7 +259,8 @@
 // under 1 KB): one room takes about 500 comments/s at most, and a throttled
 // index partition throttles the table's writes too. Options.CommentShards
 // = N (2 to MaxCommentShards) spreads a room's new comments over N
-// partitions; the default, 0, is the seed's layout, unchanged.
+// partitions; 0 (the default) or 1 is the seed's layout, unchanged, as a
+// shard count of 0 or 1 is in taskmgmt and kondate.
 //
 //   - The layout: a new comment's roomId is "{roomId}#{shard}", the shard
 //     being CommentShard(commentId, N): FNV-1a (32 bits) of the comment

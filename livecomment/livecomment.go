@@ -199,7 +199,8 @@ type ConnectionStore interface {
 // The roles of the seed's permission table, one interface per Lambda
 // function, each holding only what that function's grants allow (see the
 // package documentation). Those whose grants cover one table are names for
-// that table's interface.
+// that table's interface: the seed's role names, kept beside the table
+// interfaces on purpose, not old names, so none is deprecated.
 type (
 	// RoomCreator is what CreateRoomFunction needs: Rooms read and write.
 	RoomCreator = RoomStore

@@ -73,13 +73,15 @@ type Options struct {
 	// roomId is stored as "<roomId>#<shard>", its shard being
 	// CommentShard(commentID, CommentShards). ListComments then merges the
 	// shards and the room's unsharded partition (the seed's layout, where
-	// comments posted before the switch stay) in createdAt order. The
-	// default, 0, is the seed's layout, which the seed's own app reads;
-	// see "Sharded comments" in the package documentation for when to
+	// comments posted before the switch stay) in createdAt order. 0 (the
+	// default) or 1 is the seed's layout, which the seed's own app reads,
+	// as Options.CounterShards and CatalogShards of taskmgmt and kondate
+	// count it: the two are one layout, with the same items and cursors.
+	// See "Sharded comments" in the package documentation for when to
 	// switch, how, and what the seed's app no longer sees. It may grow
 	// (every shard of the smaller count is one of the larger count's),
 	// never shrink: comments in shards past a smaller count are not read.
-	// 1, a negative count or more than MaxCommentShards is refused, not
+	// A negative count or more than MaxCommentShards is refused, not
 	// used: PostComment and ListComments of both stores then fail with
 	// ErrInvalidArgument naming CommentShards, before any call.
 	CommentShards int

@@ -59,10 +59,10 @@ func key(name string, kt types.KeyType) types.KeySchemaElement {
 // and a listing needs no GetItem per item.
 var allAttributes = &types.Projection{ProjectionType: types.ProjectionTypeAll}
 
-// RoomsTableInput returns the Rooms table: String partition key roomId, the
-// GSI hostId-index (hostId, createdAt; all attributes projected), on-demand
-// billing.
-func RoomsTableInput(env string) *dynamodb.CreateTableInput {
+// CreateRoomsTableInput returns the input of CreateTable for env's Rooms
+// table: String partition key roomId, the GSI hostId-index (hostId,
+// createdAt; all attributes projected), on-demand billing.
+func CreateRoomsTableInput(env string) *dynamodb.CreateTableInput {
 	return &dynamodb.CreateTableInput{
 		TableName:            aws.String(Tables(env).Rooms),
 		BillingMode:          types.BillingModePayPerRequest,
@@ -76,10 +76,12 @@ func RoomsTableInput(env string) *dynamodb.CreateTableInput {
 	}
 }
 
-// CommentsTableInput returns the Comments table: String partition key roomId
-// and sort key commentId, the GSI roomId-createdAt-index (roomId, createdAt;
-// all attributes projected), on-demand billing.
-func CommentsTableInput(env string) *dynamodb.CreateTableInput {
+// CreateCommentsTableInput returns the input of CreateTable for env's
+// Comments table: String partition key roomId and sort key commentId, the
+// GSI roomId-createdAt-index (roomId, createdAt; all attributes
+// projected), on-demand billing. The sharded comment layout
+// (Options.CommentShards) uses the same table.
+func CreateCommentsTableInput(env string) *dynamodb.CreateTableInput {
 	return &dynamodb.CreateTableInput{
 		TableName:            aws.String(Tables(env).Comments),
 		BillingMode:          types.BillingModePayPerRequest,
@@ -93,10 +95,10 @@ func CommentsTableInput(env string) *dynamodb.CreateTableInput {
 	}
 }
 
-// ConnectionsTableInput returns the Connections table: String partition key
-// connectionId, the GSI roomId-index (roomId only; all attributes
-// projected), on-demand billing.
-func ConnectionsTableInput(env string) *dynamodb.CreateTableInput {
+// CreateConnectionsTableInput returns the input of CreateTable for env's
+// Connections table: String partition key connectionId, the GSI
+// roomId-index (roomId only; all attributes projected), on-demand billing.
+func CreateConnectionsTableInput(env string) *dynamodb.CreateTableInput {
 	return &dynamodb.CreateTableInput{
 		TableName:            aws.String(Tables(env).Connections),
 		BillingMode:          types.BillingModePayPerRequest,
@@ -115,7 +117,27 @@ func ConnectionsTableInput(env string) *dynamodb.CreateTableInput {
 // ones (EnsureTables) and export them to infrastructure code
 // (schema.Definition.CloudFormation).
 func Definitions(env string) []schema.Definition {
-	return []schema.Definition{{Input: RoomsTableInput(env)}, {Input: CommentsTableInput(env)}, {Input: ConnectionsTableInput(env)}}
+	return []schema.Definition{{Input: CreateRoomsTableInput(env)}, {Input: CreateCommentsTableInput(env)}, {Input: CreateConnectionsTableInput(env)}}
+}
+
+// RoomsTableInput returns CreateRoomsTableInput(env).
+//
+// Deprecated: use CreateRoomsTableInput, named as every domain's
+// CreateTableInput.
+func RoomsTableInput(env string) *dynamodb.CreateTableInput { return CreateRoomsTableInput(env) }
+
+// CommentsTableInput returns CreateCommentsTableInput(env).
+//
+// Deprecated: use CreateCommentsTableInput, named as every domain's
+// CreateTableInput.
+func CommentsTableInput(env string) *dynamodb.CreateTableInput { return CreateCommentsTableInput(env) }
+
+// ConnectionsTableInput returns CreateConnectionsTableInput(env).
+//
+// Deprecated: use CreateConnectionsTableInput, named as every domain's
+// CreateTableInput.
+func ConnectionsTableInput(env string) *dynamodb.CreateTableInput {
+	return CreateConnectionsTableInput(env)
 }
 
 // CreateTableInputs returns the CreateTableInput of each of Definitions(env).
@@ -129,23 +151,25 @@ func CreateTableInputs(env string) []*dynamodb.CreateTableInput {
 }
 
 // EnsureTables makes env's three tables match Definitions(env) with
-// schema.Ensure, all three at once, and returns the changes it made, in
-// table order. A missing table is created. An existing one belongs to its
-// stack and is only verified: the seed's app has no hostId-index (it
+// schema.Ensure, all three at once, and returns the changes made, in table
+// order: it creates a missing table and waits until it is ACTIVE. It is
+// plural, where todo, wardrobe, taskmgmt and kondate have EnsureTable,
+// because livecomment has three tables, named from one env. On an
+// existing table it only verifies: the seed's app has no hostId-index (it
 // scans) and no roomId-createdAt-index, which ListHostRooms and
-// ListComments query, so on the app's tables EnsureTables reports them as
-// pending changes and fails with ErrSchemaMismatch, naming them. Add them
-// in the stack (ddbkit export prints them), or pass schema.Apply: then
-// missing indexes are added one UpdateTable at a time, waiting for each to
-// be ACTIVE. It never deletes anything, so it is safe to call at every
-// start. (The seed's stacks delete dev tables with the stack and retain
-// prod tables; deleting is left to whoever owns the stack.) With
-// schema.PlanOnly it reports the changes and makes none.
+// ListComments query, so on the app's tables it reports them as pending
+// changes and fails with ErrSchemaMismatch naming them; add them in the
+// stack (ddbkit export prints them), or pass schema.Apply to add each
+// with one UpdateTable, waiting until it is ACTIVE. It never deletes or
+// otherwise changes an existing table (deleting is the stack's business),
+// so it is safe to call at every start; pass schema.PlanOnly to only
+// report what it would do.
 //
 // It returns ErrInvalidArgument for a bad env, ErrSchemaMismatch (a
-// *ddbkit.SchemaMismatchError) for a table whose keys or indexes differ in
-// a way it cannot add, and ErrUnavailable. When several tables fail, the
-// error matches the first one's sentinel and names them all.
+// *ddbkit.SchemaMismatchError listing every difference) for a table whose
+// keys or indexes differ in a way it cannot add, and ErrUnavailable when
+// DynamoDB cannot be reached or the context ends. When several tables
+// fail, the error matches the first one's sentinel and names them all.
 func EnsureTables(ctx context.Context, c ddbkit.SchemaClient, env string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
 	const op = "ensure tables"
 	if err := CheckEnv(env); err != nil {

@@ -2,16 +2,18 @@ package livecomment_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/ddbkit/ddbkit/livecomment"
 )
 
 // TestDefinitions: the exported definitions are the tables EnsureTables
-// makes, and export to CloudFormation with their keys and indexes.
+// makes, each its Create…TableInput, and export to CloudFormation with their keys and indexes.
 func TestDefinitions(t *testing.T) {
 	ds := livecomment.Definitions("prod")
 	ins := livecomment.CreateTableInputs("prod")
@@ -23,6 +25,12 @@ func TestDefinitions(t *testing.T) {
 	}
 	if len(ds) != 3 || len(ins) != 3 {
 		t.Fatalf("%d definitions, %d inputs; want 3", len(ds), len(ins))
+	}
+	// The per-table inputs, in Definitions' order.
+	for i, in := range []*dynamodb.CreateTableInput{livecomment.CreateRoomsTableInput("prod"), livecomment.CreateCommentsTableInput("prod"), livecomment.CreateConnectionsTableInput("prod")} {
+		if !reflect.DeepEqual(in, ds[i].Input) || !reflect.DeepEqual(in, ins[i]) {
+			t.Errorf("table %d: Create…TableInput %+v; want Definitions' %+v", i, in, ds[i].Input)
+		}
 	}
 	for i, d := range ds {
 		name := aws.ToString(d.Input.TableName)

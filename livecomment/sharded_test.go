@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -20,7 +21,7 @@ import (
 
 // TestCommentShard pins the shard function, which other writers of the
 // sharded layout must compute alike: FNV-1a (32 bits) of the ID, modulo
-// the count.
+// the count; and the partitions of each count, 0 and 1 alike.
 func TestCommentShard(t *testing.T) {
 	tests := []struct {
 		id     string
@@ -41,8 +42,17 @@ func TestCommentShard(t *testing.T) {
 	if got := livecomment.CommentPartition("room", "a", 16); got != "room#"+strconv.Itoa(3826002220%16) {
 		t.Errorf("CommentPartition(room, a, 16) = %q", got)
 	}
-	if got := livecomment.CommentPartition("room", "a", 0); got != "room" {
-		t.Errorf("CommentPartition(room, a, 0) = %q, want the seed's roomId", got)
+	// 0 and 1 are the seed's layout alike (a count below 2 is no shard).
+	for _, n := range []int{0, 1, -1} {
+		if got := livecomment.CommentPartition("room", "a", n); got != "room" {
+			t.Errorf("CommentPartition(room, a, %d) = %q, want the seed's roomId", n, got)
+		}
+		if got := livecomment.CommentPartitions("room", n); !slices.Equal(got, []string{"room"}) {
+			t.Errorf("CommentPartitions(room, %d) = %q, want the seed's roomId alone", n, got)
+		}
+	}
+	if got, want := livecomment.CommentPartitions("room", 2), []string{"room", "room#0", "room#1"}; !slices.Equal(got, want) {
+		t.Errorf("CommentPartitions(room, 2) = %q, want %q", got, want)
 	}
 }
 
@@ -354,4 +364,158 @@ func TestShardedReadCost(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("%2d shards: %2d Queries, %4.1f RCU, a cursor of %4d bytes", shards, queries, got.Read, len(p.Next)))
 	}
 	t.Logf("a page of 50 comments in a busy room:\n%s", strings.Join(lines, "\n"))
+}
+
+// sharedTables are tables stores of different options share, as the
+// deployments before and after a switch of CommentShards do: on DynamoDB
+// Local the same tables; in memory the items a store saved, which the
+// next store opened imports.
+type sharedTables struct {
+	name     string
+	open     func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store
+	save     func(t *testing.T, s livecomment.Store)
+	comments func(t *testing.T) []map[string]string
+}
+
+func newSharedTables(t *testing.T, dynamo bool) sharedTables {
+	t.Helper()
+	if dynamo {
+		c := ddbtest.Client(t)
+		env := newEnv(t, c)
+		return sharedTables{
+			name: "dynamodb",
+			open: func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+				return livecomment.NewDynamoStore(c, append(opts, func(o *livecomment.Options) { o.Env = env })...)
+			},
+			save: func(*testing.T, livecomment.Store) {},
+			comments: func(t *testing.T) []map[string]string {
+				var out []map[string]string
+				for _, it := range scanAll(t, c, livecomment.Tables(env).Comments) {
+					out = append(out, render(it))
+				}
+				return out
+			},
+		}
+	}
+	const env = "shared"
+	var held ddbkit.TableItems
+	return sharedTables{
+		name: "memory",
+		open: func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store {
+			s := livecomment.NewMemoryStore(append(opts, func(o *livecomment.Options) { o.Env = env })...)
+			if err := s.Import(held); err != nil {
+				t.Fatalf("Import: %v", err)
+			}
+			return s
+		},
+		save: func(_ *testing.T, s livecomment.Store) { held = s.(*livecomment.MemoryStore).Export() },
+		comments: func(*testing.T) []map[string]string {
+			var out []map[string]string
+			for _, it := range held[livecomment.Tables(env).Comments] {
+				out = append(out, render(it))
+			}
+			return out
+		},
+	}
+}
+
+// TestOneShardIsTheSeedsLayout switches live tables from CommentShards 0,
+// and from 1, to 4, on both stores: a store of 1 writes the seed's items
+// (the plain roomId, nothing else changed), exactly those a store of 0
+// writes, and reads and continues the cursors of a store of 0 over the
+// same tables (and the other way round); after the switch, the 4-shard
+// store lists the old comments with its own, and the old layout lists
+// only the old. Both switches give the same items and listings.
+func TestOneShardIsTheSeedsLayout(t *testing.T) {
+	later := func(o *livecomment.Options) {
+		o.Clock = ddbkit.StepClock(livecommenttest.Start.Add(time.Hour), time.Millisecond)
+		o.NewID = ddbkit.SeededUUIDv4(2)
+		o.NewCommentID = livecomment.SeededCommentIDs(2)
+	}
+	ids := func(cs []livecomment.Comment) []string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = c.ID
+		}
+		return out
+	}
+	list := func(t *testing.T, s livecomment.Store, room, cursor string, limit int) ([]string, string) {
+		t.Helper()
+		p, err := s.ListComments(t.Context(), room, ddbkit.PageOptions{Limit: limit, Cursor: cursor})
+		if err != nil {
+			t.Fatalf("ListComments(%s): %v", room, err)
+		}
+		return ids(p.Items), p.Next
+	}
+	outcomes := map[string]string{}
+	for _, dynamo := range []bool{false, true} {
+		var name string
+		for _, from := range []int{0, 1} {
+			tb := newSharedTables(t, dynamo)
+			name = tb.name
+			t.Run(fmt.Sprint(tb.name, ", ", from, " → 4"), func(t *testing.T) {
+				other := 1 - from // the other count of the seed's layout
+				before := tb.open(t, deterministic, livecommenttest.Shards(from))
+				r, err := before.CreateRoom(t.Context(), livecomment.NewRoom{Name: "room", HostID: "host"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var old []livecomment.Comment
+				for i := range 3 {
+					cm, err := before.PostComment(t.Context(), r.ID, livecomment.NewComment{Content: fmt.Sprint("old ", i)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					old = append(old, cm)
+				}
+				tb.save(t, before)
+				raw := tb.comments(t)
+				if len(raw) != len(old) {
+					t.Fatalf("Comments holds %d items, want %d", len(raw), len(old))
+				}
+				for _, it := range raw {
+					i := slices.IndexFunc(old, func(c livecomment.Comment) bool { return "S:"+c.ID == it["commentId"] })
+					if i < 0 {
+						t.Fatalf("unexpected item %v", it)
+					}
+					want := map[string]string{"roomId": "S:" + r.ID, "commentId": "S:" + old[i].ID, "content": "S:" + old[i].Content,
+						"nickname": "S:Anonymous", "createdAt": "S:" + old[i].CreatedAt.Format("2006-01-02T15:04:05.000Z")}
+					if !maps.Equal(it, want) {
+						t.Fatalf("item %v, want the seed's layout %v", it, want)
+					}
+				}
+				// One listing: a cursor of either count pages on in the other.
+				twin := tb.open(t, livecommenttest.Shards(other))
+				page, next := list(t, before, r.ID, "", 2)
+				rest, end := list(t, twin, r.ID, next, 2)
+				if got := append(page, rest...); !slices.Equal(got, ids(old)) || end != "" {
+					t.Fatalf("%d shards' page, then %d shards' from its cursor: %v (next %q), want %v", from, other, got, end, ids(old))
+				}
+
+				after := tb.open(t, later, livecommenttest.Shards(4))
+				var posted []livecomment.Comment
+				for i := range 3 {
+					cm, err := after.PostComment(t.Context(), r.ID, livecomment.NewComment{Content: fmt.Sprint("new ", i)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					posted = append(posted, cm)
+				}
+				tb.save(t, after)
+				all, _ := list(t, after, r.ID, "", 100)
+				if want := ids(append(slices.Clone(old), posted...)); !slices.Equal(all, want) {
+					t.Fatalf("4 shards list %v, want the old comments, then the new: %v", all, want)
+				}
+				seen, _ := list(t, tb.open(t, livecommenttest.Shards(from)), r.ID, "", 100)
+				if !slices.Equal(seen, ids(old)) {
+					t.Fatalf("%d shards list %v after the switch, want the old comments only: %v", from, seen, ids(old))
+				}
+				slices.SortFunc(raw, func(a, b map[string]string) int { return strings.Compare(a["commentId"], b["commentId"]) })
+				outcomes[fmt.Sprint(tb.name, from)] = fmt.Sprint(raw, all, seen)
+			})
+		}
+		if o0, o1 := outcomes[name+"0"], outcomes[name+"1"]; o0 == "" || o0 != o1 {
+			t.Errorf("the switch from 1 differs from the switch from 0:\n%s\n%s", o1, o0)
+		}
+	}
 }

@@ -25,28 +25,34 @@ const MaxCommentShards = 64
 // CommentShard returns the shard of the comment commentID among shards:
 // FNV-1a (32 bits) of the ID's bytes, modulo shards. Another writer of the
 // sharded layout computes it the same way, and a comment's shard is
-// recomputable from its ID alone. It is 0 for a count below 2.
+// recomputable from its ID alone. It is 0 for a count below 2, as in the
+// seed's layout (counts 0 and 1), which has no shards.
 func CommentShard(commentID string, shards int) int {
 	return keys.Shard(commentID, shards)
 }
 
 // CommentPartition returns the roomId a comment is stored under: roomID
-// itself in the seed's layout (shards 0), "<roomID>#<shard>" with
-// CommentShard's shard when shards is 2 or more.
+// itself in the seed's layout (shards 0 or 1, or any count below 2),
+// "<roomID>#<shard>" with CommentShard's shard when shards is 2 or more.
 func CommentPartition(roomID, commentID string, shards int) string {
-	if shards == 0 {
+	if shards < 2 {
 		return roomID
 	}
 	return shardPartition(roomID, CommentShard(commentID, shards))
 }
 
 // CommentPartitions returns every roomId that may hold a comment of roomID
-// when shards is the layout's count (0: the seed's): roomID itself, which
-// the seed's layout and a room's comments from before sharding use, then
-// "<roomID>#0" to "<roomID>#<shards-1>". An operator's deletion or
-// migration of a room reads these partitions, as ListComments does.
+// when shards is the layout's count: roomID itself, which the seed's
+// layout and a room's comments from before sharding use, then, for 2 or
+// more shards, "<roomID>#0" to "<roomID>#<shards-1>". For the seed's
+// layout (0 or 1, or any count below 2) that is roomID alone. An
+// operator's deletion or migration of a room reads these partitions, as
+// ListComments does.
 func CommentPartitions(roomID string, shards int) []string {
-	ps := make([]string, 0, max(shards, 0)+1)
+	if shards < 2 {
+		return []string{roomID}
+	}
+	ps := make([]string, 0, shards+1)
 	for s := -1; s < shards; s++ {
 		ps = append(ps, shardPartition(roomID, s))
 	}
@@ -80,10 +86,21 @@ func roomOfPartition(pk string) string {
 
 // checkShards refuses an Options.CommentShards no layout has.
 func (o Options) checkShards(op string) error {
-	if n := o.CommentShards; n != 0 && (n < 2 || n > MaxCommentShards) {
-		return wrap(op, ddbkit.Invalid("CommentShards", "must be 0 (the seed's layout) or 2 to %d, got %d", MaxCommentShards, n))
+	if n := o.CommentShards; n < 0 || n > MaxCommentShards {
+		return wrap(op, ddbkit.Invalid("CommentShards", "must be 0 or 1 (the seed's layout) or 2 to %d, got %d", MaxCommentShards, n))
 	}
 	return nil
+}
+
+// commentShards is the count of shards of the comment layout: 0 for the
+// seed's, which CommentShards 1 is too (one shard is no shard), else
+// CommentShards as set, so that a count no layout has still meets
+// checkShards on the sharded path.
+func (o Options) commentShards() int {
+	if o.CommentShards == 1 {
+		return 0
+	}
+	return o.CommentShards
 }
 
 // shardQueries are the listings a sharded ListComments merges: the room's
@@ -107,7 +124,7 @@ func (t tables) shardQueries(roomID string, n int) []ddb.KeyQuery {
 // The cursor is bound to the room's partitions and to N through the
 // listing's name, so no unsharded cursor, nor another N's, is accepted.
 func (c *core) listMerged(ctx context.Context, op, roomID string, limit int, cursor string) (ddbkit.Page[Comment], error) {
-	n := c.o.CommentShards
+	n := c.o.commentShards()
 	m := backend.Merged{Queries: c.t.shardQueries(roomID, n), Listing: fmt.Sprintf("livecomment comments, unsharded and %d shards", n)}
 	items, next, err := backend.MergePage(ctx, c.b, m, limit, cursor, backend.Filter{})
 	if err != nil {

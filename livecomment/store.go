@@ -170,7 +170,7 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 	}
 	defer release()
 	cm := c.o.newComment(roomID, in, c.stamp)
-	item, err := commentToWrite(op, cm, c.o.CommentShards)
+	item, err := commentToWrite(op, cm, c.o.commentShards())
 	if err != nil {
 		return Comment{}, err
 	}
@@ -196,11 +196,11 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 
 // ListComments implements CommentReader.ListComments, which documents its errors.
 //
-// With Options.CommentShards, a page merges the room's shards and its
+// With Options.CommentShards of 2 or more, a page merges the room's shards and its
 // unsharded partition (listMerged), under one cursor.
 func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
 	const op = "list comments"
-	if c.o.CommentShards == 0 {
+	if c.o.commentShards() == 0 {
 		return list(ctx, c, op, "RoomID", roomID, opts, c.t.commentsQuery, commentDecoder)
 	}
 	limit, err := c.listPrologue(ctx, op, "RoomID", roomID, opts, c.o.checkShards)

@@ -46,26 +46,28 @@ func smoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	tf.register(fs)
 	conn := connFlags(fs)
 	timeout := fs.Duration("timeout", 30*time.Second, "how long an eventually consistent read (a GSI's) may take to show a write before the run fails")
-	commentShards := fs.Int("comment-shards", 0, "livecomment: the deployment's Options.CommentShards, so that the run writes and reads the sharded comment layout")
-	counterShards := fs.Int("counter-shards", 0, "taskmgmt: the deployment's Options.CounterShards, so that the run writes and sums the sharded counters")
+	commentShards := fs.Int("comment-shards", 0, fmt.Sprintf("livecomment: the deployment's Options.CommentShards, so that the run writes and reads its comments' layout: 0 or 1 is the seed's layout, 2 to %d a sharded one", livecomment.MaxCommentShards))
+	counterShards := fs.Int("counter-shards", 0, fmt.Sprintf("taskmgmt: the deployment's Options.CounterShards, so that the run writes and sums its counters' layout: 0 or 1 is the seed's layout, 2 to %d a sharded one", taskmgmt.MaxCounterShards))
 	domain, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	// Both flags count as the stores do: 0 or 1 is the seed's layout, of
+	// every domain, 2 and up a sharded one, of the flag's domain only.
 	layout := "" // the report's note of a sharded layout
 	for _, l := range []struct {
 		flag, domain string
-		n, lo, hi    int
+		n, hi        int
 	}{
-		{"comment-shards", "livecomment", *commentShards, 2, livecomment.MaxCommentShards},
-		{"counter-shards", "taskmgmt", *counterShards, 1, taskmgmt.MaxCounterShards},
+		{"comment-shards", "livecomment", *commentShards, livecomment.MaxCommentShards},
+		{"counter-shards", "taskmgmt", *counterShards, taskmgmt.MaxCounterShards},
 	} {
 		switch {
-		case l.n != 0 && domain != l.domain:
+		case l.n < 0 || l.n > l.hi:
+			return usageErr("-%s %d: want 0 or 1 (the seed's layout) or 2 to %d", l.flag, l.n, l.hi)
+		case l.n >= 2 && domain != l.domain:
 			return usageErr("-%s is %s's layout, not %s's", l.flag, l.domain, domain)
-		case l.n != 0 && (l.n < l.lo || l.n > l.hi):
-			return usageErr("-%s %d: want 0 (the seed's layout) or %d to %d", l.flag, l.n, l.lo, l.hi)
-		case l.n != 0:
+		case l.n >= 2:
 			layout = fmt.Sprintf(", -%s %d", l.flag, l.n)
 		}
 	}

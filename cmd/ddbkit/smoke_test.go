@@ -37,8 +37,10 @@ var smokeCases = []smokeCase{
 	{"wardrobe", setupWardrobe, nil},
 	{"livecomment", setupLivecomment, nil},
 	{"livecomment", setupLivecomment, []string{"-comment-shards", "4"}},
+	{"livecomment", setupLivecomment, []string{"-comment-shards", "1"}}, // the seed's layout, as 0
 	{"taskmgmt", setupTaskmgmt, nil},
 	{"taskmgmt", setupTaskmgmt, []string{"-counter-shards", "4"}},
+	{"taskmgmt", setupTaskmgmt, []string{"-counter-shards", "1"}}, // the seed's layout, as 0
 	{"kondate", setupKondate, nil},
 }
 
@@ -64,6 +66,9 @@ func TestSmokeLeavesOtherDataUnchanged(t *testing.T) {
 			}
 			if errOut != "" {
 				t.Errorf("smoke %s: stderr %q, want nothing", tc.domain, errOut)
+			}
+			if sharded := len(tc.layout) > 0 && tc.layout[1] != "1"; sharded != strings.Contains(out, ", "+strings.Join(tc.layout, " ")+")") {
+				t.Errorf("smoke %s %q: stdout %q; want the layout noted only when sharded (1 is the seed's layout)", tc.domain, tc.layout, out)
 			}
 			after := snapshot(t, c, tables)
 			for i, name := range tables {
@@ -343,7 +348,9 @@ func TestSmokeUsage(t *testing.T) {
 		{"smoke", "-table", "x", "livecomment"},
 		{"smoke", "-comment-shards", "4", "todo"},
 		{"smoke", "-counter-shards", "4", "livecomment"},
-		{"smoke", "-comment-shards", "1", "livecomment"},
+		{"smoke", "-comment-shards", "-1", "livecomment"},
+		{"smoke", "-counter-shards", "-1", "taskmgmt"},
+		{"smoke", "-comment-shards", "65", "livecomment"},
 		{"smoke", "-counter-shards", "33", "taskmgmt"},
 		{"smoke", "nosuch"},
 	} {

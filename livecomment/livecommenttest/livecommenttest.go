@@ -22,8 +22,8 @@ import (
 	"github.com/ddbkit/ddbkit/livecomment"
 )
 
-// NewStore returns a fresh, empty store (on fresh tables) configured with
-// opts. Each subtest calls it once.
+// NewStore returns a fresh, empty store configured with opts. Each subtest
+// calls it once.
 type NewStore func(t *testing.T, opts ...func(*livecomment.Options)) livecomment.Store
 
 // Start is the time of the suite's clock.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,8 +12,8 @@ import (
 	"github.com/ddbkit/ddbkit/livecomment"
 )
 
-// Shards returns the option of the sharded comment layout with n shards
-// (Options.CommentShards).
+// Shards returns the option that sets Options.CommentShards to n: 0 or 1
+// is the seed's layout, 2 to livecomment.MaxCommentShards a sharded one.
 func Shards(n int) func(*livecomment.Options) {
 	return func(o *livecomment.Options) { o.CommentShards = n }
 }
@@ -32,20 +33,26 @@ func With(newStore NewStore, opts ...func(*livecomment.Options)) NewStore {
 	}
 }
 
-// Sharded returns newStore with the sharded comment layout of n shards
-// applied before the suite's own options: Run(t, Sharded(newStore, 4))
-// runs the whole suite on it, which must pass unchanged, since the layout
-// changes no result, order, page size or error.
+// Sharded returns newStore with Options.CommentShards set to n on every
+// store it makes, before the suite's own options:
+// Run(t, Sharded(newStore, 4)) runs the whole suite on 4 shards, which
+// must pass unchanged, since the layout changes no result, order, page
+// size or error.
 func Sharded(newStore NewStore, n int) NewStore { return With(newStore, Shards(n)) }
 
-// RunSharded runs the cases of the sharded comment layout, which a store
-// of the seed's layout does not have, against stores made by newStore
-// (with their own Options.CommentShards).
+// RunSharded runs the sharded comment layout's own conformance tests
+// against stores made by newStore, each setting its Options.CommentShards:
+// merged pages in posting order at every page size and count, merged
+// cursors bound to their room and count, a count no layout has refused
+// and a count of 1 behaving as 0, and the cached room check
+// (Options.RoomCheckCache). Run(t, Sharded(newStore, n)) runs the rest of
+// the suite on n shards.
 func RunSharded(t *testing.T, newStore NewStore) {
 	run(t, newStore, []testCase{
 		{"MergedPagesInOrder", testShardedPages},
 		{"MergedCursors", testShardedCursors},
 		{"InvalidShardCount", testShardCount},
+		{"OneShardIsTheSeedsLayout", testOneShard},
 		{"CachedRoomCheck", testRoomCheckCache},
 	})
 }
@@ -173,7 +180,7 @@ func flipByte(c string, i int) string {
 // comment operations, naming CommentShards, before anything is written;
 // the other operations do not use it.
 func testShardCount(t *testing.T, newStore NewStore) {
-	for _, n := range []int{1, -1, livecomment.MaxCommentShards + 1} {
+	for _, n := range []int{-1, livecomment.MaxCommentShards + 1} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			s := fixed(t, newStore, Shards(n))
 			r := mustRoom(t, s, "host", "room")
@@ -192,6 +199,49 @@ func testShardCount(t *testing.T, newStore NewStore) {
 			}
 			mustJoin(t, s, r.ID, "conn")
 		})
+	}
+}
+
+// testOneShard: a count of 1 is the seed's layout, as 0 is (and as
+// taskmgmt's and kondate's shard counts have it): the same calls on a
+// store of each give the same comments, pages and errors, a cursor of
+// another listing refused alike.
+func testOneShard(t *testing.T, newStore NewStore) {
+	transcript := func(n int) []string {
+		s := fixed(t, newStore, Shards(n))
+		var lines []string
+		say := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+		r := mustRoom(t, s, "host", "room")
+		other := mustRoom(t, s, "host", "other")
+		for i := range 7 {
+			say("post %+v", mustPost(t, s, r.ID, fmt.Sprint("comment ", i)))
+			if i%2 == 0 {
+				say("post elsewhere %+v", mustPost(t, s, other.ID, "elsewhere"))
+			}
+		}
+		mustJoin(t, s, r.ID, "conn-1")
+		mustJoin(t, s, r.ID, "conn-2")
+		for _, limit := range []int{1, 2, 7, 0} {
+			got, sizes := comments(t, s, r.ID, limit)
+			say("limit %d: %+v, pages %v", limit, got, sizes)
+		}
+		roomsNext, connsNext := otherCursors(t, s, "host", r.ID)
+		for _, c := range []string{roomsNext, connsNext, "not a cursor!"} {
+			_, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Cursor: c})
+			say("foreign cursor: %v", ddbkit.MatchingSentinels(err))
+		}
+		_, err := s.PostComment(ctx(t), "no-such-room", livecomment.NewComment{Content: "c"})
+		say("post to a missing room: %v", ddbkit.MatchingSentinels(err))
+		say("close %+v", mustClose(t, s, r.ID))
+		_, err = s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "late"})
+		say("post to a closed room: %v, %v", ddbkit.MatchingSentinels(err), errors.Is(err, livecomment.ErrRoomClosed))
+		got, sizes := comments(t, s, r.ID, 3)
+		say("after the close: %+v, pages %v", got, sizes)
+		return lines
+	}
+	seed, one := transcript(0), transcript(1)
+	if !slices.Equal(one, seed) {
+		t.Fatalf("CommentShards 1:\n%s\nwant what CommentShards 0 does:\n%s", strings.Join(one, "\n"), strings.Join(seed, "\n"))
 	}
 }
 
