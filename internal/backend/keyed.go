@@ -113,7 +113,8 @@ func Keyed[T any](ctx context.Context, k Keying[T], op func(ctx context.Context)
 	}
 	v, err := op(context.WithValue(ctx, pendingKey{}, p))
 	if err != nil {
-		if errors.Is(err, errRecordTaken) || errors.Is(err, ddbkit.ErrIdempotencyKeyReused) {
+		// The backends return DynamoDB's token reuse unclassified.
+		if errors.Is(err, errRecordTaken) || errors.Is(ddb.Classify(err), ddbkit.ErrIdempotencyKeyReused) {
 			if v, done, err := answer(); done {
 				return v, err
 			}

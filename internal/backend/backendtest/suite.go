@@ -39,6 +39,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"Calls", callCases},
 		{"Ext", extCases},
 		{"Withheld", withheldCases},
+		{"Keyed", keyedCases},
 	}
 	for _, g := range groups {
 		t.Run(g.name, func(t *testing.T) {
