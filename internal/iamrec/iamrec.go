@@ -7,6 +7,7 @@ package iamrec
 import (
 	"context"
 	"flag"
+	"maps"
 	"os"
 	"reflect"
 	"runtime"
@@ -112,6 +113,7 @@ func (r *Recorder) Grants(domain string, tables map[string]string, ifaces ...ref
 		g.Interfaces[it.Name()] = ms
 	}
 	for m, ks := range r.seen {
+		ks = withRecords(ks)
 		var gs []iam.Grant
 		for k, cond := range ks {
 			gs = append(gs, iam.Grant{Action: k.action, Table: k.table, Index: k.index, Conditional: cond})
@@ -119,6 +121,25 @@ func (r *Recorder) Grants(domain string, tables map[string]string, ifaces ...ref
 		g.Methods[m] = iam.Sort(gs)
 	}
 	return g
+}
+
+// withRecords returns ks with what a write method needs under a caller's
+// idempotency key (internal/backend's Keyed), which the suites exercise
+// for some methods only: for each table the method writes, GetItem to
+// read the key's record and a conditional PutItem to write it.
+func withRecords(ks map[key]bool) map[key]bool {
+	out := maps.Clone(ks)
+	for k := range ks {
+		switch k.action {
+		case prefix + "PutItem", prefix + "UpdateItem", prefix + "DeleteItem", prefix + "BatchWriteItem":
+			if k.index == "" {
+				get := key{prefix + "GetItem", k.table, ""}
+				out[get] = out[get] || false
+				out[key{prefix + "PutItem", k.table, ""}] = true
+			}
+		}
+	}
+	return out
 }
 
 // Check compares what r recorded with the domain's iam.json at path: every
