@@ -63,6 +63,13 @@ type Keying[T any] struct {
 	// same input runs it again without the key, and it returns what it
 	// returns without one.
 	Replay func(ctx context.Context, ref Key) (T, error)
+	// Ref, when set, gives the key of the item a result stands for. The
+	// record of an operation whose writes carried none (no Create, no Tx)
+	// is written after it, referring to Ref(result), so that Replay can
+	// answer a repeat; in the moment between the write and its record, a
+	// repeat finds none and runs the operation again. An operation with a
+	// Replay writes its result with Create or Tx where that matters.
+	Ref func(T) Key
 }
 
 // Keyed runs op under the caller's idempotency key in ctx, if any (op
@@ -124,7 +131,11 @@ func Keyed[T any](ctx context.Context, k Keying[T], op func(ctx context.Context)
 	if !p.wasWritten() {
 		// No transaction carried the record: write it alone. A twin that
 		// recorded first is no failure: the operation was repeat-safe.
-		rec := p.item(Key{})
+		var ref Key
+		if k.Ref != nil {
+			ref = k.Ref(v)
+		}
+		rec := p.item(ref)
 		if err := k.Backend.Put(ctx, p.t, rec, p.cond()); err != nil {
 			if _, failed := Failed(err, ""); !failed {
 				return zero, err
