@@ -47,11 +47,11 @@ func TestDynamoStore(t *testing.T) {
 	})
 }
 
-// TestDynamoShardedCounters runs the counter tests with sharded counters
+// TestDynamoSharded runs the counter tests with sharded counters
 // on DynamoDB Local, recording their IAM grants too (iam.json).
-func TestDynamoShardedCounters(t *testing.T) {
+func TestDynamoSharded(t *testing.T) {
 	iamPart(t)
-	taskmgmttest.RunShardedCounters(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+	taskmgmttest.RunSharded(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
 		s, _, _ := newDynamo(t, iamRec.Wrap, opts...)
 		return s
 	})
