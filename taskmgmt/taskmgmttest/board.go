@@ -99,7 +99,7 @@ func testBoardCursors(t *testing.T, newStore NewStore) {
 	// Many tasks without z between the three with it: a filtered page
 	// must still be full.
 	for i := range 30 {
-		d := taskmgmt.Date("2025-10-01").AddDays(i)
+		d := addDays(t, taskmgmt.Date("2025-10-01"), i)
 		in := newTask(fmt.Sprintf("n%02d", i), taskmgmt.StatusTodo, d, d)
 		if i%10 == 9 {
 			in.TagIDs = []string{z.ID}
