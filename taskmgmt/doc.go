@@ -228,7 +228,10 @@
 // and a deletion are conditional on the status (and dates) that were read,
 // so that concurrent writers cannot make the counters drift.
 // RecalculateCounters rebuilds COUNTER#ALL from the tasks for data written
-// by others, conditional on the counter as it read it first.
+// by others, conditional on the counter as it read it first. A task it
+// cannot decode is left uncounted and reported in CounterReport.Skipped
+// (the Checked and Skipped of ddbkit.RepairReport, every domain's repair
+// report).
 //
 // # Sharded counters
 //

@@ -217,11 +217,22 @@ type DailyCount struct {
 	ExpiresAt time.Time // when DynamoDB's TTL may delete it
 }
 
-// CounterReport is what RecalculateCounters found and wrote.
+// CounterReport is what RecalculateCounters found and wrote. It repairs
+// one counter, so it keeps its own Was, Counts and Drift where
+// ddbkit.RepairReport has Drifts, and carries RepairReport's Checked and
+// Skipped.
 type CounterReport struct {
 	Was    Counts // COUNTER#ALL as read
 	Counts Counts // the tasks counted by status, now in COUNTER#ALL
 	Drift  bool   // Was differed from Counts
+	// Checked is the number of items the repair read and decoded: the
+	// team's tasks it counted.
+	Checked int
+	// Skipped holds one error per item the repair could not decode, each
+	// matching ErrCorruptItem and naming the item's key. Such an item is
+	// neither checked nor repaired: a task there is left uncounted, so
+	// Counts falls short of the team's tasks by len(Skipped).
+	Skipped []error
 }
 
 // NewUser is the input of CreateUser.
@@ -520,7 +531,9 @@ type CounterStore interface {
 	// RecalculateCounters counts the team's tasks by status and writes the
 	// result to COUNTER#ALL, conditional on the counter it read first, so
 	// that a concurrent task write makes it start over, and on the team
-	// existing. It returns ErrNotFound for a team that does not exist (or
+	// existing. A task it cannot decode is left uncounted and reported in
+	// CounterReport.Skipped, never dropped without a word. It returns
+	// ErrNotFound for a team that does not exist (or
 	// was deleted), writing nothing; ErrInvalidArgument, ErrConflict (task
 	// writes kept racing it), ErrCorruptItem or ErrUnavailable.
 	RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error)

@@ -186,7 +186,7 @@ func testRecalculate(t *testing.T, newStore NewStore) {
 	f := newBoard(t, s)
 	rep := must[taskmgmt.CounterReport](t, "RecalculateCounters")(s.RecalculateCounters(t.Context(), f.team.ID))
 	want := taskmgmt.Counts{Todo: 4, Doing: 2, Done: 1}
-	equal(t, "report", rep, taskmgmt.CounterReport{Was: want, Counts: want})
+	equal(t, "report", rep, taskmgmt.CounterReport{Was: want, Counts: want, Checked: 7})
 
 	// A team that does not exist, or no longer does, gets no counter: once
 	// deleted, a team stays deleted, however often it is recounted.
