@@ -17,8 +17,8 @@ const Shards = 4
 // (Options.CounterShards = Shards), and the sharded layout's own: daily
 // pages that never split a date, in both directions and at every page
 // size; and an invalid CounterShards refused by every counter operation.
-// Its name is the one livecomment's and kondate's suites give their
-// sharded runs.
+// Its name is the one livecomment's suite gives its sharded run (kondate's
+// is RunShardedCatalog).
 func RunSharded(t *testing.T, newStore NewStore) {
 	sharded := func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
 		return newStore(t, append([]func(*taskmgmt.Options){func(o *taskmgmt.Options) { o.CounterShards = Shards }}, opts...)...)
