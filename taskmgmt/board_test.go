@@ -65,7 +65,7 @@ func TestBoardQueryRoundTrips(t *testing.T) {
 	// Three tasks of each status before today (2025-11-10), one after: every
 	// board has at least three, so two pages.
 	for i := range 12 {
-		d := taskmgmt.Date("2025-11-01").AddDays(i)
+		d := addDays(t, "2025-11-01", i)
 		must[taskmgmt.Task](t)(s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: fmt.Sprint("t", i), Status: taskmgmt.Statuses[i%3], Start: d, End: d}))
 	}
 	// The seed's "GSI_Status_xxxx_Sort_xxxx" table: the group of each set.
@@ -170,8 +170,8 @@ func TestBoardQueriesWithoutDates(t *testing.T) {
 		must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "x", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}})) // id02
 		// Dates tie, and some are today's.
 		for i := range 9 {
-			d := taskmgmt.Date("2025-11-06").AddDays(i / 2)
-			in := taskmgmt.NewTask{Title: fmt.Sprint("t", i), Status: taskmgmt.Statuses[i%3], Start: d, End: d.AddDays(i % 3)}
+			d := addDays(t, "2025-11-06", i/2)
+			in := taskmgmt.NewTask{Title: fmt.Sprint("t", i), Status: taskmgmt.Statuses[i%3], Start: d, End: addDays(t, d, i%3)}
 			if i%2 == 0 {
 				in.TagIDs = []string{"id02"}
 			}

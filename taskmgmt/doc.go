@@ -228,7 +228,10 @@
 // and a deletion are conditional on the status (and dates) that were read,
 // so that concurrent writers cannot make the counters drift.
 // RecalculateCounters rebuilds COUNTER#ALL from the tasks for data written
-// by others, conditional on the counter as it read it first.
+// by others, conditional on the counter as it read it first. A task it
+// cannot decode is left uncounted and reported in CounterReport.Skipped
+// (the Checked and Skipped of ddbkit.RepairReport, every domain's repair
+// report).
 //
 // # Sharded counters
 //
@@ -580,16 +583,20 @@
 // MemoryStore.Import seeds a memory store with raw items in the layouts
 // above (ddbkit.TableItems, by table name: Options.TableName and
 // Options.InvitationTableName), for example items exported from a
-// production table or written as the seed's app writes them. It decodes
+// production table or written as the seed's app writes them. It checks
 // them with the DynamoDB store's own decode functions, as leniently as its
 // reads; an item the DynamoDB store could not read either fails the whole
 // import with ErrCorruptItem, and items of another table with
-// ErrInvalidArgument. The memory store keeps what it read, not the raw
-// item: non-canonical dates and stale index keys are normalised, as the
-// next write of the DynamoDB store would. Imported invitations enter no
-// stream. MemoryStore.Export gives back every item as the DynamoDB store
-// writes it (its own marshal functions), in key order: what a Scan of the
-// DynamoDB store's tables returns after the same calls.
+// ErrInvalidArgument. The memory store then keeps the raw item, as
+// DynamoDB keeps what PutItem wrote, as todo, wardrobe, kondate and
+// livecomment do: attributes ddbkit does not know, dates in another
+// writer's form and the index keys as stored stay; reads decode them;
+// writes change only what the DynamoDB store's same writes change (an
+// update keeps the attributes it does not set). Imported invitations
+// enter no stream. MemoryStore.Export gives back every item in key order,
+// those the store wrote as the DynamoDB store writes them (its own marshal
+// functions), those imported as given and since updated: what a Scan of
+// the DynamoDB store's tables returns after the same calls.
 //
 // # Errors
 //

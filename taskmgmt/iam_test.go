@@ -21,7 +21,7 @@ var iamInterfaces = []reflect.Type{
 }
 
 // iamRec records the grants of the conformance suite's calls on DynamoDB
-// Local (TestDynamoStore, TestDynamoInvitations and TestDynamoShardedCounters), which iamPart checks against iam.json.
+// Local (TestDynamoStore, TestDynamoInvitations and TestDynamoSharded), which iamPart checks against iam.json.
 var iamRec = iamrec.New("github.com/ddbkit/ddbkit/taskmgmt", func(table string) (string, bool) {
 	if strings.Contains(table, "invitation") {
 		return taskmgmt.DefaultInvitationTableName, true

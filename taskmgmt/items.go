@@ -326,10 +326,10 @@ func decodeWith[T any](c ddb.Codec[T], pool *sync.Pool, t ddb.Table, item ddb.It
 // readDate reads a stored date: YYYY-MM-DD, or any ISO 8601 date and time,
 // whose date as written is kept. "" reads as "".
 func readDate(t ddb.Table, item ddb.Item, attr, v string) (Date, error) {
-	if v == "" || Date(v).Valid() {
+	if v == "" || Date(v).wellFormed() {
 		return Date(v), nil
 	}
-	if len(v) > 10 && Date(v[:10]).Valid() {
+	if len(v) > 10 && Date(v[:10]).wellFormed() {
 		if _, err := keys.ParseTime(v); err == nil {
 			return Date(v[:10]), nil
 		}
@@ -515,7 +515,7 @@ func decodeDailyShard(t ddb.Table, item ddb.Item) (DailyCount, int, error) {
 		return DailyCount{}, 0, err
 	}
 	day, shard, ok := counterSK(st.SK)
-	if !ok || !day.Valid() {
+	if !ok || !day.wellFormed() {
 		return DailyCount{}, 0, ddb.Corrupt(t, item, AttrSK, "%q is not COUNTER#<YYYY-MM-DD>, optionally followed by #<shard>", st.SK)
 	}
 	return DailyCount{Date: day, Counts: c, ExpiresAt: epoch(st.ExpiresAt)}, shard, nil

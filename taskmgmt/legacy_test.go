@@ -302,7 +302,18 @@ func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, c
 	}
 	eq("tag removed from the legacy task", must[taskmgmt.Task](t)(s.GetTask(ctx, "t1", "task1")).TagIDs, []string{"tag1"})
 	rep := must[taskmgmt.CounterReport](t)(s.RecalculateCounters(ctx, "t1"))
-	eq("recalculated (the corrupt task is not counted)", rep, taskmgmt.CounterReport{Was: taskmgmt.Counts{Todo: 4, Done: 2}, Counts: taskmgmt.Counts{Todo: 3, Done: 2}, Drift: true})
+	// The corrupt task is not counted, and is reported.
+	skipped := rep.Skipped
+	rep.Skipped = nil
+	eq("recalculated", rep, taskmgmt.CounterReport{Was: taskmgmt.Counts{Todo: 4, Done: 2}, Counts: taskmgmt.Counts{Todo: 3, Done: 2}, Drift: true, Checked: 5})
+	if corrupt {
+		var ce *ddbkit.CorruptItemError
+		if len(skipped) != 1 || !errors.As(skipped[0], &ce) || !strings.Contains(ce.Key, "TASK#task4") || len(ddbkit.MatchingSentinels(skipped[0])) != 1 {
+			t.Fatalf("recalculated: Skipped = %v, want the corrupt task's ErrCorruptItem naming TASK#task4", skipped)
+		}
+	} else if len(skipped) != 0 {
+		t.Fatalf("recalculated: Skipped = %v, want none", skipped)
+	}
 }
 
 // TestEnsureTableAddsMissingIndexes runs EnsureTable on an older table of

@@ -19,8 +19,8 @@ func TestMemoryInvitations(t *testing.T) {
 	})
 }
 
-func TestMemoryShardedCounters(t *testing.T) {
-	taskmgmttest.RunShardedCounters(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+func TestMemorySharded(t *testing.T) {
+	taskmgmttest.RunSharded(t, func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
 		return taskmgmt.NewMemoryStore(opts...)
 	})
 }

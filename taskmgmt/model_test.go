@@ -166,7 +166,7 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 	date := func(t *rapid.T, label string) taskmgmt.Date {
 		if rapid.IntRange(0, 99).Draw(t, label+" valid?") < 92 {
 			d := rapid.IntRange(-4, 6).Draw(t, label)
-			return taskmgmt.DateOf(modelStart.In(jst)).AddDays(d)
+			return addDays(t, taskmgmt.DateOf(modelStart.In(jst)), d)
 		}
 		return rapid.SampledFrom([]taskmgmt.Date{"", "2031-02-30", "2031/03/10", "2031-03-10T00:00:00Z", "10-03-2031"}).Draw(t, label)
 	}
@@ -174,7 +174,7 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 	dates := func(t *rapid.T) (taskmgmt.Date, taskmgmt.Date) {
 		start := date(t, "start")
 		if start.Valid() && rapid.IntRange(0, 9).Draw(t, "ordered?") < 8 {
-			return start, start.AddDays(rapid.IntRange(0, 3).Draw(t, "days"))
+			return start, addDays(t, start, rapid.IntRange(0, 3).Draw(t, "days"))
 		}
 		return start, date(t, "end")
 	}
@@ -218,8 +218,8 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 		keep(&tagIDs, tg.ID)
 		today := taskmgmt.DateOf(modelStart.In(jst))
 		for i, in := range []taskmgmt.NewTask{
-			{Title: "first", Start: today.AddDays(-2), End: today.AddDays(-1), TagIDs: []string{tg.ID}},
-			{Title: "second", Status: taskmgmt.StatusDoing, Start: today, End: today.AddDays(2)},
+			{Title: "first", Start: mustDate(today.AddDays(-2)), End: mustDate(today.AddDays(-1)), TagIDs: []string{tg.ID}},
+			{Title: "second", Status: taskmgmt.StatusDoing, Start: today, End: mustDate(today.AddDays(2))},
 		} {
 			if tk, err := difftest.Call[taskmgmt.Task](r, "CreateTask", context.Background(), tm.ID, in); err == nil {
 				keep(&taskIDs, tk.ID)

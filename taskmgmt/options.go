@@ -25,9 +25,13 @@ type Options struct {
 	// Location is the time zone whose calendar day is "today". The default
 	// is UTC.
 	Location *time.Location
-	// NewID makes team, tag, task and invitation IDs. The default makes
-	// UUIDv7s, so that IDs sort by creation; the invitation listing,
-	// newest first, relies on it.
+	// NewID makes team, tag, task and invitation IDs. The default (when
+	// nil) is ddbkit.NewUUIDv7s(Clock), UUIDv7s stamped with the store's
+	// clock, the one createdAt is stamped with: so IDs sort by creation
+	// as the clock sees it, and the invitation listing (newest first) and
+	// Invite's replacement of earlier invitations (which reads only IDs of
+	// the last InvitationLifetime) follow a Clock set in tests. A
+	// replacement must make IDs that sort by the clock's time too.
 	NewID ddbkit.IDGenerator
 	// CounterRetention is how long a daily counter lives: its expiresAt is
 	// the start of the day after its date, in Location, plus
@@ -151,7 +155,6 @@ func newOptions(optFns []func(*Options)) Options {
 		TableName:        DefaultTableName,
 		Clock:            time.Now,
 		Location:         time.UTC,
-		NewID:            ddbkit.NewUUIDv7,
 		CounterRetention: DefaultCounterRetention,
 
 		InvitationTableName: DefaultInvitationTableName,

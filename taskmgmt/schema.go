@@ -116,9 +116,12 @@ func keySchema(pk, sk string) []types.KeySchemaElement {
 // pending. On an existing table a missing GSI is ErrSchemaMismatch naming
 // it, and missing TTL a pending change; with schema.Apply it adds them
 // instead (GSIs one at a time). It fails with ErrSchemaMismatch for
-// differences it cannot add.
+// differences it cannot add; other errors, DynamoDB's own and a
+// context's end, match ErrUnavailable. Errors start with "taskmgmt:
+// ensure table:".
 func EnsureTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
-	return schema.Ensure(ctx, c, Definition(name), optFns...)
+	changes, err := schema.Ensure(ctx, c, Definition(name), optFns...)
+	return changes, wrap("ensure table", err)
 }
 
 // DefaultInvitationTableName is the seed's invitation table.
@@ -170,9 +173,12 @@ func CreateInvitationTableInput(name string) *dynamodb.CreateTableInput {
 // schema.Apply enables them. A stream of both images
 // serves the handler as well as one of new images, and is left as it is.
 // It fails with ErrSchemaMismatch for differences it cannot add, such as a
-// stream of keys or old images only.
+// stream of keys or old images only; other errors, DynamoDB's own and a
+// context's end, match ErrUnavailable. Errors start with "taskmgmt:
+// ensure invitation table:".
 func EnsureInvitationTable(ctx context.Context, c ddbkit.SchemaClient, name string, optFns ...func(*schema.Options)) ([]schema.Change, error) {
-	return schema.Ensure(ctx, c, InvitationDefinition(name), optFns...)
+	changes, err := schema.Ensure(ctx, c, InvitationDefinition(name), optFns...)
+	return changes, wrap("ensure invitation table", err)
 }
 
 // EventSourceMapping is the event source mapping that subscribes a Lambda

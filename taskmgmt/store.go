@@ -34,6 +34,11 @@ type core struct {
 }
 
 func newCore(o Options) *core {
+	// The default IDs read the clock the stores read, built here, after
+	// NewMemoryStore has put its stream's reader in front of it.
+	if o.NewID == nil {
+		o.NewID = ddbkit.NewUUIDv7s(o.Clock)
+	}
 	c := &core{o: o, t: o.table(), it: o.invitationTable()}
 	c.shards, c.shardsErr = o.counterShards()
 	return c

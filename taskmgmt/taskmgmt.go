@@ -12,27 +12,74 @@ import (
 	"github.com/ddbkit/ddbkit/keys"
 )
 
-// Date is a calendar date as the seed stores it: "YYYY-MM-DD".
+// Date is a calendar date as the seed stores it: "YYYY-MM-DD". The valid
+// dates run from MinDate to MaxDate. The zero Date is no date: an open end
+// of a DailyQuery, or a task's missing date in another writer's item. Its
+// methods are wardrobe.Date's, in this package's format.
 type Date string
+
+// The range of dates: the years 0001 to 9999, which YYYY-MM-DD can write
+// and every reader of the table can parse back.
+const (
+	MinDate Date = "0001-01-01"
+	MaxDate Date = "9999-12-31"
+)
 
 // DateOf returns t's calendar date in t's own location: convert t to the
 // zone whose day you mean first.
 func DateOf(t time.Time) Date { return Date(keys.DateISO(t)) }
 
-// Valid reports whether d is a real date written as YYYY-MM-DD.
+// Valid reports whether d is a real date written as YYYY-MM-DD, from
+// MinDate to MaxDate; Time says what is wrong with one that is not.
 func (d Date) Valid() bool {
-	_, err := keys.ParseDateISO(string(d))
+	_, err := d.Time()
 	return err == nil
 }
 
-// AddDays returns the date n days after d (before, for negative n), or ""
-// when d is not valid.
-func (d Date) AddDays(n int) Date {
+// Time returns midnight UTC of d, or an error (a *ddbkit.ValidationError)
+// if d is not a valid date.
+func (d Date) Time() (time.Time, error) { return d.In(time.UTC) }
+
+// In returns midnight of d in loc (UTC when nil), or an error (a
+// *ddbkit.ValidationError) if d is not a valid date. In a zone whose
+// clocks skip midnight that day, it is the first instant of the day.
+func (d Date) In(loc *time.Location) (time.Time, error) {
 	t, err := keys.ParseDateISO(string(d))
 	if err != nil {
-		return ""
+		return time.Time{}, err
 	}
-	return DateOf(t.AddDate(0, 0, n))
+	if d < MinDate || d > MaxDate {
+		return time.Time{}, ddbkit.Invalid("date", "must be from %s to %s, got %s", MinDate, MaxDate, string(d))
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc), nil
+}
+
+// AddDays returns the date n days after d (before it when n is negative).
+// If d is not a valid date, or the result is outside MinDate..MaxDate, it
+// returns d itself, unchanged, and a *ddbkit.ValidationError (matching
+// ddbkit.ErrInvalidArgument): a bad date never turns into the zero Date,
+// which a DailyQuery reads as an open end.
+func (d Date) AddDays(n int) (Date, error) {
+	t, err := d.Time()
+	if err != nil {
+		return d, err
+	}
+	out := DateOf(t.AddDate(0, 0, n))
+	if _, err := out.Time(); err != nil {
+		return d, err
+	}
+	return out, nil
+}
+
+// wellFormed reports whether d parses as YYYY-MM-DD, whatever its year:
+// reads take any date another writer stored (Valid would refuse the year
+// 0000).
+func (d Date) wellFormed() bool {
+	_, err := keys.ParseDateISO(string(d))
+	return err == nil
 }
 
 // User is one user, identified by the caller's ID for them (the subject of
@@ -170,11 +217,22 @@ type DailyCount struct {
 	ExpiresAt time.Time // when DynamoDB's TTL may delete it
 }
 
-// CounterReport is what RecalculateCounters found and wrote.
+// CounterReport is what RecalculateCounters found and wrote. It repairs
+// one counter, so it keeps its own Was, Counts and Drift where
+// ddbkit.RepairReport has Drifts, and carries RepairReport's Checked and
+// Skipped.
 type CounterReport struct {
 	Was    Counts // COUNTER#ALL as read
 	Counts Counts // the tasks counted by status, now in COUNTER#ALL
 	Drift  bool   // Was differed from Counts
+	// Checked is the number of items the repair read and decoded: the
+	// team's tasks it counted.
+	Checked int
+	// Skipped holds one error per item the repair could not decode, each
+	// matching ErrCorruptItem and naming the item's key. Such an item is
+	// neither checked nor repaired: a task there is left uncounted, so
+	// Counts falls short of the team's tasks by len(Skipped).
+	Skipped []error
 }
 
 // NewUser is the input of CreateUser.
@@ -287,7 +345,9 @@ type BoardQuery struct {
 }
 
 // DailyQuery selects and pages a team's daily counters: the days From to
-// To, both included; a zero From or To leaves that end open.
+// To, both included; a zero From or To leaves that end open. A From or To
+// that is not a valid Date (see Date.Valid) is ErrInvalidArgument naming
+// the field, never an open end.
 type DailyQuery struct {
 	From, To   Date
 	Descending bool
@@ -471,7 +531,9 @@ type CounterStore interface {
 	// RecalculateCounters counts the team's tasks by status and writes the
 	// result to COUNTER#ALL, conditional on the counter it read first, so
 	// that a concurrent task write makes it start over, and on the team
-	// existing. It returns ErrNotFound for a team that does not exist (or
+	// existing. A task it cannot decode is left uncounted and reported in
+	// CounterReport.Skipped, never dropped without a word. It returns
+	// ErrNotFound for a team that does not exist (or
 	// was deleted), writing nothing; ErrInvalidArgument, ErrConflict (task
 	// writes kept racing it), ErrCorruptItem or ErrUnavailable.
 	RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error)

@@ -595,7 +595,7 @@ func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterR
 				return err
 			}
 		}
-		if rep.Counts, err = c.countTasks(ctx, teamID); err != nil {
+		if err := c.countTasks(ctx, op, teamID, &rep); err != nil {
 			return err
 		}
 		rep.Drift = rep.Counts != rep.Was
@@ -636,11 +636,12 @@ func (c *core) recalculateSharded(ctx context.Context, op, teamID string) (Count
 		if err != nil {
 			return err
 		}
-		counts, err := c.countTasks(ctx, teamID)
-		if err != nil {
+		rep = CounterReport{Was: was}
+		if err := c.countTasks(ctx, op, teamID, &rep); err != nil {
 			return err
 		}
-		rep = CounterReport{Was: was, Counts: counts, Drift: counts != was}
+		counts := rep.Counts
+		rep.Drift = counts != was
 		expires := false
 		for _, it := range shards {
 			expires = expires || expiring(it)
@@ -678,10 +679,11 @@ func expiring(item ddb.Item) bool {
 	return ok
 }
 
-// countTasks counts the team's tasks by status, leaving out those that
-// cannot be decoded.
-func (c *core) countTasks(ctx context.Context, teamID string) (Counts, error) {
-	var counts Counts
+// countTasks counts the team's tasks by status into rep (Counts and
+// Checked), and reports in rep.Skipped, under op, each task it cannot
+// decode, which it leaves uncounted.
+func (c *core) countTasks(ctx context.Context, op, teamID string, rep *CounterReport) error {
+	rep.Counts, rep.Checked, rep.Skipped = Counts{}, 0, nil
 	var derr error
 	err := c.walk(ctx, tasksQuery(c.t, teamID), backend.Filter{}, func(it ddb.Item) bool {
 		t, err := backend.Decode(c.b, c.t, it, taskDecoder)
@@ -690,15 +692,17 @@ func (c *core) countTasks(ctx context.Context, teamID string) (Counts, error) {
 				derr = err
 				return true
 			}
+			rep.Skipped = append(rep.Skipped, wrap(op, err))
 			return false
 		}
-		counts = counts.add(t.Status, 1)
+		rep.Checked++
+		rep.Counts = rep.Counts.add(t.Status, 1)
 		return false
 	})
 	if err == nil {
 		err = derr
 	}
-	return counts, err
+	return err
 }
 
 // recount sets a counter to counts, removing expiresAt (see

@@ -1498,8 +1498,10 @@ func fill(b *testing.B, s taskmgmt.Store) fakeData {
 	for i := range 600 {
 		fakeNow = day.AddDate(0, 0, i/6)
 		start := taskmgmt.Date(fakeNow.Format(time.DateOnly))
+		end, err := start.AddDays(i % 20)
+		must(err)
 		in := taskmgmt.NewTask{Title: "ログイン画面の実装", Description: "メールアドレスとパスワードでログインできる画面を作る。",
-			Status: taskmgmt.Statuses[i%3], Start: start, End: start.AddDays(i % 20)}
+			Status: taskmgmt.Statuses[i%3], Start: start, End: end}
 		if i%2 == 0 {
 			in.TagIDs = []string{d.tag}
 		}

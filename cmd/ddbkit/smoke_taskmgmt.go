@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -65,9 +66,14 @@ func smokeTaskmgmt(r *smokeRun, _ *tableFlags, tables []string) error {
 		start, end int
 		tags       []string
 	}{{taskmgmt.StatusTodo, -20, -10, []string{tag.ID}}, {taskmgmt.StatusDoing, -5, 10, nil}, {taskmgmt.StatusDone, -3, 20, nil}} {
+		start, errStart := today.AddDays(t.start)
+		end, errEnd := today.AddDays(t.end)
+		if err := errors.Join(errStart, errEnd); err != nil {
+			return err
+		}
 		if err := r.write("a "+string(t.status)+" task", func() error {
 			got, err := s.CreateTask(ctx, team, taskmgmt.NewTask{Title: "ddbkit smoke", Status: t.status,
-				Start: today.AddDays(t.start), End: today.AddDays(t.end), TagIDs: t.tags})
+				Start: start, End: end, TagIDs: t.tags})
 			tasks[t.status] = got.ID
 			return err
 		}); err != nil {
@@ -85,6 +91,11 @@ func smokeTaskmgmt(r *smokeRun, _ *tableFlags, tables []string) error {
 		return s.RevokeInvitation(ctx, team, user, inv.ID)
 	})
 
+	yesterday, errFrom := today.AddDays(-1)
+	tomorrow, errTo := today.AddDays(1)
+	if err := errors.Join(errFrom, errTo); err != nil {
+		return err
+	}
 	type page = kit.PageOptions
 	counts := taskmgmt.Counts{Todo: 1, Doing: 1, Done: 1}
 	reads := []smokeRead{
@@ -98,7 +109,7 @@ func smokeTaskmgmt(r *smokeRun, _ *tableFlags, tables []string) error {
 			func(t taskmgmt.Tag) string { return t.ID }, tag.ID),
 		getRead("GetCounts", false, func() (taskmgmt.Counts, error) { return s.GetCounts(ctx, team) }, counts),
 		listRead("ListDailyCounts", false, func(o page) (kit.Page[taskmgmt.DailyCount], error) {
-			return s.ListDailyCounts(ctx, team, taskmgmt.DailyQuery{From: today.AddDays(-1), To: today.AddDays(1), PageOptions: o})
+			return s.ListDailyCounts(ctx, team, taskmgmt.DailyQuery{From: yesterday, To: tomorrow, PageOptions: o})
 		}, func(d taskmgmt.DailyCount) string { return fmt.Sprint(d.Counts) }, fmt.Sprint(counts)),
 		getRead("GetInvitation", false, func() (string, error) { x, err := s.GetInvitation(ctx, team, inv.ID); return x.Email, err }, inv.Email),
 		listRead("ListInvitations", false, func(o page) (kit.Page[taskmgmt.Invitation], error) { return s.ListInvitations(ctx, team, o) },

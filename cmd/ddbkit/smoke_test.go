@@ -311,7 +311,7 @@ func setupTaskmgmt(t *testing.T, c *dynamodb.Client) ([]string, []string) {
 		team := must[taskmgmt.Team](t)(s.CreateTeam(ctx, u, taskmgmt.NewTeam{Name: "team of " + u}))
 		tag := must[taskmgmt.Tag](t)(s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "bug", Color: taskmgmt.Color{Color: "red", BackgroundColor: "white"}}))
 		for _, st := range taskmgmt.Statuses {
-			must[taskmgmt.Task](t)(s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "fix", Status: st, Start: today.AddDays(-20), End: today.AddDays(-10), TagIDs: []string{tag.ID}}))
+			must[taskmgmt.Task](t)(s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "fix", Status: st, Start: must[taskmgmt.Date](t)(today.AddDays(-20)), End: must[taskmgmt.Date](t)(today.AddDays(-10)), TagIDs: []string{tag.ID}}))
 		}
 		must[taskmgmt.Invitation](t)(s.Invite(ctx, team.ID, u, taskmgmt.NewInvitation{Email: "bob@example.com"}))
 	}

@@ -99,7 +99,7 @@ func testBoardCursors(t *testing.T, newStore NewStore) {
 	// Many tasks without z between the three with it: a filtered page
 	// must still be full.
 	for i := range 30 {
-		d := taskmgmt.Date("2025-10-01").AddDays(i)
+		d := addDays(t, taskmgmt.Date("2025-10-01"), i)
 		in := newTask(fmt.Sprintf("n%02d", i), taskmgmt.StatusTodo, d, d)
 		if i%10 == 9 {
 			in.TagIDs = []string{z.ID}
@@ -186,7 +186,7 @@ func testRecalculate(t *testing.T, newStore NewStore) {
 	f := newBoard(t, s)
 	rep := must[taskmgmt.CounterReport](t, "RecalculateCounters")(s.RecalculateCounters(t.Context(), f.team.ID))
 	want := taskmgmt.Counts{Todo: 4, Doing: 2, Done: 1}
-	equal(t, "report", rep, taskmgmt.CounterReport{Was: want, Counts: want})
+	equal(t, "report", rep, taskmgmt.CounterReport{Was: want, Counts: want, Checked: 7})
 
 	// A team that does not exist, or no longer does, gets no counter: once
 	// deleted, a team stays deleted, however often it is recounted.

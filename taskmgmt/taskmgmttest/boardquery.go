@@ -178,8 +178,8 @@ func newBoardQueries(t *testing.T, s taskmgmt.Store) (taskmgmt.Team, []taskmgmt.
 	const today taskmgmt.Date = "2025-11-10"
 	var ids []string
 	for i := range 18 {
-		start := today.AddDays(i*7%13 - 6)
-		in := newTask(fmt.Sprint("t", i), taskmgmt.Statuses[i%3], start, start.AddDays(i%5))
+		start := addDays(t, today, i*7%13-6)
+		in := newTask(fmt.Sprint("t", i), taskmgmt.Statuses[i%3], start, addDays(t, start, i%5))
 		if i%2 == 0 {
 			in.TagIDs = append(in.TagIDs, x.ID)
 		}
@@ -190,9 +190,9 @@ func newBoardQueries(t *testing.T, s taskmgmt.Store) (taskmgmt.Team, []taskmgmt.
 	}
 	for i, p := range map[int]taskmgmt.TaskPatch{
 		0: {Status: ptr(taskmgmt.StatusDoing)},
-		1: {Start: ptr(today.AddDays(-8))},
+		1: {Start: ptr(addDays(t, today, -8))},
 		2: {TagIDs: &[]string{x.ID}},
-		5: {Status: ptr(taskmgmt.StatusTodo), End: ptr(today.AddDays(-1)), Start: ptr(today.AddDays(-2))},
+		5: {Status: ptr(taskmgmt.StatusTodo), End: ptr(addDays(t, today, -1)), Start: ptr(addDays(t, today, -2))},
 	} {
 		must[taskmgmt.Task](t, "UpdateTask")(s.UpdateTask(ctx, tm.ID, ids[i], p))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,6 +29,7 @@ func RunInvitations(t *testing.T, newStore NewStore) {
 		{"AcceptTakesCurrentNames", testAcceptRenamed},
 		{"Revoke", testRevoke},
 		{"ReInviteReplaces", testReInvite},
+		{"DefaultIDsFollowClock", testDefaultIDsFollowClock},
 		{"BadInviteWritesNothing", testBadInvite},
 		{"ConcurrentAccept", testConcurrentAccept},
 		{"CancelledContextWritesNothing", testInvitationsCancelled},
@@ -308,6 +310,53 @@ func testReInvite(t *testing.T, newStore NewStore) {
 	}
 	m := must[taskmgmt.Member](t, "the new link")(s.AcceptInvitation(ctx, "u3", accept(second)))
 	equal(t, "the new role", m.Role, taskmgmt.RoleAdmin)
+}
+
+// testDefaultIDsFollowClock runs the invitations on the default IDs under
+// a clock years ahead of the wall clock: Invite's replacement, which reads
+// only the IDs of the last lifetime, and the listing, newest first, both
+// follow the store's clock, whose instant each ID carries.
+func testDefaultIDsFollowClock(t *testing.T, newStore NewStore) {
+	future := time.Date(2031, 3, 4, 5, 6, 7, 0, time.UTC)
+	clk := &Clock{now: future}
+	s := newStore(t, func(o *taskmgmt.Options) { o.Clock = clk.Now; o.NewID = nil })
+	ctx := t.Context()
+	tm := inviteFixture(t, s)
+	first := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	clk.Set(future.Add(time.Second))
+	second := must[taskmgmt.Invitation](t, "Invite again")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	list := invitations(t, s, tm.ID)
+	equal(t, "live invitations after inviting carol twice", len(list), 1)
+	equal(t, "the live invitation", list[0].ID, second.ID)
+	clk.Set(future.Add(2 * time.Second))
+	dave := must[taskmgmt.Invitation](t, "Invite dave")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "dave@example.com"}))
+	var ids []string
+	for _, inv := range invitations(t, s, tm.ID) {
+		ids = append(ids, inv.ID)
+	}
+	equal(t, "ListInvitations, newest first", ids, []string{dave.ID, second.ID})
+	for _, inv := range []taskmgmt.Invitation{first, second, dave} {
+		if got := uuidv7Time(t, inv.ID); !got.Equal(inv.CreatedAt) {
+			t.Fatalf("the UUIDv7 time of invitation %s is %v, want its createdAt %v", inv.ID, got, inv.CreatedAt)
+		}
+	}
+	tg := must[taskmgmt.Tag](t, "CreateTag")(s.CreateTag(ctx, tm.ID, taskmgmt.NewTag{Name: "backend", Color: red}))
+	if got, want := uuidv7Time(t, tg.ID), future.Add(2*time.Second); !got.Equal(want) {
+		t.Fatalf("the UUIDv7 time of tag %s is %v, want the clock's %v", tg.ID, got, want)
+	}
+}
+
+// uuidv7Time is the instant in a UUIDv7's first 48 bits, Unix milliseconds.
+func uuidv7Time(t *testing.T, id string) time.Time {
+	t.Helper()
+	if len(id) != 36 || id[14] != '7' {
+		t.Fatalf("ID %q is not a UUIDv7", id)
+	}
+	ms, err := strconv.ParseInt(id[0:8]+id[9:13], 16, 64)
+	if err != nil {
+		t.Fatalf("ID %q: %v", id, err)
+	}
+	return time.UnixMilli(ms).UTC()
 }
 
 func testBadInvite(t *testing.T, newStore NewStore) {

@@ -10,14 +10,16 @@ import (
 	"github.com/ddbkit/ddbkit/taskmgmt"
 )
 
-// Shards is the Options.CounterShards RunShardedCounters runs with.
+// Shards is the Options.CounterShards RunSharded runs with.
 const Shards = 4
 
-// RunShardedCounters runs the counter tests of Run with sharded counters
+// RunSharded runs the counter tests of Run with sharded counters
 // (Options.CounterShards = Shards), and the sharded layout's own: daily
 // pages that never split a date, in both directions and at every page
 // size; and an invalid CounterShards refused by every counter operation.
-func RunShardedCounters(t *testing.T, newStore NewStore) {
+// Its name is the one livecomment's suite gives its sharded run (kondate's
+// is RunShardedCatalog).
+func RunSharded(t *testing.T, newStore NewStore) {
 	sharded := func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
 		return newStore(t, append([]func(*taskmgmt.Options){func(o *taskmgmt.Options) { o.CounterShards = Shards }}, opts...)...)
 	}
@@ -37,6 +39,11 @@ func RunShardedCounters(t *testing.T, newStore NewStore) {
 		t.Run(tt.name, func(t *testing.T) { tt.fn(t, sharded) })
 	}
 }
+
+// RunShardedCounters runs RunSharded.
+//
+// Deprecated: use RunSharded.
+func RunShardedCounters(t *testing.T, newStore NewStore) { RunSharded(t, newStore) }
 
 // testShardedDailyPages writes tasks on five days, several a day so that
 // each day's counter is spread over the shards, and lists the daily

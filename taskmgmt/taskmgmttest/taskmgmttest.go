@@ -102,6 +102,16 @@ func fixed(t *testing.T, newStore NewStore, more ...func(*taskmgmt.Options)) (ta
 
 func ptr[T any](v T) *T { return &v }
 
+// addDays is d.AddDays(n) of a date the test knows is valid.
+func addDays(t *testing.T, d taskmgmt.Date, n int) taskmgmt.Date {
+	t.Helper()
+	out, err := d.AddDays(n)
+	if err != nil {
+		t.Fatalf("%s.AddDays(%d): %v", d, n, err)
+	}
+	return out
+}
+
 func wantErr(t *testing.T, what string, err, want error) {
 	t.Helper()
 	if want == nil {
