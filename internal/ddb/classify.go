@@ -77,7 +77,7 @@ func classify(err error) (kind error, why string) {
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return ddbkit.ErrUnavailable, "the context ended before DynamoDB answered"
 	case errors.As(err, &missing):
-		return ddbkit.ErrSchemaMismatch, "the table or index does not exist; create or reconcile it with the domain's EnsureTable"
+		return ddbkit.ErrSchemaMismatch, "the table or index does not exist; create it with the domain's EnsureTable (livecomment: EnsureTables)"
 	case errors.As(err, &ce) && ce.has(ReasonThrottling):
 		return ddbkit.ErrUnavailable, "DynamoDB kept throttling; retry later or raise the table's capacity"
 	case errors.As(err, &ce) || errors.As(err, &tce) || IsConditionFailed(err) ||
@@ -96,7 +96,7 @@ func classify(err error) (kind error, why string) {
 	case errors.As(err, &api) && api.ErrorCode() == "ValidationException":
 		// DynamoDB reports a query on a missing index, or on an index with
 		// other key attributes, as a ValidationException.
-		return ddbkit.ErrSchemaMismatch, "DynamoDB refused the request; the table may not match its definition (run the domain's EnsureTable)"
+		return ddbkit.ErrSchemaMismatch, "DynamoDB refused the request; the table may not match its definition (check it with the domain's EnsureTable, livecomment: EnsureTables)"
 	}
 	return ddbkit.ErrUnavailable, "DynamoDB did not complete the call; it is safe to repeat"
 }

@@ -2,15 +2,21 @@ package ddb
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
 )
 
 // OneLoop returns c with the SDK's own retries turned off for every call
-// made through it, so that ddbkit's retry loop (ddbkit.RetryPolicy) is the
+// made through it (and a missing table named in the error, see missing), so that ddbkit's retry loop (ddbkit.RetryPolicy) is the
 // only one between a store method and DynamoDB. Without it each of
 // ddbkit's attempts is up to the SDK's default attempts, each with the
 // SDK's own backoff: a dead endpoint costs MaxAttempts times the SDK's
@@ -43,37 +49,74 @@ func once(fns []func(*dynamodb.Options)) []func(*dynamodb.Options) {
 type oneLoop struct{ c ddbkit.Client }
 
 func (o oneLoop) GetItem(ctx context.Context, in *dynamodb.GetItemInput, fns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error) {
-	return o.c.GetItem(ctx, in, once(fns)...)
+	out, err := o.c.GetItem(ctx, in, once(fns)...)
+	return out, missing(err, aws.ToString(in.TableName))
 }
 
 func (o oneLoop) PutItem(ctx context.Context, in *dynamodb.PutItemInput, fns ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error) {
-	return o.c.PutItem(ctx, in, once(fns)...)
+	out, err := o.c.PutItem(ctx, in, once(fns)...)
+	return out, missing(err, aws.ToString(in.TableName))
 }
 
 func (o oneLoop) UpdateItem(ctx context.Context, in *dynamodb.UpdateItemInput, fns ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error) {
-	return o.c.UpdateItem(ctx, in, once(fns)...)
+	out, err := o.c.UpdateItem(ctx, in, once(fns)...)
+	return out, missing(err, aws.ToString(in.TableName))
 }
 
 func (o oneLoop) DeleteItem(ctx context.Context, in *dynamodb.DeleteItemInput, fns ...func(*dynamodb.Options)) (*dynamodb.DeleteItemOutput, error) {
-	return o.c.DeleteItem(ctx, in, once(fns)...)
+	out, err := o.c.DeleteItem(ctx, in, once(fns)...)
+	return out, missing(err, aws.ToString(in.TableName))
 }
 
 func (o oneLoop) Query(ctx context.Context, in *dynamodb.QueryInput, fns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
-	return o.c.Query(ctx, in, once(fns)...)
+	out, err := o.c.Query(ctx, in, once(fns)...)
+	return out, missing(err, aws.ToString(in.TableName))
 }
 
 func (o oneLoop) BatchGetItem(ctx context.Context, in *dynamodb.BatchGetItemInput, fns ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error) {
-	return o.c.BatchGetItem(ctx, in, once(fns)...)
+	out, err := o.c.BatchGetItem(ctx, in, once(fns)...)
+	return out, missing(err, slices.Sorted(maps.Keys(in.RequestItems))...)
 }
 
 func (o oneLoop) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, fns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
-	return o.c.BatchWriteItem(ctx, in, once(fns)...)
+	out, err := o.c.BatchWriteItem(ctx, in, once(fns)...)
+	return out, missing(err, slices.Sorted(maps.Keys(in.RequestItems))...)
 }
 
 func (o oneLoop) TransactWriteItems(ctx context.Context, in *dynamodb.TransactWriteItemsInput, fns ...func(*dynamodb.Options)) (*dynamodb.TransactWriteItemsOutput, error) {
-	return o.c.TransactWriteItems(ctx, in, once(fns)...)
+	out, err := o.c.TransactWriteItems(ctx, in, once(fns)...)
+	if err == nil {
+		return out, nil
+	}
+	var names []string
+	for _, it := range in.TransactItems {
+		switch {
+		case it.Put != nil:
+			names = append(names, aws.ToString(it.Put.TableName))
+		case it.Update != nil:
+			names = append(names, aws.ToString(it.Update.TableName))
+		case it.Delete != nil:
+			names = append(names, aws.ToString(it.Delete.TableName))
+		case it.ConditionCheck != nil:
+			names = append(names, aws.ToString(it.ConditionCheck.TableName))
+		}
+	}
+	slices.Sort(names)
+	return out, missing(err, slices.Compact(names)...)
 }
 
 func (o oneLoop) TransactGetItems(ctx context.Context, in *dynamodb.TransactGetItemsInput, fns ...func(*dynamodb.Options)) (*dynamodb.TransactGetItemsOutput, error) {
 	return o.c.TransactGetItems(ctx, in, once(fns)...)
+}
+
+// missing names the tables of a call that DynamoDB refused because a table
+// (or index) does not exist: its ResourceNotFoundException does not always
+// say which (DynamoDB Local: "Cannot do operations on a non-existent
+// table"), and a caller with several tables needs to know.
+func missing(err error, tables ...string) error {
+	var rnf *types.ResourceNotFoundException
+	if err == nil || !errors.As(err, &rnf) {
+		return err
+	}
+	return fmt.Errorf("table %s: %w", strings.Join(tables, ", "), err)
 }
