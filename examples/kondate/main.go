@@ -40,7 +40,7 @@ import (
 func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	table := flag.String("table", kondate.DefaultTableName, "table name")
-	region := flag.String("region", "ap-northeast-1", "AWS region")
+	region := flag.String("region", envOr("AWS_REGION", "ap-northeast-1"), "AWS region: $AWS_REGION, else ap-northeast-1")
 	week := flag.String("week", "2026-02-09", "the Monday of the week to plan, YYYY-MM-DD")
 	flag.Parse()
 	monday, err := time.Parse(time.DateOnly, *week)

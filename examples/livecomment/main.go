@@ -35,7 +35,7 @@ import (
 func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	env := flag.String("env", livecomment.DefaultEnv, "environment name, as in LiveComment-Rooms-{env}")
-	region := flag.String("region", "ap-northeast-1", "AWS region")
+	region := flag.String("region", envOr("AWS_REGION", "ap-northeast-1"), "AWS region: $AWS_REGION, else ap-northeast-1")
 	flag.Parse()
 	if err := run(context.Background(), *endpoint, *env, *region); err != nil {
 		log.Fatal(err)

@@ -44,7 +44,7 @@ func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	table := flag.String("table", taskmgmt.DefaultTableName, "table name")
 	invTable := flag.String("invitation-table", taskmgmt.DefaultInvitationTableName, "invitation table name")
-	region := flag.String("region", "ap-northeast-1", "AWS region")
+	region := flag.String("region", envOr("AWS_REGION", "ap-northeast-1"), "AWS region: $AWS_REGION, else ap-northeast-1")
 	flag.Parse()
 	if err := run(context.Background(), *endpoint, *table, *invTable, *region); err != nil {
 		log.Fatal(err)

@@ -30,7 +30,7 @@ import (
 func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	table := flag.String("table", todo.TableName(), "table name (default from $DYNAMODB_TABLE)")
-	region := flag.String("region", "ap-northeast-1", "AWS region, as the seed specifies")
+	region := flag.String("region", envOr("AWS_REGION", "ap-northeast-1"), "AWS region: $AWS_REGION, else ap-northeast-1, as the seed specifies")
 	flag.Parse()
 	if err := run(context.Background(), *endpoint, *table, *region); err != nil {
 		log.Fatal(err)

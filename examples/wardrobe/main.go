@@ -42,7 +42,7 @@ import (
 func main() {
 	endpoint := flag.String("endpoint", "", "DynamoDB endpoint URL; empty runs on the in-memory store")
 	table := flag.String("table", wardrobe.DefaultTableName, "table name")
-	region := flag.String("region", "ap-northeast-1", "AWS region")
+	region := flag.String("region", envOr("AWS_REGION", "ap-northeast-1"), "AWS region: $AWS_REGION, else ap-northeast-1")
 	tz := flag.String("tz", "Asia/Tokyo", "time zone of the calendar days (lastWornAt is midnight in it)")
 	flag.Parse()
 	loc, err := time.LoadLocation(*tz)
