@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,11 +31,40 @@ type ConnectionPruner interface {
 }
 
 // BroadcastResult counts what Broadcast did, one count per connection.
+// Which connections failed is in Broadcast's *SendError (errors.As), so
+// that a result stays comparable with ==.
 type BroadcastResult struct {
 	Sent   int // send succeeded
 	Gone   int // send reported the connection gone; it was disconnected
 	Failed int // send failed otherwise; the connection was kept
 }
+
+// SendError reports the connections Broadcast's send failed for, other
+// than gone ones: the caller's send failed, not the store. It matches none
+// of ddbkit's sentinels (it is no ErrUnavailable: repeating the Broadcast
+// would send again to every connection that already had the message);
+// resend to ConnectionIDs instead, or drop them. The send's own errors
+// stay reachable with errors.Is and errors.As.
+type SendError struct {
+	// ConnectionIDs are the connections whose send failed, in the order
+	// the sends ended.
+	ConnectionIDs []string
+	// Errs are the first of the sends' errors (at most ten), each naming
+	// its connection.
+	Errs []error
+}
+
+// Error implements error.
+func (e *SendError) Error() string {
+	msg := fmt.Sprintf("send failed for %d connection(s): %v", len(e.ConnectionIDs), errors.Join(e.Errs...))
+	if n := len(e.ConnectionIDs) - len(e.Errs); n > 0 {
+		msg += fmt.Sprintf(" (and %d more)", n)
+	}
+	return strings.ReplaceAll(msg, "\n", "; ")
+}
+
+// Unwrap returns the sends' errors.
+func (e *SendError) Unwrap() []error { return e.Errs }
 
 // BroadcastOptions tune Broadcast.
 type BroadcastOptions struct {
@@ -69,9 +99,11 @@ const maxJoinedErrors = 10
 // an error. The error is nil when listing succeeded and every send either
 // succeeded or found the connection gone; otherwise it joins the listing
 // error (ErrInvalidArgument for a bad room ID, or the store's error), the
-// context's error, and the first failed sends and disconnects, each naming
-// its connection. Failed sends and an ended context match ErrUnavailable;
-// the send's own error stays reachable with errors.Is and errors.As.
+// context's error (ErrUnavailable), the first failed disconnects (the
+// store's errors), and a *SendError naming every connection whose send
+// failed. A SendError matches none of ddbkit's sentinels: DynamoDB was not
+// involved, and repeating the Broadcast would send again to everyone who
+// already had the message.
 // Connections a listing page skipped as corrupt (Page.Skipped) are not
 // sent to. A room with no connections, or no such room, sends nothing.
 func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send SendFunc, optFns ...func(*BroadcastOptions)) (BroadcastResult, error) {
@@ -88,8 +120,9 @@ func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send Send
 	}
 	var (
 		res     BroadcastResult
-		errs    []error
+		errs    []error // the store's: disconnects of gone connections
 		dropped int
+		sendErr SendError
 		mu      sync.Mutex
 		wg      sync.WaitGroup
 		work    = make(chan Connection, o.Concurrency)
@@ -121,7 +154,10 @@ func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send Send
 			}
 		default:
 			res.Failed++
-			fail(fmt.Errorf("send to connection %q: %w", c.ID, err))
+			sendErr.ConnectionIDs = append(sendErr.ConnectionIDs, c.ID)
+			if len(sendErr.Errs) < maxJoinedErrors {
+				sendErr.Errs = append(sendErr.Errs, fmt.Errorf("send to connection %q: %w", c.ID, err))
+			}
 		}
 	}
 	// Workers, at most o.Concurrency, take the walk's connections from a
@@ -207,6 +243,11 @@ walk:
 	if dropped > 0 {
 		errs = append(errs, fmt.Errorf("and %d more failures", dropped))
 	}
-	// A listing error is already wrapped by its own op.
-	return res, errors.Join(stop, wrap(op, errors.Join(errs...)))
+	// A listing error is already wrapped by its own op. A send's error is
+	// the caller's, not the store's: it is not classified.
+	var sent error
+	if len(sendErr.ConnectionIDs) > 0 {
+		sent = fmt.Errorf("livecomment: %s: %w", op, &sendErr)
+	}
+	return res, errors.Join(stop, wrap(op, errors.Join(errs...)), sent)
 }
