@@ -31,13 +31,15 @@ func (v *Validator) Fail(field, format string, args ...any) {
 }
 
 // Text checks a free-text field: valid UTF-8, at most max characters (not
-// bytes), and, when required, not only white space.
+// bytes), and, when required, not only white space. No domain trims its
+// input: a value that passes is stored as given, spaces included, and the
+// same failure reads the same in every domain.
 func (v *Validator) Text(field, s string, required bool, max int) {
 	switch n := utf8.RuneCountInString(s); {
 	case !utf8.ValidString(s):
 		v.Fail(field, "must be valid UTF-8")
 	case required && strings.TrimSpace(s) == "":
-		v.Fail(field, "must not be empty")
+		v.Fail(field, "must not be empty or only white space")
 	case n > max:
 		v.Fail(field, "must be at most %d characters, got %d", max, n)
 	}
