@@ -354,49 +354,11 @@ func readStream(ctx context.Context, c *dynamodb.Client, sc *dynamodbstreams.Cli
 			if len(out.Records) == 0 {
 				break
 			}
-			for _, r := range out.Records {
-				ev.Records = append(ev.Records, lambdaRecord(aws.ToString(arn), r))
-			}
+			ev.Records = append(ev.Records, taskmgmt.StreamEvent(aws.ToString(arn), out.Records).Records...)
 			iter = out.NextShardIterator
 		}
 	}
 	return ev, nil
-}
-
-// lambdaRecord converts a dynamodbstreams record to the form Lambda gives
-// a function.
-func lambdaRecord(arn string, r streamtypes.Record) events.DynamoDBEventRecord {
-	out := events.DynamoDBEventRecord{EventID: aws.ToString(r.EventID), EventName: string(r.EventName), EventSource: aws.ToString(r.EventSource), EventSourceArn: arn}
-	if d := r.Dynamodb; d != nil {
-		out.Change = events.DynamoDBStreamRecord{Keys: image(d.Keys), NewImage: image(d.NewImage), SequenceNumber: aws.ToString(d.SequenceNumber),
-			StreamViewType: string(d.StreamViewType)}
-	}
-	return out
-}
-
-func image(m map[string]streamtypes.AttributeValue) map[string]events.DynamoDBAttributeValue {
-	if m == nil {
-		return nil
-	}
-	out := map[string]events.DynamoDBAttributeValue{}
-	for k, v := range m {
-		out[k] = attr(v)
-	}
-	return out
-}
-
-func attr(v streamtypes.AttributeValue) events.DynamoDBAttributeValue {
-	switch v := v.(type) {
-	case *streamtypes.AttributeValueMemberS:
-		return events.NewStringAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberN:
-		return events.NewNumberAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberSS:
-		return events.NewStringSetAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberM:
-		return events.NewMapAttribute(image(v.Value))
-	}
-	return events.NewNullAttribute() // types an invitation never has
 }
 
 func ptr[T any](v T) *T { return &v }
