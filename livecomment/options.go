@@ -228,6 +228,10 @@ func errCommentExists(roomID, id string) error {
 	return fmt.Errorf("comment %q in room %q: %w; the comment ID generator repeated an ID", id, roomID, ddbkit.ErrAlreadyExists)
 }
 
+func errCommentNotFound(roomID, id string) error {
+	return fmt.Errorf("comment %q in room %q: %w", id, roomID, ddbkit.ErrNotFound)
+}
+
 func errConnectionNotFound(id string) error {
 	return fmt.Errorf("connection %q: %w", id, ddbkit.ErrNotFound)
 }
