@@ -15,9 +15,11 @@ import (
 // itself; see the package documentation). The shared conformance suite
 // (package livecommenttest) holds both to that. It honours contexts as
 // DynamoStore does: under a cancelled or expired context it writes nothing
-// and fails with ErrUnavailable. It emulates the ClientRequestToken of
-// DynamoStore's transactions (CreateRoom, PostComment, JoinRoom) for
-// callers' idempotency keys, scoped as DynamoStore scopes them. It is safe
+// and fails with ErrUnavailable. It keeps callers' idempotency records as
+// DynamoStore does, in its tables, and emulates the ClientRequestToken of
+// DynamoStore's transactions (CreateRoom, PostComment, JoinRoom), scoped
+// as DynamoStore scopes them, its window running on the store's stamps
+// (see the package documentation). It is safe
 // for concurrent use: one lock makes every write, a transaction included,
 // atomic, as DynamoDB makes it; and, as in DynamoStore, a close of a room
 // waits for the store's posts to it in flight and holds back new ones, so

@@ -345,6 +345,15 @@ func TestMemoryIdempotencyKeyWindow(t *testing.T) {
 		return res
 	}
 	first := write()
+	// The records export with the items, and answer in the store they are
+	// imported into.
+	copied := livecomment.NewMemoryStore(deterministic)
+	if err := copied.Import(s.Export()); err != nil {
+		t.Fatalf("Import of a store with idempotency records: %v", err)
+	}
+	if got, err := copied.PostComment(keyed, room.ID, livecomment.NewComment{Content: "hi"}); err != nil || got != first.c {
+		t.Fatalf("PostComment repeated on an imported copy = %+v, %v; want %+v", got, err, first.c)
+	}
 	ahead.Store(int64(ddbkit.IdempotencyWindow - time.Second))
 	if got := write(); got != first {
 		t.Fatalf("within the window: %+v; want the first results %+v", got, first)

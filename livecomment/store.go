@@ -54,7 +54,8 @@ var (
 // token, so DynamoDB answers an attempt whose earlier twin committed with
 // success and writes nothing again. A room found under the new ID is never
 // taken for this call's own write, however equal it is: only the token
-// proves that.
+// proves that. Under a caller's idempotency key, the transaction also
+// carries the key's record (keyed), which answers a repeat.
 func (c *core) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	const op = "create room"
 	if err := checkRoom(op, in); err != nil {
