@@ -31,9 +31,9 @@ type ConnectionPruner interface {
 
 // BroadcastResult counts what Broadcast did, one count per connection.
 type BroadcastResult struct {
-	Sent   int // send succeeded
-	Gone   int // send reported the connection gone; it was disconnected
-	Failed int // send failed otherwise; the connection was kept
+	Sent   int `json:"sent"`   // send succeeded
+	Gone   int `json:"gone"`   // send reported the connection gone; it was disconnected
+	Failed int `json:"failed"` // send failed otherwise; the connection was kept
 }
 
 // BroadcastOptions tune Broadcast.

@@ -21,42 +21,46 @@ const (
 	RoomClosed RoomStatus = "CLOSED"
 )
 
+// The model types carry json tags in the seed's attribute spelling
+// (roomId, hostId, createdAt...), so that an API returns (and takes) them
+// under the names of the items; times marshal as RFC 3339.
+
 // Room is a place where a host presents and viewers comment.
 type Room struct {
-	ID        string // UUIDv4, assigned by the store
-	Name      string
-	HostID    string
-	Status    RoomStatus
-	CreatedAt time.Time
-	UpdatedAt time.Time // for a closed room: when it was closed
+	ID        string     `json:"roomId"` // UUIDv4, assigned by the store
+	Name      string     `json:"name"`
+	HostID    string     `json:"hostId"`
+	Status    RoomStatus `json:"status"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"` // for a closed room: when it was closed
 }
 
 // NewRoom is the input of CreateRoom.
 type NewRoom struct {
-	Name   string
-	HostID string
+	Name   string `json:"name"`
+	HostID string `json:"hostId"`
 }
 
 // Comment is one comment posted to a room.
 type Comment struct {
-	RoomID    string
-	ID        string // UUIDv7 whose timestamp is CreatedAt, assigned by the store (UUIDv4 from the seed's app)
-	Content   string
-	Nickname  string // DefaultNickname when none was given (or none is stored)
-	CreatedAt time.Time
+	RoomID    string    `json:"roomId"`
+	ID        string    `json:"commentId"` // UUIDv7 whose timestamp is CreatedAt, assigned by the store (UUIDv4 from the seed's app)
+	Content   string    `json:"content"`
+	Nickname  string    `json:"nickname"` // DefaultNickname when none was given (or none is stored)
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // NewComment is the input of PostComment.
 type NewComment struct {
-	Content  string
-	Nickname string // optional; "" means DefaultNickname
+	Content  string `json:"content"`
+	Nickname string `json:"nickname,omitempty"` // optional; "" means DefaultNickname
 }
 
 // Connection is a WebSocket connection that has joined a room.
 type Connection struct {
-	ID       string // the API Gateway connectionId
-	RoomID   string
-	JoinedAt time.Time // the item's "timestamp": when it last joined
+	ID       string    `json:"connectionId"` // the API Gateway connectionId
+	RoomID   string    `json:"roomId"`
+	JoinedAt time.Time `json:"timestamp"` // the item's "timestamp": when it last joined
 }
 
 // RoomReader reads rooms: the Rooms table with read access, as the seed gives
