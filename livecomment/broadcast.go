@@ -34,9 +34,9 @@ type ConnectionPruner interface {
 // Which connections failed is in Broadcast's *SendError (errors.As), so
 // that a result stays comparable with ==.
 type BroadcastResult struct {
-	Sent   int // send succeeded
-	Gone   int // send reported the connection gone; it was disconnected
-	Failed int // send failed otherwise; the connection was kept
+	Sent   int `json:"sent"`   // send succeeded
+	Gone   int `json:"gone"`   // send reported the connection gone; it was disconnected
+	Failed int `json:"failed"` // send failed otherwise; the connection was kept
 }
 
 // SendError reports the connections Broadcast's send failed for, other

@@ -50,6 +50,14 @@
 //	disconnect (DeleteItem)           Disconnect        1 DeleteItem
 //	deliver a new comment             Broadcast         1 Query per page + 1 DeleteItem per gone connection
 //
+// Under an idempotency key (ddbkit.WithIdempotencyKey), every write first
+// reads the key's record (1 consistent GetItem), and its first transaction
+// carries the record (one item more; CreateRoom's becomes a two-item
+// TransactWriteItems); CloseRoom and Disconnect, which write no
+// transaction, put the record (1 conditional PutItem) after their write.
+// A repeat that a record answers is that GetItem and, for CreateRoom,
+// PostComment and JoinRoom, one GetItem of the item the first call wrote.
+//
 // No method scans, and no listing filters: the seed's Scan + Filter for a
 // host's rooms is replaced by the hostId-index it recommends, so every page
 // reads its limit of index entries, and one more, whatever the partition
@@ -73,6 +81,11 @@
 // Options.RoomCheckCache makes PostComment read the room, which takes
 // dynamodb:GetItem on Rooms for CommentPoster (the generated policy has
 // it).
+//
+// Every write method also takes dynamodb:GetItem and PutItem on the table
+// it writes, for the idempotency records of writes made under a key (see
+// "Other writers"): CloseRoom and Disconnect thus need PutItem, which they
+// did not; the generated policies have them.
 //
 // Two writes need a grant the table does not list. PostComment and JoinRoom
 // check the room inside their transaction, which takes
@@ -175,20 +188,36 @@
 //     Options.Retry too. Every step (a write, a get, a Query, one of
 //     Broadcast's deletes) has exactly one retry loop, so it makes at most
 //     Options.Retry.MaxAttempts calls.
-//   - Idempotency keys (ddbkit.WithIdempotencyKey) become the
-//     ClientRequestToken of CreateRoom's, PostComment's and JoinRoom's
-//     transactions, on both stores, scoped to the table written, the
-//     operation and the partition the write belongs to, from the caller's
-//     input: the host for CreateRoom (the room's ID is made by the call),
-//     the room for PostComment, the connection for JoinRoom. One key used
-//     by two hosts, rooms or connections, for two operations, or on two
-//     environments' tables makes unrelated tokens, and all those writes
-//     succeed. Each call stamps a fresh createdAt (and ID), so a repeat
-//     with the same key in the same scope never writes again: it fails with
-//     ErrConflict (IdempotentParameterMismatch), which tells the caller the
-//     first call committed. DynamoDB forgets a token after ten minutes
-//     (then a repeat is a new request); DynamoDB Local keeps tokens as
-//     long as it runs. The memory store keeps DynamoDB's ten minutes.
+//   - Idempotency keys (ddbkit.WithIdempotencyKey) are scoped to the table
+//     written, the operation and the partition the write belongs to, from
+//     the caller's input: the host for CreateRoom (the room's ID is made by
+//     the call), the room for PostComment and CloseRoom, the connection
+//     for JoinRoom and Disconnect. One key used by two hosts, rooms or
+//     connections, for two operations, or on two environments' tables
+//     makes unrelated requests, and all those writes succeed. Within its
+//     scope, a repeat with the same input within ddbkit.IdempotencyWindow
+//     (24 hours, by Options.Clock) returns the first call's result and
+//     writes nothing more, from any store on the same tables: CreateRoom,
+//     PostComment and JoinRoom, which stamp a fresh createdAt (and ID)
+//     each call, return the room, comment or connection the first call
+//     wrote, read back (ErrNotFound if it is gone since; a connection that
+//     moved since is returned where it is); CloseRoom and Disconnect,
+//     whose repeat is harmless, run again without the key and return what
+//     they return without one. The same key with other input (another
+//     name, content, nickname or room) is ErrIdempotencyKeyReused, which
+//     matches ErrConflict, and writes nothing. Past the window the key is
+//     a new request. The key's record (see "Other writers") commits in the
+//     same transaction as the write's first item, so it exists exactly
+//     when the write does; the key also becomes the ClientRequestToken of
+//     the write's transactions, which DynamoDB keeps ten minutes and
+//     DynamoDB Local as long as it runs (so there, past the window, a new
+//     request under an old key is refused as a reuse). The memory store's
+//     token window runs on its last stamp: wall time with the default
+//     clock, a test's clock otherwise.
+//   - PostComment and JoinRoom put their item before the room check in
+//     their transaction, so that the idempotency record refers to it; when
+//     both fail (a comment ID the generator repeated, in a closed room),
+//     ErrAlreadyExists is the error reported.
 //   - Validation, the same on both stores, before any call: room names and
 //     nicknames, which pages display, are one line without control
 //     characters (valid.Line); comment content may hold new lines. No input
@@ -233,6 +262,8 @@
 //	                  4 WCU with RoomCheckCache, and 1 RCU per read of the room
 //	JoinRoom          6 WCU (the same for a connection)
 //	Disconnect        2 WCU (table, roomId-index); 1 for a connection already gone
+//	under a key       1 RCU and 2 WCU more (the record, in the transaction; CloseRoom
+//	                  and Disconnect put it after their write, 1 WCU)
 //	Broadcast         a listing per page, and a Disconnect per gone connection
 //
 // The two gets stay strongly consistent, at twice an eventual read's
@@ -419,6 +450,23 @@
 //     does an attribute of another type than the layout's.
 //   - Clocks: the promise that no comment is newer than the close assumes
 //     the writers' clocks agree.
+//   - Idempotency records, a layout extension the seed does not have,
+//     written by ddbkit only for writes made under an idempotency key, in
+//     the table the write writes (Rooms for CreateRoom and CloseRoom,
+//     Comments for PostComment, Connections for JoinRoom and Disconnect):
+//     one item per key and scope, keyed roomId (or connectionId) =
+//     "IDEMPOTENCY#<32 hex>", and commentId the same in Comments, with
+//     fingerprint (S, a SHA-256 of the operation and its input), refPK and
+//     refSK (S, the key of the item the write wrote; none for CloseRoom
+//     and Disconnect) and expiresAt (N, Unix seconds, 24 hours after the
+//     write). No table has TTL, so nothing deletes them: they stop
+//     answering at expiresAt, and stay until someone deletes them (enable
+//     TTL on expiresAt to have DynamoDB do it). They have no hostId,
+//     createdAt or roomId attribute, so no index holds them and no
+//     listing sees them; a Scan does (and Export: Import takes them back).
+//     Other writers ignore them. The cost: a keyed write makes one extra
+//     consistent GetItem, and its first transaction carries one more item
+//     (a keyed CreateRoom's is a two-item transaction), 2 WCU more.
 //
 // # Raw items
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -579,4 +580,67 @@ func scanAll(t *testing.T, c *dynamodb.Client, table string) map[string]map[stri
 		}
 	}
 	return out
+}
+
+// TestIdempotencyKeyAcrossStores: a repeat under the same key from a second
+// DynamoStore on the same tables (another process, with generators and a
+// clock of its own) returns the first store's result, written once; the
+// Comments table holds the key's record in the documented layout. Past
+// the window a key is a new request, which DynamoDB Local cannot show: it
+// keeps a ClientRequestToken for as long as it runs, so the new request's
+// transaction would be refused as a token reuse (see memory_test.go).
+func TestIdempotencyKeyAcrossStores(t *testing.T) {
+	first, c, n := newDynamo(t, nil)
+	env := n.Rooms[len("LiveComment-Rooms-"):]
+	other := livecomment.NewDynamoStore(c, func(o *livecomment.Options) { o.Env = env })
+	keyed := ddbkit.WithIdempotencyKey(t.Context(), ddbtest.UniqueName("key"))
+
+	in := livecomment.NewRoom{Name: "room", HostID: "host"}
+	r, err := first.CreateRoom(keyed, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := other.CreateRoom(keyed, in); err != nil || got != r {
+		t.Fatalf("CreateRoom repeated by another store = %+v, %v; want %+v", got, err, r)
+	}
+	cm, err := first.PostComment(keyed, r.ID, livecomment.NewComment{Content: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := other.PostComment(keyed, r.ID, livecomment.NewComment{Content: "hi"}); err != nil || got != cm {
+		t.Fatalf("PostComment repeated by another store = %+v, %v; want %+v", got, err, cm)
+	}
+	conn, err := first.JoinRoom(keyed, r.ID, "conn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := other.JoinRoom(keyed, r.ID, "conn"); err != nil || got != conn {
+		t.Fatalf("JoinRoom repeated by another store = %+v, %v; want %+v", got, err, conn)
+	}
+
+	record := regexp.MustCompile(`^S:IDEMPOTENCY#[0-9a-f]{32}$`)
+	for table, want := range map[string]int{n.Rooms: 1, n.Comments: 1, n.Connections: 1} {
+		items, records := 0, 0
+		for _, it := range scanAll(t, c, table) {
+			r := render(it)
+			pk := r["roomId"]
+			if table == n.Connections {
+				pk = r["connectionId"]
+			}
+			if !strings.HasPrefix(pk, "S:IDEMPOTENCY#") {
+				items++
+				continue
+			}
+			records++
+			if !record.MatchString(pk) || r["fingerprint"] == "" || r["refPK"] == "" || !strings.HasPrefix(r["expiresAt"], "N:") {
+				t.Errorf("record in %s = %v; want the documented layout", table, r)
+			}
+			if table == n.Comments && (r["commentId"] != pk || r["refPK"] != "S:"+cm.RoomID || r["refSK"] != "S:"+cm.ID) {
+				t.Errorf("comment's record = %v; want key %s twice, referring to %s/%s", r, pk, cm.RoomID, cm.ID)
+			}
+		}
+		if items != want || records != 1 {
+			t.Errorf("%s: %d items and %d records, want %d and 1", table, items, records, want)
+		}
+	}
 }

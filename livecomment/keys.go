@@ -73,10 +73,12 @@ func (t tables) backend() []backend.Table {
 // operation, and the tenant partition the write belongs to, taken from the
 // caller's input, never from an ID the call makes, so that a repeated call
 // finds the same scope. A room belongs to its host (its ID is made by the
-// call); a comment to its room; a connection's item to the connection.
+// call), a close to its room; a comment to its room; a connection's item
+// to the connection. The idempotency records of the keys (see keying) are
+// under the same scopes.
 
-func (t tables) roomScope(op, hostID string) ddb.Scope {
-	return ddb.Scope{Table: t.rooms.Name, Op: op, Partition: hostID}
+func (t tables) roomScope(op, partition string) ddb.Scope {
+	return ddb.Scope{Table: t.rooms.Name, Op: op, Partition: partition}
 }
 
 func (t tables) commentScope(op, roomID string) ddb.Scope {

@@ -21,42 +21,46 @@ const (
 	RoomClosed RoomStatus = "CLOSED"
 )
 
+// The model types carry json tags in the seed's attribute spelling
+// (roomId, hostId, createdAt...), so that an API returns (and takes) them
+// under the names of the items; times marshal as RFC 3339.
+
 // Room is a place where a host presents and viewers comment.
 type Room struct {
-	ID        string // UUIDv4, assigned by the store
-	Name      string
-	HostID    string
-	Status    RoomStatus
-	CreatedAt time.Time
-	UpdatedAt time.Time // for a closed room: when it was closed
+	ID        string     `json:"roomId"` // UUIDv4, assigned by the store
+	Name      string     `json:"name"`
+	HostID    string     `json:"hostId"`
+	Status    RoomStatus `json:"status"`
+	CreatedAt time.Time  `json:"createdAt"`
+	UpdatedAt time.Time  `json:"updatedAt"` // for a closed room: when it was closed
 }
 
 // NewRoom is the input of CreateRoom.
 type NewRoom struct {
-	Name   string
-	HostID string
+	Name   string `json:"name"`
+	HostID string `json:"hostId"`
 }
 
 // Comment is one comment posted to a room.
 type Comment struct {
-	RoomID    string
-	ID        string // UUIDv7 whose timestamp is CreatedAt, assigned by the store (UUIDv4 from the seed's app)
-	Content   string
-	Nickname  string // DefaultNickname when none was given (or none is stored)
-	CreatedAt time.Time
+	RoomID    string    `json:"roomId"`
+	ID        string    `json:"commentId"` // UUIDv7 whose timestamp is CreatedAt, assigned by the store (UUIDv4 from the seed's app)
+	Content   string    `json:"content"`
+	Nickname  string    `json:"nickname"` // DefaultNickname when none was given (or none is stored)
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // NewComment is the input of PostComment.
 type NewComment struct {
-	Content  string
-	Nickname string // optional; "" means DefaultNickname
+	Content  string `json:"content"`
+	Nickname string `json:"nickname,omitempty"` // optional; "" means DefaultNickname
 }
 
 // Connection is a WebSocket connection that has joined a room.
 type Connection struct {
-	ID       string // the API Gateway connectionId
-	RoomID   string
-	JoinedAt time.Time // the item's "timestamp": when it last joined
+	ID       string    `json:"connectionId"` // the API Gateway connectionId
+	RoomID   string    `json:"roomId"`
+	JoinedAt time.Time `json:"timestamp"` // the item's "timestamp": when it last joined
 }
 
 // RoomReader reads rooms: the Rooms table with read access, as the seed gives
@@ -86,21 +90,25 @@ type RoomStore interface {
 	// that ID: it succeeds only when this call wrote the room (on
 	// DynamoDB, a ClientRequestToken proves it, across the call's own
 	// retries), never because a stored room looks the same. Under an
-	// idempotency key (ddbkit.WithIdempotencyKey) the token is scoped to
-	// the Rooms table, this operation and in.HostID. It returns
-	// ErrInvalidArgument for a bad name or host ID, or a Clock reading
-	// outside the years 0001-9999; ErrAlreadyExists if a room already has
-	// the ID (the ID generator repeated one, or another caller wrote the
-	// same room); ErrConflict for an idempotency key that already created
-	// a room for this host (within ten minutes on DynamoDB); and
-	// ErrUnavailable (the room may then exist: repeat with an idempotency
-	// key, and ErrConflict tells that the first call created it).
+	// idempotency key (ddbkit.WithIdempotencyKey), scoped to the Rooms
+	// table, this operation and in.HostID, a repeat with the same input
+	// within ddbkit.IdempotencyWindow returns the room the first call
+	// created (ErrNotFound if it is gone since), and writes nothing. It
+	// returns ErrInvalidArgument for a bad name or host ID, or a Clock
+	// reading outside the years 0001-9999; ErrAlreadyExists if a room
+	// already has the ID (the ID generator repeated one, or another caller
+	// wrote the same room); ErrIdempotencyKeyReused (which matches
+	// ErrConflict) for a key that already created a room for this host
+	// from another input; and ErrUnavailable (the room may then exist:
+	// repeat with the idempotency key to get it).
 	CreateRoom(ctx context.Context, in NewRoom) (Room, error)
 	// CloseRoom moves an OPEN room to CLOSED and stamps UpdatedAt, in one
 	// write, and returns the closed room. No comment the store posted to
 	// the room is newer than the stamp. A room that is not OPEN (already
 	// closed) is returned as it is, without error, so repeating a close is
-	// safe. It returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem if
+	// safe; under an idempotency key too (scoped to the Rooms table, this
+	// operation and roomID), a repeat returns the room as it is then. It
+	// returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem if
 	// the stored room cannot be read, and ErrUnavailable. ErrInvalidArgument
 	// also reports a Clock reading outside the years 0001-9999, and a room
 	// (another writer's) that the update would take past 400 KB.
@@ -139,12 +147,15 @@ type CommentStore interface {
 	// ErrInvalidArgument for bad input, ErrNotFound if there is no such
 	// room, ErrRoomClosed (which matches ErrConflict) if the room is
 	// closed, ErrAlreadyExists if the comment ID generator repeated an ID,
-	// ErrConflict for conflicts through the retries or an idempotency key
-	// (ddbkit.WithIdempotencyKey; its token is scoped to the Comments
-	// table, this operation and roomID) that already posted to this room
-	// (within ten minutes on DynamoDB), and ErrUnavailable (the comment may
-	// then be stored: repeat with an idempotency key to post it at most
-	// once). ErrInvalidArgument also reports a Clock reading outside the
+	// ErrConflict for conflicts through the retries, and ErrUnavailable
+	// (the comment may then be stored: repeat with an idempotency key to
+	// post it at most once). Under an idempotency key
+	// (ddbkit.WithIdempotencyKey, scoped to the Comments table, this
+	// operation and roomID), a repeat with the same input within
+	// ddbkit.IdempotencyWindow returns the comment the first call posted
+	// (ErrNotFound if it is gone since) and writes nothing; other input
+	// under the key is ErrIdempotencyKeyReused (which matches
+	// ErrConflict). ErrInvalidArgument also reports a Clock reading outside the
 	// years 0001-9999, a CommentShards no layout has and a negative
 	// RoomCheckCache. With Options.CommentShards, the comment is stored in
 	// its shard; with Options.RoomCheckCache, the room is read (and
@@ -182,16 +193,20 @@ type ConnectionStore interface {
 	// the room exists and is OPEN (checked in the same transaction). A
 	// connection is in at most one room: joining again moves it, and
 	// refreshes JoinedAt. The transaction commits exactly once however
-	// often it is retried. It returns ErrInvalidArgument (also for a Clock
+	// often it is retried. Under an idempotency key (scoped to the
+	// Connections table, this operation and connectionID), a repeat with
+	// the same roomID within ddbkit.IdempotencyWindow returns the first
+	// call's join, JoinedAt unrefreshed (the connection as it is then,
+	// ErrNotFound if it disconnected since), and writes nothing; another
+	// roomID under the key is ErrIdempotencyKeyReused (which matches
+	// ErrConflict). It returns ErrInvalidArgument (also for a Clock
 	// reading outside the years 0001-9999), ErrNotFound if there is no
 	// such room, ErrRoomClosed (which matches ErrConflict), ErrConflict for
-	// conflicts through the retries or an idempotency key that already
-	// joined this connection (its token is scoped to the Connections
-	// table, this operation and connectionID; within ten minutes on
-	// DynamoDB), and ErrUnavailable.
+	// conflicts through the retries, and ErrUnavailable.
 	JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error)
 	// Disconnect forgets the connection. It is idempotent: an unknown
-	// connection is not an error. It returns ErrInvalidArgument for a bad
+	// connection is not an error, and a repeat under an idempotency key
+	// deletes again. It returns ErrInvalidArgument for a bad
 	// connection ID, and ErrUnavailable.
 	Disconnect(ctx context.Context, connectionID string) error
 }

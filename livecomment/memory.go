@@ -15,9 +15,11 @@ import (
 // itself; see the package documentation). The shared conformance suite
 // (package livecommenttest) holds both to that. It honours contexts as
 // DynamoStore does: under a cancelled or expired context it writes nothing
-// and fails with ErrUnavailable. It emulates the ClientRequestToken of
-// DynamoStore's transactions (CreateRoom, PostComment, JoinRoom) for
-// callers' idempotency keys, scoped as DynamoStore scopes them. It is safe
+// and fails with ErrUnavailable. It keeps callers' idempotency records as
+// DynamoStore does, in its tables, and emulates the ClientRequestToken of
+// DynamoStore's transactions (CreateRoom, PostComment, JoinRoom), scoped
+// as DynamoStore scopes them, its window running on the store's stamps
+// (see the package documentation). It is safe
 // for concurrent use: one lock makes every write, a transaction included,
 // atomic, as DynamoDB makes it; and, as in DynamoStore, a close of a room
 // waits for the store's posts to it in flight and holds back new ones, so
@@ -36,9 +38,17 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	// The backend reads Options.Clock only under Options.Emulation (no
-	// table has a TTL, and the token window runs on wall time), so the
-	// store's clock is read for its stamps only, as DynamoStore reads it.
+	// table has a TTL), so the store's clock is read for its stamps (and
+	// its idempotency records) only, as DynamoStore reads it. The token
+	// window runs on the store's last stamp, which every transaction
+	// makes just before it: wall time for the default clock, as on
+	// DynamoDB, and a test's clock otherwise, so that moving that clock
+	// past ddbkit.IdempotencyWindow moves past the token too, without a
+	// reading of its own (which would shift a step clock's stamps away
+	// from DynamoStore's).
 	m := backend.NewMemory(backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret, o.WithholdOldItems).backend()...)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
-	return &MemoryStore{core: newCore(o, m), m: m}
+	c := newCore(o, m)
+	m.SetTokenClock(c.stamp.last)
+	return &MemoryStore{core: c, m: m}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -301,5 +302,71 @@ func TestMemoryEmulatedThrottling(t *testing.T) {
 	}
 	if p, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{}); err != nil || len(p.Items) != 1 {
 		t.Fatalf("ListComments = %+v, %v; want the one comment", p.Items, err)
+	}
+}
+
+// TestMemoryIdempotencyKeyWindow: a key answers repeats for
+// ddbkit.IdempotencyWindow by the store's clock; past it, the key is a new
+// request: CreateRoom, PostComment and JoinRoom make a new room, comment
+// and join. Only the memory store can show it: DynamoDB Local keeps a
+// ClientRequestToken for as long as it runs, and refuses the new
+// request's transaction as a token reuse.
+func TestMemoryIdempotencyKeyWindow(t *testing.T) {
+	var ahead atomic.Int64 // how far the clock was moved on
+	step := ddbkit.StepClock(livecommenttest.Start, time.Millisecond)
+	s := livecomment.NewMemoryStore(deterministic, func(o *livecomment.Options) {
+		o.Clock = func() time.Time { return step().Add(time.Duration(ahead.Load())) }
+	})
+	keyed := ddbkit.WithIdempotencyKey(t.Context(), "key")
+	room, err := s.CreateRoom(t.Context(), livecomment.NewRoom{Name: "room", HostID: "host"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		room livecomment.Room
+		c    livecomment.Comment
+		j    livecomment.Connection
+	}
+	write := func() result {
+		t.Helper()
+		var (
+			res result
+			err error
+		)
+		if res.room, err = s.CreateRoom(keyed, livecomment.NewRoom{Name: "room", HostID: "host"}); err != nil {
+			t.Fatal(err)
+		}
+		if res.c, err = s.PostComment(keyed, room.ID, livecomment.NewComment{Content: "hi"}); err != nil {
+			t.Fatal(err)
+		}
+		if res.j, err = s.JoinRoom(keyed, room.ID, "conn"); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := write()
+	// The records export with the items, and answer in the store they are
+	// imported into.
+	copied := livecomment.NewMemoryStore(deterministic)
+	if err := copied.Import(s.Export()); err != nil {
+		t.Fatalf("Import of a store with idempotency records: %v", err)
+	}
+	if got, err := copied.PostComment(keyed, room.ID, livecomment.NewComment{Content: "hi"}); err != nil || got != first.c {
+		t.Fatalf("PostComment repeated on an imported copy = %+v, %v; want %+v", got, err, first.c)
+	}
+	ahead.Store(int64(ddbkit.IdempotencyWindow - time.Second))
+	if got := write(); got != first {
+		t.Fatalf("within the window: %+v; want the first results %+v", got, first)
+	}
+	ahead.Store(int64(ddbkit.IdempotencyWindow + time.Second))
+	later := write()
+	if later.room.ID == first.room.ID || later.c.ID == first.c.ID || !later.j.JoinedAt.After(first.j.JoinedAt) {
+		t.Fatalf("past the window: %+v; want a new room, comment and join (not %+v)", later, first)
+	}
+	if rooms, err := s.ListHostRooms(t.Context(), "host", ddbkit.PageOptions{}); err != nil || len(rooms.Items) != 3 {
+		t.Fatalf("ListHostRooms = %+v, %v; want 3 rooms", rooms.Items, err)
+	}
+	if cs, err := s.ListComments(t.Context(), room.ID, ddbkit.PageOptions{}); err != nil || len(cs.Items) != 2 {
+		t.Fatalf("ListComments = %+v, %v; want 2 comments", cs.Items, err)
 	}
 }

@@ -2,6 +2,7 @@ package livecomment_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -260,8 +261,9 @@ func TestModelRegressionCanceledCreateRoom(t *testing.T) {
 	difftest.SameRaw(t, p)
 }
 
-// An idempotency key used again for other writes: DynamoStore's error
-// carried DynamoDB's message and its request ID.
+// An idempotency key used again: DynamoStore's error carried DynamoDB's
+// message and its request ID. A repeat with the same input now replays
+// the first result on both stores; other input is the reused key.
 func TestModelRegressionKeyReused(t *testing.T) {
 	ctx := t.Context()
 	key := ddbtest.UniqueName("key") // DynamoDB keeps tokens across tables
@@ -269,13 +271,25 @@ func TestModelRegressionKeyReused(t *testing.T) {
 	room, _ := difftest.Same(t, p, func(s livecomment.Store) (livecomment.Room, error) {
 		return s.CreateRoom(ctx, livecomment.NewRoom{Name: "a", HostID: "host-1"})
 	})
-	difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
+	other, _ := difftest.Same(t, p, func(s livecomment.Store) (livecomment.Room, error) {
+		return s.CreateRoom(ctx, livecomment.NewRoom{Name: "b", HostID: "host-1"})
+	})
+	first, _ := difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
 		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-a")
 	})
-	_, err := difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
-		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-a") // a fresh timestamp: other writes
+	again, err := difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
+		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), room.ID, "conn-a") // replayed, not stamped afresh
 	})
-	ddbtest.WantSentinel(t, "JoinRoom with a key used for other writes", err, ddbkit.ErrConflict)
+	if err != nil || again != first {
+		t.Fatalf("JoinRoom repeated with its key = %+v, %v; want %+v", again, err, first)
+	}
+	_, err = difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
+		return s.JoinRoom(ddbkit.WithIdempotencyKey(ctx, key), other.ID, "conn-a")
+	})
+	ddbtest.WantSentinel(t, "JoinRoom with a key used for another room", err, ddbkit.ErrConflict)
+	if !errors.Is(err, ddbkit.ErrIdempotencyKeyReused) {
+		t.Fatalf("JoinRoom with a key used for another room: %v, want ErrIdempotencyKeyReused", err)
+	}
 	// The key is scoped to the connection: another connection's join under
 	// it is a request of its own.
 	difftest.Same(t, p, func(s livecomment.Store) (livecomment.Connection, error) {
@@ -284,10 +298,13 @@ func TestModelRegressionKeyReused(t *testing.T) {
 	difftest.Same(t, p, func(s livecomment.Store) (livecomment.Comment, error) {
 		return s.PostComment(ddbkit.WithIdempotencyKey(ctx, key), room.ID, livecomment.NewComment{Content: "b"})
 	})
-	_, err = difftest.Same(t, p, func(s livecomment.Store) (livecomment.Comment, error) {
+	difftest.Same(t, p, func(s livecomment.Store) (livecomment.Comment, error) {
 		return s.PostComment(ddbkit.WithIdempotencyKey(ctx, key), room.ID, livecomment.NewComment{Content: "b"})
 	})
-	ddbtest.WantSentinel(t, "PostComment with a key used for other writes", err, ddbkit.ErrConflict)
+	_, err = difftest.Same(t, p, func(s livecomment.Store) (livecomment.Comment, error) {
+		return s.PostComment(ddbkit.WithIdempotencyKey(ctx, key), room.ID, livecomment.NewComment{Content: "c"})
+	})
+	ddbtest.WantSentinel(t, "PostComment with a key used for other content", err, ddbkit.ErrConflict)
 	difftest.SameRaw(t, p)
 }
 

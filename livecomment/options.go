@@ -142,10 +142,18 @@ func (o Options) backoff() ddb.Backoff { return ddb.BackoffOf(o.Retry) }
 type stamper struct {
 	clock ddbkit.Clock
 	mu    sync.Mutex
-	last  time.Time
+	prev  time.Time
 }
 
 func newStamper(clock ddbkit.Clock) *stamper { return &stamper{clock: clock} }
+
+// last returns the last stamp handed out (the zero time before the
+// first): the memory store's token clock (see NewMemoryStore).
+func (s *stamper) last() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.prev
+}
 
 // now returns the next stamp, in UTC.
 func (s *stamper) now() time.Time { return s.with(nil) }
@@ -157,8 +165,8 @@ func (s *stamper) with(f func(time.Time)) time.Time {
 	t := s.clock().UTC().Truncate(time.Millisecond)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !t.After(s.last) && !s.last.IsZero() {
-		t = s.last.Add(time.Millisecond)
+	if !t.After(s.prev) && !s.prev.IsZero() {
+		t = s.prev.Add(time.Millisecond)
 	}
 	if y := t.Year(); y < 1 || y > 9999 {
 		// The write refuses it (checkStamp). It must not become the floor
@@ -166,7 +174,7 @@ func (s *stamper) with(f func(time.Time)) time.Time {
 		// would stamp its later IDs past it.
 		return t
 	}
-	s.last = t
+	s.prev = t
 	if f != nil {
 		f(t)
 	}
@@ -226,6 +234,10 @@ func errRoomExists(id string) error {
 
 func errCommentExists(roomID, id string) error {
 	return fmt.Errorf("comment %q in room %q: %w; the comment ID generator repeated an ID", id, roomID, ddbkit.ErrAlreadyExists)
+}
+
+func errCommentNotFound(roomID, id string) error {
+	return fmt.Errorf("comment %q in room %q: %w", id, roomID, ddbkit.ErrNotFound)
 }
 
 func errConnectionNotFound(id string) error {

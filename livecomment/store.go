@@ -54,7 +54,8 @@ var (
 // token, so DynamoDB answers an attempt whose earlier twin committed with
 // success and writes nothing again. A room found under the new ID is never
 // taken for this call's own write, however equal it is: only the token
-// proves that.
+// proves that. Under a caller's idempotency key, the transaction also
+// carries the key's record (keyed), which answers a repeat.
 func (c *core) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	const op = "create room"
 	if err := checkRoom(op, in); err != nil {
@@ -63,19 +64,23 @@ func (c *core) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 	if err := ctx.Err(); err != nil {
 		return Room{}, wrap(op, err)
 	}
-	r := c.o.newRoom(in, c.stamp.now())
-	item, err := roomToWrite(op, r)
-	if err != nil {
-		return Room{}, err
-	}
-	err = c.b.Create(ctx, c.t.roomScope(op, in.HostID), c.t.rooms, item)
-	if _, ok := backend.Failed(err, ""); ok {
-		return Room{}, wrap(op, errRoomExists(r.ID))
-	}
-	if err != nil {
-		return Room{}, wrap(op, err)
-	}
-	return r, nil
+	scope := c.t.roomScope(op, in.HostID)
+	k := keying(c, c.t.rooms, scope, replay(c, c.t.rooms, roomDecoder, func(ref backend.Key) error { return errRoomNotFound(ref.PK) }), in)
+	return keyed(ctx, op, k, func(ctx context.Context) (Room, error) {
+		r := c.o.newRoom(in, c.stamp.now())
+		item, err := roomToWrite(op, r)
+		if err != nil {
+			return Room{}, err
+		}
+		err = c.b.Create(ctx, scope, c.t.rooms, item)
+		if _, ok := backend.Failed(err, ""); ok {
+			return Room{}, wrap(op, errRoomExists(r.ID))
+		}
+		if err != nil {
+			return Room{}, wrap(op, err)
+		}
+		return r, nil
+	})
 }
 
 // GetRoom implements RoomReader.GetRoom, which documents its errors.
@@ -118,39 +123,45 @@ func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 	if err := ctx.Err(); err != nil {
 		return Room{}, wrap(op, err)
 	}
-	release, err := c.gate.close(ctx, roomID)
-	if err != nil {
-		return Room{}, wrap(op, err)
-	}
-	defer release()
-	now := c.stamp.now()
-	if err := checkStamp(op, now); err != nil {
-		return Room{}, err
-	}
-	var u backend.Change
-	u.Set(attrStatus, ddb.S(string(RoomClosed)))
-	u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
-	item, err := c.b.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, roomIsOpen)
-	if old, failed := backend.Failed(err, ""); failed {
-		// The answer, not an error: the room as it is.
-		if old == nil {
-			return Room{}, wrap(op, errRoomNotFound(roomID))
+	// Repeat-safe: a repeat returns the room as it is (no Replay). The
+	// update is no transaction, so the record is written after it.
+	k := keying[Room](c, c.t.rooms, c.t.roomScope(op, roomID), nil)
+	return keyed(ctx, op, k, func(ctx context.Context) (Room, error) {
+		release, err := c.gate.close(ctx, roomID)
+		if err != nil {
+			return Room{}, wrap(op, err)
 		}
-		item, err = old, nil
-	}
-	if err != nil {
-		return Room{}, wrap(op, err)
-	}
-	r, err := decodeRoom(c.t.rooms, item)
-	if err == nil && r.Status != RoomOpen {
-		c.rooms.closed(roomID)
-	}
-	return r, wrap(op, err)
+		defer release()
+		now := c.stamp.now()
+		if err := checkStamp(op, now); err != nil {
+			return Room{}, err
+		}
+		var u backend.Change
+		u.Set(attrStatus, ddb.S(string(RoomClosed)))
+		u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
+		item, err := c.b.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, roomIsOpen)
+		if old, failed := backend.Failed(err, ""); failed {
+			// The answer, not an error: the room as it is.
+			if old == nil {
+				return Room{}, wrap(op, errRoomNotFound(roomID))
+			}
+			item, err = old, nil
+		}
+		if err != nil {
+			return Room{}, wrap(op, err)
+		}
+		r, err := decodeRoom(c.t.rooms, item)
+		if err == nil && r.Status != RoomOpen {
+			c.rooms.closed(roomID)
+		}
+		return r, wrap(op, err)
+	})
 }
 
 // PostComment implements CommentStore.PostComment, which documents its errors.
 func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error) {
 	const op = "post comment"
+	raw := in
 	in, err := checkComment(op, roomID, in)
 	if err != nil {
 		return Comment{}, err
@@ -164,34 +175,40 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 	if err := ctx.Err(); err != nil {
 		return Comment{}, wrap(op, err)
 	}
-	release, err := c.gate.post(ctx, roomID)
-	if err != nil {
-		return Comment{}, wrap(op, err)
-	}
-	defer release()
-	cm := c.o.newComment(roomID, in, c.stamp)
-	item, err := commentToWrite(op, cm, c.o.commentShards())
-	if err != nil {
-		return Comment{}, err
-	}
 	scope := c.t.commentScope(op, roomID)
-	if c.o.RoomCheckCache > 0 {
-		// The room's item is read once per RoomCheckCache, not checked
-		// by every post; the put is a one-item transaction, whose token
-		// still proves the write its own.
-		if err = c.roomOpen(ctx, roomID, cm.CreatedAt); err == nil {
-			err = c.b.Create(ctx, scope, c.t.comments, item)
+	gone := func(ref backend.Key) error { return errCommentNotFound(roomID, ref.SK) }
+	k := keying(c, c.t.comments, scope, replay(c, c.t.comments, commentDecoder, gone), raw)
+	return keyed(ctx, op, k, func(ctx context.Context) (Comment, error) {
+		release, err := c.gate.post(ctx, roomID)
+		if err != nil {
+			return Comment{}, wrap(op, err)
 		}
-	} else {
-		err = c.checked(ctx, scope, roomID, backend.PutNew(labelItem, c.t.comments, item))
-	}
-	if _, ok := backend.Failed(err, ""); ok { // the room check's failures are errors of their own
-		return Comment{}, wrap(op, errCommentExists(roomID, cm.ID))
-	}
-	if err != nil {
-		return Comment{}, wrap(op, err)
-	}
-	return cm, nil
+		defer release()
+		cm := c.o.newComment(roomID, in, c.stamp)
+		item, err := commentToWrite(op, cm, c.o.commentShards())
+		if err != nil {
+			return Comment{}, err
+		}
+		// Either way the comment's put is the first transactional write,
+		// which carries the idempotency record (see keying).
+		if c.o.RoomCheckCache > 0 {
+			// The room's item is read once per RoomCheckCache, not checked
+			// by every post; the put is a one-item transaction, whose token
+			// still proves the write its own.
+			if err = c.roomOpen(ctx, roomID, cm.CreatedAt); err == nil {
+				err = c.b.Create(ctx, scope, c.t.comments, item)
+			}
+		} else {
+			err = c.checked(ctx, scope, roomID, backend.PutNew(labelItem, c.t.comments, item))
+		}
+		if _, ok := backend.Failed(err, ""); ok { // the room check's failures are errors of their own
+			return Comment{}, wrap(op, errCommentExists(roomID, cm.ID))
+		}
+		if err != nil {
+			return Comment{}, wrap(op, err)
+		}
+		return cm, nil
+	})
 }
 
 // ListComments implements CommentReader.ListComments, which documents its errors.
@@ -219,16 +236,21 @@ func (c *core) JoinRoom(ctx context.Context, roomID, connectionID string) (Conne
 	if err := ctx.Err(); err != nil {
 		return Connection{}, wrap(op, err)
 	}
-	conn := Connection{ID: connectionID, RoomID: roomID, JoinedAt: c.stamp.now()}
-	item, err := connectionToWrite(op, conn)
-	if err != nil {
-		return Connection{}, err
-	}
-	// An unconditional put: the connection may move from another room.
-	if err := c.checked(ctx, c.t.connectionScope(op, connectionID), roomID, backend.Put(labelItem, c.t.connections, item)); err != nil {
-		return Connection{}, wrap(op, err)
-	}
-	return conn, nil
+	scope := c.t.connectionScope(op, connectionID)
+	gone := func(backend.Key) error { return errConnectionNotFound(connectionID) }
+	k := keying(c, c.t.connections, scope, replay(c, c.t.connections, connectionDecoder, gone), roomID)
+	return keyed(ctx, op, k, func(ctx context.Context) (Connection, error) {
+		conn := Connection{ID: connectionID, RoomID: roomID, JoinedAt: c.stamp.now()}
+		item, err := connectionToWrite(op, conn)
+		if err != nil {
+			return Connection{}, err
+		}
+		// An unconditional put: the connection may move from another room.
+		if err := c.checked(ctx, scope, roomID, backend.Put(labelItem, c.t.connections, item)); err != nil {
+			return Connection{}, wrap(op, err)
+		}
+		return conn, nil
+	})
 }
 
 // GetConnection implements ConnectionReader.GetConnection, which documents its errors.
@@ -252,7 +274,12 @@ func (c *core) Disconnect(ctx context.Context, connectionID string) error {
 	if err := ctx.Err(); err != nil {
 		return wrap(op, err)
 	}
-	return wrap(op, c.b.Delete(ctx, c.t.connections, backend.Key{PK: connectionID}))
+	// Repeat-safe (no Replay); the record is written after the delete.
+	k := keying[struct{}](c, c.t.connections, c.t.connectionScope(op, connectionID), nil)
+	_, err := keyed(ctx, op, k, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, wrap(op, c.b.Delete(ctx, c.t.connections, backend.Key{PK: connectionID}))
+	})
+	return err
 }
 
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
@@ -264,11 +291,12 @@ func (c *core) ListConnections(ctx context.Context, roomID string, opts ddbkit.P
 // is OPEN, exactly once (backend.Tx: one ClientRequestToken for every
 // attempt, the one the caller's idempotency key gives in scope when ctx
 // has one), and turns a failed check into ErrNotFound or ErrRoomClosed:
-// the item the check saw tells which. The check comes first, so that it is
-// the failure reported when both fail. Tx is the one retry loop of the
-// call.
+// the item the check saw tells which. w comes first, so that it is the
+// item the caller's idempotency record refers to (backend.Keyed); when
+// both fail (a comment ID the generator repeated, in a closed room), w's
+// failure is the one reported. Tx is the one retry loop of the call.
 func (c *core) checked(ctx context.Context, scope ddb.Scope, roomID string, w backend.Write) error {
-	ws := []backend.Write{backend.Check(labelRoom, c.t.rooms, backend.Key{PK: roomID}, openWant), w}
+	ws := []backend.Write{w, backend.Check(labelRoom, c.t.rooms, backend.Key{PK: roomID}, openWant)}
 	err := c.b.Tx(ctx, backend.NewRun(ctx, scope, c.o.backoff()), ws)
 	if old, ok := backend.Failed(err, labelRoom); ok {
 		if old == nil {
@@ -277,6 +305,50 @@ func (c *core) checked(ctx context.Context, scope ddb.Scope, roomID string, w ba
 		return errRoomClosed(roomID)
 	}
 	return err
+}
+
+// keying is the backend.Keying of the write method whose first
+// transactional write (or only write) goes to t, under scope, the scope of
+// its idempotency token: a repeat under the caller's key with the same
+// input (the method's arguments that scope's partition does not hold)
+// within ddbkit.IdempotencyWindow returns the first call's result. A nil
+// replay marks a method whose repeat is safe by itself (see
+// backend.Keying.Replay). No table has a TTL attribute: records carry
+// expiresAt, and stay until deleted (see "Other writers").
+func keying[T any](c *core, t ddb.Table, scope ddb.Scope, replay func(context.Context, backend.Key) (T, error), input ...any) backend.Keying[T] {
+	return backend.Keying[T]{Backend: c.b, Table: t, Scope: scope, Now: c.o.Clock, Input: input, Replay: replay}
+}
+
+// replay answers a repeat under an idempotency key: one consistent read of
+// t's item at ref, the item the first call wrote, decoded as a get decodes
+// it; gone is the error of an item gone since.
+func replay[T any](c *core, t ddb.Table, decode *backend.Decoder[T], gone func(ref backend.Key) error) func(context.Context, backend.Key) (T, error) {
+	return func(ctx context.Context, ref backend.Key) (T, error) {
+		var zero T
+		item, err := c.b.Get(ctx, t, ref)
+		switch {
+		case err != nil:
+			return zero, err
+		case item == nil:
+			return zero, gone(ref)
+		}
+		return backend.Decode(c.b, t, item, decode)
+	}
+}
+
+// keyed runs body under k (backend.Keyed), and wraps for op the errors
+// body did not: a reused key's, and a replay's.
+func keyed[T any](ctx context.Context, op string, k backend.Keying[T], body func(context.Context) (T, error)) (T, error) {
+	var own error // body's last error, wrapped already
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (T, error) {
+		v, err := body(ctx)
+		own = err
+		return v, err
+	})
+	if err != nil && err != own {
+		err = wrap(op, err)
+	}
+	return v, err
 }
 
 // getOne reads the item of table t at id, consistently, and decodes it.

@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"CommentsOfOneInstantKeepTheirOrder", testTiedComments},
 		{"CancelledContextWritesNothing", testCancelledContext},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"IdempotencyKeyNoOps", testIdempotencyKeyNoOps},
 		{"IdempotencyKeysAreScoped", testIdempotencyKeyScoped},
 		{"ClockOutOfRangeWritesNothing", testClockOutOfRange},
 		{"ShortCursorSecret", testShortCursorSecret},
@@ -493,43 +494,133 @@ func testCancelledContext(t *testing.T, newStore NewStore) {
 	}
 }
 
-// testIdempotencyKey repeats transactional writes under one idempotency
-// key. The first commits; a repeat within DynamoDB's window never writes
-// again: every call stamps afresh, so its writes differ, and the key's
-// earlier use is reported as ErrConflict. The key is per operation: a join
-// under the key a post used is a new request.
+// wantKeyReused fails unless err is a reused idempotency key: it matches
+// ErrIdempotencyKeyReused, and ErrConflict as its one sentinel.
+func wantKeyReused(t *testing.T, what string, err error) {
+	t.Helper()
+	if !errors.Is(err, ddbkit.ErrIdempotencyKeyReused) {
+		t.Errorf("%s: error %v, want ErrIdempotencyKeyReused", what, err)
+	}
+	wantOnly(t, what, err, ddbkit.ErrConflict)
+}
+
+// testIdempotencyKey repeats each write under one idempotency key. A
+// repeat with the same input returns the first call's result and writes
+// nothing more: the same room and comment (the same ID and stamp, where a
+// call without the key makes fresh ones), the same join (not a refreshed
+// JoinedAt). The same key with other input is ErrIdempotencyKeyReused and
+// writes nothing. The key is per operation: a join under the key a post
+// used is a new request.
 func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore)
-	r := mustRoom(t, s, "host", "room")
 	keyed := ddbkit.WithIdempotencyKey(ctx(t), "request-1")
+
+	in := livecomment.NewRoom{Name: "room", HostID: "host"}
+	r, err := s.CreateRoom(keyed, in)
+	if err != nil {
+		t.Fatalf("CreateRoom with a key: %v", err)
+	}
+	again, err := s.CreateRoom(keyed, in)
+	if err != nil || again != r {
+		t.Fatalf("CreateRoom repeated with its key = %+v, %v; want the first room %+v", again, err, r)
+	}
+	_, err = s.CreateRoom(keyed, livecomment.NewRoom{Name: "other", HostID: "host"})
+	wantKeyReused(t, "CreateRoom with the key and another name", err)
+	if got, _ := hostRooms(t, s, "host", 0); !slices.Equal(got, []livecomment.Room{r}) {
+		t.Fatalf("rooms = %+v; want only %+v", got, r)
+	}
+
 	first, err := s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "once"})
 	if err != nil {
 		t.Fatalf("PostComment with a key: %v", err)
 	}
-	_, err = s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "once"})
-	wantOnly(t, "PostComment repeated with its key", err, ddbkit.ErrConflict)
-	if errors.Is(err, livecomment.ErrRoomClosed) {
-		t.Fatalf("PostComment repeated with its key = %v: not a closed room", err)
+	repeat, err := s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "once"})
+	if err != nil || repeat != first {
+		t.Fatalf("PostComment repeated with its key = %+v, %v; want the first comment %+v", repeat, err, first)
 	}
+	_, err = s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "twice"})
+	wantKeyReused(t, "PostComment with the key and other content", err)
 	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{first}) {
 		t.Fatalf("after a repeated post, comments = %+v; want only %+v", got, first)
 	}
 	other, err := s.PostComment(ddbkit.WithIdempotencyKey(ctx(t), "request-2"), r.ID, livecomment.NewComment{Content: "once"})
-	if err != nil {
-		t.Fatalf("PostComment with another key: %v", err)
+	if err != nil || other.ID == first.ID {
+		t.Fatalf("PostComment with another key = %+v, %v; want a new comment", other, err)
 	}
 
+	// JoinRoom stamps afresh without a key (a second join refreshes
+	// JoinedAt); under one, a repeat is the first join, not a second.
 	c, err := s.JoinRoom(keyed, r.ID, "conn")
 	if err != nil {
 		t.Fatalf("JoinRoom under the key a post used: %v", err)
 	}
-	_, err = s.JoinRoom(keyed, r.ID, "conn")
-	wantOnly(t, "JoinRoom repeated with its key", err, ddbkit.ErrConflict)
+	rejoin, err := s.JoinRoom(keyed, r.ID, "conn")
+	if err != nil || rejoin != c {
+		t.Fatalf("JoinRoom repeated with its key = %+v, %v; want the first join %+v", rejoin, err, c)
+	}
+	r2 := mustRoom(t, s, "host", "room 2")
+	_, err = s.JoinRoom(keyed, r2.ID, "conn")
+	wantKeyReused(t, "JoinRoom with the key and another room", err)
 	if got, err := s.GetConnection(ctx(t), "conn"); err != nil || got != c {
-		t.Fatalf("after a repeated join, GetConnection = %+v, %v; want %+v", got, err, c)
+		t.Fatalf("after the repeated joins, GetConnection = %+v, %v; want %+v", got, err, c)
 	}
 	if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{first, other}) {
 		t.Fatalf("comments = %+v; want %+v", got, []livecomment.Comment{first, other})
+	}
+}
+
+// testIdempotencyKeyNoOps repeats under a key the writes whose repeat is
+// safe by itself: CloseRoom and Disconnect return what they return
+// without a key (the closed room as it is; nil). A replayed join whose
+// connection is gone since is ErrNotFound, as GetConnection says.
+func testIdempotencyKeyNoOps(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	keyed := ddbkit.WithIdempotencyKey(ctx(t), "request-1")
+	r := mustRoom(t, s, "host", "room")
+	c := mustJoin(t, s, r.ID, "conn")
+
+	closed, err := s.CloseRoom(keyed, r.ID)
+	if err != nil || closed.Status != livecomment.RoomClosed {
+		t.Fatalf("CloseRoom with a key = %+v, %v; want the closed room", closed, err)
+	}
+	for _, cx := range []context.Context{keyed, ctx(t)} {
+		if again, err := s.CloseRoom(cx, r.ID); err != nil || again != closed {
+			t.Fatalf("CloseRoom repeated = %+v, %v; want %+v, unchanged", again, err, closed)
+		}
+	}
+	_, err = s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "late"})
+	wantErr(t, "PostComment after the keyed close", err, livecomment.ErrRoomClosed)
+
+	for i := range 2 {
+		if err := s.Disconnect(keyed, c.ID); err != nil {
+			t.Fatalf("Disconnect with a key, call %d: %v", i+1, err)
+		}
+	}
+	if _, err := s.GetConnection(ctx(t), c.ID); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("GetConnection after the keyed disconnect: %v, want ErrNotFound", err)
+	}
+	// A second connection under the same key is another scope.
+	mustJoin(t, s, mustRoom(t, s, "host", "room 2").ID, "conn-2")
+	if err := s.Disconnect(keyed, "conn-2"); err != nil {
+		t.Fatalf("Disconnect of another connection under the key: %v", err)
+	}
+	if _, err := s.GetConnection(ctx(t), "conn-2"); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("GetConnection(conn-2): %v, want ErrNotFound", err)
+	}
+
+	// A join replayed after its connection left: nothing to return.
+	r3 := mustRoom(t, s, "host", "room 3")
+	joinKey := ddbkit.WithIdempotencyKey(ctx(t), "join-1")
+	if _, err := s.JoinRoom(joinKey, r3.ID, "conn-3"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Disconnect(ctx(t), "conn-3"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.JoinRoom(joinKey, r3.ID, "conn-3")
+	wantOnly(t, "JoinRoom replayed after a disconnect", err, ddbkit.ErrNotFound)
+	if ids, _ := connIDs(t, s, r3.ID, 0); len(ids) != 0 {
+		t.Fatalf("the replayed join wrote %v", ids)
 	}
 }
 
@@ -537,8 +628,8 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 // two tenants of each operation (two hosts, two rooms, two connections)
 // and on two stores (two sets of tables): a key is scoped to the table,
 // the operation and the partition, so every one of those writes is a
-// request of its own and succeeds. Repeating a write within its own scope
-// is still refused with ErrConflict.
+// request of its own and succeeds. Within its own scope, a repeat replays
+// and other input is refused with ErrIdempotencyKeyReused.
 func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
 	keyed := ddbkit.WithIdempotencyKey(ctx(t), "shared-key")
 	// Two stores with the same deterministic options make the same IDs
@@ -553,11 +644,14 @@ func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
 				}
 				rooms = append(rooms, r)
 			}
-			_, err := s.CreateRoom(keyed, livecomment.NewRoom{Name: "room", HostID: "alice"})
-			wantOnly(t, "CreateRoom repeated for the same host under its key", err, ddbkit.ErrConflict)
+			again, err := s.CreateRoom(keyed, livecomment.NewRoom{Name: "room", HostID: "alice"})
+			if err != nil || again != rooms[0] {
+				t.Fatalf("CreateRoom repeated for the same host under its key = %+v, %v; want %+v", again, err, rooms[0])
+			}
 			if got, _ := hostRooms(t, s, "alice", 0); len(got) != 1 || got[0] != rooms[0] {
 				t.Fatalf("alice's rooms = %+v; want only %+v", got, rooms[0])
 			}
+			var posted []livecomment.Comment
 			for _, r := range rooms {
 				c, err := s.PostComment(keyed, r.ID, livecomment.NewComment{Content: "hi"})
 				if err != nil {
@@ -566,16 +660,20 @@ func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
 				if got, _ := comments(t, s, r.ID, 0); !slices.Equal(got, []livecomment.Comment{c}) {
 					t.Fatalf("comments of %s = %+v; want %+v", r.ID, got, c)
 				}
+				posted = append(posted, c)
 			}
-			_, err = s.PostComment(keyed, rooms[0].ID, livecomment.NewComment{Content: "hi"})
-			wantOnly(t, "PostComment repeated in the same room under its key", err, ddbkit.ErrConflict)
+			_, err = s.PostComment(keyed, rooms[0].ID, livecomment.NewComment{Content: "bye"})
+			wantKeyReused(t, "PostComment of other content in the same room under its key", err)
+			if got, _ := comments(t, s, rooms[0].ID, 0); !slices.Equal(got, posted[:1]) {
+				t.Fatalf("comments = %+v; want only %+v", got, posted[0])
+			}
 			for _, id := range []string{"conn-1", "conn-2"} {
 				if _, err := s.JoinRoom(keyed, rooms[0].ID, id); err != nil {
 					t.Fatalf("JoinRoom(%s) under the shared key: %v", id, err)
 				}
 			}
 			_, err = s.JoinRoom(keyed, rooms[1].ID, "conn-1")
-			wantOnly(t, "JoinRoom repeated for the same connection under its key", err, ddbkit.ErrConflict)
+			wantKeyReused(t, "JoinRoom of the same connection to another room under its key", err)
 			if ids, _ := connIDs(t, s, rooms[0].ID, 0); !slices.Equal(ids, []string{"conn-1", "conn-2"}) {
 				t.Fatalf("connections = %v; want [conn-1 conn-2], the refused move not made", ids)
 			}
