@@ -19,12 +19,10 @@ import (
 //
 // It keeps the DynamoDB store's other promises too: under a cancelled or
 // expired context it returns the same error (ErrUnavailable, matching the
-// context's error) and writes nothing, and the operations that send one
-// transaction on DynamoDB (CreateUser, CreateTodo, CreateCategory,
-// UpdateTodo with a category, DeleteTodo) honour an idempotency key
-// (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
-// made from it: the very same token, scoped to the table, the operation
-// and the user's partition.
+// context's error) and writes nothing, and every write method honours an
+// idempotency key (ddbkit.WithIdempotencyKey) as DynamoStore's does: with
+// the same idempotency records, and the very same ClientRequestToken
+// emulated, for ten minutes of the store's clock.
 //
 // What DynamoDB Local never shows, throttling, it emulates when
 // Options.Emulation asks: a throttled call is retried within
