@@ -144,6 +144,13 @@
 //	  (each page of its walks reads at most FilterBudget todos, default 1000)
 //	DeleteUser of 4 items            1 (strong)                 10 (transaction of 5 items)
 //
+// Under an idempotency key a write costs more: one consistent GetItem of
+// its idempotency record (1 RCU) before it, and the record itself, one
+// more item in its first transaction (2 WCU; a keyed CreateUser is a
+// two-item transaction) or, for a method without one and for the sweeps,
+// one conditional PutItem after it (1 WCU). A repeat costs the GetItem
+// and, where it reads its result back, one more.
+
 // Strong consistency is kept where a read must see the latest writes:
 //
 //   - Gets and listings, so that a caller reads its own writes (the seed's
@@ -214,25 +221,45 @@
 //     todo changed before the retry, it returns ErrUnavailable: whether the
 //     toggle took effect cannot be known, and toggling again could undo it.
 //
-// A caller's idempotency key (ddbkit.WithIdempotencyKey) becomes the token
-// of CreateUser, CreateTodo, CreateCategory, UpdateTodo with a category and
-// DeleteTodo, in both stores (the memory store emulates the token with the
-// very same value). The token is scoped (see ddbkit.WithIdempotencyKey) to the
+// A caller's idempotency key (ddbkit.WithIdempotencyKey), such as an API's
+// Idempotency-Key header, makes every write method idempotent for
+// ddbkit.IdempotencyWindow (24 hours), on both stores and across store
+// instances on one table: a call repeated under the key with the same
+// input returns the first call's result and writes nothing more; with
+// other input it returns ErrIdempotencyKeyReused (which matches
+// ErrConflict) and writes nothing; past the window the key is a new
+// request. The key is scoped (see ddbkit.WithIdempotencyKey) to the
 // table, the operation and the user's partition (user#{username}, from
 // the caller's input; CreateUser's too, though its item lives under
 // "users"): the same key used by two users, for two operations or on two
-// tables makes unrelated tokens, and every such write goes through.
-// DynamoDB remembers a token for 10 minutes: within that window a call
-// repeated with the same writes succeeds without writing, and one with
-// other writes fails with ErrConflict and writes nothing. DynamoDB Local
-// remembers tokens for as long as it runs, and the memory store for 10
-// minutes of its clock. A create makes a
-// fresh ID and timestamp on every call and an update reads the todo it
-// changed, so in practice their repeats under a used key fail with
-// ErrConflict rather than writing twice. DeleteCategory and DeleteUser
-// give each of their transactions a token of its own, not one made from
-// the key, so that a repeat finishes an interrupted sweep instead of
-// failing.
+// tables makes unrelated requests. What a repeat returns:
+//
+//   - CreateUser, CreateTodo, CreateCategory: the item the first call
+//     created, read back (ErrNotFound if it was deleted since), though
+//     a create run again would make a fresh ID and timestamp.
+//   - UpdateTodo, ToggleTodo, UpdateCategory: the todo or category as
+//     stored now, read back: UpdatedAt is not bumped again, and a toggle
+//     does not flip back.
+//   - DeleteTodo, DeleteCategory, DeleteUser: success, though the item is
+//     gone, and nothing is deleted again, even data made since. A sweep
+//     (DeleteCategory, DeleteUser) records its key only once it has
+//     finished, so the repeat of a call that failed half way runs again
+//     and finishes it.
+//   - UpdateUser, safe to repeat, runs again as it would without a key.
+//
+// A store remembers a key in an idempotency record (see Other writers),
+// written in the same transaction as the method's first transactional
+// write (for CreateUser, CreateTodo, CreateCategory, DeleteTodo and
+// UpdateTodo with a category), so that it exists exactly when that write
+// committed, or, for a method that sends no transaction (UpdateUser,
+// UpdateTodo without a category, ToggleTodo, UpdateCategory) and for the
+// sweeps, with one conditional PutItem right after the method succeeded:
+// a repeat in between runs the method again. The key also becomes the
+// ClientRequestToken of the transactions (the memory store emulates it
+// with the very same token, for ten minutes of its clock), which covers a
+// repeat of a transaction whose response was lost; DeleteCategory and
+// DeleteUser give each of their transactions a token of its own, so that
+// a repeat can finish an interrupted sweep.
 //
 // # Other writers
 //
@@ -280,6 +307,17 @@
 //     does; deleting the user first lets the name be registered again
 //     while old data remains, and the new user sees it.
 //
+// ddbkit adds one kind of item the seed does not have: the idempotency
+// record of a write made under an idempotency key (and only of such a
+// write), pk = sk = IDEMPOTENCY#{32 hex digits} (the key's scoped token),
+// with fingerprint (S, a SHA-256 of the operation and its input), refPK
+// and refSK (S, the key of the item the write returns or deleted) and
+// expiresAt (N, Unix seconds, 24 hours after the write). It stops
+// answering at expiresAt; the seed's table has no TTL, so records stay
+// until deleted (turn TTL on for expiresAt to have DynamoDB delete them).
+// Other writers ignore them: they are in no user's partition, so no
+// Query of the seed's access patterns sees them, but a Scan does.
+//
 // ddbkit's conditions protect its writes from such a program: ToggleTodo
 // and UpdateTodo with a category are conditioned on the values they read
 // (every attribute, for the latter), so a change committed between ddbkit's
@@ -309,7 +347,8 @@
 // *ddbkit.ValidationError naming the field), ErrNotFound, ErrAlreadyExists,
 // ErrConflict (a read-modify-write that kept losing races, a transaction
 // conflict that outlasted the retries, or an idempotency key reused for
-// other writes), ErrInvalidCursor, ErrCorruptItem (stored data, never the
+// other input: ErrIdempotencyKeyReused, which matches ErrConflict),
+// ErrInvalidCursor, ErrCorruptItem (stored data, never the
 // caller's input), ErrUnavailable (throttling or 5xx that outlasted the
 // retries, DynamoDB unreachable, or the context ended; it then also
 // matches context.Canceled or context.DeadlineExceeded) and

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/google/uuid"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/ddbtest"
@@ -471,5 +472,42 @@ func TestCursorSecret(t *testing.T) {
 		other := todo.NewDynamoStore(c, o)
 		_, err := other.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 1, Cursor: p.Next})
 		ddbtest.WantSentinel(t, "a cursor on a store with "+name, err, ddbkit.ErrInvalidCursor)
+	}
+}
+
+// TestIdempotencyKeyAcrossStores: a write repeated under its idempotency
+// key by a second DynamoStore on the same table (another process, with a
+// clock and IDs of its own) returns the first call's result: the
+// idempotency record in the table remembers it, not the store. A toggle
+// repeated so is not applied twice.
+func TestIdempotencyKeyAcrossStores(t *testing.T) {
+	s, c, table := newDynamo(t, nil, deterministic)
+	// Its clock an hour later (within the key's window), its IDs random.
+	second := todo.NewDynamoStore(c, func(o *todo.Options) {
+		o.TableName = table
+		o.Clock = ddbkit.StepClock(start.Add(time.Hour), time.Second)
+	})
+	ctx := ddbkit.WithIdempotencyKey(t.Context(), "req-"+uuid.NewString())
+	if err := s.CreateUser(t.Context(), todo.User{Username: "alice", Email: "a@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	in := todo.NewTodo{Title: "once", Priority: todo.PriorityLow}
+	first, err := s.CreateTodo(ctx, "alice", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := second.CreateTodo(ctx, "alice", in)
+	if err != nil || again != first {
+		t.Fatalf("CreateTodo repeated by a second store = %+v, %v; want %+v (ID %s)", again, err, first, first.ID)
+	}
+	toggled, err := s.ToggleTodo(ctx, "alice", first.ID)
+	if err != nil || !toggled.Completed {
+		t.Fatalf("ToggleTodo = %+v, %v", toggled, err)
+	}
+	if again, err := second.ToggleTodo(ctx, "alice", first.ID); err != nil || again != toggled {
+		t.Fatalf("ToggleTodo repeated by a second store = %+v, %v; want %+v", again, err, toggled)
+	}
+	if n, records := countItems(scanAll(t, c, table)); n != 2 || records != 2 {
+		t.Fatalf("%d items and %d idempotency records, want the user and one todo, and one record per operation", n, records)
 	}
 }

@@ -1,6 +1,10 @@
 package todo
 
 import (
+	"sync"
+	"time"
+
+	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 )
 
@@ -15,12 +19,10 @@ import (
 //
 // It keeps the DynamoDB store's other promises too: under a cancelled or
 // expired context it returns the same error (ErrUnavailable, matching the
-// context's error) and writes nothing, and the operations that send one
-// transaction on DynamoDB (CreateUser, CreateTodo, CreateCategory,
-// UpdateTodo with a category, DeleteTodo) honour an idempotency key
-// (ddbkit.WithIdempotencyKey) as DynamoDB honours the ClientRequestToken
-// made from it: the very same token, scoped to the table, the operation
-// and the user's partition.
+// context's error) and writes nothing, and every write method honours an
+// idempotency key (ddbkit.WithIdempotencyKey) as DynamoStore's does: with
+// the same idempotency records, and the very same ClientRequestToken
+// emulated, for ten minutes of the store's clock.
 //
 // What DynamoDB Local never shows, throttling, it emulates when
 // Options.Emulation asks: a throttled call is retried within
@@ -36,7 +38,38 @@ var _ Store = (*MemoryStore)(nil)
 // Options.Emulation asks for.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
+	// The emulated token window runs on the store's last clock reading,
+	// which a keyed write makes for its idempotency record just before
+	// its transaction: wall time for the default clock, as on DynamoDB,
+	// and a test's clock otherwise, so that moving that clock past
+	// ddbkit.IdempotencyWindow moves past the token too, without a reading
+	// of its own (which would shift a step clock's stamps away from
+	// DynamoStore's).
+	last := &lastReading{clock: o.Clock}
+	o.Clock = last.read
 	m := backend.NewMemory(o.now, o.backendTable())
+	m.SetTokenClock(last.get)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: newCore(o, m), m: m}
+}
+
+// lastReading is a clock that remembers its last reading.
+type lastReading struct {
+	clock ddbkit.Clock
+	mu    sync.Mutex
+	last  time.Time
+}
+
+func (l *lastReading) read() time.Time {
+	t := l.clock()
+	l.mu.Lock()
+	l.last = t
+	l.mu.Unlock()
+	return t
+}
+
+func (l *lastReading) get() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
 }

@@ -3,6 +3,7 @@ package todo_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/todo"
@@ -42,5 +43,41 @@ func TestMemoryCursorSecret(t *testing.T) {
 		if !errors.Is(err, ddbkit.ErrInvalidCursor) {
 			t.Fatalf("a cursor on a store with secret %q: %v, want ErrInvalidCursor", secret, err)
 		}
+	}
+}
+
+// TestMemoryIdempotencyWindow: past ddbkit.IdempotencyWindow an
+// idempotency key is a new request: a create makes a new todo and a
+// toggle applies again. DynamoDB Local keeps a ClientRequestToken for as
+// long as it runs, so this cannot be tested on it: there the new request
+// would be refused as a reuse of the key's token, as DynamoDB refuses one
+// within its ten minutes.
+func TestMemoryIdempotencyWindow(t *testing.T) {
+	now := start
+	s := todo.NewMemoryStore(func(o *todo.Options) { o.Clock = func() time.Time { return now } })
+	ctx := ddbkit.WithIdempotencyKey(t.Context(), "k")
+	if err := s.CreateUser(t.Context(), todo.User{Username: "alice", Email: "a@example.com"}); err != nil {
+		t.Fatal(err)
+	}
+	in := todo.NewTodo{Title: "once", Priority: todo.PriorityLow}
+	first, err := s.CreateTodo(ctx, "alice", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toggled, err := s.ToggleTodo(ctx, "alice", first.ID)
+	if err != nil || !toggled.Completed {
+		t.Fatalf("ToggleTodo = %+v, %v", toggled, err)
+	}
+	now = now.Add(ddbkit.IdempotencyWindow - time.Second)
+	if again, err := s.CreateTodo(ctx, "alice", in); err != nil || again.ID != first.ID {
+		t.Fatalf("CreateTodo repeated within the window = %+v, %v; want the todo %s", again, err, first.ID)
+	}
+	now = start.Add(ddbkit.IdempotencyWindow + time.Second)
+	second, err := s.CreateTodo(ctx, "alice", in)
+	if err != nil || second.ID == first.ID {
+		t.Fatalf("CreateTodo past the window = %+v, %v; want a new todo", second, err)
+	}
+	if again, err := s.ToggleTodo(ctx, "alice", first.ID); err != nil || again.Completed {
+		t.Fatalf("ToggleTodo past the window = %+v, %v; want it toggled back", again, err)
 	}
 }

@@ -167,9 +167,16 @@ func errUnknownCategory(id string) error {
 // to make), so that both stores fail with the same text; the SDK's error
 // stays the cause, reachable with errors.As. (ddb.Classify does as much
 // for an idempotency key reused for other writes.)
+//
+// An error wrap made is returned as it is, so that a keyed write
+// (backend.Keyed) can wrap whatever it returns, its body's errors, which
+// are wrapped already, and the record's, which are not.
 func wrap(op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if _, done := err.(*opError); done {
+		return err
 	}
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -177,8 +184,18 @@ func wrap(op string, err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		err = &sameText{text: context.DeadlineExceeded.Error(), err: err}
 	}
-	return fmt.Errorf("todo: %s: %w", op, ddb.Classify(err))
+	return &opError{op: op, err: ddb.Classify(err)}
 }
+
+// opError is an error of operation op, as wrap makes it.
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string { return "todo: " + e.op + ": " + e.err.Error() }
+
+func (e *opError) Unwrap() error { return e.err }
 
 // sameText is err under the text the memory store gives the same failure.
 type sameText struct {

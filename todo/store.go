@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -79,13 +80,23 @@ func (c *core) CreateUser(ctx context.Context, u User) error {
 	if err != nil {
 		return err
 	}
-	// Create succeeds only when this call wrote the user, as its token
-	// proves after a lost response: a user someone else wrote is taken,
-	// even with the same email.
-	err = c.b.Create(ctx, c.o.scope(op, u.Username), c.t, item)
-	if _, ok := backend.Failed(err, ""); ok {
-		return wrap(op, errUserExists(u.Username))
+	// A repeat under the caller's key reads back the user the first call
+	// created: run again, it would find the name taken.
+	k := keying[struct{}](c, op, u.Username, u)
+	k.Replay = func(ctx context.Context, ref backend.Key) (struct{}, error) {
+		_, err := read(ctx, c, ref, errUserNotFound(u.Username), userDecoder)
+		return struct{}{}, err
 	}
+	_, err = backend.Keyed(ctx, k, func(ctx context.Context) (struct{}, error) {
+		// Create succeeds only when this call wrote the user, as its token
+		// proves after a lost response: a user someone else wrote is taken,
+		// even with the same email.
+		err := c.b.Create(ctx, c.o.scope(op, u.Username), c.t, item)
+		if _, ok := backend.Failed(err, ""); ok {
+			return struct{}{}, wrap(op, errUserExists(u.Username))
+		}
+		return struct{}{}, wrap(op, err)
+	})
 	return wrap(op, err)
 }
 
@@ -115,11 +126,15 @@ func (c *core) UpdateUser(ctx context.Context, u User) error {
 	var ch backend.Change
 	ch.Set("email", ddb.S(u.Email))
 	// Setting a value on an existing item is safe to repeat after a lost
-	// response, and the backend does.
-	_, err = c.b.Update(ctx, c.t, k.key(), ch, backend.Exists(nil))
-	if _, ok := backend.Failed(err, ""); ok {
-		return wrap(op, errUserNotFound(u.Username))
-	}
+	// response, and the backend does; so is a repeat under the caller's
+	// key (no Replay).
+	_, err = backend.Keyed(ctx, keying[struct{}](c, op, u.Username, u), func(ctx context.Context) (struct{}, error) {
+		_, err := c.b.Update(ctx, c.t, k.key(), ch, backend.Exists(nil))
+		if _, ok := backend.Failed(err, ""); ok {
+			return struct{}{}, wrap(op, errUserNotFound(u.Username))
+		}
+		return struct{}{}, wrap(op, err)
+	})
 	return wrap(op, err)
 }
 
@@ -133,12 +148,41 @@ func (c *core) UpdateUser(ctx context.Context, u User) error {
 // items a create committed between the last query and that transaction;
 // they are deleted only while no user of that name exists, so the data of
 // a user who registered the name again is never touched.
+//
+// Under the caller's idempotency key, the record is written once the sweep
+// has finished (see sweepKeying): a repeat of a finished call succeeds
+// without writing, and one of an interrupted call finishes it.
 func (c *core) DeleteUser(ctx context.Context, username string) error {
 	const op = "delete user"
 	uk, err := userRef(op, username)
 	if err != nil {
 		return err
 	}
+	_, err = backend.Keyed(ctx, sweepKeying(c, op, username, uk, nil), func(context.Context) (struct{}, error) {
+		// ctx, not Keyed's: see sweepKeying.
+		return struct{}{}, c.deleteUser(ctx, op, username, uk)
+	})
+	return wrap(op, err)
+}
+
+// sweepKeying is the keying of a sweep (DeleteUser, DeleteCategory) of
+// the item at k, which goes last: the sweep runs under the method's own
+// context, not the one backend.Keyed hands it, so that none of its
+// transactions carries the record, and Keyed writes the record after the
+// sweep succeeds, referring to k. A record written with the first step
+// would answer a repeat of an interrupted sweep as done. A repeat of a
+// finished sweep returns the first call's success and writes nothing
+// (even if the data was made again since); a repeat of one that failed
+// runs it again under the key, and finishes it.
+func sweepKeying(c *core, op, username string, k itemKey, input ...any) backend.Keying[struct{}] {
+	kg := keying[struct{}](c, op, username, input...)
+	kg.Ref = func(struct{}) backend.Key { return k.key() }
+	kg.Replay = func(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+	return kg
+}
+
+// deleteUser is DeleteUser's sweep of the user at uk.
+func (c *core) deleteUser(ctx context.Context, op, username string, uk itemKey) error {
 	q, err := userDataQuery(c.t, c.o.FilterBudget, username, "")
 	if err != nil {
 		return wrap(op, err)
@@ -221,27 +265,41 @@ func (c *core) CreateTodo(ctx context.Context, username string, in NewTodo) (Tod
 	if err != nil {
 		return Todo{}, err
 	}
-	if err := c.create(ctx, op, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
-		return Todo{}, wrap(op, err)
+	k := keying[Todo](c, op, username, in)
+	k.Replay = func(ctx context.Context, ref backend.Key) (Todo, error) {
+		return read(ctx, c, ref, errNotFound("todo", username, refID(ref, todoSKPrefix)), todoDecoder)
 	}
-	return t, nil
+	t, err = backend.Keyed(ctx, k, func(ctx context.Context) (Todo, error) {
+		if err := c.create(ctx, op, item, username, in.CategoryID, errExists("todo", username, t.ID)); err != nil {
+			return Todo{}, wrap(op, err)
+		}
+		return t, nil
+	})
+	return t, wrap(op, err)
+}
+
+// refID is the ID in ref's sort key, {prefix}#{id}, for the error of a
+// replay that finds the item gone.
+func refID(ref backend.Key, prefix string) string {
+	id, _ := strings.CutPrefix(ref.SK, prefix+keys.Sep)
+	return id
 }
 
 // create puts a new item in one transaction with the checks that its user
 // and, when categoryID is set, its category exist. It returns taken when the
 // item's key is in use. The transaction's token, scoped to the user's
-// partition, makes it exactly-once across lost responses, and across the
-// caller's repeats under one idempotency key.
+// partition, makes it exactly-once across lost responses. The put is the
+// transaction's first write: the idempotency record of a keyed call
+// refers to it (backend.Keyed), and a repeat reads it back.
 func (c *core) create(ctx context.Context, op string, item ddb.Item, username, categoryID string, taken error) error {
 	uk, err := userKey(username)
 	if err != nil {
 		return err
 	}
-	ws := []backend.Write{backend.Check(labelUser, c.t, uk.key(), nil)}
+	ws := []backend.Write{backend.PutNew(labelItem, c.t, item), backend.Check(labelUser, c.t, uk.key(), nil)}
 	if ws, err = c.checkCategory(ws, username, categoryID); err != nil {
 		return err
 	}
-	ws = append(ws, backend.PutNew(labelItem, c.t, item))
 	err = c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()), ws)
 	if _, ok := backend.Failed(err, labelItem); ok {
 		return taken
@@ -324,14 +382,32 @@ func (c *core) UpdateTodo(ctx context.Context, username, id string, patch TodoPa
 	if err != nil {
 		return Todo{}, wrap(op, err)
 	}
-	if patch.CategoryID != nil && *patch.CategoryID != "" {
-		t, err := c.updateTodoInCategory(ctx, op, k, username, id, patch, now)
-		return t, wrap(op, err)
+	// Run again, the update would bump UpdatedAt again: a repeat under the
+	// caller's key reads the todo back instead.
+	t, err := backend.Keyed(ctx, todoKeying(c, op, username, k, id, patch), func(ctx context.Context) (Todo, error) {
+		if patch.CategoryID != nil && *patch.CategoryID != "" {
+			t, err := c.updateTodoInCategory(ctx, op, k, username, id, patch, now)
+			return t, wrap(op, err)
+		}
+		// Without a category to check, one UpdateItem that returns the new
+		// item. Setting values is safe to repeat after a lost response.
+		return updateOne(ctx, c, op, k, todoChange(patch, now), errNotFound("todo", username, id),
+			func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+	})
+	return t, wrap(op, err)
+}
+
+// todoKeying is the keying of a write that returns the todo id at k as it
+// left it (UpdateTodo, ToggleTodo): a repeat under the caller's key reads
+// that todo back. A single UpdateItem carries no record, so the record
+// refers to the todo (Keying.Ref) and is written after it.
+func todoKeying(c *core, op, username string, k itemKey, id string, input ...any) backend.Keying[Todo] {
+	kg := keying[Todo](c, op, username, input...)
+	kg.Replay = func(ctx context.Context, ref backend.Key) (Todo, error) {
+		return read(ctx, c, ref, errNotFound("todo", username, id), todoDecoder)
 	}
-	// Without a category to check, one UpdateItem that returns the new
-	// item. Setting values is safe to repeat after a lost response.
-	return updateOne(ctx, c, op, k, todoChange(patch, now), errNotFound("todo", username, id),
-		func(it ddb.Item) (Todo, error) { return decodeTodo(c.t, it, username) })
+	kg.Ref = func(Todo) backend.Key { return k.key() }
+	return kg
 }
 
 // updateTodoInCategory applies patch, which sets a category, in a
@@ -417,11 +493,21 @@ func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error
 	if err != nil {
 		return Todo{}, err
 	}
+	// Run again, a toggle would flip the todo back: a repeat under the
+	// caller's key reads the todo back instead.
+	t, err := backend.Keyed(ctx, todoKeying(c, op, username, k, id, id), func(ctx context.Context) (Todo, error) {
+		return c.toggleTodo(ctx, op, username, id, k)
+	})
+	return t, wrap(op, err)
+}
+
+// toggleTodo is ToggleTodo's read-modify-write of the todo id at k.
+func (c *core) toggleTodo(ctx context.Context, op, username, id string, k itemKey) (Todo, error) {
 	var (
 		res    Todo
 		strong bool // read strongly, after a condition failed
 	)
-	err = backend.RMW(ctx, c.o.backoff(), c.o.scope(op, username), func(*backend.Run) error {
+	err := backend.RMW(ctx, c.o.backoff(), c.o.scope(op, username), func(*backend.Run) error {
 		item, err := c.readForWrite(ctx, k, strong)
 		if err != nil {
 			return err
@@ -488,15 +574,23 @@ func (c *core) DeleteTodo(ctx context.Context, username, id string) error {
 	if err != nil {
 		return err
 	}
-	// A transaction, for its token: a repeat after a lost response finds
-	// its own commit, and one after a 500 that wrote nothing deletes, or
-	// reports a missing todo. A DeleteItem repeated after a 500 could not
-	// tell a todo it deleted from one that never was.
-	err = c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()),
-		[]backend.Write{backend.Delete(labelItem, c.t, k.key(), nil)})
-	if _, failed := backend.Failed(err, labelItem); failed {
-		return wrap(op, errNotFound("todo", username, id))
-	}
+	// Run again, the delete would find no todo: a repeat under the
+	// caller's key returns the first call's success instead. The record
+	// commits with the delete, so it is there only if the delete was.
+	k2 := keying[struct{}](c, op, username, id)
+	k2.Replay = func(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+	_, err = backend.Keyed(ctx, k2, func(ctx context.Context) (struct{}, error) {
+		// A transaction, for its token: a repeat after a lost response finds
+		// its own commit, and one after a 500 that wrote nothing deletes, or
+		// reports a missing todo. A DeleteItem repeated after a 500 could not
+		// tell a todo it deleted from one that never was.
+		err := c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, username), c.o.backoff()),
+			[]backend.Write{backend.Delete(labelItem, c.t, k.key(), nil)})
+		if _, failed := backend.Failed(err, labelItem); failed {
+			return struct{}{}, wrap(op, errNotFound("todo", username, id))
+		}
+		return struct{}{}, wrap(op, err)
+	})
 	return wrap(op, err)
 }
 
@@ -509,10 +603,17 @@ func (c *core) CreateCategory(ctx context.Context, username string, in NewCatego
 	if err != nil {
 		return Category{}, err
 	}
-	if err := c.create(ctx, op, item, username, "", errExists("category", username, cat.ID)); err != nil {
-		return Category{}, wrap(op, err)
+	k := keying[Category](c, op, username, in)
+	k.Replay = func(ctx context.Context, ref backend.Key) (Category, error) {
+		return read(ctx, c, ref, errNotFound("category", username, refID(ref, categorySKPref)), categoryDecoder)
 	}
-	return cat, nil
+	cat, err = backend.Keyed(ctx, k, func(ctx context.Context) (Category, error) {
+		if err := c.create(ctx, op, item, username, "", errExists("category", username, cat.ID)); err != nil {
+			return Category{}, wrap(op, err)
+		}
+		return cat, nil
+	})
+	return cat, wrap(op, err)
 }
 
 // GetCategory implements CategoryStore.GetCategory, which documents its errors.
@@ -552,11 +653,25 @@ func (c *core) UpdateCategory(ctx context.Context, username, id string, patch Ca
 	if patch.Color != nil {
 		u.Set("color", ddb.S(string(*patch.Color)))
 	}
-	return updateOne(ctx, c, op, k, u, errNotFound("category", username, id),
-		func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+	// Run again, the update would bump UpdatedAt again: a repeat under the
+	// caller's key reads the category back instead. The UpdateItem carries
+	// no record, so the record refers to the category and is written after.
+	kg := keying[Category](c, op, username, id, patch)
+	kg.Replay = func(ctx context.Context, ref backend.Key) (Category, error) {
+		return read(ctx, c, ref, errNotFound("category", username, id), categoryDecoder)
+	}
+	kg.Ref = func(Category) backend.Key { return k.key() }
+	cat, err := backend.Keyed(ctx, kg, func(ctx context.Context) (Category, error) {
+		return updateOne(ctx, c, op, k, u, errNotFound("category", username, id),
+			func(it ddb.Item) (Category, error) { return decodeCategory(c.t, it, username) })
+	})
+	return cat, wrap(op, err)
 }
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
+//
+// Under the caller's idempotency key, its record is written once the
+// sweep has finished, as DeleteUser's is (see sweepKeying).
 //
 // The category goes last. A consistent walk of the user's todos, filtered
 // on category_id and bounded per page by Options.FilterBudget, finds the
@@ -574,6 +689,15 @@ func (c *core) DeleteCategory(ctx context.Context, username, id string) error {
 	if err != nil {
 		return err
 	}
+	_, err = backend.Keyed(ctx, sweepKeying(c, op, username, ck, id), func(context.Context) (struct{}, error) {
+		// ctx, not Keyed's: see sweepKeying.
+		return struct{}{}, c.deleteCategory(ctx, op, username, id, ck)
+	})
+	return wrap(op, err)
+}
+
+// deleteCategory is DeleteCategory's sweep of the category id at ck.
+func (c *core) deleteCategory(ctx context.Context, op, username, id string, ck itemKey) error {
 	q, err := userDataQuery(c.t, c.o.FilterBudget, username, todoSKPrefix)
 	if err != nil {
 		return wrap(op, err)
@@ -675,21 +799,36 @@ func (c *core) ListUserData(ctx context.Context, username string, opts ddbkit.Pa
 
 // ---- shared steps
 
+// keying is the backend.Keying of write method op on username's data
+// (see "Retries, lost responses and idempotency keys" in the package
+// doc): its record goes to the store's table, which has no TTL attribute,
+// under the scope of op's token, and input, the method's arguments that
+// are not in the scope's partition, makes its fingerprint. The method
+// sets Replay, and Ref, when its repeat would not return the first
+// call's result by itself.
+func keying[T any](c *core, op, username string, input ...any) backend.Keying[T] {
+	return backend.Keying[T]{Backend: c.b, Table: c.t, Scope: c.o.scope(op, username), Now: c.o.now, Input: input}
+}
+
 // getOne reads the item at k and decodes it, or returns notFound.
 func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec *backend.Decoder[T]) (T, error) {
+	v, err := read(ctx, c, k.key(), notFound, dec)
+	return v, wrap(op, err)
+}
+
+// read reads the item at k with one consistent Get and decodes it, or
+// returns notFound: a Get, and the replay of a keyed write from the key
+// of the item its first call wrote.
+func read[T any](ctx context.Context, c *core, k backend.Key, notFound error, dec *backend.Decoder[T]) (T, error) {
 	var zero T
-	item, err := c.b.Get(ctx, c.t, k.key())
+	item, err := c.b.Get(ctx, c.t, k)
 	if err != nil {
-		return zero, wrap(op, err)
+		return zero, err
 	}
 	if item == nil {
-		return zero, wrap(op, notFound)
+		return zero, notFound
 	}
-	v, err := backend.Decode(c.b, c.t, item, dec)
-	if err != nil {
-		return zero, wrap(op, err)
-	}
-	return v, nil
+	return backend.Decode(c.b, c.t, item, dec)
 }
 
 // updateOne applies u to the existing item at k, or returns notFound, and

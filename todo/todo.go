@@ -13,9 +13,14 @@ import (
 )
 
 // User is an account. Username is its identity and cannot change.
+//
+// The model types (User, Todo, Category, Record) and the inputs carry json
+// tags in the seed's attribute spelling (snake_case: category_id,
+// created_at), so that a JSON API serves and takes them as the seed's
+// application names them; optional fields are omitted when empty.
 type User struct {
-	Username string
-	Email    string
+	Username string `json:"username"`
+	Email    string `json:"email"`
 }
 
 // Priority is a todo's priority.
@@ -45,63 +50,63 @@ const (
 
 // Todo is one item of a user's todo list.
 type Todo struct {
-	ID          string // UUIDv4 when ddbkit made it; read from the sort key
-	Username    string
-	Title       string
-	Description string
-	Priority    Priority
-	Completed   bool
-	CategoryID  string // "" when uncategorized
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	ID          string    `json:"id"` // UUIDv4 when ddbkit made it; read from the sort key
+	Username    string    `json:"username"`
+	Title       string    `json:"title"`
+	Description string    `json:"description,omitempty"`
+	Priority    Priority  `json:"priority"`
+	Completed   bool      `json:"completed"`
+	CategoryID  string    `json:"category_id,omitempty"` // "" when uncategorized
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
 }
 
 // Category groups a user's todos.
 type Category struct {
-	ID        string // UUIDv4 when ddbkit made it; read from the sort key
-	Username  string
-	Name      string
-	Color     Color
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID        string    `json:"id"` // UUIDv4 when ddbkit made it; read from the sort key
+	Username  string    `json:"username"`
+	Name      string    `json:"name"`
+	Color     Color     `json:"color"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // NewTodo is the input of CreateTodo.
 type NewTodo struct {
-	Title       string
-	Description string
-	Priority    Priority
-	Completed   bool
-	CategoryID  string // optional; must name an existing category of the same user
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	Priority    Priority `json:"priority"`
+	Completed   bool     `json:"completed,omitempty"`
+	CategoryID  string   `json:"category_id,omitempty"` // optional; must name an existing category of the same user
 }
 
 // TodoPatch changes the fields that are not nil. Setting CategoryID to ""
 // uncategorizes the todo.
 type TodoPatch struct {
-	Title       *string
-	Description *string
-	Priority    *Priority
-	Completed   *bool
-	CategoryID  *string
+	Title       *string   `json:"title,omitempty"`
+	Description *string   `json:"description,omitempty"`
+	Priority    *Priority `json:"priority,omitempty"`
+	Completed   *bool     `json:"completed,omitempty"`
+	CategoryID  *string   `json:"category_id,omitempty"`
 }
 
 // NewCategory is the input of CreateCategory.
 type NewCategory struct {
-	Name  string
-	Color Color
+	Name  string `json:"name"`
+	Color Color  `json:"color"`
 }
 
 // CategoryPatch changes the fields that are not nil.
 type CategoryPatch struct {
-	Name  *string
-	Color *Color
+	Name  *string `json:"name,omitempty"`
+	Color *Color  `json:"color,omitempty"`
 }
 
 // Record is one item of a user's data, as ListUserData returns it: exactly
 // one of Todo and Category is set.
 type Record struct {
-	Todo     *Todo
-	Category *Category
+	Todo     *Todo     `json:"todo,omitempty"`
+	Category *Category `json:"category,omitempty"`
 }
 
 // Every method below can also return ErrUnavailable: DynamoDB kept
@@ -116,6 +121,14 @@ type Record struct {
 // work is bounded by its limit; only DeleteCategory's walk is filtered, and
 // its pages, bounded by Options.FilterBudget, may be short or empty with a
 // cursor to go on from.
+//
+// Every write method honours an idempotency key (ddbkit.WithIdempotencyKey),
+// on both stores and across store instances on one table: repeated under
+// the same key with the same input within ddbkit.IdempotencyWindow (24 h),
+// it returns the first call's result and writes nothing more, as each
+// method says; with other input under that key it returns
+// ErrIdempotencyKeyReused, which matches ErrConflict, and writes nothing.
+// Past the window the key is a new request.
 
 // UserStore stores users.
 type UserStore interface {
@@ -124,8 +137,9 @@ type UserStore interface {
 	// the username is taken, by anyone, even with exactly the same email.
 	// A create whose response was lost and that is retried succeeds, as
 	// its ClientRequestToken proves the write its own; repeated under the
-	// same idempotency key it succeeds again, and with another email under
-	// that key it returns ErrConflict.
+	// same idempotency key it succeeds again (ErrNotFound if the user was
+	// deleted since), and with another email under that key it returns
+	// ErrIdempotencyKeyReused.
 	CreateUser(ctx context.Context, u User) error
 	// GetUser returns ErrNotFound if there is no such user, and
 	// ErrCorruptItem if the stored user cannot be decoded.
@@ -136,14 +150,17 @@ type UserStore interface {
 	// out and reported in Page.Skipped.
 	ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error)
 	// UpdateUser replaces the email of an existing user. It returns
-	// ErrInvalidArgument or ErrNotFound.
+	// ErrInvalidArgument or ErrNotFound. Repeated under its idempotency
+	// key it runs again, as a repeat without one would: it is safe to.
 	UpdateUser(ctx context.Context, u User) error
 	// DeleteUser deletes all of the user's todos and categories, and the
 	// user last, so that an interrupted call, repeated, finishes the job,
 	// and a user who registers the same name afterwards keeps their new
 	// data. It returns ErrNotFound if there was neither a user nor any of
 	// its data, and ErrConflict if the data kept changing through the
-	// retries.
+	// retries. Repeated under the idempotency key of a call that
+	// succeeded, it succeeds again and deletes nothing, even data made
+	// since; the repeat of a call that failed runs again and finishes it.
 	DeleteUser(ctx context.Context, username string) error
 }
 
@@ -152,9 +169,11 @@ type TodoStore interface {
 	// CreateTodo stores a new todo with a fresh ID. It returns
 	// ErrInvalidArgument for bad fields or a CategoryID that names no
 	// category of the user, ErrNotFound if the user does not exist,
-	// ErrAlreadyExists if the ID generator repeated an ID, and ErrConflict
-	// if the call repeats an idempotency key (ddbkit.WithIdempotencyKey)
-	// that committed other writes.
+	// ErrAlreadyExists if the ID generator repeated an ID, and
+	// ErrIdempotencyKeyReused if the call repeats an idempotency key
+	// (ddbkit.WithIdempotencyKey) with other input. Repeated with the same
+	// input under its key, it returns the todo the first call created, as
+	// stored now (ErrNotFound if it was deleted since).
 	CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error)
 	// GetTodo returns ErrNotFound if there is no such todo, and
 	// ErrCorruptItem if the stored todo cannot be decoded.
@@ -168,8 +187,9 @@ type TodoStore interface {
 	// committed. It returns ErrInvalidArgument (an empty patch included, or
 	// a CategoryID that names no category of the user), ErrNotFound,
 	// ErrCorruptItem, or, when it sets a category, ErrConflict if the todo
-	// kept changing through the retries or the call repeats an idempotency
-	// key that committed other writes.
+	// kept changing through the retries. Repeated under its idempotency
+	// key, it returns the todo as stored now, without updating it again
+	// (UpdatedAt is not bumped twice).
 	UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error)
 	// ToggleTodo flips Completed (a todo stored without it counts as not
 	// completed) and bumps UpdatedAt. Concurrent toggles each take effect
@@ -178,12 +198,12 @@ type TodoStore interface {
 	// ErrCorruptItem, ErrConflict when it cannot win a race within its
 	// retry budget, and ErrUnavailable when a response was lost and the
 	// todo changed before the retry, so whether the toggle took effect is
-	// unknown.
+	// unknown. Repeated under its idempotency key, it returns the todo as
+	// stored now and does not toggle it back.
 	ToggleTodo(ctx context.Context, username, id string) (Todo, error)
-	// DeleteTodo returns ErrNotFound if there is no such todo, and
-	// ErrConflict if the call repeats an idempotency key that committed
-	// other writes. Repeated under the key that deleted the todo, it
-	// succeeds again.
+	// DeleteTodo returns ErrNotFound if there is no such todo. Repeated
+	// under the idempotency key that deleted the todo, it succeeds again,
+	// where a repeat without the key would find no todo.
 	DeleteTodo(ctx context.Context, username, id string) error
 }
 
@@ -191,8 +211,11 @@ type TodoStore interface {
 type CategoryStore interface {
 	// CreateCategory stores a new category with a fresh ID. It returns
 	// ErrInvalidArgument, ErrNotFound if the user does not exist,
-	// ErrAlreadyExists if the ID generator repeated an ID, or ErrConflict
-	// if the call repeats an idempotency key that committed other writes.
+	// ErrAlreadyExists if the ID generator repeated an ID, or
+	// ErrIdempotencyKeyReused if the call repeats an idempotency key with
+	// other input. Repeated with the same input under its key, it returns
+	// the category the first call created, as stored now (ErrNotFound if
+	// it was deleted since).
 	CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error)
 	// GetCategory returns ErrNotFound if there is no such category, and
 	// ErrCorruptItem if the stored category cannot be decoded.
@@ -203,7 +226,8 @@ type CategoryStore interface {
 	ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error)
 	// UpdateCategory applies patch and bumps UpdatedAt. It returns
 	// ErrInvalidArgument (an empty patch included), ErrNotFound or
-	// ErrCorruptItem.
+	// ErrCorruptItem. Repeated under its idempotency key, it returns the
+	// category as stored now, without updating it again.
 	UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error)
 	// DeleteCategory uncategorizes every todo that refers to the category
 	// (CategoryID becomes "", UpdatedAt is bumped) and deletes it, so that
@@ -213,7 +237,10 @@ type CategoryStore interface {
 	// returns ErrNotFound if there was neither the category nor any todo
 	// referring to it, ErrConflict if the todos kept changing through the
 	// retries, and ErrInvalidArgument for bad input, a Clock out of range
-	// or a CursorSecret of 1 to 15 bytes.
+	// or a CursorSecret of 1 to 15 bytes. Repeated under the idempotency
+	// key of a call that succeeded, it succeeds again and writes nothing,
+	// even to todos that refer to the ID since; the repeat of a call that
+	// failed runs again and finishes it.
 	DeleteCategory(ctx context.Context, username, id string) error
 }
 

@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"UsernamesWithMarks", testUsernamesWithMarks},
 		{"EndedContextWritesNothing", testEndedContext},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"KeyedRepeats", testKeyedRepeats},
 		{"CreateUserTakenEvenWithSameEmail", testCreateUserTaken},
 		{"IdempotencyKeyScoped", testIdempotencyKeyScoped},
 		{"SweepsRepeatUnderAKey", testSweepsRepeatUnderAKey},
@@ -970,15 +971,14 @@ func snapshot(t *testing.T, s todo.Store, users ...string) string {
 	return b.String()
 }
 
-// testIdempotencyKey: under one idempotency key, a transactional write
-// repeated with the same writes commits once and succeeds, and other
-// writes fail with ErrConflict and write nothing. A clock that stands
-// still and a constant ID make a repeated create write the same.
+// testIdempotencyKey: a create repeated under its idempotency key with
+// the same input returns the first call's result, the same ID, and
+// writes nothing more, although the store makes a fresh ID and timestamp
+// on every call; with other input it is ErrIdempotencyKeyReused (which
+// matches ErrConflict) and writes nothing. Each operation under a key is
+// a request of its own.
 func testIdempotencyKey(t *testing.T, newStore NewStore) {
-	s := newStore(t, func(o *todo.Options) {
-		o.Clock = func() time.Time { return Start }
-		o.NewID = func() string { return "fixed-id" }
-	})
+	s := fixed(t, newStore)
 	mustUser(t, s, "alice")
 	// DynamoDB remembers a token for ten minutes, account-wide: every run
 	// needs keys of its own.
@@ -993,19 +993,21 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	if err != nil || again != first {
 		t.Fatalf("CreateTodo repeated under its key = %+v, %v; want %+v, nil", again, err, first)
 	}
-	if todos, _ := allTodos(t, s, "alice", 0); len(todos) != 1 {
-		t.Fatalf("%d todos after a repeated create under one key, want 1", len(todos))
+	if todos, _ := allTodos(t, s, "alice", 0); len(todos) != 1 || todos[0] != first {
+		t.Fatalf("todos after a repeated create under one key = %+v, want only %+v", todos, first)
 	}
-	// Without the key the same create is a new request: the ID is taken.
-	_, err = s.CreateTodo(ctx(t), "alice", in)
-	wantErr(t, "CreateTodo repeated without the key", err, ddbkit.ErrAlreadyExists)
-	// Other writes under a used key.
+	// Without the key the same create is a new request: a new todo.
+	other, err := s.CreateTodo(ctx(t), "alice", in)
+	if err != nil || other.ID == first.ID {
+		t.Fatalf("CreateTodo without the key = %+v, %v; want a new todo", other, err)
+	}
+	// Other input under a used key writes nothing.
+	before := snapshot(t, s, "alice")
 	_, err = s.CreateTodo(key, "alice", todo.NewTodo{Title: "other", Priority: todo.PriorityLow})
-	wantErr(t, "another CreateTodo under a used key", err, ddbkit.ErrConflict)
-	if got, _ := s.GetTodo(ctx(t), "alice", first.ID); got != first {
-		t.Fatalf("a refused write under a used key changed the todo: %+v", got)
+	wantReused(t, "another CreateTodo under a used key", err)
+	if after := snapshot(t, s, "alice"); after != before {
+		t.Fatalf("a refused create under a used key wrote:\nbefore %s\nafter  %s", before, after)
 	}
-
 	// Each operation under the key is a request of its own.
 	c, err := s.CreateCategory(key, "alice", todo.NewCategory{Name: "c", Color: todo.ColorInfo})
 	if err != nil {
@@ -1014,22 +1016,223 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	if again, err := s.CreateCategory(key, "alice", todo.NewCategory{Name: "c", Color: todo.ColorInfo}); err != nil || again != c {
 		t.Fatalf("CreateCategory repeated under its key = %+v, %v; want %+v", again, err, c)
 	}
-	// An update that sets a category is one transaction too. Repeated, it
-	// reads the todo it changed, so its writes differ: ErrConflict, and
-	// the todo stays as the first call left it.
-	upd, err := s.UpdateTodo(key, "alice", first.ID, todo.TodoPatch{CategoryID: ptr(c.ID)})
-	if err != nil || upd.CategoryID != c.ID {
-		t.Fatalf("UpdateTodo with a category under a key = %+v, %v", upd, err)
-	}
-	_, err = s.UpdateTodo(key, "alice", first.ID, todo.TodoPatch{CategoryID: ptr(c.ID)})
-	wantErr(t, "UpdateTodo repeated under its key", err, ddbkit.ErrConflict)
-	if got, _ := s.GetTodo(ctx(t), "alice", first.ID); got != upd {
-		t.Fatalf("todo after a refused repeat = %+v, want %+v", got, upd)
-	}
 	// A fresh key is a fresh request.
 	key2 := ddbkit.WithIdempotencyKey(ctx(t), "request-2-"+run)
-	_, err = s.CreateTodo(key2, "alice", in)
-	wantErr(t, "CreateTodo under a fresh key with a taken ID", err, ddbkit.ErrAlreadyExists)
+	if td, err := s.CreateTodo(key2, "alice", in); err != nil || td.ID == first.ID {
+		t.Fatalf("CreateTodo under a fresh key = %+v, %v; want a new todo", td, err)
+	}
+	// A repeat whose todo was deleted since finds it gone.
+	if err := s.DeleteTodo(ctx(t), "alice", first.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.CreateTodo(key, "alice", in)
+	wantErr(t, "CreateTodo repeated under its key after its todo was deleted", err, ddbkit.ErrNotFound)
+}
+
+// wantReused fails t unless err is ErrIdempotencyKeyReused, and so
+// ErrConflict as its one sentinel.
+func wantReused(t *testing.T, what string, err error) {
+	t.Helper()
+	wantErr(t, what, err, ddbkit.ErrConflict)
+	if !errors.Is(err, ddbkit.ErrIdempotencyKeyReused) {
+		t.Fatalf("%s: %v does not match ErrIdempotencyKeyReused", what, err)
+	}
+}
+
+// keyedFixture is what testKeyedRepeats's calls work on: alice with a
+// category, two todos (one in the category) and a second category.
+type keyedFixture struct {
+	s          todo.Store
+	t1, t2     todo.Todo
+	cat, cat2  todo.Category
+	categories int
+}
+
+// testKeyedRepeats: every write method, repeated under its idempotency
+// key with the same input, returns the first call's result and writes
+// nothing more: a create the same item, an update or a toggle the todo
+// or category as the first call left it (a toggle does not flip back), a
+// delete success (though the item is gone), UpdateUser, safe to repeat,
+// what it returns without a key. With other input under the key it is
+// ErrIdempotencyKeyReused and writes nothing. The store's clock steps and
+// its IDs are fresh, so a call run again would write something else.
+func testKeyedRepeats(t *testing.T, newStore NewStore) {
+	run := uuid.NewString()
+	cases := []struct {
+		name  string
+		call  func(ctx context.Context, f *keyedFixture) (any, error)
+		other func(ctx context.Context, f *keyedFixture) (any, error) // other input; nil if the method has none
+		check func(t *testing.T, f *keyedFixture, first any)          // what the first call left
+	}{
+		{name: "CreateUser",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.CreateUser(ctx, todo.User{Username: "bob", Email: "bob@example.com"})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.CreateUser(ctx, todo.User{Username: "bob", Email: "mallory@example.com"})
+			},
+			check: func(t *testing.T, f *keyedFixture, _ any) {
+				if u, err := f.s.GetUser(ctx(t), "bob"); err != nil || u.Email != "bob@example.com" {
+					t.Fatalf("bob = %+v, %v", u, err)
+				}
+			}},
+		{name: "UpdateUser",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.UpdateUser(ctx, todo.User{Username: "alice", Email: "new@example.com"})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.UpdateUser(ctx, todo.User{Username: "alice", Email: "other@example.com"})
+			},
+			check: func(t *testing.T, f *keyedFixture, _ any) {
+				if u, err := f.s.GetUser(ctx(t), "alice"); err != nil || u.Email != "new@example.com" {
+					t.Fatalf("alice = %+v, %v", u, err)
+				}
+			}},
+		{name: "CreateTodo",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "new", Priority: todo.PriorityHigh, CategoryID: f.cat.ID})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "other", Priority: todo.PriorityHigh, CategoryID: f.cat.ID})
+			},
+			check: func(t *testing.T, f *keyedFixture, first any) {
+				if got, err := f.s.GetTodo(ctx(t), "alice", first.(todo.Todo).ID); err != nil || got != first {
+					t.Fatalf("the todo created = %+v, %v; want %+v", got, err, first)
+				}
+				if todos, _ := allTodos(t, f.s, "alice", 0); len(todos) != 3 {
+					t.Fatalf("%d todos, want 3: one created", len(todos))
+				}
+			}},
+		{name: "UpdateTodo",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.UpdateTodo(ctx, "alice", f.t1.ID, todo.TodoPatch{Title: ptr("renamed")})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.UpdateTodo(ctx, "alice", f.t1.ID, todo.TodoPatch{Title: ptr("other")})
+			},
+			check: wantTodoAsReturned},
+		{name: "UpdateTodoWithCategory",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.UpdateTodo(ctx, "alice", f.t1.ID, todo.TodoPatch{CategoryID: ptr(f.cat2.ID)})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.UpdateTodo(ctx, "alice", f.t1.ID, todo.TodoPatch{CategoryID: ptr(f.cat.ID)})
+			},
+			check: wantTodoAsReturned},
+		{name: "ToggleTodo",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.ToggleTodo(ctx, "alice", f.t1.ID)
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.ToggleTodo(ctx, "alice", f.t2.ID)
+			},
+			check: func(t *testing.T, f *keyedFixture, first any) {
+				if !first.(todo.Todo).Completed {
+					t.Fatalf("the toggle = %+v, want it completed", first)
+				}
+				wantTodoAsReturned(t, f, first)
+			}},
+		{name: "DeleteTodo",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.DeleteTodo(ctx, "alice", f.t1.ID)
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.DeleteTodo(ctx, "alice", f.t2.ID)
+			},
+			check: func(t *testing.T, f *keyedFixture, _ any) {
+				if _, err := f.s.GetTodo(ctx(t), "alice", f.t1.ID); !errors.Is(err, ddbkit.ErrNotFound) {
+					t.Fatalf("GetTodo after DeleteTodo = %v, want ErrNotFound", err)
+				}
+			}},
+		{name: "CreateCategory",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.CreateCategory(ctx, "alice", todo.NewCategory{Name: "new", Color: todo.ColorDark})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.CreateCategory(ctx, "alice", todo.NewCategory{Name: "new", Color: todo.ColorLight})
+			},
+			check: func(t *testing.T, f *keyedFixture, first any) {
+				if got, err := f.s.GetCategory(ctx(t), "alice", first.(todo.Category).ID); err != nil || got != first {
+					t.Fatalf("the category created = %+v, %v; want %+v", got, err, first)
+				}
+			}},
+		{name: "UpdateCategory",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.UpdateCategory(ctx, "alice", f.cat.ID, todo.CategoryPatch{Name: ptr("renamed")})
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return f.s.UpdateCategory(ctx, "alice", f.cat.ID, todo.CategoryPatch{Color: ptr(todo.ColorDanger)})
+			},
+			check: func(t *testing.T, f *keyedFixture, first any) {
+				if got, err := f.s.GetCategory(ctx(t), "alice", f.cat.ID); err != nil || got != first {
+					t.Fatalf("the category = %+v, %v; want %+v", got, err, first)
+				}
+			}},
+		{name: "DeleteCategory",
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.DeleteCategory(ctx, "alice", f.cat.ID)
+			},
+			other: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.DeleteCategory(ctx, "alice", f.cat2.ID)
+			},
+			check: func(t *testing.T, f *keyedFixture, _ any) {
+				if got, err := f.s.GetTodo(ctx(t), "alice", f.t1.ID); err != nil || got.CategoryID != "" {
+					t.Fatalf("todo after DeleteCategory = %+v, %v; want it uncategorized", got, err)
+				}
+			}},
+		{name: "DeleteUser",
+			// Its one argument is the scope's partition: no other input.
+			call: func(ctx context.Context, f *keyedFixture) (any, error) {
+				return nil, f.s.DeleteUser(ctx, "alice")
+			},
+			check: func(t *testing.T, f *keyedFixture, _ any) {
+				if _, err := f.s.GetUser(ctx(t), "alice"); !errors.Is(err, ddbkit.ErrNotFound) {
+					t.Fatalf("GetUser after DeleteUser = %v, want ErrNotFound", err)
+				}
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := fixed(t, newStore)
+			mustUser(t, s, "alice")
+			f := &keyedFixture{s: s, cat: mustCategory(t, s, "alice", "c"), cat2: mustCategory(t, s, "alice", "c2")}
+			f.t1 = mustTodo(t, s, "alice", todo.NewTodo{CategoryID: f.cat.ID})
+			f.t2 = mustTodo(t, s, "alice", todo.NewTodo{})
+			key := ddbkit.WithIdempotencyKey(ctx(t), tc.name+"-"+run)
+			first, err := tc.call(key, f)
+			if err != nil {
+				t.Fatalf("%s under a key: %v", tc.name, err)
+			}
+			tc.check(t, f, first)
+			before := snapshot(t, s, "alice", "bob")
+			again, err := tc.call(key, f)
+			if err != nil || again != first {
+				t.Fatalf("%s repeated under its key = %+v, %v; want the first call's %+v, nil", tc.name, again, err, first)
+			}
+			if after := snapshot(t, s, "alice", "bob"); after != before {
+				t.Fatalf("%s repeated under its key wrote:\nbefore %s\nafter  %s", tc.name, before, after)
+			}
+			tc.check(t, f, first)
+			if tc.other == nil {
+				return
+			}
+			_, err = tc.other(key, f)
+			wantReused(t, tc.name+" with other input under a used key", err)
+			if after := snapshot(t, s, "alice", "bob"); after != before {
+				t.Fatalf("%s with other input under a used key wrote:\nbefore %s\nafter  %s", tc.name, before, after)
+			}
+		})
+	}
+}
+
+// wantTodoAsReturned fails t unless the todo first stands for is stored
+// as first.
+func wantTodoAsReturned(t *testing.T, f *keyedFixture, first any) {
+	t.Helper()
+	want := first.(todo.Todo)
+	if got, err := f.s.GetTodo(ctx(t), "alice", want.ID); err != nil || got != want {
+		t.Fatalf("the todo = %+v, %v; want %+v", got, err, want)
+	}
 }
 
 // wantField fails t unless err is a *ddbkit.ValidationError naming field.
@@ -1046,7 +1249,7 @@ func wantField(t *testing.T, what string, err error, field string) {
 // the same user, even with exactly the same email (a signup that repeats
 // the owner's address), is refused and changes nothing. A caller's repeat
 // under its own idempotency key succeeds again, and one with another email
-// under that key is ErrConflict.
+// under that key is ErrIdempotencyKeyReused.
 func testCreateUserTaken(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore)
 	owner := ddbkit.WithIdempotencyKey(ctx(t), "signup-"+uuid.NewString())
@@ -1060,8 +1263,8 @@ func testCreateUserTaken(t *testing.T, newStore NewStore) {
 	if err := s.CreateUser(owner, alice); err != nil {
 		t.Fatalf("CreateUser repeated under the owner's key: %v", err)
 	}
-	wantErr(t, "CreateUser with another email under the owner's key",
-		s.CreateUser(owner, todo.User{Username: "alice", Email: "mallory@example.com"}), ddbkit.ErrConflict)
+	wantReused(t, "CreateUser with another email under the owner's key",
+		s.CreateUser(owner, todo.User{Username: "alice", Email: "mallory@example.com"}))
 	if got, err := s.GetUser(ctx(t), "alice"); err != nil || got != alice {
 		t.Fatalf("alice = %+v, %v; want %+v", got, err, alice)
 	}
@@ -1104,19 +1307,20 @@ func testIdempotencyKeyScoped(t *testing.T, newStore NewStore) {
 	}
 }
 
-// testSweepsRepeatUnderAKey: DeleteCategory and DeleteUser, which take
-// several steps, run each step under a token of its own, not one made
-// from the caller's idempotency key: the same call repeated under the key,
-// after the very same data was made again (a clock that stands still, a
-// constant ID), sweeps it again. Under the key's token, its transactions
-// would repeat the first call's exactly, and DynamoDB would answer them as
-// done without writing.
+// testSweepsRepeatUnderAKey: DeleteCategory and DeleteUser, repeated under
+// the key of a call that finished, return its success and write nothing,
+// even when the very same data was made again since (a clock that stands
+// still, a constant ID); under a fresh key they sweep it. Their record is
+// written once the sweep has finished, not with its first step, so a
+// repeat of an interrupted sweep would finish it instead.
 func testSweepsRepeatUnderAKey(t *testing.T, newStore NewStore) {
 	s := newStore(t, func(o *todo.Options) {
 		o.Clock = func() time.Time { return Start }
 		o.NewID = func() string { return "fixed-id" }
 	})
-	key := ddbkit.WithIdempotencyKey(ctx(t), "sweep-"+uuid.NewString())
+	run := uuid.NewString()
+	key := ddbkit.WithIdempotencyKey(ctx(t), "sweep-"+run)
+	fresh := ddbkit.WithIdempotencyKey(ctx(t), "sweep-fresh-"+run)
 	mustUser(t, s, "alice")
 	for round := range 2 {
 		c := mustCategory(t, s, "alice", "c")
@@ -1124,11 +1328,20 @@ func testSweepsRepeatUnderAKey(t *testing.T, newStore NewStore) {
 		if err := s.DeleteCategory(key, "alice", c.ID); err != nil {
 			t.Fatalf("DeleteCategory under a key, round %d: %v", round, err)
 		}
+		got, err := s.GetTodo(ctx(t), "alice", td.ID)
+		if round == 0 && (err != nil || got.CategoryID != "") {
+			t.Fatalf("todo after DeleteCategory = %+v, %v; want it uncategorized", got, err)
+		}
+		if round == 1 && (err != nil || got != td) {
+			t.Fatalf("todo after a repeat of DeleteCategory = %+v, %v; want it untouched", got, err)
+		}
+		if round == 1 {
+			if err := s.DeleteCategory(fresh, "alice", c.ID); err != nil {
+				t.Fatalf("DeleteCategory under a fresh key: %v", err)
+			}
+		}
 		if _, err := s.GetCategory(ctx(t), "alice", c.ID); !errors.Is(err, ddbkit.ErrNotFound) {
 			t.Fatalf("round %d: GetCategory after DeleteCategory = %v, want ErrNotFound", round, err)
-		}
-		if got, err := s.GetTodo(ctx(t), "alice", td.ID); err != nil || got.CategoryID != "" {
-			t.Fatalf("round %d: todo after DeleteCategory = %+v, %v; want it uncategorized", round, got, err)
 		}
 		if err := s.DeleteTodo(ctx(t), "alice", td.ID); err != nil {
 			t.Fatal(err)
@@ -1143,11 +1356,19 @@ func testSweepsRepeatUnderAKey(t *testing.T, newStore NewStore) {
 		if err := s.DeleteUser(key, "alice"); err != nil {
 			t.Fatalf("DeleteUser under a key, round %d: %v", round, err)
 		}
+		if round == 1 {
+			if recs := allUserData(t, s, "alice"); len(recs) != 2 {
+				t.Fatalf("a repeat of DeleteUser under its key left %d items, want the 2 made since", len(recs))
+			}
+			if err := s.DeleteUser(fresh, "alice"); err != nil {
+				t.Fatalf("DeleteUser under a fresh key: %v", err)
+			}
+		}
 		if _, err := s.GetUser(ctx(t), "alice"); !errors.Is(err, ddbkit.ErrNotFound) {
 			t.Fatalf("round %d: GetUser after DeleteUser = %v, want ErrNotFound", round, err)
 		}
 		if recs := allUserData(t, s, "alice"); len(recs) != 0 {
-			t.Fatalf("round %d: DeleteUser under a key left %d items", round, len(recs))
+			t.Fatalf("round %d: DeleteUser left %d items", round, len(recs))
 		}
 	}
 }
