@@ -12,10 +12,15 @@ import (
 )
 
 // Wardrobe is one person's wardrobe: the root every other item hangs from.
+//
+// The model types (Wardrobe, Clothing, Template, History and the results
+// built of them) carry json tags in the seed's attribute spelling
+// (wardrobeId, clothingIds, wearCount...), so that a JSON API returns them
+// as the seed names them; optional values are omitted when unset (zero).
 type Wardrobe struct {
-	ID        string // UUIDv7, assigned by the store
-	Name      string
-	CreatedAt time.Time
+	ID        string    `json:"wardrobeId"` // UUIDv7, assigned by the store
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // Status is the logical-deletion state of a clothing or a template.
@@ -49,38 +54,38 @@ const (
 
 // Clothing is one piece of clothing.
 type Clothing struct {
-	ID         string // UUIDv7, assigned by the store
-	WardrobeID string
-	Name       string
-	Status     Status
-	ImageKey   string // "" when it has no image
-	WearCount  int    // a cache of the daily counters' sum
-	LastWornAt Date   // a cache: the latest day worn, in Options.Location; "" if never worn
-	CreatedAt  time.Time
-	DeletedAt  time.Time // zero unless Status is StatusDeleted
+	ID         string    `json:"clothingId"` // UUIDv7, assigned by the store
+	WardrobeID string    `json:"wardrobeId"`
+	Name       string    `json:"name"`
+	Status     Status    `json:"status"`
+	ImageKey   string    `json:"imageKey,omitempty"`   // "" when it has no image
+	WearCount  int       `json:"wearCount"`            // a cache of the daily counters' sum
+	LastWornAt Date      `json:"lastWornAt,omitempty"` // a cache: the latest day worn, in Options.Location; "" if never worn
+	CreatedAt  time.Time `json:"createdAt"`
+	DeletedAt  time.Time `json:"deletedAt,omitzero"` // zero unless Status is StatusDeleted
 }
 
 // Template is a saved outfit: an ordered list of clothes.
 type Template struct {
-	ID          string // UUIDv7, assigned by the store
-	WardrobeID  string
-	Name        string
-	Status      Status
-	ClothingIDs []string // in the order given, 1 to MaxClothes
-	WearCount   int
-	LastWornAt  Date // "" if never worn
-	CreatedAt   time.Time
-	DeletedAt   time.Time
+	ID          string    `json:"templateId"` // UUIDv7, assigned by the store
+	WardrobeID  string    `json:"wardrobeId"`
+	Name        string    `json:"name"`
+	Status      Status    `json:"status"`
+	ClothingIDs []string  `json:"clothingIds"` // in the order given, 1 to MaxClothes
+	WearCount   int       `json:"wearCount"`
+	LastWornAt  Date      `json:"lastWornAt,omitempty"` // "" if never worn
+	CreatedAt   time.Time `json:"createdAt"`
+	DeletedAt   time.Time `json:"deletedAt,omitzero"`
 }
 
 // History records that an outfit was worn on a date.
 type History struct {
-	ID          string // UUIDv7, assigned by the store
-	WardrobeID  string
-	Date        Date
-	TemplateID  string   // "" when the outfit was not a template
-	ClothingIDs []string // in the order given, 1 to MaxClothes
-	CreatedAt   time.Time
+	ID          string    `json:"historyId"` // UUIDv7, assigned by the store
+	WardrobeID  string    `json:"wardrobeId"`
+	Date        Date      `json:"date"`
+	TemplateID  string    `json:"templateId,omitempty"` // "" when the outfit was not a template
+	ClothingIDs []string  `json:"clothingIds"`          // in the order given, 1 to MaxClothes
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 // Thumbnail is how one referenced clothing is drawn: its image, "no image"
@@ -89,10 +94,10 @@ type History struct {
 // clothes physically, so only damaged data has one) reads as Deleted with
 // no image.
 type Thumbnail struct {
-	ClothingID string
-	Name       string
-	ImageKey   string
-	Deleted    bool
+	ClothingID string `json:"clothingId"`
+	Name       string `json:"name"`
+	ImageKey   string `json:"imageKey,omitempty"`
+	Deleted    bool   `json:"deleted"`
 }
 
 // NoImage reports whether the thumbnail has no image to draw.
@@ -107,27 +112,27 @@ const ThumbnailCount = 4
 // (how many clothes the thumbnails leave out).
 type TemplateSummary struct {
 	Template
-	Thumbnails []Thumbnail
-	More       int
+	Thumbnails []Thumbnail `json:"thumbnails"`
+	More       int         `json:"more"`
 }
 
 // HistorySummary is one row of the history list, like TemplateSummary.
 type HistorySummary struct {
 	History
-	Thumbnails []Thumbnail
-	More       int
+	Thumbnails []Thumbnail `json:"thumbnails"`
+	More       int         `json:"more"`
 }
 
 // HistoryDetail is one history with every clothing it names, in order.
 type HistoryDetail struct {
 	History
-	Clothes []Thumbnail
+	Clothes []Thumbnail `json:"clothes"`
 }
 
 // DailyWear is one daily counter: how often an item was worn on Date.
 type DailyWear struct {
-	Date  Date
-	Count int
+	Date  Date `json:"date"`
+	Count int  `json:"count"`
 }
 
 // NewWardrobe is the input of CreateWardrobe.
@@ -202,10 +207,12 @@ type DailyQuery struct {
 // Drift is one item whose cached statistics disagreed with its daily
 // counters, as RecalculateStats found and repaired it.
 type Drift struct {
-	Kind                      Kind
-	ID                        string
-	WearCountWas, WearCount   int
-	LastWornAtWas, LastWornAt Date
+	Kind          Kind   `json:"kind"`
+	ID            string `json:"id"`
+	WearCountWas  int    `json:"wearCountWas"`
+	WearCount     int    `json:"wearCount"`
+	LastWornAtWas Date   `json:"lastWornAtWas,omitempty"`
+	LastWornAt    Date   `json:"lastWornAt,omitempty"`
 }
 
 // StatsReport is what RecalculateStats checked, repaired and skipped, in
