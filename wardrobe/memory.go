@@ -14,12 +14,14 @@ import (
 //
 // It keeps DynamoStore's other promises too: under a cancelled or expired
 // context it fails as DynamoStore does (ddbkit.ErrUnavailable, and the
-// context's error) and writes nothing; and it emulates the
-// ClientRequestToken that a caller's idempotency key (see
-// ddbkit.WithIdempotencyKey) gives the operations that DynamoStore runs as
-// transactions: CreateWardrobe, AddClothing, AddTemplate, UpdateTemplate
-// with a new list, AddHistory and DeleteHistory. Unlike DynamoDB's, its
-// GSIs are consistent at once, unless Options.Emulation sets a GSILag.
+// context's error) and writes nothing; and under a caller's idempotency
+// key (see ddbkit.WithIdempotencyKey) it keeps the same idempotency
+// records, and emulates the ClientRequestToken that the key gives the
+// operations that DynamoStore runs as transactions: CreateWardrobe,
+// AddClothing, AddTemplate, UpdateTemplate with a new list, AddHistory and
+// DeleteHistory. Both windows, the record's 24 hours and the token's 10
+// minutes, run on Options.Clock. Unlike DynamoDB's, its GSIs are
+// consistent at once, unless Options.Emulation sets a GSILag.
 type MemoryStore struct {
 	*core
 	m *backend.Memory

@@ -232,17 +232,31 @@ type StatsReport = ddbkit.RepairReport[Drift]
 // Every method that reads stored items may return ErrCorruptItem for one
 // that cannot be decoded, and ErrSchemaMismatch for a table or index that
 // is missing or other than Definition says.
+//
+// Every write method honours an idempotency key (ddbkit.WithIdempotencyKey):
+// repeated with the same key and the same arguments within
+// ddbkit.IdempotencyWindow (24 h), from this store or another on the same
+// table, it returns the first call's result and writes nothing more; with
+// other arguments it returns ddbkit.ErrIdempotencyKeyReused (which matches
+// ErrConflict) and writes nothing; past the window the key is a new
+// request. A create (CreateWardrobe, AddClothing, AddTemplate) and
+// AddHistory replay the item their first call wrote, with its ID, as
+// stored now (ErrNotFound if it has been deleted since: a history);
+// DeleteHistory replays its success; the other writes are safe to repeat by themselves, and run
+// again, returning what they return without a key. See the package doc's
+// "Idempotency keys".
 
 // WardrobeStore creates and reads wardrobes (AP-01, AP-02).
 type WardrobeStore interface {
 	// CreateWardrobe stores a new wardrobe with a fresh ID, in a one-item
 	// transaction with a ClientRequestToken: it succeeds only if this call
-	// wrote the wardrobe (a retry after a lost response included). It
-	// returns ErrInvalidArgument for a bad name (or Options.Clock out of
-	// range), ErrAlreadyExists if an item with the new ID exists (the ID
-	// generator repeated an ID), however alike, ErrConflict (an
-	// idempotency key reused, within 10 minutes, for other writes; scoped
-	// to the table and the operation) or ErrUnavailable.
+	// wrote the wardrobe (a retry after a lost response included). A
+	// repeat under the same idempotency key returns the wardrobe the first
+	// call created. It returns ErrInvalidArgument for a bad name (or
+	// Options.Clock out of range), ErrAlreadyExists if an item with the new
+	// ID exists (the ID generator repeated an ID), however alike,
+	// ErrIdempotencyKeyReused, an ErrConflict (the key used for another
+	// name; scoped to the table and the operation), or ErrUnavailable.
 	CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error)
 	// GetWardrobe returns ErrInvalidArgument for a bad ID, ErrNotFound,
 	// ErrCorruptItem or ErrUnavailable.
@@ -253,11 +267,13 @@ type WardrobeStore interface {
 type ClothingStore interface {
 	// AddClothing stores a new ACTIVE, never worn clothing, in a
 	// transaction with a ClientRequestToken: it succeeds only if this call
-	// wrote it. It returns ErrInvalidArgument, ErrNotFound if the wardrobe
-	// does not exist, ErrAlreadyExists if an item with the new ID exists,
-	// however alike (the ID generator repeated an ID), ErrConflict (an
-	// idempotency key reused, within 10 minutes, for another clothing of
-	// the same wardrobe) or ErrUnavailable.
+	// wrote it. A repeat under the same idempotency key returns the
+	// clothing the first call added, as it is now. It returns
+	// ErrInvalidArgument, ErrNotFound if the wardrobe does not exist,
+	// ErrAlreadyExists if an item with the new ID exists, however alike
+	// (the ID generator repeated an ID), ErrIdempotencyKeyReused, an
+	// ErrConflict (the key used for another clothing of the same
+	// wardrobe), or ErrUnavailable.
 	AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error)
 	// GetClothing returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
 	// or ErrUnavailable.
@@ -269,13 +285,15 @@ type ClothingStore interface {
 	// ErrInvalidCursor or ErrUnavailable.
 	ListClothes(ctx context.Context, wardrobeID string, q ListQuery) (ddbkit.Page[Clothing], error)
 	// UpdateClothing applies patch to a clothing, ACTIVE or DELETED, and
-	// returns it as the write left it. It returns ErrInvalidArgument (an
+	// returns it as the write left it; a repeat (under an idempotency key
+	// too) applies it again. It returns ErrInvalidArgument (an
 	// empty patch included), ErrNotFound, ErrCorruptItem (the patch is
 	// then applied to an item that cannot be decoded) or ErrUnavailable.
 	UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error)
 	// DeleteClothing deletes a clothing logically: it becomes DELETED and
 	// moves to the DELETED listings. Deleting a DELETED clothing changes
-	// nothing and returns it as it is. It returns ErrInvalidArgument,
+	// nothing and returns it as it is, so does a repeat under an
+	// idempotency key. It returns ErrInvalidArgument,
 	// ErrNotFound, ErrCorruptItem or ErrUnavailable.
 	DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
 	// RestoreClothing makes a DELETED clothing ACTIVE again; restoring an
@@ -287,11 +305,12 @@ type ClothingStore interface {
 // TemplateStore stores templates (AP-09 to AP-13).
 type TemplateStore interface {
 	// AddTemplate stores a new ACTIVE template. Its clothes must be ACTIVE
-	// clothes of the wardrobe when it commits. It returns
-	// ErrInvalidArgument (naming the offending ClothingIDs entry),
-	// ErrNotFound if the wardrobe does not exist, ErrAlreadyExists (as
-	// AddClothing), ErrConflict (an idempotency key reused, within 10
-	// minutes, for another template of the wardrobe) or ErrUnavailable.
+	// clothes of the wardrobe when it commits. A repeat under the same
+	// idempotency key returns the template the first call added, as it is
+	// now. It returns ErrInvalidArgument (naming the offending ClothingIDs
+	// entry), ErrNotFound if the wardrobe does not exist, ErrAlreadyExists
+	// (as AddClothing), ErrIdempotencyKeyReused, an ErrConflict (the key
+	// used for another template of the wardrobe), or ErrUnavailable.
 	AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error)
 	// GetTemplate returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
 	// or ErrUnavailable.
@@ -304,13 +323,15 @@ type TemplateStore interface {
 	ListTemplates(ctx context.Context, wardrobeID string, q ListQuery) (ddbkit.Page[TemplateSummary], error)
 	// UpdateTemplate applies patch, keeping the order of ClothingIDs, and
 	// returns the template it committed, without reading it again. A new
-	// list must name ACTIVE clothes of the wardrobe. It returns
+	// list must name ACTIVE clothes of the wardrobe. A repeat (under an
+	// idempotency key too) applies the patch again. It returns
 	// ErrInvalidArgument (an empty patch included), ErrNotFound,
-	// ErrCorruptItem, ErrConflict (the template kept changing under it, or
-	// an idempotency key reused for another patch) or ErrUnavailable.
+	// ErrCorruptItem, ErrConflict (the template kept changing under it;
+	// ErrIdempotencyKeyReused, the key used for another patch) or
+	// ErrUnavailable.
 	UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error)
 	// DeleteTemplate and RestoreTemplate behave as DeleteClothing and
-	// RestoreClothing do.
+	// RestoreClothing do, under an idempotency key too.
 	DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
 	// RestoreTemplate makes a DELETED template ACTIVE again.
 	RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
@@ -324,9 +345,12 @@ type HistoryStore interface {
 	// ErrInvalidArgument (bad input, or a clothing or template that is not
 	// ACTIVE in this wardrobe), ErrNotFound if the wardrobe does not exist,
 	// ErrCorruptItem (a worn item that cannot be decoded), ErrConflict
-	// when it kept losing races within its retry budget or its
-	// idempotency key was used for another history, or ErrUnavailable; on
-	// every error but ErrUnavailable nothing is written.
+	// when it kept losing races within its retry budget
+	// (ErrIdempotencyKeyReused when its idempotency key was used for
+	// another history), or ErrUnavailable; on every error but
+	// ErrUnavailable nothing is written. A repeat under the same
+	// idempotency key returns the history the first call added and counts
+	// no wear again; ErrNotFound if that history has been deleted since.
 	AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error)
 	// GetHistory returns a history with all its clothes (one GetItem and
 	// one BatchGetItem). It returns ErrInvalidArgument, ErrNotFound,
@@ -340,9 +364,12 @@ type HistoryStore interface {
 	// DeleteHistory deletes a history and takes its wear back from the
 	// counters and statistics it added to, in one transaction: a daily
 	// counter that reaches 0 is deleted, and a last worn day that loses
-	// its last wear moves to the next latest day ("" if none). It
+	// its last wear moves to the next latest day ("" if none). A repeat
+	// under the same idempotency key succeeds, as the first call did, and
+	// takes nothing back again (without a key it is ErrNotFound). It
 	// returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem, ErrConflict
-	// or ErrUnavailable. Its lookup of the next latest day skips daily
+	// (ErrIdempotencyKeyReused: the key used for another history) or
+	// ErrUnavailable. Its lookup of the next latest day skips daily
 	// counters at 0 (another writer's) with a filter whose pages evaluate
 	// at most Options.FilterBudget counters each (see the package doc).
 	DeleteHistory(ctx context.Context, wardrobeID, historyID string) error
@@ -358,8 +385,10 @@ type StatsStore interface {
 	// RecalculateStats rebuilds every clothing's and template's wear count
 	// and last worn day from its daily counters, repairs those that
 	// drifted, and reports them; items it cannot decode are reported in
-	// StatsReport.Skipped. It returns ErrInvalidArgument, ErrNotFound for
-	// an unknown wardrobe, ErrConflict or ErrUnavailable.
+	// StatsReport.Skipped. A repair is safe to repeat: a repeat under an
+	// idempotency key runs again, and reports what is left to repair. It
+	// returns ErrInvalidArgument, ErrNotFound for an unknown wardrobe,
+	// ErrConflict or ErrUnavailable.
 	RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error)
 }
 
