@@ -141,17 +141,25 @@ func keyed[T any](ctx context.Context, c *core, op, wardrobeID string, pre error
 		return zero, err
 	}
 	k := backend.Keying[T]{Backend: c.b, Table: c.t, Scope: c.o.scope(op, wardrobeID), Now: c.o.Clock, Input: input, Replay: replay}
-	var bodyErr error
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (T, error) {
 		v, err := body(ctx)
-		bodyErr = err
+		if err != nil {
+			err = &bodyError{err}
+		}
 		return v, err
 	})
-	if err != nil && err != bodyErr {
-		err = wrap(op, err)
+	if e, ok := err.(*bodyError); ok {
+		return v, e.err
 	}
-	return v, err
+	return v, wrap(op, err)
 }
+
+// bodyError marks an error keyed's body returned, already wrapped, through
+// backend.Keyed, which returns it as it is or answers it.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
 
 // replayed reads, for a replay, the item at ref that a keyed create wrote:
 // one strongly consistent GetItem. notFound is the error when it is gone.
