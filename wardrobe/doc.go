@@ -22,6 +22,8 @@
 //	                                                           templateId (S or NULL), clothingIds (List), dateSk
 //	counter     W#<wardrobeId>#COUNT#CLOTH#<clothingId>   DATE#<yyyymmdd>   date, count
 //	            W#<wardrobeId>#COUNT#TPL#<templateId>     DATE#<yyyymmdd>   date, count
+//	record      IDEMPOTENCY#<32 hex>        IDEMPOTENCY#<32 hex>   fingerprint, refPK, refSK, expiresAt
+//	            (only for a write under an idempotency key: see Idempotency keys)
 //
 // Times are Unix milliseconds as Numbers; deletedAt is NULL unless the item
 // is DELETED, lastWornAt is 0 until first worn. IDs are UUIDv7s made by
@@ -55,12 +57,12 @@
 //	AP-03  ListHistory (From..To)           1 Query on HistoryByDate + BatchGetItem for thumbnails
 //	AP-04  ListClothes                      1 Query per page on the order's GSI
 //	AP-05  GetClothing                      1 GetItem
-//	AP-06  AddClothing                      1 TransactWriteItems (wardrobe check + Put)
+//	AP-06  AddClothing                      1 TransactWriteItems (Put + wardrobe check)
 //	AP-07  UpdateClothing                   1 UpdateItem
 //	AP-08  DeleteClothing, RestoreClothing  1 conditional UpdateItem
 //	AP-09  ListTemplates                    1 Query + ⌈distinct thumbnail clothes / 80⌉ BatchGetItem
 //	AP-10  GetTemplate                      1 GetItem
-//	AP-11  AddTemplate                      1 TransactWriteItems (wardrobe and clothes checks + Put)
+//	AP-11  AddTemplate                      1 TransactWriteItems (Put + wardrobe and clothes checks)
 //	AP-12  UpdateTemplate                   1 UpdateItem; with new clothes 1 GetItem + 1 TransactWriteItems
 //	AP-13  DeleteTemplate, RestoreTemplate  1 conditional UpdateItem
 //	AP-14  ListHistory                      1 Query + ⌈distinct thumbnail clothes / 80⌉ BatchGetItem
@@ -72,6 +74,13 @@
 //	       ListDailyWear                    1 Query per page on one item's counters
 //	       RecalculateStats                 1 GetItem + 1 Query per 1000 clothes or templates
 //	                                        + 1 Query per item + 1 UpdateItem per drifted item
+//
+// A write under an idempotency key costs one more consistent GetItem (its
+// record), and its first transaction one more item (a keyed CreateWardrobe
+// is a two-item transaction); a keyed write that makes no transaction
+// (UpdateClothing, DeleteX, RestoreX, UpdateTemplate of a name,
+// RecalculateStats) writes its record with one conditional PutItem after
+// it. See Idempotency keys.
 //
 // AP-16, AP-17, UpdateTemplate with new clothes and RecalculateStats are
 // read-modify-writes: the write is conditional on what they read (the
@@ -139,17 +148,40 @@
 // condition leaves it free; DynamoDB Local shows it, and
 // TestIdempotencyKeyAcrossRebuilds holds it), so a rebuild after a race
 // goes through, while a build of a repeated call cannot commit a second
-// time. A request repeated with the same key within DynamoDB's 10-minute
-// window therefore commits once: a repeat with the same writes succeeds
-// without writing again (UpdateTemplate with the same clothes); a repeat
-// whose writes differ fails with ErrConflict (DynamoDB's
-// IdempotentParameterMismatch): a repeated AddClothing, AddTemplate,
-// AddHistory or CreateWardrobe makes a fresh ID and timestamp, so it is
-// refused instead of adding a second item or wear; a repeated
-// DeleteHistory finds the history gone (ErrNotFound). Past 10 minutes the
-// real service forgets the token and a repeat is a new request; DynamoDB
-// Local keeps tokens as long as its process runs. MemoryStore keeps the
-// same promises with the same scoped tokens, for 10 minutes.
+// time.
+//
+// # Idempotency keys
+//
+// A write repeated under the same key with the same arguments, within
+// ddbkit.IdempotencyWindow (24 hours), from this store or another on the
+// same table, returns the first call's result and writes nothing more
+// (issue 41). Each keyed write leaves an idempotency record, written in
+// the same transaction as its first transactional write, so the record
+// exists exactly when that write committed; it holds a fingerprint of the
+// operation and its arguments, and the key of the item that write wrote.
+// A repeat reads the record first (one consistent GetItem) and:
+//
+//   - CreateWardrobe, AddClothing, AddTemplate and AddHistory, which make
+//     a fresh ID, replay: they read the item the first call created (the
+//     first write of its transaction) and return it as stored now, with
+//     the first call's ID. AddHistory counts no wear again. A history
+//     deleted since is ErrNotFound.
+//   - DeleteHistory replays its success: the record was written with the
+//     delete, so the first call succeeded; nothing is taken back again.
+//     (Without a key, a repeat finds the history gone: ErrNotFound.)
+//   - The writes whose repeat is safe by itself (UpdateClothing,
+//     UpdateTemplate, DeleteX and RestoreX, RecalculateStats) run again
+//     without the key, and return what they return without one: the item
+//     as it is (deletedAt unchanged), a patch applied again, a report of
+//     what is left to repair.
+//
+// The same key with other arguments is ddbkit.ErrIdempotencyKeyReused
+// (which matches ErrConflict), and writes nothing. Past the window the key
+// is a new request. DynamoDB's own token check still backs the record
+// within its 10 minutes. MemoryStore keeps the same records, and times
+// both windows (its token emulation and the record's) with
+// Options.Clock. Bad input and an ended context are refused before the
+// record is read.
 //
 // # Bounded reads
 //
@@ -231,6 +263,18 @@
 //   - A clothing named by a thumbnail that cannot be decoded shows as
 //     missing (Deleted, no image), and its error is in Page.Skipped;
 //     GetHistory fails with ErrCorruptItem.
+//   - Idempotency records, a layout extension the seed does not have:
+//     items whose PK and SK are both IDEMPOTENCY#<32 hex> (a scoped token
+//     of the caller's key), with fingerprint (S), refPK and refSK (S, the
+//     key of the item the write's first transaction wrote) and expiresAt
+//     (N, Unix seconds), written by ddbkit only for writes made under an
+//     idempotency key (see Idempotency keys), and answering repeats for
+//     24 hours. The table has no TTL, so nothing deletes them: they stay
+//     until a write under the same key past the window replaces them, or
+//     a TTL on expiresAt, which the owner of the table may enable, deletes
+//     them.
+//     Other writers ignore them; no Query of this package reads their
+//     partitions, but a Scan sees them.
 //
 // # Raw items: Export and Import
 //
@@ -342,8 +386,8 @@
 // sentinels with errors.Is: ErrInvalidArgument (as a *ddbkit.ValidationError
 // naming the field), ErrNotFound, ErrAlreadyExists (an item with the new
 // item's key exists, whoever wrote it), ErrConflict (a read-modify-write that kept losing races, a
-// transaction conflict that outlasted the retries, an idempotency key
-// reused for other writes), ErrInvalidCursor, ErrCorruptItem (stored data
+// transaction conflict that outlasted the retries; ErrIdempotencyKeyReused,
+// an idempotency key reused for other arguments), ErrInvalidCursor, ErrCorruptItem (stored data
 // that cannot be read), ErrUnavailable (throttling or 5xx through the
 // retries, a context that ended) and ErrSchemaMismatch (a table or index
 // missing, or other than Definition says: run EnsureTable). The cause

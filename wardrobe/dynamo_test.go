@@ -763,3 +763,58 @@ func TestDeleteHistoryABA(t *testing.T) {
 		t.Fatalf("after the interleaving: wearCount %d, last worn %v; want 1, %v", got.WearCount, got.LastWornAt, want)
 	}
 }
+
+// TestIdempotencyKeyAcrossStores repeats keyed creates from a second
+// DynamoStore on the same table, as another process serving the client's
+// retry would: the idempotency record in the table answers it with the
+// first call's item. (DynamoDB Local keeps a ClientRequestToken as long as
+// it runs, so a key past ddbkit.IdempotencyWindow is tested on the memory
+// store only: TestIdempotencyKeyPastWindow.)
+func TestIdempotencyKeyAcrossStores(t *testing.T) {
+	a, c, table := newDynamo(t, nil)
+	b := wardrobe.NewDynamoStore(c, func(o *wardrobe.Options) { o.TableName = table })
+	key := ddbkit.WithIdempotencyKey(t.Context(), "request-1")
+	w, err := a.CreateWardrobe(key, wardrobe.NewWardrobe{Name: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := b.CreateWardrobe(key, wardrobe.NewWardrobe{Name: "w"}); err != nil || again != w {
+		t.Fatalf("CreateWardrobe repeated on another store = %+v, %v; want %+v", again, err, w)
+	}
+	cl, err := a.AddClothing(key, w.ID, wardrobe.NewClothing{Name: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := b.AddClothing(key, w.ID, wardrobe.NewClothing{Name: "c"}); err != nil || again != cl {
+		t.Fatalf("AddClothing repeated on another store = %+v, %v; want %+v", again, err, cl)
+	}
+	tp, err := a.AddTemplate(key, w.ID, wardrobe.NewTemplate{Name: "tp", ClothingIDs: []string{cl.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := b.AddTemplate(key, w.ID, wardrobe.NewTemplate{Name: "tp", ClothingIDs: []string{cl.ID}}); err != nil || again.ID != tp.ID {
+		t.Fatalf("AddTemplate repeated on another store = %+v, %v; want %+v", again, err, tp)
+	}
+	in := wardrobe.NewHistory{Date: "20260105", ClothingIDs: []string{cl.ID}}
+	h, err := a.AddHistory(key, w.ID, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := b.AddHistory(key, w.ID, in); err != nil || again.ID != h.ID {
+		t.Fatalf("AddHistory repeated on another store = %+v, %v; want %+v", again, err, h)
+	}
+	if got, err := b.GetClothing(t.Context(), w.ID, cl.ID); err != nil || got.WearCount != 1 {
+		t.Fatalf("clothing after AddHistory and its repeat = %+v, %v; want one wear", got, err)
+	}
+	if err := a.DeleteHistory(key, w.ID, h.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.DeleteHistory(key, w.ID, h.ID); err != nil {
+		t.Fatalf("DeleteHistory repeated on another store: %v, want success", err)
+	}
+	_, err = b.AddClothing(key, w.ID, wardrobe.NewClothing{Name: "other"})
+	ddbtest.WantSentinel(t, "AddClothing on another store with a used key and other input", err, ddbkit.ErrConflict)
+	if !errors.Is(err, ddbkit.ErrIdempotencyKeyReused) {
+		t.Fatalf("AddClothing with a used key and other input: %v, want ErrIdempotencyKeyReused", err)
+	}
+}

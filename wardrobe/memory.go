@@ -14,12 +14,14 @@ import (
 //
 // It keeps DynamoStore's other promises too: under a cancelled or expired
 // context it fails as DynamoStore does (ddbkit.ErrUnavailable, and the
-// context's error) and writes nothing; and it emulates the
-// ClientRequestToken that a caller's idempotency key (see
-// ddbkit.WithIdempotencyKey) gives the operations that DynamoStore runs as
-// transactions: CreateWardrobe, AddClothing, AddTemplate, UpdateTemplate
-// with a new list, AddHistory and DeleteHistory. Unlike DynamoDB's, its
-// GSIs are consistent at once, unless Options.Emulation sets a GSILag.
+// context's error) and writes nothing; and under a caller's idempotency
+// key (see ddbkit.WithIdempotencyKey) it keeps the same idempotency
+// records, and emulates the ClientRequestToken that the key gives the
+// operations that DynamoStore runs as transactions: CreateWardrobe,
+// AddClothing, AddTemplate, UpdateTemplate with a new list, AddHistory and
+// DeleteHistory. Both windows, the record's 24 hours and the token's 10
+// minutes, run on Options.Clock. Unlike DynamoDB's, its GSIs are
+// consistent at once, unless Options.Emulation sets a GSILag.
 type MemoryStore struct {
 	*core
 	m *backend.Memory
@@ -32,10 +34,15 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
-	// The backend reads Options.Clock only under Options.Emulation (the
-	// table has no TTL, and the token window runs on wall time), so a
-	// step clock gives both stores the same times.
+	// The backend reads Options.Clock under Options.Emulation (the table
+	// has no TTL), and for the ClientRequestToken window of a write under
+	// an idempotency key: a test that moves the clock past
+	// ddbkit.IdempotencyWindow moves past DynamoDB's ten minutes too, as
+	// on DynamoDB, where a key past its window is a new request. Without
+	// emulation and without a key, a step clock gives both stores the
+	// same times.
 	m := backend.NewMemory(backend.Clock(o.Clock), o.backendTable(t))
+	m.SetTokenClock(backend.Clock(o.Clock))
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }

@@ -13,7 +13,7 @@ import (
 // transaction until the store gives up with ErrUnavailable, although the
 // first attempt committed, and then repeats the call with the same
 // idempotency key, as a client retrying the request does: the repeat
-// commits nothing more.
+// returns the first call's result and commits nothing more.
 func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
 	var fc *ddbtest.FaultClient
 	s, _, _ := newDynamo(t, func(c ddbkit.Client) ddbkit.Client { fc = ddbtest.NewFaultClient(c); return fc }, deterministic, quickRetry)
@@ -37,8 +37,8 @@ func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
 		t.Fatalf("UpdateTemplate repeated with its key = %+v; stored %+v, %v", got, stored, err)
 	}
 
-	// AddHistory: the repeat makes a new ID, so it is other writes under
-	// the same token, refused; the wear is counted once.
+	// AddHistory: the repeat finds the idempotency record the committed
+	// transaction wrote, and returns that history; the wear is counted once.
 	before, err := s.GetClothing(ctx, w, f.cs[0].ID)
 	if err != nil {
 		t.Fatal(err)
@@ -49,24 +49,28 @@ func TestIdempotencyKeyAfterLostResponses(t *testing.T) {
 	_, err = s.AddHistory(key, w, in)
 	fc.Clear()
 	ddbtest.WantSentinel(t, "AddHistory while every response is lost", err, ddbkit.ErrUnavailable)
-	_, err = s.AddHistory(key, w, in)
-	ddbtest.WantSentinel(t, "AddHistory repeated with its key", err, ddbkit.ErrConflict)
+	h, err := s.AddHistory(key, w, in)
+	if err != nil {
+		t.Fatalf("AddHistory repeated with its key: %v, want the committed history", err)
+	}
 	after, err := s.GetClothing(ctx, w, f.cs[0].ID)
 	if err != nil || after.WearCount != before.WearCount+1 || after.LastWornAt != "20260107" {
 		t.Fatalf("after AddHistory and its repeat: %+v, %v; want one more wear than %d, on 20260107", after, err, before.WearCount)
 	}
 	p, err := s.ListHistory(ctx, w, wardrobe.HistoryQuery{From: "20260107", To: "20260107"})
-	if err != nil || len(p.Items) != 1 {
-		t.Fatalf("ListHistory(20260107) = %+v, %v; want one history", p.Items, err)
+	if err != nil || len(p.Items) != 1 || fmt.Sprint(p.Items[0].History) != fmt.Sprint(h) {
+		t.Fatalf("ListHistory(20260107) = %+v, %v; want one history, %+v", p.Items, err, h)
 	}
 
-	// DeleteHistory: the repeat finds the history gone.
+	// DeleteHistory: the repeat succeeds, as the first attempt did.
 	key = ddbkit.WithIdempotencyKey(ctx, "request-3")
 	fc.Inject("TransactWriteItems", ddbtest.LoseResponse, 1000)
 	err = s.DeleteHistory(key, w, p.Items[0].ID)
 	fc.Clear()
 	ddbtest.WantSentinel(t, "DeleteHistory while every response is lost", err, ddbkit.ErrUnavailable)
-	ddbtest.WantSentinel(t, "DeleteHistory repeated with its key", s.DeleteHistory(key, w, p.Items[0].ID), ddbkit.ErrNotFound)
+	if err := s.DeleteHistory(key, w, p.Items[0].ID); err != nil {
+		t.Fatalf("DeleteHistory repeated with its key: %v, want success", err)
+	}
 	if c, err := s.GetClothing(ctx, w, f.cs[0].ID); err != nil || c.WearCount != before.WearCount {
 		t.Fatalf("after DeleteHistory and its repeat: %+v, %v; want wearCount %d", c, err, before.WearCount)
 	}
@@ -151,8 +155,8 @@ func TestCursorSecret(t *testing.T) {
 // so it reads again and sends a second, different transaction under the
 // same token, which goes through, since DynamoDB binds a token only to a
 // transaction that commits. A repeat of the call under the key, after the
-// commit, is refused: whatever happened inside the first call, a client's
-// retry never adds a second wear.
+// commit, replays its history: whatever happened inside the first call, a
+// client's retry never adds a second wear.
 func TestIdempotencyKeyAcrossRebuilds(t *testing.T) {
 	c := ddbtest.Client(t)
 	table := legacyTable(t, c)
@@ -161,11 +165,13 @@ func TestIdempotencyKeyAcrossRebuilds(t *testing.T) {
 	key := ddbkit.WithIdempotencyKey(t.Context(), "wear-request")
 	in := wardrobe.NewHistory{Date: "20260105", ClothingIDs: []string{denimID}}
 	fc.Before("TransactWriteItems", func() { appWear(t, c, table, lwID, "hs_app_race", "20260104", 1767500000000, "CLOTH", denimID) })
-	if _, err := s.AddHistory(key, lwID, in); err != nil {
+	h, err := s.AddHistory(key, lwID, in)
+	if err != nil {
 		t.Fatalf("AddHistory under a key, rebuilt after a race: %v", err)
 	}
-	_, err := s.AddHistory(key, lwID, in)
-	ddbtest.WantSentinel(t, "AddHistory repeated under its key", err, ddbkit.ErrConflict)
+	if again, err := s.AddHistory(key, lwID, in); err != nil || again.ID != h.ID {
+		t.Fatalf("AddHistory repeated under its key = %+v, %v; want the first call's %s", again, err, h.ID)
+	}
 	got, err := s.GetClothing(t.Context(), lwID, denimID)
 	if err != nil || got.WearCount != 4 || got.LastWornAt != "20260105" {
 		t.Fatalf("denim = %+v, %v; want 2 + the app's wear + one of AddHistory = 4, last on 20260105", got, err)
@@ -184,8 +190,9 @@ func TestIdempotencyKeyAcrossRebuilds(t *testing.T) {
 	_, err = s.AddHistory(key, lwID, in)
 	fc.Clear()
 	ddbtest.WantSentinel(t, "AddHistory rebuilt after a race, every response lost", err, ddbkit.ErrUnavailable)
-	_, err = s.AddHistory(key, lwID, in)
-	ddbtest.WantSentinel(t, "AddHistory repeated under its key", err, ddbkit.ErrConflict)
+	if h, err = s.AddHistory(key, lwID, in); err != nil || h.Date != "20260106" {
+		t.Fatalf("AddHistory repeated under its key = %+v, %v; want the history the lost call committed", h, err)
+	}
 	got, err = s.GetClothing(t.Context(), lwID, denimID)
 	if err != nil || got.WearCount != 6 || got.LastWornAt != "20260106" {
 		t.Fatalf("denim = %+v, %v; want 4 + the app's wear + one of AddHistory = 6, last on 20260106", got, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"strings"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
@@ -117,30 +118,116 @@ func orNotFound(err, notFound error) error {
 	return notFound
 }
 
+// keyed runs body, the body of the write method op on the wardrobe
+// wardrobeID ("" for CreateWardrobe), under the caller's idempotency key,
+// if ctx holds one (backend.Keyed; without a key it is body alone). Its
+// Keying: this store's backend and table (which has no TTL attribute), the
+// scope op already makes its token from (Options.scope), Options.Clock,
+// and input, the method's arguments after ctx and wardrobeID. replay
+// answers a repeat from the key of the first item the method's first
+// transaction wrote; nil marks a method whose repeat is safe by itself.
+//
+// pre is the method's validation of its input, and bad input is refused
+// before the record is read, as before any I/O; so is an ended context.
+// body's errors are its own, already wrapped; keyed wraps the others (the
+// record's read, a reused key, replay's).
+func keyed[T any](ctx context.Context, c *core, op, wardrobeID string, pre error, input []any,
+	replay func(ctx context.Context, ref backend.Key) (T, error), body func(ctx context.Context) (T, error)) (T, error) {
+	var zero T
+	if pre != nil {
+		return zero, pre
+	}
+	if err := live(ctx, op); err != nil {
+		return zero, err
+	}
+	k := backend.Keying[T]{Backend: c.b, Table: c.t, Scope: c.o.scope(op, wardrobeID), Now: c.o.Clock, Input: input, Replay: replay}
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (T, error) {
+		v, err := body(ctx)
+		if err != nil {
+			err = &bodyError{err}
+		}
+		return v, err
+	})
+	if e, ok := err.(*bodyError); ok {
+		return v, e.err
+	}
+	return v, wrap(op, err)
+}
+
+// bodyError marks an error keyed's body returned, already wrapped, through
+// backend.Keyed, which returns it as it is or answers it.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
+
+// replayed reads, for a replay, the item at ref that a keyed create wrote:
+// one strongly consistent GetItem. notFound is the error when it is gone.
+func (c *core) replayed(ctx context.Context, ref backend.Key, notFound error) (ddb.Item, error) {
+	item, err := c.b.Get(ctx, c.t, ref)
+	if err != nil || item == nil {
+		return nil, orNotFound(err, notFound)
+	}
+	return item, nil
+}
+
+// refID is the ID in ref's sort key <prefix>#<id>, for a replay's error.
+func refID(ref backend.Key, prefix string) string {
+	id, _ := strings.CutPrefix(ref.SK, prefix+keys.Sep)
+	return id
+}
+
+// replayWorn is the replay of AddClothing and AddTemplate: the clothing or
+// template as stored now, made a U by conv.
+func replayWorn[U any](c *core, wardrobeID string, kind Kind, conv func(worn) U) func(context.Context, backend.Key) (U, error) {
+	return func(ctx context.Context, ref backend.Key) (U, error) {
+		var zero U
+		item, err := c.replayed(ctx, ref, errNotFound(kind.noun(), wardrobeID, refID(ref, string(kind))))
+		if err != nil {
+			return zero, err
+		}
+		w, err := backend.Decode(c.b, c.t, item, wornDecoder)
+		if err != nil {
+			return zero, err
+		}
+		return conv(w), nil
+	}
+}
+
 // CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
 func (c *core) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
 	const op = "create wardrobe"
-	w, k, err := c.o.newWardrobe(op, in)
-	if err != nil {
-		return Wardrobe{}, err
+	replay := func(ctx context.Context, ref backend.Key) (Wardrobe, error) {
+		id, _ := strings.CutPrefix(ref.PK, segWardrobe+keys.Sep)
+		item, err := c.replayed(ctx, ref, errWardrobeNotFound(id))
+		if err != nil {
+			return Wardrobe{}, err
+		}
+		return unmarshalWardrobe(c.t, item, id)
 	}
-	item, err := marshalWardrobe(k, w)
-	if err != nil {
-		return Wardrobe{}, wrap(op, err)
-	}
-	if err := live(ctx, op); err != nil {
-		return Wardrobe{}, err
-	}
-	// Create's token tells its own earlier write, after a lost response,
-	// from anyone else's.
-	err = c.b.Create(ctx, c.o.scope(op, ""), c.t, item)
-	if _, ok := backend.Failed(err, ""); ok {
-		return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
-	}
-	if err != nil {
-		return Wardrobe{}, wrap(op, err)
-	}
-	return w, nil
+	return keyed(ctx, c, op, "", validateNewWardrobe(op, in), []any{in}, replay, func(ctx context.Context) (Wardrobe, error) {
+		w, k, err := c.o.newWardrobe(op, in)
+		if err != nil {
+			return Wardrobe{}, err
+		}
+		item, err := marshalWardrobe(k, w)
+		if err != nil {
+			return Wardrobe{}, wrap(op, err)
+		}
+		if err := live(ctx, op); err != nil {
+			return Wardrobe{}, err
+		}
+		// Create's token tells its own earlier write, after a lost response,
+		// from anyone else's.
+		err = c.b.Create(ctx, c.o.scope(op, ""), c.t, item)
+		if _, ok := backend.Failed(err, ""); ok {
+			return Wardrobe{}, wrap(op, errExists("wardrobe", w.ID))
+		}
+		if err != nil {
+			return Wardrobe{}, wrap(op, err)
+		}
+		return w, nil
+	})
 }
 
 // GetWardrobe implements WardrobeStore.GetWardrobe, which documents its errors.
@@ -167,18 +254,24 @@ func (c *core) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, er
 // AddClothing implements ClothingStore.AddClothing, which documents its errors.
 func (c *core) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
 	const op = "add clothing"
-	w, item, err := c.o.newClothing(op, wardrobeID, in)
-	if err != nil {
-		return Clothing{}, err
-	}
-	if err := c.create(ctx, op, w, item); err != nil {
-		return Clothing{}, wrap(op, err)
-	}
-	return c.o.clothing(w), nil
+	replay := replayWorn(c, wardrobeID, KindClothing, c.o.clothing)
+	return keyed(ctx, c, op, wardrobeID, validateNewClothing(op, wardrobeID, in), []any{in}, replay, func(ctx context.Context) (Clothing, error) {
+		w, item, err := c.o.newClothing(op, wardrobeID, in)
+		if err != nil {
+			return Clothing{}, err
+		}
+		if err := c.create(ctx, op, w, item); err != nil {
+			return Clothing{}, wrap(op, err)
+		}
+		return c.o.clothing(w), nil
+	})
 }
 
 // create puts a new clothing or template in one transaction with the checks
-// that its wardrobe exists and that the clothes it names are ACTIVE.
+// that its wardrobe exists and that the clothes it names are ACTIVE. The
+// Put comes first: the item an idempotency record refers to (keyed). A
+// transaction names its first failed condition, and the checks keep their
+// order: the wardrobe's, then the clothes' in the caller's order.
 func (c *core) create(ctx context.Context, op string, w worn, item ddb.Item) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -187,12 +280,11 @@ func (c *core) create(ctx context.Context, op string, w worn, item ddb.Item) err
 	if err != nil {
 		return err
 	}
-	ws := []backend.Write{backend.Check(labelWardrobe, c.t, wk.bk(), nil)}
+	ws := []backend.Write{backend.PutNew(labelItem, c.t, item), backend.Check(labelWardrobe, c.t, wk.bk(), nil)}
 	refs := outfitRefs("", w.clothingIDs)
 	if ws, err = c.checkActive(ws, w.wardrobeID, refs); err != nil {
 		return err
 	}
-	ws = append(ws, backend.PutNew(labelItem, c.t, item))
 	err = c.b.Tx(ctx, backend.NewRun(ctx, c.o.scope(op, w.wardrobeID), c.o.backoff()), ws)
 	if _, ok := backend.Failed(err, labelWardrobe); ok {
 		return errWardrobeNotFound(w.wardrobeID)
@@ -291,25 +383,25 @@ func listWorn[U any](ctx context.Context, c *core, op, wardrobeID string, kind K
 // UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
 func (c *core) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
 	const op = "update clothing"
-	if err := validateClothingPatch(op, wardrobeID, clothingID, patch); err != nil {
-		return Clothing{}, err
-	}
-	if err := live(ctx, op); err != nil {
-		return Clothing{}, err
-	}
-	var u backend.Change
-	if patch.Name != nil {
-		u.Set(attrName, ddb.S(*patch.Name))
-	}
-	switch {
-	case patch.ImageKey == nil:
-	case *patch.ImageKey == "":
-		u.Remove(attrImageKey)
-	default:
-		u.Set(attrImageKey, ddb.S(*patch.ImageKey))
-	}
-	w, err := c.updateWorn(ctx, wardrobeID, KindClothing, clothingID, u)
-	return c.o.clothing(w), wrap(op, err)
+	pre := validateClothingPatch(op, wardrobeID, clothingID, patch)
+	return keyed(ctx, c, op, wardrobeID, pre, []any{clothingID, patch}, nil, func(ctx context.Context) (Clothing, error) {
+		if err := live(ctx, op); err != nil {
+			return Clothing{}, err
+		}
+		var u backend.Change
+		if patch.Name != nil {
+			u.Set(attrName, ddb.S(*patch.Name))
+		}
+		switch {
+		case patch.ImageKey == nil:
+		case *patch.ImageKey == "":
+			u.Remove(attrImageKey)
+		default:
+			u.Set(attrImageKey, ddb.S(*patch.ImageKey))
+		}
+		w, err := c.updateWorn(ctx, wardrobeID, KindClothing, clothingID, u)
+		return c.o.clothing(w), wrap(op, err)
+	})
 }
 
 // updateWorn applies u to an existing clothing or template and returns it
@@ -332,14 +424,23 @@ func (c *core) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id 
 
 // DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
 func (c *core) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
-	w, err := c.setStatus(ctx, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted)
-	return c.o.clothing(w), err
+	return keyedStatus(ctx, c, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted, c.o.clothing)
 }
 
 // RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
 func (c *core) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
-	w, err := c.setStatus(ctx, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive)
-	return c.o.clothing(w), err
+	return keyedStatus(ctx, c, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive, c.o.clothing)
+}
+
+// keyedStatus runs c.setStatus under the caller's idempotency key, if any:
+// a repeat is safe by itself (it finds the item in the status it sets), so
+// it runs again and returns the item as it is, deletedAt unchanged.
+func keyedStatus[U any](ctx context.Context, c *core, op, wardrobeID string, kind Kind, id string, to Status, conv func(worn) U) (U, error) {
+	pre := validateRef(op, wardrobeID, kind.idField(), id)
+	return keyed(ctx, c, op, wardrobeID, pre, []any{id}, nil, func(ctx context.Context) (U, error) {
+		w, err := c.setStatus(ctx, op, wardrobeID, kind, id, to)
+		return conv(w), err
+	})
 }
 
 // setStatus deletes or restores a clothing or template: status, deletedAt
@@ -393,14 +494,17 @@ func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, 
 // AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
 func (c *core) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error) {
 	const op = "add template"
-	w, item, err := c.o.newTemplate(op, wardrobeID, in)
-	if err != nil {
-		return Template{}, err
-	}
-	if err := c.create(ctx, op, w, item); err != nil {
-		return Template{}, wrap(op, err)
-	}
-	return c.o.template(w), nil
+	replay := replayWorn(c, wardrobeID, KindTemplate, c.o.template)
+	return keyed(ctx, c, op, wardrobeID, validateNewTemplate(op, wardrobeID, in), []any{in}, replay, func(ctx context.Context) (Template, error) {
+		w, item, err := c.o.newTemplate(op, wardrobeID, in)
+		if err != nil {
+			return Template{}, err
+		}
+		if err := c.create(ctx, op, w, item); err != nil {
+			return Template{}, wrap(op, err)
+		}
+		return c.o.template(w), nil
+	})
 }
 
 // GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
@@ -486,6 +590,16 @@ func (c *core) thumbnails(ctx context.Context, wardrobeID string, lists [][]stri
 }
 
 // UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
+// A repeat under an idempotency key is safe by itself: it runs again.
+func (c *core) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+	const op = "update template"
+	pre := validateTemplatePatch(op, wardrobeID, templateID, patch)
+	return keyed(ctx, c, op, wardrobeID, pre, []any{templateID, patch}, nil, func(ctx context.Context) (Template, error) {
+		return c.updateTemplate(ctx, wardrobeID, templateID, patch)
+	})
+}
+
+// updateTemplate is UpdateTemplate's body.
 //
 // A new name alone is one UpdateItem, which returns the template as it
 // left it. A new list must name ACTIVE clothes when the update commits,
@@ -494,7 +608,7 @@ func (c *core) thumbnails(ctx context.Context, wardrobeID string, lists [][]stri
 // result shows and the patch does not set is still as read, and returns
 // what it read with the patch applied, which is then exactly what it
 // committed. A concurrent change sends it back to read again.
-func (c *core) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+func (c *core) updateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
 	const op = "update template"
 	if err := validateTemplatePatch(op, wardrobeID, templateID, patch); err != nil {
 		return Template{}, err
@@ -561,24 +675,39 @@ func templateResultAttrs(patch TemplatePatch) []string {
 
 // DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
 func (c *core) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
-	w, err := c.setStatus(ctx, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted)
-	return c.o.template(w), err
+	return keyedStatus(ctx, c, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted, c.o.template)
 }
 
 // RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
 func (c *core) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
-	w, err := c.setStatus(ctx, "restore template", wardrobeID, KindTemplate, templateID, StatusActive)
-	return c.o.template(w), err
+	return keyedStatus(ctx, c, "restore template", wardrobeID, KindTemplate, templateID, StatusActive, c.o.template)
 }
 
 // AddHistory implements HistoryStore.AddHistory, which documents its errors.
+// A repeat under an idempotency key replays the history its first call
+// added (the first write of its transaction), and counts nothing again.
+func (c *core) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
+	const op = "add history"
+	replay := func(ctx context.Context, ref backend.Key) (History, error) {
+		item, err := c.replayed(ctx, ref, errNotFound("history", wardrobeID, refID(ref, segHistory)))
+		if err != nil {
+			return History{}, err
+		}
+		return backend.Decode(c.b, c.t, item, historyDecoder)
+	}
+	return keyed(ctx, c, op, wardrobeID, validateNewHistory(op, wardrobeID, in), []any{in}, replay, func(ctx context.Context) (History, error) {
+		return c.addHistory(ctx, wardrobeID, in)
+	})
+}
+
+// addHistory is AddHistory's body.
 //
 // The padded WEAR# key needs the new count, so it reads the wardrobe, the
 // template and the clothes with one BatchGetItem, then writes everything
 // in one transaction conditional on what it read, and starts over when a
 // concurrent write got in between: one of this package's, or one of
 // another writer that changed wearCount or lastWornAt.
-func (c *core) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
+func (c *core) addHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
 	const op = "add history"
 	h, hitem, err := c.o.newHistory(op, wardrobeID, in)
 	if err != nil {
@@ -815,12 +944,26 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 }
 
 // DeleteHistory implements HistoryStore.DeleteHistory, which documents its errors.
+// A repeat under an idempotency key finds the record its first call's
+// transaction wrote, with the delete: that call succeeded, and so does the
+// repeat, reading nothing more and taking nothing back again.
+func (c *core) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
+	const op = "delete history"
+	replay := func(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+	pre := validateRef(op, wardrobeID, "HistoryID", historyID)
+	_, err := keyed(ctx, c, op, wardrobeID, pre, []any{historyID}, replay, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.deleteHistory(ctx, wardrobeID, historyID)
+	})
+	return err
+}
+
+// deleteHistory is DeleteHistory's body.
 //
 // It reads the history, then the items it wore and their counters of its
 // day with one BatchGetItem, looks up the next latest day of each item
 // whose latest wear it takes away (one Query each), and writes everything
 // in one transaction conditional on what it read.
-func (c *core) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
+func (c *core) deleteHistory(ctx context.Context, wardrobeID, historyID string) error {
 	const op = "delete history"
 	if err := validateRef(op, wardrobeID, "HistoryID", historyID); err != nil {
 		return err
@@ -921,11 +1064,20 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 }
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
+// A repair is safe to repeat: under an idempotency key, a repeat runs again.
+func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
+	const op = "recalculate stats"
+	return keyed(ctx, c, op, wardrobeID, validateWardrobeID(op, wardrobeID), nil, nil, func(ctx context.Context) (StatsReport, error) {
+		return c.recalculateStats(ctx, wardrobeID)
+	})
+}
+
+// recalculateStats is RecalculateStats' body.
 //
 // It lists the wardrobe's clothes and templates from the base table, reads
 // each one's counters, and repairs a drifted item with an update
 // conditional on the statistics it read, reading again after a race.
-func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
+func (c *core) recalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
 	const op = "recalculate stats"
 	if err := validateWardrobeID(op, wardrobeID); err != nil {
 		return StatsReport{}, err

@@ -12,10 +12,15 @@ import (
 )
 
 // Wardrobe is one person's wardrobe: the root every other item hangs from.
+//
+// The model types (Wardrobe, Clothing, Template, History and the results
+// built of them) carry json tags in the seed's attribute spelling
+// (wardrobeId, clothingIds, wearCount...), so that a JSON API returns them
+// as the seed names them; optional values are omitted when unset (zero).
 type Wardrobe struct {
-	ID        string // UUIDv7, assigned by the store
-	Name      string
-	CreatedAt time.Time
+	ID        string    `json:"wardrobeId"` // UUIDv7, assigned by the store
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // Status is the logical-deletion state of a clothing or a template.
@@ -49,38 +54,38 @@ const (
 
 // Clothing is one piece of clothing.
 type Clothing struct {
-	ID         string // UUIDv7, assigned by the store
-	WardrobeID string
-	Name       string
-	Status     Status
-	ImageKey   string // "" when it has no image
-	WearCount  int    // a cache of the daily counters' sum
-	LastWornAt Date   // a cache: the latest day worn, in Options.Location; "" if never worn
-	CreatedAt  time.Time
-	DeletedAt  time.Time // zero unless Status is StatusDeleted
+	ID         string    `json:"clothingId"` // UUIDv7, assigned by the store
+	WardrobeID string    `json:"wardrobeId"`
+	Name       string    `json:"name"`
+	Status     Status    `json:"status"`
+	ImageKey   string    `json:"imageKey,omitempty"`   // "" when it has no image
+	WearCount  int       `json:"wearCount"`            // a cache of the daily counters' sum
+	LastWornAt Date      `json:"lastWornAt,omitempty"` // a cache: the latest day worn, in Options.Location; "" if never worn
+	CreatedAt  time.Time `json:"createdAt"`
+	DeletedAt  time.Time `json:"deletedAt,omitzero"` // zero unless Status is StatusDeleted
 }
 
 // Template is a saved outfit: an ordered list of clothes.
 type Template struct {
-	ID          string // UUIDv7, assigned by the store
-	WardrobeID  string
-	Name        string
-	Status      Status
-	ClothingIDs []string // in the order given, 1 to MaxClothes
-	WearCount   int
-	LastWornAt  Date // "" if never worn
-	CreatedAt   time.Time
-	DeletedAt   time.Time
+	ID          string    `json:"templateId"` // UUIDv7, assigned by the store
+	WardrobeID  string    `json:"wardrobeId"`
+	Name        string    `json:"name"`
+	Status      Status    `json:"status"`
+	ClothingIDs []string  `json:"clothingIds"` // in the order given, 1 to MaxClothes
+	WearCount   int       `json:"wearCount"`
+	LastWornAt  Date      `json:"lastWornAt,omitempty"` // "" if never worn
+	CreatedAt   time.Time `json:"createdAt"`
+	DeletedAt   time.Time `json:"deletedAt,omitzero"`
 }
 
 // History records that an outfit was worn on a date.
 type History struct {
-	ID          string // UUIDv7, assigned by the store
-	WardrobeID  string
-	Date        Date
-	TemplateID  string   // "" when the outfit was not a template
-	ClothingIDs []string // in the order given, 1 to MaxClothes
-	CreatedAt   time.Time
+	ID          string    `json:"historyId"` // UUIDv7, assigned by the store
+	WardrobeID  string    `json:"wardrobeId"`
+	Date        Date      `json:"date"`
+	TemplateID  string    `json:"templateId,omitempty"` // "" when the outfit was not a template
+	ClothingIDs []string  `json:"clothingIds"`          // in the order given, 1 to MaxClothes
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 // Thumbnail is how one referenced clothing is drawn: its image, "no image"
@@ -89,10 +94,10 @@ type History struct {
 // clothes physically, so only damaged data has one) reads as Deleted with
 // no image.
 type Thumbnail struct {
-	ClothingID string
-	Name       string
-	ImageKey   string
-	Deleted    bool
+	ClothingID string `json:"clothingId"`
+	Name       string `json:"name"`
+	ImageKey   string `json:"imageKey,omitempty"`
+	Deleted    bool   `json:"deleted"`
 }
 
 // NoImage reports whether the thumbnail has no image to draw.
@@ -107,27 +112,27 @@ const ThumbnailCount = 4
 // (how many clothes the thumbnails leave out).
 type TemplateSummary struct {
 	Template
-	Thumbnails []Thumbnail
-	More       int
+	Thumbnails []Thumbnail `json:"thumbnails"`
+	More       int         `json:"more"`
 }
 
 // HistorySummary is one row of the history list, like TemplateSummary.
 type HistorySummary struct {
 	History
-	Thumbnails []Thumbnail
-	More       int
+	Thumbnails []Thumbnail `json:"thumbnails"`
+	More       int         `json:"more"`
 }
 
 // HistoryDetail is one history with every clothing it names, in order.
 type HistoryDetail struct {
 	History
-	Clothes []Thumbnail
+	Clothes []Thumbnail `json:"clothes"`
 }
 
 // DailyWear is one daily counter: how often an item was worn on Date.
 type DailyWear struct {
-	Date  Date
-	Count int
+	Date  Date `json:"date"`
+	Count int  `json:"count"`
 }
 
 // NewWardrobe is the input of CreateWardrobe.
@@ -202,10 +207,12 @@ type DailyQuery struct {
 // Drift is one item whose cached statistics disagreed with its daily
 // counters, as RecalculateStats found and repaired it.
 type Drift struct {
-	Kind                      Kind
-	ID                        string
-	WearCountWas, WearCount   int
-	LastWornAtWas, LastWornAt Date
+	Kind          Kind   `json:"kind"`
+	ID            string `json:"id"`
+	WearCountWas  int    `json:"wearCountWas"`
+	WearCount     int    `json:"wearCount"`
+	LastWornAtWas Date   `json:"lastWornAtWas,omitempty"`
+	LastWornAt    Date   `json:"lastWornAt,omitempty"`
 }
 
 // StatsReport is what RecalculateStats checked, repaired and skipped, in
@@ -225,17 +232,31 @@ type StatsReport = ddbkit.RepairReport[Drift]
 // Every method that reads stored items may return ErrCorruptItem for one
 // that cannot be decoded, and ErrSchemaMismatch for a table or index that
 // is missing or other than Definition says.
+//
+// Every write method honours an idempotency key (ddbkit.WithIdempotencyKey):
+// repeated with the same key and the same arguments within
+// ddbkit.IdempotencyWindow (24 h), from this store or another on the same
+// table, it returns the first call's result and writes nothing more; with
+// other arguments it returns ddbkit.ErrIdempotencyKeyReused (which matches
+// ErrConflict) and writes nothing; past the window the key is a new
+// request. A create (CreateWardrobe, AddClothing, AddTemplate) and
+// AddHistory replay the item their first call wrote, with its ID, as
+// stored now (ErrNotFound if it has been deleted since: a history);
+// DeleteHistory replays its success; the other writes are safe to repeat by themselves, and run
+// again, returning what they return without a key. See the package doc's
+// "Idempotency keys".
 
 // WardrobeStore creates and reads wardrobes (AP-01, AP-02).
 type WardrobeStore interface {
 	// CreateWardrobe stores a new wardrobe with a fresh ID, in a one-item
 	// transaction with a ClientRequestToken: it succeeds only if this call
-	// wrote the wardrobe (a retry after a lost response included). It
-	// returns ErrInvalidArgument for a bad name (or Options.Clock out of
-	// range), ErrAlreadyExists if an item with the new ID exists (the ID
-	// generator repeated an ID), however alike, ErrConflict (an
-	// idempotency key reused, within 10 minutes, for other writes; scoped
-	// to the table and the operation) or ErrUnavailable.
+	// wrote the wardrobe (a retry after a lost response included). A
+	// repeat under the same idempotency key returns the wardrobe the first
+	// call created. It returns ErrInvalidArgument for a bad name (or
+	// Options.Clock out of range), ErrAlreadyExists if an item with the new
+	// ID exists (the ID generator repeated an ID), however alike,
+	// ErrIdempotencyKeyReused, an ErrConflict (the key used for another
+	// name; scoped to the table and the operation), or ErrUnavailable.
 	CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error)
 	// GetWardrobe returns ErrInvalidArgument for a bad ID, ErrNotFound,
 	// ErrCorruptItem or ErrUnavailable.
@@ -246,11 +267,13 @@ type WardrobeStore interface {
 type ClothingStore interface {
 	// AddClothing stores a new ACTIVE, never worn clothing, in a
 	// transaction with a ClientRequestToken: it succeeds only if this call
-	// wrote it. It returns ErrInvalidArgument, ErrNotFound if the wardrobe
-	// does not exist, ErrAlreadyExists if an item with the new ID exists,
-	// however alike (the ID generator repeated an ID), ErrConflict (an
-	// idempotency key reused, within 10 minutes, for another clothing of
-	// the same wardrobe) or ErrUnavailable.
+	// wrote it. A repeat under the same idempotency key returns the
+	// clothing the first call added, as it is now. It returns
+	// ErrInvalidArgument, ErrNotFound if the wardrobe does not exist,
+	// ErrAlreadyExists if an item with the new ID exists, however alike
+	// (the ID generator repeated an ID), ErrIdempotencyKeyReused, an
+	// ErrConflict (the key used for another clothing of the same
+	// wardrobe), or ErrUnavailable.
 	AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error)
 	// GetClothing returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
 	// or ErrUnavailable.
@@ -262,13 +285,15 @@ type ClothingStore interface {
 	// ErrInvalidCursor or ErrUnavailable.
 	ListClothes(ctx context.Context, wardrobeID string, q ListQuery) (ddbkit.Page[Clothing], error)
 	// UpdateClothing applies patch to a clothing, ACTIVE or DELETED, and
-	// returns it as the write left it. It returns ErrInvalidArgument (an
+	// returns it as the write left it; a repeat (under an idempotency key
+	// too) applies it again. It returns ErrInvalidArgument (an
 	// empty patch included), ErrNotFound, ErrCorruptItem (the patch is
 	// then applied to an item that cannot be decoded) or ErrUnavailable.
 	UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error)
 	// DeleteClothing deletes a clothing logically: it becomes DELETED and
 	// moves to the DELETED listings. Deleting a DELETED clothing changes
-	// nothing and returns it as it is. It returns ErrInvalidArgument,
+	// nothing and returns it as it is, so does a repeat under an
+	// idempotency key. It returns ErrInvalidArgument,
 	// ErrNotFound, ErrCorruptItem or ErrUnavailable.
 	DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error)
 	// RestoreClothing makes a DELETED clothing ACTIVE again; restoring an
@@ -280,11 +305,12 @@ type ClothingStore interface {
 // TemplateStore stores templates (AP-09 to AP-13).
 type TemplateStore interface {
 	// AddTemplate stores a new ACTIVE template. Its clothes must be ACTIVE
-	// clothes of the wardrobe when it commits. It returns
-	// ErrInvalidArgument (naming the offending ClothingIDs entry),
-	// ErrNotFound if the wardrobe does not exist, ErrAlreadyExists (as
-	// AddClothing), ErrConflict (an idempotency key reused, within 10
-	// minutes, for another template of the wardrobe) or ErrUnavailable.
+	// clothes of the wardrobe when it commits. A repeat under the same
+	// idempotency key returns the template the first call added, as it is
+	// now. It returns ErrInvalidArgument (naming the offending ClothingIDs
+	// entry), ErrNotFound if the wardrobe does not exist, ErrAlreadyExists
+	// (as AddClothing), ErrIdempotencyKeyReused, an ErrConflict (the key
+	// used for another template of the wardrobe), or ErrUnavailable.
 	AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error)
 	// GetTemplate returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem
 	// or ErrUnavailable.
@@ -297,13 +323,15 @@ type TemplateStore interface {
 	ListTemplates(ctx context.Context, wardrobeID string, q ListQuery) (ddbkit.Page[TemplateSummary], error)
 	// UpdateTemplate applies patch, keeping the order of ClothingIDs, and
 	// returns the template it committed, without reading it again. A new
-	// list must name ACTIVE clothes of the wardrobe. It returns
+	// list must name ACTIVE clothes of the wardrobe. A repeat (under an
+	// idempotency key too) applies the patch again. It returns
 	// ErrInvalidArgument (an empty patch included), ErrNotFound,
-	// ErrCorruptItem, ErrConflict (the template kept changing under it, or
-	// an idempotency key reused for another patch) or ErrUnavailable.
+	// ErrCorruptItem, ErrConflict (the template kept changing under it;
+	// ErrIdempotencyKeyReused, the key used for another patch) or
+	// ErrUnavailable.
 	UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error)
 	// DeleteTemplate and RestoreTemplate behave as DeleteClothing and
-	// RestoreClothing do.
+	// RestoreClothing do, under an idempotency key too.
 	DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
 	// RestoreTemplate makes a DELETED template ACTIVE again.
 	RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error)
@@ -317,9 +345,12 @@ type HistoryStore interface {
 	// ErrInvalidArgument (bad input, or a clothing or template that is not
 	// ACTIVE in this wardrobe), ErrNotFound if the wardrobe does not exist,
 	// ErrCorruptItem (a worn item that cannot be decoded), ErrConflict
-	// when it kept losing races within its retry budget or its
-	// idempotency key was used for another history, or ErrUnavailable; on
-	// every error but ErrUnavailable nothing is written.
+	// when it kept losing races within its retry budget
+	// (ErrIdempotencyKeyReused when its idempotency key was used for
+	// another history), or ErrUnavailable; on every error but
+	// ErrUnavailable nothing is written. A repeat under the same
+	// idempotency key returns the history the first call added and counts
+	// no wear again; ErrNotFound if that history has been deleted since.
 	AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error)
 	// GetHistory returns a history with all its clothes (one GetItem and
 	// one BatchGetItem). It returns ErrInvalidArgument, ErrNotFound,
@@ -333,9 +364,12 @@ type HistoryStore interface {
 	// DeleteHistory deletes a history and takes its wear back from the
 	// counters and statistics it added to, in one transaction: a daily
 	// counter that reaches 0 is deleted, and a last worn day that loses
-	// its last wear moves to the next latest day ("" if none). It
+	// its last wear moves to the next latest day ("" if none). A repeat
+	// under the same idempotency key succeeds, as the first call did, and
+	// takes nothing back again (without a key it is ErrNotFound). It
 	// returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem, ErrConflict
-	// or ErrUnavailable. Its lookup of the next latest day skips daily
+	// (ErrIdempotencyKeyReused: the key used for another history) or
+	// ErrUnavailable. Its lookup of the next latest day skips daily
 	// counters at 0 (another writer's) with a filter whose pages evaluate
 	// at most Options.FilterBudget counters each (see the package doc).
 	DeleteHistory(ctx context.Context, wardrobeID, historyID string) error
@@ -351,8 +385,10 @@ type StatsStore interface {
 	// RecalculateStats rebuilds every clothing's and template's wear count
 	// and last worn day from its daily counters, repairs those that
 	// drifted, and reports them; items it cannot decode are reported in
-	// StatsReport.Skipped. It returns ErrInvalidArgument, ErrNotFound for
-	// an unknown wardrobe, ErrConflict or ErrUnavailable.
+	// StatsReport.Skipped. A repair is safe to repeat: a repeat under an
+	// idempotency key runs again, and reports what is left to repair. It
+	// returns ErrInvalidArgument, ErrNotFound for an unknown wardrobe,
+	// ErrConflict or ErrUnavailable.
 	RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -124,8 +125,9 @@ func testEndedContext(t *testing.T, newStore NewStore) {
 
 // testIdempotencyKey repeats transactional writes under one idempotency
 // key, as a client retrying a request does: a repeat with the same
-// arguments commits nothing more, and one with other arguments is refused
-// with ErrConflict.
+// arguments returns the first call's result and commits nothing more, and
+// one with other arguments is refused with ErrIdempotencyKeyReused (an
+// ErrConflict).
 func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore)
 	w := mustWardrobe(t, s, "w")
@@ -149,20 +151,21 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 		t.Fatalf("UpdateTemplate repeated with its key = %+v, want %+v and nothing written", again, first)
 	}
 	_, err = s.UpdateTemplate(key("update-1"), w.ID, tp.ID, wardrobe.TemplatePatch{ClothingIDs: ids(cs, 3)})
-	wantErr(t, "UpdateTemplate with a used key and other clothes", err, ddbkit.ErrConflict)
+	wantReused(t, "UpdateTemplate with a used key and other clothes", err)
 	if got := getTemplate(t, s, w.ID, tp.ID); fmt.Sprint(got) != fmt.Sprint(first) {
 		t.Fatalf("after a refused UpdateTemplate: %+v, want %+v", got, first)
 	}
 
-	// AddHistory makes a fresh ID every call: a repeat under the key is
-	// other writes, refused, and the wear is counted once.
+	// AddHistory makes a fresh ID every call: a repeat under the key
+	// returns the first history, and the wear is counted once.
 	in := wardrobe.NewHistory{Date: "20260105", TemplateID: tp.ID, ClothingIDs: ids(cs, 1, 2)}
 	h, err := s.AddHistory(key("wear-1"), w.ID, in)
 	if err != nil {
 		t.Fatalf("AddHistory: %v", err)
 	}
-	_, err = s.AddHistory(key("wear-1"), w.ID, in)
-	wantErr(t, "AddHistory repeated with its key", err, ddbkit.ErrConflict)
+	if again, err := s.AddHistory(key("wear-1"), w.ID, in); err != nil || !reflect.DeepEqual(again, h) {
+		t.Fatalf("AddHistory repeated with its key = %+v, %v; want the first call's %+v", again, err, h)
+	}
 	if hs := allHistory(t, s, w.ID); len(hs) != 1 || hs[0].ID != h.ID {
 		t.Fatalf("after AddHistory repeated with its key: histories %+v, want only %s", hs, h.ID)
 	}
@@ -174,25 +177,30 @@ func testIdempotencyKey(t *testing.T, newStore NewStore) {
 	if err != nil {
 		t.Fatalf("AddClothing under a key AddHistory used: %v", err)
 	}
-	_, err = s.AddClothing(key("wear-1"), w.ID, wardrobe.NewClothing{Name: "new"})
-	wantErr(t, "AddClothing repeated with its key", err, ddbkit.ErrConflict)
+	if again, err := s.AddClothing(key("wear-1"), w.ID, wardrobe.NewClothing{Name: "new"}); err != nil || again != c {
+		t.Fatalf("AddClothing repeated with its key = %+v, %v; want the first call's %+v", again, err, c)
+	}
 	if all, _ := walk(t, "ListClothes", 0, clothesFetch(t, s, w.ID, wardrobe.ListQuery{})); len(all) != 5 || all[4].ID != c.ID {
 		t.Fatalf("after AddClothing repeated with its key: %d clothes, want 5 ending with %s", len(all), c.ID)
 	}
-	_, err = s.AddTemplate(key("wear-1"), w.ID, wardrobe.NewTemplate{Name: "t2", ClothingIDs: ids(cs, 0)})
+	t2, err := s.AddTemplate(key("wear-1"), w.ID, wardrobe.NewTemplate{Name: "t2", ClothingIDs: ids(cs, 0)})
 	if err != nil {
 		t.Fatalf("AddTemplate under a key AddHistory used: %v", err)
 	}
-	_, err = s.AddTemplate(key("wear-1"), w.ID, wardrobe.NewTemplate{Name: "t2", ClothingIDs: ids(cs, 0)})
-	wantErr(t, "AddTemplate repeated with its key", err, ddbkit.ErrConflict)
+	if again, err := s.AddTemplate(key("wear-1"), w.ID, wardrobe.NewTemplate{Name: "t2", ClothingIDs: ids(cs, 0)}); err != nil || !reflect.DeepEqual(again, t2) {
+		t.Fatalf("AddTemplate repeated with its key = %+v, %v; want the first call's %+v", again, err, t2)
+	}
 
-	// DeleteHistory: the repeat finds the history gone, and takes nothing
-	// more back.
+	// DeleteHistory: the repeat succeeds, as the first call did, and takes
+	// nothing more back; without the key it finds the history gone.
 	h2 := mustHistory(t, s, w.ID, "20260103", "", ids(cs, 1)...)
 	if err := s.DeleteHistory(key("delete-1"), w.ID, h2.ID); err != nil {
 		t.Fatalf("DeleteHistory: %v", err)
 	}
-	wantErr(t, "DeleteHistory repeated with its key", s.DeleteHistory(key("delete-1"), w.ID, h2.ID), ddbkit.ErrNotFound)
+	if err := s.DeleteHistory(key("delete-1"), w.ID, h2.ID); err != nil {
+		t.Fatalf("DeleteHistory repeated with its key: %v, want the first call's success", err)
+	}
+	wantErr(t, "DeleteHistory repeated without a key", s.DeleteHistory(ctx(t), w.ID, h2.ID), ddbkit.ErrNotFound)
 	wantClothingStats(t, s, w.ID, cs[1].ID, 1, day(t, "20260105"))
 	wantDaily(t, s, w.ID, wardrobe.KindClothing, cs[1].ID, dw("20260105", 1))
 
