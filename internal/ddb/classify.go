@@ -44,9 +44,9 @@ func Classify(err error) error {
 	return &classified{kind: kind, why: why, err: err}
 }
 
-// KeyReused is the error of a write whose ClientRequestToken, made from a
-// caller's idempotency key, already committed other writes within
-// DynamoDB's 10-minute window. It matches ddbkit.ErrIdempotencyKeyReused
+// KeyReused is the error of a write under a caller's idempotency key that
+// the key's record (internal/backend's Keyed) or its ClientRequestToken
+// (within DynamoDB's 10-minute window) shows was used for other input. It matches ddbkit.ErrIdempotencyKeyReused
 // and so ddbkit.ErrConflict. Its text is
 // the same whoever reports it (DynamoDB's IdempotentParameterMismatch,
 // passed as cause and reachable with errors.As, or a memory store's
@@ -56,7 +56,7 @@ func KeyReused(cause error) error { return &keyReused{cause: cause} }
 type keyReused struct{ cause error }
 
 func (e *keyReused) Error() string {
-	return ddbkit.ErrIdempotencyKeyReused.Error() + " (different writes under the same key within DynamoDB's 10-minute window); use a new key for a new request"
+	return ddbkit.ErrIdempotencyKeyReused.Error() + "; use a new key for a new request"
 }
 
 func (e *keyReused) Is(target error) bool {
