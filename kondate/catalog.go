@@ -28,17 +28,17 @@ const (
 // snapshot of the creator's item as it was when published (see the
 // package doc), with the number of users who saved it.
 type CatalogEntry struct {
-	Kind        CatalogKind
-	ID          string // the recipe's or set's ID
-	CreatorID   string // the user who published it
-	Title       string
-	Tags        []string
-	Ingredients []Ingredient // recipes
-	Steps       []string     // recipes
-	Origin      string       // recipes
-	Items       []SetItem    // sets
-	SavedCount  int64
-	CreatedAt   time.Time // when it was published: the catalog's "newest" order
+	Kind        CatalogKind  `json:"entityType"`
+	ID          string       `json:"id"`        // the recipe's or set's ID
+	CreatorID   string       `json:"creatorId"` // the user who published it
+	Title       string       `json:"title"`
+	Tags        []string     `json:"tags,omitempty"`
+	Ingredients []Ingredient `json:"ingredients,omitempty"` // recipes
+	Steps       []string     `json:"steps,omitempty"`       // recipes
+	Origin      string       `json:"origin,omitempty"`      // recipes
+	Items       []SetItem    `json:"items,omitempty"`       // sets
+	SavedCount  int64        `json:"savedCount"`
+	CreatedAt   time.Time    `json:"createdAt"` // when it was published: the catalog's "newest" order
 }
 
 // CatalogQuery selects and pages a catalog list; like the other domains'
@@ -59,22 +59,22 @@ type CatalogPageOptions = CatalogQuery
 
 // SavedEntry is a catalog entry a user saved, the SAVED#<kind>#<id> item.
 type SavedEntry struct {
-	UserID    string
-	Kind      CatalogKind
-	ID        string
-	CreatorID string
-	Title     string // the entry's title when it was saved
-	SavedAt   time.Time
+	UserID    string      `json:"userId"`
+	Kind      CatalogKind `json:"entityType"`
+	ID        string      `json:"id"`
+	CreatorID string      `json:"creatorId"`
+	Title     string      `json:"title"` // the entry's title when it was saved
+	SavedAt   time.Time   `json:"savedAt"`
 }
 
 // PopularityDrift is a catalog entry whose stored savedCount differed from
 // the number of its saved items RecalculatePopularity counted. It fixed
 // the count if Counted > Stored, or if Options.SavesIndexed is set.
 type PopularityDrift struct {
-	Kind    CatalogKind
-	ID      string
-	Stored  int64 // savedCount before the fix
-	Counted int64 // saved items counted, now stored
+	Kind    CatalogKind `json:"entityType"`
+	ID      string      `json:"id"`
+	Stored  int64       `json:"stored"`  // savedCount before the fix
+	Counted int64       `json:"counted"` // saved items counted, now stored
 }
 
 // PopularityReport is what RecalculatePopularity checked, repaired and

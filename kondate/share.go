@@ -15,16 +15,16 @@ import (
 // item (section 4.3). Its ID is its own, random and unguessable (see the
 // package doc), never the target's.
 type ShareLink struct {
-	ID         string
-	TargetType CatalogKind
-	TargetID   string
-	AuthorName string // shown with the shared item
-	SourceURL  string // where the item came from, if anywhere
+	ID         string      `json:"id"`
+	TargetType CatalogKind `json:"targetType"`
+	TargetID   string      `json:"targetId"`
+	AuthorName string      `json:"authorName,omitempty"` // shown with the shared item
+	SourceURL  string      `json:"sourceUrl,omitempty"`  // where the item came from, if anywhere
 	// CreatedBy is the user who made the link, who alone may delete it.
 	// The seed's app writes none: such a link belongs to its target's
 	// owner (see DeleteShareLink).
-	CreatedBy string
-	CreatedAt time.Time
+	CreatedBy string    `json:"createdBy,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // NewShareLink is the input of CreateShareLink.
@@ -39,10 +39,10 @@ type NewShareLink struct {
 // when the target is published, else, when the link's creator owns it, the
 // creator's own recipe or set.
 type ShareTarget struct {
-	Link   ShareLink
-	Entry  *CatalogEntry // the public entry, if published
-	Recipe *Recipe       // the creator's recipe, if not published
-	Set    *Set          // the creator's set, if not published
+	Link   ShareLink     `json:"link"`
+	Entry  *CatalogEntry `json:"entry,omitempty"`  // the public entry, if published
+	Recipe *Recipe       `json:"recipe,omitempty"` // the creator's recipe, if not published
+	Set    *Set          `json:"set,omitempty"`    // the creator's set, if not published
 }
 
 // ShareStore stores share links.
