@@ -357,19 +357,21 @@ type PushToken struct {
 // context ended first (the error then also matches context.Canceled or
 // context.DeadlineExceeded). Every error matches exactly one ddbkit
 // sentinel. Bad input is refused with ErrInvalidArgument (a
-// *ddbkit.ValidationError naming the field) before any call, so nothing is
-// written. Gets return ErrCorruptItem when the stored item cannot be
+// *ddbkit.ValidationError naming the field) before any write (under an
+// idempotency key, after the one GetItem of the key's record), so nothing
+// is written. Gets return ErrCorruptItem when the stored item cannot be
 // decoded; listings leave such items out and report them in Page.Skipped.
 // Listings return ErrInvalidArgument for a bad limit (or a CursorSecret of
 // 1 to 15 bytes) and ErrInvalidCursor for a cursor they did not issue, and
 // cost one Query per page (a catalog list filtered by a tag: up to its
 // FilterBudget). Creates return ErrAlreadyExists whenever an item is at
 // the new key that this call did not write (the ID generator repeated an
-// ID), however alike the two items are; a repeat under the same
-// idempotency key (ddbkit.WithIdempotencyKey) with the same item replays
-// the first call, and one with another item is ErrConflict. An item over
-// DynamoDB's 400 KB is ErrInvalidArgument naming the field (see the
-// package doc).
+// ID), however alike the two items are. An item over DynamoDB's 400 KB
+// is ErrInvalidArgument naming the field (see the package doc).
+//
+// Every write method honours an idempotency key
+// (ddbkit.WithIdempotencyKey): see "Retries and idempotency keys" in the
+// package doc for what a repeat under the same key returns.
 
 // ProfileStore stores profiles.
 type ProfileStore interface {
@@ -441,8 +443,7 @@ type PlanStore interface {
 	// ApplySet copies the set's ID, title and items into the plan and
 	// stamps AppliedAt, in one transaction with the check that the set
 	// is still the one read. It returns ErrNotFound if there is no such
-	// set, and ErrConflict if the set kept changing through the retries
-	// or the call repeats an idempotency key that committed other writes.
+	// set, and ErrConflict if the set kept changing through the retries.
 	ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (Plan, error)
 	// PromoteNextPlan makes the next plan the current one, in one
 	// transaction: the current plan is replaced by the next one, and the
