@@ -496,7 +496,8 @@
 // # Errors
 //
 // Every error matches exactly one ddbkit sentinel. Bad input is refused
-// with ErrInvalidArgument before any call, on both stores alike:
+// with ErrInvalidArgument before any write (under an idempotency key,
+// after the GetItem of the key's record), on both stores alike:
 //
 //   - Item size: every item an operation writes is checked against
 //     DynamoDB's 400 KB (ddb.CheckItemSize) in the code both stores share,
