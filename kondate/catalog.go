@@ -28,17 +28,17 @@ const (
 // snapshot of the creator's item as it was when published (see the
 // package doc), with the number of users who saved it.
 type CatalogEntry struct {
-	Kind        CatalogKind
-	ID          string // the recipe's or set's ID
-	CreatorID   string // the user who published it
-	Title       string
-	Tags        []string
-	Ingredients []Ingredient // recipes
-	Steps       []string     // recipes
-	Origin      string       // recipes
-	Items       []SetItem    // sets
-	SavedCount  int64
-	CreatedAt   time.Time // when it was published: the catalog's "newest" order
+	Kind        CatalogKind  `json:"entityType"`
+	ID          string       `json:"id"`        // the recipe's or set's ID
+	CreatorID   string       `json:"creatorId"` // the user who published it
+	Title       string       `json:"title"`
+	Tags        []string     `json:"tags,omitempty"`
+	Ingredients []Ingredient `json:"ingredients,omitempty"` // recipes
+	Steps       []string     `json:"steps,omitempty"`       // recipes
+	Origin      string       `json:"origin,omitempty"`      // recipes
+	Items       []SetItem    `json:"items,omitempty"`       // sets
+	SavedCount  int64        `json:"savedCount"`
+	CreatedAt   time.Time    `json:"createdAt"` // when it was published: the catalog's "newest" order
 }
 
 // CatalogQuery selects and pages a catalog list; like the other domains'
@@ -59,22 +59,22 @@ type CatalogPageOptions = CatalogQuery
 
 // SavedEntry is a catalog entry a user saved, the SAVED#<kind>#<id> item.
 type SavedEntry struct {
-	UserID    string
-	Kind      CatalogKind
-	ID        string
-	CreatorID string
-	Title     string // the entry's title when it was saved
-	SavedAt   time.Time
+	UserID    string      `json:"userId"`
+	Kind      CatalogKind `json:"entityType"`
+	ID        string      `json:"id"`
+	CreatorID string      `json:"creatorId"`
+	Title     string      `json:"title"` // the entry's title when it was saved
+	SavedAt   time.Time   `json:"savedAt"`
 }
 
 // PopularityDrift is a catalog entry whose stored savedCount differed from
 // the number of its saved items RecalculatePopularity counted. It fixed
 // the count if Counted > Stored, or if Options.SavesIndexed is set.
 type PopularityDrift struct {
-	Kind    CatalogKind
-	ID      string
-	Stored  int64 // savedCount before the fix
-	Counted int64 // saved items counted, now stored
+	Kind    CatalogKind `json:"entityType"`
+	ID      string      `json:"id"`
+	Stored  int64       `json:"stored"`  // savedCount before the fix
+	Counted int64       `json:"counted"` // saved items counted, now stored
 }
 
 // PopularityReport is what RecalculatePopularity checked, repaired and
@@ -334,71 +334,75 @@ const (
 
 // Publish implements CatalogStore.Publish, which documents its errors.
 func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error) {
-	const op = "publish"
-	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
-		return CatalogEntry{}, wrap(op, err)
-	}
-	if err := c.shardedIndex(); err != nil {
-		return CatalogEntry{}, wrap(op, err)
-	}
-	ownerKey := key(userID, ownerSK(kind, id))
-	notFound := errNotFound(strings.ToLower(string(kind)), userID, id)
-	var e CatalogEntry
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		src, err := c.b.Get(ctx, c.t, ownerKey)
-		if err != nil {
-			return err
+	k := keying(c, "publish", userPK(userID), []any{kind, id}, decodeCatalog, errNotInCatalog(kind, id))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (CatalogEntry, error) {
+		const op = "publish"
+		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+			return CatalogEntry{}, wrap(op, err)
 		}
-		if src == nil {
-			return notFound
+		if err := c.shardedIndex(); err != nil {
+			return CatalogEntry{}, wrap(op, err)
 		}
-		if at, ok := backend.Str(src, attrPublishedAt); ok {
-			return fmt.Errorf("%s %q of user %q: %w: published at %s", strings.ToLower(string(kind)), id, userID, ddbkit.ErrAlreadyExists, at)
-		}
-		if err := c.publishedElsewhere(ctx, kind, id); err != nil {
-			return err
-		}
-		now := c.o.now()
-		e = CatalogEntry{Kind: kind, ID: id, CreatorID: userID, CreatedAt: now}
-		if kind == KindSet {
-			s, err := decodeSet(c.t, src)
+		ownerKey := key(userID, ownerSK(kind, id))
+		notFound := errNotFound(strings.ToLower(string(kind)), userID, id)
+		var e CatalogEntry
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			src, err := c.b.Get(ctx, c.t, ownerKey)
 			if err != nil {
 				return err
 			}
-			e.Title, e.Tags, e.Items = s.Title, s.Tags, s.Items
-		} else {
-			r, err := decodeRecipe(c.t, src)
-			if err != nil {
-				return err
-			}
-			e.Title, e.Tags, e.Ingredients, e.Steps, e.Origin = r.Title, r.Tags, r.Ingredients, r.Steps, r.Origin
-		}
-		cat, cp, err := entryItems(e, c.catalogPK(kind, id))
-		if err != nil {
-			return err
-		}
-		owner := maps.Clone(src)
-		owner[attrPublishedAt] = ddb.S(ts(now))
-		err = c.tx(ctx, r, catalogSize, []backend.Write{
-			backend.Replace(labelSource, c.t, owner, scalars(src)),
-			backend.PutNew(labelCatalog, c.t, cat),
-			backend.PutNew(labelCopy, c.t, cp),
-		})
-		if old, ok := backend.Failed(err, labelSource); ok {
-			if old == nil {
+			if src == nil {
 				return notFound
 			}
-			return backend.Changed("%s %q changed while it was being published", strings.ToLower(string(kind)), id)
+			if at, ok := backend.Str(src, attrPublishedAt); ok {
+				return fmt.Errorf("%s %q of user %q: %w: published at %s", strings.ToLower(string(kind)), id, userID, ddbkit.ErrAlreadyExists, at)
+			}
+			if err := c.publishedElsewhere(ctx, kind, id); err != nil {
+				return err
+			}
+			now := c.o.now()
+			e = CatalogEntry{Kind: kind, ID: id, CreatorID: userID, CreatedAt: now}
+			if kind == KindSet {
+				s, err := decodeSet(c.t, src)
+				if err != nil {
+					return err
+				}
+				e.Title, e.Tags, e.Items = s.Title, s.Tags, s.Items
+			} else {
+				r, err := decodeRecipe(c.t, src)
+				if err != nil {
+					return err
+				}
+				e.Title, e.Tags, e.Ingredients, e.Steps, e.Origin = r.Title, r.Tags, r.Ingredients, r.Steps, r.Origin
+			}
+			cat, cp, err := entryItems(e, c.catalogPK(kind, id))
+			if err != nil {
+				return err
+			}
+			owner := maps.Clone(src)
+			owner[attrPublishedAt] = ddb.S(ts(now))
+			err = c.tx(ctx, r, catalogSize, []backend.Write{
+				backend.PutNew(labelCatalog, c.t, cat), // first: the item a keyed repeat replays
+				backend.PutNew(labelCopy, c.t, cp),
+				backend.Replace(labelSource, c.t, owner, scalars(src)),
+			})
+			if old, ok := backend.Failed(err, labelSource); ok {
+				if old == nil {
+					return notFound
+				}
+				return backend.Changed("%s %q changed while it was being published", strings.ToLower(string(kind)), id)
+			}
+			if _, ok := backend.Failed(err, ""); ok {
+				return backend.Changed("%s %q was published at %s already", strings.ToLower(string(kind)), id, ts(now))
+			}
+			return err
+		})
+		if err != nil {
+			return CatalogEntry{}, wrap(op, err)
 		}
-		if _, ok := backend.Failed(err, ""); ok {
-			return backend.Changed("%s %q was published at %s already", strings.ToLower(string(kind)), id, ts(now))
-		}
-		return err
+		return e, nil
 	})
-	if err != nil {
-		return CatalogEntry{}, wrap(op, err)
-	}
-	return e, nil
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // publishedElsewhere refuses to publish an entry the catalog holds though
@@ -454,88 +458,92 @@ func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.
 
 // Unpublish implements CatalogStore.Unpublish, which documents its errors.
 func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error {
-	const op = "unpublish"
-	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
-		return wrap(op, err)
-	}
-	if err := c.shardedIndex(); err != nil {
-		return wrap(op, err)
-	}
-	ownerKey := key(userID, ownerSK(kind, id))
-	notFound := fmt.Errorf("%s %q of user %q in the catalog: %w", strings.ToLower(string(kind)), id, userID, ddbkit.ErrNotFound)
-	// gone: the user's item is marked published, but no catalog item is
-	// at the key the mark gives (another writer deleted it, or wrote it
-	// under another time format): the entry is then looked up by ID, and
-	// if there is none, the mark alone is cleared.
-	gone := false
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		src, err := c.b.Get(ctx, c.t, ownerKey)
-		if err != nil {
-			return err
+	k := keying[struct{}](c, "unpublish", userPK(userID), []any{kind, id}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		const op = "unpublish"
+		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+			return wrap(op, err)
 		}
-		var at time.Time
-		s, marked := backend.Str(src, attrPublishedAt)
-		if marked {
-			if at, err = keys.ParseTime(s); err != nil {
-				return ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
-			}
+		if err := c.shardedIndex(); err != nil {
+			return wrap(op, err)
 		}
-		// cat is the catalog item's key, none when there is none to delete.
-		var cat *itemKey
-		if marked && !gone {
-			k := c.catalogKeyAt(kind, at, id)
-			cat = &k
-		} else {
-			// The user's item is gone, or another writer published it, or
-			// the mark's key is gone: the entry is found by ID, and must
-			// be the user's.
-			item, err := c.publicEntry(ctx, kind, id)
+		ownerKey := key(userID, ownerSK(kind, id))
+		notFound := fmt.Errorf("%s %q of user %q in the catalog: %w", strings.ToLower(string(kind)), id, userID, ddbkit.ErrNotFound)
+		// gone: the user's item is marked published, but no catalog item is
+		// at the key the mark gives (another writer deleted it, or wrote it
+		// under another time format): the entry is then looked up by ID, and
+		// if there is none, the mark alone is cleared.
+		gone := false
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			src, err := c.b.Get(ctx, c.t, ownerKey)
 			if err != nil {
 				return err
 			}
-			if item != nil {
-				e, err := decodeCatalog(c.t, item)
+			var at time.Time
+			s, marked := backend.Str(src, attrPublishedAt)
+			if marked {
+				if at, err = keys.ParseTime(s); err != nil {
+					return ddb.Corrupt(c.t, src, attrPublishedAt, "want an ISO 8601 time, got %q", s)
+				}
+			}
+			// cat is the catalog item's key, none when there is none to delete.
+			var cat *itemKey
+			if marked && !gone {
+				k := c.catalogKeyAt(kind, at, id)
+				cat = &k
+			} else {
+				// The user's item is gone, or another writer published it, or
+				// the mark's key is gone: the entry is found by ID, and must
+				// be the user's.
+				item, err := c.publicEntry(ctx, kind, id)
 				if err != nil {
 					return err
 				}
-				if e.CreatorID == userID {
-					k := backend.KeyOf(c.t, item)
-					cat = &k
+				if item != nil {
+					e, err := decodeCatalog(c.t, item)
+					if err != nil {
+						return err
+					}
+					if e.CreatorID == userID {
+						k := backend.KeyOf(c.t, item)
+						cat = &k
+					}
+				}
+				if cat == nil && !marked {
+					return notFound
 				}
 			}
-			if cat == nil && !marked {
+			copyKey := creatorCopyKey(userID, kind, at, id)
+			if cat != nil {
+				copyKey = copyKeyOf(userID, kind, *cat)
+			}
+			// The copy goes whether or not it is there: an entry whose copy
+			// another writer lost must still be unpublished.
+			ws := []backend.Write{backend.Remove(labelCopy, c.t, copyKey)}
+			if cat != nil {
+				ws = append(ws, backend.Delete(labelCatalog, c.t, *cat, nil))
+			}
+			if src != nil {
+				owner := maps.Clone(src)
+				delete(owner, attrPublishedAt)
+				ws = append(ws, backend.Replace(labelSource, c.t, owner, scalars(src)))
+			}
+			err = c.tx(ctx, r, catalogSize, ws)
+			if old, ok := backend.Failed(err, labelSource); ok && old != nil {
+				return backend.Changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
+			}
+			if old, ok := backend.Failed(err, labelCatalog); ok && old == nil && marked && !gone {
+				gone = true
+				return backend.Changed("catalog %s %q is gone; clearing publishedAt", strings.ToLower(string(kind)), id)
+			}
+			if _, ok := backend.Failed(err, ""); ok {
 				return notFound
 			}
-		}
-		copyKey := creatorCopyKey(userID, kind, at, id)
-		if cat != nil {
-			copyKey = copyKeyOf(userID, kind, *cat)
-		}
-		// The copy goes whether or not it is there: an entry whose copy
-		// another writer lost must still be unpublished.
-		ws := []backend.Write{backend.Remove(labelCopy, c.t, copyKey)}
-		if cat != nil {
-			ws = append(ws, backend.Delete(labelCatalog, c.t, *cat, nil))
-		}
-		if src != nil {
-			owner := maps.Clone(src)
-			delete(owner, attrPublishedAt)
-			ws = append(ws, backend.Replace(labelSource, c.t, owner, scalars(src)))
-		}
-		err = c.tx(ctx, r, catalogSize, ws)
-		if old, ok := backend.Failed(err, labelSource); ok && old != nil {
-			return backend.Changed("%s %q changed while it was being unpublished", strings.ToLower(string(kind)), id)
-		}
-		if old, ok := backend.Failed(err, labelCatalog); ok && old == nil && marked && !gone {
-			gone = true
-			return backend.Changed("catalog %s %q is gone; clearing publishedAt", strings.ToLower(string(kind)), id)
-		}
-		if _, ok := backend.Failed(err, ""); ok {
-			return notFound
-		}
-		return err
-	})
-	return wrap(op, err)
+			return err
+		})
+		return wrap(op, err)
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // GetCatalogEntry implements CatalogStore.GetCatalogEntry, which documents its errors.
@@ -667,94 +675,102 @@ func countedEntry(t ddb.Table, cat ddb.Item, e CatalogEntry, n int64) ([]backend
 
 // SaveCatalogEntry implements CatalogStore.SaveCatalogEntry, which documents its errors.
 func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (SavedEntry, error) {
-	const op = "save catalog entry"
-	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
-		return SavedEntry{}, wrap(op, err)
-	}
-	var saved ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		cat, err := c.publicEntry(ctx, kind, id)
-		if err != nil {
-			return err
+	k := keying[SavedEntry](c, "save catalog entry", userPK(userID), []any{kind, id}, nil, nil)
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (SavedEntry, error) {
+		const op = "save catalog entry"
+		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+			return SavedEntry{}, wrap(op, err)
 		}
-		if cat == nil {
-			return errNotInCatalog(kind, id)
-		}
-		e, err := decodeCatalog(c.t, cat)
-		if err != nil {
-			return err
-		}
-		saved, err = marshal(savedItem{keyAttrs: keyAttrs{userPK(userID), savedSK(kind, id)},
-			gsi1Attrs:  gsi1Attrs{gsi1PK(string(kind), id), gsi1Saved + userID},
-			EntityType: string(kind), CreatorID: e.CreatorID, Title: e.Title, SavedAt: ts(c.o.now())})
-		if err != nil {
-			return err
-		}
-		ws, err := countedEntry(c.t, cat, e, e.SavedCount+1)
-		if err != nil {
-			return err
-		}
-		err = c.tx(ctx, r, catalogSize, append([]backend.Write{backend.PutNew(labelSaved, c.t, saved)}, ws...))
-		if old, ok := backend.Failed(err, labelSaved); ok {
-			saved = old // saved already: nothing changes
-			return nil
-		}
-		if old, ok := backend.Failed(err, ""); ok {
-			if old == nil {
+		var saved ddb.Item
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			cat, err := c.publicEntry(ctx, kind, id)
+			if err != nil {
+				return err
+			}
+			if cat == nil {
 				return errNotInCatalog(kind, id)
 			}
-			return backend.Changed("catalog %s %q changed while it was being saved", strings.ToLower(string(kind)), id)
-		}
-		return err
-	})
-	if err != nil {
-		return SavedEntry{}, wrap(op, err)
-	}
-	s, err := decodeSaved(c.t, saved)
-	return s, wrap(op, err)
-}
-
-// UnsaveCatalogEntry implements CatalogStore.UnsaveCatalogEntry, which documents its errors.
-func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) error {
-	const op = "unsave catalog entry"
-	if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
-		return wrap(op, err)
-	}
-	if err := c.o.index(indexGSI1); err != nil {
-		return wrap(op, err)
-	}
-	sk := key(userID, savedSK(kind, id))
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		saved, err := c.b.Get(ctx, c.t, sk)
-		if err != nil || saved == nil {
-			return err // not saved: nothing to do
-		}
-		ws := []backend.Write{backend.Delete(labelSaved, c.t, sk, scalars(saved))}
-		cat, err := c.publicEntry(ctx, kind, id)
-		if err != nil {
-			return err
-		}
-		if cat != nil {
 			e, err := decodeCatalog(c.t, cat)
 			if err != nil {
 				return err
 			}
-			more, err := countedEntry(c.t, cat, e, max(e.SavedCount-1, 0))
+			saved, err = marshal(savedItem{keyAttrs: keyAttrs{userPK(userID), savedSK(kind, id)},
+				gsi1Attrs:  gsi1Attrs{gsi1PK(string(kind), id), gsi1Saved + userID},
+				EntityType: string(kind), CreatorID: e.CreatorID, Title: e.Title, SavedAt: ts(c.o.now())})
 			if err != nil {
 				return err
 			}
-			ws = append(ws, more...)
+			ws, err := countedEntry(c.t, cat, e, e.SavedCount+1)
+			if err != nil {
+				return err
+			}
+			err = c.tx(ctx, r, catalogSize, append([]backend.Write{backend.PutNew(labelSaved, c.t, saved)}, ws...))
+			if old, ok := backend.Failed(err, labelSaved); ok {
+				saved = old // saved already: nothing changes
+				return nil
+			}
+			if old, ok := backend.Failed(err, ""); ok {
+				if old == nil {
+					return errNotInCatalog(kind, id)
+				}
+				return backend.Changed("catalog %s %q changed while it was being saved", strings.ToLower(string(kind)), id)
+			}
+			return err
+		})
+		if err != nil {
+			return SavedEntry{}, wrap(op, err)
 		}
-		err = c.tx(ctx, r, catalogSize, ws)
-		if old, ok := backend.Failed(err, labelSaved); ok && old == nil {
-			return nil // unsaved meanwhile
-		}
-		if _, ok := backend.Failed(err, ""); ok {
-			return backend.Changed("catalog %s %q changed while it was being unsaved", strings.ToLower(string(kind)), id)
-		}
-		return err
+		s, err := decodeSaved(c.t, saved)
+		return s, wrap(op, err)
 	})
-	return wrap(op, err)
+	return v, wrapOnce(k.Scope.Op, err)
+}
+
+// UnsaveCatalogEntry implements CatalogStore.UnsaveCatalogEntry, which documents its errors.
+func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) error {
+	k := keying[struct{}](c, "unsave catalog entry", userPK(userID), []any{kind, id}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		const op = "unsave catalog entry"
+		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
+			return wrap(op, err)
+		}
+		if err := c.o.index(indexGSI1); err != nil {
+			return wrap(op, err)
+		}
+		sk := key(userID, savedSK(kind, id))
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			saved, err := c.b.Get(ctx, c.t, sk)
+			if err != nil || saved == nil {
+				return err // not saved: nothing to do
+			}
+			ws := []backend.Write{backend.Delete(labelSaved, c.t, sk, scalars(saved))}
+			cat, err := c.publicEntry(ctx, kind, id)
+			if err != nil {
+				return err
+			}
+			if cat != nil {
+				e, err := decodeCatalog(c.t, cat)
+				if err != nil {
+					return err
+				}
+				more, err := countedEntry(c.t, cat, e, max(e.SavedCount-1, 0))
+				if err != nil {
+					return err
+				}
+				ws = append(ws, more...)
+			}
+			err = c.tx(ctx, r, catalogSize, ws)
+			if old, ok := backend.Failed(err, labelSaved); ok && old == nil {
+				return nil // unsaved meanwhile
+			}
+			if _, ok := backend.Failed(err, ""); ok {
+				return backend.Changed("catalog %s %q changed while it was being unsaved", strings.ToLower(string(kind)), id)
+			}
+			return err
+		})
+		return wrap(op, err)
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // ListSaved implements CatalogStore.ListSaved, which documents its errors.
@@ -768,6 +784,19 @@ func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, o
 
 // RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.
 func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error) {
+	// Keyed returns no result with an error: rep keeps the report so far.
+	var rep PopularityReport
+	k := keying[PopularityReport](c, "recalculate popularity", catalogPrefix+string(kind), nil, nil, nil)
+	_, err := backend.Keyed(ctx, k, func(ctx context.Context) (PopularityReport, error) {
+		r, err := c.recalculatePopularity(ctx, kind)
+		rep = r
+		return r, err
+	})
+	return rep, wrapOnce(k.Scope.Op, err)
+}
+
+// recalculatePopularity is RecalculatePopularity without its idempotency key.
+func (c *core) recalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error) {
 	const op = "recalculate popularity"
 	if err := check(c.shards, func(v *validator) { v.kind(kind) }); err != nil {
 		return PopularityReport{}, wrap(op, err)

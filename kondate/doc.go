@@ -496,7 +496,8 @@
 // # Errors
 //
 // Every error matches exactly one ddbkit sentinel. Bad input is refused
-// with ErrInvalidArgument before any call, on both stores alike:
+// with ErrInvalidArgument before any write (under an idempotency key,
+// after the GetItem of the key's record), on both stores alike:
 //
 //   - Item size: every item an operation writes is checked against
 //     DynamoDB's 400 KB (ddb.CheckItemSize) in the code both stores share,
@@ -535,13 +536,41 @@
 // ddbkit.WithIdempotencyKey the token comes from the caller's key, scoped
 // to the table, the operation and the user's
 // partition (USER#<userId>; RecalculatePopularity, which has no user,
-// scopes each entry's recount to the entry): the same key sent by two
-// users, for two operations or on two tables makes unrelated tokens. A
-// repeated call under the same key that would write something else (a
-// later appliedAt, a create's fresh ID) fails with ErrConflict, within
-// DynamoDB's 10-minute window (DynamoDB Local keeps tokens as long as it
-// runs); one that would write the very same succeeds without writing
-// again. The memory store keeps the same promise with the same tokens.
+// scopes each entry's recount to the entry, and its record to
+// CATALOG#<kind>): the same key sent by two users, for two operations or
+// on two tables makes unrelated tokens.
+//
+// A key also makes a record (see "Other writers"), written in the same
+// transaction as the method's first write, or right after a write that is
+// no transaction: a repeat with the same key and arguments within
+// ddbkit.IdempotencyWindow (24 hours), from any process, finds it and
+// returns the first call's result without writing:
+//   - creates (CreateRecipe, CreateSet, Add*, RecordPurchase,
+//     CreateShareLink), updates (Update*, Set*), ApplySet,
+//     PromoteNextPlan, DeleteFridgeItem, RestoreFridgeItem and Publish
+//     return the first call's result, read back from the item it wrote
+//     (as it is now: a later edit shows), or the method's ErrNotFound if
+//     that item is gone since (deleted, restored, unpublished);
+//   - the writes whose repeat is a no-op by itself (SaveCatalogEntry,
+//     UnsaveCatalogEntry, CompleteShoppingItem, MarkNotificationRead,
+//     RegisterPushToken, the deletes, Unpublish, RecalculatePopularity)
+//     run again without the key, and return what they return without one
+//     (the first save, the first CompletedAt or ReadAt, ErrNotFound for a
+//     delete).
+//
+// The same key with other arguments is ddbkit.ErrIdempotencyKeyReused
+// (which matches ErrConflict) and writes nothing; past the window, the
+// key is a new request. So a POST /v1/recipes retried after a
+// timeout with its Idempotency-Key header gets the first recipe, with its
+// ID (see Example_idempotencyKey). Each method's first write is the item
+// it returns, which the record refers to. The cost: under a key, a write
+// makes one more strongly consistent GetItem (the record), and its first
+// transaction carries one more item (a keyed create is a two-item
+// transaction); an update or a delete, which is no transaction, makes one
+// more conditional PutItem. In the moment between such a write and its
+// record, a repeat finds no record and runs again, as without a key. The
+// memory store keeps the same records, and times the windows with
+// Options.Clock.
 //
 // Creates are one-item transactions (ddb.PutNew) with such a token: a
 // create succeeds only when this call wrote the item. A retry after a
@@ -601,4 +630,12 @@
 //     item, because the transactions that move or copy them condition on
 //     the scalar attributes read; a change to a list alone, without it,
 //     is not detected.
+//
+// ddbkit adds one kind of item to the seed's layout, for writes made under
+// an idempotency key only: the key's record, PK = SK =
+// IDEMPOTENCY#<32 hex> (the scoped token), with fingerprint (SHA-256 of
+// the operation and its arguments), refPK and refSK (the key of the item
+// the operation returns) and ttl (epoch seconds, 24 hours on: the table's
+// TTL attribute, so DynamoDB deletes it once expired). Other writers
+// ignore it, and no listing of the package reads it; a Scan sees it.
 package kondate

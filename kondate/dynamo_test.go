@@ -310,3 +310,27 @@ func TestCursorSecret(t *testing.T) {
 		})
 	}
 }
+
+// TestIdempotencyKeyOtherProcess: a create repeated under its key by
+// another store on the same table (another process, with IDs of its own)
+// returns the first call's recipe, and writes none. (Past the key's window
+// it would be a new request; DynamoDB Local keeps a ClientRequestToken for
+// as long as it runs, so that is tested on the memory store only.)
+func TestIdempotencyKeyOtherProcess(t *testing.T) {
+	first, c, name := newDynamo(t, nil)
+	second := kondate.NewDynamoStore(c, func(o *kondate.Options) { o.TableName = name })
+	ctx := ddbkit.WithIdempotencyKey(t.Context(), fmt.Sprintf("%s %d", t.Name(), time.Now().UnixNano()))
+	in := kondate.NewRecipe{Title: "麻婆豆腐", Steps: []string{"切る"}}
+	r, err := first.CreateRecipe(ctx, "u_01", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := second.CreateRecipe(ctx, "u_01", in)
+	if err != nil || fmtv(again) != fmtv(r) {
+		t.Fatalf("repeat from another store = %+v, %v; want the first call's %+v", again, err, r)
+	}
+	page, err := second.ListRecipes(t.Context(), "u_01", ddbkit.PageOptions{})
+	if err != nil || len(page.Items) != 1 {
+		t.Fatalf("recipes after the repeat: %d, %v; want 1", len(page.Items), err)
+	}
+}

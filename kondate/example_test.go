@@ -2,8 +2,12 @@ package kondate_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -109,8 +113,8 @@ func ExampleMemoryStore_DeleteFridgeItem() {
 }
 
 // A request that the caller repeats (its client timed out, say) under the
-// same idempotency key never applies the write twice: the repeat, which
-// would write a later AppliedAt, fails with ErrConflict and changes
+// same idempotency key never applies the write twice: the repeat returns
+// the first call's plan, applied at the first call's time, and writes
 // nothing. A new request takes a new key.
 func ExampleMemoryStore_ApplySet_idempotencyKey() {
 	ctx := context.Background()
@@ -122,8 +126,8 @@ func ExampleMemoryStore_ApplySet_idempotencyKey() {
 	p, err := s.ApplySet(req1, user, kondate.PlanNext, set.ID)
 	fmt.Println("applied at", p.AppliedAt.Format(time.RFC3339), err)
 
-	_, err = s.ApplySet(req1, user, kondate.PlanNext, set.ID)
-	fmt.Println("repeat:", errors.Is(err, ddbkit.ErrConflict))
+	p, err = s.ApplySet(req1, user, kondate.PlanNext, set.ID)
+	fmt.Println("repeat: applied at", p.AppliedAt.Format(time.RFC3339), err)
 	p, _ = s.GetPlan(ctx, user, kondate.PlanNext)
 	fmt.Println("still applied at", p.AppliedAt.Format(time.RFC3339))
 
@@ -131,9 +135,74 @@ func ExampleMemoryStore_ApplySet_idempotencyKey() {
 	fmt.Println("new request: applied at", p.AppliedAt.Format(time.RFC3339), err)
 	// Output:
 	// applied at 2026-02-09T10:00:02Z <nil>
-	// repeat: true
+	// repeat: applied at 2026-02-09T10:00:02Z <nil>
 	// still applied at 2026-02-09T10:00:02Z
-	// new request: applied at 2026-02-09T10:00:04Z <nil>
+	// new request: applied at 2026-02-09T10:00:06Z <nil>
+}
+
+// An HTTP API passes the request's Idempotency-Key header to the store
+// (ddbkit.WithIdempotencyKey): a client that retries POST /v1/recipes
+// after a timeout gets the first call's recipe, with its ID, and no second
+// recipe; a key reused for another body is 422 Unprocessable Entity.
+func Example_idempotencyKey() {
+	s := kondate.NewMemoryStore(stepClock)
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/recipes", func(w http.ResponseWriter, r *http.Request) {
+		var in kondate.NewRecipe
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		ctx := ddbkit.WithIdempotencyKey(r.Context(), r.Header.Get("Idempotency-Key"))
+		const user = "u_01" // in a real API, the authenticated user
+		recipe, err := s.CreateRecipe(ctx, user, in)
+		switch {
+		case errors.Is(err, ddbkit.ErrIdempotencyKeyReused): // before ErrConflict, which it matches too
+			http.Error(w, "the Idempotency-Key was used for another request", http.StatusUnprocessableEntity)
+		case errors.Is(err, ddbkit.ErrConflict):
+			http.Error(w, err.Error(), http.StatusConflict)
+		case errors.Is(err, ddbkit.ErrInvalidArgument):
+			http.Error(w, err.Error(), http.StatusBadRequest)
+		case err != nil:
+			http.Error(w, "internal error", http.StatusInternalServerError)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			_ = json.NewEncoder(w).Encode(recipe)
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	post := func(key, body string) {
+		req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/recipes", strings.NewReader(body))
+		if err != nil {
+			panic(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", key)
+		res, err := srv.Client().Do(req)
+		if err != nil {
+			panic(err)
+		}
+		defer res.Body.Close()
+		if res.StatusCode != http.StatusCreated {
+			fmt.Println(res.StatusCode)
+			return
+		}
+		var got kondate.Recipe
+		if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
+			panic(err)
+		}
+		fmt.Println(res.StatusCode, got.ID, got.Title, got.CreatedAt.Format(time.RFC3339))
+	}
+	post("3f1c9e4a", `{"title":"麻婆豆腐","steps":["切る","煮る"]}`)
+	post("3f1c9e4a", `{"title":"麻婆豆腐","steps":["切る","煮る"]}`) // the client's retry
+	post("3f1c9e4a", `{"title":"味噌汁"}`)                      // the same key, another body
+	// Output:
+	// 201 01KH0XG07873M054066ANZFRPR 麻婆豆腐 2026-02-09T10:00:00Z
+	// 201 01KH0XG07873M054066ANZFRPR 麻婆豆腐 2026-02-09T10:00:00Z
+	// 422
 }
 
 // The table's design is data: the same definition creates the table,

@@ -15,11 +15,11 @@ import (
 
 // Profile is a user's profile, the PROFILE# item.
 type Profile struct {
-	UserID      string
-	DisplayName string
-	AvatarURL   string
-	CreatedAt   time.Time // when the profile was first written; zero if another writer left it out
-	UpdatedAt   time.Time
+	UserID      string    `json:"userId"`
+	DisplayName string    `json:"displayName,omitempty"`
+	AvatarURL   string    `json:"avatarUrl,omitempty"`
+	CreatedAt   time.Time `json:"createdAt,omitzero"` // when the profile was first written; zero if another writer left it out
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // ProfilePatch changes the fields that are not nil.
@@ -30,22 +30,22 @@ type ProfilePatch struct {
 
 // Ingredient is one line of a recipe's ingredients.
 type Ingredient struct {
-	Name   string `dynamodbav:"name"`
-	Amount string `dynamodbav:"amount"` // free text: "200g", "大さじ1"
+	Name   string `dynamodbav:"name" json:"name"`
+	Amount string `dynamodbav:"amount" json:"amount,omitempty"` // free text: "200g", "大さじ1"
 }
 
 // Recipe is one of a user's recipes, the RECIPE#<id> item.
 type Recipe struct {
-	ID          string // a ULID when ddbkit made it; read from the sort key
-	UserID      string
-	Title       string
-	Ingredients []Ingredient
-	Steps       []string
-	Tags        []string
-	Origin      string // where the recipe came from, free text such as "manual" or a URL
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	PublishedAt time.Time // when it was published to the catalog (Publish); zero when it is not
+	ID          string       `json:"id"` // a ULID when ddbkit made it; read from the sort key
+	UserID      string       `json:"userId"`
+	Title       string       `json:"title"`
+	Ingredients []Ingredient `json:"ingredients,omitempty"`
+	Steps       []string     `json:"steps,omitempty"`
+	Tags        []string     `json:"tags,omitempty"`
+	Origin      string       `json:"origin,omitempty"` // where the recipe came from, free text such as "manual" or a URL
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
+	PublishedAt time.Time    `json:"publishedAt,omitzero"` // when it was published to the catalog (Publish); zero when it is not
 }
 
 // NewRecipe is the input of CreateRecipe.
@@ -69,20 +69,20 @@ type RecipePatch struct {
 
 // SetItem is one dish of a set or a plan.
 type SetItem struct {
-	RecipeID string `dynamodbav:"recipeId"`
-	Title    string `dynamodbav:"title"`
+	RecipeID string `dynamodbav:"recipeId" json:"recipeId,omitempty"`
+	Title    string `dynamodbav:"title" json:"title"`
 }
 
 // Set is a named set of dishes, the SET#<id> item.
 type Set struct {
-	ID          string // a ULID when ddbkit made it; read from the sort key
-	UserID      string
-	Title       string
-	Items       []SetItem
-	Tags        []string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	PublishedAt time.Time // when it was published to the catalog (Publish); zero when it is not
+	ID          string    `json:"id"` // a ULID when ddbkit made it; read from the sort key
+	UserID      string    `json:"userId"`
+	Title       string    `json:"title"`
+	Items       []SetItem `json:"items,omitempty"`
+	Tags        []string  `json:"tags,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	PublishedAt time.Time `json:"publishedAt,omitzero"` // when it was published to the catalog (Publish); zero when it is not
 }
 
 // NewSet is the input of CreateSet.
@@ -112,26 +112,26 @@ const (
 // set's ID, title and items and stamps AppliedAt; editing the items keeps
 // SetID and SetTitle, the set the plan started from.
 type Plan struct {
-	UserID    string
-	Slot      PlanSlot
-	SetID     string // "" when no set was applied
-	SetTitle  string
-	Items     []SetItem
-	AppliedAt time.Time // zero when no set was applied
-	UpdatedAt time.Time
+	UserID    string    `json:"userId"`
+	Slot      PlanSlot  `json:"slot"`
+	SetID     string    `json:"setId,omitempty"` // "" when no set was applied
+	SetTitle  string    `json:"setTitle,omitempty"`
+	Items     []SetItem `json:"items,omitempty"`
+	AppliedAt time.Time `json:"appliedAt,omitzero"` // zero when no set was applied
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // ShoppingItem is one line of a user's shopping list, the SHOPPING#<id>
 // item.
 type ShoppingItem struct {
-	ID          string
-	UserID      string
-	Name        string
-	Quantity    string
-	Checked     bool      // true once completed
-	CompletedAt time.Time // zero until completed
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	ID          string    `json:"id"`
+	UserID      string    `json:"userId"`
+	Name        string    `json:"name"`
+	Quantity    string    `json:"quantity,omitempty"`
+	Checked     bool      `json:"checked"`              // true once completed
+	CompletedAt time.Time `json:"completedAt,omitzero"` // zero until completed
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // NewShoppingItem is the input of AddShoppingItem.
@@ -148,13 +148,13 @@ type ShoppingPatch struct {
 
 // FridgeItem is something in a user's fridge, the FRIDGE#<id> item.
 type FridgeItem struct {
-	ID         string
-	UserID     string
-	Name       string
-	Quantity   string
-	ExpiryDate string // YYYY-MM-DD, or "" when unknown
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	ID         string    `json:"id"`
+	UserID     string    `json:"userId"`
+	Name       string    `json:"name"`
+	Quantity   string    `json:"quantity,omitempty"`
+	ExpiryDate string    `json:"expiryDate,omitempty"` // YYYY-MM-DD, or "" when unknown
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
 }
 
 // NewFridgeItem is the input of AddFridgeItem.
@@ -176,12 +176,12 @@ type FridgePatch struct {
 // (see DeletedFridgeRetention).
 type DeletedFridgeItem struct {
 	FridgeItem
-	DeletedAt time.Time
+	DeletedAt time.Time `json:"deletedAt"`
 	// Ref addresses the archived item: pass it to RestoreFridgeItem. It
 	// is the stored sort key after FRIDGE_DELETED# (<deletedAt>#<id>),
 	// as written, whatever form of the time another writer used; it is
 	// never rebuilt from DeletedAt.
-	Ref string
+	Ref string `json:"ref"`
 }
 
 // CategoryScope is where a category applies.
@@ -196,12 +196,12 @@ const (
 // Category is one of a user's category settings, the
 // CATEGORY#<scope>#<id> item.
 type Category struct {
-	ID        string
-	UserID    string
-	Scope     CategoryScope
-	Name      string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	ID        string        `json:"id"`
+	UserID    string        `json:"userId"`
+	Scope     CategoryScope `json:"scope"`
+	Name      string        `json:"name"`
+	CreatedAt time.Time     `json:"createdAt"`
+	UpdatedAt time.Time     `json:"updatedAt"`
 }
 
 // NewCategory is the input of AddCategory.
@@ -216,13 +216,13 @@ type CategoryPatch struct {
 
 // CookLog records a dish cooked on a day, the COOKLOG#<date>#<id> item.
 type CookLog struct {
-	ID        string
-	UserID    string
-	Date      string // YYYY-MM-DD, the user's calendar day, as the key holds it
-	RecipeID  string // "" when the dish is not one of the user's recipes
-	Title     string
-	Note      string
-	CreatedAt time.Time
+	ID        string    `json:"id"`
+	UserID    string    `json:"userId"`
+	Date      string    `json:"date"`               // YYYY-MM-DD, the user's calendar day, as the key holds it
+	RecipeID  string    `json:"recipeId,omitempty"` // "" when the dish is not one of the user's recipes
+	Title     string    `json:"title"`
+	Note      string    `json:"note,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // NewCookLog is the input of AddCookLog.
@@ -239,13 +239,13 @@ type NewCookLog struct {
 // what a user needs to recognise it. A wallet or a bank method has no
 // card number: its Brand and Last4 are empty.
 type PaymentMethod struct {
-	ID          string
-	UserID      string
-	Provider    string // e.g. "stripe"
-	ProviderRef string // the provider's token or payment method ID, never a card number
-	Brand       string // one of Brands, e.g. "visa", or ""; another writer's item may hold another
-	Last4       string // four ASCII digits, or "" for a method without a card number (a wallet, a bank account)
-	CreatedAt   time.Time
+	ID          string    `json:"id"`
+	UserID      string    `json:"userId"`
+	Provider    string    `json:"provider"`        // e.g. "stripe"
+	ProviderRef string    `json:"providerRef"`     // the provider's token or payment method ID, never a card number
+	Brand       string    `json:"brand,omitempty"` // one of Brands, e.g. "visa", or ""; another writer's item may hold another
+	Last4       string    `json:"last4,omitempty"` // four ASCII digits, or "" for a method without a card number (a wallet, a bank account)
+	CreatedAt   time.Time `json:"createdAt"`
 }
 
 // NewPaymentMethod is the input of AddPaymentMethod.
@@ -261,13 +261,13 @@ type NewPaymentMethod struct {
 // transaction ID (see NewPurchase); one the seed's app recorded keeps the
 // ID its key holds.
 type Purchase struct {
-	ID              string
-	UserID          string
-	PurchasedAt     time.Time // when the purchase was made, as the caller gave it
-	ProductID       string
-	Amount          int64 // in the currency's minor unit (yen: yen)
-	Currency        string
-	PaymentMethodID string
+	ID              string    `json:"id"`
+	UserID          string    `json:"userId"`
+	PurchasedAt     time.Time `json:"purchasedAt"` // when the purchase was made, as the caller gave it
+	ProductID       string    `json:"productId"`
+	Amount          int64     `json:"amount"` // in the currency's minor unit (yen: yen)
+	Currency        string    `json:"currency"`
+	PaymentMethodID string    `json:"paymentMethodId,omitempty"`
 }
 
 // NewPurchase is the input of RecordPurchase. TransactionID and
@@ -290,29 +290,29 @@ type NewPurchase struct {
 // Subscription is the state of a user's subscription, the
 // SUBSCRIPTION#ACTIVE item.
 type Subscription struct {
-	UserID           string
-	Plan             string // the product plan, e.g. "premium"
-	Status           string // the provider's status, e.g. "active", "canceled"
-	CurrentPeriodEnd time.Time
-	UpdatedAt        time.Time
+	UserID           string    `json:"userId"`
+	Plan             string    `json:"plan"`   // the product plan, e.g. "premium"
+	Status           string    `json:"status"` // the provider's status, e.g. "active", "canceled"
+	CurrentPeriodEnd time.Time `json:"currentPeriodEnd,omitzero"`
+	UpdatedAt        time.Time `json:"updatedAt"`
 }
 
 // Notification is a message to a user, the
 // NOTIFICATION#<createdAt>#<id> item. Its read state is an attribute of the
 // item (readAt): see the package doc.
 type Notification struct {
-	ID        string
-	UserID    string
-	Kind      string
-	Title     string
-	Body      string
-	CreatedAt time.Time
-	ReadAt    time.Time // zero while unread
+	ID        string    `json:"id"`
+	UserID    string    `json:"userId"`
+	Kind      string    `json:"kind"`
+	Title     string    `json:"title"`
+	Body      string    `json:"body,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	ReadAt    time.Time `json:"readAt,omitzero"` // zero while unread
 	// Ref addresses the notification: pass it to MarkNotificationRead.
 	// It is the stored sort key after NOTIFICATION# (<createdAt>#<id>),
 	// as written, whatever form of the time another writer used; it is
 	// never rebuilt from CreatedAt.
-	Ref string
+	Ref string `json:"ref"`
 }
 
 // NewNotification is the input of AddNotification.
@@ -325,10 +325,10 @@ type NewNotification struct {
 // NotificationSettings are a user's notification preferences, the
 // NOTIFICATION_SETTINGS# item. A user without the item has both off.
 type NotificationSettings struct {
-	UserID       string
-	PushEnabled  bool
-	EmailEnabled bool
-	UpdatedAt    time.Time
+	UserID       string    `json:"userId"`
+	PushEnabled  bool      `json:"pushEnabled"`
+	EmailEnabled bool      `json:"emailEnabled"`
+	UpdatedAt    time.Time `json:"updatedAt,omitzero"`
 }
 
 // Platform is a push token's platform.
@@ -345,11 +345,11 @@ const (
 // item: the key holds the token's SHA-256 (lower-case hex), the item the
 // token itself, which sending needs.
 type PushToken struct {
-	UserID    string
-	Platform  Platform
-	Token     string
-	CreatedAt time.Time // first registration
-	UpdatedAt time.Time // last registration
+	UserID    string    `json:"userId"`
+	Platform  Platform  `json:"platform"`
+	Token     string    `json:"token"`
+	CreatedAt time.Time `json:"createdAt"` // first registration
+	UpdatedAt time.Time `json:"updatedAt"` // last registration
 }
 
 // Every method below can also return ErrUnavailable: DynamoDB kept
@@ -357,19 +357,21 @@ type PushToken struct {
 // context ended first (the error then also matches context.Canceled or
 // context.DeadlineExceeded). Every error matches exactly one ddbkit
 // sentinel. Bad input is refused with ErrInvalidArgument (a
-// *ddbkit.ValidationError naming the field) before any call, so nothing is
-// written. Gets return ErrCorruptItem when the stored item cannot be
+// *ddbkit.ValidationError naming the field) before any write (under an
+// idempotency key, after the one GetItem of the key's record), so nothing
+// is written. Gets return ErrCorruptItem when the stored item cannot be
 // decoded; listings leave such items out and report them in Page.Skipped.
 // Listings return ErrInvalidArgument for a bad limit (or a CursorSecret of
 // 1 to 15 bytes) and ErrInvalidCursor for a cursor they did not issue, and
 // cost one Query per page (a catalog list filtered by a tag: up to its
 // FilterBudget). Creates return ErrAlreadyExists whenever an item is at
 // the new key that this call did not write (the ID generator repeated an
-// ID), however alike the two items are; a repeat under the same
-// idempotency key (ddbkit.WithIdempotencyKey) with the same item replays
-// the first call, and one with another item is ErrConflict. An item over
-// DynamoDB's 400 KB is ErrInvalidArgument naming the field (see the
-// package doc).
+// ID), however alike the two items are. An item over DynamoDB's 400 KB
+// is ErrInvalidArgument naming the field (see the package doc).
+//
+// Every write method honours an idempotency key
+// (ddbkit.WithIdempotencyKey): see "Retries and idempotency keys" in the
+// package doc for what a repeat under the same key returns.
 
 // ProfileStore stores profiles.
 type ProfileStore interface {
@@ -441,8 +443,7 @@ type PlanStore interface {
 	// ApplySet copies the set's ID, title and items into the plan and
 	// stamps AppliedAt, in one transaction with the check that the set
 	// is still the one read. It returns ErrNotFound if there is no such
-	// set, and ErrConflict if the set kept changing through the retries
-	// or the call repeats an idempotency key that committed other writes.
+	// set, and ErrConflict if the set kept changing through the retries.
 	ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (Plan, error)
 	// PromoteNextPlan makes the next plan the current one, in one
 	// transaction: the current plan is replaced by the next one, and the

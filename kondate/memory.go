@@ -23,7 +23,12 @@ import (
 // idempotency key (ddbkit.WithIdempotencyKey) as DynamoDB honours the
 // ClientRequestToken made from it, scoped the same way; an item already at
 // a create's key is ErrAlreadyExists unless that token replays the same
-// write, whatever the item holds. Unlike DynamoDB's, its GSIs are consistent at once.
+// write, whatever the item holds. It keeps the records of idempotency
+// keys as the DynamoDB store does (see the package doc), and times both
+// windows, the token's ten minutes and the key's
+// ddbkit.IdempotencyWindow, with Options.Clock, so that a test moves past
+// them by moving the clock. Unlike DynamoDB's, its GSIs are consistent at
+// once.
 type MemoryStore struct {
 	*core
 	m *backend.Memory
@@ -36,6 +41,9 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
 	m := backend.NewMemory(o.now, o.backendTable(t))
+	// The tokens' window runs on the store's clock, as the keys' records
+	// do: a test moves past both by moving Options.Clock.
+	m.SetTokenClock(o.now)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }

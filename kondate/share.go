@@ -15,16 +15,16 @@ import (
 // item (section 4.3). Its ID is its own, random and unguessable (see the
 // package doc), never the target's.
 type ShareLink struct {
-	ID         string
-	TargetType CatalogKind
-	TargetID   string
-	AuthorName string // shown with the shared item
-	SourceURL  string // where the item came from, if anywhere
+	ID         string      `json:"id"`
+	TargetType CatalogKind `json:"targetType"`
+	TargetID   string      `json:"targetId"`
+	AuthorName string      `json:"authorName,omitempty"` // shown with the shared item
+	SourceURL  string      `json:"sourceUrl,omitempty"`  // where the item came from, if anywhere
 	// CreatedBy is the user who made the link, who alone may delete it.
 	// The seed's app writes none: such a link belongs to its target's
 	// owner (see DeleteShareLink).
-	CreatedBy string
-	CreatedAt time.Time
+	CreatedBy string    `json:"createdBy,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // NewShareLink is the input of CreateShareLink.
@@ -39,10 +39,10 @@ type NewShareLink struct {
 // when the target is published, else, when the link's creator owns it, the
 // creator's own recipe or set.
 type ShareTarget struct {
-	Link   ShareLink
-	Entry  *CatalogEntry // the public entry, if published
-	Recipe *Recipe       // the creator's recipe, if not published
-	Set    *Set          // the creator's set, if not published
+	Link   ShareLink     `json:"link"`
+	Entry  *CatalogEntry `json:"entry,omitempty"`  // the public entry, if published
+	Recipe *Recipe       `json:"recipe,omitempty"` // the creator's recipe, if not published
+	Set    *Set          `json:"set,omitempty"`    // the creator's set, if not published
 }
 
 // ShareStore stores share links.
@@ -164,28 +164,32 @@ func errShareNotFound(id string) error {
 
 // CreateShareLink implements ShareStore.CreateShareLink, which documents its errors.
 func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLink) (ShareLink, error) {
-	const op = "create share link"
-	err := check(func(v *validator) {
-		v.user(userID)
-		if in.TargetType != KindRecipe && in.TargetType != KindSet {
-			v.Fail("TargetType", "must be RECIPE or SET, got %q", in.TargetType)
+	k := keying(c, "create share link", userPK(userID), []any{in}, decodeShare, errGone("share link", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShareLink, error) {
+		const op = "create share link"
+		err := check(func(v *validator) {
+			v.user(userID)
+			if in.TargetType != KindRecipe && in.TargetType != KindSet {
+				v.Fail("TargetType", "must be RECIPE or SET, got %q", in.TargetType)
+			}
+			v.ID("TargetID", in.TargetID, MaxIDLen)
+			v.Line("AuthorName", in.AuthorName, false, MaxNameLen)
+			// Pages render it as a link: http or https only (no javascript:).
+			v.URL("SourceURL", in.SourceURL, false, MaxURLLen)
+		})
+		if err != nil {
+			return ShareLink{}, wrap(op, err)
 		}
-		v.ID("TargetID", in.TargetID, MaxIDLen)
-		v.Line("AuthorName", in.AuthorName, false, MaxNameLen)
-		// Pages render it as a link: http or https only (no javascript:).
-		v.URL("SourceURL", in.SourceURL, false, MaxURLLen)
+		now, id := c.o.now(), c.o.NewShareID()
+		if err := check(func(v *validator) { v.ID("ShareID", id, MaxIDLen) }); err != nil {
+			return ShareLink{}, wrap(op, err)
+		}
+		k := shareKey(id)
+		return createOne(ctx, c, op, userPK(userID), field("sourceUrl", "SourceURL", "authorName", "AuthorName", "targetId", "TargetID"), shareItem{keyAttrs: keyAttrs{k.PK, k.SK}, TargetType: string(in.TargetType), TargetID: in.TargetID,
+			AuthorName: in.AuthorName, SourceURL: in.SourceURL, CreatedBy: userID, CreatedAt: ts(now)},
+			fmt.Errorf("share link %q: %w; the share ID generator repeated an ID", id, ddbkit.ErrAlreadyExists), decodeShare)
 	})
-	if err != nil {
-		return ShareLink{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewShareID()
-	if err := check(func(v *validator) { v.ID("ShareID", id, MaxIDLen) }); err != nil {
-		return ShareLink{}, wrap(op, err)
-	}
-	k := shareKey(id)
-	return createOne(ctx, c, op, userPK(userID), field("sourceUrl", "SourceURL", "authorName", "AuthorName", "targetId", "TargetID"), shareItem{keyAttrs: keyAttrs{k.PK, k.SK}, TargetType: string(in.TargetType), TargetID: in.TargetID,
-		AuthorName: in.AuthorName, SourceURL: in.SourceURL, CreatedBy: userID, CreatedAt: ts(now)},
-		fmt.Errorf("share link %q: %w; the share ID generator repeated an ID", id, ddbkit.ErrAlreadyExists), decodeShare)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 func validateShareID(id string) error {
@@ -203,29 +207,33 @@ func (c *core) GetShareLink(ctx context.Context, shareID string) (ShareLink, err
 
 // DeleteShareLink implements ShareStore.DeleteShareLink, which documents its errors.
 func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) error {
-	const op = "delete share link"
-	if err := check(func(v *validator) { v.user(userID); v.ID("ShareID", shareID, MaxIDLen) }); err != nil {
+	k := keying[struct{}](c, "delete share link", userPK(userID), []any{shareID}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		const op = "delete share link"
+		if err := check(func(v *validator) { v.user(userID); v.ID("ShareID", shareID, MaxIDLen) }); err != nil {
+			return wrap(op, err)
+		}
+		// A link never changes, so reading its creator, then deleting it, is
+		// safe.
+		l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), shareDecoder)
+		if err != nil {
+			return err
+		}
+		owner, err := c.linkOwner(ctx, l)
+		if err != nil {
+			return wrap(op, err)
+		}
+		if owner != userID {
+			return wrap(op, errShareNotFound(shareID))
+		}
+		// The link was just read, so its delete need not read it again.
+		err = c.b.RemoveRead(ctx, c.t, shareKey(shareID))
+		if _, ok := backend.Failed(err, ""); ok {
+			return wrap(op, errShareNotFound(shareID))
+		}
 		return wrap(op, err)
-	}
-	// A link never changes, so reading its creator, then deleting it, is
-	// safe.
-	l, err := getOne(ctx, c, op, shareKey(shareID), errShareNotFound(shareID), shareDecoder)
-	if err != nil {
-		return err
-	}
-	owner, err := c.linkOwner(ctx, l)
-	if err != nil {
-		return wrap(op, err)
-	}
-	if owner != userID {
-		return wrap(op, errShareNotFound(shareID))
-	}
-	// The link was just read, so its delete need not read it again.
-	err = c.b.RemoveRead(ctx, c.t, shareKey(shareID))
-	if _, ok := backend.Failed(err, ""); ok {
-		return wrap(op, errShareNotFound(shareID))
-	}
-	return wrap(op, err)
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // ResolveShareLink implements ShareStore.ResolveShareLink, which documents its errors.

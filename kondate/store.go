@@ -42,6 +42,45 @@ func (c *core) scope(op, part string) ddb.Scope {
 	return ddb.Scope{Table: c.t.Name, Op: op, Partition: part}
 }
 
+// keying is how backend.Keyed records and replays op, a write in the
+// tenant partition part (its idempotency scope, as rmw's) whose other
+// arguments are input. The record goes to the table, expiring through its
+// TTL attribute (AttrTTL). dec, when not nil, replays a repeat: it decodes
+// the item the record refers to, read with one consistent GetItem, and a
+// missing one is notFound. ref, when given, is the item a write that
+// carries no transaction (an UpdateItem, a PutItem) stands for.
+func keying[T any](c *core, op, part string, input []any, dec func(ddb.Table, ddb.Item) (T, error), notFound error, ref ...itemKey) backend.Keying[T] {
+	k := backend.Keying[T]{Backend: c.b, Table: c.t, TTL: AttrTTL, Scope: c.scope(op, part), Now: c.o.now, Input: input}
+	if dec != nil {
+		k.Replay = func(ctx context.Context, at itemKey) (T, error) {
+			var zero T
+			item, err := c.b.Get(ctx, c.t, at)
+			if err == nil && item == nil {
+				err = notFound
+			}
+			if err != nil {
+				return zero, wrap(op, err)
+			}
+			v, err := dec(c.t, item)
+			return v, wrap(op, err)
+		}
+	}
+	if len(ref) > 0 {
+		r := ref[0]
+		k.Ref = func(T) itemKey { return r }
+	}
+	return k
+}
+
+// wrapOnce is wrap for what backend.Keyed returns: the errors of a
+// method's body and of its replay, wrapped already, or Keyed's own.
+func wrapOnce(op string, err error) error {
+	if err == nil || strings.HasPrefix(err.Error(), "kondate: ") {
+		return err
+	}
+	return wrap(op, err)
+}
+
 func getOne[T any](ctx context.Context, c *core, op string, k itemKey, notFound error, dec *backend.Decoder[T]) (T, error) {
 	var zero T
 	item, err := c.b.Get(ctx, c.t, k)
@@ -239,33 +278,37 @@ func (c *core) GetProfile(ctx context.Context, userID string) (Profile, error) {
 
 // UpdateProfile implements ProfileStore.UpdateProfile, which documents its errors.
 func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch) (Profile, error) {
-	const op = "update profile"
-	err := check(func(v *validator) {
-		v.user(userID)
-		if p == (ProfilePatch{}) {
-			v.Fail("ProfilePatch", "sets no field; set at least one")
+	k := keying(c, "update profile", userPK(userID), []any{p}, decodeProfile, errNotFound("profile", userID, "PROFILE"), key(userID, skProfile))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Profile, error) {
+		const op = "update profile"
+		err := check(func(v *validator) {
+			v.user(userID)
+			if p == (ProfilePatch{}) {
+				v.Fail("ProfilePatch", "sets no field; set at least one")
+			}
+			if p.DisplayName != nil {
+				v.Line("DisplayName", *p.DisplayName, false, MaxNameLen)
+			}
+			if p.AvatarURL != nil {
+				// Pages render it as an image: http or https only.
+				v.URL("AvatarURL", *p.AvatarURL, false, MaxURLLen)
+			}
+		})
+		if err != nil {
+			return Profile{}, wrap(op, err)
 		}
+		at := ddb.S(ts(c.o.now()))
+		u := stampAt(at)
 		if p.DisplayName != nil {
-			v.Line("DisplayName", *p.DisplayName, false, MaxNameLen)
+			u.Set("displayName", ddb.S(*p.DisplayName))
 		}
 		if p.AvatarURL != nil {
-			// Pages render it as an image: http or https only.
-			v.URL("AvatarURL", *p.AvatarURL, false, MaxURLLen)
+			u.Set("avatarUrl", ddb.S(*p.AvatarURL))
 		}
+		return updateFirst(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u,
+			attrCreatedAt, at, true, false, nil, decodeProfile)
 	})
-	if err != nil {
-		return Profile{}, wrap(op, err)
-	}
-	at := ddb.S(ts(c.o.now()))
-	u := stampAt(at)
-	if p.DisplayName != nil {
-		u.Set("displayName", ddb.S(*p.DisplayName))
-	}
-	if p.AvatarURL != nil {
-		u.Set("avatarUrl", ddb.S(*p.AvatarURL))
-	}
-	return updateFirst(ctx, c, op, field("displayName", "DisplayName", "avatarUrl", "AvatarURL"), key(userID, skProfile), u,
-		attrCreatedAt, at, true, false, nil, decodeProfile)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ---- recipes
@@ -280,24 +323,28 @@ func validateRecipe(v *validator, title string, ing []Ingredient, steps, tags []
 
 // CreateRecipe implements RecipeStore.CreateRecipe, which documents its errors.
 func (c *core) CreateRecipe(ctx context.Context, userID string, in NewRecipe) (Recipe, error) {
-	const op = "create recipe"
-	err := check(func(v *validator) {
-		v.user(userID)
-		validateRecipe(v, in.Title, in.Ingredients, in.Steps, in.Tags, in.Origin)
+	k := keying(c, "create recipe", userPK(userID), []any{in}, decodeRecipe, errGone("recipe", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Recipe, error) {
+		const op = "create recipe"
+		err := check(func(v *validator) {
+			v.user(userID)
+			validateRecipe(v, in.Title, in.Ingredients, in.Steps, in.Tags, in.Origin)
+		})
+		if err != nil {
+			return Recipe{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return Recipe{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), recipeSize, recipeItem{
+			keyAttrs:  keyAttrs{userPK(userID), skRecipe + id},
+			gsi1Attrs: gsi1Attrs{gsi1PK(entityRecipe, id), gsi1Owner + userID},
+			Title:     in.Title, Ingredients: list(in.Ingredients), Steps: list(in.Steps), Tags: list(in.Tags),
+			Origin: in.Origin, CreatedAt: ts(now), UpdatedAt: ts(now),
+		}, errExists("recipe", userID, id), decodeRecipe)
 	})
-	if err != nil {
-		return Recipe{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return Recipe{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), recipeSize, recipeItem{
-		keyAttrs:  keyAttrs{userPK(userID), skRecipe + id},
-		gsi1Attrs: gsi1Attrs{gsi1PK(entityRecipe, id), gsi1Owner + userID},
-		Title:     in.Title, Ingredients: list(in.Ingredients), Steps: list(in.Steps), Tags: list(in.Tags),
-		Origin: in.Origin, CreatedAt: ts(now), UpdatedAt: ts(now),
-	}, errExists("recipe", userID, id), decodeRecipe)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 func validateRef(userID, id string) error {
@@ -360,56 +407,64 @@ func listUser[T any](ctx context.Context, c *core, op, userID, prefix string, ne
 
 // UpdateRecipe implements RecipeStore.UpdateRecipe, which documents its errors.
 func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatch) (Recipe, error) {
-	const op = "update recipe"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("ID", id, MaxIDLen)
-		if p == (RecipePatch{}) {
-			v.Fail("RecipePatch", "sets no field; set at least one")
+	k := keying(c, "update recipe", userPK(userID), []any{id, p}, decodeRecipe, errNotFound("recipe", userID, id), key(userID, skRecipe+id))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Recipe, error) {
+		const op = "update recipe"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("ID", id, MaxIDLen)
+			if p == (RecipePatch{}) {
+				v.Fail("RecipePatch", "sets no field; set at least one")
+			}
+			if p.Title != nil {
+				v.Line("Title", *p.Title, true, MaxTitleLen)
+			}
+			if p.Ingredients != nil {
+				v.ingredients(*p.Ingredients)
+			}
+			if p.Steps != nil {
+				v.lines("Steps", *p.Steps, MaxTextLen)
+			}
+			if p.Tags != nil {
+				v.lines("Tags", *p.Tags, MaxTagLen)
+			}
+			if p.Origin != nil {
+				v.Line("Origin", *p.Origin, false, MaxURLLen)
+			}
+		})
+		if err != nil {
+			return Recipe{}, wrap(op, err)
 		}
-		if p.Title != nil {
-			v.Line("Title", *p.Title, true, MaxTitleLen)
-		}
-		if p.Ingredients != nil {
-			v.ingredients(*p.Ingredients)
-		}
-		if p.Steps != nil {
-			v.lines("Steps", *p.Steps, MaxTextLen)
-		}
-		if p.Tags != nil {
-			v.lines("Tags", *p.Tags, MaxTagLen)
-		}
-		if p.Origin != nil {
-			v.Line("Origin", *p.Origin, false, MaxURLLen)
-		}
-	})
-	if err != nil {
-		return Recipe{}, wrap(op, err)
-	}
-	u := stamp(c.o.now())
-	for _, f := range []struct {
-		name string
-		set  bool
-		v    func() any
-	}{
-		{"title", p.Title != nil, func() any { return *p.Title }},
-		{"ingredients", p.Ingredients != nil, func() any { return list(*p.Ingredients) }},
-		{"steps", p.Steps != nil, func() any { return list(*p.Steps) }},
-		{"tags", p.Tags != nil, func() any { return list(*p.Tags) }},
-		{"origin", p.Origin != nil, func() any { return *p.Origin }},
-	} {
-		if f.set {
-			if err := u.SetValue(f.name, f.v()); err != nil {
-				return Recipe{}, wrap(op, err)
+		u := stamp(c.o.now())
+		for _, f := range []struct {
+			name string
+			set  bool
+			v    func() any
+		}{
+			{"title", p.Title != nil, func() any { return *p.Title }},
+			{"ingredients", p.Ingredients != nil, func() any { return list(*p.Ingredients) }},
+			{"steps", p.Steps != nil, func() any { return list(*p.Steps) }},
+			{"tags", p.Tags != nil, func() any { return list(*p.Tags) }},
+			{"origin", p.Origin != nil, func() any { return *p.Origin }},
+		} {
+			if f.set {
+				if err := u.SetValue(f.name, f.v()); err != nil {
+					return Recipe{}, wrap(op, err)
+				}
 			}
 		}
-	}
-	return updateOne(ctx, c, op, recipeSize, key(userID, skRecipe+id), u, true, errNotFound("recipe", userID, id), decodeRecipe)
+		return updateOne(ctx, c, op, recipeSize, key(userID, skRecipe+id), u, true, errNotFound("recipe", userID, id), decodeRecipe)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // DeleteRecipe implements RecipeStore.DeleteRecipe, which documents its errors.
 func (c *core) DeleteRecipe(ctx context.Context, userID, id string) error {
-	return c.deleteOwned(ctx, "delete recipe", userID, KindRecipe, id)
+	k := keying[struct{}](c, "delete recipe", userPK(userID), []any{id}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		return c.deleteOwned(ctx, "delete recipe", userID, KindRecipe, id)
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // deleteOwned deletes the user's recipe or set and, in the same
@@ -495,25 +550,29 @@ func (c *core) ownEntry(ctx context.Context, src ddb.Item, userID string, kind C
 
 // CreateSet implements SetStore.CreateSet, which documents its errors.
 func (c *core) CreateSet(ctx context.Context, userID string, in NewSet) (Set, error) {
-	const op = "create set"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.Line("Title", in.Title, true, MaxTitleLen)
-		v.setItems(in.Items)
-		v.lines("Tags", in.Tags, MaxTagLen)
+	k := keying(c, "create set", userPK(userID), []any{in}, decodeSet, errGone("set", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Set, error) {
+		const op = "create set"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.Line("Title", in.Title, true, MaxTitleLen)
+			v.setItems(in.Items)
+			v.lines("Tags", in.Tags, MaxTagLen)
+		})
+		if err != nil {
+			return Set{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return Set{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), setSize, setItem{
+			keyAttrs:  keyAttrs{userPK(userID), skSet + id},
+			gsi1Attrs: gsi1Attrs{gsi1PK(entitySet, id), gsi1Owner + userID},
+			Title:     in.Title, Items: list(in.Items), Tags: list(in.Tags), CreatedAt: ts(now), UpdatedAt: ts(now),
+		}, errExists("set", userID, id), decodeSet)
 	})
-	if err != nil {
-		return Set{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return Set{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), setSize, setItem{
-		keyAttrs:  keyAttrs{userPK(userID), skSet + id},
-		gsi1Attrs: gsi1Attrs{gsi1PK(entitySet, id), gsi1Owner + userID},
-		Title:     in.Title, Items: list(in.Items), Tags: list(in.Tags), CreatedAt: ts(now), UpdatedAt: ts(now),
-	}, errExists("set", userID, id), decodeSet)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // GetSet implements SetStore.GetSet, which documents its errors.
@@ -537,46 +596,54 @@ func (c *core) ListSets(ctx context.Context, userID string, opts ddbkit.PageOpti
 
 // UpdateSet implements SetStore.UpdateSet, which documents its errors.
 func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Set, error) {
-	const op = "update set"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("ID", id, MaxIDLen)
-		if p == (SetPatch{}) {
-			v.Fail("SetPatch", "sets no field; set at least one")
+	k := keying(c, "update set", userPK(userID), []any{id, p}, decodeSet, errNotFound("set", userID, id), key(userID, skSet+id))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Set, error) {
+		const op = "update set"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("ID", id, MaxIDLen)
+			if p == (SetPatch{}) {
+				v.Fail("SetPatch", "sets no field; set at least one")
+			}
+			if p.Title != nil {
+				v.Line("Title", *p.Title, true, MaxTitleLen)
+			}
+			if p.Items != nil {
+				v.setItems(*p.Items)
+			}
+			if p.Tags != nil {
+				v.lines("Tags", *p.Tags, MaxTagLen)
+			}
+		})
+		if err != nil {
+			return Set{}, wrap(op, err)
 		}
+		u := stamp(c.o.now())
 		if p.Title != nil {
-			v.Line("Title", *p.Title, true, MaxTitleLen)
+			u.Set("title", ddb.S(*p.Title))
 		}
 		if p.Items != nil {
-			v.setItems(*p.Items)
+			if err := u.SetValue("items", list(*p.Items)); err != nil {
+				return Set{}, wrap(op, err)
+			}
 		}
 		if p.Tags != nil {
-			v.lines("Tags", *p.Tags, MaxTagLen)
+			if err := u.SetValue("tags", list(*p.Tags)); err != nil {
+				return Set{}, wrap(op, err)
+			}
 		}
+		return updateOne(ctx, c, op, setSize, key(userID, skSet+id), u, true, errNotFound("set", userID, id), decodeSet)
 	})
-	if err != nil {
-		return Set{}, wrap(op, err)
-	}
-	u := stamp(c.o.now())
-	if p.Title != nil {
-		u.Set("title", ddb.S(*p.Title))
-	}
-	if p.Items != nil {
-		if err := u.SetValue("items", list(*p.Items)); err != nil {
-			return Set{}, wrap(op, err)
-		}
-	}
-	if p.Tags != nil {
-		if err := u.SetValue("tags", list(*p.Tags)); err != nil {
-			return Set{}, wrap(op, err)
-		}
-	}
-	return updateOne(ctx, c, op, setSize, key(userID, skSet+id), u, true, errNotFound("set", userID, id), decodeSet)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // DeleteSet implements SetStore.DeleteSet, which documents its errors.
 func (c *core) DeleteSet(ctx context.Context, userID, id string) error {
-	return c.deleteOwned(ctx, "delete set", userID, KindSet, id)
+	k := keying[struct{}](c, "delete set", userPK(userID), []any{id}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		return c.deleteOwned(ctx, "delete set", userID, KindSet, id)
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // ---- plans
@@ -596,18 +663,22 @@ func (c *core) GetPlan(ctx context.Context, userID string, slot PlanSlot) (Plan,
 
 // UpdatePlan implements PlanStore.UpdatePlan, which documents its errors.
 func (c *core) UpdatePlan(ctx context.Context, userID string, slot PlanSlot, items []SetItem) (Plan, error) {
-	const op = "update plan"
-	if err := check(func(v *validator) { v.user(userID); v.slot(slot); v.setItems(items) }); err != nil {
-		return Plan{}, wrap(op, err)
-	}
-	u := stamp(c.o.now())
-	if err := u.SetValue("items", list(items)); err != nil {
-		return Plan{}, wrap(op, err)
-	}
-	// A plan no set was applied to still has setId and setTitle, empty.
-	u.SetOnce("setId", ddb.S(""))
-	u.SetOnce("setTitle", ddb.S(""))
-	return updateOne(ctx, c, op, planSize, key(userID, planSK(slot)), u, false, nil, decodePlan)
+	k := keying(c, "update plan", userPK(userID), []any{slot, items}, decodePlan, errPlanNotFound(userID, slot), key(userID, planSK(slot)))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Plan, error) {
+		const op = "update plan"
+		if err := check(func(v *validator) { v.user(userID); v.slot(slot); v.setItems(items) }); err != nil {
+			return Plan{}, wrap(op, err)
+		}
+		u := stamp(c.o.now())
+		if err := u.SetValue("items", list(items)); err != nil {
+			return Plan{}, wrap(op, err)
+		}
+		// A plan no set was applied to still has setId and setTitle, empty.
+		u.SetOnce("setId", ddb.S(""))
+		u.SetOnce("setTitle", ddb.S(""))
+		return updateOne(ctx, c, op, planSize, key(userID, planSK(slot)), u, false, nil, decodePlan)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // Transaction labels, by which failed conditions are told apart.
@@ -618,110 +689,122 @@ const (
 
 // ApplySet implements PlanStore.ApplySet, which documents its errors.
 func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (Plan, error) {
-	const op = "apply set"
-	if err := check(func(v *validator) { v.user(userID); v.slot(slot); v.ID("SetID", setID, MaxIDLen) }); err != nil {
-		return Plan{}, wrap(op, err)
-	}
-	sk := key(userID, skSet+setID)
-	var plan ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		item, err := c.b.Get(ctx, c.t, sk)
-		if err != nil {
-			return err
+	k := keying(c, "apply set", userPK(userID), []any{slot, setID}, decodePlan, errPlanNotFound(userID, slot))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Plan, error) {
+		const op = "apply set"
+		if err := check(func(v *validator) { v.user(userID); v.slot(slot); v.ID("SetID", setID, MaxIDLen) }); err != nil {
+			return Plan{}, wrap(op, err)
 		}
-		if item == nil {
-			return errNotFound("set", userID, setID)
-		}
-		set, err := decodeSet(c.t, item)
-		if err != nil {
-			return err
-		}
-		now := c.o.now()
-		plan, err = marshal(planItem{keyAttrs: keyAttrs{userPK(userID), planSK(slot)}, SetID: set.ID, SetTitle: set.Title,
-			Items: list(set.Items), AppliedAt: ts(now), UpdatedAt: ts(now)})
-		if err != nil {
-			return err
-		}
-		err = c.tx(ctx, r, planSize, []backend.Write{
-			backend.Check(labelSource, c.t, sk, scalars(item)),
-			backend.Put(labelTarget, c.t, plan),
-		})
-		if old, ok := backend.Failed(err, labelSource); ok {
-			if old == nil {
+		sk := key(userID, skSet+setID)
+		var plan ddb.Item
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			item, err := c.b.Get(ctx, c.t, sk)
+			if err != nil {
+				return err
+			}
+			if item == nil {
 				return errNotFound("set", userID, setID)
 			}
-			return backend.Changed("set %q changed while it was being applied", setID)
+			set, err := decodeSet(c.t, item)
+			if err != nil {
+				return err
+			}
+			now := c.o.now()
+			plan, err = marshal(planItem{keyAttrs: keyAttrs{userPK(userID), planSK(slot)}, SetID: set.ID, SetTitle: set.Title,
+				Items: list(set.Items), AppliedAt: ts(now), UpdatedAt: ts(now)})
+			if err != nil {
+				return err
+			}
+			err = c.tx(ctx, r, planSize, []backend.Write{
+				backend.Put(labelTarget, c.t, plan), // first: the item a keyed repeat replays
+				backend.Check(labelSource, c.t, sk, scalars(item)),
+			})
+			if old, ok := backend.Failed(err, labelSource); ok {
+				if old == nil {
+					return errNotFound("set", userID, setID)
+				}
+				return backend.Changed("set %q changed while it was being applied", setID)
+			}
+			return err
+		})
+		if err != nil {
+			return Plan{}, wrap(op, err)
 		}
-		return err
+		p, err := decodePlan(c.t, plan)
+		return p, wrap(op, err)
 	})
-	if err != nil {
-		return Plan{}, wrap(op, err)
-	}
-	p, err := decodePlan(c.t, plan)
-	return p, wrap(op, err)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // PromoteNextPlan implements PlanStore.PromoteNextPlan, which documents its errors.
 func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error) {
-	const op = "promote next plan"
-	if err := check(func(v *validator) { v.user(userID) }); err != nil {
-		return Plan{}, wrap(op, err)
-	}
-	nk := key(userID, planSK(PlanNext))
-	var cur ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		next, err := c.b.Get(ctx, c.t, nk)
-		if err != nil {
-			return err
+	k := keying(c, "promote next plan", userPK(userID), nil, decodePlan, errPlanNotFound(userID, PlanCurrent))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Plan, error) {
+		const op = "promote next plan"
+		if err := check(func(v *validator) { v.user(userID) }); err != nil {
+			return Plan{}, wrap(op, err)
 		}
-		if next == nil {
-			return errPlanNotFound(userID, PlanNext)
-		}
-		if _, err := decodePlan(c.t, next); err != nil {
-			return err
-		}
-		// The whole item moves, attributes ddbkit does not know included.
-		cur = moved(next, planSK(PlanCurrent))
-		cur[attrUpdatedAt] = ddb.S(ts(c.o.now()))
-		err = c.tx(ctx, r, planSize, []backend.Write{
-			backend.Delete(labelSource, c.t, nk, scalars(next)),
-			backend.Put(labelTarget, c.t, cur),
-		})
-		if old, ok := backend.Failed(err, labelSource); ok {
-			if old == nil {
+		nk := key(userID, planSK(PlanNext))
+		var cur ddb.Item
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			next, err := c.b.Get(ctx, c.t, nk)
+			if err != nil {
+				return err
+			}
+			if next == nil {
 				return errPlanNotFound(userID, PlanNext)
 			}
-			return backend.Changed("the next plan changed while it was being promoted")
+			if _, err := decodePlan(c.t, next); err != nil {
+				return err
+			}
+			// The whole item moves, attributes ddbkit does not know included.
+			cur = moved(next, planSK(PlanCurrent))
+			cur[attrUpdatedAt] = ddb.S(ts(c.o.now()))
+			err = c.tx(ctx, r, planSize, []backend.Write{
+				backend.Put(labelTarget, c.t, cur), // first: the item a keyed repeat replays
+				backend.Delete(labelSource, c.t, nk, scalars(next)),
+			})
+			if old, ok := backend.Failed(err, labelSource); ok {
+				if old == nil {
+					return errPlanNotFound(userID, PlanNext)
+				}
+				return backend.Changed("the next plan changed while it was being promoted")
+			}
+			return err
+		})
+		if err != nil {
+			return Plan{}, wrap(op, err)
 		}
-		return err
+		p, err := decodePlan(c.t, cur)
+		return p, wrap(op, err)
 	})
-	if err != nil {
-		return Plan{}, wrap(op, err)
-	}
-	p, err := decodePlan(c.t, cur)
-	return p, wrap(op, err)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ---- shopping
 
 // AddShoppingItem implements ShoppingStore.AddShoppingItem, which documents its errors.
 func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppingItem) (ShoppingItem, error) {
-	const op = "add shopping item"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.Line("Name", in.Name, true, MaxNameLen)
-		v.Line("Quantity", in.Quantity, false, MaxNameLen)
+	k := keying(c, "add shopping item", userPK(userID), []any{in}, decodeShopping, errGone("shopping item", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShoppingItem, error) {
+		const op = "add shopping item"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.Line("Name", in.Name, true, MaxNameLen)
+			v.Line("Quantity", in.Quantity, false, MaxNameLen)
+		})
+		if err != nil {
+			return ShoppingItem{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return ShoppingItem{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), field("name", "Name", "quantity", "Quantity"), shoppingItem{keyAttrs: keyAttrs{userPK(userID), skShopping + id},
+			Name: in.Name, Quantity: in.Quantity, CreatedAt: ts(now), UpdatedAt: ts(now)},
+			errExists("shopping item", userID, id), decodeShopping)
 	})
-	if err != nil {
-		return ShoppingItem{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return ShoppingItem{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), field("name", "Name", "quantity", "Quantity"), shoppingItem{keyAttrs: keyAttrs{userPK(userID), skShopping + id},
-		Name: in.Name, Quantity: in.Quantity, CreatedAt: ts(now), UpdatedAt: ts(now)},
-		errExists("shopping item", userID, id), decodeShopping)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListShoppingItems implements ShoppingStore.ListShoppingItems, which documents its errors.
@@ -731,67 +814,79 @@ func (c *core) ListShoppingItems(ctx context.Context, userID string, opts ddbkit
 
 // UpdateShoppingItem implements ShoppingStore.UpdateShoppingItem, which documents its errors.
 func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p ShoppingPatch) (ShoppingItem, error) {
-	const op = "update shopping item"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("ID", id, MaxIDLen)
-		if p == (ShoppingPatch{}) {
-			v.Fail("ShoppingPatch", "sets no field; set at least one")
+	k := keying(c, "update shopping item", userPK(userID), []any{id, p}, decodeShopping, errNotFound("shopping item", userID, id), key(userID, skShopping+id))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShoppingItem, error) {
+		const op = "update shopping item"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("ID", id, MaxIDLen)
+			if p == (ShoppingPatch{}) {
+				v.Fail("ShoppingPatch", "sets no field; set at least one")
+			}
+			if p.Name != nil {
+				v.Line("Name", *p.Name, true, MaxNameLen)
+			}
+			if p.Quantity != nil {
+				v.Line("Quantity", *p.Quantity, false, MaxNameLen)
+			}
+		})
+		if err != nil {
+			return ShoppingItem{}, wrap(op, err)
 		}
+		u := stamp(c.o.now())
 		if p.Name != nil {
-			v.Line("Name", *p.Name, true, MaxNameLen)
+			u.Set("name", ddb.S(*p.Name))
 		}
 		if p.Quantity != nil {
-			v.Line("Quantity", *p.Quantity, false, MaxNameLen)
+			u.Set("quantity", ddb.S(*p.Quantity))
 		}
+		return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
 	})
-	if err != nil {
-		return ShoppingItem{}, wrap(op, err)
-	}
-	u := stamp(c.o.now())
-	if p.Name != nil {
-		u.Set("name", ddb.S(*p.Name))
-	}
-	if p.Quantity != nil {
-		u.Set("quantity", ddb.S(*p.Quantity))
-	}
-	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u, true, errNotFound("shopping item", userID, id), decodeShopping)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // CompleteShoppingItem implements ShoppingStore.CompleteShoppingItem, which documents its errors.
 func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (ShoppingItem, error) {
-	const op = "complete shopping item"
-	if err := validateRef(userID, id); err != nil {
-		return ShoppingItem{}, wrap(op, err)
-	}
-	at := ddb.S(ts(c.o.now()))
-	u := stampAt(at)
-	u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
-	return updateFirst(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u,
-		"completedAt", at, false, true, errNotFound("shopping item", userID, id), decodeShopping)
+	k := keying[ShoppingItem](c, "complete shopping item", userPK(userID), []any{id}, nil, nil)
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShoppingItem, error) {
+		const op = "complete shopping item"
+		if err := validateRef(userID, id); err != nil {
+			return ShoppingItem{}, wrap(op, err)
+		}
+		at := ddb.S(ts(c.o.now()))
+		u := stampAt(at)
+		u.Set("checked", &types.AttributeValueMemberBOOL{Value: true})
+		return updateFirst(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skShopping+id), u,
+			"completedAt", at, false, true, errNotFound("shopping item", userID, id), decodeShopping)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ---- fridge
 
 // AddFridgeItem implements FridgeStore.AddFridgeItem, which documents its errors.
 func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeItem) (FridgeItem, error) {
-	const op = "add fridge item"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.Line("Name", in.Name, true, MaxNameLen)
-		v.Line("Quantity", in.Quantity, false, MaxNameLen)
-		v.date("ExpiryDate", in.ExpiryDate, false)
+	k := keying(c, "add fridge item", userPK(userID), []any{in}, decodeFridge, errGone("fridge item", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (FridgeItem, error) {
+		const op = "add fridge item"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.Line("Name", in.Name, true, MaxNameLen)
+			v.Line("Quantity", in.Quantity, false, MaxNameLen)
+			v.date("ExpiryDate", in.ExpiryDate, false)
+		})
+		if err != nil {
+			return FridgeItem{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return FridgeItem{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), field("name", "Name", "quantity", "Quantity"), fridgeItem{keyAttrs: keyAttrs{userPK(userID), skFridge + id},
+			Name: in.Name, Quantity: in.Quantity, ExpiryDate: in.ExpiryDate, CreatedAt: ts(now), UpdatedAt: ts(now)},
+			errExists("fridge item", userID, id), decodeFridge)
 	})
-	if err != nil {
-		return FridgeItem{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return FridgeItem{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), field("name", "Name", "quantity", "Quantity"), fridgeItem{keyAttrs: keyAttrs{userPK(userID), skFridge + id},
-		Name: in.Name, Quantity: in.Quantity, ExpiryDate: in.ExpiryDate, CreatedAt: ts(now), UpdatedAt: ts(now)},
-		errExists("fridge item", userID, id), decodeFridge)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListFridgeItems implements FridgeStore.ListFridgeItems, which documents its errors.
@@ -801,37 +896,41 @@ func (c *core) ListFridgeItems(ctx context.Context, userID string, opts ddbkit.P
 
 // UpdateFridgeItem implements FridgeStore.UpdateFridgeItem, which documents its errors.
 func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p FridgePatch) (FridgeItem, error) {
-	const op = "update fridge item"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("ID", id, MaxIDLen)
-		if p == (FridgePatch{}) {
-			v.Fail("FridgePatch", "sets no field; set at least one")
+	k := keying(c, "update fridge item", userPK(userID), []any{id, p}, decodeFridge, errNotFound("fridge item", userID, id), key(userID, skFridge+id))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (FridgeItem, error) {
+		const op = "update fridge item"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("ID", id, MaxIDLen)
+			if p == (FridgePatch{}) {
+				v.Fail("FridgePatch", "sets no field; set at least one")
+			}
+			if p.Name != nil {
+				v.Line("Name", *p.Name, true, MaxNameLen)
+			}
+			if p.Quantity != nil {
+				v.Line("Quantity", *p.Quantity, false, MaxNameLen)
+			}
+			if p.ExpiryDate != nil {
+				v.date("ExpiryDate", *p.ExpiryDate, false)
+			}
+		})
+		if err != nil {
+			return FridgeItem{}, wrap(op, err)
 		}
+		u := stamp(c.o.now())
 		if p.Name != nil {
-			v.Line("Name", *p.Name, true, MaxNameLen)
+			u.Set("name", ddb.S(*p.Name))
 		}
 		if p.Quantity != nil {
-			v.Line("Quantity", *p.Quantity, false, MaxNameLen)
+			u.Set("quantity", ddb.S(*p.Quantity))
 		}
 		if p.ExpiryDate != nil {
-			v.date("ExpiryDate", *p.ExpiryDate, false)
+			u.Set("expiryDate", ddb.S(*p.ExpiryDate))
 		}
+		return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skFridge+id), u, true, errNotFound("fridge item", userID, id), decodeFridge)
 	})
-	if err != nil {
-		return FridgeItem{}, wrap(op, err)
-	}
-	u := stamp(c.o.now())
-	if p.Name != nil {
-		u.Set("name", ddb.S(*p.Name))
-	}
-	if p.Quantity != nil {
-		u.Set("quantity", ddb.S(*p.Quantity))
-	}
-	if p.ExpiryDate != nil {
-		u.Set("expiryDate", ddb.S(*p.ExpiryDate))
-	}
-	return updateOne(ctx, c, op, field("name", "Name", "quantity", "Quantity"), key(userID, skFridge+id), u, true, errNotFound("fridge item", userID, id), decodeFridge)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // DeleteFridgeItem implements FridgeStore.DeleteFridgeItem, which documents its errors.
@@ -840,47 +939,51 @@ func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p Fridge
 // conditioned on the item as read, the put on a free archive key, so the
 // item is never in both places or in neither.
 func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (DeletedFridgeItem, error) {
-	const op = "delete fridge item"
-	if err := validateRef(userID, id); err != nil {
-		return DeletedFridgeItem{}, wrap(op, err)
-	}
-	lk := key(userID, skFridge+id)
-	var archived ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		live, err := c.b.Get(ctx, c.t, lk)
-		if err != nil {
-			return err
+	k := keying(c, "delete fridge item", userPK(userID), []any{id}, decodeDeletedFridge, errNotFound("deleted fridge item", userID, id))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (DeletedFridgeItem, error) {
+		const op = "delete fridge item"
+		if err := validateRef(userID, id); err != nil {
+			return DeletedFridgeItem{}, wrap(op, err)
 		}
-		if live == nil {
-			return errNotFound("fridge item", userID, id)
-		}
-		if _, err := decodeFridge(c.t, live); err != nil {
-			return err
-		}
-		now := c.o.now()
-		archived = moved(live, fridgeDeletedSK(now, id))
-		archived[attrDeletedAt] = ddb.S(ts(now))
-		archived[AttrTTL] = &types.AttributeValueMemberN{Value: epochSeconds(now.Add(DeletedFridgeRetention))}
-		err = c.tx(ctx, r, fridgeSize, []backend.Write{
-			backend.Delete(labelSource, c.t, lk, scalars(live)),
-			backend.PutNew(labelTarget, c.t, archived),
-		})
-		if old, ok := backend.Failed(err, labelSource); ok {
-			if old == nil {
+		lk := key(userID, skFridge+id)
+		var archived ddb.Item
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			live, err := c.b.Get(ctx, c.t, lk)
+			if err != nil {
+				return err
+			}
+			if live == nil {
 				return errNotFound("fridge item", userID, id)
 			}
-			return backend.Changed("fridge item %q changed while it was being deleted", id)
+			if _, err := decodeFridge(c.t, live); err != nil {
+				return err
+			}
+			now := c.o.now()
+			archived = moved(live, fridgeDeletedSK(now, id))
+			archived[attrDeletedAt] = ddb.S(ts(now))
+			archived[AttrTTL] = &types.AttributeValueMemberN{Value: epochSeconds(now.Add(DeletedFridgeRetention))}
+			err = c.tx(ctx, r, fridgeSize, []backend.Write{
+				backend.PutNew(labelTarget, c.t, archived), // first: the item a keyed repeat replays
+				backend.Delete(labelSource, c.t, lk, scalars(live)),
+			})
+			if old, ok := backend.Failed(err, labelSource); ok {
+				if old == nil {
+					return errNotFound("fridge item", userID, id)
+				}
+				return backend.Changed("fridge item %q changed while it was being deleted", id)
+			}
+			if _, ok := backend.Failed(err, labelTarget); ok {
+				return backend.Changed("fridge item %q was archived at %s already", id, ts(now))
+			}
+			return err
+		})
+		if err != nil {
+			return DeletedFridgeItem{}, wrap(op, err)
 		}
-		if _, ok := backend.Failed(err, labelTarget); ok {
-			return backend.Changed("fridge item %q was archived at %s already", id, ts(now))
-		}
-		return err
+		d, err := decodeDeletedFridge(c.t, archived)
+		return d, wrap(op, err)
 	})
-	if err != nil {
-		return DeletedFridgeItem{}, wrap(op, err)
-	}
-	d, err := decodeDeletedFridge(c.t, archived)
-	return d, wrap(op, err)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // RestoreFridgeItem implements FridgeStore.RestoreFridgeItem, which documents its errors.
@@ -889,46 +992,50 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 // never by one rebuilt from a parsed time: another writer's key may hold
 // the time in another form.
 func (c *core) RestoreFridgeItem(ctx context.Context, userID, ref string) (FridgeItem, error) {
-	const op = "restore fridge item"
-	if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
-		return FridgeItem{}, wrap(op, err)
-	}
-	_, id, _ := strings.Cut(ref, "#")
-	ak := key(userID, skFridgeDeleted+ref)
-	notFound := fmt.Errorf("deleted fridge item %q of user %q: %w", ref, userID, ddbkit.ErrNotFound)
-	var live ddb.Item
-	err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		archived, err := c.b.Get(ctx, c.t, ak)
-		if err != nil {
-			return err
+	k := keying(c, "restore fridge item", userPK(userID), []any{ref}, decodeFridge, errNotFound("fridge item restored from", userID, ref))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (FridgeItem, error) {
+		const op = "restore fridge item"
+		if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
+			return FridgeItem{}, wrap(op, err)
 		}
-		if archived == nil {
-			return notFound
-		}
-		if _, err := decodeDeletedFridge(c.t, archived); err != nil {
-			return err
-		}
-		live = moved(archived, skFridge+id, attrDeletedAt, AttrTTL)
-		err = c.tx(ctx, r, fridgeSize, []backend.Write{
-			backend.Delete(labelSource, c.t, ak, scalars(archived)),
-			backend.PutNew(labelTarget, c.t, live),
-		})
-		if old, ok := backend.Failed(err, labelSource); ok {
-			if old == nil {
+		_, id, _ := strings.Cut(ref, "#")
+		ak := key(userID, skFridgeDeleted+ref)
+		notFound := fmt.Errorf("deleted fridge item %q of user %q: %w", ref, userID, ddbkit.ErrNotFound)
+		var live ddb.Item
+		err := c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			archived, err := c.b.Get(ctx, c.t, ak)
+			if err != nil {
+				return err
+			}
+			if archived == nil {
 				return notFound
 			}
-			return backend.Changed("deleted fridge item %q changed while it was being restored", id)
+			if _, err := decodeDeletedFridge(c.t, archived); err != nil {
+				return err
+			}
+			live = moved(archived, skFridge+id, attrDeletedAt, AttrTTL)
+			err = c.tx(ctx, r, fridgeSize, []backend.Write{
+				backend.PutNew(labelTarget, c.t, live), // first: the item a keyed repeat replays
+				backend.Delete(labelSource, c.t, ak, scalars(archived)),
+			})
+			if old, ok := backend.Failed(err, labelSource); ok {
+				if old == nil {
+					return notFound
+				}
+				return backend.Changed("deleted fridge item %q changed while it was being restored", id)
+			}
+			if _, ok := backend.Failed(err, labelTarget); ok {
+				return fmt.Errorf("fridge item %q of user %q is in the fridge already: %w", id, userID, ddbkit.ErrConflict)
+			}
+			return err
+		})
+		if err != nil {
+			return FridgeItem{}, wrap(op, err)
 		}
-		if _, ok := backend.Failed(err, labelTarget); ok {
-			return fmt.Errorf("fridge item %q of user %q is in the fridge already: %w", id, userID, ddbkit.ErrConflict)
-		}
-		return err
+		f, err := decodeFridge(c.t, live)
+		return f, wrap(op, err)
 	})
-	if err != nil {
-		return FridgeItem{}, wrap(op, err)
-	}
-	f, err := decodeFridge(c.t, live)
-	return f, wrap(op, err)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListDeletedFridgeItems implements FridgeStore.ListDeletedFridgeItems, which documents its errors.
@@ -940,17 +1047,21 @@ func (c *core) ListDeletedFridgeItems(ctx context.Context, userID string, opts d
 
 // AddCategory implements CategoryStore.AddCategory, which documents its errors.
 func (c *core) AddCategory(ctx context.Context, userID string, scope CategoryScope, in NewCategory) (Category, error) {
-	const op = "add category"
-	err := check(func(v *validator) { v.user(userID); v.scope(scope); v.Line("Name", in.Name, true, MaxNameLen) })
-	if err != nil {
-		return Category{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return Category{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), field("name", "Name"), categoryItem{keyAttrs: keyAttrs{userPK(userID), categorySK(scope, id)},
-		Name: in.Name, CreatedAt: ts(now), UpdatedAt: ts(now)}, errExists("category", userID, id), decodeCategory)
+	k := keying(c, "add category", userPK(userID), []any{scope, in}, decodeCategory, errGone("category", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Category, error) {
+		const op = "add category"
+		err := check(func(v *validator) { v.user(userID); v.scope(scope); v.Line("Name", in.Name, true, MaxNameLen) })
+		if err != nil {
+			return Category{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return Category{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), field("name", "Name"), categoryItem{keyAttrs: keyAttrs{userPK(userID), categorySK(scope, id)},
+			Name: in.Name, CreatedAt: ts(now), UpdatedAt: ts(now)}, errExists("category", userID, id), decodeCategory)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
@@ -964,61 +1075,73 @@ func (c *core) ListCategories(ctx context.Context, userID string, scope Category
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
 func (c *core) UpdateCategory(ctx context.Context, userID string, scope CategoryScope, id string, p CategoryPatch) (Category, error) {
-	const op = "update category"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.scope(scope)
-		v.ID("ID", id, MaxIDLen)
-		if p == (CategoryPatch{}) {
-			v.Fail("CategoryPatch", "sets no field; set at least one")
+	k := keying(c, "update category", userPK(userID), []any{scope, id, p}, decodeCategory, errNotFound("category", userID, id), key(userID, categorySK(scope, id)))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Category, error) {
+		const op = "update category"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.scope(scope)
+			v.ID("ID", id, MaxIDLen)
+			if p == (CategoryPatch{}) {
+				v.Fail("CategoryPatch", "sets no field; set at least one")
+			}
+			if p.Name != nil {
+				v.Line("Name", *p.Name, true, MaxNameLen)
+			}
+		})
+		if err != nil {
+			return Category{}, wrap(op, err)
 		}
+		u := stamp(c.o.now())
 		if p.Name != nil {
-			v.Line("Name", *p.Name, true, MaxNameLen)
+			u.Set("name", ddb.S(*p.Name))
 		}
+		return updateOne(ctx, c, op, field("name", "Name"), key(userID, categorySK(scope, id)), u, true, errNotFound("category", userID, id), decodeCategory)
 	})
-	if err != nil {
-		return Category{}, wrap(op, err)
-	}
-	u := stamp(c.o.now())
-	if p.Name != nil {
-		u.Set("name", ddb.S(*p.Name))
-	}
-	return updateOne(ctx, c, op, field("name", "Name"), key(userID, categorySK(scope, id)), u, true, errNotFound("category", userID, id), decodeCategory)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
 func (c *core) DeleteCategory(ctx context.Context, userID string, scope CategoryScope, id string) error {
-	const op = "delete category"
-	if err := check(func(v *validator) { v.user(userID); v.scope(scope); v.ID("ID", id, MaxIDLen) }); err != nil {
-		return wrap(op, err)
-	}
-	return c.removeOne(ctx, op, key(userID, categorySK(scope, id)), errNotFound("category", userID, id))
+	k := keying[struct{}](c, "delete category", userPK(userID), []any{scope, id}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		const op = "delete category"
+		if err := check(func(v *validator) { v.user(userID); v.scope(scope); v.ID("ID", id, MaxIDLen) }); err != nil {
+			return wrap(op, err)
+		}
+		return c.removeOne(ctx, op, key(userID, categorySK(scope, id)), errNotFound("category", userID, id))
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // ---- cook logs
 
 // AddCookLog implements CookLogStore.AddCookLog, which documents its errors.
 func (c *core) AddCookLog(ctx context.Context, userID string, in NewCookLog) (CookLog, error) {
-	const op = "add cook log"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.date("Date", in.Date, true)
-		if in.RecipeID != "" {
-			v.ID("RecipeID", in.RecipeID, MaxIDLen)
+	k := keying(c, "add cook log", userPK(userID), []any{in}, decodeCookLog, errGone("cook log", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (CookLog, error) {
+		const op = "add cook log"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.date("Date", in.Date, true)
+			if in.RecipeID != "" {
+				v.ID("RecipeID", in.RecipeID, MaxIDLen)
+			}
+			v.Line("Title", in.Title, true, MaxTitleLen)
+			v.Text("Note", in.Note, false, MaxTextLen)
+		})
+		if err != nil {
+			return CookLog{}, wrap(op, err)
 		}
-		v.Line("Title", in.Title, true, MaxTitleLen)
-		v.Text("Note", in.Note, false, MaxTextLen)
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return CookLog{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), field("note", "Note", "title", "Title"), cookLogItem{keyAttrs: keyAttrs{userPK(userID), cookLogSK(in.Date, id)},
+			RecipeID: in.RecipeID, Title: in.Title, Note: in.Note, CreatedAt: ts(now)},
+			errExists("cook log", userID, id), decodeCookLog)
 	})
-	if err != nil {
-		return CookLog{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return CookLog{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), field("note", "Note", "title", "Title"), cookLogItem{keyAttrs: keyAttrs{userPK(userID), cookLogSK(in.Date, id)},
-		RecipeID: in.RecipeID, Title: in.Title, Note: in.Note, CreatedAt: ts(now)},
-		errExists("cook log", userID, id), decodeCookLog)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListCookLogsByMonth implements CookLogStore.ListCookLogsByMonth, which documents its errors.
@@ -1044,24 +1167,28 @@ func (c *core) ListCookLogsByDay(ctx context.Context, userID, date string, opts 
 
 // AddPaymentMethod implements PaymentStore.AddPaymentMethod, which documents its errors.
 func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymentMethod) (PaymentMethod, error) {
-	const op = "add payment method"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("Provider", in.Provider, MaxNameLen)
-		v.providerRef(in.ProviderRef)
-		v.brand(in.Brand)
-		v.last4(in.Last4)
+	k := keying(c, "add payment method", userPK(userID), []any{in}, decodePaymentMethod, errGone("payment method", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (PaymentMethod, error) {
+		const op = "add payment method"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("Provider", in.Provider, MaxNameLen)
+			v.providerRef(in.ProviderRef)
+			v.brand(in.Brand)
+			v.last4(in.Last4)
+		})
+		if err != nil {
+			return PaymentMethod{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return PaymentMethod{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), field("providerRef", "ProviderRef", "provider", "Provider"), paymentMethodItem{keyAttrs: keyAttrs{userPK(userID), skPaymentMethod + id},
+			Provider: in.Provider, ProviderRef: in.ProviderRef, Brand: in.Brand, Last4: in.Last4, CreatedAt: ts(now)},
+			errExists("payment method", userID, id), decodePaymentMethod)
 	})
-	if err != nil {
-		return PaymentMethod{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return PaymentMethod{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), field("providerRef", "ProviderRef", "provider", "Provider"), paymentMethodItem{keyAttrs: keyAttrs{userPK(userID), skPaymentMethod + id},
-		Provider: in.Provider, ProviderRef: in.ProviderRef, Brand: in.Brand, Last4: in.Last4, CreatedAt: ts(now)},
-		errExists("payment method", userID, id), decodePaymentMethod)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListPaymentMethods implements PaymentStore.ListPaymentMethods, which documents its errors.
@@ -1071,11 +1198,15 @@ func (c *core) ListPaymentMethods(ctx context.Context, userID string, opts ddbki
 
 // RemovePaymentMethod implements PaymentStore.RemovePaymentMethod, which documents its errors.
 func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error {
-	const op = "remove payment method"
-	if err := validateRef(userID, id); err != nil {
-		return wrap(op, err)
-	}
-	return c.removeOne(ctx, op, key(userID, skPaymentMethod+id), errNotFound("payment method", userID, id))
+	k := keying[struct{}](c, "remove payment method", userPK(userID), []any{id}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		const op = "remove payment method"
+		if err := validateRef(userID, id); err != nil {
+			return wrap(op, err)
+		}
+		return c.removeOne(ctx, op, key(userID, skPaymentMethod+id), errNotFound("payment method", userID, id))
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // RecordPurchase implements PaymentStore.RecordPurchase, which documents its errors.
@@ -1086,74 +1217,78 @@ func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error
 // the first purchase (the seed's key holds the time before the ID: the
 // purchase's own key alone could not be conditioned on the ID).
 func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase) (Purchase, error) {
-	const op = "record purchase"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("TransactionID", in.TransactionID, MaxIDLen)
-		if in.PurchasedAt.IsZero() {
-			v.Fail("PurchasedAt", "must be the time the purchase was made, got the zero time")
-		}
-		v.Time("PurchasedAt", in.PurchasedAt)
-		v.ID("ProductID", in.ProductID, MaxIDLen)
-		if in.Amount < 0 {
-			v.Fail("Amount", "must not be negative, got %d", in.Amount)
-		}
-		v.currency(in.Currency)
-		if in.PaymentMethodID != "" {
-			v.ID("PaymentMethodID", in.PaymentMethodID, MaxIDLen)
-		}
-	})
-	if err != nil {
-		return Purchase{}, wrap(op, err)
-	}
-	at := in.PurchasedAt.UTC().Truncate(time.Millisecond)
-	sk := purchaseSK(at, in.TransactionID)
-	item, err := marshal(purchaseItem{keyAttrs: keyAttrs{userPK(userID), sk},
-		ProductID: in.ProductID, Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID,
-		PurchasedAt: ts(at)})
-	if err != nil {
-		return Purchase{}, wrap(op, err)
-	}
-	guard, err := marshal(purchaseTxnItem{keyAttrs: keyAttrs{userPK(userID), skPurchaseTxn + in.TransactionID}, PurchaseSK: sk})
-	if err != nil {
-		return Purchase{}, wrap(op, err)
-	}
-	want, err := decodePurchase(c.t, item)
-	if err != nil {
-		return Purchase{}, wrap(op, err)
-	}
-	out := want
-	err = c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
-		err := c.tx(ctx, r, field("productId", "ProductID"), []backend.Write{
-			backend.PutNew(labelGuard, c.t, guard),
-			backend.PutNew(labelTarget, c.t, item),
-		})
-		old, failed := backend.Failed(err, "")
-		if !failed {
-			return err
-		}
-		// Recorded already: the stored purchase is this one, or another.
-		at := key(userID, sk)
-		if g, ok := backend.Str(old, "purchaseSk"); ok && strings.HasPrefix(g, skPurchase) {
-			at.SK = g
-		}
-		stored, err := c.b.Get(ctx, c.t, at)
-		if err != nil {
-			return err
-		}
-		if stored != nil {
-			if got, err := decodePurchase(c.t, stored); err == nil && samePurchase(got, want) {
-				out = got
-				return nil
+	k := keying(c, "record purchase", userPK(userID), []any{in}, decodePurchase, errNotFound("purchase", userID, in.TransactionID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Purchase, error) {
+		const op = "record purchase"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("TransactionID", in.TransactionID, MaxIDLen)
+			if in.PurchasedAt.IsZero() {
+				v.Fail("PurchasedAt", "must be the time the purchase was made, got the zero time")
 			}
+			v.Time("PurchasedAt", in.PurchasedAt)
+			v.ID("ProductID", in.ProductID, MaxIDLen)
+			if in.Amount < 0 {
+				v.Fail("Amount", "must not be negative, got %d", in.Amount)
+			}
+			v.currency(in.Currency)
+			if in.PaymentMethodID != "" {
+				v.ID("PaymentMethodID", in.PaymentMethodID, MaxIDLen)
+			}
+		})
+		if err != nil {
+			return Purchase{}, wrap(op, err)
 		}
-		return fmt.Errorf("purchase of transaction %q of user %q: %w with other content (at %s)",
-			in.TransactionID, userID, ddbkit.ErrAlreadyExists, at.SK)
+		at := in.PurchasedAt.UTC().Truncate(time.Millisecond)
+		sk := purchaseSK(at, in.TransactionID)
+		item, err := marshal(purchaseItem{keyAttrs: keyAttrs{userPK(userID), sk},
+			ProductID: in.ProductID, Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID,
+			PurchasedAt: ts(at)})
+		if err != nil {
+			return Purchase{}, wrap(op, err)
+		}
+		guard, err := marshal(purchaseTxnItem{keyAttrs: keyAttrs{userPK(userID), skPurchaseTxn + in.TransactionID}, PurchaseSK: sk})
+		if err != nil {
+			return Purchase{}, wrap(op, err)
+		}
+		want, err := decodePurchase(c.t, item)
+		if err != nil {
+			return Purchase{}, wrap(op, err)
+		}
+		out := want
+		err = c.rmw(ctx, op, userPK(userID), func(r *backend.Run) error {
+			err := c.tx(ctx, r, field("productId", "ProductID"), []backend.Write{
+				backend.PutNew(labelTarget, c.t, item), // first: the item a keyed repeat replays
+				backend.PutNew(labelGuard, c.t, guard),
+			})
+			old, failed := backend.Failed(err, "")
+			if !failed {
+				return err
+			}
+			// Recorded already: the stored purchase is this one, or another.
+			at := key(userID, sk)
+			if g, ok := backend.Str(old, "purchaseSk"); ok && strings.HasPrefix(g, skPurchase) {
+				at.SK = g
+			}
+			stored, err := c.b.Get(ctx, c.t, at)
+			if err != nil {
+				return err
+			}
+			if stored != nil {
+				if got, err := decodePurchase(c.t, stored); err == nil && samePurchase(got, want) {
+					out = got
+					return nil
+				}
+			}
+			return fmt.Errorf("purchase of transaction %q of user %q: %w with other content (at %s)",
+				in.TransactionID, userID, ddbkit.ErrAlreadyExists, at.SK)
+		})
+		if err != nil {
+			return Purchase{}, wrap(op, err)
+		}
+		return out, nil
 	})
-	if err != nil {
-		return Purchase{}, wrap(op, err)
-	}
-	return out, nil
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // labelGuard labels the guard item of a transaction.
@@ -1181,54 +1316,62 @@ func (c *core) GetSubscription(ctx context.Context, userID string) (Subscription
 
 // SetSubscription implements PaymentStore.SetSubscription, which documents its errors.
 func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscription) (Subscription, error) {
-	const op = "set subscription"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("Plan", sub.Plan, MaxNameLen)
-		v.ID("Status", sub.Status, MaxNameLen)
-		v.Time("CurrentPeriodEnd", sub.CurrentPeriodEnd)
+	k := keying(c, "set subscription", userPK(userID), []any{sub}, decodeSubscription, errNotFound("subscription", userID, "ACTIVE"), key(userID, skSubscription))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Subscription, error) {
+		const op = "set subscription"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("Plan", sub.Plan, MaxNameLen)
+			v.ID("Status", sub.Status, MaxNameLen)
+			v.Time("CurrentPeriodEnd", sub.CurrentPeriodEnd)
+		})
+		if err != nil {
+			return Subscription{}, wrap(op, err)
+		}
+		item, err := marshal(subscriptionItem{keyAttrs: keyAttrs{userPK(userID), skSubscription},
+			Plan: sub.Plan, Status: sub.Status, CurrentPeriodEnd: ts(sub.CurrentPeriodEnd.UTC().Truncate(time.Millisecond)),
+			UpdatedAt: ts(c.o.now())})
+		if err == nil {
+			err = field("plan", "Plan", "status", "Status").check(item)
+		}
+		if err != nil {
+			return Subscription{}, wrap(op, err)
+		}
+		// A replacement is safe to repeat after a lost response.
+		if err := c.b.Put(ctx, c.t, item, backend.Cond{}); err != nil {
+			return Subscription{}, wrap(op, err)
+		}
+		out, err := decodeSubscription(c.t, item)
+		return out, wrap(op, err)
 	})
-	if err != nil {
-		return Subscription{}, wrap(op, err)
-	}
-	item, err := marshal(subscriptionItem{keyAttrs: keyAttrs{userPK(userID), skSubscription},
-		Plan: sub.Plan, Status: sub.Status, CurrentPeriodEnd: ts(sub.CurrentPeriodEnd.UTC().Truncate(time.Millisecond)),
-		UpdatedAt: ts(c.o.now())})
-	if err == nil {
-		err = field("plan", "Plan", "status", "Status").check(item)
-	}
-	if err != nil {
-		return Subscription{}, wrap(op, err)
-	}
-	// A replacement is safe to repeat after a lost response.
-	if err := c.b.Put(ctx, c.t, item, backend.Cond{}); err != nil {
-		return Subscription{}, wrap(op, err)
-	}
-	out, err := decodeSubscription(c.t, item)
-	return out, wrap(op, err)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ---- notifications
 
 // AddNotification implements NotificationStore.AddNotification, which documents its errors.
 func (c *core) AddNotification(ctx context.Context, userID string, in NewNotification) (Notification, error) {
-	const op = "add notification"
-	err := check(func(v *validator) {
-		v.user(userID)
-		v.ID("Kind", in.Kind, MaxNameLen)
-		v.Line("Title", in.Title, true, MaxTitleLen)
-		v.Text("Body", in.Body, false, MaxTextLen)
+	k := keying(c, "add notification", userPK(userID), []any{in}, decodeNotification, errGone("notification", userID))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Notification, error) {
+		const op = "add notification"
+		err := check(func(v *validator) {
+			v.user(userID)
+			v.ID("Kind", in.Kind, MaxNameLen)
+			v.Line("Title", in.Title, true, MaxTitleLen)
+			v.Text("Body", in.Body, false, MaxTextLen)
+		})
+		if err != nil {
+			return Notification{}, wrap(op, err)
+		}
+		now, id := c.o.now(), c.o.NewID()
+		if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
+			return Notification{}, wrap(op, err)
+		}
+		return createOne(ctx, c, op, userPK(userID), field("body", "Body", "title", "Title"), notificationItem{keyAttrs: keyAttrs{userPK(userID), notificationSK(now, id)},
+			Kind: in.Kind, Title: in.Title, Body: in.Body, CreatedAt: ts(now)},
+			errExists("notification", userID, id), decodeNotification)
 	})
-	if err != nil {
-		return Notification{}, wrap(op, err)
-	}
-	now, id := c.o.now(), c.o.NewID()
-	if err := check(func(v *validator) { v.ID("ID", id, MaxIDLen) }); err != nil {
-		return Notification{}, wrap(op, err)
-	}
-	return createOne(ctx, c, op, userPK(userID), field("body", "Body", "title", "Title"), notificationItem{keyAttrs: keyAttrs{userPK(userID), notificationSK(now, id)},
-		Kind: in.Kind, Title: in.Title, Body: in.Body, CreatedAt: ts(now)},
-		errExists("notification", userID, id), decodeNotification)
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // ListNotifications implements NotificationStore.ListNotifications, which documents its errors.
@@ -1241,12 +1384,16 @@ func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit
 // The notification is addressed by the key it was listed with (ref), never
 // by one rebuilt from a parsed time (see RestoreFridgeItem).
 func (c *core) MarkNotificationRead(ctx context.Context, userID, ref string) (Notification, error) {
-	const op = "mark notification read"
-	if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
-		return Notification{}, wrap(op, err)
-	}
-	return updateFirst(ctx, c, op, field("title", "Title"), key(userID, skNotification+ref), backend.Change{},
-		"readAt", ddb.S(ts(c.o.now())), false, true, errNotFound("notification", userID, ref), decodeNotification)
+	k := keying[Notification](c, "mark notification read", userPK(userID), []any{ref}, nil, nil)
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Notification, error) {
+		const op = "mark notification read"
+		if err := check(func(v *validator) { v.user(userID); v.ref(ref) }); err != nil {
+			return Notification{}, wrap(op, err)
+		}
+		return updateFirst(ctx, c, op, field("title", "Title"), key(userID, skNotification+ref), backend.Change{},
+			"readAt", ddb.S(ts(c.o.now())), false, true, errNotFound("notification", userID, ref), decodeNotification)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // GetNotificationSettings implements NotificationStore.GetNotificationSettings, which documents its errors.
@@ -1267,50 +1414,73 @@ var errSkipNotFound = fmt.Errorf("no item: %w", ddbkit.ErrNotFound)
 
 // SetNotificationSettings implements NotificationStore.SetNotificationSettings, which documents its errors.
 func (c *core) SetNotificationSettings(ctx context.Context, userID string, in NotificationSettings) (NotificationSettings, error) {
-	const op = "set notification settings"
-	if err := check(func(v *validator) { v.user(userID) }); err != nil {
-		return NotificationSettings{}, wrap(op, err)
-	}
-	item, err := marshal(notificationSettingsItem{keyAttrs: keyAttrs{userPK(userID), skNotifSettings},
-		PushEnabled: in.PushEnabled, EmailEnabled: in.EmailEnabled, UpdatedAt: ts(c.o.now())})
-	if err == nil {
-		err = field().check(item)
-	}
-	if err != nil {
-		return NotificationSettings{}, wrap(op, err)
-	}
-	if err := c.b.Put(ctx, c.t, item, backend.Cond{}); err != nil {
-		return NotificationSettings{}, wrap(op, err)
-	}
-	s, err := decodeNotificationSettings(c.t, item)
-	return s, wrap(op, err)
+	k := keying(c, "set notification settings", userPK(userID), []any{in}, decodeNotificationSettings, errNotFound("notification settings", userID, "NOTIFICATION_SETTINGS"), key(userID, skNotifSettings))
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (NotificationSettings, error) {
+		const op = "set notification settings"
+		if err := check(func(v *validator) { v.user(userID) }); err != nil {
+			return NotificationSettings{}, wrap(op, err)
+		}
+		item, err := marshal(notificationSettingsItem{keyAttrs: keyAttrs{userPK(userID), skNotifSettings},
+			PushEnabled: in.PushEnabled, EmailEnabled: in.EmailEnabled, UpdatedAt: ts(c.o.now())})
+		if err == nil {
+			err = field().check(item)
+		}
+		if err != nil {
+			return NotificationSettings{}, wrap(op, err)
+		}
+		if err := c.b.Put(ctx, c.t, item, backend.Cond{}); err != nil {
+			return NotificationSettings{}, wrap(op, err)
+		}
+		s, err := decodeNotificationSettings(c.t, item)
+		return s, wrap(op, err)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // RegisterPushToken implements NotificationStore.RegisterPushToken, which documents its errors.
 func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Platform, token string) (PushToken, error) {
-	const op = "register push token"
-	if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
-		return PushToken{}, wrap(op, err)
-	}
-	at := ddb.S(ts(c.o.now()))
-	u := stampAt(at)
-	u.Set("platform", ddb.S(string(platform)))
-	u.Set("token", ddb.S(token))
-	return updateFirst(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u,
-		attrCreatedAt, at, true, false, nil, decodePushToken)
+	k := keying[PushToken](c, "register push token", userPK(userID), []any{platform, token}, nil, nil)
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (PushToken, error) {
+		const op = "register push token"
+		if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
+			return PushToken{}, wrap(op, err)
+		}
+		at := ddb.S(ts(c.o.now()))
+		u := stampAt(at)
+		u.Set("platform", ddb.S(string(platform)))
+		u.Set("token", ddb.S(token))
+		return updateFirst(ctx, c, op, field("token", "Token"), key(userID, pushTokenSK(platform, token)), u,
+			attrCreatedAt, at, true, false, nil, decodePushToken)
+	})
+	return v, wrapOnce(k.Scope.Op, err)
 }
 
 // UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
 func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform Platform, token string) error {
-	const op = "unregister push token"
-	if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
-		return wrap(op, err)
-	}
-	return c.removeOne(ctx, op, key(userID, pushTokenSK(platform, token)),
-		fmt.Errorf("%s push token of user %q: %w", platform, userID, ddbkit.ErrNotFound))
+	k := keying[struct{}](c, "unregister push token", userPK(userID), []any{platform, token}, nil, nil)
+	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+		const op = "unregister push token"
+		if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
+			return wrap(op, err)
+		}
+		return c.removeOne(ctx, op, key(userID, pushTokenSK(platform, token)),
+			fmt.Errorf("%s push token of user %q: %w", platform, userID, ddbkit.ErrNotFound))
+	}))
+	return wrapOnce(k.Scope.Op, err)
 }
 
 // ListPushTokens implements NotificationStore.ListPushTokens, which documents its errors.
 func (c *core) ListPushTokens(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PushToken], error) {
 	return listUser(ctx, c, "list push tokens", userID, skPushToken, false, opts, pushTokenDecoder)
+}
+
+// noResult adapts a method that returns only an error to backend.Keyed.
+func noResult(fn func(context.Context) error) func(context.Context) (struct{}, error) {
+	return func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) }
+}
+
+// errGone is a replayed create's error when its item is gone: deleted
+// since the idempotency key's first call made it.
+func errGone(kind, userID string) error {
+	return fmt.Errorf("%s of user %q that the idempotency key created: %w (deleted since)", kind, userID, ddbkit.ErrNotFound)
 }

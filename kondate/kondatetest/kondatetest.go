@@ -49,6 +49,9 @@ func Run(t *testing.T, newStore NewStore) {
 		{"EndedContextWritesNothing", testEndedContext},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"IdempotencyKeyLateRepeat", testIdempotencyKeyLateRepeat},
+		{"KeyedCreates", testKeyedCreates},
+		{"KeyedReplays", testKeyedReplays},
+		{"KeyedNoOps", testKeyedNoOps},
 		{"Catalog", testCatalog},
 		{"CatalogTagFilter", testCatalogTagFilter},
 		{"Saves", testSaves},
@@ -751,18 +754,22 @@ func testIdempotencyKey(t *testing.T, s kondate.Store) {
 	set := must[kondate.Set](t, "CreateSet")(s.CreateSet(ctx, user, newSet("セット")))
 	kctx := idempotencyKey(t, "req-1")
 	p := must[kondate.Plan](t, "ApplySet")(s.ApplySet(kctx, user, kondate.PlanNext, set.ID))
-	// The repeat is at a later time: other writes under the same key.
-	_, err := s.ApplySet(kctx, user, kondate.PlanNext, set.ID)
-	wantErr(t, "ApplySet repeated under the key", err, ddbkit.ErrConflict)
-	wantEqual(t, "plan after the refused repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), p)
+	// The repeat is at a later time, but replays the first call.
+	again, err := s.ApplySet(kctx, user, kondate.PlanNext, set.ID)
+	if err != nil {
+		t.Fatalf("ApplySet repeated under the key: %v", err)
+	}
+	wantEqual(t, "ApplySet repeated under the key", again, p)
+	wantEqual(t, "plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), p)
 	// Another operation under the same key has a token of its own.
 	must[kondate.Plan](t, "PromoteNextPlan")(s.PromoteNextPlan(kctx, user))
 }
 
 // testIdempotencyKeyLateRepeat: each transactional write, repeated under
 // its idempotency key after the state it read has changed (a client's
-// retry arriving late), is refused or finds nothing to do, and does not
-// write a second time; without the key, each repeat would write again.
+// retry arriving late), replays the item it wrote as it is now, or finds
+// it gone (ErrNotFound), and does not write a second time; without the
+// key, each repeat would write again.
 func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	ctx := t.Context()
 	set := must[kondate.Set](t, "CreateSet")(s.CreateSet(ctx, user, newSet("セット")))
@@ -771,16 +778,22 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	apply := idempotencyKey(t, "apply-1")
 	must[kondate.Plan](t, "ApplySet")(s.ApplySet(apply, user, kondate.PlanNext, set.ID))
 	edited := must[kondate.Plan](t, "UpdatePlan")(s.UpdatePlan(ctx, user, kondate.PlanNext, []kondate.SetItem{{Title: "カレー"}}))
-	_, err := s.ApplySet(apply, user, kondate.PlanNext, set.ID)
-	wantErr(t, "ApplySet repeated under its key after an edit", err, ddbkit.ErrConflict)
+	got, err := s.ApplySet(apply, user, kondate.PlanNext, set.ID)
+	if err != nil {
+		t.Fatalf("ApplySet repeated under its key after an edit: %v", err)
+	}
+	wantEqual(t, "ApplySet repeated under its key after an edit", got, edited)
 	wantEqual(t, "next plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), edited)
 
 	// PromoteNextPlan, then a new next plan: the repeat would promote it.
 	promote := idempotencyKey(t, "promote-1")
 	cur := must[kondate.Plan](t, "PromoteNextPlan")(s.PromoteNextPlan(promote, user))
 	next := must[kondate.Plan](t, "ApplySet")(s.ApplySet(ctx, user, kondate.PlanNext, set.ID))
-	_, err = s.PromoteNextPlan(promote, user)
-	wantErr(t, "PromoteNextPlan repeated under its key after a new next plan", err, ddbkit.ErrConflict)
+	got, err = s.PromoteNextPlan(promote, user)
+	if err != nil {
+		t.Fatalf("PromoteNextPlan repeated under its key after a new next plan: %v", err)
+	}
+	wantEqual(t, "PromoteNextPlan repeated under its key", got, cur)
 	wantEqual(t, "current plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanCurrent)), cur)
 	wantEqual(t, "next plan after the repeat", must[kondate.Plan](t, "GetPlan")(s.GetPlan(ctx, user, kondate.PlanNext)), next)
 
@@ -790,7 +803,7 @@ func testIdempotencyKeyLateRepeat(t *testing.T, s kondate.Store) {
 	d1 := must[kondate.DeletedFridgeItem](t, "DeleteFridgeItem")(s.DeleteFridgeItem(del, user, f.ID))
 	must[kondate.FridgeItem](t, "RestoreFridgeItem")(s.RestoreFridgeItem(ctx, user, d1.Ref))
 	_, err = s.DeleteFridgeItem(del, user, f.ID)
-	wantErr(t, "DeleteFridgeItem repeated under its key after a restore", err, ddbkit.ErrConflict)
+	wantErr(t, "DeleteFridgeItem repeated under its key after a restore", err, ddbkit.ErrNotFound)
 	fridge := func() ([]kondate.FridgeItem, []kondate.DeletedFridgeItem) {
 		t.Helper()
 		return all(t, "ListFridgeItems", func(o ddbkit.PageOptions) (ddbkit.Page[kondate.FridgeItem], error) {
