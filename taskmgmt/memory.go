@@ -22,7 +22,8 @@ import (
 // DeleteTag, DeleteTeam) are not atomic, as on DynamoDB. Under a
 // cancelled or expired context it returns the same error as the DynamoDB
 // store and writes nothing; an idempotency key (ddbkit.WithIdempotencyKey)
-// makes the same token, honoured as DynamoDB honours it. Unlike
+// makes the same token, honoured as DynamoDB honours it, and the same
+// idempotency record, in its task table. Unlike
 // DynamoDB's, its GSIs are consistent at once, unless Options.Emulation
 // sets a GSILag; Options.Emulation can also throttle its calls and delete
 // expired invitations as TTL does.

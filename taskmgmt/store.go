@@ -52,10 +52,11 @@ func newCore(o Options) *core {
 // every listing of the task table.
 //
 // Both backends read the store's clock themselves, equally often (once
-// per keyed transaction and per read of the invitation table), and the
-// operations read it the same number of times on both stores, since they
-// are the same code: so a step clock gives both stores the same times,
-// under idempotency keys too.
+// per read of the invitation table; the memory store's token window runs
+// on its last reading, see NewMemoryStore), and the operations read it
+// the same number of times on both stores, since they are the same code
+// (an idempotency record's expiry included): so a step clock gives both
+// stores the same times, under idempotency keys too.
 func (c *core) tables() []backend.Table {
 	return []backend.Table{{Table: c.t, Indexes: indexes}, {Table: c.it, TTL: attrInvExpiresAt}}
 }

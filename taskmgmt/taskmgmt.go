@@ -362,11 +362,12 @@ type DailyQuery struct {
 type UserStore interface {
 	// CreateUser stores a new user, created today. Only this call's own
 	// earlier write (a retry after a lost answer, or a repeat under the
-	// same idempotency key, see the package doc) counts as success on an
-	// existing user; a user already there, even identical, is
-	// ErrAlreadyExists. It returns ErrInvalidArgument, ErrAlreadyExists
-	// if the ID is taken, ErrConflict (an idempotency key reused for other
-	// writes) or ErrUnavailable.
+	// same idempotency key, which returns the first call's user, see the
+	// package doc) counts as success on an existing user; a user already
+	// there, even identical, is ErrAlreadyExists. It returns
+	// ErrInvalidArgument, ErrAlreadyExists if the ID is taken, ErrConflict
+	// (ErrIdempotencyKeyReused: an idempotency key reused for other
+	// input) or ErrUnavailable.
 	CreateUser(ctx context.Context, in NewUser) (User, error)
 	// GetUser returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
 	// ErrUnavailable.
@@ -544,7 +545,11 @@ type CounterStore interface {
 }
 
 // Store is every operation on the task table and the invitation table.
-// Both DynamoStore and MemoryStore implement it.
+// Both DynamoStore and MemoryStore implement it. Every write method takes
+// an idempotency key (ddbkit.WithIdempotencyKey): a repeat with the same
+// key and input within 24 hours returns the first call's result (see
+// "Idempotency keys" in the package doc, which says what, method by
+// method), and the key with other input is ErrIdempotencyKeyReused.
 type Store interface {
 	UserStore
 	TeamStore
