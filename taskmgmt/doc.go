@@ -434,17 +434,8 @@
 //     is already there, even field for field as this call would write it,
 //     is ErrAlreadyExists, on both stores. The other creates make a fresh
 //     ID, and their transactions carry a token too.
-//   - Idempotency keys (ddbkit.WithIdempotencyKey) become the
-//     ClientRequestToken of each transactional write, scoped to the
-//     table, the operation and the tenant partition from the caller's
-//     input: the user for CreateUser, CreateTeam and AcceptInvitation
-//     (USER#<id>), the team for every other write (TEAM#<id>). The same
-//     key sent by two users or teams, for two operations or on two
-//     tables makes unrelated tokens. A repeat with the same key and the
-//     same writes within DynamoDB's 10 minutes succeeds without writing
-//     again; with other writes (a create makes a fresh ID and time) it
-//     fails with ErrConflict. DynamoDB Local keeps tokens as long as it
-//     runs; the memory store keeps them 10 minutes of its clock.
+//   - Idempotency keys (ddbkit.WithIdempotencyKey): a repeat returns the
+//     first call's result for 24 hours; see "Idempotency keys" below.
 //   - Checks before any call, the same on both stores: field lengths,
 //     one-line names (team, tag, user names and task titles refuse
 //     control characters, since they reach mails and pages), user images
@@ -517,6 +508,60 @@
 //     StreamHandler.TokenSecret, and Lambda retries); one that does not
 //     derive from its secret is skipped.
 //
+// # Idempotency keys
+//
+// Every write method takes the caller's idempotency key
+// (ddbkit.WithIdempotencyKey, such as an HTTP Idempotency-Key header),
+// scoped to the table, the operation and the tenant partition from the
+// caller's input: the user for CreateUser, RenameUser, CreateTeam and
+// AcceptInvitation (USER#<id>), the team for every other write
+// (TEAM#<id>); the same key sent by two users or teams, for two
+// operations or on two tables answers for unrelated requests. A repeat
+// with the same key and the same arguments within
+// ddbkit.IdempotencyWindow (24 hours), from this process or another,
+// returns the first call's result and writes nothing more; the same key
+// with other arguments is ErrIdempotencyKeyReused (which matches
+// ErrConflict) and writes nothing; past the window the key is a new
+// request. What a repeat returns, method by method:
+//   - CreateUser, CreateTeam, CreateTag, CreateTask and Invite: the item
+//     the first call created, read back (the same ID; Invite's with its
+//     token, derived again under Options.TokenSecret), or ErrNotFound if
+//     it is gone by then (an invitation accepted, revoked or replaced). A
+//     repeated CreateTask counts nothing again: the task is its
+//     transaction's first write, to which the record refers.
+//   - AddMember, AcceptInvitation and SetRole: the member as the team
+//     lists it now (an acceptance's repeat after a lost answer returns
+//     the membership, not the consumed invitation's ErrNotFound).
+//   - UpdateTask: the task as it is now; it moves no counter again, even
+//     if another caller changed the task meanwhile.
+//   - DeleteTask, RemoveMember and RevokeInvitation: success, as the first
+//     call's (a repeat without a key would be ErrNotFound).
+//   - The multi-step methods, RenameUser, UpdateTeam, DeleteTag and
+//     DeleteTeam, and RecalculateCounters, run again without the key: a
+//     repeat finishes what an interrupted call started (the copies of a
+//     name, a tag's references, a team's items) and returns what such a
+//     call returns; DeleteTeam's repeat of a finished deletion is its
+//     success, not ErrNotFound. RecalculateCounters' repeat recounts and
+//     reports what it finds then.
+//
+// The answer comes from an idempotency record, an item of the task table
+// that the method's first transaction writes with its other items (see
+// "Other writers"), so it exists exactly when that transaction committed;
+// a method that writes no transaction (SetRole to the role held, an
+// UpdateTask that changes nothing) writes it alone afterwards. The
+// records of the invitation methods go to the task table too, not to the
+// invitation table: its stream then carries invitations only, to
+// StreamHandler and to any other reader of it, and its one write unit
+// is not spent on them (StreamHandler ignores an item keyed IDEMPOTENCY#
+// anyway, and so does MemoryStore.TakeStream, whose records are the
+// invitation table's). The cost: a keyed write makes one extra consistent
+// GetItem (of the record), and its first transaction carries one more
+// item (a keyed CreateUser becomes a two-item transaction; a keyed batch
+// of DeleteTeam, DeleteTag, a rename's copies or Invite's replacements
+// holds one item less). Each transaction still carries a
+// ClientRequestToken made from the key, which covers the retries inside
+// the call.
+//
 // # Consistency and capacity
 //
 // The board views (access patterns 7 to 15) and the renames' walk of
@@ -569,6 +614,17 @@
 // come from the keys, a date with a time (any ISO 8601 form) reads as its
 // date, and a tag reference without TAG# as the bare ID.
 //
+// ddbkit adds one kind of item to the task table, which the seed does
+// not have: the idempotency record of a write made under an idempotency
+// key (see "Idempotency keys"), PK = SK = IDEMPOTENCY#<32 hex>, with
+// fingerprint (S, the SHA-256 of the operation and its arguments), refPK
+// and refSK (S, the key of the operation's first transactional write,
+// in either table, or of its result when it wrote no transaction) and expiresAt (N, epoch seconds, 24 hours
+// after the write), which the seed's TTL on expiresAt deletes. Only
+// writes under a key make one; it is in no GSI but GSI_Invert (under its
+// own key), other writers ignore it, a Scan sees it, and
+// MemoryStore.Export and Import carry it. The invitation table gets none.
+//
 // A program writing the invitation table must write expiresAt as a Number
 // of epoch seconds (else TTL never deletes the item, and ddbkit's reads,
 // which filter on it, never see it; a Get reports ErrCorruptItem), and
@@ -608,5 +664,7 @@
 // ErrSchemaMismatch (a missing table) and ErrUnavailable
 // (throttling, 5xx or a cancelled context through the retries). Every
 // TransactWriteItems carries a ClientRequestToken, from
-// ddbkit.WithIdempotencyKey when the caller gives one.
+// ddbkit.WithIdempotencyKey when the caller gives one. A key reused for
+// other arguments is ErrIdempotencyKeyReused, which matches ErrConflict
+// as its one sentinel.
 package taskmgmt

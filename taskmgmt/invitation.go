@@ -27,12 +27,12 @@ import (
 // Invitation is one invitation to a team, an item of the invitation table
 // (seed 001, task-table-invitation-v3).
 type Invitation struct {
-	ID        string // UUIDv7 made by the store, so invitations sort by creation
-	TeamID    string
-	TeamName  string // the team's name when the invitation was made
-	Email     string
-	Role      Role   // the role the invitee gets on acceptance
-	InvitedBy string // the inviting admin's user ID
+	ID        string `json:"id"` // UUIDv7 made by the store, so invitations sort by creation
+	TeamID    string `json:"teamId"`
+	TeamName  string `json:"teamName"` // the team's name when the invitation was made
+	Email     string `json:"email"`
+	Role      Role   `json:"role"`      // the role the invitee gets on acceptance
+	InvitedBy string `json:"invitedBy"` // the inviting admin's user ID
 	// Token is the secret of the invitation's link: 256 bits from
 	// crypto/rand, or, under Options.TokenSecret, derived with HMAC-SHA256;
 	// base64url without padding. Only Invite and StreamHandler (which
@@ -40,9 +40,9 @@ type Invitation struct {
 	// ListInvitations leave it "", so that a listing cannot leak links.
 	// In a record of MemoryStore.TakeStream it is what the item holds:
 	// the token, or "sha256:<hex>" of it under a TokenSecret.
-	Token     string
-	CreatedAt time.Time // whole seconds, UTC
-	ExpiresAt time.Time // whole seconds, UTC; DynamoDB's TTL deletes it some time after
+	Token     string    `json:"token,omitempty"`
+	CreatedAt time.Time `json:"createdAt"` // whole seconds, UTC
+	ExpiresAt time.Time `json:"expiresAt"` // whole seconds, UTC; DynamoDB's TTL deletes it some time after
 }
 
 // Live reports whether the invitation has not expired at now.

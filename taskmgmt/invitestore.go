@@ -63,10 +63,10 @@ func (c *core) userCheck(userID, name string, item ddb.Item) backend.Write {
 	return backend.CheckWhen(labelUser, c.t, k.key(), backend.Unchanged(c.t, item, []string{attrUserEmail}, named(attrUserName, name)))
 }
 
-// maxReplaced bounds the earlier invitations of one address one Invite
+// replaceable bounds the earlier invitations of one address one Invite
 // deletes: the transaction's other items leave room for that many. More
 // can only come from other writers; the rest expire.
-const maxReplaced = ddb.MaxTxItems - 3
+func replaceable(ctx context.Context) int { return maxTx(ctx) - 3 }
 
 // clockSlack is how far another writer's clock may run behind ours when
 // it names an invitation by the time (see liveInvitationsQuery).
@@ -90,6 +90,30 @@ func liveInvitationsQuery(t ddb.Table, teamID string, since time.Time) ddb.KeyQu
 
 // Invite implements InvitationStore.Invite, which documents its errors.
 func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
+	// The invitation is the first write: the record refers to it, and a
+	// repeat returns it with its token (derived again under a
+	// TokenSecret), or ErrNotFound once it is accepted, revoked or
+	// replaced.
+	replay := func(ctx context.Context, ref backend.Key) (Invitation, error) {
+		id, _ := idFrom(ref.SK, segInvite)
+		item, err := c.replayItem(ctx, c.it, ref, errInvitationNotFound(teamID, id))
+		if err != nil {
+			return Invitation{}, err
+		}
+		inv, err := decodeInvitation(c.it, item)
+		if err != nil {
+			return Invitation{}, err
+		}
+		inv.Token, err = mailToken(c.o.TokenSecret, inv)
+		return inv, err
+	}
+	return keyed(ctx, "invite", keying(c, c.invitationScope("invite", teamPK(teamID)), replay, inviterID, in), func(ctx context.Context) (Invitation, error) {
+		return c.invite(ctx, teamID, inviterID, in)
+	})
+}
+
+// invite is Invite's work, which Keyed runs.
+func (c *core) invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
 	const op = "invite"
 	if err := c.o.validateInvite(op, teamID, inviterID, in); err != nil {
 		return Invitation{}, err
@@ -108,7 +132,7 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		// a filter would have read too) and compares here.
 		var earlier []backend.Key
 		err = c.walk(ctx, liveInvitationsQuery(c.it, teamID, now.Add(-c.o.InvitationLifetime-clockSlack)), backend.Filter{}, func(it ddb.Item) bool {
-			if e, _ := backend.Str(it, attrEmail); len(earlier) < maxReplaced && sameAddress(e, in.Email) {
+			if e, _ := backend.Str(it, attrEmail); len(earlier) < replaceable(ctx) && sameAddress(e, in.Email) {
 				earlier = append(earlier, backend.KeyOf(c.it, it))
 			}
 			return false
@@ -123,13 +147,14 @@ func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvit
 		}
 		inv.TeamName = team.Name
 		ws := []backend.Write{
+			// The invitation first: an idempotency record refers to it.
+			backend.PutNew(labelInvitation, c.it, invitationItem(c.o.storedForm(inv))),
 			backend.Check(labelAdmin, c.t, teamUserKey(teamID, inviterID).key(), admin),
 			c.checkNamed(labelTeam, teamKey(teamID), attrTeamName, team.Name),
 		}
 		for i, k := range earlier {
 			ws = append(ws, backend.Remove(labelEarlier+strconv.Itoa(i), c.it, k))
 		}
-		ws = append(ws, backend.PutNew(labelInvitation, c.it, invitationItem(c.o.storedForm(inv))))
 		err = c.b.Tx(ctx, r, ws)
 		if _, ok := backend.Failed(err, labelAdmin); ok {
 			return errPermission(teamID, inviterID, "invite")
@@ -200,6 +225,19 @@ func (c *core) ListInvitations(ctx context.Context, teamID string, o ddbkit.Page
 
 // AcceptInvitation implements InvitationStore.AcceptInvitation, which documents its errors.
 func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error) {
+	// A repeat after a lost answer returns the membership, whose key is
+	// the input's: the invitation is gone by then. The first write stays
+	// the invitation's delete, whose failure comes first.
+	replay := func(ctx context.Context, _ backend.Key) (Member, error) {
+		return c.member(ctx, a.TeamID, userID)
+	}
+	return keyed(ctx, "accept invitation", keying(c, c.invitationScope("accept invitation", userPK(userID)), replay, a), func(ctx context.Context) (Member, error) {
+		return c.acceptInvitation(ctx, userID, a)
+	})
+}
+
+// acceptInvitation is AcceptInvitation's work, which Keyed runs.
+func (c *core) acceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error) {
 	const op = "accept invitation"
 	if err := validateAcceptance(op, userID, a); err != nil {
 		return Member{}, err
@@ -283,6 +321,15 @@ func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance
 
 // RevokeInvitation implements InvitationStore.RevokeInvitation, which documents its errors.
 func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error {
+	// A repeat is the first call's success.
+	_, err := keyed(ctx, "revoke invitation", keying(c, c.invitationScope("revoke invitation", teamPK(teamID)), replayDone, adminID, invitationID), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.revokeInvitation(ctx, teamID, adminID, invitationID)
+	})
+	return err
+}
+
+// revokeInvitation is RevokeInvitation's work, which Keyed runs.
+func (c *core) revokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error {
 	const op = "revoke invitation"
 	if err := validateIDs(op, "TeamID", teamID, "AdminID", adminID, "InvitationID", invitationID); err != nil {
 		return err

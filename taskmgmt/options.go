@@ -10,7 +10,6 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
-	"github.com/ddbkit/ddbkit/internal/memtable"
 )
 
 // Options configure a store. Both stores take the same options.
@@ -260,25 +259,7 @@ func wrap(op string, err error) error {
 	case errors.Is(err, context.DeadlineExceeded):
 		err = context.DeadlineExceeded
 	case errors.As(err, &mismatch):
-		err = &keyReusedError{err}
+		err = ddb.KeyReused(err)
 	}
 	return fmt.Errorf("taskmgmt: %s: %w", op, ddb.Classify(err))
 }
-
-// keyReusedError is DynamoDB's refusal of an idempotency key reused for
-// other writes, in the words of the memory store's emulation
-// (memtable.Tokens), without DynamoDB's request ID: both stores say the
-// same. It matches ErrConflict, and errors.As still finds DynamoDB's error.
-type keyReusedError struct{ cause error }
-
-func (e *keyReusedError) Error() string   { return keyReusedText }
-func (e *keyReusedError) Unwrap() []error { return []error{ddbkit.ErrConflict, e.cause} }
-
-// keyReusedText is memtable.Tokens' error for a reused key.
-var keyReusedText = func() string {
-	var t memtable.Tokens
-	now := time.Unix(0, 0)
-	t.Commit("key", "some writes", now)
-	_, err := t.Check("key", "other writes", now)
-	return err.Error()
-}()

@@ -111,6 +111,9 @@ func readableTask(t ddb.Table, item ddb.Item) error {
 	seg, _, _ := strings.Cut(sk, keys.Sep)
 	var err error
 	switch {
+	case strings.HasPrefix(pkv, backend.RecordPrefix) && sk == pkv:
+		// An idempotency record (see the package doc's "Idempotency
+		// keys"), as an Export holds it: kept as it is.
 	case strings.HasPrefix(pkv, segUser+keys.Sep) && sk == pkv:
 		_, err = decodeUser(t, item)
 	case strings.HasPrefix(pkv, segUser+keys.Sep) && seg == segTeam:

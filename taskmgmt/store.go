@@ -52,10 +52,11 @@ func newCore(o Options) *core {
 // every listing of the task table.
 //
 // Both backends read the store's clock themselves, equally often (once
-// per keyed transaction and per read of the invitation table), and the
-// operations read it the same number of times on both stores, since they
-// are the same code: so a step clock gives both stores the same times,
-// under idempotency keys too.
+// per read of the invitation table; the memory store's token window runs
+// on its last reading, see NewMemoryStore), and the operations read it
+// the same number of times on both stores, since they are the same code
+// (an idempotency record's expiry included): so a step clock gives both
+// stores the same times, under idempotency keys too.
 func (c *core) tables() []backend.Table {
 	return []backend.Table{{Table: c.t, Indexes: indexes}, {Table: c.it, TTL: attrInvExpiresAt}}
 }
@@ -82,6 +83,52 @@ func (c *core) scope(op, pk string) ddb.Scope {
 // invitationScope is scope on the invitation table.
 func (c *core) invitationScope(op, pk string) ddb.Scope {
 	return ddb.Scope{Table: c.it.Name, Op: op, Partition: pk}
+}
+
+// keying is the backend.Keying of a write method under the caller's
+// idempotency key: its record goes to the task table, whatever table the
+// method writes first (see the package doc's "Idempotency keys": the
+// invitation table's stream then carries invitations only), in sc, the
+// scope of the method's own token, with input the method's arguments
+// that sc's partition leaves out. replay nil marks a method whose repeat
+// is safe by itself (see backend.Keying.Replay). The task table's
+// backend.Table declares no TTL, so the record's expiry is expiresAt, the
+// attribute TTL acts on in the seed's table.
+func keying[T any](c *core, sc ddb.Scope, replay func(context.Context, backend.Key) (T, error), input ...any) backend.Keying[T] {
+	return backend.Keying[T]{Backend: c.b, Table: c.t, Scope: sc, Now: c.o.Clock, Input: input, Replay: replay}
+}
+
+// keyed runs body, write method op's whole work, under k (backend.Keyed),
+// and wraps the errors Keyed returns of its own (a reused key, a failed
+// read of the record, a replay's) as body wraps its own, once.
+func keyed[T any](ctx context.Context, op string, k backend.Keying[T], body func(context.Context) (T, error)) (T, error) {
+	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (T, error) {
+		v, err := body(ctx)
+		if err != nil {
+			return v, &bodyError{err}
+		}
+		return v, nil
+	})
+	if e, ok := err.(*bodyError); ok {
+		return v, e.err
+	}
+	return v, wrap(op, err)
+}
+
+// bodyError is an error body wrapped already: Keyed returns it as is.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
+
+// maxTx is the most items a transaction of the call may hold: one less
+// under an idempotency key, whose record rides with the call's first
+// transaction (backend.Keyed), whichever batch that is.
+func maxTx(ctx context.Context) int {
+	if _, keyed := ddb.RequestToken(ctx, ddb.Scope{}); keyed {
+		return ddb.MaxTxItems - 1
+	}
+	return ddb.MaxTxItems
 }
 
 // rmw runs a read-modify-write in scope sc (backend.RMW): one retry
@@ -204,3 +251,17 @@ const (
 	labelAll      = "COUNTER#ALL"
 	labelDay      = "COUNTER#day"
 )
+
+// replayDone answers the repeat of a method whose record exists only if
+// its one transaction did what it asked (a delete): the first call's
+// success, which a repeat without the key would report as ErrNotFound.
+func replayDone(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+
+// replayItem reads the item at ref for a replay: notFound when it is gone.
+func (c *core) replayItem(ctx context.Context, t ddb.Table, ref backend.Key, notFound error) (ddb.Item, error) {
+	item, err := c.b.Get(ctx, t, ref)
+	if err == nil && item == nil {
+		err = notFound
+	}
+	return item, err
+}

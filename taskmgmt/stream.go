@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 )
 
@@ -174,7 +175,7 @@ func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 // there is one: an INSERT of a live invitation whose image decodes and
 // passes validation. It reports the records it skips.
 func (h StreamHandler) invitation(rec events.DynamoDBEventRecord, now time.Time) (Invitation, bool) {
-	if rec.EventName != string(events.DynamoDBOperationTypeInsert) {
+	if rec.EventName != string(events.DynamoDBOperationTypeInsert) || isRecord(rec) {
 		return Invitation{}, false
 	}
 	if rec.Change.NewImage == nil {
@@ -205,6 +206,16 @@ func (h StreamHandler) invitation(rec events.DynamoDBEventRecord, now time.Time)
 		return Invitation{}, false
 	}
 	return inv, inv.Live(now)
+}
+
+// isRecord reports the record of an idempotency record's item (key
+// IDEMPOTENCY#…): ddbkit writes those to the task table, never to the
+// invitation table (see the package doc's "Idempotency keys"), but a
+// stream is no place to trust that, so such an item is ignored, as any
+// item not of type invitation is, with or without a new image.
+func isRecord(rec events.DynamoDBEventRecord) bool {
+	pk := rec.Change.Keys[AttrPK]
+	return pk.DataType() == events.DataTypeString && strings.HasPrefix(pk.String(), backend.RecordPrefix)
 }
 
 // mail calls the Mailer under a context that ends at cutoff (unless it

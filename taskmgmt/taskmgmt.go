@@ -85,11 +85,11 @@ func (d Date) wellFormed() bool {
 // User is one user, identified by the caller's ID for them (the subject of
 // the authentication), never generated.
 type User struct {
-	ID        string
-	Email     string
-	Name      string
-	Image     string // a URL, or ""
-	CreatedAt Date
+	ID        string `json:"id"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	Image     string `json:"image,omitempty"` // a URL, or ""
+	CreatedAt Date   `json:"createdAt"`
 }
 
 // Role is a member's role in a team.
@@ -106,43 +106,43 @@ func (r Role) Valid() bool { return r == RoleAdmin || r == RoleMember }
 
 // Team is one team.
 type Team struct {
-	ID          string // UUIDv7, assigned by the store
-	Name        string
-	Description string // stored as team_discription, the seed's spelling
+	ID          string `json:"id"` // UUIDv7, assigned by the store
+	Name        string `json:"name"`
+	Description string `json:"description"` // stored as team_discription, the seed's spelling
 }
 
 // Member is one member of a team, as the team lists them (the team_user
 // item): the user's name is a copy of the user's.
 type Member struct {
-	TeamID   string
-	UserID   string
-	UserName string
-	Role     Role
-	JoinedAt Date
+	TeamID   string `json:"teamId"`
+	UserID   string `json:"userId"`
+	UserName string `json:"userName"`
+	Role     Role   `json:"role"`
+	JoinedAt Date   `json:"joinedAt"`
 }
 
 // Membership is one team of a user, as the user lists them (the user_team
 // item): the team's name is a copy of the team's.
 type Membership struct {
-	UserID   string
-	TeamID   string
-	TeamName string
-	Role     Role
-	JoinedAt Date
+	UserID   string `json:"userId"`
+	TeamID   string `json:"teamId"`
+	TeamName string `json:"teamName"`
+	Role     Role   `json:"role"`
+	JoinedAt Date   `json:"joinedAt"`
 }
 
 // Color is a tag's colors, stored as the Map team_tag_color.
 type Color struct {
-	Color           string
-	BackgroundColor string
+	Color           string `json:"color"`
+	BackgroundColor string `json:"backgroundColor"`
 }
 
 // Tag is one tag of a team.
 type Tag struct {
-	ID     string // UUIDv7, assigned by the store
-	TeamID string
-	Name   string
-	Color  Color
+	ID     string `json:"id"` // UUIDv7, assigned by the store
+	TeamID string `json:"teamId"`
+	Name   string `json:"name"`
+	Color  Color  `json:"color"`
 }
 
 // Status is a task's status.
@@ -163,24 +163,27 @@ func (s Status) Valid() bool { return s == StatusTodo || s == StatusDoing || s =
 
 // Task is one task of a team.
 type Task struct {
-	ID          string // UUIDv7, assigned by the store
-	TeamID      string
-	Title       string
-	Description string // stored as team_task_discription, the seed's spelling
-	Status      Status
+	ID          string `json:"id"` // UUIDv7, assigned by the store
+	TeamID      string `json:"teamId"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"` // stored as team_task_discription, the seed's spelling
+	Status      Status `json:"status"`
 	// Start and End are required of a task ddbkit creates. Another
 	// writer's task may lack one or both ("" here): the item then lacks
 	// that date's attributes, its sort key (start_sort_sk, end_sort_sk)
 	// included, and keeps them absent through UpdateTask, so it is in no
 	// board sorted by the missing date (every board sorts by one),
 	// overdue ones included.
-	Start, End Date
-	TagIDs     []string // in ID order; nil when the task has no tag
+	Start  Date     `json:"startTime,omitempty"`
+	End    Date     `json:"endTime,omitempty"`
+	TagIDs []string `json:"tagIds,omitempty"` // in ID order; nil when the task has no tag
 }
 
 // Counts holds one number per status.
 type Counts struct {
-	Todo, Doing, Done int
+	Todo  int `json:"todo"`
+	Doing int `json:"doing"`
+	Done  int `json:"done"`
 }
 
 // Get returns the count of s.
@@ -212,9 +215,9 @@ func (c Counts) add(s Status, n int) Counts {
 // DailyCount is one day's counter: the transitions into each status on
 // Date, creations included.
 type DailyCount struct {
-	Date Date
+	Date Date `json:"date"`
 	Counts
-	ExpiresAt time.Time // when DynamoDB's TTL may delete it
+	ExpiresAt time.Time `json:"expiresAt"` // when DynamoDB's TTL may delete it
 }
 
 // CounterReport is what RecalculateCounters found and wrote. It repairs
@@ -222,17 +225,18 @@ type DailyCount struct {
 // ddbkit.RepairReport has Drifts, and carries RepairReport's Checked and
 // Skipped.
 type CounterReport struct {
-	Was    Counts // COUNTER#ALL as read
-	Counts Counts // the tasks counted by status, now in COUNTER#ALL
-	Drift  bool   // Was differed from Counts
+	Was    Counts `json:"was"`    // COUNTER#ALL as read
+	Counts Counts `json:"counts"` // the tasks counted by status, now in COUNTER#ALL
+	Drift  bool   `json:"drift"`  // Was differed from Counts
 	// Checked is the number of items the repair read and decoded: the
 	// team's tasks it counted.
-	Checked int
+	Checked int `json:"checked"`
 	// Skipped holds one error per item the repair could not decode, each
 	// matching ErrCorruptItem and naming the item's key. Such an item is
 	// neither checked nor repaired: a task there is left uncounted, so
-	// Counts falls short of the team's tasks by len(Skipped).
-	Skipped []error
+	// Counts falls short of the team's tasks by len(Skipped). Errors do
+	// not marshal to JSON: a handler reports their texts itself.
+	Skipped []error `json:"-"`
 }
 
 // NewUser is the input of CreateUser.
@@ -358,11 +362,12 @@ type DailyQuery struct {
 type UserStore interface {
 	// CreateUser stores a new user, created today. Only this call's own
 	// earlier write (a retry after a lost answer, or a repeat under the
-	// same idempotency key, see the package doc) counts as success on an
-	// existing user; a user already there, even identical, is
-	// ErrAlreadyExists. It returns ErrInvalidArgument, ErrAlreadyExists
-	// if the ID is taken, ErrConflict (an idempotency key reused for other
-	// writes) or ErrUnavailable.
+	// same idempotency key, which returns the first call's user, see the
+	// package doc) counts as success on an existing user; a user already
+	// there, even identical, is ErrAlreadyExists. It returns
+	// ErrInvalidArgument, ErrAlreadyExists if the ID is taken, ErrConflict
+	// (ErrIdempotencyKeyReused: an idempotency key reused for other
+	// input) or ErrUnavailable.
 	CreateUser(ctx context.Context, in NewUser) (User, error)
 	// GetUser returns ErrInvalidArgument, ErrNotFound, ErrCorruptItem or
 	// ErrUnavailable.
@@ -540,7 +545,11 @@ type CounterStore interface {
 }
 
 // Store is every operation on the task table and the invitation table.
-// Both DynamoStore and MemoryStore implement it.
+// Both DynamoStore and MemoryStore implement it. Every write method takes
+// an idempotency key (ddbkit.WithIdempotencyKey): a repeat with the same
+// key and input within 24 hours returns the first call's result (see
+// "Idempotency keys" in the package doc, which says what, method by
+// method), and the key with other input is ErrIdempotencyKeyReused.
 type Store interface {
 	UserStore
 	TeamStore

@@ -21,6 +21,21 @@ import (
 
 // CreateTag implements TagStore.CreateTag, which documents its errors.
 func (c *core) CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, error) {
+	replay := func(ctx context.Context, ref backend.Key) (Tag, error) {
+		id, _ := idFrom(ref.SK, segTag)
+		item, err := c.replayItem(ctx, c.t, ref, errNotFound("tag", id))
+		if err != nil {
+			return Tag{}, err
+		}
+		return decodeTag(c.t, item)
+	}
+	return keyed(ctx, "create tag", keying(c, c.scope("create tag", teamPK(teamID)), replay, in), func(ctx context.Context) (Tag, error) {
+		return c.createTag(ctx, teamID, in)
+	})
+}
+
+// createTag is CreateTag's work, which Keyed runs.
+func (c *core) createTag(ctx context.Context, teamID string, in NewTag) (Tag, error) {
 	const op = "create tag"
 	if err := validateNewTag(op, teamID, in); err != nil {
 		return Tag{}, err
@@ -31,8 +46,8 @@ func (c *core) CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, er
 		return Tag{}, err
 	}
 	err := c.once(ctx, c.scope(op, teamPK(teamID)), []backend.Write{
+		backend.PutNew(labelTag, c.t, item), // first: an idempotency record refers to it
 		backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil),
-		backend.PutNew(labelTag, c.t, item),
 	})
 	if _, ok := backend.Failed(err, labelTeam); ok {
 		return Tag{}, wrap(op, errTeamNotFound(teamID))
@@ -58,6 +73,16 @@ func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions
 
 // DeleteTag implements TagStore.DeleteTag, which documents its errors.
 func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) error {
+	// A repeat deletes again, without the key: a tag already gone is no
+	// error, and the walk finishes its references.
+	_, err := keyed(ctx, "delete tag", keying[struct{}](c, c.scope("delete tag", teamPK(teamID)), nil, actorID, tagID), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.deleteTag(ctx, teamID, actorID, tagID)
+	})
+	return err
+}
+
+// deleteTag is DeleteTag's work, which Keyed runs.
+func (c *core) deleteTag(ctx context.Context, teamID, actorID, tagID string) error {
 	const op = "delete tag"
 	if err := validateIDs(op, "TeamID", teamID, "ActorID", actorID, "TagID", tagID); err != nil {
 		return err
@@ -93,7 +118,7 @@ func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) err
 		if err != nil {
 			return err
 		}
-		for batch := range slices.Chunk(tagged, ddb.MaxTxItems) {
+		for batch := range slices.Chunk(tagged, maxTx(ctx)) {
 			ws := make([]backend.Write, len(batch))
 			for i, k := range batch {
 				ws[i] = backend.Update("task "+strconv.Itoa(i), c.t, k, u, backend.Exists(nil))
@@ -172,6 +197,25 @@ func tagError(err error, ids []string, idx []int) error {
 
 // CreateTask implements TaskStore.CreateTask, which documents its errors.
 func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task, error) {
+	return keyed(ctx, "create task", keying(c, c.scope("create task", teamPK(teamID)), c.replayTask, in), func(ctx context.Context) (Task, error) {
+		return c.createTask(ctx, teamID, in)
+	})
+}
+
+// replayTask is the task at ref, as it is now, for a repeat of a call
+// that wrote it.
+func (c *core) replayTask(ctx context.Context, ref backend.Key) (Task, error) {
+	teamID, _ := idFrom(ref.PK, segTeam)
+	taskID, _ := idFrom(ref.SK, segTask)
+	item, err := c.replayItem(ctx, c.t, ref, errTaskNotFound(teamID, taskID))
+	if err != nil {
+		return Task{}, err
+	}
+	return backend.Decode(c.b, c.t, item, taskDecoder)
+}
+
+// createTask is CreateTask's work, which Keyed runs.
+func (c *core) createTask(ctx context.Context, teamID string, in NewTask) (Task, error) {
 	const op = "create task"
 	if err := validateNewTask(op, teamID, in); err != nil {
 		return Task{}, err
@@ -190,9 +234,9 @@ func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task,
 		all[i] = i
 	}
 	ws := make([]backend.Write, 0, 2+len(all)+maxCounterWrites)
-	ws = append(ws, backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil))
+	// The task first: an idempotency record refers to it.
+	ws = append(ws, backend.PutNew(labelTask, c.t, item), backend.Check(labelTeam, c.t, teamKey(teamID).key(), nil))
 	ws = c.tagChecks(ws, teamID, in.TagIDs, all)
-	ws = append(ws, backend.PutNew(labelTask, c.t, item))
 	ws = c.counterWrites(ws, teamID, task.ID, createDelta(task.Status), today)
 	err := c.once(ctx, c.scope(op, teamPK(teamID)), ws)
 	if _, ok := backend.Failed(err, labelTeam); ok {
@@ -285,6 +329,16 @@ func (c *core) taskUpdate(p TaskPatch, t Task, item ddb.Item) backend.Write {
 
 // UpdateTask implements TaskStore.UpdateTask, which documents its errors.
 func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatch) (Task, error) {
+	// A repeat reads the task, as it is now: it moves no counter again.
+	k := keying(c, c.scope("update task", teamPK(teamID)), c.replayTask, taskID, p)
+	k.Ref = func(Task) backend.Key { return taskKey(teamID, taskID).key() } // a patch that changes nothing writes nothing
+	return keyed(ctx, "update task", k, func(ctx context.Context) (Task, error) {
+		return c.updateTask(ctx, teamID, taskID, p)
+	})
+}
+
+// updateTask is UpdateTask's work, which Keyed runs.
+func (c *core) updateTask(ctx context.Context, teamID, taskID string, p TaskPatch) (Task, error) {
 	const op = "update task"
 	if err := validateTaskPatch(op, teamID, taskID, p); err != nil {
 		return Task{}, err
@@ -340,6 +394,15 @@ func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 
 // DeleteTask implements TaskStore.DeleteTask, which documents its errors.
 func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) error {
+	// A repeat is the first call's success: it uncounts nothing again.
+	_, err := keyed(ctx, "delete task", keying(c, c.scope("delete task", teamPK(teamID)), replayDone, taskID), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.deleteTask(ctx, teamID, taskID)
+	})
+	return err
+}
+
+// deleteTask is DeleteTask's work, which Keyed runs.
+func (c *core) deleteTask(ctx context.Context, teamID, taskID string) error {
 	const op = "delete task"
 	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
 		return err
@@ -561,6 +624,14 @@ func isCorrupt(err error) bool { return errors.Is(err, ddbkit.ErrCorruptItem) }
 
 // RecalculateCounters implements CounterStore.RecalculateCounters, which documents its errors.
 func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error) {
+	// A repeat recounts, without the key, and reports what it finds then.
+	return keyed(ctx, "recalculate counters", keying[CounterReport](c, c.scope("recalculate counters", teamPK(teamID)), nil), func(ctx context.Context) (CounterReport, error) {
+		return c.recalculateCounters(ctx, teamID)
+	})
+}
+
+// recalculateCounters is RecalculateCounters's work, which Keyed runs.
+func (c *core) recalculateCounters(ctx context.Context, teamID string) (CounterReport, error) {
 	const op = "recalculate counters"
 	if err := validateIDs(op, "TeamID", teamID); err != nil {
 		return CounterReport{}, err

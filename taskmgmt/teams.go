@@ -18,6 +18,20 @@ import (
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
 func (c *core) CreateUser(ctx context.Context, in NewUser) (User, error) {
+	replay := func(ctx context.Context, ref backend.Key) (User, error) {
+		item, err := c.replayItem(ctx, c.t, ref, errUserNotFound(in.ID))
+		if err != nil {
+			return User{}, err
+		}
+		return decodeUser(c.t, item)
+	}
+	return keyed(ctx, "create user", keying(c, c.scope("create user", userPK(in.ID)), replay, in), func(ctx context.Context) (User, error) {
+		return c.createUser(ctx, in)
+	})
+}
+
+// createUser is CreateUser's work, which Keyed runs.
+func (c *core) createUser(ctx context.Context, in NewUser) (User, error) {
 	const op = "create user"
 	if err := validateNewUser(op, in); err != nil {
 		return User{}, err
@@ -79,6 +93,14 @@ func (c *core) team(ctx context.Context, teamID string) (Team, ddb.Item, error) 
 
 // RenameUser implements UserStore.RenameUser, which documents its errors.
 func (c *core) RenameUser(ctx context.Context, userID, name string) (User, error) {
+	// A repeat renames again, without the key: it finishes the copies.
+	return keyed(ctx, "rename user", keying[User](c, c.scope("rename user", userPK(userID)), nil, name), func(ctx context.Context) (User, error) {
+		return c.renameUser(ctx, userID, name)
+	})
+}
+
+// renameUser is RenameUser's work, which Keyed runs.
+func (c *core) renameUser(ctx context.Context, userID, name string) (User, error) {
 	const op = "rename user"
 	var v validator
 	v.ID("UserID", userID, MaxIDLen)
@@ -104,7 +126,7 @@ func (c *core) RenameUser(ctx context.Context, userID, name string) (User, error
 }
 
 // fanOut sets attr to v on every item of q (a GSI_Invert listing) that
-// does not hold it yet, in transactions of at most ddb.MaxTxItems items,
+// does not hold it yet, in transactions of at most maxTx items,
 // each update conditional on the item still existing. A batch whose item
 // vanished meanwhile starts the walk over. Each batch is a step (see
 // stepRun): a repeated call finds what is still stale and finishes it.
@@ -122,7 +144,7 @@ func (c *core) fanOut(ctx context.Context, op string, q ddb.KeyQuery, attr, v st
 		if err != nil {
 			return err
 		}
-		for batch := range slices.Chunk(stale, ddb.MaxTxItems) {
+		for batch := range slices.Chunk(stale, maxTx(ctx)) {
 			ws := make([]backend.Write, len(batch))
 			for i, k := range batch {
 				ws[i] = backend.Update("item "+strconv.Itoa(i), c.t, k, set, backend.Exists(nil))
@@ -143,6 +165,21 @@ func (c *core) fanOut(ctx context.Context, op string, q ddb.KeyQuery, attr, v st
 
 // CreateTeam implements TeamStore.CreateTeam, which documents its errors.
 func (c *core) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Team, error) {
+	replay := func(ctx context.Context, ref backend.Key) (Team, error) {
+		id, _ := idFrom(ref.PK, segTeam)
+		item, err := c.replayItem(ctx, c.t, ref, errTeamNotFound(id))
+		if err != nil {
+			return Team{}, err
+		}
+		return decodeTeam(c.t, item)
+	}
+	return keyed(ctx, "create team", keying(c, c.scope("create team", userPK(creatorID)), replay, in), func(ctx context.Context) (Team, error) {
+		return c.createTeam(ctx, creatorID, in)
+	})
+}
+
+// createTeam is CreateTeam's work, which Keyed runs.
+func (c *core) createTeam(ctx context.Context, creatorID string, in NewTeam) (Team, error) {
 	const op = "create team"
 	if err := validateNewTeam(op, creatorID, in); err != nil {
 		return Team{}, err
@@ -159,8 +196,8 @@ func (c *core) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Te
 			return err
 		}
 		err = c.b.Tx(ctx, r, []backend.Write{
+			backend.PutNew(labelTeam, c.t, teamItem(team)), // first: an idempotency record refers to it
 			c.checkNamed(labelUser, userKey(creatorID), attrUserName, u.Name),
-			backend.PutNew(labelTeam, c.t, teamItem(team)),
 			backend.PutNew(labelUserTeam, c.t, userTeamItem(Membership{UserID: creatorID, TeamID: team.ID, TeamName: team.Name, Role: RoleAdmin, JoinedAt: today})),
 			backend.PutNew(labelTeamUser, c.t, teamUserItem(Member{TeamID: team.ID, UserID: creatorID, UserName: u.Name, Role: RoleAdmin, JoinedAt: today})),
 		})
@@ -196,6 +233,14 @@ func (c *core) GetTeam(ctx context.Context, teamID string) (Team, error) {
 
 // UpdateTeam implements TeamStore.UpdateTeam, which documents its errors.
 func (c *core) UpdateTeam(ctx context.Context, teamID, actorID string, p TeamPatch) (Team, error) {
+	// A repeat updates again, without the key: it finishes the copies.
+	return keyed(ctx, "update team", keying[Team](c, c.scope("update team", teamPK(teamID)), nil, actorID, p), func(ctx context.Context) (Team, error) {
+		return c.updateTeam(ctx, teamID, actorID, p)
+	})
+}
+
+// updateTeam is UpdateTeam's work, which Keyed runs.
+func (c *core) updateTeam(ctx context.Context, teamID, actorID string, p TeamPatch) (Team, error) {
 	const op = "update team"
 	if err := validateTeamPatch(op, teamID, p); err != nil {
 		return Team{}, err
@@ -255,6 +300,22 @@ func (c *core) UpdateTeam(ctx context.Context, teamID, actorID string, p TeamPat
 
 // DeleteTeam implements TeamStore.DeleteTeam, which documents its errors.
 func (c *core) DeleteTeam(ctx context.Context, teamID, actorID string) error {
+	del := func(ctx context.Context) (struct{}, error) { return struct{}{}, c.deleteTeam(ctx, teamID, actorID) }
+	// A repeat deletes again, without the key, finishing what an
+	// interrupted call left; nothing left is the first call's success.
+	replay := func(ctx context.Context, _ backend.Key) (struct{}, error) {
+		_, err := del(ddb.WithoutKey(ctx))
+		if errors.Is(err, ddbkit.ErrNotFound) {
+			return struct{}{}, nil
+		}
+		return struct{}{}, err
+	}
+	_, err := keyed(ctx, "delete team", keying(c, c.scope("delete team", teamPK(teamID)), replay, actorID), del)
+	return err
+}
+
+// deleteTeam is DeleteTeam's work, which Keyed runs.
+func (c *core) deleteTeam(ctx context.Context, teamID, actorID string) error {
 	const op = "delete team"
 	if err := validateIDs(op, "TeamID", teamID, "ActorID", actorID); err != nil {
 		return err
@@ -298,7 +359,7 @@ func (c *core) DeleteTeam(ctx context.Context, teamID, actorID string) error {
 	steps := [][]backend.Key{memberships, items, team}
 	first := []backend.Write{c.checkAdmin(teamID, actorID)}
 	for i := range steps {
-		for len(steps[i]) > 0 && len(first) < ddb.MaxTxItems {
+		for len(steps[i]) > 0 && len(first) < maxTx(ctx) {
 			first = append(first, backend.Remove("item "+strconv.Itoa(len(first)), c.t, steps[i][0]))
 			steps[i] = steps[i][1:]
 		}
@@ -349,6 +410,18 @@ func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOp
 
 // AddMember implements TeamStore.AddMember, which documents its errors.
 func (c *core) AddMember(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
+	// The member's key is the input's: the first write stays the admin
+	// check, whose failure comes first.
+	replay := func(ctx context.Context, _ backend.Key) (Member, error) {
+		return c.member(ctx, teamID, userID)
+	}
+	return keyed(ctx, "add member", keying(c, c.scope("add member", teamPK(teamID)), replay, actorID, userID, role), func(ctx context.Context) (Member, error) {
+		return c.addMember(ctx, teamID, actorID, userID, role)
+	})
+}
+
+// addMember is AddMember's work, which Keyed runs.
+func (c *core) addMember(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
 	const op = "add member"
 	if err := validateMember(op, teamID, actorID, userID, role); err != nil {
 		return Member{}, err
@@ -481,6 +554,19 @@ func (c *core) memberTx(ctx context.Context, r *backend.Run, teamID, actorID, op
 
 // SetRole implements TeamStore.SetRole, which documents its errors.
 func (c *core) SetRole(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
+	// A repeat reads the member, as it is now: it writes nothing.
+	replay := func(ctx context.Context, _ backend.Key) (Member, error) {
+		return c.member(ctx, teamID, userID)
+	}
+	k := keying(c, c.scope("set role", teamPK(teamID)), replay, actorID, userID, role)
+	k.Ref = func(Member) backend.Key { return teamUserKey(teamID, userID).key() } // a role already held writes nothing
+	return keyed(ctx, "set role", k, func(ctx context.Context) (Member, error) {
+		return c.setRole(ctx, teamID, actorID, userID, role)
+	})
+}
+
+// setRole is SetRole's work, which Keyed runs.
+func (c *core) setRole(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
 	const op = "set role"
 	if err := validateMember(op, teamID, actorID, userID, role); err != nil {
 		return Member{}, err
@@ -540,6 +626,16 @@ func (c *core) SetRole(ctx context.Context, teamID, actorID, userID string, role
 
 // RemoveMember implements TeamStore.RemoveMember, which documents its errors.
 func (c *core) RemoveMember(ctx context.Context, teamID, actorID, userID string) error {
+	// A repeat is the first call's success: the record exists only if
+	// its transaction removed the member.
+	_, err := keyed(ctx, "remove member", keying(c, c.scope("remove member", teamPK(teamID)), replayDone, actorID, userID), func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, c.removeMember(ctx, teamID, actorID, userID)
+	})
+	return err
+}
+
+// removeMember is RemoveMember's work, which Keyed runs.
+func (c *core) removeMember(ctx context.Context, teamID, actorID, userID string) error {
 	const op = "remove member"
 	if err := validateIDs(op, "TeamID", teamID, "ActorID", actorID, "UserID", userID); err != nil {
 		return err

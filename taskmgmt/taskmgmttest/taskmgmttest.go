@@ -55,6 +55,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"BadInputWritesNothing", testBadInput},
 		{"CancelledContextWritesNothing", testCancelled},
 		{"IdempotencyKey", testIdempotencyKey},
+		{"KeyedCreatesReplay", testKeyedCreates},
+		{"KeyedRepeats", testKeyedRepeats},
 		{"ConcurrentTasks", testConcurrent},
 		{"IdempotencyKeysAreScoped", testScopedKeys},
 		{"ShortCursorSecret", testShortCursorSecret},
@@ -222,7 +224,8 @@ func testUsers(t *testing.T, newStore NewStore) {
 	wantErr(t, "CreateUser identical, by another caller", err, ddbkit.ErrAlreadyExists)
 	_, err = s.CreateUser(ctx, taskmgmt.NewUser{ID: "auth0|42", Email: "a@example.com", Name: "Alice"})
 	wantErr(t, "CreateUser again without the image", err, ddbkit.ErrAlreadyExists)
-	// With an idempotency key, the caller's own repeat succeeds, once.
+	// With an idempotency key, the caller's own repeat returns the first
+	// result.
 	kctx := ddbkit.WithIdempotencyKey(ctx, "create-bob")
 	bob := taskmgmt.NewUser{ID: "auth0|43", Email: "b@example.com", Name: "Bob"}
 	b1 := must[taskmgmt.User](t, "CreateUser with a key")(s.CreateUser(kctx, bob))
