@@ -179,11 +179,11 @@ func TestUUIDv7BurstStaysInOrder(t *testing.T) {
 	}
 }
 
-func TestSeededUUIDv7(t *testing.T) {
+func TestSeededUUIDv7s(t *testing.T) {
 	clock := func() ddbkit.Clock {
 		return ddbkit.StepClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), time.Millisecond)
 	}
-	a, b := ddbkit.SeededUUIDv7(7, clock()), ddbkit.SeededUUIDv7(7, clock())
+	a, b := ddbkit.SeededUUIDv7s(7, clock()), ddbkit.SeededUUIDv7s(7, clock())
 	for range 100 {
 		x, y := a(), b()
 		if x != y {

@@ -31,15 +31,19 @@ func SeededUUIDv7Generator(seed uint64) UUIDv7Generator {
 	return uuidV7s(&lockedReader{r: mrand.NewChaCha8(seedBytes(seed))})
 }
 
-// SeededUUIDv7 returns an IDGenerator of version 7 UUIDs stamped with
-// clock, with random bits seeded by seed: deterministic under a
-// deterministic clock, and in creation order. Use it in tests and examples
-// of domains whose design says UUIDv7, so that tests run on the production
-// ID kind.
-func SeededUUIDv7(seed uint64, clock Clock) IDGenerator {
+// SeededUUIDv7s is NewUUIDv7s with random bits seeded by seed:
+// deterministic under a deterministic clock, and in creation order. Use it
+// in tests and examples of domains whose design says UUIDv7, so that tests
+// run on the production ID kind.
+func SeededUUIDv7s(seed uint64, clock Clock) IDGenerator {
 	g := SeededUUIDv7Generator(seed)
 	return func() string { return g(clock()) }
 }
+
+// SeededUUIDv7 returns SeededUUIDv7s(seed, clock).
+//
+// Deprecated: use SeededUUIDv7s, named as NewUUIDv7s and SeededULIDs are.
+func SeededUUIDv7(seed uint64, clock Clock) IDGenerator { return SeededUUIDv7s(seed, clock) }
 
 // NewUUIDv7s returns an IDGenerator of version 7 UUIDs stamped with clock,
 // in the order it made them (see NewUUIDv7Generator). Every domain whose

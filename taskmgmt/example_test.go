@@ -17,7 +17,7 @@ func Example() {
 	ctx := context.Background()
 	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
 		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
-		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
+		o.NewID = ddbkit.SeededUUIDv7s(1, o.Clock)
 	})
 	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
 	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
@@ -60,7 +60,7 @@ func ExampleBoardQuery() {
 	ctx := context.Background()
 	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
 		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
-		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
+		o.NewID = ddbkit.SeededUUIDv7s(1, o.Clock)
 	})
 	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
 	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
@@ -123,7 +123,7 @@ func Example_invitation() {
 	now := time.Date(2026, 1, 11, 14, 20, 0, 0, time.UTC) // the seed's createdAt, 1768141200
 	s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) {
 		o.Clock = func() time.Time { return now }
-		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
+		o.NewID = ddbkit.SeededUUIDv7s(1, o.Clock)
 	})
 	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "alice"})
 	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "bob@example.com", Name: "bob"})

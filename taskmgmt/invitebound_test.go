@@ -23,7 +23,7 @@ func TestInviteCostBounded(t *testing.T) {
 	s, c, _, invTable := newDynamoInv(t, func(c ddbkit.Client) ddbkit.Client { cc = ddbtest.NewCapacityClient(c); return cc },
 		func(o *taskmgmt.Options) {
 			o.Clock = func() time.Time { return now }
-			o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
+			o.NewID = ddbkit.SeededUUIDv7s(1, o.Clock)
 		})
 	ctx := t.Context()
 	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "alice"}))

@@ -78,7 +78,7 @@ func modelPair(t *testing.T, faults bool, more ...func(*taskmgmt.Options)) *diff
 	clock.Step = 10 * time.Millisecond
 	opts := func() func(*taskmgmt.Options) {
 		n := 0
-		ids := ddbkit.SeededUUIDv7(7, clock.Now) // a generator per store, same seed
+		ids := ddbkit.SeededUUIDv7s(7, clock.Now) // a generator per store, same seed
 		return func(o *taskmgmt.Options) {
 			o.TableName, o.InvitationTableName = table, invTable
 			o.Clock = clock.Now

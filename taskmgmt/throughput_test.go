@@ -61,7 +61,7 @@ func load(t *testing.T, create bool, shards, rate int, partitionLimit bool) ddbt
 	s := taskmgmt.NewDynamoStore(p, func(o *taskmgmt.Options) {
 		o.TableName = "load"
 		o.Clock = clock
-		o.NewID = ddbkit.SeededUUIDv7(1, clock)
+		o.NewID = ddbkit.SeededUUIDv7s(1, clock)
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 1}
 		o.CounterShards = shards
 	})

@@ -30,7 +30,7 @@ func TestCapacity(t *testing.T) {
 	cc := ddbtest.NewCapacityClient(c)
 	clock := ddbkit.StepClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Millisecond)
 	s := wardrobe.NewDynamoStore(cc, func(o *wardrobe.Options) {
-		o.TableName, o.Clock, o.NewID = name, clock, ddbkit.SeededUUIDv7(1, clock)
+		o.TableName, o.Clock, o.NewID = name, clock, ddbkit.SeededUUIDv7s(1, clock)
 	})
 
 	// The wardrobe: 5 clothes, a template of all five, a history of the

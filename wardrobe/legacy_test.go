@@ -254,7 +254,7 @@ func legacyOptions(table string) func(*wardrobe.Options) {
 	clock := ddbkit.StepClock(time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC), time.Second)
 	return func(o *wardrobe.Options) {
 		o.TableName, o.Location, o.Clock = table, jst, clock
-		o.NewID = ddbkit.SeededUUIDv7(7, clock)
+		o.NewID = ddbkit.SeededUUIDv7s(7, clock)
 	}
 }
 

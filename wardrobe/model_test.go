@@ -39,7 +39,7 @@ func modelPair(t *testing.T, faults bool) *difftest.Pair[wardrobe.Store] {
 	clock := difftest.NewClock(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))
 	opts := func(o *wardrobe.Options) {
 		o.TableName, o.Location, o.Clock = table, jst, clock.Now
-		o.NewID = ddbkit.SeededUUIDv7(7, clock.Now) // a generator per store, same seed
+		o.NewID = ddbkit.SeededUUIDv7s(7, clock.Now) // a generator per store, same seed
 		o.Retry = ddbkit.RetryPolicy{MaxAttempts: 20, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
 	}
 	mem := wardrobe.NewMemoryStore(opts)

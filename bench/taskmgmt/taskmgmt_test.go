@@ -1531,7 +1531,7 @@ func taskmgmtFake(b *testing.B) (memory, local taskmgmt.Store, md, ld fakeData) 
 	seeded := func(seed uint64) func(o *taskmgmt.Options) {
 		return func(o *taskmgmt.Options) {
 			o.TableName, o.InvitationTableName, o.Clock = name, inv, fakeClock
-			o.NewID = ddbkit.SeededUUIDv7(seed, fakeClock)
+			o.NewID = ddbkit.SeededUUIDv7s(seed, fakeClock)
 		}
 	}
 	m := taskmgmt.NewMemoryStore(seeded(1))

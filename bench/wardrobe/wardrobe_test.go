@@ -1134,7 +1134,7 @@ func fill(b *testing.B, s wardrobe.Store, n int) fixture {
 func seeded(seed uint64, name string) func(o *wardrobe.Options) {
 	return func(o *wardrobe.Options) {
 		clock := ddbkit.StepClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Millisecond)
-		o.Clock, o.NewID, o.TableName = clock, ddbkit.SeededUUIDv7(seed, clock), name
+		o.Clock, o.NewID, o.TableName = clock, ddbkit.SeededUUIDv7s(seed, clock), name
 	}
 }
 

@@ -97,7 +97,7 @@ func fixed(t *testing.T, newStore NewStore, more ...func(*taskmgmt.Options)) (ta
 	opts := append([]func(*taskmgmt.Options){func(o *taskmgmt.Options) {
 		o.Clock = c.Now
 		o.Location = Tokyo
-		o.NewID = ddbkit.SeededUUIDv7(1, c.Now)
+		o.NewID = ddbkit.SeededUUIDv7s(1, c.Now)
 	}}, more...)
 	return newStore(t, opts...), c
 }

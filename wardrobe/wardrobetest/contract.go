@@ -216,7 +216,7 @@ func testEpochClock(t *testing.T, newStore NewStore) {
 	epoch := time.Unix(0, 0).UTC()
 	s := newStore(t, func(o *wardrobe.Options) {
 		o.Clock = func() time.Time { return epoch }
-		o.NewID = ddbkit.SeededUUIDv7(2, func() time.Time { return epoch })
+		o.NewID = ddbkit.SeededUUIDv7s(2, func() time.Time { return epoch })
 	})
 	w := mustWardrobe(t, s, "w")
 	if got, err := s.GetWardrobe(ctx(t), w.ID); err != nil || !got.CreatedAt.Equal(epoch) || got.CreatedAt.IsZero() || got != w {

@@ -26,7 +26,7 @@ func wantReused(t *testing.T, what string, err error) {
 // IDs it makes: a replay makes none.
 func counted(t *testing.T, newStore NewStore) (wardrobe.Store, *atomic.Int64) {
 	var n atomic.Int64
-	ids := ddbkit.SeededUUIDv7(3, ddbkit.StepClock(Start, time.Millisecond))
+	ids := ddbkit.SeededUUIDv7s(3, ddbkit.StepClock(Start, time.Millisecond))
 	s := fixed(t, newStore, func(o *wardrobe.Options) {
 		o.NewID = func() string { n.Add(1); return ids() }
 	})

@@ -91,7 +91,7 @@ func fixed(t *testing.T, newStore NewStore, more ...func(*wardrobe.Options)) war
 	t.Helper()
 	opts := append([]func(*wardrobe.Options){func(o *wardrobe.Options) {
 		o.Clock = ddbkit.StepClock(Start, time.Millisecond)
-		o.NewID = ddbkit.SeededUUIDv7(1, ddbkit.StepClock(Start, time.Millisecond))
+		o.NewID = ddbkit.SeededUUIDv7s(1, ddbkit.StepClock(Start, time.Millisecond))
 	}}, more...)
 	return newStore(t, opts...)
 }
