@@ -162,12 +162,12 @@
 //     be handed the account). A create is reported as this call's own only
 //     when its ClientRequestToken proves it (see below), never because the
 //     stored item looks the same.
-//   - Every item a write builds is checked against DynamoDB's 400 KB
-//     limit before any call, on both stores; the error names the longest
-//     field the caller gave. With the field limits above a todo stays
-//     under 10 KB, so no valid input reaches the limit; an update of an
-//     item another writer made near it fails with ErrInvalidArgument on
-//     both stores (on DynamoDB through its ValidationException).
+//   - Every item a write builds is checked against DynamoDB's 400 KB limit
+//     before any call, on both stores; the error names the longest field the
+//     caller gave. With the field limits above a todo stays under 10 KB, so
+//     no valid input reaches the limit; an update of an item another writer
+//     made near it fails with ErrInvalidArgument on both stores (on DynamoDB
+//     through its ValidationException).
 //   - The seed has no time a caller supplies (no due dates): created_at and
 //     updated_at come from Options.Clock. A time the store would write
 //     outside the years 0001-9999 UTC, which no reader could parse back,
@@ -227,38 +227,40 @@
 // looked for again strongly before it is reported missing.
 //
 // What the design costs beyond a minimal one, and why: creates and
-// DeleteTodo are transactions (twice the write units of a plain write, and
-// a check of the user and category), for the references and the
-// idempotency token; CreateUser is a transaction of one put (2 WCU instead
-// of 1) so that its token can tell its own write after a lost response
-// from another caller's; a page reads one item more than it returns, so
-// that Next is empty exactly at the end; and DeleteCategory reads all of the user's todos twice, filtered on
-// category_id, because the seed's table has no index on it: once to clear
-// the references and delete the category, once more to clear references a
-// create made behind the first walk. Projections would not help: DynamoDB
-// prices a read by the size of the whole item.
+// DeleteTodo are transactions (twice the write units of a plain write, and a
+// check of the user and category), for the references and the idempotency
+// token; CreateUser is a transaction of one put (2 WCU instead of 1) so that
+// its token can tell its own write after a lost response from another
+// caller's; a page reads one item more than it returns, so that Next is
+// empty exactly at the end; and DeleteCategory reads all of the user's todos
+// twice, filtered on category_id, because the seed's table has no index on
+// it: once to clear the references and delete the category, once more to
+// clear references a create made behind the first walk. Projections would
+// not help: DynamoDB prices a read by the size of the whole item.
 //
 // # Filtered pages
 //
-// The one filtered walk, DeleteCategory's search for the todos that refer
-// to the category, is bounded per page: a page evaluates at most
+// The one filtered walk, DeleteCategory's search for the todos that refer to
+// the category, is bounded per page: a page evaluates at most
 // Options.FilterBudget items (default 1000) and then ends, possibly with
-// nothing found, with a cursor to go on from; both stores end their pages at the same item. So no single Query reads more
-// than the budget, whatever the partition holds; the walk as a whole
-// still reads the partition, since it must find every reference.
+// nothing found, with a cursor to go on from; both stores end their pages at
+// the same item. So no single Query reads more than the budget, whatever the
+// partition holds; the walk as a whole still reads the partition, since it
+// must find every reference.
 //
 // # Retries, lost responses and idempotency keys
 //
 // Every call is retried on throttling, 5xx and lost responses, and every
 // read-modify-write on losing a race, within Options.Retry (bounded; see
 // ddbkit.RetryPolicy). Both stores run the same operations over ddbkit's
-// item backend, which retries each call in exactly one loop, never
-// wrapped in another, so a step makes at most RetryPolicy.MaxAttempts
-// calls. The read-modify-writes (ToggleTodo, UpdateTodo with a category,
-// a page of DeleteCategory) read and write again after a lost race at
-// most RetryPolicy.MaxAttempts times in all, and those around a
-// transaction count its resends against the same bound. What happens when a write commits but its response is
-// lost, and the write is repeated by the SDK or by the store:
+// item backend, which retries each call in exactly one loop, never wrapped
+// in another, so a step makes at most RetryPolicy.MaxAttempts calls. The
+// read-modify-writes (ToggleTodo, UpdateTodo with a category, a page of
+// DeleteCategory) read and write again after a lost race at most
+// RetryPolicy.MaxAttempts times in all, and those around a transaction count
+// its resends against the same bound. What happens when a write commits but
+// its response is lost, and the write is repeated by the SDK or by the
+// store:
 //
 //   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
 //     DeleteTodo, each step of DeleteCategory and DeleteUser) carry a
@@ -267,8 +269,8 @@
 //     after a 500 could not tell a todo it deleted (its response lost)
 //     from one that never existed, and would report either as deleted.
 //   - CreateUser is a one-item transaction with a ClientRequestToken: its
-//     retry after a lost response succeeds, and writes nothing again; a user anyone else wrote fails it with
-//     ErrAlreadyExists.
+//     retry after a lost response succeeds, and writes nothing again; a user
+//     anyone else wrote fails it with ErrAlreadyExists.
 //   - UpdateUser, UpdateTodo and UpdateCategory set values, which is safe
 //     to repeat.
 //   - ToggleTodo conditions its write on completed and updated_at as it read

@@ -55,8 +55,9 @@ type Options struct {
 	// page; the default (zero or less) is 1000. A filtered page stops
 	// there and returns what it found, possibly nothing, with a Next
 	// cursor, so a filter that matches little costs one budget per page,
-	// not the partition. Both stores end pages at the same item. Today the one filtered walk is DeleteCategory's search for
-	// the todos that refer to the category.
+	// not the partition. Both stores end pages at the same item. Today the
+	// one filtered walk is DeleteCategory's search for the todos that refer
+	// to the category.
 	FilterBudget int
 	// Emulation makes the memory store emulate what DynamoDB does and
 	// DynamoDB Local does not (see ddbkit.Emulation): here, throttling,
