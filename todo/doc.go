@@ -1,25 +1,26 @@
-// Package todo stores the WAMBDA TODO application's users, todos and
-// categories in one DynamoDB table, exactly as its design document
-// (seed 000) lays them out, with an in-memory twin for unit tests.
+// Package todo stores the WAMBDA TODO application's users, and each
+// user's todos and categories, in one DynamoDB table laid out exactly as
+// its design document (seed 000) says. DynamoStore reads and writes that
+// table; MemoryStore holds the same items in memory for unit tests and
+// answers with the same results and errors.
 //
-// # Table
-//
-// One table, named by $DYNAMODB_TABLE (default "wambda-table-ssr001"), with
-// String keys "pk" and "sk" and on-demand billing. Definition returns its
-// design; CreateTableInput and Definition(name).CloudFormation() export it;
-// EnsureTable creates it if needed and verifies an existing one.
-//
-//	item      pk                 sk               other attributes
-//	user      users              {username}       username, email
-//	todo      user#{username}    todo#{id}        id, entity_type="todo", title, description,
-//	                                              priority (high|medium|low), completed (BOOL),
-//	                                              category_id, created_at, updated_at
-//	category  user#{username}    category#{id}    id, entity_type="category", name,
-//	                                              color (8 Bulma names), created_at, updated_at
-//
-// ddbkit writes every attribute of this layout, timestamps as ISO 8601 UTC
-// with milliseconds ("2024-01-01T00:00:00.000Z") and IDs as UUIDv4s made by
-// the store. It reads more than it writes; see "Other writers".
+//	ctx := context.Background()
+//	s := todo.NewMemoryStore() // on DynamoDB: todo.NewDynamoStore(dynamodb.NewFromConfig(cfg))
+//	if err := s.CreateUser(ctx, todo.User{Username: "alice", Email: "alice@example.com"}); err != nil {
+//		return err
+//	}
+//	t, err := s.CreateTodo(ctx, "alice", todo.NewTodo{Title: "Buy milk", Priority: todo.PriorityHigh})
+//	if err != nil {
+//		return err
+//	}
+//	if _, err := s.ToggleTodo(ctx, "alice", t.ID); err != nil { // completed: false -> true
+//		return err
+//	}
+//	page, err := s.ListTodos(ctx, "alice", ddbkit.PageOptions{}) // page.Next is the next page's Cursor
+//	if err != nil {
+//		return err
+//	}
+//	fmt.Println(page.Items[0].Title, page.Items[0].Completed) // Buy milk true
 //
 // # Access patterns
 //
@@ -43,6 +44,61 @@
 //	  delete a user                   DeleteUser                    per 99 items 1 Query + 1 TransactWriteItems,
 //	                                                                then 1 Query
 //
+// # Table
+//
+// One table, named by $DYNAMODB_TABLE (default "wambda-table-ssr001"), with
+// String keys "pk" and "sk" and on-demand billing. Definition returns its
+// design; CreateTableInput and Definition(name).CloudFormation() export it;
+// EnsureTable creates it if needed and verifies an existing one.
+//
+//	item      pk                 sk               other attributes
+//	user      users              {username}       username, email
+//	todo      user#{username}    todo#{id}        id, entity_type="todo", title, description,
+//	                                              priority (high|medium|low), completed (BOOL),
+//	                                              category_id, created_at, updated_at
+//	category  user#{username}    category#{id}    id, entity_type="category", name,
+//	                                              color (8 Bulma names), created_at, updated_at
+//
+// ddbkit writes every attribute of this layout, timestamps as ISO 8601 UTC
+// with milliseconds ("2024-01-01T00:00:00.000Z") and IDs as UUIDv4s made by
+// the store. It reads more than it writes; see "Other writers".
+//
+// # Errors
+//
+// Every error starts with "todo: " and matches exactly one of ddbkit's
+// sentinels with errors.Is: ErrInvalidArgument (as a
+// *ddbkit.ValidationError naming the field), ErrNotFound, ErrAlreadyExists,
+// ErrConflict (a read-modify-write that kept losing races, a transaction
+// conflict that outlasted the retries, or an idempotency key reused for
+// other input: ErrIdempotencyKeyReused, which matches ErrConflict),
+// ErrInvalidCursor, ErrCorruptItem (stored data, never the
+// caller's input), ErrUnavailable (throttling or 5xx that outlasted the
+// retries, DynamoDB unreachable, or the context ended; it then also
+// matches context.Canceled or context.DeadlineExceeded) and
+// ErrSchemaMismatch (from EnsureTable, or a table that is missing). The
+// SDK's error stays reachable with errors.As. Bad input is refused before
+// any call, so nothing is written. The memory store returns the same
+// errors, with the same text, in the same cases, a cancelled or expired
+// context included: DynamoStore's errors for an ended context and for an
+// idempotency key reused for other writes read as the memory store's,
+// without the SDK's operation name, DynamoDB's message or its request ID.
+//
+// # Raw items: Export and Import
+//
+// MemoryStore.Export returns every item the memory store holds exactly as
+// DynamoStore would hold it, attribute for attribute (the model tests
+// compare it with a Scan of the table), and MemoryStore.Import adds items
+// in the seed's layout: items exported from a production table, a legacy
+// fixture, another program's writes. Import decodes them as leniently as
+// DynamoStore reads them (see Other writers) and keeps them as they are:
+// Export gives them back unchanged, and the memory store's updates change
+// only the attributes DynamoStore's change, so an item missing attributes
+// stays so. Items of kinds this package does not know are kept too: the
+// listings leave them out as DynamoStore's do (they still count towards a
+// page's limit) and DeleteUser deletes them. An item DynamoStore could not
+// read either fails the whole Import with ErrCorruptItem: the memory store
+// holds no corrupt items, so it cannot show how listings skip them.
+//
 // # Decisions where the seed is silent
 //
 //   - Usernames are 1–64 characters: letters of any script, combining marks
@@ -52,11 +108,15 @@
 //     separator) and white space are refused. Usernames are case-sensitive,
 //     as DynamoDB keys are.
 //   - Lengths count Unicode code points: not bytes, and not grapheme
-//     clusters ("नमस्ते" is 6). Title 1–200 (not only white space),
+//     clusters ("नमस्ते" is 6). Title 1–200,
 //     description 0–2000, category name 1–50, email up to 254 and a plain
 //     address. IDs passed in follow ddbkit's one ID alphabet: 1–128
 //     graphic characters other than white space and '#'. They need not be
 //     UUIDs, because the seed's own data has IDs like "category001".
+//   - Input is never trimmed: a value that passes is stored as given,
+//     spaces included. A required text (Username, Email, Title, a
+//     category's Name) that is empty or only white space fails with
+//     ErrInvalidArgument, "must not be empty or only white space".
 //   - Priority is required; there is no default.
 //   - category_id is always written; "" means uncategorized. A non-empty
 //     CategoryID must name an existing category of the same user when the
@@ -102,12 +162,12 @@
 //     be handed the account). A create is reported as this call's own only
 //     when its ClientRequestToken proves it (see below), never because the
 //     stored item looks the same.
-//   - Every item a write builds is checked against DynamoDB's 400 KB
-//     limit (ddb.CheckItemSize, naming the longest caller field) before
-//     any call, on both stores. With the field limits above a todo stays
-//     under 10 KB, so no valid input reaches the limit; an update of an
-//     item another writer made near it fails with ErrInvalidArgument on
-//     both stores (on DynamoDB through its ValidationException).
+//   - Every item a write builds is checked against DynamoDB's 400 KB limit
+//     before any call, on both stores; the error names the longest field the
+//     caller gave. With the field limits above a todo stays under 10 KB, so
+//     no valid input reaches the limit; an update of an item another writer
+//     made near it fails with ErrInvalidArgument on both stores (on DynamoDB
+//     through its ValidationException).
 //   - The seed has no time a caller supplies (no due dates): created_at and
 //     updated_at come from Options.Clock. A time the store would write
 //     outside the years 0001-9999 UTC, which no reader could parse back,
@@ -150,7 +210,7 @@
 // two-item transaction) or, for a method without one and for the sweeps,
 // one conditional PutItem after it (1 WCU). A repeat costs the GetItem
 // and, where it reads its result back, one more.
-
+//
 // Strong consistency is kept where a read must see the latest writes:
 //
 //   - Gets and listings, so that a caller reads its own writes (the seed's
@@ -167,41 +227,40 @@
 // looked for again strongly before it is reported missing.
 //
 // What the design costs beyond a minimal one, and why: creates and
-// DeleteTodo are transactions (twice the write units of a plain write, and
-// a check of the user and category), for the references and the
-// idempotency token; CreateUser is a transaction of one put (2 WCU instead
-// of 1) so that its token can tell its own write after a lost response
-// from another caller's; a page reads one item more than it returns
-// (ddb.QueryPage), so that Next is empty exactly at the end; and
-// DeleteCategory reads all of the user's todos twice, filtered on
-// category_id, because the seed's table has no index on it: once to clear
-// the references and delete the category, once more to clear references a
-// create made behind the first walk. Projections would not help: DynamoDB
-// prices a read by the size of the whole item.
+// DeleteTodo are transactions (twice the write units of a plain write, and a
+// check of the user and category), for the references and the idempotency
+// token; CreateUser is a transaction of one put (2 WCU instead of 1) so that
+// its token can tell its own write after a lost response from another
+// caller's; a page reads one item more than it returns, so that Next is
+// empty exactly at the end; and DeleteCategory reads all of the user's todos
+// twice, filtered on category_id, because the seed's table has no index on
+// it: once to clear the references and delete the category, once more to
+// clear references a create made behind the first walk. Projections would
+// not help: DynamoDB prices a read by the size of the whole item.
 //
 // # Filtered pages
 //
-// The one filtered walk, DeleteCategory's search for the todos that refer
-// to the category, is bounded per page: a page evaluates at most
-// Options.FilterBudget items (default 1000, ddb.DefaultBudget) and then
-// ends, possibly with nothing found, with a cursor to go on from; both
-// stores end their pages at the same item. So no single Query reads more
-// than the budget, whatever the partition holds; the walk as a whole
-// still reads the partition, since it must find every reference.
+// The one filtered walk, DeleteCategory's search for the todos that refer to
+// the category, is bounded per page: a page evaluates at most
+// Options.FilterBudget items (default 1000) and then ends, possibly with
+// nothing found, with a cursor to go on from; both stores end their pages at
+// the same item. So no single Query reads more than the budget, whatever the
+// partition holds; the walk as a whole still reads the partition, since it
+// must find every reference.
 //
 // # Retries, lost responses and idempotency keys
 //
 // Every call is retried on throttling, 5xx and lost responses, and every
 // read-modify-write on losing a race, within Options.Retry (bounded; see
-// ddbkit.RetryPolicy). Both stores run the same operations over one item
-// backend (internal/backend), which retries each call in exactly one
-// loop, never wrapped in another, so a step makes at most
-// RetryPolicy.MaxAttempts calls. The read-modify-writes (ToggleTodo,
-// UpdateTodo with a category, a page of DeleteCategory) read and write
-// again after a lost race at most RetryPolicy.MaxAttempts times in all
-// (backend.RMW), and those around a transaction count its resends against
-// the same bound. What happens when a write commits but its response is
-// lost, and the write is repeated by the SDK or by the store:
+// ddbkit.RetryPolicy). Both stores run the same operations over ddbkit's
+// item backend, which retries each call in exactly one loop, never wrapped
+// in another, so a step makes at most RetryPolicy.MaxAttempts calls. The
+// read-modify-writes (ToggleTodo, UpdateTodo with a category, a page of
+// DeleteCategory) read and write again after a lost race at most
+// RetryPolicy.MaxAttempts times in all, and those around a transaction count
+// its resends against the same bound. What happens when a write commits but
+// its response is lost, and the write is repeated by the SDK or by the
+// store:
 //
 //   - Transactions (CreateTodo, CreateCategory, UpdateTodo with a category,
 //     DeleteTodo, each step of DeleteCategory and DeleteUser) carry a
@@ -209,10 +268,9 @@
 //     transaction of one item for its token alone: a DeleteItem repeated
 //     after a 500 could not tell a todo it deleted (its response lost)
 //     from one that never existed, and would report either as deleted.
-//   - CreateUser is a one-item transaction with a ClientRequestToken
-//     (backend.Create): its retry after a lost response succeeds, and writes
-//     nothing again; a user anyone else wrote fails it with
-//     ErrAlreadyExists.
+//   - CreateUser is a one-item transaction with a ClientRequestToken: its
+//     retry after a lost response succeeds, and writes nothing again; a user
+//     anyone else wrote fails it with ErrAlreadyExists.
 //   - UpdateUser, UpdateTodo and UpdateCategory set values, which is safe
 //     to repeat.
 //   - ToggleTodo conditions its write on completed and updated_at as it read
@@ -323,40 +381,4 @@
 // (every attribute, for the latter), so a change committed between ddbkit's
 // read and its write makes ddbkit read again, and is never overwritten
 // with stale values; plain updates set only the attributes they change.
-//
-// # Raw items: Export and Import
-//
-// MemoryStore.Export returns every item the memory store holds exactly as
-// DynamoStore would hold it, attribute for attribute (the model tests
-// compare it with a Scan of the table), and MemoryStore.Import adds items
-// in the seed's layout: items exported from a production table, a legacy
-// fixture, another program's writes. Import decodes them as leniently as
-// DynamoStore reads them (see Other writers) and keeps them as they are:
-// Export gives them back unchanged, and the memory store's updates change
-// only the attributes DynamoStore's change, so an item missing attributes
-// stays so. Items of kinds this package does not know are kept too: the
-// listings leave them out as DynamoStore's do (they still count towards a
-// page's limit) and DeleteUser deletes them. An item DynamoStore could not
-// read either fails the whole Import with ErrCorruptItem: the memory store
-// holds no corrupt items, so it cannot show how listings skip them.
-//
-// # Errors
-//
-// Every error starts with "todo: " and matches exactly one of ddbkit's
-// sentinels with errors.Is: ErrInvalidArgument (as a
-// *ddbkit.ValidationError naming the field), ErrNotFound, ErrAlreadyExists,
-// ErrConflict (a read-modify-write that kept losing races, a transaction
-// conflict that outlasted the retries, or an idempotency key reused for
-// other input: ErrIdempotencyKeyReused, which matches ErrConflict),
-// ErrInvalidCursor, ErrCorruptItem (stored data, never the
-// caller's input), ErrUnavailable (throttling or 5xx that outlasted the
-// retries, DynamoDB unreachable, or the context ended; it then also
-// matches context.Canceled or context.DeadlineExceeded) and
-// ErrSchemaMismatch (from EnsureTable, or a table that is missing). The
-// SDK's error stays reachable with errors.As. Bad input is refused before
-// any call, so nothing is written. The memory store returns the same
-// errors, with the same text, in the same cases, a cancelled or expired
-// context included: DynamoStore's errors for an ended context and for an
-// idempotency key reused for other writes read as the memory store's,
-// without the SDK's operation name, DynamoDB's message or its request ID.
 package todo

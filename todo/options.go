@@ -33,11 +33,10 @@ type Options struct {
 	// cursors are bound to their listing and tamper-evident but, without a
 	// secret, forgeable within the caller's own partition and range. Set a
 	// secret shared by all instances to make them unforgeable: at least 16
-	// bytes (ddb.MinCursorSecret; use 32 random bytes). A secret of 1 to 15
-	// bytes is refused: every listing, and DeleteCategory and DeleteUser,
-	// which page through the user's partition, then fail with
-	// ErrInvalidArgument naming CursorSecret, on both stores, before any
-	// call.
+	// bytes (use 32 random bytes). A secret of 1 to 15 bytes is refused:
+	// every listing, and DeleteCategory and DeleteUser, which page through
+	// the user's partition, then fail with ErrInvalidArgument naming
+	// CursorSecret, on both stores, before any call.
 	CursorSecret []byte
 	// WithholdOldItems, when true, stops the store asking DynamoDB for the
 	// item as it was when a write's condition fails
@@ -53,20 +52,20 @@ type Options struct {
 	// caller that calls DynamoDB itself.
 	WithholdOldItems bool
 	// FilterBudget is the most items a filtered listing evaluates per
-	// page; the default (zero or less) is 1000 (ddb.DefaultBudget). A
-	// filtered page stops there and returns what it found, possibly
-	// nothing, with a Next cursor, so a filter that matches little costs
-	// one budget per page, not the partition. Both stores end pages at the
-	// same item. Today the one filtered walk is DeleteCategory's search for
-	// the todos that refer to the category.
+	// page; the default (zero or less) is 1000. A filtered page stops
+	// there and returns what it found, possibly nothing, with a Next
+	// cursor, so a filter that matches little costs one budget per page,
+	// not the partition. Both stores end pages at the same item. Today the
+	// one filtered walk is DeleteCategory's search for the todos that refer
+	// to the category.
 	FilterBudget int
 	// Emulation makes the memory store emulate what DynamoDB does and
 	// DynamoDB Local does not (see ddbkit.Emulation): here, throttling,
 	// retried within Retry as DynamoStore retries it, and ErrUnavailable
 	// once the attempts are spent. The table has no GSI and no TTL
 	// attribute, so GSILag and DeleteExpired have nothing to act on. The
-	// zero value, the default,
-	// emulates none of it. Memory store only: DynamoStore ignores it.
+	// zero value, the default, emulates none of it. Memory store only:
+	// DynamoStore ignores it.
 	Emulation ddbkit.Emulation
 }
 

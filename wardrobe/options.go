@@ -49,11 +49,11 @@ type Options struct {
 	// caller that calls DynamoDB itself.
 	WithholdOldItems bool
 	// FilterBudget is the most items a filtered listing evaluates per
-	// page; default 1000 (ddb.DefaultBudget). The one filtered read of this
-	// package is DeleteHistory's lookup (AP-17) of an item's latest day
-	// worn before the day it takes back, which skips daily counters at 0
-	// (only another writer leaves one): each of its Queries reads at most
-	// this many counters, whatever the filter keeps.
+	// page; default 1000. The one filtered read of this package is
+	// DeleteHistory's lookup (AP-17) of an item's latest day worn before
+	// the day it takes back, which skips daily counters at 0 (only another
+	// writer leaves one): each of its Queries reads at most this many
+	// counters, whatever the filter keeps.
 	FilterBudget int
 	// Location is the zone of the seed's dateToEpochMs: lastWornAt holds
 	// the Unix ms of midnight, in this zone, of the latest day worn, and
