@@ -20,7 +20,7 @@ type Options struct {
 	// ddbkit.NewUUIDv7s(Clock): UUIDv7s, as the seed specifies, stamped
 	// with the clock that stamps createdAt, so an ID's time is when its
 	// item was created.
-	// Tests use ddbkit.SeededUUIDv7.
+	// Tests use ddbkit.SeededUUIDv7s.
 	NewID ddbkit.IDGenerator
 	// Retry bounds the retries of every operation: a read-modify-write
 	// (AddHistory, DeleteHistory, UpdateTemplate, RecalculateStats) that
