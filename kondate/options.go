@@ -39,7 +39,7 @@ type Options struct {
 	// cursors are bound to their listing and tamper-evident but, without a
 	// secret, forgeable within the caller's own partition and range. Set a
 	// secret shared by all instances to make them unforgeable: at least 16
-	// bytes (ddb.MinCursorSecret; use 32 random bytes). A secret of 1 to
+	// bytes (use 32 random bytes). A secret of 1 to
 	// 15 bytes is refused, not used: every listing then fails with
 	// ErrInvalidArgument naming CursorSecret, on both stores.
 	CursorSecret []byte
@@ -57,7 +57,7 @@ type Options struct {
 	// caller that calls DynamoDB itself.
 	WithholdOldItems bool
 	// FilterBudget is the most items a filtered listing evaluates per
-	// page; the default (zero) is 1000 (ddb.DefaultBudget). The catalog's
+	// page; the default (zero) is 1,000. The catalog's
 	// lists filtered by a tag read the catalog in order and keep the
 	// entries with the tag: a page stops when it is full, the list ends,
 	// or it has read FilterBudget entries, whichever comes first, and may
