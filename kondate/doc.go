@@ -6,23 +6,20 @@
 // app's store.json; MemoryStore holds the same items in memory for tests,
 // and kondatetest runs one suite against both.
 //
-// Values are stored as given: no input is trimmed, and a required text that
-// is empty or only white space is refused (ErrInvalidArgument, "must not be
-// empty or only white space").
-//
 //	s := kondate.NewMemoryStore() // on DynamoDB: kondate.NewDynamoStore(client); see "Table"
-//	r, err := s.CreateRecipe(ctx, "u_01", kondate.NewRecipe{Title: "麻婆豆腐", Steps: []string{"切る", "煮る"}})
+//	r, err := s.CreateRecipe(ctx, "u_01", kondate.NewRecipe{Title: "麻婆豆腐", Steps: []string{"煮る"}})
 //	if err != nil {
 //		return err // matches exactly one ddbkit sentinel (see "Errors")
 //	}
-//	set, err := s.CreateSet(ctx, "u_01", kondate.NewSet{Title: "中華セット", Items: []kondate.SetItem{{RecipeID: r.ID, Title: r.Title}}})
+//	set, err := s.CreateSet(ctx, "u_01", kondate.NewSet{Title: "中華セット",
+//		Items: []kondate.SetItem{{RecipeID: r.ID, Title: r.Title}}})
 //	if err != nil {
 //		return err
 //	}
 //	if _, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, set.ID); err != nil { // next week's plan
 //		return err
 //	}
-//	page, err := s.ListRecipes(ctx, "u_01", ddbkit.PageOptions{Limit: 20}) // newest first; page.Next goes on
+//	page, err := s.ListRecipes(ctx, "u_01", ddbkit.PageOptions{Limit: 20}) // newest first
 //
 // # Items and access patterns
 //
@@ -33,9 +30,10 @@
 //	profile        PROFILE#                              get (GetItem); update, created on first update (UpdateItem)
 //	recipes        RECIPE#<id>                           list newest first (Query, descending); get (GetItem);
 //	                                                     find by ID (Query GSI1 + GetItem); create (a one-item
-//	                                                     TransactWriteItems, as every create: see below);
-//	                                                     update (UpdateItem); delete (GetItem + Query GSI1 +
-//	                                                     TransactWriteItems: the item, and its catalog entry)
+//	                                                     TransactWriteItems, as every create: see "Retries and
+//	                                                     idempotency keys"); update (UpdateItem); delete (GetItem
+//	                                                     + Query GSI1 + TransactWriteItems: the item, and its
+//	                                                     catalog entry)
 //	sets           SET#<id>                              as recipes
 //	plans          PLAN#CURRENT, PLAN#NEXT               get; update items (UpdateItem); apply a set
 //	                                                     (GetItem + TransactWriteItems: check set, put plan);
@@ -49,7 +47,8 @@
 //	               PURCHASE#<purchasedAt>#<id>           record, once per transaction ID (TransactWriteItems:
 //	                                                     purchase and guard, each put if free; a repeat: + GetItem);
 //	                                                     list newest first
-//	               PURCHASE_TXN#<transactionId>          the guard of a purchase (ddbkit's; see below)
+//	               PURCHASE_TXN#<transactionId>          a purchase's guard (ddbkit's: see "Decisions taken
+//	                                                     where the seed is silent")
 //	               SUBSCRIPTION#ACTIVE                   get; set (PutItem)
 //	notifications  NOTIFICATION#<createdAt>#<id>         list newest first; add; mark read (UpdateItem)
 //	               NOTIFICATION_SETTINGS#                get; set (PutItem)
@@ -126,7 +125,16 @@
 // by-creator lists read the base table, which holds both orders
 // (CATALOG#<kind> / CREATED#…, CREATOR#<id> / CATALOG_<kind>#…), and they
 // move to GSI2 and GSI3 when a store is built with EnableGSI2 and
-// EnableGSI3; only the popular list waits for GSI2.
+// EnableGSI3, in the same order, as eventually consistent, at the same
+// cost; only the popular list waits for GSI2. Any other operation that
+// needs a disabled index fails with ErrSchemaMismatch before any call. A
+// cursor binds where its list read, so one issued before the switch fails
+// with ErrInvalidCursor after it (an item another writer left without GSI
+// keys is in one and not the other). Writes never need an index (Publish
+// looks at GSI1 when it has it) and always write every GSI key attribute,
+// so DynamoDB backfills an index enabled later from the items written
+// before (the staged rollout test checks it): no backfill step is needed.
+//
 // Definition returns the table for given options, and EnsureTable, given
 // the options the store is built with, creates it or adds what it lacks,
 // one UpdateTable per GSI, waiting for each to be ACTIVE, and never
@@ -149,11 +157,14 @@
 //
 // Every error matches exactly one ddbkit sentinel. Bad input is refused
 // with ErrInvalidArgument before any write (under an idempotency key,
-// after the GetItem of the key's record), on both stores alike:
+// after the GetItem of the key's record), on both stores alike. Values
+// are stored as given: no input is trimmed, and a required text that is
+// empty or only white space is refused ("must not be empty or only white
+// space"). Besides each field's documented limits:
 //
 //   - Item size: every item an operation writes is checked against
-//     DynamoDB's 400 KB in the code both stores share,
-//     naming the caller's field that weighs most (a recipe of 100 steps of
+//     DynamoDB's 400 KB in the code both stores share, naming the
+//     caller's field that weighs most (a recipe of 100 steps of
 //     2,000 Japanese characters passes the field limits and is refused
 //     naming Steps). Recipes and sets keep 4 KB of room for publishedAt
 //     and the catalog's copies, so that a recipe or set that was stored
@@ -163,8 +174,7 @@
 //     ErrInvalidArgument.
 //   - Times and dates a caller supplies (CurrentPeriodEnd, a cook log's
 //     Date, ExpiryDate, PurchasedAt, and the time in a Ref) must lie in
-//     the years 0001 to 9999 (UTC), which every reader
-//     can parse back.
+//     the years 0001 to 9999 (UTC), which every reader can parse back.
 //   - Links that pages render (SourceURL, AvatarURL) must be http or
 //     https URLs; names that pages show (DisplayName, AuthorName, titles)
 //     hold no control characters.
@@ -175,19 +185,19 @@
 // what is left is ErrUnavailable, as is an ended context. Each method's
 // doc names the others.
 //
+// # Retries and idempotency keys
+//
 // Retries keep Options.Retry's bound: MaxAttempts calls per step, with
 // one retry loop per call. A read-modify-write (ApplySet, Publish, the
 // fridge moves, saves) shares one budget of MaxAttempts
 // TransactWriteItems calls between resending a throttled or conflicting
 // transaction and rebuilding it after its condition failed.
 //
-// # Retries and idempotency keys
-//
 // Every transaction carries a ClientRequestToken and is retried with it,
 // so a response lost on the network never applies it twice. With
 // ddbkit.WithIdempotencyKey the token comes from the caller's key, scoped
-// to the table, the operation and the user's
-// partition (USER#<userId>; RecalculatePopularity, which has no user,
+// to the table, the operation and the user's partition (USER#<userId>;
+// RecalculatePopularity, which has no user,
 // scopes each entry's recount to the entry, and its record to
 // CATALOG#<kind>): the same key sent by two users, for two operations or
 // on two tables makes unrelated tokens.
@@ -212,9 +222,9 @@
 //
 // The same key with other arguments is ddbkit.ErrIdempotencyKeyReused
 // (which matches ErrConflict) and writes nothing; past the window, the
-// key is a new request. So a POST /v1/recipes retried after a
-// timeout with its Idempotency-Key header gets the first recipe, with its
-// ID (see Example_idempotencyKey). Each method's first write is the item
+// key is a new request. So a POST /v1/recipes retried after a timeout
+// with its Idempotency-Key header gets the first recipe, with its ID (see
+// the idempotency key example). Each method's first write is the item
 // it returns, which the record refers to. The cost: under a key, a write
 // makes one more strongly consistent GetItem (the record), and its first
 // transaction carries one more item (a keyed create is a two-item
@@ -224,15 +234,15 @@
 // memory store keeps the same records, and times the windows with
 // Options.Clock.
 //
-// Creates are one-item transactions (a put on a free key) with such a token: a
-// create succeeds only when this call wrote the item. A retry after a
-// lost response succeeds with the same token; an item at the key written
-// by anyone else, even identical to this call's, is ErrAlreadyExists on
-// both stores (nothing is inferred from equal contents). A transactional
-// put costs twice the write units of a PutItem. Updates set values (or
-// keep the first one) and are safe to repeat;
-// a delete reads the item first, so that a repeat after a 5xx or a lost
-// response takes the missing item as its own only if it was there.
+// Creates are one-item transactions (a put on a free key) with such a
+// token: a create succeeds only when this call wrote the item. A retry
+// after a lost response succeeds with the same token; an item at the key
+// written by anyone else, even identical to this call's, is
+// ErrAlreadyExists on both stores (nothing is inferred from equal
+// contents). A transactional put costs twice the write units of a
+// PutItem. Updates set values (or keep the first one) and are safe to
+// repeat; a delete reads the item first, so that a repeat after a 5xx or
+// a lost response takes the missing item as its own only if it was there.
 //
 // # Fixtures: Export and Import
 //
@@ -576,29 +586,12 @@
 //     made the link; ddbkit's own links keep createdBy and the rule
 //     above. targetType is read in any ASCII case (recipe, Recipe) and
 //     written upper-case.
-//   - An operation that needs a disabled index fails with
-//     ErrSchemaMismatch before any call: the table, as the options describe
-//     it, lacks the index. The newest and by-creator lists need none:
-//     before GSI2 and GSI3 they read the base table, in the same order,
-//     as eventually consistent as the index, at the same cost. A cursor
-//     binds where its list read, so one issued before the switch fails
-//     with ErrInvalidCursor after it: the two are not equivalent, since
-//     an item another writer left without GSI keys is in one and not
-//     the other. Writes never need an index (Publish looks at GSI1 when
-//     it has it) and always write every GSI key attribute, so DynamoDB
-//     backfills an index enabled later from the items written before
-//     (the staged rollout test checks it); no backfill step exists or is
-//     needed.
 //   - Search (section 8, question 2): ddbkit offers a tag filter on the
-//     three catalog lists (CatalogQuery.Tag, contains(tags, :tag)).
-//     A filtered page reads on until it is full, the list ends, or it has
-//     evaluated Options.FilterBudget entries (default 1000), whichever
-//     comes first: it may then be short, or empty, with a Next cursor to
-//     page on with. So a page costs at most its budget (~1,000 entries of
-//     a few hundred bytes, ~25-60 RCU eventually consistent, a dozen
-//     Queries) whatever the catalog's size, and a tag nobody uses is not
-//     a way to make one request read the whole catalog. Both stores end
-//     such pages at the same entry. Cursors bind the tag.
+//     three catalog lists (CatalogQuery.Tag, contains(tags, :tag)),
+//     bounded per page by Options.FilterBudget (see there): a page costs
+//     at most its budget (~1,000 entries of a few hundred bytes, ~25-60
+//     RCU eventually consistent, a dozen Queries) whatever the catalog's
+//     size. Cursors bind the tag.
 //     Free-text search on titles is not offered: a substring filter reads
 //     the whole catalog per page; feed a search index (OpenSearch,
 //     Algolia) from the table's stream instead.
