@@ -1,42 +1,39 @@
-// Package kondate stores a meal-planning app's data on one DynamoDB table,
-// as seed 003 designs it: the repository layer that replaces the app's
-// store.json. Every item of a user lives under PK = USER#<userId>; the
-// sort key's prefix tells its kind. The public catalog lives under
-// CATALOG#<RECIPE|SET> and CREATOR#<creatorId>, share links under
-// SHARE#<shareId> (sections 4.2, 4.3 and 5).
+// Package kondate stores a meal-planning app's data (seed 003) on one
+// DynamoDB table: each user's profile, recipes, sets, meal plans, shopping
+// list, fridge, categories, cook logs, payments, notifications, push tokens
+// and saved entries under PK = USER#<userId>, the public catalog of
+// published recipes and sets, and share links. DynamoStore replaces the
+// app's store.json; MemoryStore holds the same items in memory for tests,
+// and kondatetest runs one suite against both.
 //
-// # Table
-//
-// MainTable (Options.TableName): String keys PK and SK, PAY_PER_REQUEST,
-// server-side encryption enabled, TTL on the attribute ttl, and up to
-// three GSIs, all String keys projecting all attributes: GSI1
-// (GSI1PK/GSI1SK), GSI2 (GSI2PK/GSI2SK) and GSI3 (GSI3PK/GSI3SK).
-// Options.EnableGSI1 (default on), EnableGSI2 and EnableGSI3 (default off)
-// say which the table has, as the seed's stack parameters do (section 10).
-// The store reads them once, from the options, never from DescribeTable:
-// in the seed's first stage (GSI1 only) the catalog's newest and
-// by-creator lists read the base table, which holds both orders
-// (CATALOG#<kind> / CREATED#…, CREATOR#<id> / CATALOG_<kind>#…), and they
-// move to GSI2 and GSI3 when a store is built with EnableGSI2 and
-// EnableGSI3; only the popular list waits for GSI2.
-// Definition returns the table for given options, and EnsureTable, given
-// the options the store is built with, creates it or adds what it lacks,
-// one UpdateTable per GSI, waiting for each to be ACTIVE, and never
-// deletes an index: a table may be ahead of the code.
-//
-//	opts := []func(*kondate.Options){func(o *kondate.Options) { o.TableName = "MainTable" }, kondate.AllIndexes}
-//	changes, err := kondate.EnsureTable(ctx, client, "MainTable", opts...)
-//	s := kondate.NewDynamoStore(client, opts...)
+//	s := kondate.NewMemoryStore() // on DynamoDB: kondate.NewDynamoStore(client); see "Table"
+//	r, err := s.CreateRecipe(ctx, "u_01", kondate.NewRecipe{Title: "麻婆豆腐", Steps: []string{"煮る"}})
+//	if err != nil {
+//		return err // matches exactly one ddbkit sentinel (see "Errors")
+//	}
+//	set, err := s.CreateSet(ctx, "u_01", kondate.NewSet{Title: "中華セット",
+//		Items: []kondate.SetItem{{RecipeID: r.ID, Title: r.Title}}})
+//	if err != nil {
+//		return err
+//	}
+//	if _, err := s.ApplySet(ctx, "u_01", kondate.PlanNext, set.ID); err != nil { // next week's plan
+//		return err
+//	}
+//	page, err := s.ListRecipes(ctx, "u_01", ddbkit.PageOptions{Limit: 20}) // newest first
 //
 // # Items and access patterns
+//
+// A user's items, under PK = USER#<userId>; the sort key's prefix tells
+// the kind:
 //
 //	area           SK                                    operations (DynamoDB calls)
 //	profile        PROFILE#                              get (GetItem); update, created on first update (UpdateItem)
 //	recipes        RECIPE#<id>                           list newest first (Query, descending); get (GetItem);
 //	                                                     find by ID (Query GSI1 + GetItem); create (a one-item
-//	                                                     TransactWriteItems, as every create: see below);
-//	                                                     update (UpdateItem); delete (GetItem + Query GSI1 +
-//	                                                     TransactWriteItems: the item, and its catalog entry)
+//	                                                     TransactWriteItems, as every create: see "Retries and
+//	                                                     idempotency keys"); update (UpdateItem); delete (GetItem
+//	                                                     + Query GSI1 + TransactWriteItems: the item, and its
+//	                                                     catalog entry)
 //	sets           SET#<id>                              as recipes
 //	plans          PLAN#CURRENT, PLAN#NEXT               get; update items (UpdateItem); apply a set
 //	                                                     (GetItem + TransactWriteItems: check set, put plan);
@@ -50,7 +47,8 @@
 //	               PURCHASE#<purchasedAt>#<id>           record, once per transaction ID (TransactWriteItems:
 //	                                                     purchase and guard, each put if free; a repeat: + GetItem);
 //	                                                     list newest first
-//	               PURCHASE_TXN#<transactionId>          the guard of a purchase (ddbkit's; see below)
+//	               PURCHASE_TXN#<transactionId>          a purchase's guard (ddbkit's: see "Decisions taken
+//	                                                     where the seed is silent")
 //	               SUBSCRIPTION#ACTIVE                   get; set (PutItem)
 //	notifications  NOTIFICATION#<createdAt>#<id>         list newest first; add; mark read (UpdateItem)
 //	               NOTIFICATION_SETTINGS#                get; set (PutItem)
@@ -114,6 +112,38 @@
 // a Number, NULL elements (left out), a string set. Anything else in them
 // (numbers, nested lists) makes the item corrupt.
 //
+// # Table
+//
+// MainTable (Options.TableName): String keys PK and SK, PAY_PER_REQUEST,
+// server-side encryption enabled, TTL on the attribute ttl, and up to
+// three GSIs, all String keys projecting all attributes: GSI1
+// (GSI1PK/GSI1SK), GSI2 (GSI2PK/GSI2SK) and GSI3 (GSI3PK/GSI3SK).
+// Options.EnableGSI1 (default on), EnableGSI2 and EnableGSI3 (default off)
+// say which the table has, as the seed's stack parameters do (section 10).
+// The store reads them once, from the options, never from DescribeTable:
+// in the seed's first stage (GSI1 only) the catalog's newest and
+// by-creator lists read the base table, which holds both orders
+// (CATALOG#<kind> / CREATED#…, CREATOR#<id> / CATALOG_<kind>#…), and they
+// move to GSI2 and GSI3 when a store is built with EnableGSI2 and
+// EnableGSI3, in the same order, as eventually consistent, at the same
+// cost; only the popular list waits for GSI2. Any other operation that
+// needs a disabled index fails with ErrSchemaMismatch before any call. A
+// cursor binds where its list read, so one issued before the switch fails
+// with ErrInvalidCursor after it (an item another writer left without GSI
+// keys is in one and not the other). Writes never need an index (Publish
+// looks at GSI1 when it has it) and always write every GSI key attribute,
+// so DynamoDB backfills an index enabled later from the items written
+// before (the staged rollout test checks it): no backfill step is needed.
+//
+// Definition returns the table for given options, and EnsureTable, given
+// the options the store is built with, creates it or adds what it lacks,
+// one UpdateTable per GSI, waiting for each to be ACTIVE, and never
+// deletes an index: a table may be ahead of the code.
+//
+//	opts := []func(*kondate.Options){func(o *kondate.Options) { o.TableName = "MainTable" }, kondate.AllIndexes}
+//	changes, err := kondate.EnsureTable(ctx, client, "MainTable", opts...)
+//	s := kondate.NewDynamoStore(client, opts...)
+//
 // # IDs and times
 //
 // IDs are ULIDs (ddbkit.NewULIDs), made by the store from its clock and monotonic
@@ -122,6 +152,265 @@
 // written as ISO 8601 UTC with exactly three fractional digits
 // (2026-02-09T10:00:00.000Z), in attributes and in keys alike, so keys
 // with a time sort as the times do.
+//
+// # Errors
+//
+// Every error matches exactly one ddbkit sentinel. Bad input is refused
+// with ErrInvalidArgument before any write (under an idempotency key,
+// after the GetItem of the key's record), on both stores alike. Values
+// are stored as given: no input is trimmed, and a required text that is
+// empty or only white space is refused ("must not be empty or only white
+// space"). Besides each field's documented limits:
+//
+//   - Item size: every item an operation writes is checked against
+//     DynamoDB's 400 KB in the code both stores share, naming the
+//     caller's field that weighs most (a recipe of 100 steps of
+//     2,000 Japanese characters passes the field limits and is refused
+//     naming Steps). Recipes and sets keep 4 KB of room for publishedAt
+//     and the catalog's copies, so that a recipe or set that was stored
+//     can always be published. An update is checked on what it sets; an
+//     update that would make an item another writer made large pass 400
+//     KB is refused by DynamoDB, and by the memory store the same, as
+//     ErrInvalidArgument.
+//   - Times and dates a caller supplies (CurrentPeriodEnd, a cook log's
+//     Date, ExpiryDate, PurchasedAt, and the time in a Ref) must lie in
+//     the years 0001 to 9999 (UTC), which every reader can parse back.
+//   - Links that pages render (SourceURL, AvatarURL) must be http or
+//     https URLs; names that pages show (DisplayName, AuthorName, titles)
+//     hold no control characters.
+//   - A CursorSecret of 1 to 15 bytes fails every listing with
+//     ErrInvalidArgument naming CursorSecret.
+//
+// Throttling, 5xx and lost responses are retried within Options.Retry;
+// what is left is ErrUnavailable, as is an ended context. Each method's
+// doc names the others.
+//
+// # Retries and idempotency keys
+//
+// Retries keep Options.Retry's bound: MaxAttempts calls per step, with
+// one retry loop per call. A read-modify-write (ApplySet, Publish, the
+// fridge moves, saves) shares one budget of MaxAttempts
+// TransactWriteItems calls between resending a throttled or conflicting
+// transaction and rebuilding it after its condition failed.
+//
+// Every transaction carries a ClientRequestToken and is retried with it,
+// so a response lost on the network never applies it twice. With
+// ddbkit.WithIdempotencyKey the token comes from the caller's key, scoped
+// to the table, the operation and the user's partition (USER#<userId>;
+// RecalculatePopularity, which has no user,
+// scopes each entry's recount to the entry, and its record to
+// CATALOG#<kind>): the same key sent by two users, for two operations or
+// on two tables makes unrelated tokens.
+//
+// A key also makes a record (see "Other writers"), written in the same
+// transaction as the method's first write, or right after a write that is
+// no transaction: a repeat with the same key and arguments within
+// ddbkit.IdempotencyWindow (24 hours), from any process, finds it and
+// returns the first call's result without writing:
+//   - creates (CreateRecipe, CreateSet, Add*, RecordPurchase,
+//     CreateShareLink), updates (Update*, Set*), ApplySet,
+//     PromoteNextPlan, DeleteFridgeItem, RestoreFridgeItem and Publish
+//     return the first call's result, read back from the item it wrote
+//     (as it is now: a later edit shows), or the method's ErrNotFound if
+//     that item is gone since (deleted, restored, unpublished);
+//   - the writes whose repeat is a no-op by itself (SaveCatalogEntry,
+//     UnsaveCatalogEntry, CompleteShoppingItem, MarkNotificationRead,
+//     RegisterPushToken, the deletes, Unpublish, RecalculatePopularity)
+//     run again without the key, and return what they return without one
+//     (the first save, the first CompletedAt or ReadAt, ErrNotFound for a
+//     delete).
+//
+// The same key with other arguments is ddbkit.ErrIdempotencyKeyReused
+// (which matches ErrConflict) and writes nothing; past the window, the
+// key is a new request. So a POST /v1/recipes retried after a timeout
+// with its Idempotency-Key header gets the first recipe, with its ID (see
+// the idempotency key example). Each method's first write is the item
+// it returns, which the record refers to. The cost: under a key, a write
+// makes one more strongly consistent GetItem (the record), and its first
+// transaction carries one more item (a keyed create is a two-item
+// transaction); an update or a delete, which is no transaction, makes one
+// more conditional PutItem. In the moment between such a write and its
+// record, a repeat finds no record and runs again, as without a key. The
+// memory store keeps the same records, and times the windows with
+// Options.Clock.
+//
+// Creates are one-item transactions (a put on a free key) with such a
+// token: a create succeeds only when this call wrote the item. A retry
+// after a lost response succeeds with the same token; an item at the key
+// written by anyone else, even identical to this call's, is
+// ErrAlreadyExists on both stores (nothing is inferred from equal
+// contents). A transactional put costs twice the write units of a
+// PutItem. Updates set values (or keep the first one) and are safe to
+// repeat; a delete reads the item first, so that a repeat after a 5xx or
+// a lost response takes the missing item as its own only if it was there.
+//
+// # Fixtures: Export and Import
+//
+// MemoryStore.Export returns the items the memory store holds, in
+// DynamoDB's attribute-value form and exactly as DynamoStore writes them
+// (the model tests compare it with a Scan of the DynamoDB table, attribute
+// for attribute). MemoryStore.Import seeds a memory store with items in the
+// seed's layout, as the seed's app or any other writer puts them (the
+// seed's own examples, or items exported from a real table): it keeps them
+// as they are and checks that DynamoStore could read them, refusing the
+// whole import with ErrCorruptItem otherwise. The memory store then reads
+// them as DynamoStore reads the same items in a table; the legacy fixture
+// runs on both stores.
+//
+// # Consistency and capacity
+//
+// Each access pattern reads and writes what its design needs and no more
+// (capacity_test.go holds each to its budget on DynamoDB Local):
+//
+//   - Strong consistency is kept for a user's own items (gets and the
+//     listings of a user's partition: 1 RCU per 4 KB instead of 0.5): a
+//     user reads what they just wrote (an item added to the shopping list
+//     is listed), as MemoryStore promises and the app's store.json gave.
+//   - Every read a write conditions on is strongly consistent: the read of
+//     a read-modify-write (ApplySet, PromoteNextPlan, the fridge moves,
+//     Publish, Unpublish, saves) and the read before a delete, which tells
+//     a repeat after a 5xx from a missing item. An eventually consistent
+//     read there would make the condition fail on a stale value and the
+//     operation retry.
+//   - FindRecipe and FindSet read GSI1 (eventual) for the owner, then the
+//     item strongly consistent: a recipe deleted a moment ago, still in
+//     the index, is not found, and an edit is seen at once.
+//   - The public catalog is eventually consistent: its lists read GSI2 and
+//     GSI3 (or, before them, the base table eventually consistent), and
+//     the detail (GetCatalogEntry) and a share link's published target
+//     read the catalog item from GSI1 alone, which projects every
+//     attribute: one Query at 0.5 RCU, where a Query then a consistent
+//     GetItem cost 1.5. A save or unsave reads the item from the table,
+//     strongly consistent, because its transaction conditions on it.
+//   - DeleteShareLink deletes the link it has just read, without remove's
+//     second read.
+//
+// # Hot partitions
+//
+// CATALOG#RECIPE is one partition key, in the table and in GSI2, and a
+// partition serves at most 1,000 WCU and 3,000 RCU per second. A publish
+// writes two ~2 KB items transactionally (2 x 2 x 2 = 8 WCU); a save
+// rewrites both items of the entry (~8 WCU) plus the saved item, and moves
+// two GSI2 entries. So the catalog as a whole sustains roughly 120 saves
+// or publishes per second before the table partition, or GSI2's, throttles
+// (GSI throttling throttles the table's writes). Reads: a page of 20 ~2 KB
+// entries is ~5 RCU eventually consistent, ~600 pages per second from
+// GSI2's one partition. One entry's saves also serialise on its item:
+// each is a conditioned read-modify-write, so a single entry takes a few
+// tens of saves per second before conflicts exhaust the retries.
+//
+// Past that, shard the catalog: Options.CatalogShards (see "Sharded
+// catalog", with the rates measured). Counts past a few tens of saves per
+// second per entry need aggregation off the write path (the stream
+// summing SAVED# inserts and deletes into savedCount every few seconds),
+// at the price of counts that lag; that is not built.
+//
+// # Sharded catalog
+//
+// Options.CatalogShards = N (2 to MaxCatalogShards) spreads each kind's
+// catalog over N partitions; the default, 0, is the seed's layout,
+// unchanged. TestSaveThroughput drives SaveCatalogEntry on one kind, each
+// save by another user, round 2,000 entries of 500 creators, through
+// ddbtest.PartitionClient (DynamoDB's limits, a burst of 50 ms, virtual
+// time), and finds the highest rate of its ladder with under 1% of the
+// calls throttled:
+//
+//	layout      saves/s on one kind   above it, throttled by
+//	seed's          175               GSI2 CATALOG#RECIPE (4.2% at 200/s)
+//	N = 4           500               the busiest shard's GSI2 partition (1.0% at 600/s)
+//	N = 16        2,400               the busiest shard's GSI2 partition (2.2% at 2,800/s)
+//	N = 64        9,600               the busiest shard's GSI2 partition (2.6% at 11,200/s)
+//
+// A save of a 1 KB entry writes 2 WCU to its catalog partition (the
+// catalog item, transactionally) and 6 to its GSI2 partition (the newest
+// entry rewritten, the popular entry moved, each transactional), so GSI2
+// caps a partition at about 166 saves/s; shards take uneven shares of the
+// entries saved, so N shards give a little less than N times that. The
+// issue's goal, 1,000 saves/s on one kind, takes 16 shards. A publish
+// costs a partition less (2 WCU on the table, 4 on GSI2: two entries
+// added), so publishes are capped later than saves. One entry's saves
+// still serialise on its catalog item (see "Hot partitions").
+//
+//   - The layout: a new entry's catalog item is CATALOG#<kind>#<shard> /
+//     CREATED#<createdAt>#<id>, the shard being CatalogShard(id, N):
+//     FNV-1a (32 bits) of the ID's bytes, modulo N, in decimal; shard 0
+//     is the seed's own partition, CATALOG#<kind>, not CATALOG#<kind>#0.
+//     Both items' GSI2PK is the catalog item's partition, so the newest
+//     and the popular GSI2 entries are sharded alike; GSI1 (ENTITY# /
+//     PUBLIC#), GSI3 (per creator, not hot) and the creator's copy's keys
+//     are unchanged. Entries published before the switch stay in
+//     CATALOG#<kind>, which is shard 0's partition: the seed's partition
+//     is the merge's "none" shard and shard 0 at once, so a page costs N
+//     Queries, not N+1. No table or index changes.
+//   - Finding an entry: every operation that addresses one by ID (the
+//     detail, saves, unsaves, Publish's check, share links) finds its
+//     catalog item through GSI1, as before, wherever it is. Unpublish and
+//     deleting a published recipe or set take the key from publishedAt
+//     and the shard of the ID; an entry published before the switch (or
+//     under another N) is not there, and is then found through GSI1, as a
+//     catalog item another writer removed is: one transaction more. Saves
+//     and recounts rewrite an entry where it is: its GSI2PK follows its
+//     catalog item's PK as read, so an entry never moves partition.
+//     RecalculatePopularity reads every partition, shard 0 first. So the
+//     sharded catalog needs GSI1: without it (Options.EnableGSI1 off),
+//     Publish, Unpublish and the merged lists fail with ErrSchemaMismatch.
+//   - Lists: newest and popular read one Query per partition (concurrently
+//     on DynamoDB, up to 16 at once), each from its own position and for
+//     the page's limit and one more, and merge them (a k-way merge) in the unsharded list's order: the GSI2 sort key
+//     (SORT#NEWEST#<createdAt>#<id>, SORT#POPULAR#<count>#<id>)
+//     descending, then, for equal sort keys, the index's tie order
+//     (DynamoDB Local's digest of the base key, which the memory store
+//     keeps), then the partition. Sort keys end with the ID, so only two
+//     items of one ID tie. The order is total and deterministic, and the
+//     memory store's pages and cursors are DynamoDB Local's (the model
+//     test). Before GSI2, newest merges the base table's partitions the
+//     same way. By creator reads the creator's partition, unsharded.
+//   - Pages keep their guarantees: limit entries, or all that is left,
+//     and Next "" exactly when nothing follows. A tag-filtered page gives
+//     each partition an equal share of Options.FilterBudget (at least the
+//     limit and one more) and stops where a partition's Query stopped, so
+//     it may be short or empty, with a Next, as an unsharded one may.
+//   - The cursor holds every partition's position (the key of the last
+//     entry listed from it) in one ddb cursor, tagged as a whole (HMAC,
+//     keyed by CursorSecret) and bound to the table, the list, the kind,
+//     the tag, the index and N; each position is rebuilt under its own
+//     partition's key, so a forged cursor reads nothing else. Unsharded
+//     cursors fail the sharded lists and the other way round, as do those
+//     of another N: after changing CatalogShards, page from the start.
+//     The positions are deflated, as they repeat their prefixes and
+//     times, and a cursor grows with the shards that have given an entry:
+//     after one page of 20, 0.4 KB at N = 4, 0.9 KB at 16, 1.2 KB at 64
+//     (TestShardedReadCost); deep in a list, where every shard has a
+//     position, about 0.5, 1 and 3.2 KB.
+//   - Read cost: N Queries per page, whatever its limit, each reading up
+//     to limit+1 entries: a page of 20 of ~1 KB entries is 2.5 RCU in the
+//     seed's layout, 10 at N = 4, 40 at 16, 155 at 64 (TestShardedReadCost,
+//     eventually consistent). GSI2 serves 3,000 RCU/s per partition, so
+//     every shard serves ~1,200 such pages a second, but each page reads
+//     every shard: N shards serve about the pages one partition does.
+//     Prefer the smallest N that carries the writes, and cache the first
+//     pages (they are public and the same for everyone).
+//   - When to switch: when one kind's saves and publishes near 150 a
+//     second (GSI2's partition throttles first, and it throttles the
+//     table's writes with it), or a load test through
+//     ddbtest.PartitionClient shows throttling; pick N from the table
+//     above with room to spare (16 for 1,000 saves/s). Not before: every
+//     page then costs N Queries.
+//   - How to migrate a live table: set CatalogShards on every ddbkit
+//     writer and reader (a reader without it lists the seed's partition
+//     alone). New entries go to their shards; the old ones stay in
+//     CATALOG#<kind>, are listed by the merge in their place, and are
+//     saved, unpublished and deleted where they are: no rewrite. N may
+//     grow later (a larger N reads the old shards too, shard numbers
+//     being the same partitions); lowering it hides the entries of shards
+//     at N and above from the lists until they are republished. Going
+//     back to the seed's layout takes republishing the sharded entries.
+//   - What the seed's app no longer reads: its lists (CATALOG#<kind> on
+//     the table and on GSI2) show the entries published before the switch
+//     and the new ones of shard 0 only, about 1/N of them; it still finds
+//     every entry by ID through GSI1. Entries it publishes itself land in
+//     CATALOG#<kind> and are merged as shard 0's. Switch once the app
+//     reads the catalog through ddbkit, or accept that its lists shrink.
 //
 // # Decisions taken where the seed is silent
 //
@@ -297,290 +586,15 @@
 //     made the link; ddbkit's own links keep createdBy and the rule
 //     above. targetType is read in any ASCII case (recipe, Recipe) and
 //     written upper-case.
-//   - An operation that needs a disabled index fails with
-//     ErrSchemaMismatch before any call: the table, as the options describe
-//     it, lacks the index. The newest and by-creator lists need none:
-//     before GSI2 and GSI3 they read the base table, in the same order,
-//     as eventually consistent as the index, at the same cost. A cursor
-//     binds where its list read, so one issued before the switch fails
-//     with ErrInvalidCursor after it: the two are not equivalent, since
-//     an item another writer left without GSI keys is in one and not
-//     the other. Writes never need an index (Publish looks at GSI1 when
-//     it has it) and always write every GSI key attribute, so DynamoDB
-//     backfills an index enabled later from the items written before
-//     (the staged rollout test checks it); no backfill step exists or is
-//     needed.
 //   - Search (section 8, question 2): ddbkit offers a tag filter on the
-//     three catalog lists (CatalogQuery.Tag, contains(tags, :tag)).
-//     A filtered page reads on until it is full, the list ends, or it has
-//     evaluated Options.FilterBudget entries (default 1000), whichever
-//     comes first: it may then be short, or empty, with a Next cursor to
-//     page on with. So a page costs at most its budget (~1,000 entries of
-//     a few hundred bytes, ~25-60 RCU eventually consistent, a dozen
-//     Queries) whatever the catalog's size, and a tag nobody uses is not
-//     a way to make one request read the whole catalog. Both stores end
-//     such pages at the same entry. Cursors bind the tag.
+//     three catalog lists (CatalogQuery.Tag, contains(tags, :tag)),
+//     bounded per page by Options.FilterBudget (see there): a page costs
+//     at most its budget (~1,000 entries of a few hundred bytes, ~25-60
+//     RCU eventually consistent, a dozen Queries) whatever the catalog's
+//     size. Cursors bind the tag.
 //     Free-text search on titles is not offered: a substring filter reads
 //     the whole catalog per page; feed a search index (OpenSearch,
 //     Algolia) from the table's stream instead.
-//
-// # Consistency and capacity
-//
-// Each access pattern reads and writes what its design needs and no more
-// (capacity_test.go holds each to its budget on DynamoDB Local):
-//
-//   - Strong consistency is kept for a user's own items (gets and the
-//     listings of a user's partition: 1 RCU per 4 KB instead of 0.5): a
-//     user reads what they just wrote (an item added to the shopping list
-//     is listed), as MemoryStore promises and the app's store.json gave.
-//   - Every read a write conditions on is strongly consistent: the read of
-//     a read-modify-write (ApplySet, PromoteNextPlan, the fridge moves,
-//     Publish, Unpublish, saves) and the read before a delete, which tells
-//     a repeat after a 5xx from a missing item. An eventually consistent
-//     read there would make the condition fail on a stale value and the
-//     operation retry.
-//   - FindRecipe and FindSet read GSI1 (eventual) for the owner, then the
-//     item strongly consistent: a recipe deleted a moment ago, still in
-//     the index, is not found, and an edit is seen at once.
-//   - The public catalog is eventually consistent: its lists read GSI2 and
-//     GSI3 (or, before them, the base table eventually consistent), and
-//     the detail (GetCatalogEntry) and a share link's published target
-//     read the catalog item from GSI1 alone, which projects every
-//     attribute: one Query at 0.5 RCU, where a Query then a consistent
-//     GetItem cost 1.5. A save or unsave reads the item from the table,
-//     strongly consistent, because its transaction conditions on it.
-//   - DeleteShareLink deletes the link it has just read, without remove's
-//     second read.
-//
-// # Hot partitions
-//
-// CATALOG#RECIPE is one partition key, in the table and in GSI2, and a
-// partition serves at most 1,000 WCU and 3,000 RCU per second. A publish
-// writes two ~2 KB items transactionally (2 x 2 x 2 = 8 WCU); a save
-// rewrites both items of the entry (~8 WCU) plus the saved item, and moves
-// two GSI2 entries. So the catalog as a whole sustains roughly 120 saves
-// or publishes per second before the table partition, or GSI2's, throttles
-// (GSI throttling throttles the table's writes). Reads: a page of 20 ~2 KB
-// entries is ~5 RCU eventually consistent, ~600 pages per second from
-// GSI2's one partition. One entry's saves also serialise on its item:
-// each is a conditioned read-modify-write, so a single entry takes a few
-// tens of saves per second before conflicts exhaust the retries.
-//
-// Past that, shard the catalog: Options.CatalogShards (see "Sharded
-// catalog", with the rates measured). Counts past a few tens of saves per
-// second per entry need aggregation off the write path (the stream
-// summing SAVED# inserts and deletes into savedCount every few seconds),
-// at the price of counts that lag; that is not built.
-//
-// # Sharded catalog
-//
-// Options.CatalogShards = N (2 to MaxCatalogShards) spreads each kind's
-// catalog over N partitions; the default, 0, is the seed's layout,
-// unchanged. TestSaveThroughput drives SaveCatalogEntry on one kind, each
-// save by another user, round 2,000 entries of 500 creators, through
-// ddbtest.PartitionClient (DynamoDB's limits, a burst of 50 ms, virtual
-// time), and finds the highest rate of its ladder with under 1% of the
-// calls throttled:
-//
-//	layout      saves/s on one kind   above it, throttled by
-//	seed's          175               GSI2 CATALOG#RECIPE (4.2% at 200/s)
-//	N = 4           500               the busiest shard's GSI2 partition (1.0% at 600/s)
-//	N = 16        2,400               the busiest shard's GSI2 partition (2.2% at 2,800/s)
-//	N = 64        9,600               the busiest shard's GSI2 partition (2.6% at 11,200/s)
-//
-// A save of a 1 KB entry writes 2 WCU to its catalog partition (the
-// catalog item, transactionally) and 6 to its GSI2 partition (the newest
-// entry rewritten, the popular entry moved, each transactional), so GSI2
-// caps a partition at about 166 saves/s; shards take uneven shares of the
-// entries saved, so N shards give a little less than N times that. The
-// issue's goal, 1,000 saves/s on one kind, takes 16 shards. A publish
-// costs a partition less (2 WCU on the table, 4 on GSI2: two entries
-// added), so publishes are capped later than saves. One entry's saves
-// still serialise on its catalog item (see "Hot partitions").
-//
-//   - The layout: a new entry's catalog item is CATALOG#<kind>#<shard> /
-//     CREATED#<createdAt>#<id>, the shard being CatalogShard(id, N):
-//     FNV-1a (32 bits) of the ID's bytes, modulo N, in decimal; shard 0
-//     is the seed's own partition, CATALOG#<kind>, not CATALOG#<kind>#0.
-//     Both items' GSI2PK is the catalog item's partition, so the newest
-//     and the popular GSI2 entries are sharded alike; GSI1 (ENTITY# /
-//     PUBLIC#), GSI3 (per creator, not hot) and the creator's copy's keys
-//     are unchanged. Entries published before the switch stay in
-//     CATALOG#<kind>, which is shard 0's partition: the seed's partition
-//     is the merge's "none" shard and shard 0 at once, so a page costs N
-//     Queries, not N+1. No table or index changes.
-//   - Finding an entry: every operation that addresses one by ID (the
-//     detail, saves, unsaves, Publish's check, share links) finds its
-//     catalog item through GSI1, as before, wherever it is. Unpublish and
-//     deleting a published recipe or set take the key from publishedAt
-//     and the shard of the ID; an entry published before the switch (or
-//     under another N) is not there, and is then found through GSI1, as a
-//     catalog item another writer removed is: one transaction more. Saves
-//     and recounts rewrite an entry where it is: its GSI2PK follows its
-//     catalog item's PK as read, so an entry never moves partition.
-//     RecalculatePopularity reads every partition, shard 0 first. So the
-//     sharded catalog needs GSI1: without it (Options.EnableGSI1 off),
-//     Publish, Unpublish and the merged lists fail with ErrSchemaMismatch.
-//   - Lists: newest and popular read one Query per partition (concurrently
-//     on DynamoDB, up to 16 at once), each from its own position and for
-//     the page's limit and one more, and merge them (backend.MergePage,
-//     a k-way merge) in the unsharded list's order: the GSI2 sort key
-//     (SORT#NEWEST#<createdAt>#<id>, SORT#POPULAR#<count>#<id>)
-//     descending, then, for equal sort keys, the index's tie order
-//     (DynamoDB Local's digest of the base key, which the memory store
-//     keeps), then the partition. Sort keys end with the ID, so only two
-//     items of one ID tie. The order is total and deterministic, and the
-//     memory store's pages and cursors are DynamoDB Local's (the model
-//     test). Before GSI2, newest merges the base table's partitions the
-//     same way. By creator reads the creator's partition, unsharded.
-//   - Pages keep their guarantees: limit entries, or all that is left,
-//     and Next "" exactly when nothing follows. A tag-filtered page gives
-//     each partition an equal share of Options.FilterBudget (at least the
-//     limit and one more) and stops where a partition's Query stopped, so
-//     it may be short or empty, with a Next, as an unsharded one may.
-//   - The cursor holds every partition's position (the key of the last
-//     entry listed from it) in one ddb cursor, tagged as a whole (HMAC,
-//     keyed by CursorSecret) and bound to the table, the list, the kind,
-//     the tag, the index and N; each position is rebuilt under its own
-//     partition's key, so a forged cursor reads nothing else. Unsharded
-//     cursors fail the sharded lists and the other way round, as do those
-//     of another N: after changing CatalogShards, page from the start.
-//     The positions are deflated, as they repeat their prefixes and
-//     times, and a cursor grows with the shards that have given an entry:
-//     after one page of 20, 0.4 KB at N = 4, 0.9 KB at 16, 1.2 KB at 64
-//     (TestShardedReadCost); deep in a list, where every shard has a
-//     position, about 0.5, 1 and 3.2 KB.
-//   - Read cost: N Queries per page, whatever its limit, each reading up
-//     to limit+1 entries: a page of 20 of ~1 KB entries is 2.5 RCU in the
-//     seed's layout, 10 at N = 4, 40 at 16, 155 at 64 (TestShardedReadCost,
-//     eventually consistent). GSI2 serves 3,000 RCU/s per partition, so
-//     every shard serves ~1,200 such pages a second, but each page reads
-//     every shard: N shards serve about the pages one partition does.
-//     Prefer the smallest N that carries the writes, and cache the first
-//     pages (they are public and the same for everyone).
-//   - When to switch: when one kind's saves and publishes near 150 a
-//     second (GSI2's partition throttles first, and it throttles the
-//     table's writes with it), or a load test through
-//     ddbtest.PartitionClient shows throttling; pick N from the table
-//     above with room to spare (16 for 1,000 saves/s). Not before: every
-//     page then costs N Queries.
-//   - How to migrate a live table: set CatalogShards on every ddbkit
-//     writer and reader (a reader without it lists the seed's partition
-//     alone). New entries go to their shards; the old ones stay in
-//     CATALOG#<kind>, are listed by the merge in their place, and are
-//     saved, unpublished and deleted where they are: no rewrite. N may
-//     grow later (a larger N reads the old shards too, shard numbers
-//     being the same partitions); lowering it hides the entries of shards
-//     at N and above from the lists until they are republished. Going
-//     back to the seed's layout takes republishing the sharded entries.
-//   - What the seed's app no longer reads: its lists (CATALOG#<kind> on
-//     the table and on GSI2) show the entries published before the switch
-//     and the new ones of shard 0 only, about 1/N of them; it still finds
-//     every entry by ID through GSI1. Entries it publishes itself land in
-//     CATALOG#<kind> and are merged as shard 0's. Switch once the app
-//     reads the catalog through ddbkit, or accept that its lists shrink.
-//
-// # Fixtures: Export and Import
-//
-// MemoryStore.Export returns the items the memory store holds, in
-// DynamoDB's attribute-value form and exactly as DynamoStore writes them
-// (the model tests compare it with a Scan of the DynamoDB table, attribute
-// for attribute). MemoryStore.Import seeds a memory store with items in the
-// seed's layout, as the seed's app or any other writer puts them (the
-// seed's own examples, or items exported from a real table): it keeps them
-// as they are and checks that DynamoStore could read them, refusing the
-// whole import with ErrCorruptItem otherwise. The memory store then reads
-// them as DynamoStore reads the same items in a table; the legacy fixture
-// runs on both stores.
-//
-// # Errors
-//
-// Every error matches exactly one ddbkit sentinel. Bad input is refused
-// with ErrInvalidArgument before any write (under an idempotency key,
-// after the GetItem of the key's record), on both stores alike:
-//
-//   - Item size: every item an operation writes is checked against
-//     DynamoDB's 400 KB (ddb.CheckItemSize) in the code both stores share,
-//     naming the caller's field that weighs most (a recipe of 100 steps of
-//     2,000 Japanese characters passes the field limits and is refused
-//     naming Steps). Recipes and sets keep 4 KB of room for publishedAt
-//     and the catalog's copies, so that a recipe or set that was stored
-//     can always be published. An update is checked on what it sets; an
-//     update that would make an item another writer made large pass 400
-//     KB is refused by DynamoDB, and by the memory store the same, as
-//     ErrInvalidArgument.
-//   - Times and dates a caller supplies (CurrentPeriodEnd, a cook log's
-//     Date, ExpiryDate, PurchasedAt, and the time in a Ref) must lie in
-//     the years 0001 to 9999 (UTC), which every reader
-//     can parse back.
-//   - Links that pages render (SourceURL, AvatarURL) must be http or
-//     https URLs; names that pages show (DisplayName, AuthorName, titles)
-//     hold no control characters.
-//   - A CursorSecret of 1 to 15 bytes fails every listing with
-//     ErrInvalidArgument naming CursorSecret.
-//
-// Throttling, 5xx and lost responses are retried within Options.Retry;
-// what is left is ErrUnavailable, as is an ended context. Each method's
-// doc names the others.
-//
-// Retries keep Options.Retry's bound: MaxAttempts calls per step, with
-// one retry loop per call. A read-modify-write (ApplySet, Publish, the
-// fridge moves, saves) shares one budget of MaxAttempts
-// TransactWriteItems calls between resending a throttled or conflicting
-// transaction and rebuilding it after its condition failed.
-//
-// # Retries and idempotency keys
-//
-// Every transaction carries a ClientRequestToken and is retried with it,
-// so a response lost on the network never applies it twice. With
-// ddbkit.WithIdempotencyKey the token comes from the caller's key, scoped
-// to the table, the operation and the user's
-// partition (USER#<userId>; RecalculatePopularity, which has no user,
-// scopes each entry's recount to the entry, and its record to
-// CATALOG#<kind>): the same key sent by two users, for two operations or
-// on two tables makes unrelated tokens.
-//
-// A key also makes a record (see "Other writers"), written in the same
-// transaction as the method's first write, or right after a write that is
-// no transaction: a repeat with the same key and arguments within
-// ddbkit.IdempotencyWindow (24 hours), from any process, finds it and
-// returns the first call's result without writing:
-//   - creates (CreateRecipe, CreateSet, Add*, RecordPurchase,
-//     CreateShareLink), updates (Update*, Set*), ApplySet,
-//     PromoteNextPlan, DeleteFridgeItem, RestoreFridgeItem and Publish
-//     return the first call's result, read back from the item it wrote
-//     (as it is now: a later edit shows), or the method's ErrNotFound if
-//     that item is gone since (deleted, restored, unpublished);
-//   - the writes whose repeat is a no-op by itself (SaveCatalogEntry,
-//     UnsaveCatalogEntry, CompleteShoppingItem, MarkNotificationRead,
-//     RegisterPushToken, the deletes, Unpublish, RecalculatePopularity)
-//     run again without the key, and return what they return without one
-//     (the first save, the first CompletedAt or ReadAt, ErrNotFound for a
-//     delete).
-//
-// The same key with other arguments is ddbkit.ErrIdempotencyKeyReused
-// (which matches ErrConflict) and writes nothing; past the window, the
-// key is a new request. So a POST /v1/recipes retried after a
-// timeout with its Idempotency-Key header gets the first recipe, with its
-// ID (see Example_idempotencyKey). Each method's first write is the item
-// it returns, which the record refers to. The cost: under a key, a write
-// makes one more strongly consistent GetItem (the record), and its first
-// transaction carries one more item (a keyed create is a two-item
-// transaction); an update or a delete, which is no transaction, makes one
-// more conditional PutItem. In the moment between such a write and its
-// record, a repeat finds no record and runs again, as without a key. The
-// memory store keeps the same records, and times the windows with
-// Options.Clock.
-//
-// Creates are one-item transactions (ddb.PutNew) with such a token: a
-// create succeeds only when this call wrote the item. A retry after a
-// lost response succeeds with the same token; an item at the key written
-// by anyone else, even identical to this call's, is ErrAlreadyExists on
-// both stores (nothing is inferred from equal contents). A transactional
-// put costs twice the write units of a PutItem. Updates set values (or
-// keep the first one) and are safe to repeat;
-// a delete reads the item first, so that a repeat after a 5xx or a lost
-// response takes the missing item as its own only if it was there.
 //
 // # Other writers
 //

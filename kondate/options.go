@@ -39,9 +39,9 @@ type Options struct {
 	// cursors are bound to their listing and tamper-evident but, without a
 	// secret, forgeable within the caller's own partition and range. Set a
 	// secret shared by all instances to make them unforgeable: at least 16
-	// bytes (ddb.MinCursorSecret; use 32 random bytes). A secret of 1 to
-	// 15 bytes is refused, not used: every listing then fails with
-	// ErrInvalidArgument naming CursorSecret, on both stores.
+	// bytes (use 32 random bytes). A secret of 1 to 15 bytes is refused,
+	// not used: every listing then fails with ErrInvalidArgument naming
+	// CursorSecret, on both stores.
 	CursorSecret []byte
 	// WithholdOldItems, when true, stops the store asking DynamoDB for the
 	// item as it was when a write's condition fails
@@ -57,10 +57,10 @@ type Options struct {
 	// caller that calls DynamoDB itself.
 	WithholdOldItems bool
 	// FilterBudget is the most items a filtered listing evaluates per
-	// page; the default (zero) is 1000 (ddb.DefaultBudget). The catalog's
-	// lists filtered by a tag read the catalog in order and keep the
-	// entries with the tag: a page stops when it is full, the list ends,
-	// or it has read FilterBudget entries, whichever comes first, and may
+	// page; the default (zero) is 1,000. The catalog's lists filtered by a
+	// tag read the catalog in order and keep the entries with the tag: a
+	// page stops when it is full, the list ends, or it has read
+	// FilterBudget entries, whichever comes first, and may
 	// then be short or empty, with a Next cursor to go on from. So a tag
 	// nobody uses costs one page's budget per call, never the whole
 	// catalog. Both stores end such pages at the same entry.
