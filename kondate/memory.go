@@ -41,9 +41,6 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
 	m := backend.NewMemory(o.now, o.backendTable(t))
-	// The tokens' window runs on the store's clock, as the keys' records
-	// do: a test moves past both by moving Options.Clock.
-	m.SetTokenClock(o.now)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }

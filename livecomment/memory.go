@@ -39,16 +39,9 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	// The backend reads Options.Clock only under Options.Emulation (no
 	// table has a TTL), so the store's clock is read for its stamps (and
-	// its idempotency records) only, as DynamoStore reads it. The token
-	// window runs on the store's last stamp, which every transaction
-	// makes just before it: wall time for the default clock, as on
-	// DynamoDB, and a test's clock otherwise, so that moving that clock
-	// past ddbkit.IdempotencyWindow moves past the token too, without a
-	// reading of its own (which would shift a step clock's stamps away
-	// from DynamoStore's).
+	// its idempotency records) only, as DynamoStore reads it.
 	m := backend.NewMemory(backend.Clock(o.Clock), newTables(o.Env, o.CursorSecret, o.WithholdOldItems).backend()...)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	c := newCore(o, m)
-	m.SetTokenClock(c.stamp.last)
 	return &MemoryStore{core: c, m: m}
 }

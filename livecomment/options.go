@@ -147,14 +147,6 @@ type stamper struct {
 
 func newStamper(clock ddbkit.Clock) *stamper { return &stamper{clock: clock} }
 
-// last returns the last stamp handed out (the zero time before the
-// first): the memory store's token clock (see NewMemoryStore).
-func (s *stamper) last() time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.prev
-}
-
 // now returns the next stamp, in UTC.
 func (s *stamper) now() time.Time { return s.with(nil) }
 

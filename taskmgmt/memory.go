@@ -1,9 +1,6 @@
 package taskmgmt
 
 import (
-	"sync"
-	"time"
-
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/ddbkit/ddbkit/internal/backend"
@@ -43,18 +40,9 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	// The stream stamps each record with the store's last reading of its
 	// clock, so every reader of the clock reads it through the stream.
 	st := backend.NewStream(o.invitationTable(), o.Clock)
-	// The token window (DynamoDB's ten minutes for a ClientRequestToken)
-	// runs on the store's last reading of its clock, which every keyed
-	// transaction makes just before it (its idempotency record's time):
-	// wall time for the default clock, as on DynamoDB, and a test's clock
-	// otherwise, so that moving that clock past ddbkit.IdempotencyWindow
-	// moves past the token too, without a reading of its own (which would
-	// shift a step clock's times away from DynamoStore's).
-	last := &lastReading{clock: st.Now}
-	o.Clock = last.now
+	o.Clock = st.Now
 	c := newCore(o)
 	m := backend.NewMemory(backend.Clock(o.Clock), c.tables()...)
-	m.SetTokenClock(last.get)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	m.OnWrite(st.Wrote)
 	c.b = m
@@ -71,26 +59,4 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 // them as TTL does: a REMOVE then records each deletion).
 func (s *MemoryStore) TakeStream() events.DynamoDBEvent {
 	return s.stream.Take()
-}
-
-// lastReading is a clock that remembers its last reading.
-type lastReading struct {
-	clock func() time.Time
-	mu    sync.Mutex
-	last  time.Time
-}
-
-func (l *lastReading) now() time.Time {
-	t := l.clock()
-	l.mu.Lock()
-	l.last = t
-	l.mu.Unlock()
-	return t
-}
-
-// get returns the last reading, without reading the clock.
-func (l *lastReading) get() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.last
 }

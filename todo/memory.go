@@ -1,10 +1,6 @@
 package todo
 
 import (
-	"sync"
-	"time"
-
-	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 )
 
@@ -38,38 +34,7 @@ var _ Store = (*MemoryStore)(nil)
 // Options.Emulation asks for.
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
-	// The emulated token window runs on the store's last clock reading,
-	// which a keyed write makes for its idempotency record just before
-	// its transaction: wall time for the default clock, as on DynamoDB,
-	// and a test's clock otherwise, so that moving that clock past
-	// ddbkit.IdempotencyWindow moves past the token too, without a reading
-	// of its own (which would shift a step clock's stamps away from
-	// DynamoStore's).
-	last := &lastReading{clock: o.Clock}
-	o.Clock = last.read
 	m := backend.NewMemory(o.now, o.backendTable())
-	m.SetTokenClock(last.get)
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: newCore(o, m), m: m}
-}
-
-// lastReading is a clock that remembers its last reading.
-type lastReading struct {
-	clock ddbkit.Clock
-	mu    sync.Mutex
-	last  time.Time
-}
-
-func (l *lastReading) read() time.Time {
-	t := l.clock()
-	l.mu.Lock()
-	l.last = t
-	l.mu.Unlock()
-	return t
-}
-
-func (l *lastReading) get() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.last
 }

@@ -34,15 +34,9 @@ var _ Store = (*MemoryStore)(nil)
 func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	o := newOptions(optFns)
 	t := o.table()
-	// The backend reads Options.Clock under Options.Emulation (the table
-	// has no TTL), and for the ClientRequestToken window of a write under
-	// an idempotency key: a test that moves the clock past
-	// ddbkit.IdempotencyWindow moves past DynamoDB's ten minutes too, as
-	// on DynamoDB, where a key past its window is a new request. Without
-	// emulation and without a key, a step clock gives both stores the
-	// same times.
+	// The backend reads Options.Clock only under Options.Emulation (the
+	// table has no TTL).
 	m := backend.NewMemory(backend.Clock(o.Clock), o.backendTable(t))
-	m.SetTokenClock(backend.Clock(o.Clock))
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
 	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
 }

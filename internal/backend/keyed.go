@@ -181,7 +181,8 @@ type pending struct {
 	ttl     string
 	now     func() time.Time
 	mu      sync.Mutex
-	at      int64 // the Unix second the record was built at
+	at      int64     // the Unix second the record was built at
+	atTime  time.Time // and the time
 	claimed bool  // a write carries it now
 	written bool
 }
@@ -211,7 +212,8 @@ func (p *pending) expired(rec ddb.Item) bool {
 
 // item is the record, referring to ref.
 func (p *pending) item(ref Key) ddb.Item {
-	p.at = p.now().Unix()
+	p.atTime = p.now()
+	p.at = p.atTime.Unix()
 	it := p.key.Item(p.t)
 	it[recordFingerprint] = &types.AttributeValueMemberS{Value: p.fp}
 	if ref.PK != "" {
@@ -277,4 +279,19 @@ func recording(ctx context.Context) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return !p.written && !p.claimed
+}
+
+// recordTime is the time the record of ctx's keyed operation was built at
+// (its store's clock), or the zero time. The memory backend times its
+// emulated ClientRequestToken window by it, so that a test clock moved
+// past IdempotencyWindow moves past the token's ten minutes too, without
+// a clock reading of its own.
+func recordTime(ctx context.Context) time.Time {
+	p, _ := ctx.Value(pendingKey{}).(*pending)
+	if p == nil {
+		return time.Time{}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.atTime
 }

@@ -41,7 +41,9 @@ type Memory struct {
 	// tokenClock times the emulated ClientRequestToken window: wall time
 	// by default, as DynamoDB's window runs in real time, so that a
 	// keyed write reads no store clock, as on DynamoDB (see
-	// SetTokenClock).
+	// SetTokenClock). A write that carries an idempotency record (Keyed)
+	// is timed by the record's time instead: the store's clock, read once
+	// for the record.
 	tokenClock Clock
 	clock      Clock
 	tables     map[string]*memTable
@@ -911,7 +913,10 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 	var now time.Time
 	desc := ""
 	if keyed {
-		now, desc = m.tokenClock.now(), describe(ws)
+		if now = recordTime(ctx); now.IsZero() {
+			now = m.tokenClock.now()
+		}
+		desc = describe(ws)
 		replay, err := m.tokens.Check(token, desc, now)
 		if err != nil || replay {
 			return err
