@@ -137,7 +137,7 @@ func ExampleMemoryStore_ApplySet_idempotencyKey() {
 	// applied at 2026-02-09T10:00:02Z <nil>
 	// repeat: applied at 2026-02-09T10:00:02Z <nil>
 	// still applied at 2026-02-09T10:00:02Z
-	// new request: applied at 2026-02-09T10:00:06Z <nil>
+	// new request: applied at 2026-02-09T10:00:05Z <nil>
 }
 
 // An HTTP API passes the request's Idempotency-Key header to the store
