@@ -68,6 +68,7 @@ func TestCapacity(t *testing.T) {
 		// priced by the entries it reads, not the attributes it returns.
 		{"ListHostRooms", func() error { _, err := s.ListHostRooms(ctx, host, page); return err }, ddbtest.Capacity{Read: 1}},
 		{"ListComments", func() error { _, err := s.ListComments(ctx, room, page); return err }, ddbtest.Capacity{Read: 1.5}},
+		{"ListCommentsNewest", func() error { _, err := s.ListCommentsNewest(ctx, room, page); return err }, ddbtest.Capacity{Read: 1.5}},
 		{"ListConnections", func() error { _, err := s.ListConnections(ctx, room, page); return err }, ddbtest.Capacity{Read: 1}},
 		// CreateRoom: one put of a new item, in the table and hostId-index,
 		// doubled: it is a one-item transaction, whose ClientRequestToken

@@ -35,20 +35,21 @@
 //
 // # Access patterns
 //
-//	seed pattern                      method            DynamoDB calls
-//	room by roomId                    GetRoom           1 GetItem
-//	a host's rooms (Scan + Filter)    ListHostRooms     1 Query of hostId-index per page, newest first
-//	  create a room                   CreateRoom        1 TransactWriteItems (a conditional put)
-//	  close a room                    CloseRoom         1 UpdateItem
-//	a room's comments (Query)         ListComments      1 Query of roomId-createdAt-index per page, oldest first
-//	                                                    (sharded: N+1 Queries per page, one per shard and one of
-//	                                                    the room's unsharded partition, merged)
-//	post a comment (PutItem)          PostComment       1 TransactWriteItems (room check + put; sharded: put to its shard)
-//	connection by connectionId        GetConnection     1 GetItem
-//	a room's connections (GSI)        ListConnections   1 Query of roomId-index per page
-//	joinRoom                          JoinRoom          1 TransactWriteItems (room check + put)
-//	disconnect (DeleteItem)           Disconnect        1 DeleteItem
-//	deliver a new comment             Broadcast         1 Query per page + 1 DeleteItem per gone connection
+//	seed pattern                      method              DynamoDB calls
+//	room by roomId                    GetRoom             1 GetItem
+//	a host's rooms (Scan + Filter)    ListHostRooms       1 Query of hostId-index per page, newest first
+//	  create a room                   CreateRoom          1 TransactWriteItems (a conditional put)
+//	  close a room                    CloseRoom           1 UpdateItem
+//	a room's comments (Query)         ListComments        1 Query of roomId-createdAt-index per page, oldest first
+//	                                                      (sharded: N+1 Queries per page, one per shard and one of
+//	                                                      the room's unsharded partition, merged)
+//	a late viewer's last comments     ListCommentsNewest  the same, descending (ScanIndexForward false), newest first
+//	post a comment (PutItem)          PostComment         1 TransactWriteItems (room check + put; sharded: put to its shard)
+//	connection by connectionId        GetConnection       1 GetItem
+//	a room's connections (GSI)        ListConnections     1 Query of roomId-index per page
+//	joinRoom                          JoinRoom            1 TransactWriteItems (room check + put)
+//	disconnect (DeleteItem)           Disconnect          1 DeleteItem
+//	deliver a new comment             Broadcast           1 Query per page + 1 DeleteItem per gone connection
 //
 // Under an idempotency key (ddbkit.WithIdempotencyKey), every write first
 // reads the key's record (1 consistent GetItem), and its first transaction
@@ -122,6 +123,10 @@
 //     "2024-01-05T10:00:00.500Z". ListComments does not reorder them (it
 //     could not page if it did); their CreatedAt is still read as the right
 //     instant.
+//   - Newest first (ListCommentsNewest, for a viewer who joins late) reads
+//     the same index descending, so its order is exactly ListComments'
+//     reversed, ties included, sharded or not; a cursor is bound to its
+//     direction, and the other listing refuses it (ErrInvalidCursor).
 //   - Ties: a store never stamps the same millisecond twice (a burst, or a
 //     frozen test clock, advances its stamps by a millisecond each), so one
 //     store's comments never share a createdAt and list in the order it
@@ -250,21 +255,22 @@
 // TestCapacity holds each to its budget on DynamoDB Local (items of this
 // package's sizes, under 1 KB each):
 //
-//	pattern           consumed                      consistency
-//	GetRoom           1 RCU                         strong
-//	GetConnection     1 RCU                         strong
-//	ListHostRooms     0.5 RCU per 4 KB of entries   eventual (an index)
-//	ListComments      0.5 RCU per 4 KB of entries   eventual (an index); sharded: per Query, N+1 Queries
-//	ListConnections   0.5 RCU per 4 KB of entries   eventual (an index)
-//	CreateRoom        4 WCU (table, hostId-index; doubled in a transaction)
-//	CloseRoom         2 WCU (table, hostId-index)
-//	PostComment       6 WCU (put to table and index, room check; doubled in a transaction);
-//	                  4 WCU with RoomCheckCache, and 1 RCU per read of the room
-//	JoinRoom          6 WCU (the same for a connection)
-//	Disconnect        2 WCU (table, roomId-index); 1 for a connection already gone
-//	under a key       1 RCU and 2 WCU more (the record, in the transaction; CloseRoom
-//	                  and Disconnect put it after their write, 1 WCU)
-//	Broadcast         a listing per page, and a Disconnect per gone connection
+//	pattern             consumed                      consistency
+//	GetRoom             1 RCU                         strong
+//	GetConnection       1 RCU                         strong
+//	ListHostRooms       0.5 RCU per 4 KB of entries   eventual (an index)
+//	ListComments        0.5 RCU per 4 KB of entries   eventual (an index); sharded: per Query, N+1 Queries
+//	ListCommentsNewest  0.5 RCU per 4 KB of entries   eventual (an index); sharded: as ListComments
+//	ListConnections     0.5 RCU per 4 KB of entries   eventual (an index)
+//	CreateRoom          4 WCU (table, hostId-index; doubled in a transaction)
+//	CloseRoom           2 WCU (table, hostId-index)
+//	PostComment         6 WCU (put to table and index, room check; doubled in a transaction);
+//	                    4 WCU with RoomCheckCache, and 1 RCU per read of the room
+//	JoinRoom            6 WCU (the same for a connection)
+//	Disconnect          2 WCU (table, roomId-index); 1 for a connection already gone
+//	under a key         1 RCU and 2 WCU more (the record, in the transaction; CloseRoom
+//	                    and Disconnect put it after their write, 1 WCU)
+//	Broadcast           a listing per page, and a Disconnect per gone connection
 //
 // The two gets stay strongly consistent, at twice an eventual read's
 // price, because their callers read what they have just written: a host
@@ -316,7 +322,10 @@
 //     orders ties by a digest of the comment ID, and the merge compares
 //     the same digest), so the merged order is total, deterministic and
 //     exactly the unsharded listing's over the same comments (tested
-//     against it on both stores, ties across shards included). DynamoDB
+//     against it on both stores, ties across shards included). Newest
+//     first, each Query runs descending and the partitions are merged in
+//     the reverse order, so that a tie between partitions is broken the
+//     other way too: the listing is the oldest-first one reversed. DynamoDB
 //     documents no order for ties; a store never stamps a millisecond
 //     twice, so only other writers' comments tie.
 //   - Pages: a page holds the limit's comments, or all that is left, and
@@ -330,7 +339,7 @@
 //     Comments table, the room and N; each position is rebuilt as a key
 //     of its own partition, so even a forged cursor reads nothing else.
 //     Unsharded cursors are refused by the sharded listing and the other
-//     way round, as are cursors of another N: after changing
+//     way round, as are cursors of another N or of the other direction: after changing
 //     CommentShards, a listing restarts without a cursor. A position is a
 //     comment that was listed, so pages never skip or repeat a comment of
 //     a shard, whatever order DynamoDB gives its ties. Comments posted

@@ -135,6 +135,16 @@ type CommentReader interface {
 	// not the unsharded listing's, nor another N's (see "Sharded
 	// comments" in the package documentation).
 	ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
+	// ListCommentsNewest lists a room's comments newest first: what a
+	// viewer who joins late reads, its first page the last comments
+	// posted. It is ListComments' listing read backwards (the same
+	// roomId-createdAt-index, descending: ScanIndexForward false), so
+	// its order is exactly ListComments' reversed, ties included, in the
+	// sharded layout too. Its cursors are bound to the direction: a
+	// cursor of ListComments is ErrInvalidCursor here, and one of
+	// ListCommentsNewest is in ListComments. It returns the errors
+	// ListComments returns, with the same cost per page.
+	ListCommentsNewest(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
 }
 
 // CommentStore reads and writes comments: the Comments table with read and
@@ -270,6 +280,16 @@ func AllConnections(ctx context.Context, s ConnectionLister, roomID string) iter
 func AllComments(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
 		return s.ListComments(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
+	})
+}
+
+// AllCommentsNewest walks every page of a room's comments, newest first. It
+// yields the errors of ListCommentsNewest; comments a page skipped as
+// corrupt are not yielded (call ListCommentsNewest to see Page.Skipped).
+// Stop the loop early to read only the last comments.
+func AllCommentsNewest(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
+		return s.ListCommentsNewest(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
 	})
 }
 

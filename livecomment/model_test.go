@@ -163,6 +163,9 @@ func modelActions(r *difftest.Run[livecomment.Store]) map[string]func(*rapid.T) 
 		"ListComments": func(t *rapid.T) {
 			difftest.Call[ddbkit.Page[livecomment.Comment]](r, "ListComments", r.Ctx(t), room(t), r.PageOptions(t))
 		},
+		"ListCommentsNewest": func(t *rapid.T) {
+			difftest.Call[ddbkit.Page[livecomment.Comment]](r, "ListCommentsNewest", r.Ctx(t), room(t), r.PageOptions(t))
+		},
 		"JoinRoom": func(t *rapid.T) {
 			ctx, roomID, connID := keyed(t), room(t), conn(t)
 			if c, err := difftest.Call[livecomment.Connection](r, "JoinRoom", ctx, roomID, connID); err == nil {

@@ -76,6 +76,10 @@ func TestRetryBound(t *testing.T) {
 			_, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{})
 			return err
 		}},
+		{"ListCommentsNewest", map[string]int{"Query": 1}, func() error {
+			_, err := s.ListCommentsNewest(ctx, r.ID, ddbkit.PageOptions{})
+			return err
+		}},
 		{"JoinRoom", map[string]int{"TransactWriteItems": 1}, func() error { _, err := s.JoinRoom(ctx, r.ID, "late"); return err }},
 		{"GetConnection", map[string]int{"GetItem": 1}, func() error { _, err := s.GetConnection(ctx, "conn-0"); return err }},
 		{"Disconnect", map[string]int{"DeleteItem": 1}, func() error { return s.Disconnect(ctx, "conn-0") }},

@@ -224,7 +224,22 @@ func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.Page
 	if err != nil {
 		return ddbkit.Page[Comment]{}, err
 	}
-	return c.listMerged(ctx, op, roomID, limit, opts.Cursor)
+	return c.listMerged(ctx, op, roomID, limit, opts.Cursor, false)
+}
+
+// ListCommentsNewest implements CommentReader.ListCommentsNewest, which
+// documents its errors: ListComments' listing read backwards, the same
+// index descending, sharded or not.
+func (c *core) ListCommentsNewest(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
+	const op = "list comments newest"
+	if c.o.commentShards() == 0 {
+		return list(ctx, c, op, "RoomID", roomID, opts, c.t.commentsNewestQuery, commentDecoder)
+	}
+	limit, err := c.listPrologue(ctx, op, "RoomID", roomID, opts, c.o.checkShards)
+	if err != nil {
+		return ddbkit.Page[Comment]{}, err
+	}
+	return c.listMerged(ctx, op, roomID, limit, opts.Cursor, true)
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.

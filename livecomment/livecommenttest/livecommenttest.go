@@ -41,6 +41,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"PostToMissingOrClosedRoom", testPostRefused},
 		{"ListCommentsInOrder", testListComments},
 		{"CommentsOfOneInstantKeepTheirOrder", testTiedComments},
+		{"ListCommentsNewestFirst", testListCommentsNewest},
+		{"CommentCursorsBoundToDirection", testCommentCursorDirection},
 		{"CancelledContextWritesNothing", testCancelledContext},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"IdempotencyKeyNoOps", testIdempotencyKeyNoOps},
@@ -156,6 +158,13 @@ func comments(t *testing.T, s livecomment.Store, roomID string, limit int) ([]li
 	t.Helper()
 	return pages(t, limit, func(o ddbkit.PageOptions) (ddbkit.Page[livecomment.Comment], error) {
 		return s.ListComments(ctx(t), roomID, o)
+	})
+}
+
+func commentsNewest(t *testing.T, s livecomment.Store, roomID string, limit int) ([]livecomment.Comment, []int) {
+	t.Helper()
+	return pages(t, limit, func(o ddbkit.PageOptions) (ddbkit.Page[livecomment.Comment], error) {
+		return s.ListCommentsNewest(ctx(t), roomID, o)
 	})
 }
 
@@ -389,6 +398,107 @@ func testListComments(t *testing.T, newStore NewStore) {
 	}
 }
 
+// testListCommentsNewest: newest first is oldest first reversed, at every
+// page size, with every page full but the last; AllCommentsNewest walks
+// the same, and an early stop reads the last comments only.
+func testListCommentsNewest(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	other := mustRoom(t, s, "host", "other")
+	const total = 23
+	for i := range total {
+		mustPost(t, s, r.ID, fmt.Sprint("comment ", i))
+		if i%3 == 0 {
+			mustPost(t, s, other.ID, "elsewhere")
+		}
+	}
+	oldest, _ := comments(t, s, r.ID, 0)
+	if len(oldest) != total {
+		t.Fatalf("ListComments listed %d comments, want %d", len(oldest), total)
+	}
+	want := slices.Clone(oldest)
+	slices.Reverse(want)
+	for _, limit := range []int{1, 2, 7, 0} {
+		got, sizes := commentsNewest(t, s, r.ID, limit)
+		if !slices.Equal(got, want) {
+			t.Fatalf("limit %d: ListCommentsNewest = %+v\nwant ListComments reversed %+v", limit, got, want)
+		}
+		asc, _ := comments(t, s, r.ID, limit)
+		if !slices.Equal(asc, oldest) {
+			t.Fatalf("limit %d: ListComments = %+v\nwant %+v", limit, asc, oldest)
+		}
+		l := limit
+		if l == 0 {
+			l = ddbkit.DefaultPageLimit
+		}
+		var wantSizes []int
+		for left := total; left > 0; left -= l {
+			wantSizes = append(wantSizes, min(l, left))
+		}
+		if !slices.Equal(sizes, wantSizes) {
+			t.Fatalf("limit %d: page sizes = %v, want %v", limit, sizes, wantSizes)
+		}
+	}
+	var walked []livecomment.Comment
+	for c, err := range livecomment.AllCommentsNewest(ctx(t), s, r.ID) {
+		if err != nil {
+			t.Fatalf("AllCommentsNewest: %v", err)
+		}
+		if walked = append(walked, c); len(walked) == 3 {
+			break
+		}
+	}
+	if !slices.Equal(walked, want[:3]) {
+		t.Fatalf("AllCommentsNewest, first 3 = %+v\nwant the last 3 posted, newest first %+v", walked, want[:3])
+	}
+	p, err := s.ListCommentsNewest(ctx(t), "no-such-room", ddbkit.PageOptions{})
+	if err != nil || len(p.Items) != 0 || p.Next != "" {
+		t.Fatalf("ListCommentsNewest(unknown room) = %+v, %v; want an empty last page", p, err)
+	}
+}
+
+// testCommentCursorDirection: a cursor of ListComments is refused by
+// ListCommentsNewest and the other way round (ErrInvalidCursor), and each
+// listing goes on with its own.
+func testCommentCursorDirection(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	for i := range 5 {
+		mustPost(t, s, r.ID, fmt.Sprint("c", i))
+	}
+	type list func(context.Context, string, ddbkit.PageOptions) (ddbkit.Page[livecomment.Comment], error)
+	firstNext := func(name string, l list) string {
+		t.Helper()
+		p, err := l(ctx(t), r.ID, ddbkit.PageOptions{Limit: 2})
+		if err != nil || p.Next == "" {
+			t.Fatalf("%s first page: next %q, %v", name, p.Next, err)
+		}
+		return p.Next
+	}
+	asc := firstNext("ListComments", s.ListComments)
+	desc := firstNext("ListCommentsNewest", s.ListCommentsNewest)
+	for _, tt := range []struct {
+		name   string
+		l      list
+		cursor string
+		want   error
+	}{
+		{"ListComments with a ListCommentsNewest cursor", s.ListComments, desc, ddbkit.ErrInvalidCursor},
+		{"ListCommentsNewest with a ListComments cursor", s.ListCommentsNewest, asc, ddbkit.ErrInvalidCursor},
+		{"ListCommentsNewest with its own cursor", s.ListCommentsNewest, desc, nil},
+		{"ListComments with its own cursor", s.ListComments, asc, nil},
+	} {
+		_, err := tt.l(ctx(t), r.ID, ddbkit.PageOptions{Limit: 2, Cursor: tt.cursor})
+		if tt.want == nil {
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		wantOnly(t, tt.name, err, tt.want)
+	}
+}
+
 // testTiedComments posts more comments than a UUIDv7 counter holds in one
 // millisecond, all under a frozen clock: they still list in the order they
 // were posted, each once, whatever the page size, and neither their
@@ -405,6 +515,15 @@ func testTiedComments(t *testing.T, newStore NewStore) {
 		if !want[i].CreatedAt.After(want[i-1].CreatedAt) || want[i].ID <= want[i-1].ID {
 			t.Fatalf("post %d: createdAt %v, ID %s after createdAt %v, ID %s: want both strictly increasing",
 				i, want[i].CreatedAt, want[i].ID, want[i-1].CreatedAt, want[i-1].ID)
+		}
+	}
+	newest, _ := commentsNewest(t, s, r.ID, 1000)
+	if len(newest) != n {
+		t.Fatalf("ListCommentsNewest returned %d comments, want %d", len(newest), n)
+	}
+	for i := range newest {
+		if newest[i] != want[n-1-i] {
+			t.Fatalf("ListCommentsNewest: comment %d = %+v, want (posting order reversed) %+v", i, newest[i], want[n-1-i])
 		}
 	}
 	for _, limit := range []int{1000, 7} {
@@ -454,6 +573,10 @@ func testCancelledContext(t *testing.T, newStore NewStore) {
 				return err
 			}},
 			{"ListComments", func() error { _, err := s.ListComments(c.ctx, r.ID, ddbkit.PageOptions{}); return err }},
+			{"ListCommentsNewest", func() error {
+				_, err := s.ListCommentsNewest(c.ctx, r.ID, ddbkit.PageOptions{})
+				return err
+			}},
 			{"JoinRoom", func() error { _, err := s.JoinRoom(c.ctx, r.ID, "late"); return err }},
 			{"GetConnection", func() error { _, err := s.GetConnection(c.ctx, conn.ID); return err }},
 			{"Disconnect", func() error { return s.Disconnect(c.ctx, conn.ID) }},
@@ -780,6 +903,7 @@ func testShortCursorSecret(t *testing.T, newStore NewStore) {
 			}{
 				{"ListHostRooms", second(s.ListHostRooms(ctx(t), "host", ddbkit.PageOptions{}))},
 				{"ListComments", second(s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{}))},
+				{"ListCommentsNewest", second(s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{}))},
 				{"ListConnections", second(s.ListConnections(ctx(t), r.ID, ddbkit.PageOptions{}))},
 				{"Broadcast", second(livecomment.Broadcast(ctx(t), s, r.ID, func(context.Context, livecomment.Connection) error { return nil }))},
 			} {
@@ -1159,6 +1283,14 @@ func testBadInput(t *testing.T, newStore NewStore) {
 			_, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Limit: -1})
 			return err
 		}, "Limit"},
+		{"newest first, limit too large", func() error {
+			_, err := s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1})
+			return err
+		}, "Limit"},
+		{"newest comments of an empty room id", func() error {
+			_, err := s.ListCommentsNewest(ctx(t), "", ddbkit.PageOptions{})
+			return err
+		}, "RoomID"},
 		{"limit too large", func() error {
 			_, err := s.ListHostRooms(ctx(t), "host", ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1})
 			return err
@@ -1197,6 +1329,10 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		{"join a closed room", join(closed.ID, "c2")(), livecomment.ErrRoomClosed},
 		{"tampered cursor", func() error {
 			_, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Cursor: "tampered"})
+			return err
+		}(), ddbkit.ErrInvalidCursor},
+		{"tampered cursor, newest first", func() error {
+			_, err := s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{Cursor: "tampered"})
 			return err
 		}(), ddbkit.ErrInvalidCursor},
 	}
