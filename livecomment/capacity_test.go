@@ -79,6 +79,9 @@ func TestCapacity(t *testing.T) {
 		}, ddbtest.Capacity{Write: 4}},
 		// CloseRoom: one update, in the table and hostId-index.
 		{"CloseRoom", func() error { _, err := s.CloseRoom(ctx, rooms[1].ID); return err }, ddbtest.Capacity{Write: 2}},
+		// CloseRoomAs: the same update, its host checked in its
+		// condition, with no read.
+		{"CloseRoomAs", func() error { _, err := s.CloseRoomAs(ctx, rooms[2].ID, host); return err }, ddbtest.Capacity{Write: 2}},
 		// PostComment: a transaction of the put (table and index) and the
 		// room's check, each doubled.
 		{"PostComment", func() error {

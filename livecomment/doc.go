@@ -39,7 +39,8 @@
 //	room by roomId                    GetRoom             1 GetItem
 //	a host's rooms (Scan + Filter)    ListHostRooms       1 Query of hostId-index per page, newest first
 //	  create a room                   CreateRoom          1 TransactWriteItems (a conditional put)
-//	  close a room                    CloseRoom           1 UpdateItem
+//	  close a room                    CloseRoom           1 UpdateItem (the trusted close: moderation, the system)
+//	  the host closes its room        CloseRoomAs         1 UpdateItem (hostId = the actor in its condition)
 //	a room's comments (Query)         ListComments        1 Query of roomId-createdAt-index per page, oldest first
 //	                                                      (sharded: N+1 Queries per page, one per shard and one of
 //	                                                      the room's unsharded partition, merged)
@@ -54,7 +55,7 @@
 // Under an idempotency key (ddbkit.WithIdempotencyKey), every write first
 // reads the key's record (1 consistent GetItem), and its first transaction
 // carries the record (one item more; CreateRoom's becomes a two-item
-// TransactWriteItems); CloseRoom and Disconnect, which write no
+// TransactWriteItems); CloseRoom, CloseRoomAs and Disconnect, which write no
 // transaction, put the record (1 conditional PutItem) after their write.
 // A repeat that a record answers is that GetItem and, for CreateRoom,
 // PostComment and JoinRoom, one GetItem of the item the first call wrote.
@@ -85,7 +86,7 @@
 //
 // Every write method also takes dynamodb:GetItem and PutItem on the table
 // it writes, for the idempotency records of writes made under a key (see
-// "Other writers"): CloseRoom and Disconnect thus need PutItem, which they
+// "Other writers"): CloseRoom, CloseRoomAs and Disconnect thus need PutItem, which they
 // did not; the generated policies have them.
 //
 // Two writes need a grant the table does not list. PostComment and JoinRoom
@@ -153,6 +154,18 @@
 //     process (another DynamoStore, the seed's app) stamps with its own
 //     clock, and may commit while the close is on its way to DynamoDB; such
 //     a comment can be newer than the close by up to that round trip.
+//   - Who may close: CloseRoomAs closes a room only for its host (the
+//     room's hostId), checked in the condition of its one write, so the
+//     check costs no read; anyone else is ErrPermissionDenied and nothing
+//     is written. CloseRoom checks no one: it is the trusted close, for
+//     moderation and the system, and for a caller that checked already.
+//   - Who may post and join stays the caller's to decide: the seed keeps
+//     nothing to check it against. Viewers have no identity in its tables
+//     (a comment carries an optional nickname, a connection API Gateway's
+//     connectionId), and rooms list no members or bans; anyone who knows
+//     an OPEN room's ID may post and join, as in the seed's app. A check
+//     (an authorizer on the WebSocket API, a signed invitation to the
+//     room) belongs before the call, where the caller's identity is.
 //   - Closing a room leaves its connections: the CloseRoomFunction cannot
 //     write Connections. The caller broadcasts a closing notice, and clients
 //     disconnect (or are disconnected when a send finds them gone).
@@ -196,7 +209,8 @@
 //   - Idempotency keys (ddbkit.WithIdempotencyKey) are scoped to the table
 //     written, the operation and the partition the write belongs to, from
 //     the caller's input: the host for CreateRoom (the room's ID is made by
-//     the call), the room for PostComment and CloseRoom, the connection
+//     the call), the room for PostComment, CloseRoom and CloseRoomAs (the
+//     actor its input), the connection
 //     for JoinRoom and Disconnect. One key used by two hosts, rooms or
 //     connections, for two operations, or on two environments' tables
 //     makes unrelated requests, and all those writes succeed. Within its
@@ -206,8 +220,8 @@
 //     PostComment and JoinRoom, which stamp a fresh createdAt (and ID)
 //     each call, return the room, comment or connection the first call
 //     wrote, read back (ErrNotFound if it is gone since; a connection that
-//     moved since is returned where it is); CloseRoom and Disconnect,
-//     whose repeat is harmless, run again without the key and return what
+//     moved since is returned where it is); CloseRoom, CloseRoomAs and
+//     Disconnect, whose repeat is harmless, run again without the key and return what
 //     they return without one. The same key with other input (another
 //     name, content, nickname or room) is ErrIdempotencyKeyReused, which
 //     matches ErrConflict, and writes nothing. Past the window the key is
@@ -264,6 +278,7 @@
 //	ListConnections     0.5 RCU per 4 KB of entries   eventual (an index)
 //	CreateRoom          4 WCU (table, hostId-index; doubled in a transaction)
 //	CloseRoom           2 WCU (table, hostId-index)
+//	CloseRoomAs         2 WCU (the same update); refused, the failed condition costs 1 WCU
 //	PostComment         6 WCU (put to table and index, room check; doubled in a transaction);
 //	                    4 WCU with RoomCheckCache, and 1 RCU per read of the room
 //	JoinRoom            6 WCU (the same for a connection)
@@ -285,7 +300,7 @@
 // that rarely crosses a 4 KB unit. The indexes project ALL attributes: a
 // listing then needs no GetItem per entry, and a narrower projection
 // would not lower a Query's price, which counts the entries read, not the
-// attributes returned. CloseRoom returns the closed room from its own
+// attributes returned. CloseRoom (and CloseRoomAs) returns the closed room from its own
 // UpdateItem (ReturnValues), which costs no read.
 //
 // # Sharded comments
@@ -461,12 +476,12 @@
 //     the writers' clocks agree.
 //   - Idempotency records, a layout extension the seed does not have,
 //     written by ddbkit only for writes made under an idempotency key, in
-//     the table the write writes (Rooms for CreateRoom and CloseRoom,
+//     the table the write writes (Rooms for CreateRoom, CloseRoom and CloseRoomAs,
 //     Comments for PostComment, Connections for JoinRoom and Disconnect):
 //     one item per key and scope, keyed roomId (or connectionId) =
 //     "IDEMPOTENCY#<32 hex>", and commentId the same in Comments, with
 //     fingerprint (S, a SHA-256 of the operation and its input), refPK and
-//     refSK (S, the key of the item the write wrote; none for CloseRoom
+//     refSK (S, the key of the item the write wrote; none for CloseRoom, CloseRoomAs
 //     and Disconnect) and expiresAt (N, Unix seconds, 24 hours after the
 //     write). No table has TTL, so nothing deletes them: they stop
 //     answering at expiresAt, and stay until someone deletes them (enable

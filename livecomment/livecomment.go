@@ -112,7 +112,26 @@ type RoomStore interface {
 	// the stored room cannot be read, and ErrUnavailable. ErrInvalidArgument
 	// also reports a Clock reading outside the years 0001-9999, and a room
 	// (another writer's) that the update would take past 400 KB.
+	//
+	// CloseRoom checks no caller: it is the trusted close, for moderation
+	// and the system (a room's scheduled end). A host's own close is
+	// CloseRoomAs.
 	CloseRoom(ctx context.Context, roomID string) (Room, error)
+	// CloseRoomAs is CloseRoom on behalf of actorID, who may close the
+	// room only if it is the room's host (its hostId): checked in the
+	// condition of the close's own write, so a close that succeeds costs
+	// no more than CloseRoom's, with no read first. A room already closed
+	// by its host is returned as it is, without error, as CloseRoom
+	// returns it, and so under an idempotency key (scoped to the Rooms
+	// table, this operation and roomID, with actorID its input: another
+	// actor under the key is ErrIdempotencyKeyReused, which matches
+	// ErrConflict). It returns ErrInvalidArgument (a bad room or actor
+	// ID, or what CloseRoom refuses), ErrNotFound if there is no such
+	// room, ErrPermissionDenied if actorID is not its host (whether the
+	// room is open or closed; nothing was written), ErrCorruptItem, and
+	// ErrUnavailable. With Options.WithholdOldItems, a failed condition
+	// cannot say which, and is ErrConflict.
+	CloseRoomAs(ctx context.Context, roomID, actorID string) (Room, error)
 }
 
 // CommentReader reads comments: the Comments table with read access, as the

@@ -228,6 +228,10 @@ func errRoomClosed(id string) error {
 	return fmt.Errorf("room %q: %w", id, ErrRoomClosed)
 }
 
+func errNotHost(roomID, actorID string) error {
+	return fmt.Errorf("room %q: %q is not its host: %w", roomID, actorID, ddbkit.ErrPermissionDenied)
+}
+
 func errRoomExists(id string) error {
 	return fmt.Errorf("room %q: %w; the ID generator repeated an ID", id, ddbkit.ErrAlreadyExists)
 }

@@ -17,9 +17,9 @@ func TestRoles(t *testing.T) {
 		methods  []string
 	}{
 		{"CreateRoomFunction (Rooms rw)", reflect.TypeFor[livecomment.RoomCreator](),
-			[]string{"CloseRoom", "CreateRoom", "GetRoom", "ListHostRooms"}},
+			[]string{"CloseRoom", "CloseRoomAs", "CreateRoom", "GetRoom", "ListHostRooms"}},
 		{"CloseRoomFunction (Rooms rw)", reflect.TypeFor[livecomment.RoomCloser](),
-			[]string{"CloseRoom", "CreateRoom", "GetRoom", "ListHostRooms"}},
+			[]string{"CloseRoom", "CloseRoomAs", "CreateRoom", "GetRoom", "ListHostRooms"}},
 		{"GetUserRoomsFunction (Rooms r)", reflect.TypeFor[livecomment.HostRoomsReader](),
 			[]string{"GetRoom", "ListHostRooms"}},
 		{"GetRoomCommentsFunction (Comments r)", reflect.TypeFor[livecomment.RoomCommentsReader](),

@@ -159,6 +159,15 @@ func run(ctx context.Context, endpoint, env, region string) error {
 		}
 	}
 
+	// A viewer who joins late reads the last comments first.
+	last, err := s.ListCommentsNewest(ctx, room.ID, ddbkit.PageOptions{Limit: 2})
+	if err != nil {
+		return err
+	}
+	for _, c := range last.Items {
+		fmt.Printf("  latest: %s: %s\n", c.Nickname, c.Content)
+	}
+
 	// GetUserRoomsFunction: the host's rooms, newest first.
 	for r, err := range ddbkit.All(func(cursor string) (ddbkit.Page[livecomment.Room], error) {
 		return s.ListHostRooms(ctx, host, ddbkit.PageOptions{Cursor: cursor})
@@ -171,9 +180,12 @@ func run(ctx context.Context, endpoint, env, region string) error {
 		}
 	}
 
-	// CloseRoomFunction: the room closes; a notice goes out, and the
+	// CloseRoomFunction: only the host may close the room (CloseRoomAs
+	// checks it in the close's own write); a notice goes out, and the
 	// viewers disconnect (DisconnectFunction).
-	room, err = s.CloseRoom(ctx, room.ID)
+	_, err = s.CloseRoomAs(ctx, room.ID, "viewer-bob")
+	fmt.Println("close by a viewer refused:", errors.Is(err, ddbkit.ErrPermissionDenied))
+	room, err = s.CloseRoomAs(ctx, room.ID, host)
 	if err != nil {
 		return err
 	}

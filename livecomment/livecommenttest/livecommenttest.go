@@ -37,6 +37,8 @@ func Run(t *testing.T, newStore NewStore) {
 		{"RepeatedIDsAreAlreadyExists", testRepeatedIDs},
 		{"ListHostRoomsNewestFirst", testListHostRooms},
 		{"CloseRoom", testCloseRoom},
+		{"CloseRoomAsHostOnly", testCloseRoomAs},
+		{"CloseRoomAsIdempotencyKey", testCloseRoomAsKeyed},
 		{"PostComment", testPostComment},
 		{"PostToMissingOrClosedRoom", testPostRefused},
 		{"ListCommentsInOrder", testListComments},
@@ -311,6 +313,101 @@ func testCloseRoom(t *testing.T, newStore NewStore) {
 	}
 }
 
+// testCloseRoomAs: only the room's host closes it through CloseRoomAs;
+// anyone else is ErrPermissionDenied, open room or closed, and nothing is
+// written; the host's repeat returns the closed room unchanged, as
+// CloseRoom's does; a missing room is ErrNotFound and stays missing.
+func testCloseRoomAs(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	_, err := s.CloseRoomAs(ctx(t), r.ID, "intruder")
+	wantOnly(t, "CloseRoomAs by another user", err, ddbkit.ErrPermissionDenied)
+	if !strings.HasPrefix(err.Error(), "livecomment: ") {
+		t.Fatalf("error %q does not start with the package name", err)
+	}
+	if got, err := s.GetRoom(ctx(t), r.ID); err != nil || got != r {
+		t.Fatalf("GetRoom after a refused close = %+v, %v; want %+v unchanged", got, err, r)
+	}
+	mustPost(t, s, r.ID, "still open")
+
+	closed, err := s.CloseRoomAs(ctx(t), r.ID, "host")
+	want := r
+	want.Status, want.UpdatedAt = livecomment.RoomClosed, closed.UpdatedAt
+	if err != nil || closed != want || !closed.UpdatedAt.After(r.UpdatedAt) {
+		t.Fatalf("CloseRoomAs by the host = %+v, %v; want %+v with a later UpdatedAt", closed, err, want)
+	}
+	if got, _ := s.GetRoom(ctx(t), r.ID); got != closed {
+		t.Fatalf("GetRoom after the host's close = %+v, want %+v", got, closed)
+	}
+	_, err = s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "too late"})
+	wantErr(t, "PostComment after CloseRoomAs", err, livecomment.ErrRoomClosed)
+	again, err := s.CloseRoomAs(ctx(t), r.ID, "host")
+	if err != nil || again != closed {
+		t.Fatalf("CloseRoomAs again = %+v, %v; want %+v unchanged", again, err, closed)
+	}
+	_, err = s.CloseRoomAs(ctx(t), r.ID, "intruder")
+	wantOnly(t, "CloseRoomAs of a closed room by another user", err, ddbkit.ErrPermissionDenied)
+
+	// CloseRoom, the trusted close, checks no one.
+	other := mustRoom(t, s, "host-2", "other")
+	if got := mustClose(t, s, other.ID); got.Status != livecomment.RoomClosed {
+		t.Fatalf("CloseRoom = %+v", got)
+	}
+
+	_, err = s.CloseRoomAs(ctx(t), "no-such-room", "host")
+	wantOnly(t, "CloseRoomAs(missing)", err, ddbkit.ErrNotFound)
+	if _, err := s.GetRoom(ctx(t), "no-such-room"); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("CloseRoomAs of a missing room created it: %v", err)
+	}
+	for _, tc := range []struct{ room, actor, field string }{
+		{r.ID, "", "ActorID"}, {r.ID, "bad#id", "ActorID"}, {"", "host", "RoomID"},
+	} {
+		_, err := s.CloseRoomAs(ctx(t), tc.room, tc.actor)
+		wantOnly(t, fmt.Sprintf("CloseRoomAs(%q, %q)", tc.room, tc.actor), err, ddbkit.ErrInvalidArgument)
+		var ve *ddbkit.ValidationError
+		if !errors.As(err, &ve) || ve.Field != tc.field {
+			t.Fatalf("CloseRoomAs(%q, %q): error %v; want a *ddbkit.ValidationError for %s", tc.room, tc.actor, err, tc.field)
+		}
+	}
+}
+
+// testCloseRoomAsKeyed: under an idempotency key, CloseRoomAs behaves as
+// CloseRoom does (a repeat returns the room as it is, and writes nothing
+// more), and the actor is its input: another actor under the same key is
+// ErrIdempotencyKeyReused, and a refused close records nothing, so the
+// host may then use the key.
+func testCloseRoomAsKeyed(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	refusedKey := ddbkit.WithIdempotencyKey(ctx(t), "close-0")
+	_, err := s.CloseRoomAs(refusedKey, r.ID, "intruder")
+	wantOnly(t, "keyed CloseRoomAs by another user", err, ddbkit.ErrPermissionDenied)
+	if got, _ := s.GetRoom(ctx(t), r.ID); got.Status != livecomment.RoomOpen {
+		t.Fatalf("the refused keyed close closed the room: %+v", got)
+	}
+
+	keyed := ddbkit.WithIdempotencyKey(ctx(t), "close-1")
+	closed, err := s.CloseRoomAs(keyed, r.ID, "host")
+	if err != nil || closed.Status != livecomment.RoomClosed {
+		t.Fatalf("keyed CloseRoomAs = %+v, %v; want the closed room", closed, err)
+	}
+	for _, cx := range []context.Context{keyed, ctx(t)} {
+		if again, err := s.CloseRoomAs(cx, r.ID, "host"); err != nil || again != closed {
+			t.Fatalf("CloseRoomAs repeated = %+v, %v; want %+v, unchanged", again, err, closed)
+		}
+	}
+	_, err = s.CloseRoomAs(keyed, r.ID, "intruder")
+	wantKeyReused(t, "CloseRoomAs by another user under the host's key", err)
+
+	// The key of a refused close was not recorded: the host may use it.
+	r2 := mustRoom(t, s, "host", "room 2")
+	_, err = s.CloseRoomAs(ddbkit.WithIdempotencyKey(ctx(t), "close-2"), r2.ID, "intruder")
+	wantOnly(t, "keyed CloseRoomAs of room 2 by another user", err, ddbkit.ErrPermissionDenied)
+	if got, err := s.CloseRoomAs(ddbkit.WithIdempotencyKey(ctx(t), "close-2"), r2.ID, "host"); err != nil || got.Status != livecomment.RoomClosed {
+		t.Fatalf("the host's close under the key a refused close used = %+v, %v; want the closed room", got, err)
+	}
+}
+
 func testPostComment(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore)
 	r := mustRoom(t, s, "host", "room")
@@ -568,6 +665,7 @@ func testCancelledContext(t *testing.T, newStore NewStore) {
 			{"GetRoom", func() error { _, err := s.GetRoom(c.ctx, r.ID); return err }},
 			{"ListHostRooms", func() error { _, err := s.ListHostRooms(c.ctx, "host", ddbkit.PageOptions{}); return err }},
 			{"CloseRoom", func() error { _, err := s.CloseRoom(c.ctx, r.ID); return err }},
+			{"CloseRoomAs", func() error { _, err := s.CloseRoomAs(c.ctx, r.ID, "host"); return err }},
 			{"PostComment", func() error {
 				_, err := s.PostComment(c.ctx, r.ID, livecomment.NewComment{Content: "lost"})
 				return err
