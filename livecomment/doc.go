@@ -50,7 +50,7 @@
 //	a room's connections (GSI)        ListConnections     1 Query of roomId-index per page
 //	joinRoom                          JoinRoom            1 TransactWriteItems (room check + put)
 //	disconnect (DeleteItem)           Disconnect          1 DeleteItem
-//	deliver a new comment             Broadcast           1 Query per page + 1 DeleteItem per gone connection
+//	deliver a new comment             Broadcast           1 Query per page + 1 DeleteItem per gone connection (a ConnectionPruner)
 //
 // Under an idempotency key (ddbkit.WithIdempotencyKey), every write first
 // reads the key's record (1 consistent GetItem), and its first transaction
@@ -76,9 +76,20 @@
 //	CloseRoomFunction         Rooms rw                                RoomCloser (RoomStore)
 //	GetUserRoomsFunction      Rooms r                                 HostRoomsReader (RoomReader)
 //	GetRoomCommentsFunction   Comments r                              RoomCommentsReader (CommentReader)
-//	PostCommentFunction       Comments rw, Connections r              CommentPoster
+//	PostCommentFunction       Comments rw, Connections r              CommentPoster (posts; lists whom to send to)
+//	  ... and Broadcast       Connections r, and DeleteItem, which    ConnectionPruner (Broadcast's argument)
+//	                          the seed's function lacks
 //	JoinRoomFunction          Connections rw, Rooms r                 RoomJoiner
 //	DisconnectFunction        Connections rw                          Disconnecter (ConnectionStore)
+//
+// The function that posts a comment also delivers it, yet CommentPoster
+// cannot call Broadcast: Broadcast takes a ConnectionPruner, since it
+// disconnects the connections a send finds gone, and that is DeleteItem
+// on Connections, which the seed gives PostCommentFunction no grant for
+// (read only). Grant it (attach the policies of both CommentPoster and
+// ConnectionPruner), or broadcast from a function that holds it: a
+// ConnectionStore, as DisconnectFunction's grants give, is a
+// ConnectionPruner.
 //
 // Options.RoomCheckCache makes PostComment read the room, which takes
 // dynamodb:GetItem on Rooms for CommentPoster (the generated policy has
@@ -93,7 +104,8 @@
 // check the room inside their transaction, which takes
 // dynamodb:ConditionCheckItem on Rooms (a read of one item, but IAM names it
 // apart). Broadcast deletes gone connections, which takes DeleteItem on
-// Connections; the seed gives PostCommentFunction read access only. Reads
+// Connections (ConnectionPruner, above); the seed gives
+// PostCommentFunction read access only. Reads
 // of an index need dynamodb:Query on the index's ARN
 // (table/…/index/roomId-createdAt-index), which a grant on the table alone
 // does not cover.

@@ -205,7 +205,8 @@ type ConnectionLister interface {
 }
 
 // ConnectionReader reads connections: the Connections table with read
-// access, as the seed gives PostCommentFunction.
+// access, as the seed gives PostCommentFunction. Broadcast needs more (a
+// ConnectionPruner).
 type ConnectionReader interface {
 	ConnectionLister
 	// GetConnection returns ErrInvalidArgument for a bad connection ID,
@@ -260,10 +261,13 @@ type (
 	Disconnecter = ConnectionStore
 )
 
-// CommentPoster is what PostCommentFunction needs: Comments read and write,
-// and Connections read to find whom to send a new comment to. It cannot
-// write rooms. Pruning gone connections while broadcasting needs Connections
-// write too (see Broadcast).
+// CommentPoster is what PostCommentFunction's grants allow: Comments read
+// and write, and Connections read to list whom to send a new comment to.
+// It cannot write rooms, nor call Broadcast: Broadcast takes a
+// ConnectionPruner, which disconnects gone connections, and that is
+// DeleteItem on Connections, which the seed does not grant
+// PostCommentFunction. A function that posts and broadcasts needs
+// ConnectionPruner's grants too.
 type CommentPoster interface {
 	CommentStore
 	ConnectionReader

@@ -116,6 +116,9 @@ func run(ctx context.Context, endpoint, env, region string) error {
 	fmt.Println("joined:", len(viewers), "connections")
 
 	// PostCommentFunction: post, then deliver to every connection.
+	// Broadcast takes a ConnectionPruner: delivering deletes the gone
+	// connections, which needs DeleteItem on Connections, a grant the
+	// seed's PostCommentFunction lacks (see "Roles" in the package doc).
 	ws := &sockets{gone: map[string]bool{}}
 	post := func(nickname, content string) error {
 		c, err := s.PostComment(ctx, room.ID, livecomment.NewComment{Content: content, Nickname: nickname})
