@@ -62,7 +62,7 @@ func ExampleMemoryStore_PostComment_validation() {
 	fmt.Println(errors.Is(err, ddbkit.ErrNotFound))
 	// Output:
 	// true true
-	// livecomment: post comment: invalid argument: Content: must not be empty
+	// livecomment: post comment: invalid argument: Content: must not be empty or only white space
 	// true
 }
 

@@ -425,7 +425,7 @@ func checkComment(op, roomID string, in NewComment) (NewComment, error) {
 	case in.Nickname == "":
 		in.Nickname = DefaultNickname
 	case strings.TrimSpace(in.Nickname) == "":
-		v.Fail("Nickname", "must not be blank; leave it empty for %q", DefaultNickname)
+		v.Fail("Nickname", "must not be only white space; leave it empty for %q", DefaultNickname)
 	default:
 		v.Line("Nickname", in.Nickname, true, MaxNicknameLen)
 	}
