@@ -140,8 +140,10 @@
 // fails on (ddbkit asks for it, to tell a closed room from a missing one),
 // so PostCommentFunction can read a closed room's item through it. Where a
 // role must not, Options.WithholdOldItems stops ddbkit asking: PostComment
-// to a closed or missing room, and CreateRoom on a taken ID, then return
-// ErrConflict saying the item was withheld (package iam).
+// to a closed or missing room, CreateRoom on a taken ID, and CloseRoom and
+// CloseRoomAs on a room they do not close (closed, missing, or another
+// host's), then return ErrConflict saying the item was withheld (package
+// iam).
 //
 // # Decisions where the seed is silent
 //
