@@ -21,10 +21,11 @@ import (
 type SendFunc func(ctx context.Context, c Connection) error
 
 // ConnectionPruner is what Broadcast needs: the connections of a room, and
-// deleting those that are gone. Note that deleting is a write to the
-// Connections table, which the seed does not grant PostCommentFunction (it
-// has read access only): a function that broadcasts and prunes needs
-// DeleteItem on Connections too.
+// deleting those that are gone. Deleting is DeleteItem on the Connections
+// table, which the seed does not grant PostCommentFunction (it has read
+// access only), so a CommentPoster is no ConnectionPruner: a function that
+// posts and broadcasts needs DeleteItem on Connections too (the policy of
+// ConnectionPruner beside CommentPoster's). A ConnectionStore is one.
 type ConnectionPruner interface {
 	ConnectionLister
 	Disconnect(ctx context.Context, connectionID string) error
@@ -106,6 +107,8 @@ const maxJoinedErrors = 10
 // already had the message.
 // Connections a listing page skipped as corrupt (Page.Skipped) are not
 // sent to. A room with no connections, or no such room, sends nothing.
+// s is a ConnectionPruner, not a CommentPoster: the deletes need
+// DeleteItem on Connections, which the seed's PostCommentFunction lacks.
 func Broadcast(ctx context.Context, s ConnectionPruner, roomID string, send SendFunc, optFns ...func(*BroadcastOptions)) (BroadcastResult, error) {
 	const op = "broadcast"
 	o := BroadcastOptions{Concurrency: DefaultBroadcastConcurrency, PageLimit: ddbkit.DefaultPageLimit}

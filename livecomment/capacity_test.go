@@ -68,6 +68,7 @@ func TestCapacity(t *testing.T) {
 		// priced by the entries it reads, not the attributes it returns.
 		{"ListHostRooms", func() error { _, err := s.ListHostRooms(ctx, host, page); return err }, ddbtest.Capacity{Read: 1}},
 		{"ListComments", func() error { _, err := s.ListComments(ctx, room, page); return err }, ddbtest.Capacity{Read: 1.5}},
+		{"ListCommentsNewest", func() error { _, err := s.ListCommentsNewest(ctx, room, page); return err }, ddbtest.Capacity{Read: 1.5}},
 		{"ListConnections", func() error { _, err := s.ListConnections(ctx, room, page); return err }, ddbtest.Capacity{Read: 1}},
 		// CreateRoom: one put of a new item, in the table and hostId-index,
 		// doubled: it is a one-item transaction, whose ClientRequestToken
@@ -78,6 +79,9 @@ func TestCapacity(t *testing.T) {
 		}, ddbtest.Capacity{Write: 4}},
 		// CloseRoom: one update, in the table and hostId-index.
 		{"CloseRoom", func() error { _, err := s.CloseRoom(ctx, rooms[1].ID); return err }, ddbtest.Capacity{Write: 2}},
+		// CloseRoomAs: the same update, its host checked in its
+		// condition, with no read.
+		{"CloseRoomAs", func() error { _, err := s.CloseRoomAs(ctx, rooms[2].ID, host); return err }, ddbtest.Capacity{Write: 2}},
 		// PostComment: a transaction of the put (table and index) and the
 		// room's check, each doubled.
 		{"PostComment", func() error {

@@ -122,6 +122,10 @@ func session(ctx context.Context, s livecomment.Store) []string {
 		p, err := s.ListComments(ctx, rooms[0].ID, o)
 		return p.Items, p.Next, err
 	})
+	list("ListCommentsNewest", func(o ddbkit.PageOptions) (any, string, error) {
+		p, err := s.ListCommentsNewest(ctx, rooms[0].ID, o)
+		return p.Items, p.Next, err
+	})
 	list("ListHostRooms alice", func(o ddbkit.PageOptions) (any, string, error) {
 		p, err := s.ListHostRooms(ctx, "alice", o)
 		return p.Items, p.Next, err

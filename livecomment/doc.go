@@ -1,6 +1,44 @@
-// Package livecomment stores the Live Comment application's rooms, comments
-// and WebSocket connections in three DynamoDB tables, exactly as its design
-// document (seed 002) lays them out, with an in-memory twin for unit tests.
+// Package livecomment stores the rooms, comments and WebSocket connections
+// of the Live Comment application (seed 002): a host opens a room, viewers
+// join it and post comments, each delivered to every connection, and the
+// host closes it. DynamoStore keeps them in three DynamoDB tables, laid
+// out exactly as the seed's design document says; MemoryStore is an in-memory twin for unit tests, held to the
+// same results by one conformance suite (package livecommenttest). Input
+// is not trimmed: values that pass validation are stored as given.
+//
+//	ctx := context.Background()
+//	s := livecomment.NewMemoryStore() // livecomment.NewDynamoStore(client) on DynamoDB; errors elided
+//	room, _ := s.CreateRoom(ctx, livecomment.NewRoom{Name: "Go勉強会", HostID: "host-1"})
+//	s.JoinRoom(ctx, room.ID, "conn-1") // a viewer, by its API Gateway connectionId
+//	c, _ := s.PostComment(ctx, room.ID, livecomment.NewComment{Content: "こんにちは！", Nickname: "たろう"})
+//	livecomment.Broadcast(ctx, s, room.ID, func(ctx context.Context, to livecomment.Connection) error {
+//		return postToConnection(ctx, to.ID, c.Content) // yours; livecomment.ErrGone once a socket is gone
+//	})
+//	page, _ := s.ListCommentsNewest(ctx, room.ID, ddbkit.PageOptions{Limit: 20}) // a late viewer's first page
+//	fmt.Println(page.Items[0].Nickname, page.Items[0].Content) // たろう こんにちは！
+//	room, _ = s.CloseRoomAs(ctx, room.ID, "host-1") // only its host may close it
+//
+// # Access patterns
+//
+// One method per access pattern of the seed, each one call per page or
+// write (see "Consistency and capacity" for what each consumes):
+//
+//	seed pattern                      method              DynamoDB calls
+//	room by roomId                    GetRoom             1 GetItem
+//	a host's rooms (Scan + Filter)    ListHostRooms       1 Query of hostId-index per page, newest first
+//	  create a room                   CreateRoom          1 TransactWriteItems (a conditional put)
+//	  close a room                    CloseRoom           1 UpdateItem (the trusted close: moderation, the system)
+//	  the host closes its room        CloseRoomAs         1 UpdateItem (hostId = the actor in its condition)
+//	a room's comments (Query)         ListComments        1 Query of roomId-createdAt-index per page, oldest first
+//	                                                      (sharded: N+1 Queries per page, one per shard and one of
+//	                                                      the room's unsharded partition, merged)
+//	a late viewer's last comments     ListCommentsNewest  the same, descending (ScanIndexForward false), newest first
+//	post a comment (PutItem)          PostComment         1 TransactWriteItems (room check + put; sharded: put to its shard)
+//	connection by connectionId        GetConnection       1 GetItem
+//	a room's connections (GSI)        ListConnections     1 Query of roomId-index per page
+//	joinRoom                          JoinRoom            1 TransactWriteItems (room check + put)
+//	disconnect (DeleteItem)           Disconnect          1 DeleteItem
+//	deliver a new comment             Broadcast           1 Query per page + 1 DeleteItem per gone connection (a ConnectionPruner)
 //
 // # Tables
 //
@@ -33,36 +71,23 @@
 // this package's: dev tables are destroyed with their stack, prod tables
 // are retained; EnsureTables never deletes or changes what exists.
 //
-// # Access patterns
+// # Errors
 //
-//	seed pattern                      method            DynamoDB calls
-//	room by roomId                    GetRoom           1 GetItem
-//	a host's rooms (Scan + Filter)    ListHostRooms     1 Query of hostId-index per page, newest first
-//	  create a room                   CreateRoom        1 TransactWriteItems (a conditional put)
-//	  close a room                    CloseRoom         1 UpdateItem
-//	a room's comments (Query)         ListComments      1 Query of roomId-createdAt-index per page, oldest first
-//	                                                    (sharded: N+1 Queries per page, one per shard and one of
-//	                                                    the room's unsharded partition, merged)
-//	post a comment (PutItem)          PostComment       1 TransactWriteItems (room check + put; sharded: put to its shard)
-//	connection by connectionId        GetConnection     1 GetItem
-//	a room's connections (GSI)        ListConnections   1 Query of roomId-index per page
-//	joinRoom                          JoinRoom          1 TransactWriteItems (room check + put)
-//	disconnect (DeleteItem)           Disconnect        1 DeleteItem
-//	deliver a new comment             Broadcast         1 Query per page + 1 DeleteItem per gone connection
-//
-// Under an idempotency key (ddbkit.WithIdempotencyKey), every write first
-// reads the key's record (1 consistent GetItem), and its first transaction
-// carries the record (one item more; CreateRoom's becomes a two-item
-// TransactWriteItems); CloseRoom and Disconnect, which write no
-// transaction, put the record (1 conditional PutItem) after their write.
-// A repeat that a record answers is that GetItem and, for CreateRoom,
-// PostComment and JoinRoom, one GetItem of the item the first call wrote.
-//
-// No method scans, and no listing filters: the seed's Scan + Filter for a
-// host's rooms is replaced by the hostId-index it recommends, so every page
-// reads its limit of index entries, and one more, whatever the partition
-// holds (no work proportional to data the caller does not get back, and no
-// filter budget to set).
+// Every error starts with "livecomment: " and matches exactly one of
+// ddbkit's sentinels with errors.Is: ErrInvalidArgument (as a
+// *ddbkit.ValidationError naming the field: an input's, or the Clock,
+// CursorSecret, CommentShards or RoomCheckCache option's), ErrNotFound,
+// ErrAlreadyExists (an ID generator that repeats, or another caller's
+// identical item), ErrConflict (ErrRoomClosed, conflicts that outlast the
+// retries, an idempotency key reused), ErrPermissionDenied (CloseRoomAs by
+// another than the room's host), ErrInvalidCursor, ErrCorruptItem (stored
+// data that cannot be read), ErrUnavailable (throttling or 5xx through the
+// retries, a context that ended) and ErrSchemaMismatch (a table or index
+// missing: run EnsureTables). The cause stays reachable with errors.As,
+// and a context's error still matches context.Canceled or
+// context.DeadlineExceeded. Bad input is refused before any call, so
+// nothing is written; so is a context that has already ended, on both
+// stores.
 //
 // # Roles
 //
@@ -74,9 +99,20 @@
 //	CloseRoomFunction         Rooms rw                                RoomCloser (RoomStore)
 //	GetUserRoomsFunction      Rooms r                                 HostRoomsReader (RoomReader)
 //	GetRoomCommentsFunction   Comments r                              RoomCommentsReader (CommentReader)
-//	PostCommentFunction       Comments rw, Connections r              CommentPoster
+//	PostCommentFunction       Comments rw, Connections r              CommentPoster (posts; lists whom to send to)
+//	  ... and Broadcast       Connections r, and DeleteItem, which    ConnectionPruner (Broadcast's argument)
+//	                          the seed's function lacks
 //	JoinRoomFunction          Connections rw, Rooms r                 RoomJoiner
 //	DisconnectFunction        Connections rw                          Disconnecter (ConnectionStore)
+//
+// The function that posts a comment also delivers it, yet CommentPoster
+// cannot call Broadcast: Broadcast takes a ConnectionPruner, since it
+// disconnects the connections a send finds gone, and that is DeleteItem
+// on Connections, which the seed gives PostCommentFunction no grant for
+// (read only). Grant it (attach the policies of both CommentPoster and
+// ConnectionPruner), or broadcast from a function that holds it: a
+// ConnectionStore, as DisconnectFunction's grants give, is a
+// ConnectionPruner.
 //
 // Options.RoomCheckCache makes PostComment read the room, which takes
 // dynamodb:GetItem on Rooms for CommentPoster (the generated policy has
@@ -84,15 +120,13 @@
 //
 // Every write method also takes dynamodb:GetItem and PutItem on the table
 // it writes, for the idempotency records of writes made under a key (see
-// "Other writers"): CloseRoom and Disconnect thus need PutItem, which they
+// "Other writers"): CloseRoom, CloseRoomAs and Disconnect thus need PutItem, which they
 // did not; the generated policies have them.
 //
-// Two writes need a grant the table does not list. PostComment and JoinRoom
+// PostComment and JoinRoom need a grant the table does not list: they
 // check the room inside their transaction, which takes
-// dynamodb:ConditionCheckItem on Rooms (a read of one item, but IAM names it
-// apart). Broadcast deletes gone connections, which takes DeleteItem on
-// Connections; the seed gives PostCommentFunction read access only. Reads
-// of an index need dynamodb:Query on the index's ARN
+// dynamodb:ConditionCheckItem on Rooms (a read of one item, but IAM names
+// it apart). Reads of an index need dynamodb:Query on the index's ARN
 // (table/…/index/roomId-createdAt-index), which a grant on the table alone
 // does not cover.
 //
@@ -106,8 +140,10 @@
 // fails on (ddbkit asks for it, to tell a closed room from a missing one),
 // so PostCommentFunction can read a closed room's item through it. Where a
 // role must not, Options.WithholdOldItems stops ddbkit asking: PostComment
-// to a closed or missing room, and CreateRoom on a taken ID, then return
-// ErrConflict saying the item was withheld (package iam).
+// to a closed or missing room, CreateRoom on a taken ID, and CloseRoom and
+// CloseRoomAs on a room they do not close (closed, missing, or another
+// host's), then return ErrConflict saying the item was withheld (package
+// iam).
 //
 // # Decisions where the seed is silent
 //
@@ -122,6 +158,10 @@
 //     "2024-01-05T10:00:00.500Z". ListComments does not reorder them (it
 //     could not page if it did); their CreatedAt is still read as the right
 //     instant.
+//   - Newest first (ListCommentsNewest, for a viewer who joins late) reads
+//     the same index descending, so its order is exactly ListComments'
+//     reversed, ties included, sharded or not; a cursor is bound to its
+//     direction, and the other listing refuses it (ErrInvalidCursor).
 //   - Ties: a store never stamps the same millisecond twice (a burst, or a
 //     frozen test clock, advances its stamps by a millisecond each), so one
 //     store's comments never share a createdAt and list in the order it
@@ -148,13 +188,21 @@
 //     process (another DynamoStore, the seed's app) stamps with its own
 //     clock, and may commit while the close is on its way to DynamoDB; such
 //     a comment can be newer than the close by up to that round trip.
+//   - Who may close: CloseRoomAs closes a room only for its host (the
+//     room's hostId), checked in the condition of its one write, so the
+//     check costs no read; anyone else is ErrPermissionDenied and nothing
+//     is written. CloseRoom checks no one: it is the trusted close, for
+//     moderation and the system, and for a caller that checked already.
+//   - Who may post and join stays the caller's to decide: the seed keeps
+//     nothing to check it against. Viewers have no identity in its tables
+//     (a comment carries an optional nickname, a connection API Gateway's
+//     connectionId), and rooms list no members or bans; anyone who knows
+//     an OPEN room's ID may post and join, as in the seed's app. A check
+//     (an authorizer on the WebSocket API, a signed invitation to the
+//     room) belongs before the call, where the caller's identity is.
 //   - Closing a room leaves its connections: the CloseRoomFunction cannot
 //     write Connections. The caller broadcasts a closing notice, and clients
 //     disconnect (or are disconnected when a send finds them gone).
-//   - Comment content is 1–500 characters, not only white space; new lines
-//     are allowed. A nickname is up to 50 characters on one line; "" means
-//     "Anonymous". Room names are 1–100 characters on one line. Limits count
-//     characters, not bytes.
 //   - Room, host and connection IDs are 1–128 characters of one alphabet,
 //     enforced identically by both stores: graphic characters
 //     (unicode.IsGraphic), no white space and no '#'. They need not be
@@ -181,52 +229,30 @@
 //     repeat one ClientRequestToken, so DynamoDB answers an attempt whose
 //     twin committed with success; CloseRoom returns the stored room;
 //     Disconnect deletes what is already gone. CreateRoom is a one-item
-//     TransactWriteItems (ddb.PutNew) rather than a PutItem for that
+//     TransactWriteItems (a put on condition that the ID is free) rather
+//     than a PutItem for that
 //     reason: a room found under its new ID is another caller's
 //     (ErrAlreadyExists), never taken for its own because it looks the
 //     same. Reads (gets and each Query of a page) are retried within
 //     Options.Retry too. Every step (a write, a get, a Query, one of
 //     Broadcast's deletes) has exactly one retry loop, so it makes at most
 //     Options.Retry.MaxAttempts calls.
-//   - Idempotency keys (ddbkit.WithIdempotencyKey) are scoped to the table
-//     written, the operation and the partition the write belongs to, from
-//     the caller's input: the host for CreateRoom (the room's ID is made by
-//     the call), the room for PostComment and CloseRoom, the connection
-//     for JoinRoom and Disconnect. One key used by two hosts, rooms or
-//     connections, for two operations, or on two environments' tables
-//     makes unrelated requests, and all those writes succeed. Within its
-//     scope, a repeat with the same input within ddbkit.IdempotencyWindow
-//     (24 hours, by Options.Clock) returns the first call's result and
-//     writes nothing more, from any store on the same tables: CreateRoom,
-//     PostComment and JoinRoom, which stamp a fresh createdAt (and ID)
-//     each call, return the room, comment or connection the first call
-//     wrote, read back (ErrNotFound if it is gone since; a connection that
-//     moved since is returned where it is); CloseRoom and Disconnect,
-//     whose repeat is harmless, run again without the key and return what
-//     they return without one. The same key with other input (another
-//     name, content, nickname or room) is ErrIdempotencyKeyReused, which
-//     matches ErrConflict, and writes nothing. Past the window the key is
-//     a new request. The key's record (see "Other writers") commits in the
-//     same transaction as the write's first item, so it exists exactly
-//     when the write does; the key also becomes the ClientRequestToken of
-//     the write's transactions, which DynamoDB keeps ten minutes and
-//     DynamoDB Local as long as it runs (so there, past the window, a new
-//     request under an old key is refused as a reuse). The memory store's
-//     token window runs on its last stamp: wall time with the default
-//     clock, a test's clock otherwise.
-//   - PostComment and JoinRoom put their item before the room check in
-//     their transaction, so that the idempotency record refers to it; when
-//     both fail (a comment ID the generator repeated, in a closed room),
-//     ErrAlreadyExists is the error reported.
-//   - Validation, the same on both stores, before any call: room names and
-//     nicknames, which pages display, are one line without control
-//     characters (valid.Line); comment content may hold new lines. No input
+//   - Validation, the same on both stores, before any call: comment
+//     content is 1–500 characters and may hold new lines; a nickname is up
+//     to 50 characters on one line, "" meaning "Anonymous"; room names are
+//     1–100 characters on one line. One line (room names and nicknames,
+//     which pages display) means no control characters. Limits count
+//     characters, not bytes. A required text that is empty or only white
+//     space is refused ("must not be empty or only white space", the
+//     wording of every ddbkit domain), and so is a nickname of white space
+//     only (leave it empty for "Anonymous"); what passes is stored as
+//     given, not trimmed. No input
 //     carries a time: the times written (createdAt, updatedAt, the
 //     connections' timestamp) are the store's stamps from Options.Clock,
 //     and a reading outside the years 0001-9999 (UTC), which no reader
 //     could parse back, fails the write with ErrInvalidArgument naming
 //     Clock, and is not kept as the floor of later stamps. Every item
-//     written is checked against DynamoDB's 400 KB (ddb.CheckItemSize,
+//     written is checked against DynamoDB's 400 KB item limit (an error
 //     naming Name, Content or ConnectionID); the field limits keep this
 //     package's items under 3 KB, so it cannot fail for valid input today.
 //   - A CursorSecret of 1 to 15 bytes is refused: every listing, and so
@@ -244,27 +270,77 @@
 //     another on the caller's goroutine, since a hand-off costs more than
 //     they do; from the first slow one, the rest go to the workers.
 //
+// # Idempotency keys
+//
+// A write made under a key (ddbkit.WithIdempotencyKey) is made once: a
+// repeat with the same input within ddbkit.IdempotencyWindow (24 hours, by
+// Options.Clock) returns the first call's result and writes nothing more,
+// from any store on the same tables. CreateRoom, PostComment and JoinRoom,
+// which stamp a fresh createdAt (and ID) each call, return the room,
+// comment or connection the first call wrote, read back (ErrNotFound if
+// it is gone since; a connection that moved since is returned where it
+// is). CloseRoom, CloseRoomAs and Disconnect, whose repeat is harmless,
+// run again without the key and return what they return without one. The
+// same key with other input (another name, content, nickname, room or
+// actor) is ErrIdempotencyKeyReused, which matches ErrConflict, and writes
+// nothing. Past the window the key is a new request.
+//
+// A key is scoped to the table written, the operation and the partition
+// the write belongs to, from the caller's input: the host for CreateRoom
+// (the room's ID is made by the call), the room for PostComment, CloseRoom
+// and CloseRoomAs, the connection for JoinRoom and Disconnect. One key
+// used by two hosts, rooms or connections, for two operations, or on two
+// environments' tables makes unrelated requests, and all those writes
+// succeed.
+//
+// The key's record (see "Other writers") commits in the same transaction
+// as the write's first item, so it exists exactly when the write does;
+// PostComment and JoinRoom put their item before the room check in their
+// transaction for that reason, and when both fail (a comment ID the
+// generator repeated, in a closed room), ErrAlreadyExists is the error
+// reported. The key also becomes the ClientRequestToken of the write's
+// transactions, which DynamoDB keeps ten minutes and DynamoDB Local as
+// long as it runs (so there, past the window, a new request under an old
+// key is refused as a reuse). The memory store's token window runs on its
+// last stamp: wall time with the default clock, a test's clock otherwise.
+//
+// The cost: under a key, every write first reads the key's record (1
+// consistent GetItem), and its first transaction carries the record (one
+// item more; CreateRoom's becomes a two-item TransactWriteItems);
+// CloseRoom, CloseRoomAs and Disconnect, which write no transaction, put
+// the record (1 conditional PutItem) after their write. A repeat that a
+// record answers is that GetItem and, for CreateRoom, PostComment and
+// JoinRoom, one GetItem of the item the first call wrote.
+//
 // # Consistency and capacity
 //
 // Each access pattern reads and writes the least its design allows, and
 // TestCapacity holds each to its budget on DynamoDB Local (items of this
 // package's sizes, under 1 KB each):
 //
-//	pattern           consumed                      consistency
-//	GetRoom           1 RCU                         strong
-//	GetConnection     1 RCU                         strong
-//	ListHostRooms     0.5 RCU per 4 KB of entries   eventual (an index)
-//	ListComments      0.5 RCU per 4 KB of entries   eventual (an index); sharded: per Query, N+1 Queries
-//	ListConnections   0.5 RCU per 4 KB of entries   eventual (an index)
-//	CreateRoom        4 WCU (table, hostId-index; doubled in a transaction)
-//	CloseRoom         2 WCU (table, hostId-index)
-//	PostComment       6 WCU (put to table and index, room check; doubled in a transaction);
-//	                  4 WCU with RoomCheckCache, and 1 RCU per read of the room
-//	JoinRoom          6 WCU (the same for a connection)
-//	Disconnect        2 WCU (table, roomId-index); 1 for a connection already gone
-//	under a key       1 RCU and 2 WCU more (the record, in the transaction; CloseRoom
-//	                  and Disconnect put it after their write, 1 WCU)
-//	Broadcast         a listing per page, and a Disconnect per gone connection
+//	pattern             consumed                      consistency
+//	GetRoom             1 RCU                         strong
+//	GetConnection       1 RCU                         strong
+//	ListHostRooms       0.5 RCU per 4 KB of entries   eventual (an index)
+//	ListComments        0.5 RCU per 4 KB of entries   eventual (an index); sharded: per Query, N+1 Queries
+//	ListCommentsNewest  0.5 RCU per 4 KB of entries   eventual (an index); sharded: as ListComments
+//	ListConnections     0.5 RCU per 4 KB of entries   eventual (an index)
+//	CreateRoom          4 WCU (table, hostId-index; doubled in a transaction)
+//	CloseRoom           2 WCU (table, hostId-index)
+//	CloseRoomAs         2 WCU (the same update); refused, the failed condition costs 1 WCU
+//	PostComment         6 WCU (put to table and index, room check; doubled in a transaction);
+//	                    4 WCU with RoomCheckCache, and 1 RCU per read of the room
+//	JoinRoom            6 WCU (the same for a connection)
+//	Disconnect          2 WCU (table, roomId-index); 1 for a connection already gone
+//	under a key         1 RCU and 2 WCU more (the record, in the transaction; CloseRoom,
+//	                    CloseRoomAs and Disconnect put it after their write, 1 WCU)
+//	Broadcast           a listing per page, and a Disconnect per gone connection
+//
+// No method scans, and no listing filters: the seed's Scan + Filter for a
+// host's rooms is replaced by the hostId-index it recommends, so every page
+// reads its limit of index entries, and one more, whatever the partition
+// holds (no work proportional to data the caller does not get back, and no
+// filter budget to set).
 //
 // The two gets stay strongly consistent, at twice an eventual read's
 // price, because their callers read what they have just written: a host
@@ -279,7 +355,7 @@
 // that rarely crosses a 4 KB unit. The indexes project ALL attributes: a
 // listing then needs no GetItem per entry, and a narrower projection
 // would not lower a Query's price, which counts the entries read, not the
-// attributes returned. CloseRoom returns the closed room from its own
+// attributes returned. CloseRoom (and CloseRoomAs) returns the closed room from its own
 // UpdateItem (ReturnValues), which costs no read.
 //
 // # Sharded comments
@@ -316,7 +392,10 @@
 //     orders ties by a digest of the comment ID, and the merge compares
 //     the same digest), so the merged order is total, deterministic and
 //     exactly the unsharded listing's over the same comments (tested
-//     against it on both stores, ties across shards included). DynamoDB
+//     against it on both stores, ties across shards included). Newest
+//     first, each Query runs descending and the partitions are merged in
+//     the reverse order, so that a tie between partitions is broken the
+//     other way too: the listing is the oldest-first one reversed. DynamoDB
 //     documents no order for ties; a store never stamps a millisecond
 //     twice, so only other writers' comments tie.
 //   - Pages: a page holds the limit's comments, or all that is left, and
@@ -325,20 +404,20 @@
 //     Items that cannot be decoded are reported in Page.Skipped and count
 //     toward the page, as today.
 //   - The cursor holds every partition's position (the createdAt and
-//     commentId of the last comment listed from it) in one ddb cursor,
+//     commentId of the last comment listed from it) in one cursor,
 //     tagged as a whole (HMAC, keyed by CursorSecret) and bound to the
 //     Comments table, the room and N; each position is rebuilt as a key
 //     of its own partition, so even a forged cursor reads nothing else.
 //     Unsharded cursors are refused by the sharded listing and the other
-//     way round, as are cursors of another N: after changing
+//     way round, as are cursors of another N or of the other direction: after changing
 //     CommentShards, a listing restarts without a cursor. A position is a
 //     comment that was listed, so pages never skip or repeat a comment of
 //     a shard, whatever order DynamoDB gives its ties. Comments posted
 //     after a page are listed by the next ones, in their place. The cursor
 //     grows with N, its positions compressed: after a page of 50 in a busy
 //     room, 0.3 KB for N = 16 and 0.5 KB for 64 (TestShardedReadCost
-//     logs them). The merge, Queries and cursor are backend.MergePage's,
-//     which kondate's sharded catalog uses too.
+//     logs them). The merge, its Queries and its cursor are ddbkit's one
+//     merged listing, which kondate's sharded catalog uses too.
 //   - Read cost: N+1 Queries per page, whatever its limit, each reading up
 //     to the limit and one more entries, so up to (N+1)×(limit+1) entries
 //     read for limit returned, at 0.5 RCU per 4 KB per Query, each
@@ -452,12 +531,12 @@
 //     the writers' clocks agree.
 //   - Idempotency records, a layout extension the seed does not have,
 //     written by ddbkit only for writes made under an idempotency key, in
-//     the table the write writes (Rooms for CreateRoom and CloseRoom,
+//     the table the write writes (Rooms for CreateRoom, CloseRoom and CloseRoomAs,
 //     Comments for PostComment, Connections for JoinRoom and Disconnect):
 //     one item per key and scope, keyed roomId (or connectionId) =
 //     "IDEMPOTENCY#<32 hex>", and commentId the same in Comments, with
 //     fingerprint (S, a SHA-256 of the operation and its input), refPK and
-//     refSK (S, the key of the item the write wrote; none for CloseRoom
+//     refSK (S, the key of the item the write wrote; none for CloseRoom, CloseRoomAs
 //     and Disconnect) and expiresAt (N, Unix seconds, 24 hours after the
 //     write). No table has TTL, so nothing deletes them: they stop
 //     answering at expiresAt, and stay until someone deletes them (enable
@@ -489,20 +568,4 @@
 // value anywhere (at the top or nested), or that is over 400 KB, so a
 // memory store never holds a corrupt item and its pages never report
 // Skipped ones.
-//
-// # Errors
-//
-// Every error starts with "livecomment: " and matches exactly one of
-// ddbkit's sentinels with errors.Is: ErrInvalidArgument (as a
-// *ddbkit.ValidationError naming the field: an input's, or the Clock,
-// CursorSecret, CommentShards or RoomCheckCache option's), ErrNotFound, ErrAlreadyExists (an ID generator
-// that repeats, or another caller's identical item), ErrConflict (ErrRoomClosed, conflicts
-// that outlast the retries, an idempotency key reused), ErrInvalidCursor,
-// ErrCorruptItem (stored data that cannot be read), ErrUnavailable
-// (throttling or 5xx through the retries, a context that ended) and
-// ErrSchemaMismatch (a table or index missing: run EnsureTables). The
-// cause stays reachable with errors.As, and a context's error still
-// matches context.Canceled or context.DeadlineExceeded. Bad input is
-// refused before any call, so nothing is written; so is a context that has
-// already ended, on both stores.
 package livecomment

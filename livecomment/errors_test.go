@@ -68,6 +68,10 @@ func TestErrorContract(t *testing.T) {
 			_, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{})
 			return err
 		}},
+		{"ListCommentsNewest", "Query", func(ctx context.Context) error {
+			_, err := s.ListCommentsNewest(ctx, r.ID, ddbkit.PageOptions{})
+			return err
+		}},
 		{"JoinRoom", "TransactWriteItems", func(ctx context.Context) error { _, err := s.JoinRoom(ctx, r.ID, "late"); return err }},
 		{"GetConnection", "GetItem", func(ctx context.Context) error { _, err := s.GetConnection(ctx, conn.ID); return err }},
 		{"Disconnect", "DeleteItem", func(ctx context.Context) error { return s.Disconnect(ctx, conn.ID) }},

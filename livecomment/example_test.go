@@ -48,6 +48,34 @@ func Example() {
 	// CLOSED true true
 }
 
+// Example_packageDoc is the package documentation's example, as written
+// there, with postToConnection standing in for API Gateway's.
+func Example_packageDoc() {
+	ctx := context.Background()
+	s := livecomment.NewMemoryStore() // livecomment.NewDynamoStore(client) on DynamoDB; errors elided
+	room, _ := s.CreateRoom(ctx, livecomment.NewRoom{Name: "Go勉強会", HostID: "host-1"})
+	s.JoinRoom(ctx, room.ID, "conn-1") // a viewer, by its API Gateway connectionId
+	c, _ := s.PostComment(ctx, room.ID, livecomment.NewComment{Content: "こんにちは！", Nickname: "たろう"})
+	livecomment.Broadcast(ctx, s, room.ID, func(ctx context.Context, to livecomment.Connection) error {
+		return postToConnection(ctx, to.ID, c.Content) // yours; livecomment.ErrGone once a socket is gone
+	})
+	page, _ := s.ListCommentsNewest(ctx, room.ID, ddbkit.PageOptions{Limit: 20}) // a late viewer's first page
+	fmt.Println(page.Items[0].Nickname, page.Items[0].Content)                   // たろう こんにちは！
+	room, _ = s.CloseRoomAs(ctx, room.ID, "host-1")                              // only its host may close it
+
+	fmt.Println(room.Status)
+	// Output:
+	// -> conn-1: こんにちは！
+	// たろう こんにちは！
+	// CLOSED
+}
+
+// postToConnection stands in for API Gateway's PostToConnection.
+func postToConnection(_ context.Context, connectionID, msg string) error {
+	fmt.Printf("-> %s: %s\n", connectionID, msg)
+	return nil
+}
+
 func ExampleMemoryStore_PostComment_validation() {
 	ctx := context.Background()
 	s := livecomment.NewMemoryStore()

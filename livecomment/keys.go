@@ -103,6 +103,15 @@ func (t tables) commentsQuery(roomID string) ddb.KeyQuery {
 	return ddb.KeyQuery{Table: t.comments, Index: t.timeIndex, PartitionValue: roomID}
 }
 
+// commentsNewestQuery lists a room's comments newest first: the same
+// index, read backwards (ScanIndexForward false). The direction is part of
+// a cursor's binding, so neither listing takes the other's cursors.
+func (t tables) commentsNewestQuery(roomID string) ddb.KeyQuery {
+	q := t.commentsQuery(roomID)
+	q.Descending = true
+	return q
+}
+
 func (t tables) connectionsQuery(roomID string) ddb.KeyQuery {
 	return ddb.KeyQuery{Table: t.connections, Index: t.roomIndex, PartitionValue: roomID}
 }

@@ -112,7 +112,26 @@ type RoomStore interface {
 	// the stored room cannot be read, and ErrUnavailable. ErrInvalidArgument
 	// also reports a Clock reading outside the years 0001-9999, and a room
 	// (another writer's) that the update would take past 400 KB.
+	//
+	// CloseRoom checks no caller: it is the trusted close, for moderation
+	// and the system (a room's scheduled end). A host's own close is
+	// CloseRoomAs.
 	CloseRoom(ctx context.Context, roomID string) (Room, error)
+	// CloseRoomAs is CloseRoom on behalf of actorID, who may close the
+	// room only if it is the room's host (its hostId): checked in the
+	// condition of the close's own write, so a close that succeeds costs
+	// no more than CloseRoom's, with no read first. A room already closed
+	// by its host is returned as it is, without error, as CloseRoom
+	// returns it, and so under an idempotency key (scoped to the Rooms
+	// table, this operation and roomID, with actorID its input: another
+	// actor under the key is ErrIdempotencyKeyReused, which matches
+	// ErrConflict). It returns ErrInvalidArgument (a bad room or actor
+	// ID, or what CloseRoom refuses), ErrNotFound if there is no such
+	// room, ErrPermissionDenied if actorID is not its host (whether the
+	// room is open or closed; nothing was written), ErrCorruptItem, and
+	// ErrUnavailable. With Options.WithholdOldItems, a failed condition
+	// cannot say which, and is ErrConflict.
+	CloseRoomAs(ctx context.Context, roomID, actorID string) (Room, error)
 }
 
 // CommentReader reads comments: the Comments table with read access, as the
@@ -135,6 +154,16 @@ type CommentReader interface {
 	// not the unsharded listing's, nor another N's (see "Sharded
 	// comments" in the package documentation).
 	ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
+	// ListCommentsNewest lists a room's comments newest first: what a
+	// viewer who joins late reads, its first page the last comments
+	// posted. It is ListComments' listing read backwards (the same
+	// roomId-createdAt-index, descending: ScanIndexForward false), so
+	// its order is exactly ListComments' reversed, ties included, in the
+	// sharded layout too. Its cursors are bound to the direction: a
+	// cursor of ListComments is ErrInvalidCursor here, and one of
+	// ListCommentsNewest is in ListComments. It returns the errors
+	// ListComments returns, with the same cost per page.
+	ListCommentsNewest(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error)
 }
 
 // CommentStore reads and writes comments: the Comments table with read and
@@ -176,7 +205,8 @@ type ConnectionLister interface {
 }
 
 // ConnectionReader reads connections: the Connections table with read
-// access, as the seed gives PostCommentFunction.
+// access, as the seed gives PostCommentFunction. Broadcast needs more (a
+// ConnectionPruner).
 type ConnectionReader interface {
 	ConnectionLister
 	// GetConnection returns ErrInvalidArgument for a bad connection ID,
@@ -231,10 +261,13 @@ type (
 	Disconnecter = ConnectionStore
 )
 
-// CommentPoster is what PostCommentFunction needs: Comments read and write,
-// and Connections read to find whom to send a new comment to. It cannot
-// write rooms. Pruning gone connections while broadcasting needs Connections
-// write too (see Broadcast).
+// CommentPoster is what PostCommentFunction's grants allow: Comments read
+// and write, and Connections read to list whom to send a new comment to.
+// It cannot write rooms, nor call Broadcast: Broadcast takes a
+// ConnectionPruner, which disconnects gone connections, and that is
+// DeleteItem on Connections, which the seed does not grant
+// PostCommentFunction. A function that posts and broadcasts needs
+// ConnectionPruner's grants too.
 type CommentPoster interface {
 	CommentStore
 	ConnectionReader
@@ -270,6 +303,16 @@ func AllConnections(ctx context.Context, s ConnectionLister, roomID string) iter
 func AllComments(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
 	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
 		return s.ListComments(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
+	})
+}
+
+// AllCommentsNewest walks every page of a room's comments, newest first. It
+// yields the errors of ListCommentsNewest; comments a page skipped as
+// corrupt are not yielded (call ListCommentsNewest to see Page.Skipped).
+// Stop the loop early to read only the last comments.
+func AllCommentsNewest(ctx context.Context, s CommentReader, roomID string) iter.Seq2[Comment, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[Comment], error) {
+		return s.ListCommentsNewest(ctx, roomID, ddbkit.PageOptions{Cursor: cursor})
 	})
 }
 
@@ -382,7 +425,7 @@ func checkComment(op, roomID string, in NewComment) (NewComment, error) {
 	case in.Nickname == "":
 		in.Nickname = DefaultNickname
 	case strings.TrimSpace(in.Nickname) == "":
-		v.Fail("Nickname", "must not be blank; leave it empty for %q", DefaultNickname)
+		v.Fail("Nickname", "must not be only white space; leave it empty for %q", DefaultNickname)
 	default:
 		v.Line("Nickname", in.Nickname, true, MaxNicknameLen)
 	}

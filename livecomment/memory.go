@@ -5,7 +5,7 @@ import (
 )
 
 // MemoryStore is an in-memory Store for tests. It runs DynamoStore's very
-// operations over a memory backend (package internal/backend), which keeps
+// operations over ddbkit's in-memory item backend, which keeps
 // each table's items as DynamoStore writes them (see Export and Import),
 // and each index under the same key values DynamoDB's index holds, and
 // pages with the same cursors, so it returns the same results, errors,

@@ -152,6 +152,9 @@ func modelActions(r *difftest.Run[livecomment.Store]) map[string]func(*rapid.T) 
 		"CloseRoom": func(t *rapid.T) {
 			difftest.Call[livecomment.Room](r, "CloseRoom", r.Ctx(t), room(t))
 		},
+		"CloseRoomAs": func(t *rapid.T) {
+			difftest.Call[livecomment.Room](r, "CloseRoomAs", keyed(t), room(t), host(t))
+		},
 		"PostComment": func(t *rapid.T) {
 			ctx, roomID := keyed(t), room(t)
 			in := livecomment.NewComment{Content: difftest.Text(livecomment.MaxContentLen).Draw(t, "content")}
@@ -162,6 +165,9 @@ func modelActions(r *difftest.Run[livecomment.Store]) map[string]func(*rapid.T) 
 		},
 		"ListComments": func(t *rapid.T) {
 			difftest.Call[ddbkit.Page[livecomment.Comment]](r, "ListComments", r.Ctx(t), room(t), r.PageOptions(t))
+		},
+		"ListCommentsNewest": func(t *rapid.T) {
+			difftest.Call[ddbkit.Page[livecomment.Comment]](r, "ListCommentsNewest", r.Ctx(t), room(t), r.PageOptions(t))
 		},
 		"JoinRoom": func(t *rapid.T) {
 			ctx, roomID, connID := keyed(t), room(t), conn(t)

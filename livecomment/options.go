@@ -49,7 +49,7 @@ type Options struct {
 	// bound to their listing and tamper-evident but, without a secret,
 	// forgeable within the caller's own partition and range. Set a secret
 	// shared by all instances to make them unforgeable: at least 16 bytes
-	// (ddb.MinCursorSecret; use 32 random bytes). A secret of 1 to 15
+	// (use 32 random bytes). A secret of 1 to 15
 	// bytes is refused, not used: every listing (and so Broadcast) of
 	// both stores then fails with ErrInvalidArgument naming CursorSecret,
 	// before any call. Writes and gets do not use it.
@@ -218,6 +218,10 @@ func errRoomNotFound(id string) error {
 
 func errRoomClosed(id string) error {
 	return fmt.Errorf("room %q: %w", id, ErrRoomClosed)
+}
+
+func errNotHost(roomID, actorID string) error {
+	return fmt.Errorf("room %q: %q is not its host: %w", roomID, actorID, ddbkit.ErrPermissionDenied)
 }
 
 func errRoomExists(id string) error {

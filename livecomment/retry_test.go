@@ -68,12 +68,17 @@ func TestRetryBound(t *testing.T) {
 			return err
 		}},
 		{"CloseRoom", map[string]int{"UpdateItem": 1}, func() error { _, err := s.CloseRoom(ctx, r.ID); return err }},
+		{"CloseRoomAs", map[string]int{"UpdateItem": 1}, func() error { _, err := s.CloseRoomAs(ctx, r.ID, r.HostID); return err }},
 		{"PostComment", map[string]int{"TransactWriteItems": 1}, func() error {
 			_, err := s.PostComment(ctx, r.ID, livecomment.NewComment{Content: "c"})
 			return err
 		}},
 		{"ListComments", map[string]int{"Query": 1}, func() error {
 			_, err := s.ListComments(ctx, r.ID, ddbkit.PageOptions{})
+			return err
+		}},
+		{"ListCommentsNewest", map[string]int{"Query": 1}, func() error {
+			_, err := s.ListCommentsNewest(ctx, r.ID, ddbkit.PageOptions{})
 			return err
 		}},
 		{"JoinRoom", map[string]int{"TransactWriteItems": 1}, func() error { _, err := s.JoinRoom(ctx, r.ID, "late"); return err }},

@@ -190,11 +190,15 @@ func TestShardedMergeMatchesUnsharded(t *testing.T) {
 		sizes   []int
 		cursors []string
 	}
-	list := func(t *testing.T, s livecomment.Store, room string, limit int) listing {
+	listDir := func(t *testing.T, s livecomment.Store, room string, limit int, newest bool) listing {
 		t.Helper()
+		read := s.ListComments
+		if newest {
+			read = s.ListCommentsNewest
+		}
 		var l listing
 		for c := ""; ; {
-			p, err := s.ListComments(t.Context(), room, ddbkit.PageOptions{Limit: limit, Cursor: c})
+			p, err := read(t.Context(), room, ddbkit.PageOptions{Limit: limit, Cursor: c})
 			if err != nil {
 				t.Fatalf("ListComments(%s, limit %d): %v", room, limit, err)
 			}
@@ -210,11 +214,17 @@ func TestShardedMergeMatchesUnsharded(t *testing.T) {
 			}
 		}
 	}
+	list := func(t *testing.T, s livecomment.Store, room string, limit int) listing {
+		t.Helper()
+		return listDir(t, s, room, limit, false)
+	}
 	byTarget := map[string]map[int]listing{}
+	newestByTarget := map[string]map[int]listing{}
 	for _, tg := range targets {
 		t.Run(tg.name, func(t *testing.T) {
 			seed, four := tg.store(t), tg.store(t, livecommenttest.Shards(4))
 			byTarget[tg.name] = map[int]listing{}
+			newestByTarget[tg.name] = map[int]listing{}
 			for _, limit := range []int{1, 2, 3, 5, 17, 18, 100} {
 				want, got := list(t, seed, plain, limit), list(t, four, sharded, limit)
 				if len(want.ids) != 18 || !slices.Equal(got.ids, want.ids) || !slices.Equal(got.sizes, want.sizes) {
@@ -222,6 +232,24 @@ func TestShardedMergeMatchesUnsharded(t *testing.T) {
 						limit, got.ids, got.sizes, want.ids, want.sizes)
 				}
 				byTarget[tg.name][limit] = got
+				// Newest first: the same comments reversed, ties and
+				// their partitions' order included, on the same pages.
+				rev := slices.Clone(want.ids)
+				slices.Reverse(rev)
+				for _, st := range []struct {
+					name string
+					s    livecomment.Store
+					room string
+				}{{"unsharded", seed, plain}, {"sharded", four, sharded}} {
+					newest := listDir(t, st.s, st.room, limit, true)
+					if !slices.Equal(newest.ids, rev) || !slices.Equal(newest.sizes, want.sizes) {
+						t.Fatalf("limit %d: %s listing newest first %v (pages %v)\nwant the oldest first one reversed %v (pages %v)",
+							limit, st.name, newest.ids, newest.sizes, rev, want.sizes)
+					}
+					if st.name == "sharded" {
+						newestByTarget[tg.name][limit] = newest
+					}
+				}
 			}
 			// What the seed's app reads once the room is sharded: the
 			// unsharded partition only.
@@ -256,6 +284,13 @@ func TestShardedMergeMatchesUnsharded(t *testing.T) {
 		for limit, l := range d {
 			if !slices.Equal(m[limit].cursors, l.cursors) {
 				t.Errorf("limit %d: memory store's cursors differ from DynamoDB Local's:\n%q\n%q", limit, m[limit].cursors, l.cursors)
+			}
+		}
+	}
+	if m, d := newestByTarget["memory"], newestByTarget["dynamodb"]; d != nil {
+		for limit, l := range d {
+			if !slices.Equal(m[limit].cursors, l.cursors) {
+				t.Errorf("limit %d, newest first: memory store's cursors differ from DynamoDB Local's:\n%q\n%q", limit, m[limit].cursors, l.cursors)
 			}
 		}
 	}

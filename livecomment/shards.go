@@ -3,6 +3,7 @@ package livecomment
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,27 +106,48 @@ func (o Options) commentShards() int {
 
 // shardQueries are the listings a sharded ListComments merges: the room's
 // unsharded partition first, then shards 0 to n-1, each a Query of
-// roomId-createdAt-index as the unsharded listing's.
-func (t tables) shardQueries(roomID string, n int) []ddb.KeyQuery {
+// roomId-createdAt-index as the unsharded listing's. Newest first, each
+// Query is descending and the partitions come in the reverse order (shard
+// n-1 first, the unsharded partition last): the merge breaks a tie the
+// index cannot (equal createdAt and tie-breaker in two partitions) by the
+// partitions' order, so reversing it makes the newest-first listing
+// exactly the oldest-first one reversed.
+func (t tables) shardQueries(roomID string, n int, newest bool) []ddb.KeyQuery {
 	var qs []ddb.KeyQuery
 	for _, p := range CommentPartitions(roomID, n) {
-		qs = append(qs, t.commentsQuery(p))
+		q := t.commentsQuery(p)
+		if newest {
+			q = t.commentsNewestQuery(p)
+		}
+		qs = append(qs, q)
+	}
+	if newest {
+		slices.Reverse(qs)
 	}
 	return qs
 }
 
-// listMerged is ListComments over the sharded layout: one Query of each
-// shard and of the unsharded partition, each from its own position and for
-// the page's limit, merged by backend.MergePage in the index's order,
-// createdAt then the tie order of roomId-createdAt-index, which is the
+// listMerged is ListComments (ListCommentsNewest, if newest) over the
+// sharded layout: one Query of each shard and of the unsharded partition,
+// each from its own position and for the page's limit, merged by
+// backend.MergePage in the index's order, createdAt then the tie order of
+// roomId-createdAt-index (both reversed, newest first), which is the
 // unsharded listing's order over the same comments. Next is "" exactly
 // when no shard has an item past its position, as each Query reads one
 // item past the limit: a page has the unsharded listing's size guarantee.
-// The cursor is bound to the room's partitions and to N through the
-// listing's name, so no unsharded cursor, nor another N's, is accepted.
-func (c *core) listMerged(ctx context.Context, op, roomID string, limit int, cursor string) (ddbkit.Page[Comment], error) {
+// The cursor is bound to the room's partitions, to N and to the direction
+// through the listing's name, so no unsharded cursor, nor another N's or
+// the other direction's, is accepted.
+func (c *core) listMerged(ctx context.Context, op, roomID string, limit int, cursor string, newest bool) (ddbkit.Page[Comment], error) {
 	n := c.o.commentShards()
-	m := backend.Merged{Queries: c.t.shardQueries(roomID, n), Listing: fmt.Sprintf("livecomment comments, unsharded and %d shards", n)}
+	// The oldest-first name is the one cursors issued before the newest
+	// listing existed carry, so they stay valid. The queries' direction is
+	// bound too; the name says it again.
+	listing := fmt.Sprintf("livecomment comments, unsharded and %d shards", n)
+	if newest {
+		listing += ", newest first"
+	}
+	m := backend.Merged{Queries: c.t.shardQueries(roomID, n, newest), Listing: listing}
 	items, next, err := backend.MergePage(ctx, c.b, m, limit, cursor, backend.Filter{})
 	if err != nil {
 		return ddbkit.Page[Comment]{}, wrap(op, err)

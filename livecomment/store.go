@@ -116,16 +116,42 @@ func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.Pag
 // this stamp) is taken as the write of the lost attempt, and that room
 // returned.
 func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
-	const op = "close room"
-	if err := checkID(op, "RoomID", roomID); err != nil {
+	return c.closeRoom(ctx, "close room", roomID, "", false)
+}
+
+// CloseRoomAs implements RoomStore.CloseRoomAs, which documents its errors.
+//
+// It is CloseRoom's one conditional update with hostId = actorID added to
+// its condition, so that the check costs no read: a room that fails it is
+// returned by the backend as it was, which tells a missing room, another
+// host's and a closed one apart. Another host's room is ErrPermissionDenied
+// whether it is open or closed.
+func (c *core) CloseRoomAs(ctx context.Context, roomID, actorID string) (Room, error) {
+	return c.closeRoom(ctx, "close room as", roomID, actorID, true)
+}
+
+// closeRoom is CloseRoom, and CloseRoomAs (actorID's close) if as.
+func (c *core) closeRoom(ctx context.Context, op, roomID, actorID string, as bool) (Room, error) {
+	var v validator
+	v.ID("RoomID", roomID, MaxIDLen)
+	var input []any
+	cond := roomIsOpen
+	if as {
+		v.ID("ActorID", actorID, MaxIDLen)
+		input = []any{actorID}
+		cond = backend.When(backend.And(backend.Equal(attrStatus, ddb.S(string(RoomOpen))), backend.Equal(attrHostID, ddb.S(actorID))))
+	}
+	if err := wrap(op, v.Err); err != nil {
 		return Room{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Room{}, wrap(op, err)
 	}
 	// Repeat-safe: a repeat returns the room as it is (no Replay). The
-	// update is no transaction, so the record is written after it.
-	k := keying[Room](c, c.t.rooms, c.t.roomScope(op, roomID), nil)
+	// update is no transaction, so the record is written after it. A key
+	// of CloseRoomAs is scoped to its operation, and the actor is its
+	// input: another actor under the same key is another request.
+	k := keying[Room](c, c.t.rooms, c.t.roomScope(op, roomID), nil, input...)
 	return keyed(ctx, op, k, func(ctx context.Context) (Room, error) {
 		release, err := c.gate.close(ctx, roomID)
 		if err != nil {
@@ -139,9 +165,11 @@ func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 		var u backend.Change
 		u.Set(attrStatus, ddb.S(string(RoomClosed)))
 		u.Set(attrUpdatedAt, ddb.S(keys.Timestamp(now)))
-		item, err := c.b.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, roomIsOpen)
-		if old, failed := backend.Failed(err, ""); failed {
-			// The answer, not an error: the room as it is.
+		item, err := c.b.Update(ctx, c.t.rooms, backend.Key{PK: roomID}, u, cond)
+		old, failed := backend.Failed(err, "")
+		if failed {
+			// The answer, not an error: the room as it is, if it is the
+			// actor's.
 			if old == nil {
 				return Room{}, wrap(op, errRoomNotFound(roomID))
 			}
@@ -151,10 +179,16 @@ func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 			return Room{}, wrap(op, err)
 		}
 		r, err := decodeRoom(c.t.rooms, item)
-		if err == nil && r.Status != RoomOpen {
+		if err != nil {
+			return Room{}, wrap(op, err)
+		}
+		if failed && as && r.HostID != actorID {
+			return Room{}, wrap(op, errNotHost(roomID, actorID))
+		}
+		if r.Status != RoomOpen {
 			c.rooms.closed(roomID)
 		}
-		return r, wrap(op, err)
+		return r, nil
 	})
 }
 
@@ -224,7 +258,22 @@ func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.Page
 	if err != nil {
 		return ddbkit.Page[Comment]{}, err
 	}
-	return c.listMerged(ctx, op, roomID, limit, opts.Cursor)
+	return c.listMerged(ctx, op, roomID, limit, opts.Cursor, false)
+}
+
+// ListCommentsNewest implements CommentReader.ListCommentsNewest, which
+// documents its errors: ListComments' listing read backwards, the same
+// index descending, sharded or not.
+func (c *core) ListCommentsNewest(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
+	const op = "list comments newest"
+	if c.o.commentShards() == 0 {
+		return list(ctx, c, op, "RoomID", roomID, opts, c.t.commentsNewestQuery, commentDecoder)
+	}
+	limit, err := c.listPrologue(ctx, op, "RoomID", roomID, opts, c.o.checkShards)
+	if err != nil {
+		return ddbkit.Page[Comment]{}, err
+	}
+	return c.listMerged(ctx, op, roomID, limit, opts.Cursor, true)
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.

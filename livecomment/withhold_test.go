@@ -66,6 +66,10 @@ func TestWithholdOldItems(t *testing.T) {
 				}
 				_, err = s.CloseRoom(ctx, "room-1")
 				wantWithheld("CloseRoom of a closed room", err)
+				_, err = s.CloseRoomAs(ctx, "room-1", "h")
+				wantWithheld("CloseRoomAs of a closed room by its host", err)
+				_, err = s.CloseRoomAs(ctx, "room-1", "not-h")
+				wantWithheld("CloseRoomAs by another than the host", err)
 				_, err = s.PostComment(ctx, "room-1", livecomment.NewComment{Content: "hi"})
 				wantWithheld("PostComment to a closed room", err)
 				if _, err := s.CloseRoom(ctx, "no-such-room"); !errors.Is(err, ddbkit.ErrConflict) {

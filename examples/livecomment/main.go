@@ -116,6 +116,9 @@ func run(ctx context.Context, endpoint, env, region string) error {
 	fmt.Println("joined:", len(viewers), "connections")
 
 	// PostCommentFunction: post, then deliver to every connection.
+	// Broadcast takes a ConnectionPruner: delivering deletes the gone
+	// connections, which needs DeleteItem on Connections, a grant the
+	// seed's PostCommentFunction lacks (see "Roles" in the package doc).
 	ws := &sockets{gone: map[string]bool{}}
 	post := func(nickname, content string) error {
 		c, err := s.PostComment(ctx, room.ID, livecomment.NewComment{Content: content, Nickname: nickname})
@@ -159,6 +162,15 @@ func run(ctx context.Context, endpoint, env, region string) error {
 		}
 	}
 
+	// A viewer who joins late reads the last comments first.
+	last, err := s.ListCommentsNewest(ctx, room.ID, ddbkit.PageOptions{Limit: 2})
+	if err != nil {
+		return err
+	}
+	for _, c := range last.Items {
+		fmt.Printf("  latest: %s: %s\n", c.Nickname, c.Content)
+	}
+
 	// GetUserRoomsFunction: the host's rooms, newest first.
 	for r, err := range ddbkit.All(func(cursor string) (ddbkit.Page[livecomment.Room], error) {
 		return s.ListHostRooms(ctx, host, ddbkit.PageOptions{Cursor: cursor})
@@ -171,9 +183,12 @@ func run(ctx context.Context, endpoint, env, region string) error {
 		}
 	}
 
-	// CloseRoomFunction: the room closes; a notice goes out, and the
+	// CloseRoomFunction: only the host may close the room (CloseRoomAs
+	// checks it in the close's own write); a notice goes out, and the
 	// viewers disconnect (DisconnectFunction).
-	room, err = s.CloseRoom(ctx, room.ID)
+	_, err = s.CloseRoomAs(ctx, room.ID, "viewer-bob")
+	fmt.Println("close by a viewer refused:", errors.Is(err, ddbkit.ErrPermissionDenied))
+	room, err = s.CloseRoomAs(ctx, room.ID, host)
 	if err != nil {
 		return err
 	}

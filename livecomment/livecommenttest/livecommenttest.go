@@ -37,10 +37,14 @@ func Run(t *testing.T, newStore NewStore) {
 		{"RepeatedIDsAreAlreadyExists", testRepeatedIDs},
 		{"ListHostRoomsNewestFirst", testListHostRooms},
 		{"CloseRoom", testCloseRoom},
+		{"CloseRoomAsHostOnly", testCloseRoomAs},
+		{"CloseRoomAsIdempotencyKey", testCloseRoomAsKeyed},
 		{"PostComment", testPostComment},
 		{"PostToMissingOrClosedRoom", testPostRefused},
 		{"ListCommentsInOrder", testListComments},
 		{"CommentsOfOneInstantKeepTheirOrder", testTiedComments},
+		{"ListCommentsNewestFirst", testListCommentsNewest},
+		{"CommentCursorsBoundToDirection", testCommentCursorDirection},
 		{"CancelledContextWritesNothing", testCancelledContext},
 		{"IdempotencyKey", testIdempotencyKey},
 		{"IdempotencyKeyNoOps", testIdempotencyKeyNoOps},
@@ -156,6 +160,13 @@ func comments(t *testing.T, s livecomment.Store, roomID string, limit int) ([]li
 	t.Helper()
 	return pages(t, limit, func(o ddbkit.PageOptions) (ddbkit.Page[livecomment.Comment], error) {
 		return s.ListComments(ctx(t), roomID, o)
+	})
+}
+
+func commentsNewest(t *testing.T, s livecomment.Store, roomID string, limit int) ([]livecomment.Comment, []int) {
+	t.Helper()
+	return pages(t, limit, func(o ddbkit.PageOptions) (ddbkit.Page[livecomment.Comment], error) {
+		return s.ListCommentsNewest(ctx(t), roomID, o)
 	})
 }
 
@@ -302,6 +313,101 @@ func testCloseRoom(t *testing.T, newStore NewStore) {
 	}
 }
 
+// testCloseRoomAs: only the room's host closes it through CloseRoomAs;
+// anyone else is ErrPermissionDenied, open room or closed, and nothing is
+// written; the host's repeat returns the closed room unchanged, as
+// CloseRoom's does; a missing room is ErrNotFound and stays missing.
+func testCloseRoomAs(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	_, err := s.CloseRoomAs(ctx(t), r.ID, "intruder")
+	wantOnly(t, "CloseRoomAs by another user", err, ddbkit.ErrPermissionDenied)
+	if !strings.HasPrefix(err.Error(), "livecomment: ") {
+		t.Fatalf("error %q does not start with the package name", err)
+	}
+	if got, err := s.GetRoom(ctx(t), r.ID); err != nil || got != r {
+		t.Fatalf("GetRoom after a refused close = %+v, %v; want %+v unchanged", got, err, r)
+	}
+	mustPost(t, s, r.ID, "still open")
+
+	closed, err := s.CloseRoomAs(ctx(t), r.ID, "host")
+	want := r
+	want.Status, want.UpdatedAt = livecomment.RoomClosed, closed.UpdatedAt
+	if err != nil || closed != want || !closed.UpdatedAt.After(r.UpdatedAt) {
+		t.Fatalf("CloseRoomAs by the host = %+v, %v; want %+v with a later UpdatedAt", closed, err, want)
+	}
+	if got, _ := s.GetRoom(ctx(t), r.ID); got != closed {
+		t.Fatalf("GetRoom after the host's close = %+v, want %+v", got, closed)
+	}
+	_, err = s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "too late"})
+	wantErr(t, "PostComment after CloseRoomAs", err, livecomment.ErrRoomClosed)
+	again, err := s.CloseRoomAs(ctx(t), r.ID, "host")
+	if err != nil || again != closed {
+		t.Fatalf("CloseRoomAs again = %+v, %v; want %+v unchanged", again, err, closed)
+	}
+	_, err = s.CloseRoomAs(ctx(t), r.ID, "intruder")
+	wantOnly(t, "CloseRoomAs of a closed room by another user", err, ddbkit.ErrPermissionDenied)
+
+	// CloseRoom, the trusted close, checks no one.
+	other := mustRoom(t, s, "host-2", "other")
+	if got := mustClose(t, s, other.ID); got.Status != livecomment.RoomClosed {
+		t.Fatalf("CloseRoom = %+v", got)
+	}
+
+	_, err = s.CloseRoomAs(ctx(t), "no-such-room", "host")
+	wantOnly(t, "CloseRoomAs(missing)", err, ddbkit.ErrNotFound)
+	if _, err := s.GetRoom(ctx(t), "no-such-room"); !errors.Is(err, ddbkit.ErrNotFound) {
+		t.Fatalf("CloseRoomAs of a missing room created it: %v", err)
+	}
+	for _, tc := range []struct{ room, actor, field string }{
+		{r.ID, "", "ActorID"}, {r.ID, "bad#id", "ActorID"}, {"", "host", "RoomID"},
+	} {
+		_, err := s.CloseRoomAs(ctx(t), tc.room, tc.actor)
+		wantOnly(t, fmt.Sprintf("CloseRoomAs(%q, %q)", tc.room, tc.actor), err, ddbkit.ErrInvalidArgument)
+		var ve *ddbkit.ValidationError
+		if !errors.As(err, &ve) || ve.Field != tc.field {
+			t.Fatalf("CloseRoomAs(%q, %q): error %v; want a *ddbkit.ValidationError for %s", tc.room, tc.actor, err, tc.field)
+		}
+	}
+}
+
+// testCloseRoomAsKeyed: under an idempotency key, CloseRoomAs behaves as
+// CloseRoom does (a repeat returns the room as it is, and writes nothing
+// more), and the actor is its input: another actor under the same key is
+// ErrIdempotencyKeyReused, and a refused close records nothing, so the
+// host may then use the key.
+func testCloseRoomAsKeyed(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	refusedKey := ddbkit.WithIdempotencyKey(ctx(t), "close-0")
+	_, err := s.CloseRoomAs(refusedKey, r.ID, "intruder")
+	wantOnly(t, "keyed CloseRoomAs by another user", err, ddbkit.ErrPermissionDenied)
+	if got, _ := s.GetRoom(ctx(t), r.ID); got.Status != livecomment.RoomOpen {
+		t.Fatalf("the refused keyed close closed the room: %+v", got)
+	}
+
+	keyed := ddbkit.WithIdempotencyKey(ctx(t), "close-1")
+	closed, err := s.CloseRoomAs(keyed, r.ID, "host")
+	if err != nil || closed.Status != livecomment.RoomClosed {
+		t.Fatalf("keyed CloseRoomAs = %+v, %v; want the closed room", closed, err)
+	}
+	for _, cx := range []context.Context{keyed, ctx(t)} {
+		if again, err := s.CloseRoomAs(cx, r.ID, "host"); err != nil || again != closed {
+			t.Fatalf("CloseRoomAs repeated = %+v, %v; want %+v, unchanged", again, err, closed)
+		}
+	}
+	_, err = s.CloseRoomAs(keyed, r.ID, "intruder")
+	wantKeyReused(t, "CloseRoomAs by another user under the host's key", err)
+
+	// The key of a refused close was not recorded: the host may use it.
+	r2 := mustRoom(t, s, "host", "room 2")
+	_, err = s.CloseRoomAs(ddbkit.WithIdempotencyKey(ctx(t), "close-2"), r2.ID, "intruder")
+	wantOnly(t, "keyed CloseRoomAs of room 2 by another user", err, ddbkit.ErrPermissionDenied)
+	if got, err := s.CloseRoomAs(ddbkit.WithIdempotencyKey(ctx(t), "close-2"), r2.ID, "host"); err != nil || got.Status != livecomment.RoomClosed {
+		t.Fatalf("the host's close under the key a refused close used = %+v, %v; want the closed room", got, err)
+	}
+}
+
 func testPostComment(t *testing.T, newStore NewStore) {
 	s := fixed(t, newStore)
 	r := mustRoom(t, s, "host", "room")
@@ -389,6 +495,107 @@ func testListComments(t *testing.T, newStore NewStore) {
 	}
 }
 
+// testListCommentsNewest: newest first is oldest first reversed, at every
+// page size, with every page full but the last; AllCommentsNewest walks
+// the same, and an early stop reads the last comments only.
+func testListCommentsNewest(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	other := mustRoom(t, s, "host", "other")
+	const total = 23
+	for i := range total {
+		mustPost(t, s, r.ID, fmt.Sprint("comment ", i))
+		if i%3 == 0 {
+			mustPost(t, s, other.ID, "elsewhere")
+		}
+	}
+	oldest, _ := comments(t, s, r.ID, 0)
+	if len(oldest) != total {
+		t.Fatalf("ListComments listed %d comments, want %d", len(oldest), total)
+	}
+	want := slices.Clone(oldest)
+	slices.Reverse(want)
+	for _, limit := range []int{1, 2, 7, 0} {
+		got, sizes := commentsNewest(t, s, r.ID, limit)
+		if !slices.Equal(got, want) {
+			t.Fatalf("limit %d: ListCommentsNewest = %+v\nwant ListComments reversed %+v", limit, got, want)
+		}
+		asc, _ := comments(t, s, r.ID, limit)
+		if !slices.Equal(asc, oldest) {
+			t.Fatalf("limit %d: ListComments = %+v\nwant %+v", limit, asc, oldest)
+		}
+		l := limit
+		if l == 0 {
+			l = ddbkit.DefaultPageLimit
+		}
+		var wantSizes []int
+		for left := total; left > 0; left -= l {
+			wantSizes = append(wantSizes, min(l, left))
+		}
+		if !slices.Equal(sizes, wantSizes) {
+			t.Fatalf("limit %d: page sizes = %v, want %v", limit, sizes, wantSizes)
+		}
+	}
+	var walked []livecomment.Comment
+	for c, err := range livecomment.AllCommentsNewest(ctx(t), s, r.ID) {
+		if err != nil {
+			t.Fatalf("AllCommentsNewest: %v", err)
+		}
+		if walked = append(walked, c); len(walked) == 3 {
+			break
+		}
+	}
+	if !slices.Equal(walked, want[:3]) {
+		t.Fatalf("AllCommentsNewest, first 3 = %+v\nwant the last 3 posted, newest first %+v", walked, want[:3])
+	}
+	p, err := s.ListCommentsNewest(ctx(t), "no-such-room", ddbkit.PageOptions{})
+	if err != nil || len(p.Items) != 0 || p.Next != "" {
+		t.Fatalf("ListCommentsNewest(unknown room) = %+v, %v; want an empty last page", p, err)
+	}
+}
+
+// testCommentCursorDirection: a cursor of ListComments is refused by
+// ListCommentsNewest and the other way round (ErrInvalidCursor), and each
+// listing goes on with its own.
+func testCommentCursorDirection(t *testing.T, newStore NewStore) {
+	s := fixed(t, newStore)
+	r := mustRoom(t, s, "host", "room")
+	for i := range 5 {
+		mustPost(t, s, r.ID, fmt.Sprint("c", i))
+	}
+	type list func(context.Context, string, ddbkit.PageOptions) (ddbkit.Page[livecomment.Comment], error)
+	firstNext := func(name string, l list) string {
+		t.Helper()
+		p, err := l(ctx(t), r.ID, ddbkit.PageOptions{Limit: 2})
+		if err != nil || p.Next == "" {
+			t.Fatalf("%s first page: next %q, %v", name, p.Next, err)
+		}
+		return p.Next
+	}
+	asc := firstNext("ListComments", s.ListComments)
+	desc := firstNext("ListCommentsNewest", s.ListCommentsNewest)
+	for _, tt := range []struct {
+		name   string
+		l      list
+		cursor string
+		want   error
+	}{
+		{"ListComments with a ListCommentsNewest cursor", s.ListComments, desc, ddbkit.ErrInvalidCursor},
+		{"ListCommentsNewest with a ListComments cursor", s.ListCommentsNewest, asc, ddbkit.ErrInvalidCursor},
+		{"ListCommentsNewest with its own cursor", s.ListCommentsNewest, desc, nil},
+		{"ListComments with its own cursor", s.ListComments, asc, nil},
+	} {
+		_, err := tt.l(ctx(t), r.ID, ddbkit.PageOptions{Limit: 2, Cursor: tt.cursor})
+		if tt.want == nil {
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		wantOnly(t, tt.name, err, tt.want)
+	}
+}
+
 // testTiedComments posts more comments than a UUIDv7 counter holds in one
 // millisecond, all under a frozen clock: they still list in the order they
 // were posted, each once, whatever the page size, and neither their
@@ -405,6 +612,15 @@ func testTiedComments(t *testing.T, newStore NewStore) {
 		if !want[i].CreatedAt.After(want[i-1].CreatedAt) || want[i].ID <= want[i-1].ID {
 			t.Fatalf("post %d: createdAt %v, ID %s after createdAt %v, ID %s: want both strictly increasing",
 				i, want[i].CreatedAt, want[i].ID, want[i-1].CreatedAt, want[i-1].ID)
+		}
+	}
+	newest, _ := commentsNewest(t, s, r.ID, 1000)
+	if len(newest) != n {
+		t.Fatalf("ListCommentsNewest returned %d comments, want %d", len(newest), n)
+	}
+	for i := range newest {
+		if newest[i] != want[n-1-i] {
+			t.Fatalf("ListCommentsNewest: comment %d = %+v, want (posting order reversed) %+v", i, newest[i], want[n-1-i])
 		}
 	}
 	for _, limit := range []int{1000, 7} {
@@ -449,11 +665,16 @@ func testCancelledContext(t *testing.T, newStore NewStore) {
 			{"GetRoom", func() error { _, err := s.GetRoom(c.ctx, r.ID); return err }},
 			{"ListHostRooms", func() error { _, err := s.ListHostRooms(c.ctx, "host", ddbkit.PageOptions{}); return err }},
 			{"CloseRoom", func() error { _, err := s.CloseRoom(c.ctx, r.ID); return err }},
+			{"CloseRoomAs", func() error { _, err := s.CloseRoomAs(c.ctx, r.ID, "host"); return err }},
 			{"PostComment", func() error {
 				_, err := s.PostComment(c.ctx, r.ID, livecomment.NewComment{Content: "lost"})
 				return err
 			}},
 			{"ListComments", func() error { _, err := s.ListComments(c.ctx, r.ID, ddbkit.PageOptions{}); return err }},
+			{"ListCommentsNewest", func() error {
+				_, err := s.ListCommentsNewest(c.ctx, r.ID, ddbkit.PageOptions{})
+				return err
+			}},
 			{"JoinRoom", func() error { _, err := s.JoinRoom(c.ctx, r.ID, "late"); return err }},
 			{"GetConnection", func() error { _, err := s.GetConnection(c.ctx, conn.ID); return err }},
 			{"Disconnect", func() error { return s.Disconnect(c.ctx, conn.ID) }},
@@ -780,6 +1001,7 @@ func testShortCursorSecret(t *testing.T, newStore NewStore) {
 			}{
 				{"ListHostRooms", second(s.ListHostRooms(ctx(t), "host", ddbkit.PageOptions{}))},
 				{"ListComments", second(s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{}))},
+				{"ListCommentsNewest", second(s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{}))},
 				{"ListConnections", second(s.ListConnections(ctx(t), r.ID, ddbkit.PageOptions{}))},
 				{"Broadcast", second(livecomment.Broadcast(ctx(t), s, r.ID, func(context.Context, livecomment.Connection) error { return nil }))},
 			} {
@@ -1159,6 +1381,14 @@ func testBadInput(t *testing.T, newStore NewStore) {
 			_, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Limit: -1})
 			return err
 		}, "Limit"},
+		{"newest first, limit too large", func() error {
+			_, err := s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1})
+			return err
+		}, "Limit"},
+		{"newest comments of an empty room id", func() error {
+			_, err := s.ListCommentsNewest(ctx(t), "", ddbkit.PageOptions{})
+			return err
+		}, "RoomID"},
 		{"limit too large", func() error {
 			_, err := s.ListHostRooms(ctx(t), "host", ddbkit.PageOptions{Limit: ddbkit.MaxPageLimit + 1})
 			return err
@@ -1197,6 +1427,10 @@ func testBadInput(t *testing.T, newStore NewStore) {
 		{"join a closed room", join(closed.ID, "c2")(), livecomment.ErrRoomClosed},
 		{"tampered cursor", func() error {
 			_, err := s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{Cursor: "tampered"})
+			return err
+		}(), ddbkit.ErrInvalidCursor},
+		{"tampered cursor, newest first", func() error {
+			_, err := s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{Cursor: "tampered"})
 			return err
 		}(), ddbkit.ErrInvalidCursor},
 	}

@@ -100,6 +100,15 @@ func testShardedPages(t *testing.T, newStore NewStore) {
 				if !slices.Equal(sizes, wantSizes) {
 					t.Fatalf("limit %d: page sizes = %v, want %v", limit, sizes, wantSizes)
 				}
+				newest, sizes := commentsNewest(t, s, r.ID, limit)
+				rev := slices.Clone(want)
+				slices.Reverse(rev)
+				if !slices.Equal(newest, rev) {
+					t.Fatalf("limit %d: ListCommentsNewest = %+v\nwant posting order reversed", limit, newest)
+				}
+				if !slices.Equal(sizes, wantSizes) {
+					t.Fatalf("limit %d: newest first, page sizes = %v, want %v", limit, sizes, wantSizes)
+				}
 			}
 			p, err := s.ListComments(ctx(t), "no-such-room", ddbkit.PageOptions{})
 			if err != nil || len(p.Items) != 0 || p.Next != "" {
@@ -190,6 +199,7 @@ func testShardCount(t *testing.T, newStore NewStore) {
 			}{
 				{"PostComment", second(s.PostComment(ctx(t), r.ID, livecomment.NewComment{Content: "c"}))},
 				{"ListComments", second(s.ListComments(ctx(t), r.ID, ddbkit.PageOptions{}))},
+				{"ListCommentsNewest", second(s.ListCommentsNewest(ctx(t), r.ID, ddbkit.PageOptions{}))},
 			} {
 				wantOnly(t, call.name, call.err, ddbkit.ErrInvalidArgument)
 				var ve *ddbkit.ValidationError
