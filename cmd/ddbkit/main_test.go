@@ -647,7 +647,7 @@ func TestIAM(t *testing.T) {
 	if !slices.Contains(got, "Allow dynamodb:PutItem arn:aws:dynamodb:us-east-1:1:table/C") {
 		t.Errorf("iam -interface CommentPoster with -table-arn = %q, want PutItem on the given ARN", got)
 	}
-	if _, _, errOut := ddbkit(t, "iam", "-interface", "RoomStore", "livecomment"); !strings.Contains(errOut, "note: a failed condition of CloseRoom, CreateRoom returns") {
+	if _, _, errOut := ddbkit(t, "iam", "-interface", "RoomStore", "livecomment"); !strings.Contains(errOut, "note: a failed condition of CloseRoom, CloseRoomAs, CreateRoom returns") {
 		t.Errorf("iam -interface RoomStore livecomment: stderr %q, want the note on CloseRoom and CreateRoom reading through failed conditions", errOut)
 	}
 	if _, _, errOut := ddbkit(t, "iam", "-interface", "RoomReader", "livecomment"); errOut != "" {
