@@ -1042,10 +1042,9 @@ func wantReused(t *testing.T, what string, err error) {
 // keyedFixture is what testKeyedRepeats's calls work on: alice with a
 // category, two todos (one in the category) and a second category.
 type keyedFixture struct {
-	s          todo.Store
-	t1, t2     todo.Todo
-	cat, cat2  todo.Category
-	categories int
+	s         todo.Store
+	t1, t2    todo.Todo
+	cat, cat2 todo.Category
 }
 
 // testKeyedRepeats: every write method, repeated under its idempotency
