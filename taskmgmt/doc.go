@@ -464,8 +464,7 @@
 //     expiresAt are whole seconds, and an invitation has expired from the
 //     second expiresAt names (TTL deletes items whose expiresAt is past).
 //     Reads leave expired invitations out, as TTL deletes late.
-//   - Email addresses are plain addresses (net/mail, no display name, at
-//     most 254 bytes), compared exactly as written. Inviting an address
+//   - Email addresses: see "Email addresses" below. Inviting an address
 //     that has a live invitation to the team replaces it: the earlier ones
 //     are deleted in the new one's transaction (expired ones are left to
 //     TTL, as reads leave them out), and their links stop working
@@ -507,6 +506,20 @@
 //     secret the handler lacks is a failure (redeploy with
 //     StreamHandler.TokenSecret, and Lambda retries); one that does not
 //     derive from its secret is skipped.
+//
+// # Email addresses
+//
+// This is the one statement of the package's rule for email addresses. An
+// address is a plain address as net/mail parses it (no display name, no
+// angle brackets), at most 254 bytes, and it is stored exactly as given.
+// Two addresses are the same address when they are equal ignoring the
+// case of the ASCII letters A to Z only: Bob@Example.com is
+// bob@example.com. Nothing else is folded: not Unicode case (the Kelvin
+// sign K would fold to k, making "\u212Aim@example.com" someone else's
+// kim@example.com), not dots, not +tags. The comparison decides which
+// earlier invitations an Invite replaces and, under
+// Options.AcceptOnlyAddressee, whether the user accepting is the
+// invitation's addressee.
 //
 // # Idempotency keys
 //

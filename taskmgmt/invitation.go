@@ -69,9 +69,9 @@ type InvitationStore interface {
 	// Invite has an admin of the team invite an email address with a role.
 	// The admin check and the put are one transaction, so a demoted or
 	// removed admin cannot invite; an earlier live invitation of the same
-	// address to the team (compared case-insensitively: re-inviting
-	// Bob@example.com replaces bob@example.com's; the address is stored
-	// as given) is replaced (deleted in the same transaction):
+	// address to the team (the same as "Email addresses" in the package
+	// doc says: Bob@example.com replaces bob@example.com's) is replaced
+	// (deleted in the same transaction):
 	// its link stops working (expired ones, which reads leave out, are left
 	// to TTL). The returned Invitation carries its Token.
 	// It returns ErrInvalidArgument (a bad email or role, a TokenSecret
