@@ -521,6 +521,14 @@
 // Options.AcceptOnlyAddressee, whether the user accepting is the
 // invitation's addressee.
 //
+// Every write of an address checks it by this one rule: CreateUser
+// (user_email) and Invite (email) refuse any other with ErrInvalidArgument
+// naming Email, so that no user is stored whom AcceptOnlyAddressee could
+// never match, and the stream handler skips an invitation another writer
+// stored with one. Reads stay lenient: a user or invitation item whose
+// address breaks the rule (the seed's own example, alice-at-example.com,
+// does) decodes as stored.
+//
 // # Idempotency keys
 //
 // Every write method takes the caller's idempotency key

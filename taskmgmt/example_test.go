@@ -19,7 +19,7 @@ func Example() {
 		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
 		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
 	})
-	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji"})
 	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
 	backend, _ := s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "backend", Color: taskmgmt.Color{Color: "#fff", BackgroundColor: "#00f"}})
 	_, _ = s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "デプロイ 1", Start: "2025-11-05", End: "2025-12-05", TagIDs: []string{backend.ID}})
@@ -62,7 +62,7 @@ func ExampleBoardQuery() {
 		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
 		o.NewID = ddbkit.SeededUUIDv7(1, o.Clock)
 	})
-	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji"})
 	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
 	for _, in := range []taskmgmt.NewTask{
 		{Title: "設計", Status: taskmgmt.StatusDone, Start: "2025-11-01", End: "2025-11-04"},

@@ -213,6 +213,11 @@ func mailToken(secret []byte, inv Invitation) (string, error) {
 
 var errNoTokenSecret = fmt.Errorf("taskmgmt: the invitation holds a hashed token: StreamHandler.TokenSecret must be the store's Options.TokenSecret: %w", ddbkit.ErrInvalidArgument)
 
+// email checks an address every write stores (CreateUser's user_email,
+// Invite's email) and the stream handler mails, by the package doc's
+// "Email addresses": one rule, so that an address one call takes another
+// never refuses. Reads do not check it: another writer's items decode as
+// stored.
 func (v *validator) email(field, e string) {
 	v.Line(field, e, true, MaxEmailLen)
 	if v.Err != nil {

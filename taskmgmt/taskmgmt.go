@@ -242,7 +242,7 @@ type CounterReport struct {
 // NewUser is the input of CreateUser.
 type NewUser struct {
 	ID    string // the caller's ID for the user, such as the auth subject
-	Email string
+	Email string // a plain address, as Invite takes (see "Email addresses" in the package doc)
 	Name  string
 	Image string // optional
 }
@@ -365,7 +365,9 @@ type UserStore interface {
 	// same idempotency key, which returns the first call's user, see the
 	// package doc) counts as success on an existing user; a user already
 	// there, even identical, is ErrAlreadyExists. It returns
-	// ErrInvalidArgument, ErrAlreadyExists if the ID is taken, ErrConflict
+	// ErrInvalidArgument (naming the field; Email when it is not an
+	// address Invite takes, see "Email addresses" in the package doc),
+	// ErrAlreadyExists if the ID is taken, ErrConflict
 	// (ErrIdempotencyKeyReused: an idempotency key reused for other
 	// input) or ErrUnavailable.
 	CreateUser(ctx context.Context, in NewUser) (User, error)
@@ -653,7 +655,7 @@ func validateIDs(op string, fields ...string) error {
 func validateNewUser(op string, in NewUser) error {
 	var v validator
 	v.ID("ID", in.ID, MaxIDLen)
-	v.Line("Email", in.Email, true, MaxEmailLen)
+	v.email("Email", in.Email)
 	v.Line("Name", in.Name, true, MaxNameLen)
 	v.URL("Image", in.Image, false, MaxImageLen)
 	return wrap(op, v.Err)

@@ -165,7 +165,7 @@ func equal(t *testing.T, what string, got, want any) {
 func team(t *testing.T, s taskmgmt.Store) taskmgmt.Team {
 	t.Helper()
 	ctx := t.Context()
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji"}))
 	return must[taskmgmt.Team](t, "CreateTeam")(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム", Description: "タスク管理 APP 開発チーム用のタスク管理"}))
 }
 
@@ -242,7 +242,7 @@ func testUsers(t *testing.T, newStore NewStore) {
 func testDefaultIDs(t *testing.T, newStore NewStore) {
 	s := newStore(t)
 	ctx := t.Context()
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "n"}))
 	tm := must[taskmgmt.Team](t, "CreateTeam")(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "t"}))
 	if len(tm.ID) != 36 || tm.ID[14] != '7' {
 		t.Fatalf("team ID %q is not a UUIDv7", tm.ID)
@@ -318,7 +318,7 @@ func testNeverWithoutAdmin(t *testing.T, newStore NewStore) {
 	_, err := s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember)
 	wantErr(t, "demote the only admin", err, ddbkit.ErrConflict)
 	wantErr(t, "remove the only admin", s.RemoveMember(ctx, tm.ID, "u1", "u1"), ddbkit.ErrConflict)
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "n"}))
 	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin))
 	must[taskmgmt.Member](t, "demote u1")(s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember))
 	wantErr(t, "remove the last admin u2", s.RemoveMember(ctx, tm.ID, "u2", "u2"), ddbkit.ErrConflict)
