@@ -80,6 +80,7 @@
 //	seed  method                                 DynamoDB calls
 //	1     GetUser                                1 GetItem
 //	2     ListMembers                            1 Query per page (TEAM#t, SK begins_with USER#)
+//	      GetMember                              1 GetItem (TEAM#t, USER#u: one member of pattern 2)
 //	3     GetTeam                                1 GetItem
 //	4     ListUserTeams                          1 Query per page (USER#u, SK begins_with TEAM#)
 //	5     ListTags                               1 Query per page (TEAM#t, SK begins_with TAG#)

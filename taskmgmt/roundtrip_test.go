@@ -51,6 +51,13 @@ func TestRoundTrips(t *testing.T) {
 		p, err := s.ListMembers(ctx, "id01", ddbkit.PageOptions{})
 		return page(2, err, len(p.Items))
 	})
+	step("GetMember: one GetItem of the team_user item", map[string]int{"GetItem": 1}, func() error {
+		m, err := s.GetMember(ctx, "id01", "u2")
+		if err == nil && m.Role != taskmgmt.RoleMember {
+			t.Fatalf("GetMember = %+v, want u2 as member", m)
+		}
+		return err
+	})
 	step("AP4 ListUserTeams", map[string]int{"Query": 1}, func() error {
 		p, err := s.ListUserTeams(ctx, "u2", ddbkit.PageOptions{})
 		return page(1, err, len(p.Items))

@@ -418,6 +418,14 @@ type TeamStore interface {
 	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor or
 	// ErrUnavailable.
 	ListMembers(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Member], error)
+	// GetMember returns userID's membership of the team as the team
+	// lists it (the team_user item TEAM#<teamID>/USER#<userID>, its role
+	// included): one consistent GetItem, so that a caller deciding what a
+	// user may do reads the role as last written, without paging
+	// ListMembers. It returns ErrInvalidArgument (naming TeamID or
+	// UserID), ErrNotFound when the user is not a member (also of a team
+	// that does not exist), ErrCorruptItem or ErrUnavailable.
+	GetMember(ctx context.Context, teamID, userID string) (Member, error)
 	// ListUserTeams lists a user's teams by team ID (AP 4), like
 	// ListMembers.
 	ListUserTeams(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Membership], error)
