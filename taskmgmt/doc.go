@@ -209,13 +209,36 @@
 //     the stream within its 24 hours, or re-invite.
 //   - StartingPosition: LATEST, for a new function; TRIM_HORIZON mails
 //     the live invitations of the stream's last 24 hours as well.
-//   - FilterCriteria: {"eventName": ["INSERT"]}, so that Lambda does not
-//     invoke the function for the MODIFY and REMOVE records Handle
-//     ignores.
+//   - FilterCriteria: {"eventName": ["INSERT", "REMOVE"]}, so that Lambda
+//     does not invoke the function for the MODIFY records Handle ignores.
+//     It keeps the REMOVEs (a few more invocations: acceptances,
+//     revocations, replacements, TTL) for the next section's sake; a
+//     mapping that filters INSERT records only, as this package's before
+//     it, still works, and mails every replaced invitation.
 //
 // The function's role may call dynamodb:DescribeStream, GetRecords,
 // GetShardIterator and ListStreams on the stream, and sqs:SendMessage (or
-// sns:Publish) on the destination.
+// sns:Publish) on the destination; nothing on the table itself.
+//
+// # Replaced invitations and their mails
+//
+// Inviting an address again replaces its live invitation (see "Email
+// addresses" and Invite): the earlier one is deleted, its link dead. Its
+// INSERT may still be mailed. Within one batch, StreamHandler does not
+// mail an INSERT whose item a later REMOVE record of the batch deletes
+// (a replacement, a revocation, an acceptance): a quick resend mails the
+// live link only, at no cost (no read; the REMOVE is in the batch
+// anyway). Across batches it mails each INSERT it gets: an invitation
+// replaced after its batch was handled was mailed, and its link then
+// fails with AcceptInvitation's ErrNotFound, the one error of every
+// replaced, revoked or accepted invitation; the invitee holds the later
+// mail with the live link. The handler does not read the table to tell,
+// by design: its role then needs no access to the table (least privilege:
+// a leaked role reads neither tokens nor addresses), a read would spend
+// the invitation table's one read unit per mail, and it would not close
+// the window, as a replacement may commit right after the read. A Mailer
+// whose mail says that the latest link is the one that works spares the
+// invitee the puzzle.
 //
 // # Counters
 //
@@ -469,8 +492,10 @@
 //     that has a live invitation to the team replaces it: the earlier ones
 //     are deleted in the new one's transaction (expired ones are left to
 //     TTL, as reads leave them out), and their links stop working
-//     (a resend, possibly with another role). Two concurrent invitations
-//     of one address can both stay; either link then works once.
+//     (a resend, possibly with another role); their mails may still go
+//     out (see "Replaced invitations and their mails"). Two concurrent
+//     invitations of one address can both stay; either link then works
+//     once.
 //   - Only an admin invites or revokes, checked in the same transaction
 //     with a ConditionCheck on the admin's team_user item; anyone else,
 //     member or not, gets ErrPermissionDenied (matching ErrNotAdmin).
@@ -497,7 +522,8 @@
 //     first failure, reporting it and every later record, since Lambda
 //     retries from the earliest reported record anyway (see The stream
 //     handler on Lambda). Records of invitations that have expired by
-//     then are not mailed, and corrupt ones and those the Mailer refuses
+//     then, or that a later record of the batch deletes, are not mailed,
+//     and corrupt ones and those the Mailer refuses
 //     for good (ErrPermanentMail) are skipped (StreamHandler.OnSkip), not
 //     failed, since a failure would hold up the shard until it aged
 //     out. Before mailing, the handler checks the image's email and
