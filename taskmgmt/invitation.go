@@ -248,8 +248,8 @@ func validateAcceptance(op, userID string, a Acceptance) error {
 	v.ID("UserID", userID, MaxIDLen)
 	v.ID("TeamID", a.TeamID, MaxIDLen)
 	v.ID("InvitationID", a.InvitationID, MaxIDLen)
-	if a.Token == "" {
-		v.Fail("Token", "is required")
+	if strings.TrimSpace(a.Token) == "" {
+		v.Fail("Token", "must not be empty or only white space")
 	} else if len(a.Token) > MaxTokenLen {
 		v.Fail("Token", "must be at most %d bytes, got %d", MaxTokenLen, len(a.Token))
 	}

@@ -212,9 +212,15 @@ func testAcceptTokens(t *testing.T, newStore NewStore) {
 		texts = append(texts, err.Error())
 	}
 	a := accept(inv)
-	a.Token = ""
-	_, err := s.AcceptInvitation(ctx, "u3", a)
-	wantField(t, "no token", err, "Token")
+	for _, tok := range []string{"", " \t"} {
+		a.Token = tok
+		_, err := s.AcceptInvitation(ctx, "u3", a)
+		wantField(t, fmt.Sprintf("token %q", tok), err, "Token")
+		if want := "must not be empty or only white space"; !strings.Contains(err.Error(), want) {
+			t.Fatalf("token %q: %v, want the shared wording %q", tok, err, want)
+		}
+	}
+	var err error
 	a.Token = strings.Repeat("x", taskmgmt.MaxTokenLen+1)
 	_, err = s.AcceptInvitation(ctx, "u3", a)
 	wantField(t, "a huge token", err, "Token")
