@@ -60,7 +60,7 @@ func TestBoardQueryRoundTrips(t *testing.T) {
 		return cc
 	}, deterministic)
 	ctx := t.Context()
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "alice"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "alice"}))
 	team := must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))
 	// Three tasks of each status before today (2025-11-10), one after: every
 	// board has at least three, so two pages.
@@ -165,7 +165,7 @@ func TestBoardQueriesWithoutDates(t *testing.T) {
 		task("endonly", "todo", todo, map[string]string{"team_task_endTime": "2025-11-04", "end_sort_sk": "END#2025-11-04"}),
 	}
 	for _, s := range []taskmgmt.Store{dyn, mem} {
-		must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "alice"}))
+		must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "alice"}))
 		must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))                                                      // id01
 		must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "x", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}})) // id02
 		// Dates tie, and some are today's.

@@ -58,6 +58,7 @@ func TestCapacity(t *testing.T) {
 	}{
 		{"AP1 GetUser", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetUser(ctx, "u1")) }},
 		{"AP2 ListMembers", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListMembers(ctx, team.ID, ddbkit.PageOptions{})) }},
+		{"GetMember", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetMember(ctx, team.ID, "u2")) }},
 		{"AP3 GetTeam", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.GetTeam(ctx, team.ID)) }},
 		{"AP4 ListUserTeams", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListUserTeams(ctx, "u2", ddbkit.PageOptions{})) }},
 		{"AP5 ListTags", ddbtest.Capacity{Read: 1}, func() error { return ignore(s.ListTags(ctx, team.ID, ddbkit.PageOptions{})) }},

@@ -136,7 +136,7 @@ func TestDateTimeInValid(t *testing.T) {
 func TestDailyQueryDates(t *testing.T) {
 	s := taskmgmt.NewMemoryStore()
 	ctx := t.Context()
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "alice"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "alice"}))
 	team := must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))
 	bad, _ := taskmgmt.Date("2025-02-30").AddDays(1)
 	tests := []struct {

@@ -1,9 +1,91 @@
-// Package taskmgmt stores a team task-management app's users, teams,
-// members, tags, tasks and counters in one DynamoDB table, exactly as its
-// design document (seed 001, table task-table-v3) lays them out, with the
-// seed's status-group indexes for the board views; the teams' invitations
-// in a second table (task-table-invitation-v3), whose stream a Lambda
-// handler turns into mails; and an in-memory twin for unit tests.
+// Package taskmgmt stores a team task-management app (seed 001) in
+// DynamoDB, laid out exactly as the seed's design document has it: users,
+// teams and their members, tags, tasks with the board views of the seed's
+// status-group indexes, and per-status counters, in one table
+// (task-table-v3); the teams' invitations in a second
+// (task-table-invitation-v3), whose stream StreamHandler, a Lambda
+// function, turns into mails. DynamoStore works on the tables;
+// MemoryStore, its in-memory twin for unit tests, behaves the same.
+//
+// A user, their team, a task moved to doing, the initial board, the
+// counts and an invitation (the package's QuickStart example runs it):
+//
+//	ctx := context.Background()
+//	s := taskmgmt.NewMemoryStore() // taskmgmt.NewDynamoStore(client) on DynamoDB: the same methods
+//	u, _ := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "Alice"})
+//	team, _ := s.CreateTeam(ctx, u.ID, taskmgmt.NewTeam{Name: "App team"}) // Alice is its admin
+//	task, _ := s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "Deploy", Start: "2025-11-05", End: "2025-12-05"})
+//	doing := taskmgmt.StatusDoing
+//	_, _ = s.UpdateTask(ctx, team.ID, task.ID, taskmgmt.TaskPatch{Status: &doing})
+//	board, _ := s.ListBoard(ctx, team.ID, taskmgmt.BoardQuery{View: taskmgmt.ViewInitial}) // todo and doing, by start date
+//	counts, _ := s.GetCounts(ctx, team.ID)
+//	inv, err := s.Invite(ctx, team.ID, u.ID, taskmgmt.NewInvitation{Email: "bob@example.com"}) // StreamHandler mails it
+//
+// After the access patterns come the layout (Table, Indexes,
+// Invitations), the mail flow, roles, counters, errors, idempotency keys,
+// consistency and cost, what other writers of the tables must keep, and
+// the decisions taken where the seed is silent.
+//
+// # Access patterns
+//
+// The seed's access patterns and every write, with the DynamoDB calls
+// each makes (the package's tests hold each to them). On the task table:
+//
+//	seed  method                                 DynamoDB calls
+//	1     GetUser                                1 GetItem
+//	2     ListMembers                            1 Query per page (TEAM#t, SK begins_with USER#)
+//	      GetMember                              1 GetItem (TEAM#t, USER#u: one member of pattern 2)
+//	3     GetTeam                                1 GetItem
+//	4     ListUserTeams                          1 Query per page (USER#u, SK begins_with TEAM#)
+//	5     ListTags                               1 Query per page (TEAM#t, SK begins_with TAG#)
+//	6     GetTask                                1 GetItem
+//	7-15  ListBoard Statuses, Sort (+ Overdue)   1 Query per page of the index whose group is exactly
+//	                                             Statuses (see Indexes); Overdue: sort key < START# or
+//	                                             END#<today>; any of the 7 sets by start or end date
+//	      ListBoard + TagIDs                     Queries with a FilterExpression until the page is full
+//	                                             (each reads at most limit+1 minus the matches so far)
+//	                                             or Options.FilterBudget tasks are read
+//	7     ListBoard ViewInitial                  todo+doing by start: GSI_Status_Start_Sort_Group2 (todo_doing)
+//	8     ListBoard ViewTodo                     todo by start: GSI_Status_Start_Sort_Group1 (todo)
+//	9-10  ListBoard ViewTodo + TagIDs            the same, filtered
+//	11    ListBoard ViewAll                      all three by start: GSI_Status_Start_Sort_All
+//	12-13 ListBoard ViewStartOverdue (+ TagIDs)  todo by start, overdue: Group1 todo, start_sort_sk < START#<today>
+//	14-15 ListBoard ViewEndOverdue (+ TagIDs)    todo+doing by end, overdue: GSI_Status_End_Sort_Group2
+//	                                             todo_doing, end_sort_sk < END#<today>
+//	16    GetCounts, ListDailyCounts             1 GetItem; 1 Query per page (COUNTER#<date> range)
+//	      CreateUser                             1 TransactWriteItems (one item, with a token)
+//	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
+//	      SetRole, RemoveMember                  1 GetItem + 1 TransactWriteItems (+ 1 Query when an admin
+//	                                             changes their own role; SetRole to the role held: 2 GetItem)
+//	      CreateTag                              1 TransactWriteItems (team check + Put)
+//	      CreateTask                             1 TransactWriteItems (team and tag checks, Put, 2 counters)
+//	      UpdateTask, DeleteTask                 1 GetItem + 1 TransactWriteItems (task, tag checks, counters)
+//	                                             (UpdateTask that changes nothing: the GetItem only)
+//	      RenameUser                             1 UpdateItem (ALL_NEW: the result) + 1 Query per 1000
+//	                                             copies on GSI_Invert + 1 TransactWriteItems per 100
+//	                                             stale copies
+//	      UpdateTeam                             1 GetItem + 1 TransactWriteItems (the actor's check) + the
+//	                                             renamed copies as RenameUser's
+//	      DeleteTag                              1 TransactWriteItems (check + delete) + filtered Queries
+//	                                             + 1 TransactWriteItems per 100 tasks
+//	      DeleteTeam                             1 Query per 1000 items + 1 TransactWriteItems (check + the
+//	                                             first 99 deletes) + 1 BatchWriteItem per 25 further items
+//	                                             + the actor's own item last
+//	      RecalculateCounters                    1 BatchGetItem (team, COUNTER#ALL) + 1 Query per 1000 tasks
+//	                                             (+ 1 TransactWriteItems on drift or an expiresAt to remove)
+//
+// On the invitation table:
+//
+//	seed  method                                 DynamoDB calls
+//	1     ListInvitations                        1 Query per page (newest first, expiresAt > now)
+//	2     GetInvitation                          1 GetItem
+//	      Invite                                 1 GetItem (team) + 1 Query (earlier invitations of the
+//	                                             address) + 1 TransactWriteItems (admin check, team check,
+//	                                             deletes of the earlier ones, Put)
+//	      AcceptInvitation                       2 GetItem (invitation, user) + 1 TransactWriteItems
+//	                                             (Delete of the invitation, team and user checks, both
+//	                                             membership items)
+//	      RevokeInvitation                       1 TransactWriteItems (admin check, Delete)
 //
 // # Table
 //
@@ -75,50 +157,6 @@
 // board sorted by the missing date, overdue or not, and in every board
 // sorted by a date it has. UpdateTask keeps it so.
 //
-// # Access patterns
-//
-//	seed  method                                 DynamoDB calls
-//	1     GetUser                                1 GetItem
-//	2     ListMembers                            1 Query per page (TEAM#t, SK begins_with USER#)
-//	3     GetTeam                                1 GetItem
-//	4     ListUserTeams                          1 Query per page (USER#u, SK begins_with TEAM#)
-//	5     ListTags                               1 Query per page (TEAM#t, SK begins_with TAG#)
-//	6     GetTask                                1 GetItem
-//	7-15  ListBoard Statuses, Sort (+ Overdue)   1 Query per page of the index whose group is exactly
-//	                                             Statuses (see Indexes); Overdue: sort key < START# or
-//	                                             END#<today>; any of the 7 sets by start or end date
-//	      ListBoard + TagIDs                     Queries with a FilterExpression until the page is full
-//	                                             (each reads at most limit+1 minus the matches so far)
-//	                                             or Options.FilterBudget tasks are read
-//	7     ListBoard ViewInitial                  todo+doing by start: GSI_Status_Start_Sort_Group2 (todo_doing)
-//	8     ListBoard ViewTodo                     todo by start: GSI_Status_Start_Sort_Group1 (todo)
-//	9-10  ListBoard ViewTodo + TagIDs            the same, filtered
-//	11    ListBoard ViewAll                      all three by start: GSI_Status_Start_Sort_All
-//	12-13 ListBoard ViewStartOverdue (+ TagIDs)  todo by start, overdue: Group1 todo, start_sort_sk < START#<today>
-//	14-15 ListBoard ViewEndOverdue (+ TagIDs)    todo+doing by end, overdue: GSI_Status_End_Sort_Group2
-//	                                             todo_doing, end_sort_sk < END#<today>
-//	16    GetCounts, ListDailyCounts             1 GetItem; 1 Query per page (COUNTER#<date> range)
-//	      CreateUser                             1 TransactWriteItems (one item, with a token)
-//	      CreateTeam, AddMember                  1-2 GetItem + 1 TransactWriteItems
-//	      SetRole, RemoveMember                  1 GetItem + 1 TransactWriteItems (+ 1 Query when an admin
-//	                                             changes their own role; SetRole to the role held: 2 GetItem)
-//	      CreateTag                              1 TransactWriteItems (team check + Put)
-//	      CreateTask                             1 TransactWriteItems (team and tag checks, Put, 2 counters)
-//	      UpdateTask, DeleteTask                 1 GetItem + 1 TransactWriteItems (task, tag checks, counters)
-//	                                             (UpdateTask that changes nothing: the GetItem only)
-//	      RenameUser                             1 UpdateItem (ALL_NEW: the result) + 1 Query per 1000
-//	                                             copies on GSI_Invert + 1 TransactWriteItems per 100
-//	                                             stale copies
-//	      UpdateTeam                             1 GetItem + 1 TransactWriteItems (the actor's check) + the
-//	                                             renamed copies as RenameUser's
-//	      DeleteTag                              1 TransactWriteItems (check + delete) + filtered Queries
-//	                                             + 1 TransactWriteItems per 100 tasks
-//	      DeleteTeam                             1 Query per 1000 items + 1 TransactWriteItems (check + the
-//	                                             first 99 deletes) + 1 BatchWriteItem per 25 further items
-//	                                             + the actor's own item last
-//	      RecalculateCounters                    1 BatchGetItem (team, COUNTER#ALL) + 1 Query per 1000 tasks
-//	                                             (+ 1 TransactWriteItems on drift or an expiresAt to remove)
-//
 // # Invitations
 //
 // A second table, DefaultInvitationTableName "task-table-invitation-v3"
@@ -134,17 +172,6 @@
 //	invitation  TEAM#<teamId>  TINVITE#<inviteId>  email, user_role (admin, member),
 //	                                               createdAt, expiresAt (N, epoch seconds),
 //	                                               invitedBy (USER#<userId>), token, team_name
-//
-//	seed  method                                 DynamoDB calls
-//	1     ListInvitations                        1 Query per page (newest first, expiresAt > now)
-//	2     GetInvitation                          1 GetItem
-//	      Invite                                 1 GetItem (team) + 1 Query (earlier invitations of the
-//	                                             address) + 1 TransactWriteItems (admin check, team check,
-//	                                             deletes of the earlier ones, Put)
-//	      AcceptInvitation                       2 GetItem (invitation, user) + 1 TransactWriteItems
-//	                                             (Delete of the invitation, team and user checks, both
-//	                                             membership items)
-//	      RevokeInvitation                       1 TransactWriteItems (admin check, Delete)
 //
 // StreamHandler is the Lambda function: it decodes the stream's INSERT
 // records of type invitation and gives each Invitation to a Mailer, with
@@ -208,13 +235,109 @@
 //     the stream within its 24 hours, or re-invite.
 //   - StartingPosition: LATEST, for a new function; TRIM_HORIZON mails
 //     the live invitations of the stream's last 24 hours as well.
-//   - FilterCriteria: {"eventName": ["INSERT"]}, so that Lambda does not
-//     invoke the function for the MODIFY and REMOVE records Handle
-//     ignores.
+//   - FilterCriteria: {"eventName": ["INSERT", "REMOVE"]}, so that Lambda
+//     does not invoke the function for the MODIFY records Handle ignores.
+//     It keeps the REMOVEs (a few more invocations: acceptances,
+//     revocations, replacements, TTL) for the next section's sake; a
+//     mapping that keeps INSERT records only still works, and mails every
+//     replaced invitation.
 //
 // The function's role may call dynamodb:DescribeStream, GetRecords,
 // GetShardIterator and ListStreams on the stream, and sqs:SendMessage (or
-// sns:Publish) on the destination.
+// sns:Publish) on the destination; nothing on the table itself.
+//
+// # Replaced invitations and their mails
+//
+// Inviting an address again replaces its live invitation (see "Email
+// addresses" and Invite): the earlier one is deleted, its link dead. Its
+// INSERT may still be mailed. Within one batch, StreamHandler does not
+// mail an INSERT whose item a later REMOVE record of the batch deletes
+// (a replacement, a revocation, an acceptance): a quick resend mails the
+// live link only, at no cost (no read; the REMOVE is in the batch
+// anyway). Across batches it mails each INSERT it gets: an invitation
+// replaced after its batch was handled was mailed, and its link then
+// fails with AcceptInvitation's ErrNotFound, the one error of every
+// replaced, revoked or accepted invitation; the invitee holds the later
+// mail with the live link. The handler does not read the table to tell,
+// by design: its role then needs no access to the table (least privilege:
+// a leaked role reads neither tokens nor addresses), a read would spend
+// the invitation table's one read unit per mail, and it would not close
+// the window, as a replacement may commit right after the read. A Mailer
+// whose mail says that the latest link is the one that works spares the
+// invitee the puzzle.
+//
+// # Email addresses
+//
+// This is the one statement of the package's rule for email addresses. An
+// address is a plain address as net/mail parses it (no display name, no
+// angle brackets), at most 254 bytes, and it is stored exactly as given.
+// Two addresses are the same address when they are equal ignoring the
+// case of the ASCII letters A to Z only: Bob@Example.com is
+// bob@example.com. Nothing else is folded: not Unicode case (the Kelvin
+// sign K would fold to k, making "\u212Aim@example.com" someone else's
+// kim@example.com), not dots, not +tags. The comparison decides which
+// earlier invitations an Invite replaces and, under
+// Options.AcceptOnlyAddressee, whether the user accepting is the
+// invitation's addressee.
+//
+// Every write of an address checks it by this one rule: CreateUser
+// (user_email) and Invite (email) refuse any other with ErrInvalidArgument
+// naming Email, so that no user is stored whom AcceptOnlyAddressee could
+// never match, and the stream handler skips an invitation another writer
+// stored with one. Reads stay lenient: a user or invitation item whose
+// address breaks the rule (the seed's own example, alice-at-example.com,
+// does) decodes as stored.
+//
+// # Roles
+//
+// The seed's roles are admin and member. Every operation they restrict
+// takes the acting user and checks the actor's team_user item
+// (TEAM#<team>/USER#<actor>, user_team_role) with a ConditionCheck in the
+// same transaction as its write, or in the write's own condition when the
+// actor's item is the one written, so that a demoted or removed admin
+// writes nothing. A refusal matches ddbkit.ErrPermissionDenied (an HTTP
+// handler maps it to 403), and ErrNotAdmin too, never ErrConflict.
+//
+//	operation                          admin       member       non-member
+//	CreateTeam                         any user; the creator becomes the admin
+//	UpdateTeam, DeleteTeam             yes         no           no
+//	AddMember                          yes         no           no
+//	SetRole                            yes         no (own too) no
+//	RemoveMember of another member     yes         no           no
+//	RemoveMember of themself (leave)   yes         yes          -
+//	DeleteTag                          yes         no           no
+//	Invite, RevokeInvitation           yes         no           no
+//	AcceptInvitation                   whoever holds the token (see Invitations)
+//	reads, CreateTag, tasks, counters  not checked: the caller's
+//
+// Details:
+//   - No one adds themself (AddMember with actor = user is refused): a
+//     user joins through an invitation.
+//   - A team keeps an admin. An admin acting on another member stays an
+//     admin (the check holds), so no other-admin search is needed; an
+//     admin demoting or removing themself needs another admin, checked in
+//     the same transaction (ErrConflict without one).
+//   - A target that is not a member is ErrNotFound before any role check
+//     (SetRole, RemoveMember): membership is no secret (ListMembers).
+//   - SetRole to the role held writes nothing, so the actor's role as
+//     read (a consistent GetItem) decides.
+//   - UpdateTeam runs in a transaction, which returns no item: it reads
+//     the team, and the update is conditional on the name and description
+//     read; the result is the team as read, patched.
+//   - DeleteTag deletes the tag in one transaction with the check; a
+//     repeat (the tag already gone) checks again before finishing the
+//     references, so a member's repeat does nothing.
+//   - DeleteTeam checks the actor's role on the items its walk read, then
+//     its first write is one transaction of the check and the first 99
+//     deletes (every item of a small team): the members' user_team items,
+//     the partition, the team item. The actor's own team_user item is
+//     deleted last, alone, so a repeat after a failure still finds it and
+//     checks it, also once the team item is gone: a repeat finishes only
+//     for that admin (the others' team_user items may be gone already),
+//     and when only the actor's item is left, its delete, conditional on
+//     the admin role, is the check. A member or non-member never deletes
+//     anything; once nothing is left, ErrNotFound. Later steps of a
+//     deletion an admin began are not checked again.
 //
 // # Counters
 //
@@ -292,221 +415,24 @@
 // SK begins_with COUNTER#ALL (and a day as the sum of its COUNTER#<date>
 // and COUNTER#<date>#<n>), and may write any one shard.
 //
-// # Roles
+// # Errors
 //
-// The seed's roles are admin and member. Every operation they restrict
-// takes the acting user and checks the actor's team_user item
-// (TEAM#<team>/USER#<actor>, user_team_role) with a ConditionCheck in the
-// same transaction as its write, or in the write's own condition when the
-// actor's item is the one written, so that a demoted or removed admin
-// writes nothing. A refusal matches ddbkit.ErrPermissionDenied (an HTTP
-// handler maps it to 403), and ErrNotAdmin too, never ErrConflict.
+// Input is stored as given: no method trims it. A required text that is
+// empty or only white space is ErrInvalidArgument ("must not be empty or
+// only white space", as in every ddbkit domain); the other checks are
+// under "Decisions where the seed is silent".
 //
-//	operation                          admin       member       non-member
-//	CreateTeam                         any user; the creator becomes the admin
-//	UpdateTeam, DeleteTeam             yes         no           no
-//	AddMember                          yes         no           no
-//	SetRole                            yes         no (own too) no
-//	RemoveMember of another member     yes         no           no
-//	RemoveMember of themself (leave)   yes         yes          -
-//	DeleteTag                          yes         no           no
-//	Invite, RevokeInvitation           yes         no           no
-//	AcceptInvitation                   whoever holds the token (see Invitations)
-//	reads, CreateTag, tasks, counters  not checked: the caller's
-//
-// Details:
-//   - No one adds themself (AddMember with actor = user is refused): a
-//     user joins through an invitation.
-//   - A team keeps an admin. An admin acting on another member stays an
-//     admin (the check holds), so no other-admin search is needed; an
-//     admin demoting or removing themself needs another admin, checked in
-//     the same transaction (ErrConflict without one).
-//   - A target that is not a member is ErrNotFound before any role check
-//     (SetRole, RemoveMember): membership is no secret (ListMembers).
-//   - SetRole to the role held writes nothing, so the actor's role as
-//     read (a consistent GetItem) decides.
-//   - UpdateTeam runs in a transaction, which returns no item: it reads
-//     the team, and the update is conditional on the name and description
-//     read; the result is the team as read, patched.
-//   - DeleteTag deletes the tag in one transaction with the check; a
-//     repeat (the tag already gone) checks again before finishing the
-//     references, so a member's repeat does nothing.
-//   - DeleteTeam checks the actor's role on the items its walk read, then
-//     its first write is one transaction of the check and the first 99
-//     deletes (every item of a small team): the members' user_team items,
-//     the partition, the team item. The actor's own team_user item is
-//     deleted last, alone, so a repeat after a failure still finds it and
-//     checks it, also once the team item is gone: a repeat finishes only
-//     for that admin (the others' team_user items may be gone already),
-//     and when only the actor's item is left, its delete, conditional on
-//     the admin role, is the check. A member or non-member never deletes
-//     anything; once nothing is left, ErrNotFound. Later steps of a
-//     deletion an admin began are not checked again.
-//
-// # Decisions where the seed is silent
-//
-//   - IDs. Users are identified by the caller's ID (the auth subject), never
-//     generated. Team, tag and task IDs are UUIDv7s made by the store, so
-//     they sort by creation; any ID is 1-128 characters without '#' or
-//     white space (the shared valid.ID alphabet).
-//   - Text limits: names 1-100 characters on one line, titles 1-200,
-//     descriptions up to 2000, emails up to 254, image URLs up to 2048,
-//     colors 1-64 each. A task has 0-20 tags; both dates are required and
-//     End is not before Start.
-//   - A task without tags has no team_task_tagRef (DynamoDB refuses an
-//     empty set); Task.TagIDs is then nil, and otherwise sorted.
-//   - The board views order by the seed's sort keys, START#<date> or
-//     END#<date>, and tasks with the same date tie on them. What holds
-//     for ties, and the one statement of it in this package: DynamoDB
-//     documents no order among them, so no order is promised (not by
-//     task ID, not by creation); paging through a run of ties is exact,
-//     every task once, because a cursor carries the task's own key; and
-//     the memory store orders ties as DynamoDB Local does (a digest of
-//     the base key, see internal/memtable), so both stores give the same
-//     pages (TestBoardTiesMatchDynamo). An application that needs an
-//     order within a date sorts the page itself.
-//   - Tag filters: one tag, any of several (MatchAny, the default) or all
-//     of several (MatchAll); all are one FilterExpression of contains.
-//     A cursor works only for the board (the same statuses in any
-//     order, sort and day), and filter (the same tags in any order) that
-//     made it: the index, partition, key condition and filter are bound
-//     into the cursor (ddb.KeyQuery). A View is a shorthand for the board
-//     it names, not another board: the two read the same Query and share
-//     their cursors.
-//   - Boards: the seed names five (its access patterns 7 to 15), kept as
-//     View; BoardQuery spells out any of the 28 its indexes serve: one of
-//     the seven sets of statuses, by start or end date, all of it or
-//     overdue only. Sort defaults to the start date, as the seed's views;
-//     a View with Statuses, Sort or Overdue is refused (ErrInvalidArgument
-//     naming the field) rather than one of them ignored. Every board is
-//     ascending, as the seed's views are; the seed has no descending one.
-//   - Filtered work is bounded: every filtered listing (ListBoard with
-//     TagIDs, ListInvitations' live filter, ListDailyCounts' TTL filter)
-//     and every filtered walk (DeleteTag's tasks of the tag, Invite's
-//     earlier invitations of the address, SetRole's and RemoveMember's
-//     search for another admin) evaluates at most Options.FilterBudget
-//     items (1000 by default) per page, then returns what it found,
-//     possibly nothing, with a Next cursor. So a listing page may be short
-//     or empty and still have a Next; page on until Next is "". Both
-//     stores end pages at the same item.
-//   - "Today" is the clock's date in Options.Location (UTC by default):
-//     the overdue boards compare with it, and it dates joinedAt,
-//     user_createdAt and the daily counters.
-//   - Membership: the creator of a team is its admin. Adding a member needs
-//     an existing team and user, and copies their names. A team always
-//     keeps an admin: demoting or removing the last one is ErrConflict;
-//     the transaction checks that the other admin it found is still one.
-//     A user who is not a member gets ErrNotFound from SetRole and
-//     RemoveMember. Who may do what is the roles table above, checked in
-//     the transaction of each write.
-//   - Renames copy the new name to the denormalised copies found through
-//     GSI_Invert, in transactions of at most 100 updates, each conditional
-//     on its item existing; a repeated call finishes an interrupted one.
-//     Each batch of a fan-out (renames, DeleteTag) runs under a fresh
-//     random ClientRequestToken, kept across its own retries, not one
-//     derived from the caller's idempotency key or from the batch's
-//     content: a repeat writes what is still stale, and a content token
-//     reused within DynamoDB's 10 minutes would replay, and so skip, a
-//     batch that another writer had made stale again.
-//   - DeleteTag deletes the tag first (so no task write can add it again:
-//     they check their new tags exist), then removes its references.
-//     DeleteTeam deletes the members' user_team items, then the team's
-//     partition, the team item last; neither is atomic, on either store,
-//     and both finish when repeated.
-//   - UpdateTask that changes nothing writes nothing, which also makes a
-//     repeat of a committed update under an idempotency key succeed.
-//   - Consistency: see "Consistency and capacity" below.
-//   - Retries: every call belongs to exactly one retry loop, so
-//     Options.Retry.MaxAttempts bounds the calls of each step. Both stores
-//     run the same operations over one item backend, whose every
-//     primitive (a GetItem, a Query page, an UpdateItem, a batch, a
-//     transaction) retries throttling, 5xx and lost answers itself, as far
-//     as repeating it is safe; a transaction is resent under the same
-//     token. A read-modify-write (CreateTeam, AddMember, SetRole,
-//     RemoveMember, UpdateTask, DeleteTask, Invite, AcceptInvitation, and
-//     the walks of the fan-outs, DeleteTag and RecalculateCounters) reads
-//     and builds again only after a failed condition (what it read
-//     changed), within the same budget of MaxAttempts transactions.
-//   - Creates are reported as this call's own only when a token proves
-//     it. CreateUser is a one-item TransactWriteItems with a
-//     ClientRequestToken (ddb.PutNew, two write units per KB instead of
-//     one): its own retry after a lost answer succeeds, but a user that
-//     is already there, even field for field as this call would write it,
-//     is ErrAlreadyExists, on both stores. The other creates make a fresh
-//     ID, and their transactions carry a token too.
-//   - Idempotency keys (ddbkit.WithIdempotencyKey): a repeat returns the
-//     first call's result for 24 hours; see "Idempotency keys" below.
-//   - Checks before any call, the same on both stores: field lengths,
-//     one-line names (team, tag, user names and task titles refuse
-//     control characters, since they reach mails and pages), user images
-//     as absolute http(s) URLs, dates as real YYYY-MM-DD dates in the
-//     years 0001 to 9999, and every item a write builds against
-//     DynamoDB's 400 KB (ddb.CheckItemSize, naming the caller's largest
-//     field; the field limits keep items far below it, a task under
-//     10 KB).
-//   - Invitations. IDs are UUIDv7s from Options.NewID, so the seed's
-//     listing sorts by creation (newest first). The token is 256 bits
-//     from crypto/rand in base64url without padding (43 characters;
-//     Options.NewToken replaces it in deterministic tests), stored in
-//     plain text in the token attribute, as the seed's layout and its app
-//     have it: whoever reads the table, a backup or its stream can accept
-//     a live invitation. Under Options.TokenSecret (at least 32 bytes),
-//     the token is HMAC-SHA256(secret, team ID, invitation ID, email,
-//     expiresAt) and the token attribute holds only "sha256:" and its
-//     hex SHA-256; AcceptInvitation hashes the presented token and
-//     compares in constant time (it accepts either form, whichever the
-//     item holds), and the StreamHandler, given the same secret, derives
-//     the token again for the mail. The seed's app, which reads the plain
-//     token, cannot mail such invitations. Only
-//     Invite and the stream carry it: GetInvitation and ListInvitations
-//     leave Token empty, so that a listing cannot leak links. The lifetime
-//     is Options.InvitationLifetime (24 hours by default); createdAt and
-//     expiresAt are whole seconds, and an invitation has expired from the
-//     second expiresAt names (TTL deletes items whose expiresAt is past).
-//     Reads leave expired invitations out, as TTL deletes late.
-//   - Email addresses are plain addresses (net/mail, no display name, at
-//     most 254 bytes), compared exactly as written. Inviting an address
-//     that has a live invitation to the team replaces it: the earlier ones
-//     are deleted in the new one's transaction (expired ones are left to
-//     TTL, as reads leave them out), and their links stop working
-//     (a resend, possibly with another role). Two concurrent invitations
-//     of one address can both stay; either link then works once.
-//   - Only an admin invites or revokes, checked in the same transaction
-//     with a ConditionCheck on the admin's team_user item; anyone else,
-//     member or not, gets ErrPermissionDenied (matching ErrNotAdmin).
-//     Authorization of who may call AcceptInvitation for which user is the
-//     caller's: the token is the proof that the invitee received the mail.
-//   - AcceptInvitation compares the token in constant time and checks the
-//     expiry against the store's clock, then deletes the invitation on
-//     condition of that token and of the expiresAt read (after now), in the
-//     transaction that writes the membership pair. The role is the
-//     invitation's; team_name is the invitation's unless the team was
-//     renamed since, in which case the team's current name (a copy must
-//     match its team, see Renames). A missing, accepted, revoked or
-//     expired invitation and a wrong token give one ErrNotFound, the same
-//     text for the same invitation ID. A user who is already a member gets
-//     ErrAlreadyExists and the invitation stays. A repeat of a committed
-//     acceptance (even under an idempotency key) finds no invitation:
-//     ErrNotFound; ListUserTeams tells whether it was the caller's own.
-//   - RevokeInvitation deletes an expired invitation too (it is still
-//     stored until TTL deletes it). DeleteTeam leaves the team's
-//     invitations (they are in the other table, which it may not have):
-//     they can no longer be accepted, since the team is checked, and TTL
-//     deletes them.
-//   - The stream handler mails each INSERT in order and stops at the
-//     first failure, reporting it and every later record, since Lambda
-//     retries from the earliest reported record anyway (see The stream
-//     handler on Lambda). Records of invitations that have expired by
-//     then are not mailed, and corrupt ones and those the Mailer refuses
-//     for good (ErrPermanentMail) are skipped (StreamHandler.OnSkip), not
-//     failed, since a failure would hold up the shard until it aged
-//     out. Before mailing, the handler checks the image's email and
-//     team_name as Invite checks them, since another program may have
-//     written the item: an invalid one (a header injection, a control
-//     character) is skipped too, never mailed. A hashed token whose
-//     secret the handler lacks is a failure (redeploy with
-//     StreamHandler.TokenSecret, and Lambda retries); one that does not
-//     derive from its secret is skipped.
+// Every error starts with "taskmgmt: " and matches exactly one of ddbkit's
+// sentinels with errors.Is: ErrInvalidArgument (a *ddbkit.ValidationError
+// naming the field; nothing was written), ErrNotFound, ErrAlreadyExists,
+// ErrConflict, ErrPermissionDenied (ErrNotAdmin among them),
+// ErrInvalidCursor, ErrCorruptItem,
+// ErrSchemaMismatch (a missing table) and ErrUnavailable
+// (throttling, 5xx or a cancelled context through the retries). Every
+// TransactWriteItems carries a ClientRequestToken, from
+// ddbkit.WithIdempotencyKey when the caller gives one. A key reused for
+// other arguments is ErrIdempotencyKeyReused, which matches ErrConflict
+// as its one sentinel.
 //
 // # Idempotency keys
 //
@@ -654,17 +580,155 @@
 // functions), those imported as given and since updated: what a Scan of
 // the DynamoDB store's tables returns after the same calls.
 //
-// # Errors
+// # Decisions where the seed is silent
 //
-// Every error starts with "taskmgmt: " and matches exactly one of ddbkit's
-// sentinels with errors.Is: ErrInvalidArgument (a *ddbkit.ValidationError
-// naming the field; nothing was written), ErrNotFound, ErrAlreadyExists,
-// ErrConflict, ErrPermissionDenied (ErrNotAdmin among them),
-// ErrInvalidCursor, ErrCorruptItem,
-// ErrSchemaMismatch (a missing table) and ErrUnavailable
-// (throttling, 5xx or a cancelled context through the retries). Every
-// TransactWriteItems carries a ClientRequestToken, from
-// ddbkit.WithIdempotencyKey when the caller gives one. A key reused for
-// other arguments is ErrIdempotencyKeyReused, which matches ErrConflict
-// as its one sentinel.
+//   - IDs. Users are identified by the caller's ID (the auth subject), never
+//     generated. Team, tag and task IDs are UUIDv7s made by the store, so
+//     they sort by creation; any ID is 1-128 characters without '#' or
+//     white space (the alphabet every ddbkit domain shares).
+//   - Text limits: names 1-100 characters on one line, titles 1-200,
+//     descriptions up to 2000, emails up to 254, image URLs up to 2048,
+//     colors 1-64 each. A task has 0-20 tags; both dates are required and
+//     End is not before Start.
+//   - A task without tags has no team_task_tagRef (DynamoDB refuses an
+//     empty set); Task.TagIDs is then nil, and otherwise sorted.
+//   - The board views order by the seed's sort keys, START#<date> or
+//     END#<date>, and tasks with the same date tie on them. What holds
+//     for ties, and the one statement of it in this package: DynamoDB
+//     documents no order among them, so no order is promised (not by
+//     task ID, not by creation); paging through a run of ties is exact,
+//     every task once, because a cursor carries the task's own key; and
+//     the memory store orders ties as DynamoDB Local does (by a digest
+//     of the base key), so both stores give the same pages (TestBoardTiesMatchDynamo). An application that needs an
+//     order within a date sorts the page itself.
+//   - Tag filters: one tag, any of several (MatchAny, the default) or all
+//     of several (MatchAll); all are one FilterExpression of contains.
+//     A cursor works only for the board (the same statuses in any
+//     order, sort and day), and filter (the same tags in any order) that
+//     made it: the index, partition, key condition and filter are bound
+//     into the cursor. A View is a shorthand for the board
+//     it names, not another board: the two read the same Query and share
+//     their cursors.
+//   - Boards: the seed names five (its access patterns 7 to 15), kept as
+//     View; BoardQuery spells out any of the 28 its indexes serve: one of
+//     the seven sets of statuses, by start or end date, all of it or
+//     overdue only. Sort defaults to the start date, as the seed's views;
+//     a View with Statuses, Sort or Overdue is refused (ErrInvalidArgument
+//     naming the field) rather than one of them ignored. Every board is
+//     ascending, as the seed's views are; the seed has no descending one.
+//   - Filtered work is bounded: every filtered listing (ListBoard with
+//     TagIDs, ListInvitations' live filter, ListDailyCounts' TTL filter)
+//     and every filtered walk (DeleteTag's tasks of the tag, Invite's
+//     earlier invitations of the address, SetRole's and RemoveMember's
+//     search for another admin) evaluates at most Options.FilterBudget
+//     items (1000 by default) per page, then returns what it found,
+//     possibly nothing, with a Next cursor. So a listing page may be short
+//     or empty and still have a Next; page on until Next is "". Both
+//     stores end pages at the same item.
+//   - "Today" is the clock's date in Options.Location (UTC by default):
+//     the overdue boards compare with it, and it dates joinedAt,
+//     user_createdAt and the daily counters.
+//   - Membership: adding a member needs an existing team and user, and
+//     copies their names. The rest (the creator is the admin, a team
+//     keeps an admin, who may do what) is under "Roles".
+//   - Renames copy the new name to the denormalised copies found through
+//     GSI_Invert, in transactions of at most 100 updates, each conditional
+//     on its item existing; a repeated call finishes an interrupted one.
+//     Each batch of a fan-out (renames, DeleteTag) runs under a fresh
+//     random ClientRequestToken, kept across its own retries, not one
+//     derived from the caller's idempotency key or from the batch's
+//     content: a repeat writes what is still stale, and a content token
+//     reused within DynamoDB's 10 minutes would replay, and so skip, a
+//     batch that another writer had made stale again.
+//   - DeleteTag deletes the tag first (so no task write can add it again:
+//     they check their new tags exist), then removes its references.
+//     DeleteTeam deletes the members' user_team items, then the team's
+//     partition, the team item last; neither is atomic, on either store,
+//     and both finish when repeated.
+//   - UpdateTask that changes nothing writes nothing, which also makes a
+//     repeat of a committed update under an idempotency key succeed.
+//   - Retries: every call belongs to exactly one retry loop, so
+//     Options.Retry.MaxAttempts bounds the calls of each step. Both stores
+//     run the same operations over one item backend, whose every
+//     primitive (a GetItem, a Query page, an UpdateItem, a batch, a
+//     transaction) retries throttling, 5xx and lost answers itself, as far
+//     as repeating it is safe; a transaction is resent under the same
+//     token. A read-modify-write (CreateTeam, AddMember, SetRole,
+//     RemoveMember, UpdateTask, DeleteTask, Invite, AcceptInvitation, and
+//     the walks of the fan-outs, DeleteTag and RecalculateCounters) reads
+//     and builds again only after a failed condition (what it read
+//     changed), within the same budget of MaxAttempts transactions.
+//   - Creates are reported as this call's own only when a token proves
+//     it. CreateUser is a one-item TransactWriteItems with a
+//     ClientRequestToken (two write units per KB instead of one): its own retry after a lost answer succeeds, but a user that
+//     is already there, even field for field as this call would write it,
+//     is ErrAlreadyExists, on both stores. The other creates make a fresh
+//     ID, and their transactions carry a token too.
+//   - Checks before any call, the same on both stores: field lengths,
+//     one-line names (team, tag, user names and task titles refuse
+//     control characters, since they reach mails and pages), user images
+//     as absolute http(s) URLs, dates as real YYYY-MM-DD dates in the
+//     years 0001 to 9999, and every item a write builds against
+//     DynamoDB's 400 KB (ErrInvalidArgument naming the caller's largest
+//     field; the field limits keep items far below it, a task under
+//     10 KB).
+//   - Invitations. IDs are UUIDv7s from Options.NewID, so the seed's
+//     listing sorts by creation (newest first). The token is 256 bits
+//     from crypto/rand in base64url without padding (43 characters;
+//     Options.NewToken replaces it in deterministic tests), stored in
+//     plain text in the token attribute, as the seed's layout and its app
+//     have it: whoever reads the table, a backup or its stream can accept
+//     a live invitation. Under Options.TokenSecret (at least 32 bytes),
+//     the token is HMAC-SHA256(secret, team ID, invitation ID, email,
+//     expiresAt) and the token attribute holds only "sha256:" and its
+//     hex SHA-256; AcceptInvitation hashes the presented token and
+//     compares in constant time (it accepts either form, whichever the
+//     item holds), and the StreamHandler, given the same secret, derives
+//     the token again for the mail. The seed's app, which reads the plain
+//     token, cannot mail such invitations. Only
+//     Invite and the stream carry it: GetInvitation and ListInvitations
+//     leave Token empty, so that a listing cannot leak links. The lifetime
+//     is Options.InvitationLifetime (24 hours by default); createdAt and
+//     expiresAt are whole seconds, and an invitation has expired from the
+//     second expiresAt names (TTL deletes items whose expiresAt is past).
+//     Reads leave expired invitations out, as TTL deletes late.
+//   - Email addresses: see "Email addresses". Inviting an address
+//     that has a live invitation to the team replaces it: the earlier ones
+//     are deleted in the new one's transaction (expired ones are left to
+//     TTL, as reads leave them out), and their links stop working
+//     (a resend, possibly with another role); their mails may still go
+//     out (see "Replaced invitations and their mails"). Two concurrent
+//     invitations of one address can both stay; either link then works
+//     once.
+//   - Only an admin invites or revokes, checked in the same transaction
+//     with a ConditionCheck on the admin's team_user item; anyone else,
+//     member or not, gets ErrPermissionDenied (matching ErrNotAdmin).
+//     Authorization of who may call AcceptInvitation for which user is the
+//     caller's: the token is the proof that the invitee received the mail.
+//   - AcceptInvitation compares the token in constant time and checks the
+//     expiry against the store's clock, then deletes the invitation on
+//     condition of that token and of the expiresAt read (after now), in the
+//     transaction that writes the membership pair. The role is the
+//     invitation's; team_name is the invitation's unless the team was
+//     renamed since, in which case the team's current name (a copy must
+//     match its team, see Renames). A missing, accepted, revoked or
+//     expired invitation and a wrong token give one ErrNotFound, the same
+//     text for the same invitation ID. A user who is already a member gets
+//     ErrAlreadyExists and the invitation stays. A repeat of a committed
+//     acceptance (even under an idempotency key) finds no invitation:
+//     ErrNotFound; ListUserTeams tells whether it was the caller's own.
+//   - RevokeInvitation deletes an expired invitation too (it is still
+//     stored until TTL deletes it). DeleteTeam leaves the team's
+//     invitations (they are in the other table, which it may not have):
+//     they can no longer be accepted, since the team is checked, and TTL
+//     deletes them.
+//   - The stream handler (see "The stream handler on Lambda" for its
+//     failures and skips) does not mail an invitation that has expired by
+//     then, or that a later record of its batch deletes. Before mailing,
+//     it checks the image's email and team_name as Invite checks them,
+//     since another program may have written the item: an invalid one (a
+//     header injection, a control character) is skipped, never mailed. A
+//     hashed token whose secret the handler lacks is a failure (redeploy
+//     with StreamHandler.TokenSecret, and Lambda retries); one that does
+//     not derive from its secret is skipped.
 package taskmgmt

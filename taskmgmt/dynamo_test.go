@@ -160,9 +160,9 @@ func must[T any](t *testing.T) func(T, error) T {
 func TestRawLayout(t *testing.T) {
 	s, c, table := newDynamo(t, nil, deterministic)
 	ctx := t.Context()
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji", Image: "https://example.com/u1.png"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji", Image: "https://example.com/u1.png"}))
 	wantUser := map[string]types.AttributeValue{"PK": S("USER#u1"), "SK": S("USER#u1"), "type": S("user"),
-		"user_email": S("alice-at-example.com"), "user_name": S("monbayashi joji"), "user_image": S("https://example.com/u1.png"), "user_createdAt": S("2025-11-10")}
+		"user_email": S("alice@example.com"), "user_name": S("monbayashi joji"), "user_image": S("https://example.com/u1.png"), "user_createdAt": S("2025-11-10")}
 	checkItem(t, "user", rawItem(t, c, table, "USER#u1", "USER#u1"), wantUser)
 
 	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム", Description: "タスク管理 APP 開発チーム用のタスク管理"})) // id01
@@ -232,7 +232,7 @@ func TestRawLayout(t *testing.T) {
 func TestRecalculateRepairsDrift(t *testing.T) {
 	s, c, table := newDynamo(t, nil, deterministic)
 	ctx := t.Context()
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "n"}))
 	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "t"}))
 	for range 3 {
 		must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Start: "2025-11-01", End: "2025-11-02"}))
@@ -252,8 +252,8 @@ func TestRecalculateRepairsDrift(t *testing.T) {
 func fixture(t *testing.T, s taskmgmt.Store) {
 	t.Helper()
 	ctx := t.Context()
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n2"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "n"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "n2"}))
 	must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"}))
 	must[taskmgmt.Tag](t)(s.CreateTag(ctx, "id01", taskmgmt.NewTag{Name: "tag", Color: taskmgmt.Color{Color: "a", BackgroundColor: "b"}}))
 	must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "task", Start: "2025-11-01", End: "2025-11-02", TagIDs: []string{"id02"}}))
@@ -263,7 +263,7 @@ func fixture(t *testing.T, s taskmgmt.Store) {
 func operations(s taskmgmt.Store) map[string]func(ctx context.Context) error {
 	return map[string]func(ctx context.Context) error{
 		"CreateUser": func(ctx context.Context) error {
-			_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u9", Email: "e", Name: "n"})
+			_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u9", Email: "e@example.com", Name: "n"})
 			return err
 		},
 		"GetUser":    func(ctx context.Context) error { _, err := s.GetUser(ctx, "u1"); return err },
@@ -398,14 +398,14 @@ func TestLostResponse(t *testing.T) {
 	// answer is retried to a success, and the user is written once; a
 	// repeat by another call (no key) is refused, identical or not.
 	lose("TransactWriteItems")
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e@example.com", Name: "n"}))
 	if fc.Injected("TransactWriteItems") == 0 {
 		t.Fatal("the lost answer of CreateUser was not injected")
 	}
 	if it := rawItem(t, c, table, "USER#u3", "USER#u3"); it == nil {
 		t.Fatal("CreateUser after a lost answer: no user")
 	}
-	_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e", Name: "n"})
+	_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u3", Email: "e@example.com", Name: "n"})
 	ddbtest.WantSentinel(t, "CreateUser identical, another call", err, ddbkit.ErrAlreadyExists)
 	lose("UpdateItem")
 	must[taskmgmt.User](t)(s.RenameUser(ctx, "u1", "renamed"))

@@ -19,7 +19,7 @@ func Example() {
 		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
 		o.NewID = ddbkit.SeededUUIDv7s(1, o.Clock)
 	})
-	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji"})
 	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
 	backend, _ := s.CreateTag(ctx, team.ID, taskmgmt.NewTag{Name: "backend", Color: taskmgmt.Color{Color: "#fff", BackgroundColor: "#00f"}})
 	_, _ = s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "デプロイ 1", Start: "2025-11-05", End: "2025-12-05", TagIDs: []string{backend.ID}})
@@ -62,7 +62,7 @@ func ExampleBoardQuery() {
 		o.Clock = func() time.Time { return time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC) }
 		o.NewID = ddbkit.SeededUUIDv7s(1, o.Clock)
 	})
-	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"})
+	_, _ = s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji"})
 	team, _ := s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム"})
 	for _, in := range []taskmgmt.NewTask{
 		{Title: "設計", Status: taskmgmt.StatusDone, Start: "2025-11-01", End: "2025-11-04"},
@@ -235,4 +235,23 @@ func Example_gsiLag() {
 	// GetTask right after the write: true
 	// on the board right after the write: false
 	// on the board a second later: true
+}
+
+// The package doc's first example, line for line: a user, their team, a
+// task moved to doing, the initial board, the counts and an invitation.
+func Example_quickStart() {
+	ctx := context.Background()
+	s := taskmgmt.NewMemoryStore() // taskmgmt.NewDynamoStore(client) on DynamoDB: the same methods
+	u, _ := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "Alice"})
+	team, _ := s.CreateTeam(ctx, u.ID, taskmgmt.NewTeam{Name: "App team"}) // Alice is its admin
+	task, _ := s.CreateTask(ctx, team.ID, taskmgmt.NewTask{Title: "Deploy", Start: "2025-11-05", End: "2025-12-05"})
+	doing := taskmgmt.StatusDoing
+	_, _ = s.UpdateTask(ctx, team.ID, task.ID, taskmgmt.TaskPatch{Status: &doing})
+	board, _ := s.ListBoard(ctx, team.ID, taskmgmt.BoardQuery{View: taskmgmt.ViewInitial}) // todo and doing, by start date
+	counts, _ := s.GetCounts(ctx, team.ID)
+	inv, err := s.Invite(ctx, team.ID, u.ID, taskmgmt.NewInvitation{Email: "bob@example.com"}) // StreamHandler mails it
+
+	fmt.Println(board.Items[0].Title, board.Items[0].Status, counts, inv.Email, err)
+	// Output:
+	// Deploy doing {0 1 0} bob@example.com <nil>
 }

@@ -69,9 +69,9 @@ type InvitationStore interface {
 	// Invite has an admin of the team invite an email address with a role.
 	// The admin check and the put are one transaction, so a demoted or
 	// removed admin cannot invite; an earlier live invitation of the same
-	// address to the team (compared case-insensitively: re-inviting
-	// Bob@example.com replaces bob@example.com's; the address is stored
-	// as given) is replaced (deleted in the same transaction):
+	// address to the team (the same as "Email addresses" in the package
+	// doc says: Bob@example.com replaces bob@example.com's) is replaced
+	// (deleted in the same transaction):
 	// its link stops working (expired ones, which reads leave out, are left
 	// to TTL). The returned Invitation carries its Token.
 	// It returns ErrInvalidArgument (a bad email or role, a TokenSecret
@@ -213,6 +213,11 @@ func mailToken(secret []byte, inv Invitation) (string, error) {
 
 var errNoTokenSecret = fmt.Errorf("taskmgmt: the invitation holds a hashed token: StreamHandler.TokenSecret must be the store's Options.TokenSecret: %w", ddbkit.ErrInvalidArgument)
 
+// email checks an address every write stores (CreateUser's user_email,
+// Invite's email) and the stream handler mails, by the package doc's
+// "Email addresses": one rule, so that an address one call takes another
+// never refuses. Reads do not check it: another writer's items decode as
+// stored.
 func (v *validator) email(field, e string) {
 	v.Line(field, e, true, MaxEmailLen)
 	if v.Err != nil {
@@ -243,8 +248,8 @@ func validateAcceptance(op, userID string, a Acceptance) error {
 	v.ID("UserID", userID, MaxIDLen)
 	v.ID("TeamID", a.TeamID, MaxIDLen)
 	v.ID("InvitationID", a.InvitationID, MaxIDLen)
-	if a.Token == "" {
-		v.Fail("Token", "is required")
+	if strings.TrimSpace(a.Token) == "" {
+		v.Fail("Token", "must not be empty or only white space")
 	} else if len(a.Token) > MaxTokenLen {
 		v.Fail("Token", "must be at most %d bytes, got %d", MaxTokenLen, len(a.Token))
 	}

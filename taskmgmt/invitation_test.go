@@ -210,7 +210,8 @@ func valueJSON(v streamtypes.AttributeValue) any {
 
 // TestStreamEndToEnd creates invitations through the store, reads the
 // table's stream from DynamoDB Local, and runs the handler on it: exactly
-// the inserted invitations are mailed; a failing mailer stops the handler,
+// the inserted invitations are mailed, but one accepted later in the
+// batch; a failing mailer stops the handler,
 // which reports the rest of the batch; a mail failing once is mailed on
 // the retry, and nothing twice; a mail refused for good is skipped.
 func TestStreamEndToEnd(t *testing.T) {
@@ -242,16 +243,30 @@ func TestStreamEndToEnd(t *testing.T) {
 		t.Fatalf("stream events %v, want %v", names, want)
 	}
 
+	// The accepted invitation is not mailed: its REMOVE follows its
+	// INSERT in the batch.
 	m := &recordingMailer{}
 	resp, err := taskmgmt.StreamHandler{Mailer: m}.Handle(ctx, ev)
 	if err != nil || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("Handle = %+v, %v", resp, err)
 	}
+	if want := []taskmgmt.Invitation{sent[0], sent[2]}; !reflect.DeepEqual(m.mailed, want) {
+		t.Fatalf("mailed:\n%+v\nwant the invitations as made, but the accepted one:\n%+v", m.mailed, want)
+	}
+	if want := []string{sent[0].ID, sent[2].ID}; !slices.Equal(m.keys, want) {
+		t.Fatalf("idempotency keys %v, want the invitation IDs %v", m.keys, want)
+	}
+
+	// Without the REMOVE (its batch came later, or a mapping that keeps
+	// INSERTs only), every invitation is mailed.
+	ev.Records = slices.DeleteFunc(slices.Clone(ev.Records), func(r events.DynamoDBEventRecord) bool { return r.EventName == "REMOVE" })
+	m = &recordingMailer{}
+	resp, err = taskmgmt.StreamHandler{Mailer: m}.Handle(ctx, ev)
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("Handle = %+v, %v", resp, err)
+	}
 	if !reflect.DeepEqual(m.mailed, sent) {
 		t.Fatalf("mailed:\n%+v\nwant the invitations as made:\n%+v", m.mailed, sent)
-	}
-	if want := []string{sent[0].ID, sent[1].ID, sent[2].ID}; !slices.Equal(m.keys, want) {
-		t.Fatalf("idempotency keys %v, want the invitation IDs %v", m.keys, want)
 	}
 
 	// The first record fails: it and every record after it are reported,

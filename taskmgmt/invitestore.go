@@ -28,7 +28,7 @@ func errNotAddressee(invitationID, userID string) error {
 }
 
 // sameAddress reports whether two email addresses are one, ignoring the
-// case of ASCII letters only. Unicode case folding would make addresses
+// case of ASCII letters only (the package doc's "Email addresses"). Unicode case folding would make addresses
 // of other people equal (the Kelvin sign K folds to k, the long s ſ to
 // s), so that a user registered as "\u212Aim@example.com" could accept
 // kim@example.com's invitation under Options.AcceptOnlyAddressee.
@@ -126,7 +126,7 @@ func (c *core) invite(ctx context.Context, teamID, inviterID string, in NewInvit
 			return err
 		}
 		// The earlier invitations of the address, which this one replaces.
-		// Addresses compare case-insensitively (Bob@example.com and
+		// Addresses compare ignoring ASCII case (Bob@example.com and
 		// bob@example.com are one mailbox in practice), which no filter
 		// expression can: the walk reads the team's invitations (every one
 		// a filter would have read too) and compares here.

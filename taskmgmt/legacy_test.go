@@ -200,6 +200,7 @@ func checkLegacy(t *testing.T, s taskmgmt.Store, raw func(pk, sk string) item, c
 	eq("AP2 members", members.Items, []taskmgmt.Member{
 		{TeamID: "t1", UserID: "u1", UserName: "monbayashi joji", Role: "admin", JoinedAt: "2025-11-09"},
 		{TeamID: "t1", UserID: "u2", UserName: "bob", Role: "member", JoinedAt: "2024-01-05"}})
+	eq("GetMember, a joinedAt with a time", must[taskmgmt.Member](t)(s.GetMember(ctx, "t1", "u2")), members.Items[1])
 	teams := must[ddbkit.Page[taskmgmt.Membership]](t)(s.ListUserTeams(ctx, "u2", ddbkit.PageOptions{}))
 	eq("AP4 teams", teams.Items, []taskmgmt.Membership{{UserID: "u2", TeamID: "t1", Role: "member", JoinedAt: "2024-01-05"}})
 	tags := must[ddbkit.Page[taskmgmt.Tag]](t)(s.ListTags(ctx, "t1", ddbkit.PageOptions{}))

@@ -7,9 +7,9 @@ import (
 )
 
 // MemoryStore is an in-memory Store for tests. It runs the DynamoDB
-// store's very operations over a memory backend (package
-// internal/backend) that keeps the items the DynamoDB store writes, under
-// the same keys, with the nine GSIs beside them, conditions and
+// store's very operations over ddbkit's item backend in memory, which
+// keeps the items the DynamoDB store writes, under the same keys, with
+// the nine GSIs beside them, conditions and
 // transactions checked as DynamoDB checks them, the invitation table's
 // TTL applied to reads, and the same cursors, so it returns the same
 // results, errors, order and page boundaries; the shared conformance

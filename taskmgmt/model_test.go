@@ -295,6 +295,9 @@ func modelActions(r *difftest.Run[taskmgmt.Store]) map[string]func(*rapid.T) {
 		"DeleteTeam": func(t *rapid.T) {
 			difftest.Exec(r, "DeleteTeam", r.Ctx(t), team(t), user(t))
 		},
+		"GetMember": func(t *rapid.T) {
+			difftest.Call[taskmgmt.Member](r, "GetMember", r.Ctx(t), team(t), user(t))
+		},
 		"ListMembers": func(t *rapid.T) {
 			difftest.Call[ddbkit.Page[taskmgmt.Member]](r, "ListMembers", r.Ctx(t), team(t), r.PageOptions(t))
 		},

@@ -112,8 +112,9 @@ type Options struct {
 	// live.
 	TokenSecret []byte
 	// AcceptOnlyAddressee, when set, makes AcceptInvitation accept only
-	// for a user whose email (user_email) is the invitation's address,
-	// compared case-insensitively, and refuse anyone else holding the link
+	// for a user whose email (user_email) is the invitation's address
+	// (the same address as "Email addresses" in the package doc says),
+	// and refuse anyone else holding the link
 	// with ErrPermissionDenied: a forwarded or leaked link is useless. The
 	// check rides in the acceptance's transaction (the user's email as
 	// read). The default (off) keeps the seed's bearer link: whoever holds

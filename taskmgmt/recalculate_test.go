@@ -38,7 +38,7 @@ func TestRecalculateReportsCorruptTasks(t *testing.T) {
 			t.Run(fmt.Sprint(st.name, "/shards=", shards), func(t *testing.T) {
 				s, put := st.newRaw(t, shards)
 				ctx := t.Context()
-				must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
+				must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "n"}))
 				must[taskmgmt.Team](t)(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "t"}))
 				for _, status := range []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDone} {
 					must[taskmgmt.Task](t)(s.CreateTask(ctx, "id01", taskmgmt.NewTask{Title: "t", Status: status, Start: "2025-11-01", End: "2025-11-02"}))

@@ -36,9 +36,9 @@ func TestRoundTrips(t *testing.T) {
 	}
 
 	step("CreateUser: a one-item transaction with a token", map[string]int{"TransactWriteItems": 1}, func() error {
-		return ignore(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "alice"}))
+		return ignore(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "alice"}))
 	})
-	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "bob"}))
+	must[taskmgmt.User](t)(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "bob"}))
 	step("AP1 GetUser", map[string]int{"GetItem": 1}, func() error { return ignore(s.GetUser(ctx, "u1")) })
 	step("CreateTeam: the creator, then one transaction", map[string]int{"GetItem": 1, "TransactWriteItems": 1}, func() error {
 		return ignore(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "team"})) // id01
@@ -50,6 +50,13 @@ func TestRoundTrips(t *testing.T) {
 	step("AP2 ListMembers", map[string]int{"Query": 1}, func() error {
 		p, err := s.ListMembers(ctx, "id01", ddbkit.PageOptions{})
 		return page(2, err, len(p.Items))
+	})
+	step("GetMember: one GetItem of the team_user item", map[string]int{"GetItem": 1}, func() error {
+		m, err := s.GetMember(ctx, "id01", "u2")
+		if err == nil && m.Role != taskmgmt.RoleMember {
+			t.Fatalf("GetMember = %+v, want u2 as member", m)
+		}
+		return err
 	})
 	step("AP4 ListUserTeams", map[string]int{"Query": 1}, func() error {
 		p, err := s.ListUserTeams(ctx, "u2", ddbkit.PageOptions{})

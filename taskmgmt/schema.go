@@ -213,7 +213,9 @@ type EventSourceMapping struct {
 // Lambda"): it starts at LATEST, reports batch item failures, does not
 // bisect, bounds the retries of a failing record and its age (within
 // DefaultInvitationLifetime: an expired invitation is not mailed anyway),
-// and hands the function INSERT records only. ddbkit export taskmgmt
+// and hands the function INSERT and REMOVE records only (a REMOVE tells
+// StreamHandler not to mail an INSERT of its batch that it deletes, see
+// StreamHandler.Handle). ddbkit export taskmgmt
 // emits it, as CloudFormation, beside the tables.
 func InvitationStreamMapping() EventSourceMapping {
 	return EventSourceMapping{
@@ -223,7 +225,7 @@ func InvitationStreamMapping() EventSourceMapping {
 		BisectBatchOnFunctionError: false,
 		MaximumRetryAttempts:       10,
 		MaximumRecordAgeInSeconds:  3600,
-		FilterPattern:              `{"eventName":["INSERT"]}`,
+		FilterPattern:              `{"eventName":["INSERT","REMOVE"]}`,
 	}
 }
 

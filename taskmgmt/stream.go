@@ -41,6 +41,14 @@ type Mailer interface {
 	// An error wrapping ErrPermanentMail skips the record. Any other
 	// error is transient: the handler stops, and Lambda retries the
 	// record and the ones after it.
+	//
+	// inv may be dead by the time its mail arrives: replaced by a later
+	// Invite of the address, revoked, or accepted. The handler leaves out
+	// the ones a later record of the same batch deletes, not the others
+	// (see StreamHandler.Handle), so an address invited twice in quick
+	// succession may get both mails; the earlier link then fails with
+	// AcceptInvitation's ErrNotFound, and a mail that says the latest
+	// link is the one that works spares the invitee the puzzle.
 	MailInvitation(ctx context.Context, inv Invitation, idempotencyKey string) error
 }
 
@@ -101,13 +109,31 @@ type StreamHandler struct {
 }
 
 // Handle mails the invitation of each INSERT record whose new image has
-// type invitation, in order, and ignores every other record: MODIFY,
-// REMOVE (TTL deletions included), other types. Before mailing, it checks
+// type invitation, in order, and mails nothing for every other record:
+// MODIFY, REMOVE (TTL deletions included; see below for what a REMOVE
+// spares), other types. Before mailing, it checks
 // the image's email and team_name as Invite checks them, since another
 // program may have written the item: an invalid one is skipped (see
 // OnSkip), never mailed, as is a record of an expired invitation (without
 // OnSkip: nothing is wrong with it) or one the Mailer refuses for good
 // (ErrPermanentMail).
+//
+// A dead invitation: Handle does not mail an INSERT whose item a later
+// REMOVE record of the same batch deletes (Invite's replacement of the
+// address's earlier invitation, a revocation, an acceptance, TTL), so a
+// resend within one batch mails one link, the live one; nor is it told
+// to OnSkip, since nothing is wrong with it. It needs the REMOVE records
+// for that: InvitationStreamMapping's filter lets them through (a filter
+// of INSERT records only still works, and mails every replaced
+// invitation). Across batches it cannot know: an invitation replaced
+// after its batch was handled has been mailed, and its link then fails
+// with AcceptInvitation's ErrNotFound, as every replaced invitation's
+// does, while the later mail carries the live one. Handle does not read
+// the table to find out, by design: the function's role needs no access
+// to the table at all, only to its stream (least privilege: a leaked
+// role reads no tokens, no addresses); a read would spend the invitation
+// table's one read unit per mail; and it could not close the window
+// anyway, as a replacement may commit right after the read.
 //
 // It stops at the first record it cannot mail now: a transient mail
 // error, a hashed token without TokenSecret, ctx ended, or less than
@@ -142,9 +168,15 @@ func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 	}
 	resp := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
 	mailed := map[string]bool{} // idempotency keys tried in this invocation
+	removed := lastRemoves(ev.Records)
 	for i, rec := range ev.Records {
 		inv, ok := h.invitation(rec, clock())
 		if !ok || mailed[inv.ID] {
+			continue
+		}
+		if j, ok := removed[recordKey(rec)]; ok && j > i {
+			// Replaced, revoked or accepted later in this batch: its link
+			// is dead already, and a mail would only confuse.
 			continue
 		}
 		// A secret missing or too short is the deployment's error, a
@@ -206,6 +238,34 @@ func (h StreamHandler) invitation(rec events.DynamoDBEventRecord, now time.Time)
 		return Invitation{}, false
 	}
 	return inv, inv.Live(now)
+}
+
+// lastRemoves maps the key of each item a REMOVE record of recs deletes
+// to the index of its last such record.
+func lastRemoves(recs []events.DynamoDBEventRecord) map[string]int {
+	var out map[string]int
+	for i, rec := range recs {
+		if rec.EventName != string(events.DynamoDBOperationTypeRemove) {
+			continue
+		}
+		if k := recordKey(rec); k != "" {
+			if out == nil {
+				out = map[string]int{}
+			}
+			out[k] = i
+		}
+	}
+	return out
+}
+
+// recordKey is the key of a record's item, PK and SK, or "" when the
+// record lacks either as a String.
+func recordKey(rec events.DynamoDBEventRecord) string {
+	pk, sk := rec.Change.Keys[AttrPK], rec.Change.Keys[AttrSK]
+	if pk.DataType() != events.DataTypeString || sk.DataType() != events.DataTypeString {
+		return ""
+	}
+	return pk.String() + "\x00" + sk.String()
 }
 
 // isRecord reports the record of an idempotency record's item (key

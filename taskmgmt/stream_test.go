@@ -59,14 +59,83 @@ func TestMemoryStream(t *testing.T) {
 			t.Fatalf("record %d: %+v", i, r)
 		}
 	}
+	h := taskmgmt.StreamHandler{Mailer: &recordingMailer{}, Clock: func() time.Time { return clock }}
+	// The inserts alone: each mailed.
 	m := &recordingMailer{}
-	resp, err := taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return clock }}.Handle(ctx, ev)
+	h.Mailer = m
+	resp, err := h.Handle(ctx, events.DynamoDBEvent{Records: ev.Records[:3]})
 	if err != nil || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("Handle = %+v, %v", resp, err)
 	}
 	if !reflect.DeepEqual(m.mailed, []taskmgmt.Invitation{a, b, b2}) {
 		t.Fatalf("mailed %+v", m.mailed)
 	}
+	// The whole batch: every invitation in it is deleted later in it
+	// (replaced, accepted, revoked), so none is mailed.
+	m = &recordingMailer{}
+	h.Mailer = m
+	resp, err = h.Handle(ctx, ev)
+	if err != nil || len(resp.BatchItemFailures) != 0 || len(m.mailed) != 0 {
+		t.Fatalf("Handle = %+v, %v; mailed %+v, want none", resp, err, m.mailed)
+	}
+}
+
+// TestReplacedInvitationMail: an address invited twice. Within one
+// stream batch only the live invitation is mailed (the REMOVE of the
+// replaced one follows its INSERT in the batch); across batches the
+// replaced one was mailed before it was replaced, and its link fails
+// with the documented ErrNotFound while the later one works. Neither
+// reads the table: the handler has none.
+func TestReplacedInvitationMail(t *testing.T) {
+	clock := start
+	s := taskmgmt.NewMemoryStore(deterministic, func(o *taskmgmt.Options) {
+		o.Clock = func() time.Time { return clock }
+		o.AcceptOnlyAddressee = true
+	})
+	inviteFixture(t, s)
+	ctx := t.Context()
+	s.TakeStream()
+	h := taskmgmt.StreamHandler{Clock: func() time.Time { return clock }, OnSkip: func(r taskmgmt.SkippedRecord) {
+		t.Errorf("OnSkip told of %s: %v; a replaced invitation is no error", r.InvitationID, r.Err)
+	}}
+	handle := func(what string) []taskmgmt.Invitation {
+		t.Helper()
+		m := &recordingMailer{}
+		h.Mailer = m
+		resp, err := h.Handle(ctx, s.TakeStream())
+		if err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("%s: Handle = %+v, %v", what, resp, err)
+		}
+		return m.mailed
+	}
+
+	// One batch: the first invitation, its replacement and the first's
+	// REMOVE.
+	first := must[taskmgmt.Invitation](t)(s.Invite(ctx, "id01", "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	second := must[taskmgmt.Invitation](t)(s.Invite(ctx, "id01", "u1", taskmgmt.NewInvitation{Email: "Carol@example.com", Role: taskmgmt.RoleAdmin}))
+	if got := handle("one batch"); !reflect.DeepEqual(got, []taskmgmt.Invitation{second}) {
+		t.Fatalf("one batch mailed %+v, want only the replacement %s (not %s)", got, second.ID, first.ID)
+	}
+
+	// Two batches: the first is mailed in its own batch, then replaced.
+	clock = clock.Add(time.Minute)
+	third := must[taskmgmt.Invitation](t)(s.Invite(ctx, "id01", "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	if got := handle("first batch"); !reflect.DeepEqual(got, []taskmgmt.Invitation{third}) {
+		t.Fatalf("first batch mailed %+v, want %s", got, third.ID)
+	}
+	fourth := must[taskmgmt.Invitation](t)(s.Invite(ctx, "id01", "u1", taskmgmt.NewInvitation{Email: "carol@example.com"}))
+	if got := handle("second batch"); !reflect.DeepEqual(got, []taskmgmt.Invitation{fourth}) {
+		t.Fatalf("second batch mailed %+v, want %s (its REMOVE of %s mails nothing)", got, fourth.ID, third.ID)
+	}
+	// The two batches mailed carol twice; the earlier link is dead, as
+	// are those of the first pair.
+	for _, inv := range []taskmgmt.Invitation{first, second, third} {
+		_, err := s.AcceptInvitation(ctx, "u3", taskmgmt.Acceptance{TeamID: inv.TeamID, InvitationID: inv.ID, Token: inv.Token})
+		if !errors.Is(err, ddbkit.ErrNotFound) {
+			t.Fatalf("accepting replaced invitation %s: %v, want ErrNotFound", inv.ID, err)
+		}
+	}
+	must[taskmgmt.Member](t)(s.AcceptInvitation(ctx, "u3", taskmgmt.Acceptance{TeamID: fourth.TeamID, InvitationID: fourth.ID, Token: fourth.Token}))
 }
 
 // TestStreamHandler feeds the handler records of every kind.
@@ -89,9 +158,12 @@ func TestStreamHandler(t *testing.T) {
 	note.Change.NewImage = withAttr(note.Change.NewImage, "type", events.NewStringAttribute("note"))
 	modify := ins[0]
 	modify.EventName = string(events.DynamoDBOperationTypeModify)
+	// A TTL deletion of an invitation not in the batch (one of the batch's
+	// would spare its mail, see TestReplacedInvitationMail).
 	ttl := events.DynamoDBEventRecord{EventName: string(events.DynamoDBOperationTypeRemove),
 		UserIdentity: &events.DynamoDBUserIdentity{Type: "Service", PrincipalID: "dynamodb.amazonaws.com"},
-		Change:       events.DynamoDBStreamRecord{Keys: ins[0].Change.Keys, SequenceNumber: "902"}}
+		Change: events.DynamoDBStreamRecord{Keys: map[string]events.DynamoDBAttributeValue{"PK": ins[0].Change.Keys["PK"],
+			"SK": events.NewStringAttribute("TINVITE#expired")}, SequenceNumber: "902"}}
 	batch := events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{ins[0], modify, ttl, note, corrupt, ins[1], ins[2]}}
 
 	// Through Lambda's JSON, as the runtime decodes it.
@@ -467,7 +539,7 @@ func ExampleEventSourceMapping_CloudFormation() {
 	//     "FilterCriteria": {
 	//       "Filters": [
 	//         {
-	//           "Pattern": "{\"eventName\":[\"INSERT\"]}"
+	//           "Pattern": "{\"eventName\":[\"INSERT\",\"REMOVE\"]}"
 	//         }
 	//       ]
 	//     }
@@ -491,8 +563,8 @@ func TestInvitationStreamMapping(t *testing.T) {
 		t.Errorf("batch size %d, starting position %q", m.BatchSize, m.StartingPosition)
 	}
 	var pattern struct{ EventName []string }
-	if err := json.Unmarshal([]byte(m.FilterPattern), &pattern); err != nil || !slices.Equal(pattern.EventName, []string{"INSERT"}) {
-		t.Errorf("filter pattern %s (%v), want INSERT records only", m.FilterPattern, err)
+	if err := json.Unmarshal([]byte(m.FilterPattern), &pattern); err != nil || !slices.Equal(pattern.EventName, []string{"INSERT", "REMOVE"}) {
+		t.Errorf("filter pattern %s (%v), want INSERT and REMOVE records only (the REMOVEs spare the mail of an invitation its batch deletes)", m.FilterPattern, err)
 	}
 	_, err := m.CloudFormation(nil, "arn", nil)
 	if !errors.Is(err, ddbkit.ErrInvalidArgument) {

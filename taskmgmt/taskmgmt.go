@@ -242,7 +242,7 @@ type CounterReport struct {
 // NewUser is the input of CreateUser.
 type NewUser struct {
 	ID    string // the caller's ID for the user, such as the auth subject
-	Email string
+	Email string // a plain address, as Invite takes (see "Email addresses" in the package doc)
 	Name  string
 	Image string // optional
 }
@@ -365,7 +365,9 @@ type UserStore interface {
 	// same idempotency key, which returns the first call's user, see the
 	// package doc) counts as success on an existing user; a user already
 	// there, even identical, is ErrAlreadyExists. It returns
-	// ErrInvalidArgument, ErrAlreadyExists if the ID is taken, ErrConflict
+	// ErrInvalidArgument (naming the field; Email when it is not an
+	// address Invite takes, see "Email addresses" in the package doc),
+	// ErrAlreadyExists if the ID is taken, ErrConflict
 	// (ErrIdempotencyKeyReused: an idempotency key reused for other
 	// input) or ErrUnavailable.
 	CreateUser(ctx context.Context, in NewUser) (User, error)
@@ -416,6 +418,14 @@ type TeamStore interface {
 	// Page.Skipped. It returns ErrInvalidArgument, ErrInvalidCursor or
 	// ErrUnavailable.
 	ListMembers(ctx context.Context, teamID string, opts ddbkit.PageOptions) (ddbkit.Page[Member], error)
+	// GetMember returns userID's membership of the team as the team
+	// lists it (the team_user item TEAM#<teamID>/USER#<userID>, its role
+	// included): one consistent GetItem, so that a caller deciding what a
+	// user may do reads the role as last written, without paging
+	// ListMembers. It returns ErrInvalidArgument (naming TeamID or
+	// UserID), ErrNotFound when the user is not a member (also of a team
+	// that does not exist), ErrCorruptItem or ErrUnavailable.
+	GetMember(ctx context.Context, teamID, userID string) (Member, error)
 	// ListUserTeams lists a user's teams by team ID (AP 4), like
 	// ListMembers.
 	ListUserTeams(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Membership], error)
@@ -653,7 +663,7 @@ func validateIDs(op string, fields ...string) error {
 func validateNewUser(op string, in NewUser) error {
 	var v validator
 	v.ID("ID", in.ID, MaxIDLen)
-	v.Line("Email", in.Email, true, MaxEmailLen)
+	v.email("Email", in.Email)
 	v.Line("Name", in.Name, true, MaxNameLen)
 	v.URL("Image", in.Image, false, MaxImageLen)
 	return wrap(op, v.Err)

@@ -398,6 +398,19 @@ func (c *core) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOpti
 	return p, wrap(op, err)
 }
 
+// GetMember implements TeamStore.GetMember, which documents its errors.
+func (c *core) GetMember(ctx context.Context, teamID, userID string) (Member, error) {
+	const op = "get member"
+	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
+		return Member{}, err
+	}
+	m, err := c.member(ctx, teamID, userID)
+	if err != nil {
+		return Member{}, wrap(op, err)
+	}
+	return m, nil
+}
+
 // ListUserTeams implements TeamStore.ListUserTeams, which documents its errors.
 func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOptions) (ddbkit.Page[Membership], error) {
 	const op = "list user teams"

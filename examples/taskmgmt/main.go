@@ -105,8 +105,8 @@ func run(ctx context.Context, endpoint, table, invTable, region string) error {
 
 	// AP 1: the users, identified by their auth subjects.
 	for _, u := range []taskmgmt.NewUser{
-		{ID: "alice", Email: "alice-at-example.com", Name: "Alice"},
-		{ID: "bob", Email: "bob-at-example.com", Name: "Bob"},
+		{ID: "alice", Email: "alice@example.com", Name: "Alice"},
+		{ID: "bob", Email: "bob@example.com", Name: "Bob"},
 	} {
 		if _, err := s.CreateUser(ctx, u); err != nil && !errors.Is(err, ddbkit.ErrAlreadyExists) {
 			return err

@@ -204,7 +204,7 @@ func testRenames(t *testing.T, newStore NewStore) {
 	s, _ := fixed(t, newStore)
 	ctx := t.Context()
 	t1 := team(t, s)
-	must[taskmgmt.User](t, "CreateUser u2")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "old"}))
+	must[taskmgmt.User](t, "CreateUser u2")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "old"}))
 	t2 := must[taskmgmt.Team](t, "CreateTeam 2")(s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: "second"}))
 	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, t1.ID, "u1", "u2", taskmgmt.RoleMember))
 
@@ -265,7 +265,7 @@ func testDeleteTeam(t *testing.T, newStore NewStore) {
 	s, _ := fixed(t, newStore)
 	ctx := t.Context()
 	f := newBoard(t, s)
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "n"}))
 	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, f.team.ID, "u1", "u2", taskmgmt.RoleMember))
 	other := must[taskmgmt.Team](t, "CreateTeam other")(s.CreateTeam(ctx, "u2", taskmgmt.NewTeam{Name: "other"}))
 	wantErr(t, "DeleteTeam", s.DeleteTeam(ctx, f.team.ID, "u1"), nil)
@@ -410,14 +410,14 @@ func testBadInput(t *testing.T, newStore NewStore) {
 func testCancelled(t *testing.T, newStore NewStore) {
 	s, _ := fixed(t, newStore)
 	f := newBoard(t, s)
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(t.Context(), taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(t.Context(), taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "n"}))
 	before := snapshot(t, s, f)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	a := f.ids["A"]
 	for name, call := range map[string]func() error{
 		"CreateUser": func() error {
-			_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u9", Email: "e", Name: "n"})
+			_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "u9", Email: "e@example.com", Name: "n"})
 			return err
 		},
 		"RenameUser": func() error { _, err := s.RenameUser(ctx, "u1", "x"); return err },

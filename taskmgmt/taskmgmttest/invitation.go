@@ -31,6 +31,7 @@ func RunInvitations(t *testing.T, newStore NewStore) {
 		{"ReInviteReplaces", testReInvite},
 		{"DefaultIDsFollowClock", testDefaultIDsFollowClock},
 		{"BadInviteWritesNothing", testBadInvite},
+		{"OneEmailRule", testOneEmailRule},
 		{"ConcurrentAccept", testConcurrentAccept},
 		{"CancelledContextWritesNothing", testInvitationsCancelled},
 		{"IdempotencyKey", testInvitationIdempotency},
@@ -211,9 +212,15 @@ func testAcceptTokens(t *testing.T, newStore NewStore) {
 		texts = append(texts, err.Error())
 	}
 	a := accept(inv)
-	a.Token = ""
-	_, err := s.AcceptInvitation(ctx, "u3", a)
-	wantField(t, "no token", err, "Token")
+	for _, tok := range []string{"", " \t"} {
+		a.Token = tok
+		_, err := s.AcceptInvitation(ctx, "u3", a)
+		wantField(t, fmt.Sprintf("token %q", tok), err, "Token")
+		if want := "must not be empty or only white space"; !strings.Contains(err.Error(), want) {
+			t.Fatalf("token %q: %v, want the shared wording %q", tok, err, want)
+		}
+	}
+	var err error
 	a.Token = strings.Repeat("x", taskmgmt.MaxTokenLen+1)
 	_, err = s.AcceptInvitation(ctx, "u3", a)
 	wantField(t, "a huge token", err, "Token")
@@ -360,6 +367,22 @@ func uuidv7Time(t *testing.T, id string) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
+// badEmails are addresses that no write stores (the package doc's "Email
+// addresses"), by what is wrong with them.
+var badEmails = []struct{ name, email string }{
+	{"the seed's example, which is no address", "alice-at-example.com"},
+	{"a display name", "Alice <alice@example.com>"},
+	{"angle brackets", "<alice@example.com>"},
+	{"white space", " alice@example.com"},
+	{"a control character", "alice@example.com\r\nBcc: eve@example.com"},
+	{"no email", ""},
+	{"only white space", "   "},
+	{"a too long email", strings.Repeat("a", 250) + "@example.com"},
+}
+
+// goodEmails are addresses every write takes, stored as given.
+var goodEmails = []string{"alice@example.com", "Bob.Smith+tasks@Example.CO.JP", "\u212Aim@example.com"}
+
 func testBadInvite(t *testing.T, newStore NewStore) {
 	s, _ := fixed(t, newStore)
 	ctx := t.Context()
@@ -372,11 +395,6 @@ func testBadInvite(t *testing.T, newStore NewStore) {
 		want      error
 		wantField string
 	}{
-		{"the seed's example, which is no address", tm.ID, "u1", taskmgmt.NewInvitation{Email: "alice-at-example.com"}, nil, "Email"},
-		{"a display name", tm.ID, "u1", taskmgmt.NewInvitation{Email: "Alice <alice@example.com>"}, nil, "Email"},
-		{"white space", tm.ID, "u1", taskmgmt.NewInvitation{Email: " alice@example.com"}, nil, "Email"},
-		{"no email", tm.ID, "u1", taskmgmt.NewInvitation{}, nil, "Email"},
-		{"a too long email", tm.ID, "u1", taskmgmt.NewInvitation{Email: strings.Repeat("a", 250) + "@example.com"}, nil, "Email"},
 		{"an unknown role", tm.ID, "u1", taskmgmt.NewInvitation{Email: "a@example.com", Role: "owner"}, nil, "Role"},
 		{"a # in the team ID", "t#1", "u1", taskmgmt.NewInvitation{Email: "a@example.com"}, nil, "TeamID"},
 		{"no inviter", tm.ID, "", taskmgmt.NewInvitation{Email: "a@example.com"}, nil, "InviterID"},
@@ -393,6 +411,11 @@ func testBadInvite(t *testing.T, newStore NewStore) {
 		if tc.want == ddbkit.ErrPermissionDenied && !errors.Is(err, taskmgmt.ErrNotAdmin) {
 			t.Fatalf("%s: %v does not match ErrNotAdmin", tc.name, err)
 		}
+		equal(t, tc.name+": nothing written", invitations(t, s, tm.ID), []taskmgmt.Invitation(nil))
+	}
+	for _, tc := range badEmails {
+		_, err := s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: tc.email})
+		wantField(t, tc.name, err, "Email")
 		equal(t, tc.name+": nothing written", invitations(t, s, tm.ID), []taskmgmt.Invitation(nil))
 	}
 	// A demoted admin cannot invite.
@@ -413,7 +436,7 @@ func testConcurrentAccept(t *testing.T, newStore NewStore) {
 	tm := inviteFixture(t, s)
 	const n = 16
 	for i := range n {
-		must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: fmt.Sprintf("c%02d", i), Email: "e", Name: "n"}))
+		must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: fmt.Sprintf("c%02d", i), Email: "e@example.com", Name: "n"}))
 	}
 	inv := must[taskmgmt.Invitation](t, "Invite")(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: "shared@example.com"}))
 	var wg sync.WaitGroup
@@ -506,4 +529,42 @@ func testNewToken(t *testing.T, newStore NewStore) {
 		t.Fatalf("token = %q, want token-1 from Options.NewToken", inv.Token)
 	}
 	must[taskmgmt.Member](t, "AcceptInvitation")(s.AcceptInvitation(ctx, "u3", taskmgmt.Acceptance{TeamID: tm.ID, InvitationID: inv.ID, Token: "token-1"}))
+}
+
+// testOneEmailRule holds every write of an address to Invite's rule (the
+// package doc's "Email addresses"): CreateUser refuses what Invite
+// refuses, naming Email and writing nothing, and takes what Invite takes,
+// stored as given; so that under Options.AcceptOnlyAddressee every user
+// can accept an invitation to their address, whatever its ASCII case.
+func testOneEmailRule(t *testing.T, newStore NewStore) {
+	s, _ := fixed(t, newStore, func(o *taskmgmt.Options) { o.AcceptOnlyAddressee = true })
+	ctx := t.Context()
+	tm := team(t, s)
+	for _, tc := range badEmails {
+		_, err := s.CreateUser(ctx, taskmgmt.NewUser{ID: "bad", Email: tc.email, Name: "n"})
+		wantField(t, "CreateUser: "+tc.name, err, "Email")
+		_, err = s.GetUser(ctx, "bad")
+		wantErr(t, "CreateUser: "+tc.name+": nothing written", err, ddbkit.ErrNotFound)
+	}
+	for i, email := range goodEmails {
+		id := "g" + strconv.Itoa(i)
+		u := must[taskmgmt.User](t, "CreateUser "+email)(s.CreateUser(ctx, taskmgmt.NewUser{ID: id, Email: email, Name: "n"}))
+		equal(t, "CreateUser stores the address as given", u.Email, email)
+		equal(t, "GetUser reads it as given", must[taskmgmt.User](t, "GetUser")(s.GetUser(ctx, id)).Email, email)
+		// The address in another ASCII case is the same address.
+		inv := must[taskmgmt.Invitation](t, "Invite "+email)(s.Invite(ctx, tm.ID, "u1", taskmgmt.NewInvitation{Email: upperASCII(email)}))
+		must[taskmgmt.Member](t, "AcceptInvitation by the addressee "+email)(s.AcceptInvitation(ctx, id, accept(inv)))
+	}
+}
+
+// upperASCII is s with its ASCII letters in upper case, and nothing else
+// changed.
+func upperASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
 }

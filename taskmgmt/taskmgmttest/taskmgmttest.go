@@ -165,7 +165,7 @@ func equal(t *testing.T, what string, got, want any) {
 func team(t *testing.T, s taskmgmt.Store) taskmgmt.Team {
 	t.Helper()
 	ctx := t.Context()
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice-at-example.com", Name: "monbayashi joji"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "alice@example.com", Name: "monbayashi joji"}))
 	return must[taskmgmt.Team](t, "CreateTeam")(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "タスク管理 APP 開発チーム", Description: "タスク管理 APP 開発チーム用のタスク管理"}))
 }
 
@@ -242,7 +242,7 @@ func testUsers(t *testing.T, newStore NewStore) {
 func testDefaultIDs(t *testing.T, newStore NewStore) {
 	s := newStore(t)
 	ctx := t.Context()
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u1", Email: "e@example.com", Name: "n"}))
 	tm := must[taskmgmt.Team](t, "CreateTeam")(s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: "t"}))
 	if len(tm.ID) != 36 || tm.ID[14] != '7' {
 		t.Fatalf("team ID %q is not a UUIDv7", tm.ID)
@@ -279,8 +279,21 @@ func testMembers(t *testing.T, newStore NewStore) {
 	}
 	m := must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u1", "u3", taskmgmt.RoleMember))
 	equal(t, "AddMember", m, taskmgmt.Member{TeamID: tm.ID, UserID: "u3", UserName: "name u3", Role: taskmgmt.RoleMember, JoinedAt: "2025-11-10"})
+	equal(t, "GetMember", must[taskmgmt.Member](t, "GetMember")(s.GetMember(ctx, tm.ID, "u3")), m)
+	equal(t, "GetMember of the creator", must[taskmgmt.Member](t, "GetMember u1")(s.GetMember(ctx, tm.ID, "u1")),
+		taskmgmt.Member{TeamID: tm.ID, UserID: "u1", UserName: "monbayashi joji", Role: taskmgmt.RoleAdmin, JoinedAt: "2025-11-10"})
+	_, err := s.GetMember(ctx, tm.ID, "u2")
+	wantErr(t, "GetMember of a user who is no member", err, ddbkit.ErrNotFound)
+	_, err = s.GetMember(ctx, tm.ID, "ghost")
+	wantErr(t, "GetMember of no user", err, ddbkit.ErrNotFound)
+	_, err = s.GetMember(ctx, "noteam", "u1")
+	wantErr(t, "GetMember of no team", err, ddbkit.ErrNotFound)
+	_, err = s.GetMember(ctx, "t#1", "u1")
+	wantField(t, "GetMember t#1", err, "TeamID")
+	_, err = s.GetMember(ctx, tm.ID, "")
+	wantField(t, "GetMember without a user", err, "UserID")
 	must[taskmgmt.Member](t, "AddMember u2")(s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleMember))
-	_, err := s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin)
+	_, err = s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin)
 	wantErr(t, "AddMember twice", err, ddbkit.ErrAlreadyExists)
 	_, err = s.AddMember(ctx, tm.ID, "u1", "ghost", taskmgmt.RoleMember)
 	wantErr(t, "AddMember unknown user", err, ddbkit.ErrNotFound)
@@ -295,6 +308,7 @@ func testMembers(t *testing.T, newStore NewStore) {
 
 	m = must[taskmgmt.Member](t, "SetRole")(s.SetRole(ctx, tm.ID, "u1", "u3", taskmgmt.RoleAdmin))
 	equal(t, "SetRole role", m.Role, taskmgmt.RoleAdmin)
+	equal(t, "GetMember after SetRole", must[taskmgmt.Member](t, "GetMember")(s.GetMember(ctx, tm.ID, "u3")), m)
 	ms := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
 		return s.ListUserTeams(ctx, "u3", o)
 	})
@@ -302,6 +316,8 @@ func testMembers(t *testing.T, newStore NewStore) {
 
 	wantErr(t, "RemoveMember u2", s.RemoveMember(ctx, tm.ID, "u1", "u2"), nil)
 	wantErr(t, "RemoveMember u2 again", s.RemoveMember(ctx, tm.ID, "u1", "u2"), ddbkit.ErrNotFound)
+	_, err = s.GetMember(ctx, tm.ID, "u2")
+	wantErr(t, "GetMember after RemoveMember", err, ddbkit.ErrNotFound)
 	_, err = s.SetRole(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin)
 	wantErr(t, "SetRole non-member", err, ddbkit.ErrNotFound)
 	if got := all(t, func(o ddbkit.PageOptions) (ddbkit.Page[taskmgmt.Membership], error) {
@@ -318,7 +334,7 @@ func testNeverWithoutAdmin(t *testing.T, newStore NewStore) {
 	_, err := s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember)
 	wantErr(t, "demote the only admin", err, ddbkit.ErrConflict)
 	wantErr(t, "remove the only admin", s.RemoveMember(ctx, tm.ID, "u1", "u1"), ddbkit.ErrConflict)
-	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e", Name: "n"}))
+	must[taskmgmt.User](t, "CreateUser")(s.CreateUser(ctx, taskmgmt.NewUser{ID: "u2", Email: "e@example.com", Name: "n"}))
 	must[taskmgmt.Member](t, "AddMember")(s.AddMember(ctx, tm.ID, "u1", "u2", taskmgmt.RoleAdmin))
 	must[taskmgmt.Member](t, "demote u1")(s.SetRole(ctx, tm.ID, "u1", "u1", taskmgmt.RoleMember))
 	wantErr(t, "remove the last admin u2", s.RemoveMember(ctx, tm.ID, "u2", "u2"), ddbkit.ErrConflict)
