@@ -183,7 +183,7 @@ type pending struct {
 	mu      sync.Mutex
 	at      int64     // the Unix second the record was built at
 	atTime  time.Time // and the time
-	claimed bool  // a write carries it now
+	claimed bool      // a write carries it now
 	written bool
 }
 
