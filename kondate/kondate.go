@@ -152,7 +152,7 @@ type FridgeItem struct {
 	UserID     string    `json:"userId"`
 	Name       string    `json:"name"`
 	Quantity   string    `json:"quantity,omitempty"`
-	ExpiryDate string    `json:"expiryDate,omitempty"` // YYYY-MM-DD, or "" when unknown
+	ExpiryDate string    `json:"expiryDate,omitempty"` // a Date (YYYY-MM-DD), or "" when unknown
 	CreatedAt  time.Time `json:"createdAt"`
 	UpdatedAt  time.Time `json:"updatedAt"`
 }
@@ -161,7 +161,7 @@ type FridgeItem struct {
 type NewFridgeItem struct {
 	Name       string
 	Quantity   string
-	ExpiryDate string // YYYY-MM-DD, or ""
+	ExpiryDate string // a Date (YYYY-MM-DD), or ""
 }
 
 // FridgePatch changes the fields that are not nil.
@@ -218,7 +218,7 @@ type CategoryPatch struct {
 type CookLog struct {
 	ID        string    `json:"id"`
 	UserID    string    `json:"userId"`
-	Date      string    `json:"date"`               // YYYY-MM-DD, the user's calendar day, as the key holds it
+	Date      string    `json:"date"`               // a Date (YYYY-MM-DD), the user's calendar day, as the key holds it
 	RecipeID  string    `json:"recipeId,omitempty"` // "" when the dish is not one of the user's recipes
 	Title     string    `json:"title"`
 	Note      string    `json:"note,omitempty"`
@@ -227,7 +227,7 @@ type CookLog struct {
 
 // NewCookLog is the input of AddCookLog.
 type NewCookLog struct {
-	Date     string // YYYY-MM-DD
+	Date     string // a Date (YYYY-MM-DD)
 	RecipeID string
 	Title    string
 	Note     string

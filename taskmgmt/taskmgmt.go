@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/calendar"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/valid"
 	"github.com/ddbkit/ddbkit/keys"
@@ -43,19 +44,7 @@ func (d Date) Time() (time.Time, error) { return d.In(time.UTC) }
 // In returns midnight of d in loc (UTC when nil), or an error (a
 // *ddbkit.ValidationError) if d is not a valid date. In a zone whose
 // clocks skip midnight that day, it is the first instant of the day.
-func (d Date) In(loc *time.Location) (time.Time, error) {
-	t, err := keys.ParseDateISO(string(d))
-	if err != nil {
-		return time.Time{}, err
-	}
-	if d < MinDate || d > MaxDate {
-		return time.Time{}, ddbkit.Invalid("date", "must be from %s to %s, got %s", MinDate, MaxDate, string(d))
-	}
-	if loc == nil {
-		loc = time.UTC
-	}
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc), nil
-}
+func (d Date) In(loc *time.Location) (time.Time, error) { return calendar.ISO.In(string(d), loc) }
 
 // AddDays returns the date n days after d (before it when n is negative).
 // If d is not a valid date, or the result is outside MinDate..MaxDate, it
@@ -63,15 +52,8 @@ func (d Date) In(loc *time.Location) (time.Time, error) {
 // ddbkit.ErrInvalidArgument): a bad date never turns into the zero Date,
 // which a DailyQuery reads as an open end.
 func (d Date) AddDays(n int) (Date, error) {
-	t, err := d.Time()
-	if err != nil {
-		return d, err
-	}
-	out := DateOf(t.AddDate(0, 0, n))
-	if _, err := out.Time(); err != nil {
-		return d, err
-	}
-	return out, nil
+	out, err := calendar.ISO.AddDays(string(d), n)
+	return Date(out), err
 }
 
 // wellFormed reports whether d parses as YYYY-MM-DD, whatever its year:
