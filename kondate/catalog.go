@@ -458,7 +458,7 @@ func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.
 
 // Unpublish implements CatalogStore.Unpublish, which documents its errors.
 func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error {
-	k := keying[struct{}](c, "unpublish", userPK(userID), []any{kind, id}, nil, nil)
+	k := committed(keying[struct{}](c, "unpublish", userPK(userID), []any{kind, id}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "unpublish"
 		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {

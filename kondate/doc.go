@@ -213,12 +213,16 @@
 //     return the first call's result, read back from the item it wrote
 //     (as it is now: a later edit shows), or the method's ErrNotFound if
 //     that item is gone since (deleted, restored, unpublished);
+//   - the other deletes (DeleteRecipe, DeleteSet, DeleteCategory,
+//     DeleteShareLink, RemovePaymentMethod, UnregisterPushToken,
+//     Unpublish) succeed: the record proves the first call deleted, where
+//     a repeat without the key finds nothing (ErrNotFound), as in every
+//     domain;
 //   - the writes whose repeat is a no-op by itself (SaveCatalogEntry,
 //     UnsaveCatalogEntry, CompleteShoppingItem, MarkNotificationRead,
-//     RegisterPushToken, the deletes, Unpublish, RecalculatePopularity)
-//     run again without the key, and return what they return without one
-//     (the first save, the first CompletedAt or ReadAt, ErrNotFound for a
-//     delete).
+//     RegisterPushToken, RecalculatePopularity) run again without the key,
+//     and return what they return without one (the first save, the first
+//     CompletedAt or ReadAt).
 //
 // The same key with other arguments is ddbkit.ErrIdempotencyKeyReused
 // (which matches ErrConflict) and writes nothing; past the window, the

@@ -207,7 +207,7 @@ func (c *core) GetShareLink(ctx context.Context, shareID string) (ShareLink, err
 
 // DeleteShareLink implements ShareStore.DeleteShareLink, which documents its errors.
 func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) error {
-	k := keying[struct{}](c, "delete share link", userPK(userID), []any{shareID}, nil, nil)
+	k := committed(keying[struct{}](c, "delete share link", userPK(userID), []any{shareID}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "delete share link"
 		if err := check(func(v *validator) { v.user(userID); v.ID("ShareID", shareID, MaxIDLen) }); err != nil {

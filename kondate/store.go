@@ -72,6 +72,14 @@ func keying[T any](c *core, op, part string, input []any, dec func(ddb.Table, dd
 	return k
 }
 
+// committed is k for a delete: a repeat under the key succeeds, as a
+// repeated delete does in every domain (the record proves the first
+// call's delete committed), where without the key it finds nothing.
+func committed(k backend.Keying[struct{}]) backend.Keying[struct{}] {
+	k.Committed = true
+	return k
+}
+
 // wrapOnce is wrap for what backend.Keyed returns: the errors of a
 // method's body and of its replay, wrapped already, or Keyed's own.
 func wrapOnce(op string, err error) error {
@@ -460,7 +468,7 @@ func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatc
 
 // DeleteRecipe implements RecipeStore.DeleteRecipe, which documents its errors.
 func (c *core) DeleteRecipe(ctx context.Context, userID, id string) error {
-	k := keying[struct{}](c, "delete recipe", userPK(userID), []any{id}, nil, nil)
+	k := committed(keying[struct{}](c, "delete recipe", userPK(userID), []any{id}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		return c.deleteOwned(ctx, "delete recipe", userID, KindRecipe, id)
 	}))
@@ -639,7 +647,7 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 
 // DeleteSet implements SetStore.DeleteSet, which documents its errors.
 func (c *core) DeleteSet(ctx context.Context, userID, id string) error {
-	k := keying[struct{}](c, "delete set", userPK(userID), []any{id}, nil, nil)
+	k := committed(keying[struct{}](c, "delete set", userPK(userID), []any{id}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		return c.deleteOwned(ctx, "delete set", userID, KindSet, id)
 	}))
@@ -1103,7 +1111,7 @@ func (c *core) UpdateCategory(ctx context.Context, userID string, scope Category
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
 func (c *core) DeleteCategory(ctx context.Context, userID string, scope CategoryScope, id string) error {
-	k := keying[struct{}](c, "delete category", userPK(userID), []any{scope, id}, nil, nil)
+	k := committed(keying[struct{}](c, "delete category", userPK(userID), []any{scope, id}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "delete category"
 		if err := check(func(v *validator) { v.user(userID); v.scope(scope); v.ID("ID", id, MaxIDLen) }); err != nil {
@@ -1198,7 +1206,7 @@ func (c *core) ListPaymentMethods(ctx context.Context, userID string, opts ddbki
 
 // RemovePaymentMethod implements PaymentStore.RemovePaymentMethod, which documents its errors.
 func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error {
-	k := keying[struct{}](c, "remove payment method", userPK(userID), []any{id}, nil, nil)
+	k := committed(keying[struct{}](c, "remove payment method", userPK(userID), []any{id}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "remove payment method"
 		if err := validateRef(userID, id); err != nil {
@@ -1457,7 +1465,7 @@ func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Pl
 
 // UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
 func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform Platform, token string) error {
-	k := keying[struct{}](c, "unregister push token", userPK(userID), []any{platform, token}, nil, nil)
+	k := committed(keying[struct{}](c, "unregister push token", userPK(userID), []any{platform, token}, nil, nil))
 	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "unregister push token"
 		if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {

@@ -70,6 +70,12 @@ type Keying[T any] struct {
 	// repeat finds none and runs the operation again. An operation with a
 	// Replay writes its result with Create or Tx where that matters.
 	Ref func(T) Key
+	// Committed marks a write whose result is its success alone (a
+	// delete): a repeat answered by a record returns the zero T and no
+	// error, since the record exists only if the first call's write
+	// committed; without the key, a repeat would find nothing
+	// (ErrNotFound). It takes precedence over Replay.
+	Committed bool
 }
 
 // Keyed runs op under the caller's idempotency key in ctx, if any (op
@@ -105,6 +111,8 @@ func Keyed[T any](ctx context.Context, k Keying[T], op func(ctx context.Context)
 			return zero, true, err
 		case !found:
 			return zero, false, nil
+		case k.Committed:
+			return zero, true, nil
 		case k.Replay != nil && ref.PK != "":
 			v, err := k.Replay(ctx, ref)
 			return v, true, err
