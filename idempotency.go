@@ -20,8 +20,10 @@ const IdempotencyWindow = 24 * time.Hour
 // process or any other on the same table, returns the first call's result
 // (the same ID, the same item) and writes nothing more; the same key with
 // other arguments fails with ErrIdempotencyKeyReused, which also matches
-// ErrConflict. A write that is safe to repeat by itself (a save, a delete)
-// returns under a repeated key what it returns on a repeat without one.
+// ErrConflict. A delete repeated under its key succeeds (its record proves
+// the first call deleted, where a repeat without the key finds nothing); a
+// write that is safe to repeat by itself (a save, a completion) returns
+// under a repeated key what it returns on a repeat without one.
 // Past the window the key is a new request. Both stores keep the same
 // promise, with the same errors.
 //
