@@ -145,8 +145,13 @@ func Keyed[T any](ctx context.Context, k Keying[T], op func(ctx context.Context)
 		}
 		rec := p.item(ref)
 		if err := k.Backend.Put(ctx, p.t, rec, p.cond()); err != nil {
+			// A conditional put is not resent after a 5xx or a lost
+			// response (its repeat would fail its own condition): a record
+			// with this fingerprint found now is the one it wrote.
 			if _, failed := Failed(err, ""); !failed {
-				return zero, err
+				if _, found, rerr := recall(ctx, k.Backend, p); rerr != nil || !found {
+					return zero, err
+				}
 			}
 		}
 	}
