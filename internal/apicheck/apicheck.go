@@ -167,8 +167,14 @@ type listedPackage struct {
 // load lists the packages patterns match in dir and their dependencies,
 // building each one's export data.
 func load(dir string, patterns ...string) ([]*listedPackage, error) {
-	args := append([]string{"list", "-e", "-export", "-deps",
-		"-json=ImportPath,Name,Dir,Export,GoFiles,DepOnly,Module,Error"}, patterns...)
+	return goList(dir, append([]string{"-export", "-deps",
+		"-json=ImportPath,Name,Dir,Export,GoFiles,DepOnly,Module,Error"}, patterns...)...)
+}
+
+// goList runs "go list -e" with args in dir and decodes the packages it
+// lists; a package go list could not load is an error.
+func goList(dir string, args ...string) ([]*listedPackage, error) {
+	args = append([]string{"list", "-e"}, args...)
 	// "go" from PATH: go test puts its own toolchain first there, so the
 	// export data is the format this binary's importer reads.
 	cmd := exec.Command("go", args...)
@@ -214,13 +220,11 @@ func features(pkgs, all []*listedPackage) ([]string, error) {
 	w := &walker{deprecated: map[string]bool{}}
 	var files [][]*ast.File
 	for _, p := range pkgs {
-		var fs []*ast.File
-		for _, name := range p.GoFiles {
-			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				return nil, fmt.Errorf("apicheck: %v", err)
-			}
-			fs = append(fs, f)
+		fs, err := parseFiles(fset, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
 			w.collectDeprecated(p.ImportPath, f)
 		}
 		files = append(files, fs)
@@ -242,4 +246,17 @@ func features(pkgs, all []*listedPackage) ([]string, error) {
 	}
 	sort.Strings(lines)
 	return lines, nil
+}
+
+// parseFiles parses p's Go files, with their comments.
+func parseFiles(fset *token.FileSet, p *listedPackage) ([]*ast.File, error) {
+	var files []*ast.File
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("apicheck: %v", err)
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }

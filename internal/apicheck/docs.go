@@ -1,14 +1,9 @@
 package apicheck
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -29,36 +24,19 @@ import (
 // English as often as it is a name, and is let through, as is a name the
 // package also writes as a string (an attribute of its item layout).
 func DocLeaks(root string) ([]string, error) {
-	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Name,Dir,GoFiles,Module,Error", "./...", "./ddbtest/...")
-	cmd.Dir = root
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	pkgs, err := goList(root, "-json=ImportPath,Name,Dir,GoFiles,Module,Error", "./...", "./ddbtest/...")
 	if err != nil {
-		return nil, fmt.Errorf("apicheck: go list: %v\n%s", err, stderr.Bytes())
+		return nil, err
 	}
 	var leaks []string
 	fset := token.NewFileSet()
-	for dec := json.NewDecoder(bytes.NewReader(out)); ; {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("apicheck: go list output: %v", err)
-		}
-		if p.Error != nil {
-			return nil, fmt.Errorf("apicheck: %s: %s", p.ImportPath, p.Error.Err)
-		}
+	for _, p := range pkgs {
 		if !promised(p) {
 			continue
 		}
-		var files []*ast.File
-		for _, name := range p.GoFiles {
-			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				return nil, fmt.Errorf("apicheck: %v", err)
-			}
-			files = append(files, f)
+		files, err := parseFiles(fset, p)
+		if err != nil {
+			return nil, err
 		}
 		leaks = append(leaks, docLeaks(fset, root, files)...)
 	}
