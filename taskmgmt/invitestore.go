@@ -322,7 +322,7 @@ func (c *core) acceptInvitation(ctx context.Context, userID string, a Acceptance
 // RevokeInvitation implements InvitationStore.RevokeInvitation, which documents its errors.
 func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error {
 	// A repeat is the first call's success.
-	_, err := keyed(ctx, "revoke invitation", keying(c, c.invitationScope("revoke invitation", teamPK(teamID)), replayDone, adminID, invitationID), func(ctx context.Context) (struct{}, error) {
+	_, err := keyed(ctx, "revoke invitation", committed(keying[struct{}](c, c.invitationScope("revoke invitation", teamPK(teamID)), nil, adminID, invitationID)), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.revokeInvitation(ctx, teamID, adminID, invitationID)
 	})
 	return err

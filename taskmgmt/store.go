@@ -252,10 +252,14 @@ const (
 	labelDay      = "COUNTER#day"
 )
 
-// replayDone answers the repeat of a method whose record exists only if
-// its one transaction did what it asked (a delete): the first call's
-// success, which a repeat without the key would report as ErrNotFound.
-func replayDone(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+// committed is k for a method whose record exists only if its one
+// transaction did what it asked (a delete): a repeat answers with the
+// first call's success, which a repeat without the key would report as
+// ErrNotFound (backend.Keying.Committed).
+func committed(k backend.Keying[struct{}]) backend.Keying[struct{}] {
+	k.Committed = true
+	return k
+}
 
 // replayItem reads the item at ref for a replay: notFound when it is gone.
 func (c *core) replayItem(ctx context.Context, t ddb.Table, ref backend.Key, notFound error) (ddb.Item, error) {

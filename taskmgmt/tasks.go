@@ -395,7 +395,7 @@ func (c *core) updateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 // DeleteTask implements TaskStore.DeleteTask, which documents its errors.
 func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) error {
 	// A repeat is the first call's success: it uncounts nothing again.
-	_, err := keyed(ctx, "delete task", keying(c, c.scope("delete task", teamPK(teamID)), replayDone, taskID), func(ctx context.Context) (struct{}, error) {
+	_, err := keyed(ctx, "delete task", committed(keying[struct{}](c, c.scope("delete task", teamPK(teamID)), nil, taskID)), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.deleteTask(ctx, teamID, taskID)
 	})
 	return err

@@ -641,7 +641,7 @@ func (c *core) setRole(ctx context.Context, teamID, actorID, userID string, role
 func (c *core) RemoveMember(ctx context.Context, teamID, actorID, userID string) error {
 	// A repeat is the first call's success: the record exists only if
 	// its transaction removed the member.
-	_, err := keyed(ctx, "remove member", keying(c, c.scope("remove member", teamPK(teamID)), replayDone, actorID, userID), func(ctx context.Context) (struct{}, error) {
+	_, err := keyed(ctx, "remove member", committed(keying[struct{}](c, c.scope("remove member", teamPK(teamID)), nil, actorID, userID)), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.removeMember(ctx, teamID, actorID, userID)
 	})
 	return err

@@ -177,7 +177,7 @@ func (c *core) DeleteUser(ctx context.Context, username string) error {
 func sweepKeying(c *core, op, username string, k itemKey, input ...any) backend.Keying[struct{}] {
 	kg := keying[struct{}](c, op, username, input...)
 	kg.Ref = func(struct{}) backend.Key { return k.key() }
-	kg.Replay = func(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+	kg.Committed = true
 	return kg
 }
 
@@ -578,7 +578,7 @@ func (c *core) DeleteTodo(ctx context.Context, username, id string) error {
 	// caller's key returns the first call's success instead. The record
 	// commits with the delete, so it is there only if the delete was.
 	k2 := keying[struct{}](c, op, username, id)
-	k2.Replay = func(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
+	k2.Committed = true
 	_, err = backend.Keyed(ctx, k2, func(ctx context.Context) (struct{}, error) {
 		// A transaction, for its token: a repeat after a lost response finds
 		// its own commit, and one after a 500 that wrote nothing deletes, or
