@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/valid"
@@ -67,6 +70,16 @@ type Options struct {
 	// zero value, the default, emulates none of it. Memory store only:
 	// DynamoStore ignores it.
 	Emulation ddbkit.Emulation
+	// TracerProvider makes the store's spans: one per method, named
+	// "todo.<Method>", with what it cost in DynamoDB calls and capacity
+	// (the README's "Observability" lists the attributes). The default,
+	// nil, is OpenTelemetry's global provider. The memory store reports
+	// what the DynamoDB store would.
+	TracerProvider trace.TracerProvider
+	// MeterProvider makes the store's metrics (the README's
+	// "Observability"). The default, nil, is OpenTelemetry's global
+	// provider.
+	MeterProvider metric.MeterProvider
 }
 
 func newOptions(optFns []func(*Options)) Options {

@@ -12,6 +12,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/keys"
 )
 
@@ -30,10 +31,17 @@ type core struct {
 	t       ddb.Table
 	b       backend.Backend
 	toggles toggleClock
+	tel     *obs.Telemetry
 }
 
 func newCore(o Options, b backend.Backend) *core {
-	return &core{o: o, t: o.table(), b: b}
+	return &core{o: o, t: o.table(), b: b, tel: obs.New("todo", o.TracerProvider, o.MeterProvider)}
+}
+
+// start starts the span of method on the store's table (package obs):
+// every exported method of core does, first.
+func (c *core) start(ctx context.Context, method string) (context.Context, *obs.Op) {
+	return c.tel.Start(ctx, method, c.o.TableName)
 }
 
 // backendTable is the store's table as the backends serve it: no index,
@@ -74,7 +82,9 @@ func labels(prefix string) []string {
 // ---- users
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
-func (c *core) CreateUser(ctx context.Context, u User) error {
+func (c *core) CreateUser(ctx context.Context, u User) (err error) {
+	ctx, sp := c.start(ctx, "CreateUser")
+	defer sp.End(&err)
 	const op = "create user"
 	_, item, err := newUser(op, u)
 	if err != nil {
@@ -101,7 +111,9 @@ func (c *core) CreateUser(ctx context.Context, u User) error {
 }
 
 // GetUser implements UserStore.GetUser, which documents its errors.
-func (c *core) GetUser(ctx context.Context, username string) (User, error) {
+func (c *core) GetUser(ctx context.Context, username string) (_ User, err error) {
+	ctx, sp := c.start(ctx, "GetUser")
+	defer sp.End(&err)
 	const op = "get user"
 	k, err := userRef(op, username)
 	if err != nil {
@@ -111,13 +123,17 @@ func (c *core) GetUser(ctx context.Context, username string) (User, error) {
 }
 
 // ListUsers implements UserStore.ListUsers, which documents its errors.
-func (c *core) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (ddbkit.Page[User], error) {
+func (c *core) ListUsers(ctx context.Context, opts ddbkit.PageOptions) (_ ddbkit.Page[User], err error) {
+	ctx, sp := c.start(ctx, "ListUsers")
+	defer sp.End(&err)
 	return list(ctx, c, "list users", opts, func() (ddb.KeyQuery, error) { return usersQuery(c.t, c.o.FilterBudget), nil },
 		userDecoder)
 }
 
 // UpdateUser implements UserStore.UpdateUser, which documents its errors.
-func (c *core) UpdateUser(ctx context.Context, u User) error {
+func (c *core) UpdateUser(ctx context.Context, u User) (err error) {
+	ctx, sp := c.start(ctx, "UpdateUser")
+	defer sp.End(&err)
 	const op = "update user"
 	k, _, err := newUser(op, u)
 	if err != nil {
@@ -152,7 +168,9 @@ func (c *core) UpdateUser(ctx context.Context, u User) error {
 // Under the caller's idempotency key, the record is written once the sweep
 // has finished (see sweepKeying): a repeat of a finished call succeeds
 // without writing, and one of an interrupted call finishes it.
-func (c *core) DeleteUser(ctx context.Context, username string) error {
+func (c *core) DeleteUser(ctx context.Context, username string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteUser")
+	defer sp.End(&err)
 	const op = "delete user"
 	uk, err := userRef(op, username)
 	if err != nil {
@@ -259,7 +277,9 @@ func (c *core) sweepTx(ctx context.Context, op, username string, ws []backend.Wr
 // ---- todos
 
 // CreateTodo implements TodoStore.CreateTodo, which documents its errors.
-func (c *core) CreateTodo(ctx context.Context, username string, in NewTodo) (Todo, error) {
+func (c *core) CreateTodo(ctx context.Context, username string, in NewTodo) (_ Todo, err error) {
+	ctx, sp := c.start(ctx, "CreateTodo")
+	defer sp.End(&err)
 	const op = "create todo"
 	t, _, item, err := c.o.newTodo(op, username, in)
 	if err != nil {
@@ -332,7 +352,9 @@ func refError(err error, username, categoryID string) error {
 }
 
 // GetTodo implements TodoStore.GetTodo, which documents its errors.
-func (c *core) GetTodo(ctx context.Context, username, id string) (Todo, error) {
+func (c *core) GetTodo(ctx context.Context, username, id string) (_ Todo, err error) {
+	ctx, sp := c.start(ctx, "GetTodo")
+	defer sp.End(&err)
 	const op = "get todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
@@ -342,7 +364,9 @@ func (c *core) GetTodo(ctx context.Context, username, id string) (Todo, error) {
 }
 
 // ListTodos implements TodoStore.ListTodos, which documents its errors.
-func (c *core) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Todo], error) {
+func (c *core) ListTodos(ctx context.Context, username string, opts ddbkit.PageOptions) (_ ddbkit.Page[Todo], err error) {
+	ctx, sp := c.start(ctx, "ListTodos")
+	defer sp.End(&err)
 	return list(ctx, c, "list todos", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, todoSKPrefix) },
 		todoDecoder)
@@ -372,7 +396,9 @@ func todoChange(patch TodoPatch, now time.Time) backend.Change {
 }
 
 // UpdateTodo implements TodoStore.UpdateTodo, which documents its errors.
-func (c *core) UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (Todo, error) {
+func (c *core) UpdateTodo(ctx context.Context, username, id string, patch TodoPatch) (_ Todo, err error) {
+	ctx, sp := c.start(ctx, "UpdateTodo")
+	defer sp.End(&err)
 	const op = "update todo"
 	k, err := todoPatchRef(op, username, id, patch)
 	if err != nil {
@@ -487,7 +513,9 @@ func (c *core) readForWrite(ctx context.Context, k itemKey, strong bool) (ddb.It
 // write too, repeated by the SDK. One that fails after a 5xx on an item
 // someone else changed leaves the toggle's outcome unknown: it is not
 // toggled again (backend.CondError's Uncertain).
-func (c *core) ToggleTodo(ctx context.Context, username, id string) (Todo, error) {
+func (c *core) ToggleTodo(ctx context.Context, username, id string) (_ Todo, err error) {
+	ctx, sp := c.start(ctx, "ToggleTodo")
+	defer sp.End(&err)
 	const op = "toggle todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
@@ -568,7 +596,9 @@ func (w *toggleWrite) mine(item ddb.Item) bool {
 }
 
 // DeleteTodo implements TodoStore.DeleteTodo, which documents its errors.
-func (c *core) DeleteTodo(ctx context.Context, username, id string) error {
+func (c *core) DeleteTodo(ctx context.Context, username, id string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteTodo")
+	defer sp.End(&err)
 	const op = "delete todo"
 	k, err := todoRef(op, username, id)
 	if err != nil {
@@ -597,7 +627,9 @@ func (c *core) DeleteTodo(ctx context.Context, username, id string) error {
 // ---- categories
 
 // CreateCategory implements CategoryStore.CreateCategory, which documents its errors.
-func (c *core) CreateCategory(ctx context.Context, username string, in NewCategory) (Category, error) {
+func (c *core) CreateCategory(ctx context.Context, username string, in NewCategory) (_ Category, err error) {
+	ctx, sp := c.start(ctx, "CreateCategory")
+	defer sp.End(&err)
 	const op = "create category"
 	cat, _, item, err := c.o.newCategory(op, username, in)
 	if err != nil {
@@ -617,7 +649,9 @@ func (c *core) CreateCategory(ctx context.Context, username string, in NewCatego
 }
 
 // GetCategory implements CategoryStore.GetCategory, which documents its errors.
-func (c *core) GetCategory(ctx context.Context, username, id string) (Category, error) {
+func (c *core) GetCategory(ctx context.Context, username, id string) (_ Category, err error) {
+	ctx, sp := c.start(ctx, "GetCategory")
+	defer sp.End(&err)
 	const op = "get category"
 	k, err := categoryRef(op, username, id)
 	if err != nil {
@@ -628,14 +662,18 @@ func (c *core) GetCategory(ctx context.Context, username, id string) (Category, 
 }
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
-func (c *core) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
+func (c *core) ListCategories(ctx context.Context, username string, opts ddbkit.PageOptions) (_ ddbkit.Page[Category], err error) {
+	ctx, sp := c.start(ctx, "ListCategories")
+	defer sp.End(&err)
 	return list(ctx, c, "list categories", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, categorySKPref) },
 		categoryDecoder)
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
-func (c *core) UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (Category, error) {
+func (c *core) UpdateCategory(ctx context.Context, username, id string, patch CategoryPatch) (_ Category, err error) {
+	ctx, sp := c.start(ctx, "UpdateCategory")
+	defer sp.End(&err)
 	const op = "update category"
 	k, err := categoryPatchRef(op, username, id, patch)
 	if err != nil {
@@ -683,7 +721,9 @@ func (c *core) UpdateCategory(ctx context.Context, username, id string, patch Ca
 // references a create made meanwhile behind the first walk's cursor (and,
 // on a repeated call, whatever an interrupted one left), each page only
 // while no category of that ID exists.
-func (c *core) DeleteCategory(ctx context.Context, username, id string) error {
+func (c *core) DeleteCategory(ctx context.Context, username, id string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteCategory")
+	defer sp.End(&err)
 	const op = "delete category"
 	ck, err := categoryRef(op, username, id)
 	if err != nil {
@@ -791,7 +831,9 @@ func (c *core) deleteCategory(ctx context.Context, op, username, id string, ck i
 }
 
 // ListUserData implements Store.ListUserData, which documents its errors.
-func (c *core) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (ddbkit.Page[Record], error) {
+func (c *core) ListUserData(ctx context.Context, username string, opts ddbkit.PageOptions) (_ ddbkit.Page[Record], err error) {
+	ctx, sp := c.start(ctx, "ListUserData")
+	defer sp.End(&err)
 	return list(ctx, c, "list user data", opts,
 		func() (ddb.KeyQuery, error) { return userDataQuery(c.t, c.o.FilterBudget, username, "") },
 		recordDecoder)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/internal/memtable"
 )
 
@@ -141,13 +142,35 @@ func (m *Memory) pass(ctx context.Context, left *int) error {
 	return m.attempt(ctx, left, nil)
 }
 
-// passJudged is pass for a call the capacity model judges: each attempt
-// that Throttle lets through is described by describe, under the lock
-// it takes itself, and judged. Callers branch on capacity() and call pass
-// otherwise, so that a call with no model builds no describe closure.
-func (m *Memory) passJudged(ctx context.Context, left *int, describe func() ddbkit.CapacityCall) error {
-	return m.attempt(ctx, left, func() error { return m.judge(describe()) })
+// passJudged is pass for a call the capacity model judges, or whose
+// price telemetry records (judging): each attempt that Throttle lets
+// through is described by describe, under the lock it takes itself, and
+// judged. It returns the description of the attempt that went through,
+// for the caller to price once the call succeeded (consume). Callers
+// branch on judging and call pass otherwise, so that a call with neither
+// builds no describe closure.
+func (m *Memory) passJudged(ctx context.Context, left *int, describe func() ddbkit.CapacityCall) (c ddbkit.CapacityCall, err error) {
+	if m.emu == nil || (m.emu.e.Throttle == nil && m.emu.e.Capacity == nil) {
+		if left != nil {
+			*left--
+		}
+		obs.From(ctx).Attempt(false)
+		return describe(), nil
+	}
+	err = m.attempt(ctx, left, func() error {
+		c = describe()
+		if m.capacity() {
+			return m.judge(c)
+		}
+		return nil
+	})
+	return c, err
 }
+
+// judging reports whether a call's price is wanted: a capacity model
+// judges it, or op (the recording telemetry of the call's method, see
+// package obs) records it.
+func (m *Memory) judging(op *obs.Op) bool { return op != nil || m.capacity() }
 
 // attempt runs the attempts of one call within the emulation's Retry:
 // each is throttled by Throttle, else runs fn (nil: nothing), which
@@ -160,17 +183,21 @@ func (m *Memory) attempt(ctx context.Context, left *int, fn func() error) error 
 	if left != nil {
 		b.Attempts = max(*left, 1)
 	}
+	op := obs.From(ctx)
 	return ddb.RetryIf(ctx, b, ddb.Throttled, func() error {
 		if left != nil {
 			*left--
 		}
 		if t := m.emu.e.Throttle; t != nil && t(int(m.emu.calls.Add(1))) {
+			op.Attempt(true)
 			return throttleErr()
 		}
-		if fn == nil {
-			return nil
+		var err error
+		if fn != nil {
+			err = fn()
 		}
-		return fn()
+		op.Attempt(err != nil)
+		return err
 	})
 }
 

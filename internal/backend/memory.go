@@ -18,6 +18,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
 	"github.com/ddbkit/ddbkit/internal/memtable"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Memory is the memory Backend: ordered in-memory tables (package
@@ -261,14 +262,17 @@ func (m *Memory) get(ctx context.Context, t ddb.Table, k Key, consistent bool) (
 	if err := mt.checkKey(k); err != nil {
 		return nil, err
 	}
-	if m.capacity() {
-		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return readCall(t, k, m.peek(mt, k), consistent) })
+	op := obs.From(ctx)
+	var c ddbkit.CapacityCall
+	if m.judging(op) {
+		c, err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return readCall(t, k, m.peek(mt, k), consistent) })
 	} else {
 		err = m.pass(ctx, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
+	m.consume(op, c)
 	now := m.readNow(mt)
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -321,7 +325,7 @@ func (m *Memory) BatchGetWith(ctx context.Context, t ddb.Table, ks []Key, o Read
 	if chunk == 0 {
 		chunk = ddb.MaxBatchGet
 	}
-	if m.capacity() {
+	if m.judging(obs.From(ctx)) {
 		err = m.judgeBatchGet(ctx, mt, t, ks, chunk, !o.Eventual)
 	} else {
 		err = m.passN(ctx, (len(uniq)+chunk-1)/chunk)
@@ -355,12 +359,16 @@ func (m *Memory) judgeBatchGet(ctx context.Context, mt *memTable, t ddb.Table, k
 		}
 		c := ddbkit.CapacityCall{Op: "BatchGetItem", Reads: reads}
 		reads = nil
-		return m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+		c, err := m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
 			for i, r := range c.Reads {
 				c.Reads[i].Size = ddb.ItemSize(m.peek(mt, KeyOf(t, r.Key)))
 			}
 			return c
 		})
+		if err == nil {
+			m.consume(obs.From(ctx), c)
+		}
+		return err
 	}
 	for _, k := range ks {
 		if seen[k] {
@@ -433,8 +441,15 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 	if lag {
 		now = m.clock.now()
 	}
+	op := obs.From(ctx)
+	// The first Query's attempt is recorded where an emulation passed it.
+	counted := m.emu != nil && (m.emu.e.Throttle != nil || judged)
 	if !judged {
-		return m.queryLocked(mt, q, limit, cursor, f, lag, now, nil)
+		out, next, err := m.queryLocked(mt, q, limit, cursor, f, lag, now, nil)
+		if err == nil && op != nil {
+			m.queryCalls(op, mt, q, limit, cursor, f, lag, now, counted)
+		}
+		return out, next, err
 	}
 	// The capacity model prices the page on what it evaluated, so the
 	// Query runs first, and again when the model refuses it.
@@ -455,6 +470,9 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 		return m.judge(ddbkit.CapacityCall{Op: "Query", Reads: []ddbkit.CapacityRead{{Table: q.Table.Name, Index: q.Index.Name,
 			Key: ddb.Item{pk: ddb.S(q.PartitionValue)}, Size: size, Consistent: q.ConsistentRead}}})
 	})
+	if err == nil && op != nil {
+		m.queryCalls(op, mt, q, limit, cursor, f, lag, now, counted)
+	}
 	return out, next, err
 }
 
@@ -463,15 +481,9 @@ func (m *Memory) query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 func (m *Memory) queryLocked(mt *memTable, q ddb.KeyQuery, limit int, cursor string, f Filter, lag bool, now time.Time, size *int) ([]*stored, string, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	src := mt.items
-	if q.Index.Name != "" {
-		src = mt.gsis[q.Index.Name]
-		if src == nil {
-			return nil, "", &types.ResourceNotFoundException{Message: ptr(fmt.Sprintf("Requested resource not found: index %q of table %q", q.Index.Name, q.Table.Name))}
-		}
-		if lag {
-			src = mt.lagged(q.Index, q.PartitionValue, now)
-		}
+	src, err := mt.source(q, lag, now)
+	if err != nil {
+		return nil, "", err
 	}
 	var keep func(*stored) bool
 	if !f.IsZero() {
@@ -487,6 +499,87 @@ func (m *Memory) queryLocked(mt *memTable, q ddb.KeyQuery, limit int, cursor str
 		}
 	}
 	return out, next, err
+}
+
+// source is the table or index q reads, under m's read lock.
+func (mt *memTable) source(q ddb.KeyQuery, lag bool, now time.Time) (*memtable.Table[*stored], error) {
+	if q.Index.Name == "" {
+		return mt.items, nil
+	}
+	src := mt.gsis[q.Index.Name]
+	if src == nil {
+		return nil, &types.ResourceNotFoundException{Message: ptr(fmt.Sprintf("Requested resource not found: index %q of table %q", q.Index.Name, q.Table.Name))}
+	}
+	if lag {
+		src = mt.lagged(q.Index, q.PartitionValue, now)
+	}
+	return src, nil
+}
+
+// queryCalls records on op the Query calls the DynamoDB backend makes for
+// the page of q from cursor (ddb.QueryPage), walking the table as they
+// do: each with its Limit, evaluating that many items (a filtered one
+// goes on until the page is full, the partition ends or the budget is
+// spent, and DynamoDB returns a LastEvaluatedKey whenever a call reached
+// its Limit), priced on the bytes it evaluated. The first call's attempt
+// is already recorded when counted.
+func (m *Memory) queryCalls(op *obs.Op, mt *memTable, q ddb.KeyQuery, limit int, cursor string, f Filter, lag bool, now time.Time, counted bool) {
+	start, err := ddb.DecodeCursor(q, cursor)
+	if err != nil {
+		return
+	}
+	// The walk's own cursors, bound to a listing of their own.
+	walk := q
+	walk.Filter = "\x00calls"
+	at := ""
+	if start != nil {
+		if at, err = ddb.EncodeCursor(walk, start); err != nil {
+			return
+		}
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	src, err := mt.source(q, lag, now)
+	if err != nil {
+		return
+	}
+	filtered := !f.IsZero()
+	ev := ddb.NewEvaluated(q)
+	if filtered {
+		op.Budget(ev.Left())
+	}
+	kept := 0
+	for first := true; ; first = false {
+		n := limit + 1 - kept
+		if filtered {
+			if !first {
+				n = max(n, ddb.MinFollowUp)
+			}
+			n = min(n, ev.Left())
+		}
+		got, _, err := src.Query(walk, n, at, nil)
+		if err != nil {
+			return
+		}
+		size := 0
+		for _, s := range got {
+			size += ddb.ItemSize(s.item)
+			if !filtered || f.Keeps(s.item) {
+				kept++
+			}
+		}
+		if !first || !counted {
+			op.Attempt(false)
+		}
+		op.Evaluated(len(got))
+		op.Consumed(q.Table.Name, readUnits(size, q.ConsistentRead && q.Index.Name == ""), 0)
+		if !filtered || kept > limit || len(got) < n || ev.Add(len(got)) {
+			return
+		}
+		if at, err = ddb.EncodeCursor(walk, walk.CursorKey(got[len(got)-1].item)); err != nil {
+			return
+		}
+	}
 }
 
 // binding is what q.Filter binds into cursors: f, and whether TTL filters
@@ -519,8 +612,10 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	if err != nil {
 		return err
 	}
-	if m.capacity() {
-		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+	op := obs.From(ctx)
+	var call ddbkit.CapacityCall
+	if m.judging(op) {
+		call, err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
 			k := KeyOf(t, item)
 			old := m.peek(mt, k)
 			if !c.holds(old) {
@@ -541,6 +636,7 @@ func (m *Memory) Put(ctx context.Context, t ddb.Table, item ddb.Item, c Cond) er
 	}
 	m.beginWrite()
 	mt.store(item)
+	m.consume(op, call)
 	return nil
 }
 
@@ -562,8 +658,10 @@ func (m *Memory) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	if err := checkChangeKeys(t, u); err != nil {
 		return nil, err
 	}
-	if m.capacity() {
-		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+	op := obs.From(ctx)
+	var call ddbkit.CapacityCall
+	if m.judging(op) {
+		call, err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
 			old := m.peek(mt, k)
 			if !c.holds(old) {
 				return writeCall("UpdateItem", t, k, old, old)
@@ -595,6 +693,7 @@ func (m *Memory) Update(ctx context.Context, t ddb.Table, k Key, u Change, c Con
 	}
 	m.beginWrite()
 	mt.store(item)
+	m.consume(op, call)
 	return item, nil
 }
 
@@ -724,9 +823,13 @@ func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) erro
 		return err
 	}
 	var now int64
+	op := obs.From(ctx)
+	judging := m.judging(op)
 	if read {
-		if m.capacity() {
-			err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return readCall(t, k, m.peek(mt, k), true) })
+		if judging {
+			var c ddbkit.CapacityCall
+			c, err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return readCall(t, k, m.peek(mt, k), true) })
+			m.consume(op, c)
 		} else {
 			err = m.pass(ctx, nil)
 		}
@@ -735,11 +838,12 @@ func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) erro
 		}
 		now = m.readNow(mt)
 	}
+	var call ddbkit.CapacityCall
 	switch {
-	case m.capacity() && read && m.visible(mt, m.peek(mt, k), now) == nil:
+	case judging && read && m.visible(mt, m.peek(mt, k), now) == nil:
 		// The DynamoDB backend's read found nothing: it deletes nothing.
-	case m.capacity():
-		err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return writeCall("DeleteItem", t, k, m.peek(mt, k), nil) })
+	case judging:
+		call, err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall { return writeCall("DeleteItem", t, k, m.peek(mt, k), nil) })
 	default:
 		err = m.pass(ctx, nil)
 	}
@@ -755,6 +859,7 @@ func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) erro
 	if !mt.drop(k) {
 		return &CondError{}
 	}
+	m.consume(op, call)
 	return nil
 }
 
@@ -818,8 +923,9 @@ func (m *Memory) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 			}
 			chunk[i].item = item
 		}
-		if m.capacity() {
-			err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
+		var call ddbkit.CapacityCall
+		if op := obs.From(ctx); m.judging(op) {
+			call, err = m.passJudged(ctx, nil, func() ddbkit.CapacityCall {
 				c := ddbkit.CapacityCall{Op: "BatchWriteItem", Writes: make([]ddbkit.CapacityWrite, len(chunk))}
 				for i, r := range chunk {
 					k := r.del
@@ -846,6 +952,7 @@ func (m *Memory) BatchWrite(ctx context.Context, t ddb.Table, puts []ddb.Item, d
 			}
 		}
 		m.mu.Unlock()
+		m.consume(obs.From(ctx), call)
 		reqs = reqs[n:]
 	}
 	return nil
@@ -894,8 +1001,10 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 		left = &r.left
 	}
 	var err error
-	if m.capacity() {
-		err = m.passJudged(ctx, left, func() ddbkit.CapacityCall { return m.txCall(mts, ws, items) })
+	op := obs.From(ctx)
+	var call ddbkit.CapacityCall
+	if m.judging(op) {
+		call, err = m.passJudged(ctx, left, func() ddbkit.CapacityCall { return m.txCall(mts, ws, items) })
 	} else {
 		err = m.pass(ctx, left)
 	}
@@ -950,6 +1059,7 @@ func (m *Memory) apply(ctx context.Context, s ddb.Scope, ws []Write, r *Run) err
 	if keyed {
 		m.tokens.Commit(token, desc, now)
 	}
+	m.consumeTx(op, call, ws)
 	return nil
 }
 

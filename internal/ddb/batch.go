@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // DynamoDB's per-call batch limits.
@@ -179,6 +180,7 @@ func drain[T any](ctx context.Context, b Backoff, pending []T, size int, call fu
 		if err := Sleep(ctx, b.Delay(rounds)); err != nil {
 			return fmt.Errorf("%d requests unprocessed: %w", len(pending), err)
 		}
+		obs.From(ctx).Retry() // what the next call sends again
 	}
 	return nil
 }

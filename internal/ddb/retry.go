@@ -11,6 +11,7 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Backoff is a ddbkit.RetryPolicy with its defaults applied.
@@ -85,6 +86,7 @@ func RetryIf(ctx context.Context, b Backoff, retryable func(error) bool, fn func
 		if err := Sleep(ctx, b.Delay(n)); err != nil {
 			return err
 		}
+		obs.From(ctx).Retry()
 	}
 }
 

@@ -42,6 +42,8 @@ type Pair[S any] struct {
 	// variant of a run. Build it with NewFaults over the ddbtest.FaultClient
 	// that wraps the DynamoDB store's client.
 	Faults *Faults
+
+	spans spans // what the operation under way reported (see Run.Ctx)
 }
 
 // Scanner is what checkpoints need of DynamoDB: *dynamodb.Client has it.
@@ -194,9 +196,13 @@ func compare[S, R any](p *Pair[S], call func(S) (R, error)) (R, error, string) {
 	if p.Clock != nil {
 		p.Clock.Advance(cmp.Or(p.Clock.Step, time.Second))
 	}
+	p.spans.take()
 	mv, merr, mpanic := protect(p.Mem, call)
+	mspans := p.spans.take()
 	dv, derr, dpanic := protect(p.Dyn, call)
-	if p.Faults != nil {
+	dspans := p.spans.take()
+	faulted := p.Faults != nil
+	if faulted {
 		p.Faults.clear()
 	}
 	switch {
@@ -206,7 +212,16 @@ func compare[S, R any](p *Pair[S], call func(S) (R, error)) (R, error, string) {
 	if d := DiffErr(merr, derr); d != "" {
 		return mv, merr, d
 	}
-	return mv, merr, Diff(mv, dv)
+	if d := Diff(mv, dv); d != "" {
+		return mv, merr, d
+	}
+	// Injected faults make the DynamoDB store retry where the memory
+	// store does not: its calls then differ, and only its results are
+	// held to the memory store's.
+	if !faulted {
+		return mv, merr, telemetryDiff(mspans, dspans)
+	}
+	return mv, merr, ""
 }
 
 func orNone(s string) string {

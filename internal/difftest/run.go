@@ -381,12 +381,14 @@ func (r *Run[S]) Advance(d time.Duration) {
 // Ctx draws the context of an operation: context.Background() (ctx in the
 // printed tests) mostly, an already canceled one (Canceled()) sometimes.
 // Wrap it in ddbkit.WithIdempotencyKey where the domain takes keys; the
-// printed test shows that too.
+// printed test shows that too. It carries a telemetry hook (package obs),
+// not printed, through which each operation's spans on both stores are
+// compared.
 func (r *Run[S]) Ctx(t *rapid.T) context.Context {
 	if rapid.IntRange(0, 99).Draw(t, "ctx") >= 96 {
-		return Canceled()
+		return r.Pair.spans.hooked(Canceled())
 	}
-	return context.Background()
+	return r.Pair.spans.hooked(context.Background())
 }
 
 // Cursor draws a page cursor: "" mostly, a cursor a listing of this check
