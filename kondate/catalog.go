@@ -333,7 +333,9 @@ const (
 )
 
 // Publish implements CatalogStore.Publish, which documents its errors.
-func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id string) (CatalogEntry, error) {
+func (c *core) Publish(ctx context.Context, userID string, kind CatalogKind, id string) (_ CatalogEntry, err error) {
+	ctx, sp := c.start(ctx, "Publish")
+	defer sp.End(&err)
 	k := keying(c, "publish", userPK(userID), []any{kind, id}, decodeCatalog, errNotInCatalog(kind, id))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (CatalogEntry, error) {
 		const op = "publish"
@@ -457,9 +459,11 @@ func (c *core) publicHit(ctx context.Context, kind CatalogKind, id string) (ddb.
 }
 
 // Unpublish implements CatalogStore.Unpublish, which documents its errors.
-func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) error {
+func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, id string) (err error) {
+	ctx, sp := c.start(ctx, "Unpublish")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "unpublish", userPK(userID), []any{kind, id}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "unpublish"
 		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 			return wrap(op, err)
@@ -547,7 +551,9 @@ func (c *core) Unpublish(ctx context.Context, userID string, kind CatalogKind, i
 }
 
 // GetCatalogEntry implements CatalogStore.GetCatalogEntry, which documents its errors.
-func (c *core) GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (CatalogEntry, error) {
+func (c *core) GetCatalogEntry(ctx context.Context, kind CatalogKind, id string) (_ CatalogEntry, err error) {
+	ctx, sp := c.start(ctx, "GetCatalogEntry")
+	defer sp.End(&err)
 	const op = "get catalog entry"
 	if err := check(c.shards, func(v *validator) { v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 		return CatalogEntry{}, wrap(op, err)
@@ -632,17 +638,23 @@ func (c *core) listCatalog(ctx context.Context, op string, kind CatalogKind, cre
 }
 
 // ListCatalogNewest implements CatalogStore.ListCatalogNewest, which documents its errors.
-func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogNewest(ctx context.Context, kind CatalogKind, opts CatalogQuery) (_ ddbkit.Page[CatalogEntry], err error) {
+	ctx, sp := c.start(ctx, "ListCatalogNewest")
+	defer sp.End(&err)
 	return c.listCatalog(ctx, "list catalog newest", kind, nil, c.newestRoute(kind), opts)
 }
 
 // ListCatalogPopular implements CatalogStore.ListCatalogPopular, which documents its errors.
-func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogPopular(ctx context.Context, kind CatalogKind, opts CatalogQuery) (_ ddbkit.Page[CatalogEntry], err error) {
+	ctx, sp := c.start(ctx, "ListCatalogPopular")
+	defer sp.End(&err)
 	return c.listCatalog(ctx, "list catalog popular", kind, nil, catalogRoute{indexGSI2, catalogPrefix + string(kind), gsi2Popular, "popular"}, opts)
 }
 
 // ListCatalogByCreator implements CatalogStore.ListCatalogByCreator, which documents its errors.
-func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogQuery) (ddbkit.Page[CatalogEntry], error) {
+func (c *core) ListCatalogByCreator(ctx context.Context, creatorID string, kind CatalogKind, opts CatalogQuery) (_ ddbkit.Page[CatalogEntry], err error) {
+	ctx, sp := c.start(ctx, "ListCatalogByCreator")
+	defer sp.End(&err)
 	return c.listCatalog(ctx, "list catalog by creator", kind, &creatorID, c.creatorRoute(creatorID, kind), opts)
 }
 
@@ -674,7 +686,9 @@ func countedEntry(t ddb.Table, cat ddb.Item, e CatalogEntry, n int64) ([]backend
 }
 
 // SaveCatalogEntry implements CatalogStore.SaveCatalogEntry, which documents its errors.
-func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (SavedEntry, error) {
+func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (_ SavedEntry, err error) {
+	ctx, sp := c.start(ctx, "SaveCatalogEntry")
+	defer sp.End(&err)
 	k := keying[SavedEntry](c, "save catalog entry", userPK(userID), []any{kind, id}, nil, nil)
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (SavedEntry, error) {
 		const op = "save catalog entry"
@@ -727,9 +741,11 @@ func (c *core) SaveCatalogEntry(ctx context.Context, userID string, kind Catalog
 }
 
 // UnsaveCatalogEntry implements CatalogStore.UnsaveCatalogEntry, which documents its errors.
-func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) error {
+func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind CatalogKind, id string) (err error) {
+	ctx, sp := c.start(ctx, "UnsaveCatalogEntry")
+	defer sp.End(&err)
 	k := keying[struct{}](c, "unsave catalog entry", userPK(userID), []any{kind, id}, nil, nil)
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "unsave catalog entry"
 		if err := check(c.shards, func(v *validator) { v.user(userID); v.kind(kind); v.ID("ID", id, MaxIDLen) }); err != nil {
 			return wrap(op, err)
@@ -774,7 +790,9 @@ func (c *core) UnsaveCatalogEntry(ctx context.Context, userID string, kind Catal
 }
 
 // ListSaved implements CatalogStore.ListSaved, which documents its errors.
-func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, opts ddbkit.PageOptions) (ddbkit.Page[SavedEntry], error) {
+func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, opts ddbkit.PageOptions) (_ ddbkit.Page[SavedEntry], err error) {
+	ctx, sp := c.start(ctx, "ListSaved")
+	defer sp.End(&err)
 	const op = "list saved"
 	if err := check(c.shards, func(v *validator) { v.kind(kind) }); err != nil {
 		return ddbkit.Page[SavedEntry]{}, wrap(op, err)
@@ -783,11 +801,13 @@ func (c *core) ListSaved(ctx context.Context, userID string, kind CatalogKind, o
 }
 
 // RecalculatePopularity implements CatalogStore.RecalculatePopularity, which documents its errors.
-func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) (PopularityReport, error) {
+func (c *core) RecalculatePopularity(ctx context.Context, kind CatalogKind) (_ PopularityReport, err error) {
+	ctx, sp := c.start(ctx, "RecalculatePopularity")
+	defer sp.End(&err)
 	// Keyed returns no result with an error: rep keeps the report so far.
 	var rep PopularityReport
 	k := keying[PopularityReport](c, "recalculate popularity", catalogPrefix+string(kind), nil, nil, nil)
-	_, err := backend.Keyed(ctx, k, func(ctx context.Context) (PopularityReport, error) {
+	_, err = backend.Keyed(ctx, k, func(ctx context.Context) (PopularityReport, error) {
 		r, err := c.recalculatePopularity(ctx, kind)
 		rep = r
 		return r, err

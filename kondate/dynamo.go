@@ -21,5 +21,5 @@ var _ Store = (*DynamoStore)(nil)
 func NewDynamoStore(c ddbkit.Client, optFns ...func(*Options)) *DynamoStore {
 	o := newOptions(optFns)
 	t := o.table()
-	return &DynamoStore{&core{o: o, t: t, b: backend.NewDynamo(c, o.backoff(), o.now, o.backendTable(t))}}
+	return &DynamoStore{&core{o: o, t: t, b: backend.NewDynamo(c, o.backoff(), o.now, o.backendTable(t)), tel: o.telemetry()}}
 }

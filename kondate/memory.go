@@ -42,7 +42,7 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	t := o.table()
 	m := backend.NewMemory(o.now, o.backendTable(t))
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
-	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
+	return &MemoryStore{core: &core{o: o, t: t, b: m, tel: o.telemetry()}, m: m}
 }
 
 // backendTable is the table as the backends serve it: with every index,

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/schema"
 )
 
@@ -112,6 +116,16 @@ type Options struct {
 	Emulation ddbkit.Emulation
 
 	schema []func(*schema.Options) // EnsureTable's; see SchemaOptions
+	// TracerProvider makes the store's spans: one per method, named
+	// "kondate.<Method>", with what it cost in DynamoDB calls and capacity
+	// (the README's "Observability" lists the attributes). The default,
+	// nil, is OpenTelemetry's global provider. The memory store reports
+	// what the DynamoDB store would.
+	TracerProvider trace.TracerProvider
+	// MeterProvider makes the store's metrics (the README's
+	// "Observability"). The default, nil, is OpenTelemetry's global
+	// provider.
+	MeterProvider metric.MeterProvider
 }
 
 // AllIndexes enables GSI1, GSI2 and GSI3: the whole catalog. Use it once
@@ -175,4 +189,9 @@ func wrap(op string, err error) error {
 		return nil
 	}
 	return fmt.Errorf("kondate: %s: %w", op, ddb.Classify(err))
+}
+
+// telemetry is the store's telemetry (package obs).
+func (o Options) telemetry() *obs.Telemetry {
+	return obs.New("kondate", o.TracerProvider, o.MeterProvider)
 }

@@ -163,7 +163,9 @@ func errShareNotFound(id string) error {
 }
 
 // CreateShareLink implements ShareStore.CreateShareLink, which documents its errors.
-func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLink) (ShareLink, error) {
+func (c *core) CreateShareLink(ctx context.Context, userID string, in NewShareLink) (_ ShareLink, err error) {
+	ctx, sp := c.start(ctx, "CreateShareLink")
+	defer sp.End(&err)
 	k := keying(c, "create share link", userPK(userID), []any{in}, decodeShare, errGone("share link", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShareLink, error) {
 		const op = "create share link"
@@ -197,7 +199,9 @@ func validateShareID(id string) error {
 }
 
 // GetShareLink implements ShareStore.GetShareLink, which documents its errors.
-func (c *core) GetShareLink(ctx context.Context, shareID string) (ShareLink, error) {
+func (c *core) GetShareLink(ctx context.Context, shareID string) (_ ShareLink, err error) {
+	ctx, sp := c.start(ctx, "GetShareLink")
+	defer sp.End(&err)
 	const op = "get share link"
 	if err := validateShareID(shareID); err != nil {
 		return ShareLink{}, wrap(op, err)
@@ -206,9 +210,11 @@ func (c *core) GetShareLink(ctx context.Context, shareID string) (ShareLink, err
 }
 
 // DeleteShareLink implements ShareStore.DeleteShareLink, which documents its errors.
-func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) error {
+func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteShareLink")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "delete share link", userPK(userID), []any{shareID}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "delete share link"
 		if err := check(func(v *validator) { v.user(userID); v.ID("ShareID", shareID, MaxIDLen) }); err != nil {
 			return wrap(op, err)
@@ -237,7 +243,9 @@ func (c *core) DeleteShareLink(ctx context.Context, userID, shareID string) erro
 }
 
 // ResolveShareLink implements ShareStore.ResolveShareLink, which documents its errors.
-func (c *core) ResolveShareLink(ctx context.Context, shareID string) (ShareTarget, error) {
+func (c *core) ResolveShareLink(ctx context.Context, shareID string) (_ ShareTarget, err error) {
+	ctx, sp := c.start(ctx, "ResolveShareLink")
+	defer sp.End(&err)
 	const op = "resolve share link"
 	if err := validateShareID(shareID); err != nil {
 		return ShareTarget{}, wrap(op, err)

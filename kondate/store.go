@@ -12,6 +12,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/keys"
 )
 
@@ -26,9 +27,16 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
-	o Options
-	t ddb.Table
-	b backend.Backend
+	o   Options
+	t   ddb.Table
+	b   backend.Backend
+	tel *obs.Telemetry
+}
+
+// start starts the span of method on the store's table (package obs):
+// every exported method of core does, first.
+func (c *core) start(ctx context.Context, method string) (context.Context, *obs.Op) {
+	return c.tel.Start(ctx, method, c.o.TableName)
 }
 
 // rmw runs a read-modify-write (backend.RMW) in the tenant partition
@@ -276,7 +284,9 @@ func stampAt(at types.AttributeValue) backend.Change {
 // ---- profile
 
 // GetProfile implements ProfileStore.GetProfile, which documents its errors.
-func (c *core) GetProfile(ctx context.Context, userID string) (Profile, error) {
+func (c *core) GetProfile(ctx context.Context, userID string) (_ Profile, err error) {
+	ctx, sp := c.start(ctx, "GetProfile")
+	defer sp.End(&err)
 	const op = "get profile"
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return Profile{}, wrap(op, err)
@@ -285,7 +295,9 @@ func (c *core) GetProfile(ctx context.Context, userID string) (Profile, error) {
 }
 
 // UpdateProfile implements ProfileStore.UpdateProfile, which documents its errors.
-func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch) (Profile, error) {
+func (c *core) UpdateProfile(ctx context.Context, userID string, p ProfilePatch) (_ Profile, err error) {
+	ctx, sp := c.start(ctx, "UpdateProfile")
+	defer sp.End(&err)
 	k := keying(c, "update profile", userPK(userID), []any{p}, decodeProfile, errNotFound("profile", userID, "PROFILE"), key(userID, skProfile))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Profile, error) {
 		const op = "update profile"
@@ -330,7 +342,9 @@ func validateRecipe(v *validator, title string, ing []Ingredient, steps, tags []
 }
 
 // CreateRecipe implements RecipeStore.CreateRecipe, which documents its errors.
-func (c *core) CreateRecipe(ctx context.Context, userID string, in NewRecipe) (Recipe, error) {
+func (c *core) CreateRecipe(ctx context.Context, userID string, in NewRecipe) (_ Recipe, err error) {
+	ctx, sp := c.start(ctx, "CreateRecipe")
+	defer sp.End(&err)
 	k := keying(c, "create recipe", userPK(userID), []any{in}, decodeRecipe, errGone("recipe", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Recipe, error) {
 		const op = "create recipe"
@@ -363,7 +377,9 @@ func validateRef(userID, id string) error {
 }
 
 // GetRecipe implements RecipeStore.GetRecipe, which documents its errors.
-func (c *core) GetRecipe(ctx context.Context, userID, id string) (Recipe, error) {
+func (c *core) GetRecipe(ctx context.Context, userID, id string) (_ Recipe, err error) {
+	ctx, sp := c.start(ctx, "GetRecipe")
+	defer sp.End(&err)
 	const op = "get recipe"
 	if err := validateRef(userID, id); err != nil {
 		return Recipe{}, wrap(op, err)
@@ -372,7 +388,9 @@ func (c *core) GetRecipe(ctx context.Context, userID, id string) (Recipe, error)
 }
 
 // FindRecipe implements RecipeStore.FindRecipe, which documents its errors.
-func (c *core) FindRecipe(ctx context.Context, id string) (Recipe, error) {
+func (c *core) FindRecipe(ctx context.Context, id string) (_ Recipe, err error) {
+	ctx, sp := c.start(ctx, "FindRecipe")
+	defer sp.End(&err)
 	return find(ctx, c, "find recipe", entityRecipe, skRecipe, id, recipeDecoder)
 }
 
@@ -402,7 +420,9 @@ func find[T any](ctx context.Context, c *core, op, entity, skPrefix, id string, 
 }
 
 // ListRecipes implements RecipeStore.ListRecipes, which documents its errors.
-func (c *core) ListRecipes(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Recipe], error) {
+func (c *core) ListRecipes(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Recipe], err error) {
+	ctx, sp := c.start(ctx, "ListRecipes")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list recipes", userID, skRecipe, true, opts, recipeDecoder)
 }
 
@@ -414,7 +434,9 @@ func listUser[T any](ctx context.Context, c *core, op, userID, prefix string, ne
 }
 
 // UpdateRecipe implements RecipeStore.UpdateRecipe, which documents its errors.
-func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatch) (Recipe, error) {
+func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatch) (_ Recipe, err error) {
+	ctx, sp := c.start(ctx, "UpdateRecipe")
+	defer sp.End(&err)
 	k := keying(c, "update recipe", userPK(userID), []any{id, p}, decodeRecipe, errNotFound("recipe", userID, id), key(userID, skRecipe+id))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Recipe, error) {
 		const op = "update recipe"
@@ -467,9 +489,11 @@ func (c *core) UpdateRecipe(ctx context.Context, userID, id string, p RecipePatc
 }
 
 // DeleteRecipe implements RecipeStore.DeleteRecipe, which documents its errors.
-func (c *core) DeleteRecipe(ctx context.Context, userID, id string) error {
+func (c *core) DeleteRecipe(ctx context.Context, userID, id string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteRecipe")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "delete recipe", userPK(userID), []any{id}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		return c.deleteOwned(ctx, "delete recipe", userID, KindRecipe, id)
 	}))
 	return wrapOnce(k.Scope.Op, err)
@@ -557,7 +581,9 @@ func (c *core) ownEntry(ctx context.Context, src ddb.Item, userID string, kind C
 // ---- sets
 
 // CreateSet implements SetStore.CreateSet, which documents its errors.
-func (c *core) CreateSet(ctx context.Context, userID string, in NewSet) (Set, error) {
+func (c *core) CreateSet(ctx context.Context, userID string, in NewSet) (_ Set, err error) {
+	ctx, sp := c.start(ctx, "CreateSet")
+	defer sp.End(&err)
 	k := keying(c, "create set", userPK(userID), []any{in}, decodeSet, errGone("set", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Set, error) {
 		const op = "create set"
@@ -584,7 +610,9 @@ func (c *core) CreateSet(ctx context.Context, userID string, in NewSet) (Set, er
 }
 
 // GetSet implements SetStore.GetSet, which documents its errors.
-func (c *core) GetSet(ctx context.Context, userID, id string) (Set, error) {
+func (c *core) GetSet(ctx context.Context, userID, id string) (_ Set, err error) {
+	ctx, sp := c.start(ctx, "GetSet")
+	defer sp.End(&err)
 	const op = "get set"
 	if err := validateRef(userID, id); err != nil {
 		return Set{}, wrap(op, err)
@@ -593,17 +621,23 @@ func (c *core) GetSet(ctx context.Context, userID, id string) (Set, error) {
 }
 
 // FindSet implements SetStore.FindSet, which documents its errors.
-func (c *core) FindSet(ctx context.Context, id string) (Set, error) {
+func (c *core) FindSet(ctx context.Context, id string) (_ Set, err error) {
+	ctx, sp := c.start(ctx, "FindSet")
+	defer sp.End(&err)
 	return find(ctx, c, "find set", entitySet, skSet, id, setDecoder)
 }
 
 // ListSets implements SetStore.ListSets, which documents its errors.
-func (c *core) ListSets(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Set], error) {
+func (c *core) ListSets(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Set], err error) {
+	ctx, sp := c.start(ctx, "ListSets")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list sets", userID, skSet, true, opts, setDecoder)
 }
 
 // UpdateSet implements SetStore.UpdateSet, which documents its errors.
-func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Set, error) {
+func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (_ Set, err error) {
+	ctx, sp := c.start(ctx, "UpdateSet")
+	defer sp.End(&err)
 	k := keying(c, "update set", userPK(userID), []any{id, p}, decodeSet, errNotFound("set", userID, id), key(userID, skSet+id))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Set, error) {
 		const op = "update set"
@@ -646,9 +680,11 @@ func (c *core) UpdateSet(ctx context.Context, userID, id string, p SetPatch) (Se
 }
 
 // DeleteSet implements SetStore.DeleteSet, which documents its errors.
-func (c *core) DeleteSet(ctx context.Context, userID, id string) error {
+func (c *core) DeleteSet(ctx context.Context, userID, id string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteSet")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "delete set", userPK(userID), []any{id}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		return c.deleteOwned(ctx, "delete set", userID, KindSet, id)
 	}))
 	return wrapOnce(k.Scope.Op, err)
@@ -661,7 +697,9 @@ func errPlanNotFound(userID string, slot PlanSlot) error {
 }
 
 // GetPlan implements PlanStore.GetPlan, which documents its errors.
-func (c *core) GetPlan(ctx context.Context, userID string, slot PlanSlot) (Plan, error) {
+func (c *core) GetPlan(ctx context.Context, userID string, slot PlanSlot) (_ Plan, err error) {
+	ctx, sp := c.start(ctx, "GetPlan")
+	defer sp.End(&err)
 	const op = "get plan"
 	if err := check(func(v *validator) { v.user(userID); v.slot(slot) }); err != nil {
 		return Plan{}, wrap(op, err)
@@ -670,7 +708,9 @@ func (c *core) GetPlan(ctx context.Context, userID string, slot PlanSlot) (Plan,
 }
 
 // UpdatePlan implements PlanStore.UpdatePlan, which documents its errors.
-func (c *core) UpdatePlan(ctx context.Context, userID string, slot PlanSlot, items []SetItem) (Plan, error) {
+func (c *core) UpdatePlan(ctx context.Context, userID string, slot PlanSlot, items []SetItem) (_ Plan, err error) {
+	ctx, sp := c.start(ctx, "UpdatePlan")
+	defer sp.End(&err)
 	k := keying(c, "update plan", userPK(userID), []any{slot, items}, decodePlan, errPlanNotFound(userID, slot), key(userID, planSK(slot)))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Plan, error) {
 		const op = "update plan"
@@ -696,7 +736,9 @@ const (
 )
 
 // ApplySet implements PlanStore.ApplySet, which documents its errors.
-func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (Plan, error) {
+func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID string) (_ Plan, err error) {
+	ctx, sp := c.start(ctx, "ApplySet")
+	defer sp.End(&err)
 	k := keying(c, "apply set", userPK(userID), []any{slot, setID}, decodePlan, errPlanNotFound(userID, slot))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Plan, error) {
 		const op = "apply set"
@@ -745,7 +787,9 @@ func (c *core) ApplySet(ctx context.Context, userID string, slot PlanSlot, setID
 }
 
 // PromoteNextPlan implements PlanStore.PromoteNextPlan, which documents its errors.
-func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error) {
+func (c *core) PromoteNextPlan(ctx context.Context, userID string) (_ Plan, err error) {
+	ctx, sp := c.start(ctx, "PromoteNextPlan")
+	defer sp.End(&err)
 	k := keying(c, "promote next plan", userPK(userID), nil, decodePlan, errPlanNotFound(userID, PlanCurrent))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Plan, error) {
 		const op = "promote next plan"
@@ -792,7 +836,9 @@ func (c *core) PromoteNextPlan(ctx context.Context, userID string) (Plan, error)
 // ---- shopping
 
 // AddShoppingItem implements ShoppingStore.AddShoppingItem, which documents its errors.
-func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppingItem) (ShoppingItem, error) {
+func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppingItem) (_ ShoppingItem, err error) {
+	ctx, sp := c.start(ctx, "AddShoppingItem")
+	defer sp.End(&err)
 	k := keying(c, "add shopping item", userPK(userID), []any{in}, decodeShopping, errGone("shopping item", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShoppingItem, error) {
 		const op = "add shopping item"
@@ -816,12 +862,16 @@ func (c *core) AddShoppingItem(ctx context.Context, userID string, in NewShoppin
 }
 
 // ListShoppingItems implements ShoppingStore.ListShoppingItems, which documents its errors.
-func (c *core) ListShoppingItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[ShoppingItem], error) {
+func (c *core) ListShoppingItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[ShoppingItem], err error) {
+	ctx, sp := c.start(ctx, "ListShoppingItems")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list shopping items", userID, skShopping, false, opts, shoppingDecoder)
 }
 
 // UpdateShoppingItem implements ShoppingStore.UpdateShoppingItem, which documents its errors.
-func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p ShoppingPatch) (ShoppingItem, error) {
+func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p ShoppingPatch) (_ ShoppingItem, err error) {
+	ctx, sp := c.start(ctx, "UpdateShoppingItem")
+	defer sp.End(&err)
 	k := keying(c, "update shopping item", userPK(userID), []any{id, p}, decodeShopping, errNotFound("shopping item", userID, id), key(userID, skShopping+id))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShoppingItem, error) {
 		const op = "update shopping item"
@@ -854,7 +904,9 @@ func (c *core) UpdateShoppingItem(ctx context.Context, userID, id string, p Shop
 }
 
 // CompleteShoppingItem implements ShoppingStore.CompleteShoppingItem, which documents its errors.
-func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (ShoppingItem, error) {
+func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (_ ShoppingItem, err error) {
+	ctx, sp := c.start(ctx, "CompleteShoppingItem")
+	defer sp.End(&err)
 	k := keying[ShoppingItem](c, "complete shopping item", userPK(userID), []any{id}, nil, nil)
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (ShoppingItem, error) {
 		const op = "complete shopping item"
@@ -873,7 +925,9 @@ func (c *core) CompleteShoppingItem(ctx context.Context, userID, id string) (Sho
 // ---- fridge
 
 // AddFridgeItem implements FridgeStore.AddFridgeItem, which documents its errors.
-func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeItem) (FridgeItem, error) {
+func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeItem) (_ FridgeItem, err error) {
+	ctx, sp := c.start(ctx, "AddFridgeItem")
+	defer sp.End(&err)
 	k := keying(c, "add fridge item", userPK(userID), []any{in}, decodeFridge, errGone("fridge item", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (FridgeItem, error) {
 		const op = "add fridge item"
@@ -898,12 +952,16 @@ func (c *core) AddFridgeItem(ctx context.Context, userID string, in NewFridgeIte
 }
 
 // ListFridgeItems implements FridgeStore.ListFridgeItems, which documents its errors.
-func (c *core) ListFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[FridgeItem], error) {
+func (c *core) ListFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[FridgeItem], err error) {
+	ctx, sp := c.start(ctx, "ListFridgeItems")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list fridge items", userID, skFridge, false, opts, fridgeDecoder)
 }
 
 // UpdateFridgeItem implements FridgeStore.UpdateFridgeItem, which documents its errors.
-func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p FridgePatch) (FridgeItem, error) {
+func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p FridgePatch) (_ FridgeItem, err error) {
+	ctx, sp := c.start(ctx, "UpdateFridgeItem")
+	defer sp.End(&err)
 	k := keying(c, "update fridge item", userPK(userID), []any{id, p}, decodeFridge, errNotFound("fridge item", userID, id), key(userID, skFridge+id))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (FridgeItem, error) {
 		const op = "update fridge item"
@@ -946,7 +1004,9 @@ func (c *core) UpdateFridgeItem(ctx context.Context, userID, id string, p Fridge
 // The item and its archive copy change in one transaction: the delete is
 // conditioned on the item as read, the put on a free archive key, so the
 // item is never in both places or in neither.
-func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (DeletedFridgeItem, error) {
+func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (_ DeletedFridgeItem, err error) {
+	ctx, sp := c.start(ctx, "DeleteFridgeItem")
+	defer sp.End(&err)
 	k := keying(c, "delete fridge item", userPK(userID), []any{id}, decodeDeletedFridge, errNotFound("deleted fridge item", userID, id))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (DeletedFridgeItem, error) {
 		const op = "delete fridge item"
@@ -999,7 +1059,9 @@ func (c *core) DeleteFridgeItem(ctx context.Context, userID, id string) (Deleted
 // The archived item is addressed by the key it was listed with (ref),
 // never by one rebuilt from a parsed time: another writer's key may hold
 // the time in another form.
-func (c *core) RestoreFridgeItem(ctx context.Context, userID, ref string) (FridgeItem, error) {
+func (c *core) RestoreFridgeItem(ctx context.Context, userID, ref string) (_ FridgeItem, err error) {
+	ctx, sp := c.start(ctx, "RestoreFridgeItem")
+	defer sp.End(&err)
 	k := keying(c, "restore fridge item", userPK(userID), []any{ref}, decodeFridge, errNotFound("fridge item restored from", userID, ref))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (FridgeItem, error) {
 		const op = "restore fridge item"
@@ -1047,14 +1109,18 @@ func (c *core) RestoreFridgeItem(ctx context.Context, userID, ref string) (Fridg
 }
 
 // ListDeletedFridgeItems implements FridgeStore.ListDeletedFridgeItems, which documents its errors.
-func (c *core) ListDeletedFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[DeletedFridgeItem], error) {
+func (c *core) ListDeletedFridgeItems(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[DeletedFridgeItem], err error) {
+	ctx, sp := c.start(ctx, "ListDeletedFridgeItems")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list deleted fridge items", userID, skFridgeDeleted, true, opts, deletedFridgeDecoder)
 }
 
 // ---- categories
 
 // AddCategory implements CategoryStore.AddCategory, which documents its errors.
-func (c *core) AddCategory(ctx context.Context, userID string, scope CategoryScope, in NewCategory) (Category, error) {
+func (c *core) AddCategory(ctx context.Context, userID string, scope CategoryScope, in NewCategory) (_ Category, err error) {
+	ctx, sp := c.start(ctx, "AddCategory")
+	defer sp.End(&err)
 	k := keying(c, "add category", userPK(userID), []any{scope, in}, decodeCategory, errGone("category", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Category, error) {
 		const op = "add category"
@@ -1073,7 +1139,9 @@ func (c *core) AddCategory(ctx context.Context, userID string, scope CategorySco
 }
 
 // ListCategories implements CategoryStore.ListCategories, which documents its errors.
-func (c *core) ListCategories(ctx context.Context, userID string, scope CategoryScope, opts ddbkit.PageOptions) (ddbkit.Page[Category], error) {
+func (c *core) ListCategories(ctx context.Context, userID string, scope CategoryScope, opts ddbkit.PageOptions) (_ ddbkit.Page[Category], err error) {
+	ctx, sp := c.start(ctx, "ListCategories")
+	defer sp.End(&err)
 	const op = "list categories"
 	if err := check(func(v *validator) { v.scope(scope) }); err != nil {
 		return ddbkit.Page[Category]{}, wrap(op, err)
@@ -1082,7 +1150,9 @@ func (c *core) ListCategories(ctx context.Context, userID string, scope Category
 }
 
 // UpdateCategory implements CategoryStore.UpdateCategory, which documents its errors.
-func (c *core) UpdateCategory(ctx context.Context, userID string, scope CategoryScope, id string, p CategoryPatch) (Category, error) {
+func (c *core) UpdateCategory(ctx context.Context, userID string, scope CategoryScope, id string, p CategoryPatch) (_ Category, err error) {
+	ctx, sp := c.start(ctx, "UpdateCategory")
+	defer sp.End(&err)
 	k := keying(c, "update category", userPK(userID), []any{scope, id, p}, decodeCategory, errNotFound("category", userID, id), key(userID, categorySK(scope, id)))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Category, error) {
 		const op = "update category"
@@ -1110,9 +1180,11 @@ func (c *core) UpdateCategory(ctx context.Context, userID string, scope Category
 }
 
 // DeleteCategory implements CategoryStore.DeleteCategory, which documents its errors.
-func (c *core) DeleteCategory(ctx context.Context, userID string, scope CategoryScope, id string) error {
+func (c *core) DeleteCategory(ctx context.Context, userID string, scope CategoryScope, id string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteCategory")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "delete category", userPK(userID), []any{scope, id}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "delete category"
 		if err := check(func(v *validator) { v.user(userID); v.scope(scope); v.ID("ID", id, MaxIDLen) }); err != nil {
 			return wrap(op, err)
@@ -1125,7 +1197,9 @@ func (c *core) DeleteCategory(ctx context.Context, userID string, scope Category
 // ---- cook logs
 
 // AddCookLog implements CookLogStore.AddCookLog, which documents its errors.
-func (c *core) AddCookLog(ctx context.Context, userID string, in NewCookLog) (CookLog, error) {
+func (c *core) AddCookLog(ctx context.Context, userID string, in NewCookLog) (_ CookLog, err error) {
+	ctx, sp := c.start(ctx, "AddCookLog")
+	defer sp.End(&err)
 	k := keying(c, "add cook log", userPK(userID), []any{in}, decodeCookLog, errGone("cook log", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (CookLog, error) {
 		const op = "add cook log"
@@ -1153,7 +1227,9 @@ func (c *core) AddCookLog(ctx context.Context, userID string, in NewCookLog) (Co
 }
 
 // ListCookLogsByMonth implements CookLogStore.ListCookLogsByMonth, which documents its errors.
-func (c *core) ListCookLogsByMonth(ctx context.Context, userID, month string, opts ddbkit.PageOptions) (ddbkit.Page[CookLog], error) {
+func (c *core) ListCookLogsByMonth(ctx context.Context, userID, month string, opts ddbkit.PageOptions) (_ ddbkit.Page[CookLog], err error) {
+	ctx, sp := c.start(ctx, "ListCookLogsByMonth")
+	defer sp.End(&err)
 	const op = "list cook logs by month"
 	if err := check(func(v *validator) { v.month(month) }); err != nil {
 		return ddbkit.Page[CookLog]{}, wrap(op, err)
@@ -1163,7 +1239,9 @@ func (c *core) ListCookLogsByMonth(ctx context.Context, userID, month string, op
 }
 
 // ListCookLogsByDay implements CookLogStore.ListCookLogsByDay, which documents its errors.
-func (c *core) ListCookLogsByDay(ctx context.Context, userID, date string, opts ddbkit.PageOptions) (ddbkit.Page[CookLog], error) {
+func (c *core) ListCookLogsByDay(ctx context.Context, userID, date string, opts ddbkit.PageOptions) (_ ddbkit.Page[CookLog], err error) {
+	ctx, sp := c.start(ctx, "ListCookLogsByDay")
+	defer sp.End(&err)
 	const op = "list cook logs by day"
 	if err := check(func(v *validator) { v.date("Date", date, true) }); err != nil {
 		return ddbkit.Page[CookLog]{}, wrap(op, err)
@@ -1174,7 +1252,9 @@ func (c *core) ListCookLogsByDay(ctx context.Context, userID, date string, opts 
 // ---- payments
 
 // AddPaymentMethod implements PaymentStore.AddPaymentMethod, which documents its errors.
-func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymentMethod) (PaymentMethod, error) {
+func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymentMethod) (_ PaymentMethod, err error) {
+	ctx, sp := c.start(ctx, "AddPaymentMethod")
+	defer sp.End(&err)
 	k := keying(c, "add payment method", userPK(userID), []any{in}, decodePaymentMethod, errGone("payment method", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (PaymentMethod, error) {
 		const op = "add payment method"
@@ -1200,14 +1280,18 @@ func (c *core) AddPaymentMethod(ctx context.Context, userID string, in NewPaymen
 }
 
 // ListPaymentMethods implements PaymentStore.ListPaymentMethods, which documents its errors.
-func (c *core) ListPaymentMethods(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PaymentMethod], error) {
+func (c *core) ListPaymentMethods(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[PaymentMethod], err error) {
+	ctx, sp := c.start(ctx, "ListPaymentMethods")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list payment methods", userID, skPaymentMethod, false, opts, paymentMethodDecoder)
 }
 
 // RemovePaymentMethod implements PaymentStore.RemovePaymentMethod, which documents its errors.
-func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error {
+func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) (err error) {
+	ctx, sp := c.start(ctx, "RemovePaymentMethod")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "remove payment method", userPK(userID), []any{id}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "remove payment method"
 		if err := validateRef(userID, id); err != nil {
 			return wrap(op, err)
@@ -1224,7 +1308,9 @@ func (c *core) RemovePaymentMethod(ctx context.Context, userID, id string) error
 // purchase's sort key, so a repeat that gives another time still finds
 // the first purchase (the seed's key holds the time before the ID: the
 // purchase's own key alone could not be conditioned on the ID).
-func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase) (Purchase, error) {
+func (c *core) RecordPurchase(ctx context.Context, userID string, in NewPurchase) (_ Purchase, err error) {
+	ctx, sp := c.start(ctx, "RecordPurchase")
+	defer sp.End(&err)
 	k := keying(c, "record purchase", userPK(userID), []any{in}, decodePurchase, errNotFound("purchase", userID, in.TransactionID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Purchase, error) {
 		const op = "record purchase"
@@ -1309,12 +1395,16 @@ func samePurchase(a, b Purchase) bool {
 }
 
 // ListPurchases implements PaymentStore.ListPurchases, which documents its errors.
-func (c *core) ListPurchases(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Purchase], error) {
+func (c *core) ListPurchases(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Purchase], err error) {
+	ctx, sp := c.start(ctx, "ListPurchases")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list purchases", userID, skPurchase, true, opts, purchaseDecoder)
 }
 
 // GetSubscription implements PaymentStore.GetSubscription, which documents its errors.
-func (c *core) GetSubscription(ctx context.Context, userID string) (Subscription, error) {
+func (c *core) GetSubscription(ctx context.Context, userID string) (_ Subscription, err error) {
+	ctx, sp := c.start(ctx, "GetSubscription")
+	defer sp.End(&err)
 	const op = "get subscription"
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return Subscription{}, wrap(op, err)
@@ -1323,7 +1413,9 @@ func (c *core) GetSubscription(ctx context.Context, userID string) (Subscription
 }
 
 // SetSubscription implements PaymentStore.SetSubscription, which documents its errors.
-func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscription) (Subscription, error) {
+func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscription) (_ Subscription, err error) {
+	ctx, sp := c.start(ctx, "SetSubscription")
+	defer sp.End(&err)
 	k := keying(c, "set subscription", userPK(userID), []any{sub}, decodeSubscription, errNotFound("subscription", userID, "ACTIVE"), key(userID, skSubscription))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Subscription, error) {
 		const op = "set subscription"
@@ -1358,7 +1450,9 @@ func (c *core) SetSubscription(ctx context.Context, userID string, sub Subscript
 // ---- notifications
 
 // AddNotification implements NotificationStore.AddNotification, which documents its errors.
-func (c *core) AddNotification(ctx context.Context, userID string, in NewNotification) (Notification, error) {
+func (c *core) AddNotification(ctx context.Context, userID string, in NewNotification) (_ Notification, err error) {
+	ctx, sp := c.start(ctx, "AddNotification")
+	defer sp.End(&err)
 	k := keying(c, "add notification", userPK(userID), []any{in}, decodeNotification, errGone("notification", userID))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Notification, error) {
 		const op = "add notification"
@@ -1383,7 +1477,9 @@ func (c *core) AddNotification(ctx context.Context, userID string, in NewNotific
 }
 
 // ListNotifications implements NotificationStore.ListNotifications, which documents its errors.
-func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[Notification], error) {
+func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Notification], err error) {
+	ctx, sp := c.start(ctx, "ListNotifications")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list notifications", userID, skNotification, true, opts, notificationDecoder)
 }
 
@@ -1391,7 +1487,9 @@ func (c *core) ListNotifications(ctx context.Context, userID string, opts ddbkit
 //
 // The notification is addressed by the key it was listed with (ref), never
 // by one rebuilt from a parsed time (see RestoreFridgeItem).
-func (c *core) MarkNotificationRead(ctx context.Context, userID, ref string) (Notification, error) {
+func (c *core) MarkNotificationRead(ctx context.Context, userID, ref string) (_ Notification, err error) {
+	ctx, sp := c.start(ctx, "MarkNotificationRead")
+	defer sp.End(&err)
 	k := keying[Notification](c, "mark notification read", userPK(userID), []any{ref}, nil, nil)
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (Notification, error) {
 		const op = "mark notification read"
@@ -1405,7 +1503,9 @@ func (c *core) MarkNotificationRead(ctx context.Context, userID, ref string) (No
 }
 
 // GetNotificationSettings implements NotificationStore.GetNotificationSettings, which documents its errors.
-func (c *core) GetNotificationSettings(ctx context.Context, userID string) (NotificationSettings, error) {
+func (c *core) GetNotificationSettings(ctx context.Context, userID string) (_ NotificationSettings, err error) {
+	ctx, sp := c.start(ctx, "GetNotificationSettings")
+	defer sp.End(&err)
 	const op = "get notification settings"
 	if err := check(func(v *validator) { v.user(userID) }); err != nil {
 		return NotificationSettings{}, wrap(op, err)
@@ -1421,7 +1521,9 @@ func (c *core) GetNotificationSettings(ctx context.Context, userID string) (Noti
 var errSkipNotFound = fmt.Errorf("no item: %w", ddbkit.ErrNotFound)
 
 // SetNotificationSettings implements NotificationStore.SetNotificationSettings, which documents its errors.
-func (c *core) SetNotificationSettings(ctx context.Context, userID string, in NotificationSettings) (NotificationSettings, error) {
+func (c *core) SetNotificationSettings(ctx context.Context, userID string, in NotificationSettings) (_ NotificationSettings, err error) {
+	ctx, sp := c.start(ctx, "SetNotificationSettings")
+	defer sp.End(&err)
 	k := keying(c, "set notification settings", userPK(userID), []any{in}, decodeNotificationSettings, errNotFound("notification settings", userID, "NOTIFICATION_SETTINGS"), key(userID, skNotifSettings))
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (NotificationSettings, error) {
 		const op = "set notification settings"
@@ -1446,7 +1548,9 @@ func (c *core) SetNotificationSettings(ctx context.Context, userID string, in No
 }
 
 // RegisterPushToken implements NotificationStore.RegisterPushToken, which documents its errors.
-func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Platform, token string) (PushToken, error) {
+func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Platform, token string) (_ PushToken, err error) {
+	ctx, sp := c.start(ctx, "RegisterPushToken")
+	defer sp.End(&err)
 	k := keying[PushToken](c, "register push token", userPK(userID), []any{platform, token}, nil, nil)
 	v, err := backend.Keyed(ctx, k, func(ctx context.Context) (PushToken, error) {
 		const op = "register push token"
@@ -1464,9 +1568,11 @@ func (c *core) RegisterPushToken(ctx context.Context, userID string, platform Pl
 }
 
 // UnregisterPushToken implements NotificationStore.UnregisterPushToken, which documents its errors.
-func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform Platform, token string) error {
+func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform Platform, token string) (err error) {
+	ctx, sp := c.start(ctx, "UnregisterPushToken")
+	defer sp.End(&err)
 	k := committed(keying[struct{}](c, "unregister push token", userPK(userID), []any{platform, token}, nil, nil))
-	_, err := backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
+	_, err = backend.Keyed(ctx, k, noResult(func(ctx context.Context) error {
 		const op = "unregister push token"
 		if err := check(func(v *validator) { v.user(userID); v.platform(platform); v.ID("Token", token, MaxPushTokenLen) }); err != nil {
 			return wrap(op, err)
@@ -1478,7 +1584,9 @@ func (c *core) UnregisterPushToken(ctx context.Context, userID string, platform 
 }
 
 // ListPushTokens implements NotificationStore.ListPushTokens, which documents its errors.
-func (c *core) ListPushTokens(ctx context.Context, userID string, opts ddbkit.PageOptions) (ddbkit.Page[PushToken], error) {
+func (c *core) ListPushTokens(ctx context.Context, userID string, opts ddbkit.PageOptions) (_ ddbkit.Page[PushToken], err error) {
+	ctx, sp := c.start(ctx, "ListPushTokens")
+	defer sp.End(&err)
 	return listUser(ctx, c, "list push tokens", userID, skPushToken, false, opts, pushTokenDecoder)
 }
 

@@ -9,8 +9,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // DefaultEnv is the environment name used when Options.Env is empty. It is
@@ -111,6 +115,16 @@ type Options struct {
 	// within Retry. No table has a TTL attribute, so DeleteExpired
 	// changes nothing.
 	Emulation ddbkit.Emulation
+	// TracerProvider makes the store's spans: one per method, named
+	// "livecomment.<Method>", with what it cost in DynamoDB calls and capacity
+	// (the README's "Observability" lists the attributes). The default,
+	// nil, is OpenTelemetry's global provider. The memory store reports
+	// what the DynamoDB store would.
+	TracerProvider trace.TracerProvider
+	// MeterProvider makes the store's metrics (the README's
+	// "Observability"). The default, nil, is OpenTelemetry's global
+	// provider.
+	MeterProvider metric.MeterProvider
 }
 
 func newOptions(optFns []func(*Options)) Options {
@@ -249,4 +263,9 @@ func wrap(op string, err error) error {
 		return nil
 	}
 	return fmt.Errorf("livecomment: %s: %w", op, ddb.Classify(err))
+}
+
+// telemetry is the store's telemetry (package obs).
+func (o Options) telemetry() *obs.Telemetry {
+	return obs.New("livecomment", o.TracerProvider, o.MeterProvider)
 }

@@ -2,11 +2,13 @@ package livecomment
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/keys"
 )
 
@@ -20,6 +22,7 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
+	tel   *obs.Telemetry
 	o     Options
 	t     tables
 	b     backend.Backend
@@ -29,7 +32,22 @@ type core struct {
 }
 
 func newCore(o Options, b backend.Backend) *core {
-	return &core{o: o, t: newTables(o.Env, o.CursorSecret, o.WithholdOldItems), b: b, stamp: newStamper(o.Clock)}
+	return &core{o: o, t: newTables(o.Env, o.CursorSecret, o.WithholdOldItems), b: b, stamp: newStamper(o.Clock), tel: o.telemetry()}
+}
+
+// start starts the span of method (package obs) on the table it is about:
+// Comments for the comment methods, Connections for the connection
+// methods and Broadcast, Rooms for the rest. Every exported method of
+// core does, first.
+func (c *core) start(ctx context.Context, method string) (context.Context, *obs.Op) {
+	t := c.t.rooms
+	switch {
+	case strings.Contains(method, "Comment"):
+		t = c.t.comments
+	case strings.Contains(method, "Connect"), method == "Broadcast":
+		t = c.t.connections
+	}
+	return c.tel.Start(ctx, method, t.Name)
 }
 
 // Transaction item labels, by which failed conditions are told apart.
@@ -56,7 +74,9 @@ var (
 // taken for this call's own write, however equal it is: only the token
 // proves that. Under a caller's idempotency key, the transaction also
 // carries the key's record (keyed), which answers a repeat.
-func (c *core) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
+func (c *core) CreateRoom(ctx context.Context, in NewRoom) (_ Room, err error) {
+	ctx, sp := c.start(ctx, "CreateRoom")
+	defer sp.End(&err)
 	const op = "create room"
 	if err := checkRoom(op, in); err != nil {
 		return Room{}, err
@@ -84,7 +104,9 @@ func (c *core) CreateRoom(ctx context.Context, in NewRoom) (Room, error) {
 }
 
 // GetRoom implements RoomReader.GetRoom, which documents its errors.
-func (c *core) GetRoom(ctx context.Context, roomID string) (Room, error) {
+func (c *core) GetRoom(ctx context.Context, roomID string) (_ Room, err error) {
+	ctx, sp := c.start(ctx, "GetRoom")
+	defer sp.End(&err)
 	const op = "get room"
 	if err := checkID(op, "RoomID", roomID); err != nil {
 		return Room{}, err
@@ -93,7 +115,9 @@ func (c *core) GetRoom(ctx context.Context, roomID string) (Room, error) {
 }
 
 // ListHostRooms implements RoomReader.ListHostRooms, which documents its errors.
-func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (ddbkit.Page[Room], error) {
+func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Room], err error) {
+	ctx, sp := c.start(ctx, "ListHostRooms")
+	defer sp.End(&err)
 	return list(ctx, c, "list host rooms", "HostID", hostID, opts, c.t.hostRoomsQuery, roomDecoder)
 }
 
@@ -115,7 +139,9 @@ func (c *core) ListHostRooms(ctx context.Context, hostID string, opts ddbkit.Pag
 // condition fails on a room that already holds this call's write (CLOSED,
 // this stamp) is taken as the write of the lost attempt, and that room
 // returned.
-func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
+func (c *core) CloseRoom(ctx context.Context, roomID string) (_ Room, err error) {
+	ctx, sp := c.start(ctx, "CloseRoom")
+	defer sp.End(&err)
 	return c.closeRoom(ctx, "close room", roomID, "", false)
 }
 
@@ -126,7 +152,9 @@ func (c *core) CloseRoom(ctx context.Context, roomID string) (Room, error) {
 // returned by the backend as it was, which tells a missing room, another
 // host's and a closed one apart. Another host's room is ErrPermissionDenied
 // whether it is open or closed.
-func (c *core) CloseRoomAs(ctx context.Context, roomID, actorID string) (Room, error) {
+func (c *core) CloseRoomAs(ctx context.Context, roomID, actorID string) (_ Room, err error) {
+	ctx, sp := c.start(ctx, "CloseRoomAs")
+	defer sp.End(&err)
 	return c.closeRoom(ctx, "close room as", roomID, actorID, true)
 }
 
@@ -193,10 +221,12 @@ func (c *core) closeRoom(ctx context.Context, op, roomID, actorID string, as boo
 }
 
 // PostComment implements CommentStore.PostComment, which documents its errors.
-func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (Comment, error) {
+func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (_ Comment, err error) {
+	ctx, sp := c.start(ctx, "PostComment")
+	defer sp.End(&err)
 	const op = "post comment"
 	raw := in
-	in, err := checkComment(op, roomID, in)
+	in, err = checkComment(op, roomID, in)
 	if err != nil {
 		return Comment{}, err
 	}
@@ -249,7 +279,9 @@ func (c *core) PostComment(ctx context.Context, roomID string, in NewComment) (C
 //
 // With Options.CommentShards of 2 or more, a page merges the room's shards and its
 // unsharded partition (listMerged), under one cursor.
-func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
+func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Comment], err error) {
+	ctx, sp := c.start(ctx, "ListComments")
+	defer sp.End(&err)
 	const op = "list comments"
 	if c.o.commentShards() == 0 {
 		return list(ctx, c, op, "RoomID", roomID, opts, c.t.commentsQuery, commentDecoder)
@@ -264,7 +296,9 @@ func (c *core) ListComments(ctx context.Context, roomID string, opts ddbkit.Page
 // ListCommentsNewest implements CommentReader.ListCommentsNewest, which
 // documents its errors: ListComments' listing read backwards, the same
 // index descending, sharded or not.
-func (c *core) ListCommentsNewest(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Comment], error) {
+func (c *core) ListCommentsNewest(ctx context.Context, roomID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Comment], err error) {
+	ctx, sp := c.start(ctx, "ListCommentsNewest")
+	defer sp.End(&err)
 	const op = "list comments newest"
 	if c.o.commentShards() == 0 {
 		return list(ctx, c, op, "RoomID", roomID, opts, c.t.commentsNewestQuery, commentDecoder)
@@ -277,7 +311,9 @@ func (c *core) ListCommentsNewest(ctx context.Context, roomID string, opts ddbki
 }
 
 // JoinRoom implements ConnectionStore.JoinRoom, which documents its errors.
-func (c *core) JoinRoom(ctx context.Context, roomID, connectionID string) (Connection, error) {
+func (c *core) JoinRoom(ctx context.Context, roomID, connectionID string) (_ Connection, err error) {
+	ctx, sp := c.start(ctx, "JoinRoom")
+	defer sp.End(&err)
 	const op = "join room"
 	if err := checkJoin(op, roomID, connectionID); err != nil {
 		return Connection{}, err
@@ -303,7 +339,9 @@ func (c *core) JoinRoom(ctx context.Context, roomID, connectionID string) (Conne
 }
 
 // GetConnection implements ConnectionReader.GetConnection, which documents its errors.
-func (c *core) GetConnection(ctx context.Context, connectionID string) (Connection, error) {
+func (c *core) GetConnection(ctx context.Context, connectionID string) (_ Connection, err error) {
+	ctx, sp := c.start(ctx, "GetConnection")
+	defer sp.End(&err)
 	const op = "get connection"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return Connection{}, err
@@ -315,7 +353,9 @@ func (c *core) GetConnection(ctx context.Context, connectionID string) (Connecti
 //
 // One unconditional delete (backend.Delete), retried after throttling, a
 // 5xx or a lost response: deleting again what is gone is a success.
-func (c *core) Disconnect(ctx context.Context, connectionID string) error {
+func (c *core) Disconnect(ctx context.Context, connectionID string) (err error) {
+	ctx, sp := c.start(ctx, "Disconnect")
+	defer sp.End(&err)
 	const op = "disconnect"
 	if err := checkID(op, "ConnectionID", connectionID); err != nil {
 		return err
@@ -325,14 +365,16 @@ func (c *core) Disconnect(ctx context.Context, connectionID string) error {
 	}
 	// Repeat-safe (no Replay); the record is written after the delete.
 	k := keying[struct{}](c, c.t.connections, c.t.connectionScope(op, connectionID), nil)
-	_, err := keyed(ctx, op, k, func(ctx context.Context) (struct{}, error) {
+	_, err = keyed(ctx, op, k, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, wrap(op, c.b.Delete(ctx, c.t.connections, backend.Key{PK: connectionID}))
 	})
 	return err
 }
 
 // ListConnections implements ConnectionLister.ListConnections, which documents its errors.
-func (c *core) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (ddbkit.Page[Connection], error) {
+func (c *core) ListConnections(ctx context.Context, roomID string, opts ddbkit.PageOptions) (_ ddbkit.Page[Connection], err error) {
+	ctx, sp := c.start(ctx, "ListConnections")
+	defer sp.End(&err)
 	return list(ctx, c, "list connections", "RoomID", roomID, opts, c.t.connectionsQuery, connectionDecoder)
 }
 

@@ -89,7 +89,9 @@ func liveInvitationsQuery(t ddb.Table, teamID string, since time.Time) ddb.KeyQu
 }
 
 // Invite implements InvitationStore.Invite, which documents its errors.
-func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (Invitation, error) {
+func (c *core) Invite(ctx context.Context, teamID, inviterID string, in NewInvitation) (_ Invitation, err error) {
+	ctx, sp := c.start(ctx, "Invite")
+	defer sp.End(&err)
 	// The invitation is the first write: the record refers to it, and a
 	// repeat returns it with its token (derived again under a
 	// TokenSecret), or ErrNotFound once it is accepted, revoked or
@@ -177,7 +179,9 @@ func (c *core) invite(ctx context.Context, teamID, inviterID string, in NewInvit
 }
 
 // GetInvitation implements InvitationStore.GetInvitation, which documents its errors.
-func (c *core) GetInvitation(ctx context.Context, teamID, invitationID string) (Invitation, error) {
+func (c *core) GetInvitation(ctx context.Context, teamID, invitationID string) (_ Invitation, err error) {
+	ctx, sp := c.start(ctx, "GetInvitation")
+	defer sp.End(&err)
 	const op = "get invitation"
 	if err := validateIDs(op, "TeamID", teamID, "InvitationID", invitationID); err != nil {
 		return Invitation{}, err
@@ -211,7 +215,9 @@ func (c *core) invitation(ctx context.Context, teamID, invitationID string, now 
 }
 
 // ListInvitations implements InvitationStore.ListInvitations, which documents its errors.
-func (c *core) ListInvitations(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Invitation], error) {
+func (c *core) ListInvitations(ctx context.Context, teamID string, o ddbkit.PageOptions) (_ ddbkit.Page[Invitation], err error) {
+	ctx, sp := c.start(ctx, "ListInvitations")
+	defer sp.End(&err)
 	const op = "list invitations"
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
 		return ddbkit.Page[Invitation]{}, err
@@ -224,7 +230,9 @@ func (c *core) ListInvitations(ctx context.Context, teamID string, o ddbkit.Page
 }
 
 // AcceptInvitation implements InvitationStore.AcceptInvitation, which documents its errors.
-func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance) (Member, error) {
+func (c *core) AcceptInvitation(ctx context.Context, userID string, a Acceptance) (_ Member, err error) {
+	ctx, sp := c.start(ctx, "AcceptInvitation")
+	defer sp.End(&err)
 	// A repeat after a lost answer returns the membership, whose key is
 	// the input's: the invitation is gone by then. The first write stays
 	// the invitation's delete, whose failure comes first.
@@ -320,9 +328,11 @@ func (c *core) acceptInvitation(ctx context.Context, userID string, a Acceptance
 }
 
 // RevokeInvitation implements InvitationStore.RevokeInvitation, which documents its errors.
-func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) error {
+func (c *core) RevokeInvitation(ctx context.Context, teamID, adminID, invitationID string) (err error) {
+	ctx, sp := c.start(ctx, "RevokeInvitation")
+	defer sp.End(&err)
 	// A repeat is the first call's success.
-	_, err := keyed(ctx, "revoke invitation", committed(keying[struct{}](c, c.invitationScope("revoke invitation", teamPK(teamID)), nil, adminID, invitationID)), func(ctx context.Context) (struct{}, error) {
+	_, err = keyed(ctx, "revoke invitation", committed(keying[struct{}](c, c.invitationScope("revoke invitation", teamPK(teamID)), nil, adminID, invitationID)), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.revokeInvitation(ctx, teamID, adminID, invitationID)
 	})
 	return err

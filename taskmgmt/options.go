@@ -8,8 +8,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Options configure a store. Both stores take the same options.
@@ -127,6 +131,16 @@ type Options struct {
 	// and TTL deleting expired invitations. Memory store only: the
 	// DynamoDB store ignores it. The zero value emulates none of it.
 	Emulation ddbkit.Emulation
+	// TracerProvider makes the store's spans: one per method, named
+	// "taskmgmt.<Method>", with what it cost in DynamoDB calls and capacity
+	// (the README's "Observability" lists the attributes). The default,
+	// nil, is OpenTelemetry's global provider. The memory store reports
+	// what the DynamoDB store would.
+	TracerProvider trace.TracerProvider
+	// MeterProvider makes the store's metrics (the README's
+	// "Observability"). The default, nil, is OpenTelemetry's global
+	// provider.
+	MeterProvider metric.MeterProvider
 }
 
 // MaxCounterShards is the most shards Options.CounterShards allows:
@@ -263,4 +277,9 @@ func wrap(op string, err error) error {
 		err = ddb.KeyReused(err)
 	}
 	return fmt.Errorf("taskmgmt: %s: %w", op, ddb.Classify(err))
+}
+
+// telemetry is the store's telemetry (package obs).
+func (o Options) telemetry() *obs.Telemetry {
+	return obs.New("taskmgmt", o.TracerProvider, o.MeterProvider)
 }

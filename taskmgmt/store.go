@@ -4,11 +4,13 @@ import (
 	"context"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // The two stores share every operation (teams.go, tasks.go and
@@ -22,15 +24,27 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
-	o  Options
-	t  ddb.Table // the task table
-	it ddb.Table // the invitation table
-	b  backend.Backend
+	tel *obs.Telemetry
+	o   Options
+	t   ddb.Table // the task table
+	it  ddb.Table // the invitation table
+	b   backend.Backend
 	// shards is the number of items of each counter (1: the seed's
 	// layout), shardsErr the error of an invalid Options.CounterShards,
 	// which every counter operation returns.
 	shards    int
 	shardsErr error
+}
+
+// start starts the span of method (package obs) on its table: the
+// invitation table for the invitation methods, the task table for the
+// rest. Every exported method of core does, first.
+func (c *core) start(ctx context.Context, method string) (context.Context, *obs.Op) {
+	table := c.o.TableName
+	if strings.Contains(method, "Invit") {
+		table = c.o.InvitationTableName
+	}
+	return c.tel.Start(ctx, method, table)
 }
 
 func newCore(o Options) *core {
@@ -39,7 +53,7 @@ func newCore(o Options) *core {
 	if o.NewID == nil {
 		o.NewID = ddbkit.NewUUIDv7s(o.Clock)
 	}
-	c := &core{o: o, t: o.table(), it: o.invitationTable()}
+	c := &core{o: o, t: o.table(), it: o.invitationTable(), tel: o.telemetry()}
 	c.shards, c.shardsErr = o.counterShards()
 	return c
 }

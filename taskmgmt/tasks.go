@@ -20,7 +20,9 @@ import (
 // ---- tags
 
 // CreateTag implements TagStore.CreateTag, which documents its errors.
-func (c *core) CreateTag(ctx context.Context, teamID string, in NewTag) (Tag, error) {
+func (c *core) CreateTag(ctx context.Context, teamID string, in NewTag) (_ Tag, err error) {
+	ctx, sp := c.start(ctx, "CreateTag")
+	defer sp.End(&err)
 	replay := func(ctx context.Context, ref backend.Key) (Tag, error) {
 		id, _ := idFrom(ref.SK, segTag)
 		item, err := c.replayItem(ctx, c.t, ref, errNotFound("tag", id))
@@ -62,7 +64,9 @@ func (c *core) createTag(ctx context.Context, teamID string, in NewTag) (Tag, er
 }
 
 // ListTags implements TagStore.ListTags, which documents its errors.
-func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Tag], error) {
+func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions) (_ ddbkit.Page[Tag], err error) {
+	ctx, sp := c.start(ctx, "ListTags")
+	defer sp.End(&err)
 	const op = "list tags"
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
 		return ddbkit.Page[Tag]{}, err
@@ -72,10 +76,12 @@ func (c *core) ListTags(ctx context.Context, teamID string, o ddbkit.PageOptions
 }
 
 // DeleteTag implements TagStore.DeleteTag, which documents its errors.
-func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) error {
+func (c *core) DeleteTag(ctx context.Context, teamID, actorID, tagID string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteTag")
+	defer sp.End(&err)
 	// A repeat deletes again, without the key: a tag already gone is no
 	// error, and the walk finishes its references.
-	_, err := keyed(ctx, "delete tag", keying[struct{}](c, c.scope("delete tag", teamPK(teamID)), nil, actorID, tagID), func(ctx context.Context) (struct{}, error) {
+	_, err = keyed(ctx, "delete tag", keying[struct{}](c, c.scope("delete tag", teamPK(teamID)), nil, actorID, tagID), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.deleteTag(ctx, teamID, actorID, tagID)
 	})
 	return err
@@ -196,7 +202,9 @@ func tagError(err error, ids []string, idx []int) error {
 }
 
 // CreateTask implements TaskStore.CreateTask, which documents its errors.
-func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (Task, error) {
+func (c *core) CreateTask(ctx context.Context, teamID string, in NewTask) (_ Task, err error) {
+	ctx, sp := c.start(ctx, "CreateTask")
+	defer sp.End(&err)
 	return keyed(ctx, "create task", keying(c, c.scope("create task", teamPK(teamID)), c.replayTask, in), func(ctx context.Context) (Task, error) {
 		return c.createTask(ctx, teamID, in)
 	})
@@ -255,7 +263,9 @@ func (c *core) createTask(ctx context.Context, teamID string, in NewTask) (Task,
 }
 
 // GetTask implements TaskStore.GetTask, which documents its errors.
-func (c *core) GetTask(ctx context.Context, teamID, taskID string) (Task, error) {
+func (c *core) GetTask(ctx context.Context, teamID, taskID string) (_ Task, err error) {
+	ctx, sp := c.start(ctx, "GetTask")
+	defer sp.End(&err)
 	const op = "get task"
 	if err := validateIDs(op, "TeamID", teamID, "TaskID", taskID); err != nil {
 		return Task{}, err
@@ -328,7 +338,9 @@ func (c *core) taskUpdate(p TaskPatch, t Task, item ddb.Item) backend.Write {
 }
 
 // UpdateTask implements TaskStore.UpdateTask, which documents its errors.
-func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatch) (Task, error) {
+func (c *core) UpdateTask(ctx context.Context, teamID, taskID string, p TaskPatch) (_ Task, err error) {
+	ctx, sp := c.start(ctx, "UpdateTask")
+	defer sp.End(&err)
 	// A repeat reads the task, as it is now: it moves no counter again.
 	k := keying(c, c.scope("update task", teamPK(teamID)), c.replayTask, taskID, p)
 	k.Ref = func(Task) backend.Key { return taskKey(teamID, taskID).key() } // a patch that changes nothing writes nothing
@@ -393,9 +405,11 @@ func (c *core) updateTask(ctx context.Context, teamID, taskID string, p TaskPatc
 }
 
 // DeleteTask implements TaskStore.DeleteTask, which documents its errors.
-func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) error {
+func (c *core) DeleteTask(ctx context.Context, teamID, taskID string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteTask")
+	defer sp.End(&err)
 	// A repeat is the first call's success: it uncounts nothing again.
-	_, err := keyed(ctx, "delete task", committed(keying[struct{}](c, c.scope("delete task", teamPK(teamID)), nil, taskID)), func(ctx context.Context) (struct{}, error) {
+	_, err = keyed(ctx, "delete task", committed(keying[struct{}](c, c.scope("delete task", teamPK(teamID)), nil, taskID)), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.deleteTask(ctx, teamID, taskID)
 	})
 	return err
@@ -446,7 +460,9 @@ func tagFilter(q BoardQuery) backend.Filter {
 }
 
 // ListBoard implements TaskStore.ListBoard, which documents its errors.
-func (c *core) ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbkit.Page[Task], error) {
+func (c *core) ListBoard(ctx context.Context, teamID string, q BoardQuery) (_ ddbkit.Page[Task], err error) {
+	ctx, sp := c.start(ctx, "ListBoard")
+	defer sp.End(&err)
 	const op = "list board"
 	if err := validateBoard(op, teamID, q); err != nil {
 		return ddbkit.Page[Task]{}, err
@@ -459,7 +475,9 @@ func (c *core) ListBoard(ctx context.Context, teamID string, q BoardQuery) (ddbk
 // ---- counters
 
 // GetCounts implements CounterStore.GetCounts, which documents its errors.
-func (c *core) GetCounts(ctx context.Context, teamID string) (Counts, error) {
+func (c *core) GetCounts(ctx context.Context, teamID string) (_ Counts, err error) {
+	ctx, sp := c.start(ctx, "GetCounts")
+	defer sp.End(&err)
 	const op = "get counts"
 	if err := validateIDs(op, "TeamID", teamID); err != nil {
 		return Counts{}, err
@@ -513,7 +531,9 @@ func (c *core) shardedAll(ctx context.Context, teamID string) (Counts, map[int]d
 // filter on expiresAt against the clock of each page's read. The time is
 // no argument of the caller's, so the page cursors do not bind it
 // (backend.Unbound).
-func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (ddbkit.Page[DailyCount], error) {
+func (c *core) ListDailyCounts(ctx context.Context, teamID string, q DailyQuery) (_ ddbkit.Page[DailyCount], err error) {
+	ctx, sp := c.start(ctx, "ListDailyCounts")
+	defer sp.End(&err)
 	const op = "list daily counts"
 	if err := validateDaily(op, teamID, q); err != nil {
 		return ddbkit.Page[DailyCount]{}, err
@@ -623,7 +643,9 @@ func (c *core) listDailySharded(ctx context.Context, teamID string, q DailyQuery
 func isCorrupt(err error) bool { return errors.Is(err, ddbkit.ErrCorruptItem) }
 
 // RecalculateCounters implements CounterStore.RecalculateCounters, which documents its errors.
-func (c *core) RecalculateCounters(ctx context.Context, teamID string) (CounterReport, error) {
+func (c *core) RecalculateCounters(ctx context.Context, teamID string) (_ CounterReport, err error) {
+	ctx, sp := c.start(ctx, "RecalculateCounters")
+	defer sp.End(&err)
 	// A repeat recounts, without the key, and reports what it finds then.
 	return keyed(ctx, "recalculate counters", keying[CounterReport](c, c.scope("recalculate counters", teamPK(teamID)), nil), func(ctx context.Context) (CounterReport, error) {
 		return c.recalculateCounters(ctx, teamID)

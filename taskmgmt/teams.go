@@ -17,7 +17,9 @@ import (
 // ---- users
 
 // CreateUser implements UserStore.CreateUser, which documents its errors.
-func (c *core) CreateUser(ctx context.Context, in NewUser) (User, error) {
+func (c *core) CreateUser(ctx context.Context, in NewUser) (_ User, err error) {
+	ctx, sp := c.start(ctx, "CreateUser")
+	defer sp.End(&err)
 	replay := func(ctx context.Context, ref backend.Key) (User, error) {
 		item, err := c.replayItem(ctx, c.t, ref, errUserNotFound(in.ID))
 		if err != nil {
@@ -55,7 +57,9 @@ func (c *core) createUser(ctx context.Context, in NewUser) (User, error) {
 }
 
 // GetUser implements UserStore.GetUser, which documents its errors.
-func (c *core) GetUser(ctx context.Context, userID string) (User, error) {
+func (c *core) GetUser(ctx context.Context, userID string) (_ User, err error) {
+	ctx, sp := c.start(ctx, "GetUser")
+	defer sp.End(&err)
 	const op = "get user"
 	if err := validateIDs(op, "UserID", userID); err != nil {
 		return User{}, err
@@ -92,7 +96,9 @@ func (c *core) team(ctx context.Context, teamID string) (Team, ddb.Item, error) 
 }
 
 // RenameUser implements UserStore.RenameUser, which documents its errors.
-func (c *core) RenameUser(ctx context.Context, userID, name string) (User, error) {
+func (c *core) RenameUser(ctx context.Context, userID, name string) (_ User, err error) {
+	ctx, sp := c.start(ctx, "RenameUser")
+	defer sp.End(&err)
 	// A repeat renames again, without the key: it finishes the copies.
 	return keyed(ctx, "rename user", keying[User](c, c.scope("rename user", userPK(userID)), nil, name), func(ctx context.Context) (User, error) {
 		return c.renameUser(ctx, userID, name)
@@ -164,7 +170,9 @@ func (c *core) fanOut(ctx context.Context, op string, q ddb.KeyQuery, attr, v st
 // ---- teams and members
 
 // CreateTeam implements TeamStore.CreateTeam, which documents its errors.
-func (c *core) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (Team, error) {
+func (c *core) CreateTeam(ctx context.Context, creatorID string, in NewTeam) (_ Team, err error) {
+	ctx, sp := c.start(ctx, "CreateTeam")
+	defer sp.End(&err)
 	replay := func(ctx context.Context, ref backend.Key) (Team, error) {
 		id, _ := idFrom(ref.PK, segTeam)
 		item, err := c.replayItem(ctx, c.t, ref, errTeamNotFound(id))
@@ -219,7 +227,9 @@ func (c *core) createTeam(ctx context.Context, creatorID string, in NewTeam) (Te
 }
 
 // GetTeam implements TeamStore.GetTeam, which documents its errors.
-func (c *core) GetTeam(ctx context.Context, teamID string) (Team, error) {
+func (c *core) GetTeam(ctx context.Context, teamID string) (_ Team, err error) {
+	ctx, sp := c.start(ctx, "GetTeam")
+	defer sp.End(&err)
 	const op = "get team"
 	if err := validateIDs(op, "TeamID", teamID); err != nil {
 		return Team{}, err
@@ -232,7 +242,9 @@ func (c *core) GetTeam(ctx context.Context, teamID string) (Team, error) {
 }
 
 // UpdateTeam implements TeamStore.UpdateTeam, which documents its errors.
-func (c *core) UpdateTeam(ctx context.Context, teamID, actorID string, p TeamPatch) (Team, error) {
+func (c *core) UpdateTeam(ctx context.Context, teamID, actorID string, p TeamPatch) (_ Team, err error) {
+	ctx, sp := c.start(ctx, "UpdateTeam")
+	defer sp.End(&err)
 	// A repeat updates again, without the key: it finishes the copies.
 	return keyed(ctx, "update team", keying[Team](c, c.scope("update team", teamPK(teamID)), nil, actorID, p), func(ctx context.Context) (Team, error) {
 		return c.updateTeam(ctx, teamID, actorID, p)
@@ -299,7 +311,9 @@ func (c *core) updateTeam(ctx context.Context, teamID, actorID string, p TeamPat
 }
 
 // DeleteTeam implements TeamStore.DeleteTeam, which documents its errors.
-func (c *core) DeleteTeam(ctx context.Context, teamID, actorID string) error {
+func (c *core) DeleteTeam(ctx context.Context, teamID, actorID string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteTeam")
+	defer sp.End(&err)
 	del := func(ctx context.Context) (struct{}, error) { return struct{}{}, c.deleteTeam(ctx, teamID, actorID) }
 	// A repeat deletes again, without the key, finishing what an
 	// interrupted call left; nothing left is the first call's success.
@@ -310,7 +324,7 @@ func (c *core) DeleteTeam(ctx context.Context, teamID, actorID string) error {
 		}
 		return struct{}{}, err
 	}
-	_, err := keyed(ctx, "delete team", keying(c, c.scope("delete team", teamPK(teamID)), replay, actorID), del)
+	_, err = keyed(ctx, "delete team", keying(c, c.scope("delete team", teamPK(teamID)), replay, actorID), del)
 	return err
 }
 
@@ -389,7 +403,9 @@ func (c *core) deleteTeam(ctx context.Context, teamID, actorID string) error {
 }
 
 // ListMembers implements TeamStore.ListMembers, which documents its errors.
-func (c *core) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOptions) (ddbkit.Page[Member], error) {
+func (c *core) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOptions) (_ ddbkit.Page[Member], err error) {
+	ctx, sp := c.start(ctx, "ListMembers")
+	defer sp.End(&err)
 	const op = "list members"
 	if err := validateList(op, "TeamID", teamID, o); err != nil {
 		return ddbkit.Page[Member]{}, err
@@ -399,7 +415,9 @@ func (c *core) ListMembers(ctx context.Context, teamID string, o ddbkit.PageOpti
 }
 
 // GetMember implements TeamStore.GetMember, which documents its errors.
-func (c *core) GetMember(ctx context.Context, teamID, userID string) (Member, error) {
+func (c *core) GetMember(ctx context.Context, teamID, userID string) (_ Member, err error) {
+	ctx, sp := c.start(ctx, "GetMember")
+	defer sp.End(&err)
 	const op = "get member"
 	if err := validateIDs(op, "TeamID", teamID, "UserID", userID); err != nil {
 		return Member{}, err
@@ -412,7 +430,9 @@ func (c *core) GetMember(ctx context.Context, teamID, userID string) (Member, er
 }
 
 // ListUserTeams implements TeamStore.ListUserTeams, which documents its errors.
-func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOptions) (ddbkit.Page[Membership], error) {
+func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOptions) (_ ddbkit.Page[Membership], err error) {
+	ctx, sp := c.start(ctx, "ListUserTeams")
+	defer sp.End(&err)
 	const op = "list user teams"
 	if err := validateList(op, "UserID", userID, o); err != nil {
 		return ddbkit.Page[Membership]{}, err
@@ -422,7 +442,9 @@ func (c *core) ListUserTeams(ctx context.Context, userID string, o ddbkit.PageOp
 }
 
 // AddMember implements TeamStore.AddMember, which documents its errors.
-func (c *core) AddMember(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
+func (c *core) AddMember(ctx context.Context, teamID, actorID, userID string, role Role) (_ Member, err error) {
+	ctx, sp := c.start(ctx, "AddMember")
+	defer sp.End(&err)
 	// The member's key is the input's: the first write stays the admin
 	// check, whose failure comes first.
 	replay := func(ctx context.Context, _ backend.Key) (Member, error) {
@@ -566,7 +588,9 @@ func (c *core) memberTx(ctx context.Context, r *backend.Run, teamID, actorID, op
 }
 
 // SetRole implements TeamStore.SetRole, which documents its errors.
-func (c *core) SetRole(ctx context.Context, teamID, actorID, userID string, role Role) (Member, error) {
+func (c *core) SetRole(ctx context.Context, teamID, actorID, userID string, role Role) (_ Member, err error) {
+	ctx, sp := c.start(ctx, "SetRole")
+	defer sp.End(&err)
 	// A repeat reads the member, as it is now: it writes nothing.
 	replay := func(ctx context.Context, _ backend.Key) (Member, error) {
 		return c.member(ctx, teamID, userID)
@@ -638,10 +662,12 @@ func (c *core) setRole(ctx context.Context, teamID, actorID, userID string, role
 }
 
 // RemoveMember implements TeamStore.RemoveMember, which documents its errors.
-func (c *core) RemoveMember(ctx context.Context, teamID, actorID, userID string) error {
+func (c *core) RemoveMember(ctx context.Context, teamID, actorID, userID string) (err error) {
+	ctx, sp := c.start(ctx, "RemoveMember")
+	defer sp.End(&err)
 	// A repeat is the first call's success: the record exists only if
 	// its transaction removed the member.
-	_, err := keyed(ctx, "remove member", committed(keying[struct{}](c, c.scope("remove member", teamPK(teamID)), nil, actorID, userID)), func(ctx context.Context) (struct{}, error) {
+	_, err = keyed(ctx, "remove member", committed(keying[struct{}](c, c.scope("remove member", teamPK(teamID)), nil, actorID, userID)), func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.removeMember(ctx, teamID, actorID, userID)
 	})
 	return err

@@ -38,7 +38,7 @@ func NewMemoryStore(optFns ...func(*Options)) *MemoryStore {
 	// table has no TTL).
 	m := backend.NewMemory(backend.Clock(o.Clock), o.backendTable(t))
 	m.Emulate(backend.EmulationOf(o.Emulation, o.backoff()))
-	return &MemoryStore{core: &core{o: o, t: t, b: m}, m: m}
+	return &MemoryStore{core: &core{o: o, t: t, b: m, tel: o.telemetry()}, m: m}
 }
 
 // backendTable is the table as the backends serve it, with the seed's

@@ -4,8 +4,12 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Options configure a store. Both stores take the same options.
@@ -73,6 +77,16 @@ type Options struct {
 	// no TTL, so DeleteExpired has nothing to delete. The
 	// zero value emulates none of it; the DynamoDB store ignores it.
 	Emulation ddbkit.Emulation
+	// TracerProvider makes the store's spans: one per method, named
+	// "wardrobe.<Method>", with what it cost in DynamoDB calls and capacity
+	// (the README's "Observability" lists the attributes). The default,
+	// nil, is OpenTelemetry's global provider. The memory store reports
+	// what the DynamoDB store would.
+	TracerProvider trace.TracerProvider
+	// MeterProvider makes the store's metrics (the README's
+	// "Observability"). The default, nil, is OpenTelemetry's global
+	// provider.
+	MeterProvider metric.MeterProvider
 }
 
 func newOptions(optFns []func(*Options)) Options {
@@ -176,4 +190,9 @@ func wrap(op string, err error) error {
 		return nil
 	}
 	return fmt.Errorf("wardrobe: %s: %w", op, ddb.Classify(err))
+}
+
+// telemetry is the store's telemetry (package obs).
+func (o Options) telemetry() *obs.Telemetry {
+	return obs.New("wardrobe", o.TracerProvider, o.MeterProvider)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/keys"
 )
 
@@ -22,9 +23,16 @@ import (
 
 // core is the Store over a backend. DynamoStore and MemoryStore embed it.
 type core struct {
-	o Options
-	t ddb.Table
-	b backend.Backend
+	o   Options
+	t   ddb.Table
+	b   backend.Backend
+	tel *obs.Telemetry
+}
+
+// start starts the span of method on the store's table (package obs):
+// every exported method of core does, first.
+func (c *core) start(ctx context.Context, method string) (context.Context, *obs.Op) {
+	return c.tel.Start(ctx, method, c.o.TableName)
 }
 
 // thumbRead is how thumbnails are read (see the package doc's
@@ -195,7 +203,9 @@ func replayWorn[U any](c *core, wardrobeID string, kind Kind, conv func(worn) U)
 }
 
 // CreateWardrobe implements WardrobeStore.CreateWardrobe, which documents its errors.
-func (c *core) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, error) {
+func (c *core) CreateWardrobe(ctx context.Context, in NewWardrobe) (_ Wardrobe, err error) {
+	ctx, sp := c.start(ctx, "CreateWardrobe")
+	defer sp.End(&err)
 	const op = "create wardrobe"
 	replay := func(ctx context.Context, ref backend.Key) (Wardrobe, error) {
 		id, _ := strings.CutPrefix(ref.PK, segWardrobe+keys.Sep)
@@ -231,7 +241,9 @@ func (c *core) CreateWardrobe(ctx context.Context, in NewWardrobe) (Wardrobe, er
 }
 
 // GetWardrobe implements WardrobeStore.GetWardrobe, which documents its errors.
-func (c *core) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, error) {
+func (c *core) GetWardrobe(ctx context.Context, wardrobeID string) (_ Wardrobe, err error) {
+	ctx, sp := c.start(ctx, "GetWardrobe")
+	defer sp.End(&err)
 	const op = "get wardrobe"
 	if err := validateWardrobeID(op, wardrobeID); err != nil {
 		return Wardrobe{}, err
@@ -252,7 +264,9 @@ func (c *core) GetWardrobe(ctx context.Context, wardrobeID string) (Wardrobe, er
 }
 
 // AddClothing implements ClothingStore.AddClothing, which documents its errors.
-func (c *core) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (Clothing, error) {
+func (c *core) AddClothing(ctx context.Context, wardrobeID string, in NewClothing) (_ Clothing, err error) {
+	ctx, sp := c.start(ctx, "AddClothing")
+	defer sp.End(&err)
 	const op = "add clothing"
 	replay := replayWorn(c, wardrobeID, KindClothing, c.o.clothing)
 	return keyed(ctx, c, op, wardrobeID, validateNewClothing(op, wardrobeID, in), []any{in}, replay, func(ctx context.Context) (Clothing, error) {
@@ -331,7 +345,9 @@ func refsError(err error, refs []wornRef) error {
 }
 
 // GetClothing implements ClothingStore.GetClothing, which documents its errors.
-func (c *core) GetClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+func (c *core) GetClothing(ctx context.Context, wardrobeID, clothingID string) (_ Clothing, err error) {
+	ctx, sp := c.start(ctx, "GetClothing")
+	defer sp.End(&err)
 	w, err := c.getWorn(ctx, "get clothing", wardrobeID, KindClothing, clothingID)
 	return c.o.clothing(w), err
 }
@@ -361,7 +377,9 @@ func (c *core) readWorn(ctx context.Context, wardrobeID string, kind Kind, id st
 }
 
 // ListClothes implements ClothingStore.ListClothes, which documents its errors.
-func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListQuery) (ddbkit.Page[Clothing], error) {
+func (c *core) ListClothes(ctx context.Context, wardrobeID string, opts ListQuery) (_ ddbkit.Page[Clothing], err error) {
+	ctx, sp := c.start(ctx, "ListClothes")
+	defer sp.End(&err)
 	return listWorn(ctx, c, "list clothes", wardrobeID, KindClothing, opts, c.o.clothing)
 }
 
@@ -381,7 +399,9 @@ func listWorn[U any](ctx context.Context, c *core, op, wardrobeID string, kind K
 }
 
 // UpdateClothing implements ClothingStore.UpdateClothing, which documents its errors.
-func (c *core) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (Clothing, error) {
+func (c *core) UpdateClothing(ctx context.Context, wardrobeID, clothingID string, patch ClothingPatch) (_ Clothing, err error) {
+	ctx, sp := c.start(ctx, "UpdateClothing")
+	defer sp.End(&err)
 	const op = "update clothing"
 	pre := validateClothingPatch(op, wardrobeID, clothingID, patch)
 	return keyed(ctx, c, op, wardrobeID, pre, []any{clothingID, patch}, nil, func(ctx context.Context) (Clothing, error) {
@@ -423,12 +443,16 @@ func (c *core) updateWorn(ctx context.Context, wardrobeID string, kind Kind, id 
 }
 
 // DeleteClothing implements ClothingStore.DeleteClothing, which documents its errors.
-func (c *core) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+func (c *core) DeleteClothing(ctx context.Context, wardrobeID, clothingID string) (_ Clothing, err error) {
+	ctx, sp := c.start(ctx, "DeleteClothing")
+	defer sp.End(&err)
 	return keyedStatus(ctx, c, "delete clothing", wardrobeID, KindClothing, clothingID, StatusDeleted, c.o.clothing)
 }
 
 // RestoreClothing implements ClothingStore.RestoreClothing, which documents its errors.
-func (c *core) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (Clothing, error) {
+func (c *core) RestoreClothing(ctx context.Context, wardrobeID, clothingID string) (_ Clothing, err error) {
+	ctx, sp := c.start(ctx, "RestoreClothing")
+	defer sp.End(&err)
 	return keyedStatus(ctx, c, "restore clothing", wardrobeID, KindClothing, clothingID, StatusActive, c.o.clothing)
 }
 
@@ -492,7 +516,9 @@ func (c *core) setStatus(ctx context.Context, op, wardrobeID string, kind Kind, 
 }
 
 // AddTemplate implements TemplateStore.AddTemplate, which documents its errors.
-func (c *core) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (Template, error) {
+func (c *core) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplate) (_ Template, err error) {
+	ctx, sp := c.start(ctx, "AddTemplate")
+	defer sp.End(&err)
 	const op = "add template"
 	replay := replayWorn(c, wardrobeID, KindTemplate, c.o.template)
 	return keyed(ctx, c, op, wardrobeID, validateNewTemplate(op, wardrobeID, in), []any{in}, replay, func(ctx context.Context) (Template, error) {
@@ -508,13 +534,17 @@ func (c *core) AddTemplate(ctx context.Context, wardrobeID string, in NewTemplat
 }
 
 // GetTemplate implements TemplateStore.GetTemplate, which documents its errors.
-func (c *core) GetTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+func (c *core) GetTemplate(ctx context.Context, wardrobeID, templateID string) (_ Template, err error) {
+	ctx, sp := c.start(ctx, "GetTemplate")
+	defer sp.End(&err)
 	w, err := c.getWorn(ctx, "get template", wardrobeID, KindTemplate, templateID)
 	return c.o.template(w), err
 }
 
 // ListTemplates implements TemplateStore.ListTemplates, which documents its errors.
-func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListQuery) (ddbkit.Page[TemplateSummary], error) {
+func (c *core) ListTemplates(ctx context.Context, wardrobeID string, opts ListQuery) (_ ddbkit.Page[TemplateSummary], err error) {
+	ctx, sp := c.start(ctx, "ListTemplates")
+	defer sp.End(&err)
 	const op = "list templates"
 	ts, err := listWorn(ctx, c, op, wardrobeID, KindTemplate, opts, c.o.template)
 	if err != nil {
@@ -591,7 +621,9 @@ func (c *core) thumbnails(ctx context.Context, wardrobeID string, lists [][]stri
 
 // UpdateTemplate implements TemplateStore.UpdateTemplate, which documents its errors.
 // A repeat under an idempotency key is safe by itself: it runs again.
-func (c *core) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (Template, error) {
+func (c *core) UpdateTemplate(ctx context.Context, wardrobeID, templateID string, patch TemplatePatch) (_ Template, err error) {
+	ctx, sp := c.start(ctx, "UpdateTemplate")
+	defer sp.End(&err)
 	const op = "update template"
 	pre := validateTemplatePatch(op, wardrobeID, templateID, patch)
 	return keyed(ctx, c, op, wardrobeID, pre, []any{templateID, patch}, nil, func(ctx context.Context) (Template, error) {
@@ -674,19 +706,25 @@ func templateResultAttrs(patch TemplatePatch) []string {
 }
 
 // DeleteTemplate implements TemplateStore.DeleteTemplate, which documents its errors.
-func (c *core) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+func (c *core) DeleteTemplate(ctx context.Context, wardrobeID, templateID string) (_ Template, err error) {
+	ctx, sp := c.start(ctx, "DeleteTemplate")
+	defer sp.End(&err)
 	return keyedStatus(ctx, c, "delete template", wardrobeID, KindTemplate, templateID, StatusDeleted, c.o.template)
 }
 
 // RestoreTemplate implements TemplateStore.RestoreTemplate, which documents its errors.
-func (c *core) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (Template, error) {
+func (c *core) RestoreTemplate(ctx context.Context, wardrobeID, templateID string) (_ Template, err error) {
+	ctx, sp := c.start(ctx, "RestoreTemplate")
+	defer sp.End(&err)
 	return keyedStatus(ctx, c, "restore template", wardrobeID, KindTemplate, templateID, StatusActive, c.o.template)
 }
 
 // AddHistory implements HistoryStore.AddHistory, which documents its errors.
 // A repeat under an idempotency key replays the history its first call
 // added (the first write of its transaction), and counts nothing again.
-func (c *core) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (History, error) {
+func (c *core) AddHistory(ctx context.Context, wardrobeID string, in NewHistory) (_ History, err error) {
+	ctx, sp := c.start(ctx, "AddHistory")
+	defer sp.End(&err)
 	const op = "add history"
 	replay := func(ctx context.Context, ref backend.Key) (History, error) {
 		item, err := c.replayed(ctx, ref, errNotFound("history", wardrobeID, refID(ref, segHistory)))
@@ -868,7 +906,9 @@ func statsChange(kind Kind, id string, st stats) (backend.Change, error) {
 }
 
 // GetHistory implements HistoryStore.GetHistory, which documents its errors.
-func (c *core) GetHistory(ctx context.Context, wardrobeID, historyID string) (HistoryDetail, error) {
+func (c *core) GetHistory(ctx context.Context, wardrobeID, historyID string) (_ HistoryDetail, err error) {
+	ctx, sp := c.start(ctx, "GetHistory")
+	defer sp.End(&err)
 	const op = "get history"
 	h, err := c.getHistory(ctx, op, wardrobeID, historyID)
 	if err != nil {
@@ -910,7 +950,9 @@ func (c *core) readHistory(ctx context.Context, wardrobeID, historyID string) (H
 }
 
 // ListHistory implements HistoryStore.ListHistory, which documents its errors.
-func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQuery) (ddbkit.Page[HistorySummary], error) {
+func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQuery) (_ ddbkit.Page[HistorySummary], err error) {
+	ctx, sp := c.start(ctx, "ListHistory")
+	defer sp.End(&err)
 	const op = "list history"
 	if err := validateHistoryQuery(op, wardrobeID, hq); err != nil {
 		return ddbkit.Page[HistorySummary]{}, err
@@ -947,11 +989,13 @@ func (c *core) ListHistory(ctx context.Context, wardrobeID string, hq HistoryQue
 // A repeat under an idempotency key finds the record its first call's
 // transaction wrote, with the delete: that call succeeded, and so does the
 // repeat, reading nothing more and taking nothing back again.
-func (c *core) DeleteHistory(ctx context.Context, wardrobeID, historyID string) error {
+func (c *core) DeleteHistory(ctx context.Context, wardrobeID, historyID string) (err error) {
+	ctx, sp := c.start(ctx, "DeleteHistory")
+	defer sp.End(&err)
 	const op = "delete history"
 	replay := func(context.Context, backend.Key) (struct{}, error) { return struct{}{}, nil }
 	pre := validateRef(op, wardrobeID, "HistoryID", historyID)
-	_, err := keyed(ctx, c, op, wardrobeID, pre, []any{historyID}, replay, func(ctx context.Context) (struct{}, error) {
+	_, err = keyed(ctx, c, op, wardrobeID, pre, []any{historyID}, replay, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.deleteHistory(ctx, wardrobeID, historyID)
 	})
 	return err
@@ -1047,7 +1091,9 @@ func (c *core) latestPage(ctx context.Context, q ddb.KeyQuery, cursor string) ([
 }
 
 // ListDailyWear implements StatsStore.ListDailyWear, which documents its errors.
-func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (ddbkit.Page[DailyWear], error) {
+func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, id string, dq DailyQuery) (_ ddbkit.Page[DailyWear], err error) {
+	ctx, sp := c.start(ctx, "ListDailyWear")
+	defer sp.End(&err)
 	const op = "list daily wear"
 	if err := validateDailyQuery(op, wardrobeID, kind, id, dq); err != nil {
 		return ddbkit.Page[DailyWear]{}, err
@@ -1065,7 +1111,9 @@ func (c *core) ListDailyWear(ctx context.Context, wardrobeID string, kind Kind, 
 
 // RecalculateStats implements StatsStore.RecalculateStats, which documents its errors.
 // A repair is safe to repeat: under an idempotency key, a repeat runs again.
-func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (StatsReport, error) {
+func (c *core) RecalculateStats(ctx context.Context, wardrobeID string) (_ StatsReport, err error) {
+	ctx, sp := c.start(ctx, "RecalculateStats")
+	defer sp.End(&err)
 	const op = "recalculate stats"
 	return keyed(ctx, c, op, wardrobeID, validateWardrobeID(op, wardrobeID), nil, nil, func(ctx context.Context) (StatsReport, error) {
 		return c.recalculateStats(ctx, wardrobeID)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
-	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/internal/memtable"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Emulation is what the memory backend can emulate of DynamoDB beyond
