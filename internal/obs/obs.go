@@ -448,6 +448,18 @@ var sentinels = []struct {
 	{ddbkit.ErrUnavailable, "unavailable"},
 }
 
+// ErrorTypes lists error.type's values.
+func ErrorTypes() []string {
+	out := []string{"_OTHER"}
+	for _, s := range sentinels {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// Outcomes lists ddbkit.outcome's values (Telemetry.Records).
+var Outcomes = []string{"mailed", "skipped", "failed"}
+
 // ErrorType is error.type's value for err: the name of its ddbkit
 // sentinel, "_OTHER" for an error that matches none, "" for nil.
 func ErrorType(err error) string {

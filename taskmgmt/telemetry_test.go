@@ -1,0 +1,32 @@
+package taskmgmt_test
+
+import (
+	"testing"
+
+	"github.com/ddbkit/ddbkit/ddbtest"
+	"github.com/ddbkit/ddbkit/internal/obstest"
+	"github.com/ddbkit/ddbkit/taskmgmt"
+	"github.com/ddbkit/ddbkit/taskmgmt/taskmgmttest"
+)
+
+// TestTelemetryHoldsNoData runs the conformance suite, every method of the
+// store, under a recording SDK, and holds every string of the spans and
+// metrics to the names telemetry may carry: none of the suite's IDs,
+// names, contents, cursors or idempotency keys.
+func TestTelemetryHoldsNoData(t *testing.T) {
+	rec := ddbtest.NewRecorder()
+	var tables obstest.Tables
+	// A group waits for the suite's parallel subtests.
+	t.Run("suite", func(t *testing.T) {
+		newStore := func(t *testing.T, opts ...func(*taskmgmt.Options)) taskmgmt.Store {
+			return taskmgmt.NewMemoryStore(append(opts, func(o *taskmgmt.Options) {
+				o.TracerProvider, o.MeterProvider = rec.TracerProvider(), rec.MeterProvider()
+				tables.Add(o.TableName, o.InvitationTableName)
+			})...)
+		}
+		taskmgmttest.Run(t, newStore)
+		taskmgmttest.RunInvitations(t, newStore)
+		taskmgmttest.RunSharded(t, newStore)
+	})
+	obstest.NoData(t, rec, "taskmgmt", &taskmgmt.MemoryStore{}, &tables, 29)
+}
