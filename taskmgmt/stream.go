@@ -10,9 +10,13 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // ErrPermanentMail marks a mail error that retrying cannot fix: a
@@ -106,6 +110,14 @@ type StreamHandler struct {
 	// no response, and Lambda then retries the whole batch. The default
 	// (zero) is 1 second; a negative margin keeps none.
 	DeadlineMargin time.Duration
+	// TracerProvider makes Handle's span, "taskmgmt.StreamHandler.Handle",
+	// one per batch; MeterProvider its ddbkit.stream.records counter, by
+	// outcome: mailed, skipped (every record not mailed and not to be
+	// retried) and failed (reported for Lambda to retry). The README's
+	// "Observability" says more. The defaults, nil, are OpenTelemetry's
+	// global providers.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
 }
 
 // Handle mails the invitation of each INSERT record whose new image has
@@ -154,6 +166,23 @@ type StreamHandler struct {
 // the record to retry from. InvitationStreamMapping gives the whole
 // mapping, and ddbkit export taskmgmt emits it in CloudFormation.
 func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+	table := ""
+	if len(ev.Records) > 0 {
+		table = tableOfArn(ev.Records[0].EventSourceArn)
+	}
+	tel := obs.Cached("taskmgmt", h.TracerProvider, h.MeterProvider)
+	ctx, op := tel.Start(ctx, "StreamHandler.Handle", table)
+	resp, mailed := h.handle(ctx, ev)
+	op.End(nil)
+	failed := len(resp.BatchItemFailures)
+	tel.Records(ctx, "StreamHandler.Handle", table, "mailed", mailed)
+	tel.Records(ctx, "StreamHandler.Handle", table, "failed", failed)
+	tel.Records(ctx, "StreamHandler.Handle", table, "skipped", len(ev.Records)-mailed-failed)
+	return resp, nil
+}
+
+// handle is Handle, returning how many records it mailed.
+func (h StreamHandler) handle(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, int) {
 	clock := h.Clock
 	if clock == nil {
 		clock = time.Now
@@ -168,6 +197,7 @@ func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 	}
 	resp := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
 	mailed := map[string]bool{} // idempotency keys tried in this invocation
+	sent := 0
 	removed := lastRemoves(ev.Records)
 	for i, rec := range ev.Records {
 		inv, ok := h.invitation(rec, clock())
@@ -191,16 +221,18 @@ func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 			continue
 		}
 		if err != nil || ctx.Err() != nil || !cutoff.IsZero() && time.Until(cutoff) <= 0 {
-			return failFrom(resp, ev.Records[i:]), nil
+			return failFrom(resp, ev.Records[i:]), sent
 		}
 		mailed[inv.ID] = true
 		if err := h.mail(ctx, inv, cutoff); errors.Is(err, ErrPermanentMail) {
 			h.skip(rec, inv.ID, fmt.Errorf("taskmgmt: invitation %q of team %q not mailed: %w", inv.ID, inv.TeamID, err))
 		} else if err != nil {
-			return failFrom(resp, ev.Records[i:]), nil
+			return failFrom(resp, ev.Records[i:]), sent
+		} else {
+			sent++
 		}
 	}
-	return resp, nil
+	return resp, sent
 }
 
 // invitation returns the invitation a record asks to mail, and whether

@@ -792,26 +792,30 @@ func validation(msg string) error {
 // Remove implements Backend.Remove. Like the DynamoDB backend's, which
 // reads the item first, it finds no item where its TTL has passed.
 func (m *Memory) Remove(ctx context.Context, t ddb.Table, k Key) error {
-	return m.remove(ctx, t, k, true)
+	return m.remove(ctx, t, k, true, false)
 }
 
 // RemoveRead implements Backend.RemoveRead: a delete whose condition is
 // the item's existence, which an item whose TTL has passed but which is
 // not yet deleted meets, as on DynamoDB.
 func (m *Memory) RemoveRead(ctx context.Context, t ddb.Table, k Key) error {
-	return m.remove(ctx, t, k, false)
+	return m.remove(ctx, t, k, false, false)
 }
 
 // Delete implements Backend.Delete: a missing item is no error.
 func (m *Memory) Delete(ctx context.Context, t ddb.Table, k Key) error {
-	err := m.remove(ctx, t, k, false)
+	err := m.remove(ctx, t, k, false, true)
 	if _, missing := Failed(err, ""); missing {
 		return nil
 	}
 	return err
 }
 
-func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) error {
+// remove deletes the item at k, after reading it first when read; a
+// missing item is a *CondError, which an unconditional delete (Delete)
+// turns into success, consuming capacity as DynamoDB's DeleteItem of
+// nothing does.
+func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read, unconditional bool) error {
 	if err := live(ctx); err != nil {
 		return err
 	}
@@ -857,6 +861,9 @@ func (m *Memory) remove(ctx context.Context, t ddb.Table, k Key, read bool) erro
 	}
 	m.beginWrite()
 	if !mt.drop(k) {
+		if unconditional {
+			m.consume(op, call)
+		}
 		return &CondError{}
 	}
 	m.consume(op, call)

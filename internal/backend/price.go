@@ -13,7 +13,11 @@ func (m *Memory) consumeTx(op *obs.Op, c ddbkit.CapacityCall, ws []Write) {
 	if op == nil || c.Op == "" {
 		return
 	}
-	seen := make(map[float64]bool, len(c.Writes))
+	type price struct {
+		table string
+		units float64
+	}
+	seen := make(map[price]bool, len(c.Writes))
 	local := 0.0
 	for i, w := range c.Writes {
 		units := 2 * m.writeUnits(w)
@@ -22,8 +26,8 @@ func (m *Memory) consumeTx(op *obs.Op, c ddbkit.CapacityCall, ws []Write) {
 		if ws[i].kind == writeDelete && w.Old == nil {
 			l = 1
 		}
-		if !seen[l] {
-			seen[l] = true
+		if p := (price{w.Table, l}); !seen[p] {
+			seen[p] = true
 			local += l
 		}
 	}
@@ -52,8 +56,8 @@ func (m *Memory) consumeTx(op *obs.Op, c ddbkit.CapacityCall, ws []Write) {
 //
 // Besides, it records the write units DynamoDB Local reports where its
 // figures are its own (measured on DynamoDB Local 3.3.1): a transaction
-// is the sum of its items' distinct prices (two writes of 2 units report
-// 2, not 4), a transactional delete of nothing 1, not 2, and a
+// reports, for each table, the sum of its items' distinct prices there
+// (two writes of 2 units to one table report 2, not 4), a transactional delete of nothing 1, not 2, and a
 // BatchWriteItem delete of nothing 2, not 1. Only tests read that figure,
 // to compare the memory store with DynamoDB Local.
 func (m *Memory) consume(op *obs.Op, c ddbkit.CapacityCall) {

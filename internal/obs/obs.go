@@ -19,6 +19,7 @@ package obs
 import (
 	"context"
 	"errors"
+	"reflect"
 	"sync"
 	"time"
 
@@ -115,6 +116,30 @@ func New(pkg string, tp trace.TracerProvider, mp metric.MeterProvider) *Telemetr
 	t.records, _ = m.Int64Counter(MetricRecords, metric.WithUnit("{record}"),
 		metric.WithDescription("Stream records handled, by outcome."))
 	return t
+}
+
+// cache holds Cached's telemetry by package and providers.
+var cache sync.Map
+
+type cacheKey struct {
+	pkg string
+	tp  trace.TracerProvider
+	mp  metric.MeterProvider
+}
+
+// Cached is New, made once per package and providers where they can be
+// told apart (comparable): for what is built per call, such as a Lambda
+// handler that is a value.
+func Cached(pkg string, tp trace.TracerProvider, mp metric.MeterProvider) *Telemetry {
+	if tp != nil && !reflect.TypeOf(tp).Comparable() || mp != nil && !reflect.TypeOf(mp).Comparable() {
+		return New(pkg, tp, mp)
+	}
+	k := cacheKey{pkg, tp, mp}
+	if t, ok := cache.Load(k); ok {
+		return t.(*Telemetry)
+	}
+	t, _ := cache.LoadOrStore(k, New(pkg, tp, mp))
+	return t.(*Telemetry)
 }
 
 type opKey struct{}
