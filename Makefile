@@ -103,11 +103,13 @@ staticcheck:
 api:
 	$(GO) run ./internal/apicheck/cmd/api
 
-# deps-check keeps Docker, testcontainers and the benchmarks' baseline
-# (guregu/dynamo) out of what users build: only ddbtest and bench may
-# import them.
+# deps-check keeps Docker, testcontainers, the benchmarks' baseline
+# (guregu/dynamo) and the OpenTelemetry SDK and otelaws out of what users
+# build: only ddbtest, bench, tests, examples and internal/obstest (the
+# telemetry tests' helper, over ddbtest) may import them; the library
+# depends on the OpenTelemetry API alone.
 deps-check:
-	@bad="$$($(GO) list -deps $$($(GO) list ./... | grep -v /examples/) | grep -E 'testcontainers|docker|guregu' || true)"; \
+	@bad="$$($(GO) list -deps $$($(GO) list ./... | grep -v -e /examples/ -e /internal/obstest) | grep -E 'testcontainers|docker|guregu|go.opentelemetry.io/otel/sdk|otelaws' || true)"; \
 	if [ -n "$$bad" ]; then \
 		echo "production packages depend on test-only modules:" >&2; \
 		echo "$$bad" >&2; \

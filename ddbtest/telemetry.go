@@ -25,7 +25,7 @@ import (
 //	rec := ddbtest.NewRecorder()
 //	s := todo.NewMemoryStore(func(o *todo.Options) { o.TracerProvider = rec.TracerProvider() })
 //	cost := rec.Measure(func() { s.CreateTodo(ctx, "alice", in) })
-//	// cost.Calls == 2, cost.Write == 4
+//	// cost.Calls, cost.Read, cost.Write: what the DynamoDB store spends
 //
 // It is safe for concurrent use.
 type Recorder struct {
