@@ -1743,7 +1743,7 @@ func BenchmarkTaskmgmtFake(b *testing.B) {
 	for _, op := range fakeOps(ctx) {
 		b.Run(op.name, func(b *testing.B) {
 			// Setups that make items are per run: their names repeat.
-			calls := max(1, b.N/bench.Rounds) * bench.Rounds // what Compare makes of b.N
+			calls := bench.ConsumeCalls()
 			consumed = false
 			l := op.op(local, ld, calls)
 			m := op.op(memory, md, calls)
