@@ -22,14 +22,18 @@ type Plan struct {
 	Segment              time.Duration
 	Tolerance            float64
 	Budget               time.Duration
+	// Wall times every comparison by the wall clock, as the Remote ones
+	// are (BENCH_CLOCK=wall): for the experiment bench/doc.go tells.
+	Wall bool
 }
 
-// DefaultPlan is the plan of "make bench": about 2.5 s at most per figure,
-// so that the whole table (some 330 figures, with their setups) fits in
-// 20 minutes on a 2-core machine. The environment overrides it, for a run by
+// DefaultPlan is the plan of "make bench": 2 s at most per figure, so
+// that the whole table (some 330 figures, with their setups) fits in 20
+// minutes on a 2-core machine. The environment overrides it, for a run by
 // hand: BENCH_MIN_ROUNDS, BENCH_MAX_ROUNDS, BENCH_SEGMENT (a Go duration),
-// BENCH_TOLERANCE (0.02 is ±2%) and BENCH_BUDGET (a Go duration).
-var DefaultPlan = Plan{MinRounds: 5, MaxRounds: 40, Segment: 20 * time.Millisecond, Tolerance: 0.02, Budget: 2500 * time.Millisecond}
+// BENCH_TOLERANCE (0.02 is ±2%), BENCH_BUDGET (a Go duration) and
+// BENCH_CLOCK (wall or cpu).
+var DefaultPlan = Plan{MinRounds: 5, MaxRounds: 40, Segment: 20 * time.Millisecond, Tolerance: 0.02, Budget: 2 * time.Second}
 
 // ConsumeSegment is how many calls a Consumes variant makes in a round.
 const ConsumeSegment = 8
@@ -68,6 +72,13 @@ var plan = sync.OnceValue(func() Plan {
 	env("BENCH_MAX_ROUNDS", atoi(&p.MaxRounds))
 	env("BENCH_SEGMENT", dur(&p.Segment))
 	env("BENCH_BUDGET", dur(&p.Budget))
+	env("BENCH_CLOCK", func(s string) error {
+		if s != "wall" && s != "cpu" {
+			return fmt.Errorf("want wall or cpu")
+		}
+		p.Wall = s == "wall"
+		return nil
+	})
 	env("BENCH_TOLERANCE", func(s string) (err error) { p.Tolerance, err = strconv.ParseFloat(s, 64); return err })
 	p.MinRounds = max(1, p.MinRounds)
 	p.MaxRounds = max(p.MinRounds, p.MaxRounds)
@@ -85,6 +96,13 @@ type Variant struct {
 	// delete of a pool): Compare makes ConsumeSegment calls of it a
 	// round, and ConsumeCalls at most in all.
 	Consumes bool
+	// Remote marks a variant whose calls wait on another process
+	// (DynamoDB Local): a comparison with one is timed by the wall clock,
+	// which counts the other process's work. Every other comparison is
+	// timed by this process's CPU time, which a busy machine's other
+	// programs (and a DynamoDB Local left running by an earlier benchmark)
+	// do not inflate: bench/doc.go tells why.
+	Remote bool
 	// Overhead reverses the ratio: x-NAME is this variant's time over
 	// variants[0]'s, the cost of what it adds to the same operation (the
 	// x-otel of issue 38: the DynamoDB store with a recording
@@ -110,7 +128,8 @@ type metric struct {
 // r mod len, each for the same number of calls (about Plan.Segment's worth,
 // found by a warm-up run), after a collection that keeps one variant's
 // garbage off the next one's time. A slower machine or a busy neighbour
-// slows them all alike. It stops when the ratios' rounds agree (see
+// slows them all alike. A round's time is the process's CPU time, or the
+// wall clock's when a variant is Remote. It stops when the ratios' rounds agree (see
 // [Plan]) and reports:
 //
 //   - ns/op, B/op and allocs/op: variants[0]'s, per call (the median round's
@@ -179,6 +198,12 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 		n[v] = calls
 	}
 
+	clock := func() time.Duration { return cpuTime() }
+	if !haveCPUTime || p.Wall || slices.ContainsFunc(variants, func(v Variant) bool { return v.Remote }) {
+		t0 := time.Now()
+		clock = func() time.Duration { return time.Since(t0) }
+	}
+
 	perCall := make([][]float64, len(variants)) // [variant][round] ns per call
 	var mallocs, bytes uint64
 	var ms runtime.MemStats
@@ -193,11 +218,11 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 				mallocs, bytes = mallocs-ms.Mallocs, bytes-ms.TotalAlloc
 			}
 			b.StartTimer()
-			start := time.Now()
+			start := clock()
 			for range n[v] {
 				call(v)
 			}
-			d := time.Since(start)
+			d := clock() - start
 			b.StopTimer()
 			perCall[v] = append(perCall[v], float64(d.Nanoseconds())/float64(n[v]))
 			if v == 0 {

@@ -1748,7 +1748,7 @@ func BenchmarkTaskmgmtFake(b *testing.B) {
 			l := op.op(local, ld, calls)
 			m := op.op(memory, md, calls)
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: l, Consumes: consumed},
+				bench.Variant{Name: "dynamodb-local", Op: l, Consumes: consumed, Remote: true},
 				bench.Variant{Name: "memory", Op: m, Consumes: consumed})
 		})
 	}

@@ -987,11 +987,13 @@ func todoFake(b *testing.B) (memory, local todo.Store, d fakeData) {
 		d.todos = append(d.todos, newTodo("alice", d.categories[i%len(d.categories)]))
 	}
 	user("bob")
-	// The pools: as many as a Delete benchmark consumes.
-	for range bench.ConsumeCalls() {
+	// The pools: as many as a Delete benchmark consumes, and at least
+	// enough users that ListUsers50 has a next page.
+	pooled := max(bench.ConsumeCalls(), 60)
+	for range pooled {
 		d.delTodos = append(d.delTodos, newTodo("bob", ""))
 	}
-	for i := range bench.ConsumeCalls() {
+	for i := range pooled {
 		n := fmt.Sprintf("del%04d", i)
 		user(n)
 		cat := newCategory(n)
@@ -1148,7 +1150,7 @@ func BenchmarkTodoFake(b *testing.B) {
 		consumes := strings.HasPrefix(op.name, "Delete")
 		b.Run(op.name, func(b *testing.B) {
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: op.op(local), Consumes: consumes},
+				bench.Variant{Name: "dynamodb-local", Op: op.op(local), Consumes: consumes, Remote: true},
 				bench.Variant{Name: "memory", Op: op.op(memory), Consumes: consumes})
 		})
 	}

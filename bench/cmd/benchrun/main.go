@@ -394,7 +394,7 @@ func ratio(v float64) string {
 
 func planEnv() string {
 	var s []string
-	for _, k := range []string{"BENCH_MIN_ROUNDS", "BENCH_MAX_ROUNDS", "BENCH_SEGMENT", "BENCH_TOLERANCE", "BENCH_BUDGET"} {
+	for _, k := range []string{"BENCH_MIN_ROUNDS", "BENCH_MAX_ROUNDS", "BENCH_SEGMENT", "BENCH_TOLERANCE", "BENCH_BUDGET", "BENCH_CLOCK"} {
 		if v := os.Getenv(k); v != "" {
 			s = append(s, k+"="+v)
 		}
