@@ -1690,6 +1690,7 @@ func fakeOps(ctx context.Context) []fakeOp {
 		{"AcceptInvitation", func(s taskmgmt.Store, d fakeData, n int) func(int) error {
 			seq++
 			run := seq
+			consumed = true // each invitation is accepted once
 			invs := make([]taskmgmt.Acceptance, n)
 			for i := range invs {
 				id := fmt.Sprint("accept", i, "-", run)
