@@ -255,8 +255,13 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 	report(b, ms0)
 }
 
-// measured reports the figures of b's first run, if it had one.
+// measured reports the figures of b's first run when this is a later run
+// of the same function (b.N above 1: go test's search for -benchtime).
+// A run with b.N of 1 measures, so that each of -count's runs does.
 func measured(b *testing.B) bool {
+	if b.N == 1 {
+		return false
+	}
 	r, ok := results.Load(b.Name())
 	if ok {
 		report(b, r.([]metric))
