@@ -253,6 +253,9 @@ func missLine(r row, unit string, v, lo, hi float64, t bench.Target, noise bool,
 			return s + k.why
 		}
 	}
+	if n := r.metrics["rounds"]; n < 5 {
+		return s + fmt.Sprintf("Only %g rounds: too few to tell a cost from noise; a run of the default plan would.", n)
+	}
 	if noise {
 		return s + "Its rounds straddle the target: noise, not a measured miss. " +
 			"A quiet machine, or more rounds (BENCH_MAX_ROUNDS=80 BENCH_BUDGET=10s make bench BENCH='" + r.family + "/" + r.name + "'), would decide."
