@@ -73,7 +73,8 @@ diff:
 # through bench/cmd/benchrun, which writes their whole table, with the
 # machine, the commit and the run's duration, to bench/RESULTS.md (commit
 # it with every change that touches performance), then the
-# micro-benchmarks of internal/. It takes under 20 minutes on two cores.
+# micro-benchmarks of internal/. It takes under 20 minutes on two cores
+# (after 15, benchrun's -hurry gives each remaining figure 2 rounds).
 # BENCH selects benchmarks by name (go test -bench; a partial run writes
 # bench/RESULTS-partial.md instead); BENCHFLAGS=-short checks the
 # plumbing in a few minutes, one call per variant. The environment

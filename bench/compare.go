@@ -25,14 +25,19 @@ type Plan struct {
 	// Wall times every comparison by the wall clock, as the Remote ones
 	// are (BENCH_CLOCK=wall): for the experiment bench/doc.go tells.
 	Wall bool
+	// Hurry, when set, is the time after which every figure gets 2
+	// rounds (BENCH_HURRY, RFC 3339): cmd/benchrun sets it so that a run
+	// on a slower machine still ends in time, its late figures marked by
+	// their rounds.
+	Hurry time.Time
 }
 
 // DefaultPlan is the plan of "make bench": 2 s at most per figure, so
 // that the whole table (some 330 figures, with their setups) fits in 20
 // minutes on a 2-core machine. The environment overrides it, for a run by
 // hand: BENCH_MIN_ROUNDS, BENCH_MAX_ROUNDS, BENCH_SEGMENT (a Go duration),
-// BENCH_TOLERANCE (0.02 is ±2%), BENCH_BUDGET (a Go duration) and
-// BENCH_CLOCK (wall or cpu).
+// BENCH_TOLERANCE (0.02 is ±2%), BENCH_BUDGET (a Go duration),
+// BENCH_CLOCK (wall or cpu) and BENCH_HURRY (see Plan.Hurry).
 var DefaultPlan = Plan{MinRounds: 5, MaxRounds: 40, Segment: 20 * time.Millisecond, Tolerance: 0.02, Budget: 2 * time.Second}
 
 // ConsumeSegment is how many calls a Consumes variant makes in a round.
@@ -79,6 +84,7 @@ var plan = sync.OnceValue(func() Plan {
 		p.Wall = s == "wall"
 		return nil
 	})
+	env("BENCH_HURRY", func(s string) (err error) { p.Hurry, err = time.Parse(time.RFC3339, s); return err })
 	env("BENCH_TOLERANCE", func(s string) (err error) { p.Tolerance, err = strconv.ParseFloat(s, 64); return err })
 	p.MinRounds = max(1, p.MinRounds)
 	p.MaxRounds = max(p.MinRounds, p.MaxRounds)
@@ -178,6 +184,9 @@ func Compare(b *testing.B, stub *Stub, variants ...Variant) {
 	}
 
 	p := plan()
+	if !p.Hurry.IsZero() && time.Now().After(p.Hurry) {
+		p.MinRounds, p.MaxRounds = min(p.MinRounds, 2), min(p.MaxRounds, 2)
+	}
 	// The warm-up fills caches and pools and finds how many calls make a
 	// segment; each variant then makes that many in every round.
 	n := make([]int, len(variants))

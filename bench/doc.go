@@ -45,7 +45,9 @@
 // that rotates, after runtime.GC. After 5 rounds it stops as soon as every
 // ratio's rounds agree (the 95% interval of the median within ±2%), and
 // gives the noisy ones more rounds, up to 40 or 2 s a figure ([Plan]).
-// The whole table then fits in 20 minutes on two cores.
+// The whole table then fits in 20 minutes on two cores; should a slower
+// machine run late, cmd/benchrun's -hurry gives the figures after its
+// 15th minute 2 rounds each, and RESULTS.md shows which.
 //
 // Rounds of comparisons that run in this process (the stub and page
 // ones) are timed by the process's CPU time; those with DynamoDB Local (a

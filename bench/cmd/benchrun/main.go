@@ -15,6 +15,12 @@
 //
 //	go run ./cmd/benchrun [-bench regexp] [-out RESULTS.md] [-short] [-misses misses.txt]
 //
+// -hurry (15 minutes) is how long the run goes at the full plan: the
+// figures measured after it get 2 rounds each (their rounds column shows
+// it, and their misses read "too few to tell"), so that on a machine
+// slower than the one the plan was sized for "make bench" still ends
+// near 20 minutes.
+//
 // -bench selects benchmarks as go test's -bench does (levels split on
 // "/"). A run of part of them, or under -short, writes RESULTS-partial.md
 // (ignored by git) unless -out says otherwise. -short runs every benchmark once per variant, as make test does:
@@ -51,6 +57,7 @@ func main() {
 	out := flag.String("out", "", "the results file to write (RESULTS.md for a whole run, else RESULTS-partial.md)")
 	short := flag.Bool("short", false, "one call per variant (a check of the plumbing)")
 	missesFile := flag.String("misses", "misses.txt", "known reasons for missed targets")
+	hurry := flag.Duration("hurry", 15*time.Minute, "after this long, 2 rounds a figure, so that the run ends in time (0: never)")
 	flag.Parse()
 	if *out == "" {
 		// Only a whole run may become the committed table.
@@ -59,7 +66,7 @@ func main() {
 			*out = "RESULTS-partial.md"
 		}
 	}
-	if err := run(*benchRE, *out, *short, *missesFile); err != nil {
+	if err := run(*benchRE, *out, *short, *missesFile, *hurry); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
 	}
@@ -71,8 +78,12 @@ type row struct {
 	metrics      map[string]float64
 }
 
-func run(benchRE, out string, short bool, missesFile string) error {
+func run(benchRE, out string, short bool, missesFile string, hurry time.Duration) error {
 	began := time.Now()
+	hurryAt := ""
+	if hurry > 0 && os.Getenv("BENCH_HURRY") == "" {
+		hurryAt = began.Add(hurry).Format(time.RFC3339)
+	}
 	load0 := loadavg()
 	levels := splitRegexp(benchRE)
 	top, err := regexp.Compile(levels[0])
@@ -122,6 +133,9 @@ func run(benchRE, out string, short bool, missesFile string) error {
 			cmd := exec.Command(bin, args...)
 			cmd.Dir = pkg
 			cmd.Env = append(os.Environ(), "DDBTEST_REQUIRED=1")
+			if hurryAt != "" {
+				cmd.Env = append(cmd.Env, "BENCH_HURRY="+hurryAt)
+			}
 			var stdout bytes.Buffer
 			cmd.Stdout, cmd.Stderr = io.MultiWriter(&stdout, os.Stderr), os.Stderr
 			err := cmd.Run()
@@ -146,6 +160,9 @@ func run(benchRE, out string, short bool, missesFile string) error {
 	p := bench.DefaultPlan
 	fmt.Fprintf(&b, "- plan: %d to %d rounds of %s per variant, until the median's 95%% interval is within ±%g%%, at most %s a figure",
 		p.MinRounds, p.MaxRounds, p.Segment, p.Tolerance*100, p.Budget)
+	if hurryAt != "" {
+		fmt.Fprintf(&b, "; after %s, 2 rounds a figure (-hurry)", hurry)
+	}
 	if s := planEnv(); s != "" {
 		fmt.Fprintf(&b, "; overridden: %s", s)
 	}
@@ -254,7 +271,7 @@ func missLine(r row, unit string, v, lo, hi float64, t bench.Target, noise bool,
 		}
 	}
 	if n := r.metrics["rounds"]; n < 5 {
-		return s + fmt.Sprintf("Only %g rounds: too few to tell a cost from noise; a run of the default plan would.", n)
+		return s + fmt.Sprintf("Only %g rounds (a -short or capped run, or measured after -hurry): too few to tell a cost from noise; a run of the default plan on a quiet machine would.", n)
 	}
 	if noise {
 		return s + "Its rounds straddle the target: noise, not a measured miss. " +
@@ -397,7 +414,7 @@ func ratio(v float64) string {
 
 func planEnv() string {
 	var s []string
-	for _, k := range []string{"BENCH_MIN_ROUNDS", "BENCH_MAX_ROUNDS", "BENCH_SEGMENT", "BENCH_TOLERANCE", "BENCH_BUDGET", "BENCH_CLOCK"} {
+	for _, k := range []string{"BENCH_MIN_ROUNDS", "BENCH_MAX_ROUNDS", "BENCH_SEGMENT", "BENCH_TOLERANCE", "BENCH_BUDGET", "BENCH_CLOCK", "BENCH_HURRY"} {
 		if v := os.Getenv(k); v != "" {
 			s = append(s, k+"="+v)
 		}
