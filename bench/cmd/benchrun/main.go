@@ -102,6 +102,7 @@ func run(benchRE, out string, short bool, missesFile string, hurry time.Duration
 
 	var rows []row
 	var failed []string
+	goCPU := "" // go test's "cpu:" line, the processor's own name for itself
 	type timing struct {
 		family string
 		d      time.Duration
@@ -140,6 +141,9 @@ func run(benchRE, out string, short bool, missesFile string, hurry time.Duration
 			cmd.Stdout, cmd.Stderr = io.MultiWriter(&stdout, os.Stderr), os.Stderr
 			err := cmd.Run()
 			timings = append(timings, timing{family, time.Since(t0)})
+			if goCPU == "" {
+				goCPU = cpuLine(stdout.String())
+			}
 			got := parse(&stdout)
 			rows = append(rows, got...)
 			if err != nil {
@@ -155,7 +159,7 @@ func run(benchRE, out string, short bool, missesFile string, hurry time.Duration
 	fmt.Fprintf(&b, "- date: %s\n", began.UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "- duration: %s\n", time.Since(began).Round(time.Second))
 	fmt.Fprintf(&b, "- machine: %d cores, %s, %s/%s, load average %s at the start and %s at the end\n",
-		runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, load0, loadavg())
+		runtime.NumCPU(), cpuModel(goCPU), runtime.GOOS, runtime.GOARCH, load0, loadavg())
 	fmt.Fprintf(&b, "- Go: %s\n", goVersion())
 	p := bench.DefaultPlan
 	fmt.Fprintf(&b, "- plan: %d to %d rounds of %s per variant, until the median's 95%% interval is within ±%g%%, at most %s a figure",
@@ -444,7 +448,32 @@ func commit() string {
 	return c
 }
 
-func cpuModel() string {
+// cpuLine returns the processor go test names in its output's "cpu:"
+// line.
+func cpuLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "cpu: "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// cpuModel is /proc/cpuinfo's model name, and go test's name for the
+// processor when it says more (a virtual machine's model name is often
+// only the vendor's family).
+func cpuModel(goCPU string) string {
+	m := procModel()
+	switch {
+	case goCPU == "" || goCPU == m:
+		return m
+	case m == "CPU unknown":
+		return goCPU
+	}
+	return m + " (" + goCPU + ")"
+}
+
+func procModel() string {
 	data, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
 		return "CPU unknown"
