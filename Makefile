@@ -69,17 +69,22 @@ diff:
 	DDBKIT_DIFF_OPS=$(DDBKIT_DIFF_OPS) DDBTEST_REQUIRED=1 $(GO) test -count=1 -timeout 180m -v \
 		-run 'TestModel(Faults)?(Sharded)?$$|TestModelRoomCheckCache$$' ./todo/ ./livecomment/ ./wardrobe/ ./taskmgmt/ ./kondate/ | grep -E '^(ok|FAIL|---|\s+.*difftest:)'
 
-# bench runs the comparative benchmarks of issue 15 (bench/doc.go) and
-# prints their ratios as a table, then the micro-benchmarks of internal/.
-# BENCH selects benchmarks by name (go test -bench). -p 1 runs one
-# package's benchmarks at a time, so that two never share the cores.
+# bench runs the comparative benchmarks of issues 15 and 40 (bench/doc.go)
+# through bench/cmd/benchrun, which writes their whole table, with the
+# machine, the commit and the run's duration, to bench/RESULTS.md (commit
+# it with every change that touches performance), then the
+# micro-benchmarks of internal/. It takes under 20 minutes on two cores
+# (after 15, benchrun's -hurry gives each remaining figure 2 rounds).
+# BENCH selects benchmarks by name (go test -bench; a partial run writes
+# bench/RESULTS-partial.md instead); BENCHFLAGS=-short checks the
+# plumbing in a few minutes, one call per variant. The environment
+# overrides the plan of rounds (bench.DefaultPlan: BENCH_MAX_ROUNDS, ...).
+# One benchmark by hand: cd bench && go test -run='^$$' -bench='^BenchmarkTodo$$/^CreateUser$$' -benchtime=1x ./todo
 BENCH ?= .
+BENCHFLAGS ?=
 bench:
 	@$(dynamodb_env); \
-	out="$$(mktemp)"; \
-	DDBTEST_REQUIRED=1 $(GO) test -p 1 -run='^$$' -bench='$(BENCH)' -benchmem -timeout 60m ./bench/... >"$$out"; status=$$?; \
-	awk -f scripts/bench-table.awk "$$out"; rm -f "$$out"; \
-	[ $$status -eq 0 ] && \
+	(cd bench && $(GO) run ./cmd/benchrun -bench='$(BENCH)' $(BENCHFLAGS)) && \
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./internal/...
 
 fmt-check:

@@ -452,7 +452,7 @@ func BenchmarkKondateFake(b *testing.B) {
 	} {
 		b.Run(o.name, func(b *testing.B) {
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: o.op(local)},
+				bench.Variant{Name: "dynamodb-local", Op: o.op(local), Remote: true},
 				bench.Variant{Name: "memory", Op: o.op(memory)})
 		})
 	}

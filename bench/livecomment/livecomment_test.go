@@ -714,7 +714,7 @@ func BenchmarkLivecommentFake(b *testing.B) {
 	} {
 		b.Run(op.name, func(b *testing.B) {
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: op.op(f.dynamo, 0)},
+				bench.Variant{Name: "dynamodb-local", Op: op.op(f.dynamo, 0), Remote: true},
 				bench.Variant{Name: "memory", Op: op.op(f.memory, 1)})
 		})
 	}

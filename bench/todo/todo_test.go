@@ -948,13 +948,6 @@ type fakeData struct {
 	delCategories     []string // users whose category001-like category has 2 todos, for DeleteCategory
 }
 
-// Pool sizes: more than a benchmark's runs consume at the default
-// -benchtime on DynamoDB Local (about 2 ms per delete).
-const (
-	poolTodos = 3000
-	poolUsers = 800
-)
-
 // todoFake fills a memory store and a DynamoDB store on DynamoDB Local
 // with the same data.
 func todoFake(b *testing.B) (memory, local todo.Store, d fakeData) {
@@ -994,10 +987,13 @@ func todoFake(b *testing.B) (memory, local todo.Store, d fakeData) {
 		d.todos = append(d.todos, newTodo("alice", d.categories[i%len(d.categories)]))
 	}
 	user("bob")
-	for range poolTodos {
+	// The pools: as many as a Delete benchmark consumes, and at least
+	// enough users that ListUsers50 has a next page.
+	pooled := max(bench.ConsumeCalls(), 60)
+	for range pooled {
 		d.delTodos = append(d.delTodos, newTodo("bob", ""))
 	}
-	for i := range poolUsers {
+	for i := range pooled {
 		n := fmt.Sprintf("del%04d", i)
 		user(n)
 		cat := newCategory(n)
@@ -1150,11 +1146,11 @@ func BenchmarkTodoFake(b *testing.B) {
 			}
 		}},
 	} {
-		// The deletes consume the pools, sized for b.N calls.
+		// The deletes consume the pools, sized by bench.ConsumeCalls.
 		consumes := strings.HasPrefix(op.name, "Delete")
 		b.Run(op.name, func(b *testing.B) {
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: op.op(local), Consumes: consumes},
+				bench.Variant{Name: "dynamodb-local", Op: op.op(local), Consumes: consumes, Remote: true},
 				bench.Variant{Name: "memory", Op: op.op(memory), Consumes: consumes})
 		})
 	}

@@ -1280,7 +1280,7 @@ func BenchmarkWardrobeFake(b *testing.B) {
 	} {
 		b.Run(op.name, func(b *testing.B) {
 			bench.Compare(b, nil,
-				bench.Variant{Name: "dynamodb-local", Op: op.op(local)},
+				bench.Variant{Name: "dynamodb-local", Op: op.op(local), Remote: true},
 				bench.Variant{Name: "memory", Op: op.op(memory)})
 		})
 	}
