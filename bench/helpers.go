@@ -13,6 +13,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	otelmetric "go.opentelemetry.io/otel/metric"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ddbkit/ddbkit"
 )
@@ -167,3 +171,21 @@ func Middle(tb testing.TB, n int, list func(ddbkit.PageOptions) (next string, it
 	}
 	return cursor
 }
+
+// OTel returns the providers of a recording OpenTelemetry SDK whose
+// exporter drops every span, and whose metrics are aggregated but never
+// read: what an application with an SDK installed pays for ddbkit's
+// telemetry, without the cost of an exporter's network (the x-otel
+// variants, issue 38).
+func OTel() (trace.TracerProvider, otelmetric.MeterProvider) {
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithSpanProcessor(sdktrace.NewSimpleSpanProcessor(dropSpans{})))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	return tp, mp
+}
+
+// dropSpans is a span exporter that drops what it gets.
+type dropSpans struct{}
+
+func (dropSpans) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
+func (dropSpans) Shutdown(context.Context) error                             { return nil }

@@ -30,6 +30,8 @@ type env struct {
 	c    *dynamodb.Client
 	t    dynamo.Table
 	db   *dynamo.DB
+	// traced is s with a recording OpenTelemetry SDK (bench.OTel).
+	traced *kondate.DynamoStore
 }
 
 type handlers map[string]bench.Handler
@@ -40,7 +42,9 @@ func newEnv(h handlers) *env {
 		stub.Handle(op, f)
 	}
 	db := dynamo.New(stub.Config())
-	return &env{stub: stub, s: kondate.NewDynamoStore(stub.Client(), kondate.AllIndexes), c: stub.Client(), t: db.Table(table), db: db}
+	tp, mp := bench.OTel()
+	return &env{stub: stub, s: kondate.NewDynamoStore(stub.Client(), kondate.AllIndexes), c: stub.Client(), t: db.Table(table), db: db,
+		traced: kondate.NewDynamoStore(stub.Client(), kondate.AllIndexes, func(o *kondate.Options) { o.TracerProvider, o.MeterProvider = tp, mp })}
 }
 
 // compare runs one sub-benchmark: the three variants mk returns, on an env
@@ -49,10 +53,16 @@ func compare(b *testing.B, name string, h handlers, mk func(e *env) (ddbkit, han
 	b.Run(name, func(b *testing.B) {
 		e := newEnv(h)
 		d, hw, g := mk(e)
+		// The same operation on the store with a recording SDK: mk's
+		// ddbkit op on a copy of e whose store is the traced one.
+		te := *e
+		te.s = e.traced
+		o, _, _ := mk(&te)
 		bench.Compare(b, e.stub,
 			bench.Variant{Name: "ddbkit", Op: d},
 			bench.Variant{Name: "handwritten", Op: hw},
-			bench.Variant{Name: "guregu", Op: g})
+			bench.Variant{Name: "guregu", Op: g},
+			bench.Variant{Name: "otel", Op: o, Overhead: true})
 	})
 }
 

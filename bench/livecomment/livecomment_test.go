@@ -154,12 +154,15 @@ func BenchmarkLivecomment(b *testing.B) {
 	now := func() string { return clock().UTC().Format(isoMilli) }
 	opts := func(o *livecomment.Options) { o.Env = env; o.Clock = clock }
 	// run compares the three variants on stub.
+	tp, mp := bench.OTel()
+	traced := func(o *livecomment.Options) { o.TracerProvider, o.MeterProvider = tp, mp }
 	run := func(b *testing.B, stub *bench.Stub, ddbkitOp func(s *livecomment.DynamoStore) func(int) error,
 		hand func(c *dynamodb.Client) func(int) error, gur func(g *dynamo.DB) func(int) error) {
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: ddbkitOp(livecomment.NewDynamoStore(stub.Client(), opts))},
 			bench.Variant{Name: "handwritten", Op: hand(stub.Client())},
-			bench.Variant{Name: "guregu", Op: gur(dynamo.New(stub.Config()))})
+			bench.Variant{Name: "guregu", Op: gur(dynamo.New(stub.Config()))},
+			bench.Variant{Name: "otel", Op: ddbkitOp(livecomment.NewDynamoStore(stub.Client(), opts, traced)), Overhead: true})
 	}
 
 	b.Run("GetRoom", func(b *testing.B) {

@@ -424,25 +424,29 @@ func wantPage(n int, more bool, err error) error {
 type env struct {
 	stub *bench.Stub
 	s    *taskmgmt.DynamoStore
-	c    *dynamodb.Client
-	db   *dynamo.DB
-	t    dynamo.Table
-	it   dynamo.Table
+	// traced is s with a recording OpenTelemetry SDK (bench.OTel).
+	traced *taskmgmt.DynamoStore
+	c      *dynamodb.Client
+	db     *dynamo.DB
+	t      dynamo.Table
+	it     dynamo.Table
 }
 
 func newEnv(items, list []any) env {
 	stub := newStub(items, list)
 	db := dynamo.New(stub.Config())
 	return env{stub: stub, c: stub.Client(), db: db, t: db.Table(table), it: db.Table(invTable),
-		s: taskmgmt.NewDynamoStore(stub.Client(), func(o *taskmgmt.Options) { o.Clock = clock })}
+		s:      taskmgmt.NewDynamoStore(stub.Client(), func(o *taskmgmt.Options) { o.Clock = clock }),
+		traced: taskmgmt.NewDynamoStore(stub.Client(), func(o *taskmgmt.Options) { o.Clock = clock; o.TracerProvider, o.MeterProvider = bench.OTel() })}
 }
 
-func (e env) compare(b *testing.B, ddbkit, handwritten, guregu func(i int) error) {
+func (e env) compare(b *testing.B, ddbkit, handwritten, guregu, otel func(i int) error) {
 	b.Helper()
 	bench.Compare(b, e.stub,
 		bench.Variant{Name: "ddbkit", Op: ddbkit},
 		bench.Variant{Name: "handwritten", Op: handwritten},
-		bench.Variant{Name: "guregu", Op: guregu})
+		bench.Variant{Name: "guregu", Op: guregu},
+		bench.Variant{Name: "otel", Op: otel, Overhead: true})
 }
 
 func noErr[T any](_ T, err error) error { return err }
@@ -462,7 +466,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				var t taskRec
 				return e.t.Get("PK", teamPK).Range("SK", dynamo.Equal, "TASK#"+taskID(0)).Consistent(true).One(ctx, &t)
-			})
+			},
+			func(int) error { return noErr(e.traced.GetTask(ctx, teamID, taskID(0))) })
 	})
 
 	boards := []struct {
@@ -523,7 +528,11 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				var ts []taskRec
 				next, err := gq.AllWithLastEvaluatedKey(ctx, &ts)
 				return wantPage(len(ts), next != nil, err)
-			})
+			},
+				func(int) error {
+					p, err := e.traced.ListBoard(ctx, teamID, q)
+					return wantPage(len(p.Items), p.Next != "", err)
+				})
 		})
 	}
 
@@ -552,7 +561,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					Check(e.t.Check("PK", teamPK).Range("SK", tagSK).IfExists()).
 					Put(e.t.Put(newRec()).If("attribute_not_exists(PK)"))
 				return gCounters(e.t, w, [3]int64{1, 0, 0}, [3]int64{1, 0, 0}).Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.CreateTask(ctx, teamID, in)) })
 	})
 
 	// UpdateTaskStatus moves a task from todo to doing, and back on the
@@ -590,7 +600,10 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				If("attribute_exists(PK) AND $ = ? AND $ = ? AND $ = ?", "team_task_status", t.Status,
 					"team_task_startTime", t.Start, "team_task_endTime", t.End))
 			return gCounters(e.t, w, [3]int64{-1, 1, 0}, [3]int64{0, 1, 0}).Idempotent(true).Run(ctx)
-		})
+		},
+			func(int) error {
+				return noErr(e.traced.UpdateTask(ctx, teamID, taskID(0), taskmgmt.TaskPatch{Status: &doing}))
+			})
 	})
 
 	b.Run("DeleteTask", func(b *testing.B) {
@@ -615,7 +628,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				w := e.db.WriteTx().Delete(e.t.Delete("PK", teamPK).Range("SK", t.SK).
 					If("attribute_exists(PK) AND $ = ?", "team_task_status", t.Status))
 				return gCounters(e.t, w, [3]int64{-1, 0, 0}, [3]int64{}).Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return e.traced.DeleteTask(ctx, teamID, taskID(0)) })
 	})
 
 	b.Run("GetUser", func(b *testing.B) {
@@ -625,7 +639,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				var u userRec
 				return e.t.Get("PK", userPK).Range("SK", dynamo.Equal, userPK).Consistent(true).One(ctx, &u)
-			})
+			},
+			func(int) error { return noErr(e.traced.GetUser(ctx, userID)) })
 	})
 
 	b.Run("GetTeam", func(b *testing.B) {
@@ -635,7 +650,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				var t teamRec
 				return e.t.Get("PK", teamPK).Range("SK", dynamo.Equal, teamPK).Consistent(true).One(ctx, &t)
-			})
+			},
+			func(int) error { return noErr(e.traced.GetTeam(ctx, teamID)) })
 	})
 
 	b.Run("GetCounts", func(b *testing.B) {
@@ -645,7 +661,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				var c counterRec
 				return e.t.Get("PK", teamPK).Range("SK", dynamo.Equal, "COUNTER#ALL").Consistent(true).One(ctx, &c)
-			})
+			},
+			func(int) error { return noErr(e.traced.GetCounts(ctx, teamID)) })
 	})
 
 	// The base-table listings: a partition's items under a sort-key prefix.
@@ -664,13 +681,13 @@ func BenchmarkTaskmgmt(b *testing.B) {
 		b.Run(l.name, func(b *testing.B) {
 			e := newEnv(nil, l.list)
 			po := ddbkit.PageOptions{Limit: 50}
-			var dk func() (int, bool, error)
+			var dk func(s *taskmgmt.DynamoStore) (int, bool, error)
 			var hw func(*dynamodb.QueryInput) error
 			var gg func(q *dynamo.Query) (int, bool, error)
 			switch l.name {
 			case "ListMembers50":
-				dk = func() (int, bool, error) {
-					p, err := e.s.ListMembers(ctx, teamID, po)
+				dk = func(s *taskmgmt.DynamoStore) (int, bool, error) {
+					p, err := s.ListMembers(ctx, teamID, po)
 					return len(p.Items), p.Next != "", err
 				}
 				hw = func(in *dynamodb.QueryInput) error { return query[memberRec](ctx, e.c, in) }
@@ -680,8 +697,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return len(ms), next != nil, err
 				}
 			case "ListUserTeams50":
-				dk = func() (int, bool, error) {
-					p, err := e.s.ListUserTeams(ctx, userID, po)
+				dk = func(s *taskmgmt.DynamoStore) (int, bool, error) {
+					p, err := s.ListUserTeams(ctx, userID, po)
 					return len(p.Items), p.Next != "", err
 				}
 				hw = func(in *dynamodb.QueryInput) error { return query[memberRec](ctx, e.c, in) }
@@ -691,8 +708,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return len(ms), next != nil, err
 				}
 			case "ListTags50":
-				dk = func() (int, bool, error) {
-					p, err := e.s.ListTags(ctx, teamID, po)
+				dk = func(s *taskmgmt.DynamoStore) (int, bool, error) {
+					p, err := s.ListTags(ctx, teamID, po)
 					return len(p.Items), p.Next != "", err
 				}
 				hw = func(in *dynamodb.QueryInput) error { return query[tagRec](ctx, e.c, in) }
@@ -702,7 +719,7 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					return len(ts), next != nil, err
 				}
 			}
-			e.compare(b, func(int) error { return wantPage(dk()) },
+			e.compare(b, func(int) error { return wantPage(dk(e.s)) },
 				func(int) error {
 					return hw(&dynamodb.QueryInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true),
 						KeyConditionExpression:   aws.String("#pk = :pk AND begins_with(#sk, :sk)"),
@@ -713,7 +730,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				},
 				func(int) error {
 					return wantPage(gg(e.t.Get("PK", l.pk).Range("SK", dynamo.BeginsWith, l.prefix).Consistent(true).SearchLimit(50)))
-				})
+				},
+				func(int) error { return wantPage(dk(e.traced)) })
 		})
 	}
 
@@ -737,7 +755,11 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				Filter("attribute_not_exists($) OR $ > ?", "expiresAt", "expiresAt", now.Unix()).
 				Consistent(true).SearchLimit(50).AllWithLastEvaluatedKey(ctx, &cs)
 			return wantPage(len(cs), next != nil, err)
-		})
+		},
+			func(int) error {
+				p, err := e.traced.ListDailyCounts(ctx, teamID, q)
+				return wantPage(len(p.Items), p.Next != "", err)
+			})
 	})
 
 	b.Run("CreateUser", func(b *testing.B) {
@@ -760,7 +782,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			},
 			func(int) error {
 				return e.db.WriteTx().Put(e.t.Put(rec()).If("attribute_not_exists(PK)")).Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.CreateUser(ctx, in)) })
 	})
 
 	today := now.Format(time.DateOnly)
@@ -795,7 +818,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					Put(e.t.Put(memberRec{PK: userPK, SK: pk, Type: "user_team", Role: "admin", JoinedAt: today, TeamName: in.Name}).If("attribute_not_exists(PK)")).
 					Put(e.t.Put(memberRec{PK: pk, SK: userPK, Type: "team_user", Role: "admin", JoinedAt: today, UserName: u.Name}).If("attribute_not_exists(PK)")).
 					Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.CreateTeam(ctx, userID, in)) })
 	})
 
 	b.Run("AddMember", func(b *testing.B) {
@@ -832,7 +856,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					Put(e.t.Put(memberRec{PK: otherPK, SK: teamPK, Type: "user_team", Role: "member", JoinedAt: today, TeamName: t.Name}).If("attribute_not_exists(PK)")).
 					Put(e.t.Put(memberRec{PK: teamPK, SK: otherPK, Type: "team_user", Role: "member", JoinedAt: today, UserName: u.Name}).If("attribute_not_exists(PK)")).
 					Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.AddMember(ctx, teamID, userID, otherID, taskmgmt.RoleMember)) })
 	})
 
 	member := memberRec{PK: teamPK, SK: otherPK, Type: "team_user", Role: "member", JoinedAt: createdDay, UserName: otherName}
@@ -861,7 +886,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					Update(e.t.Update("PK", teamPK).Range("SK", otherPK).Set("user_team_role", "admin").If("$ = ?", "user_team_role", m.Role)).
 					Update(e.t.Update("PK", otherPK).Range("SK", teamPK).Set("user_team_role", "admin").If("attribute_exists(PK)")).
 					Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.SetRole(ctx, teamID, userID, otherID, taskmgmt.RoleAdmin)) })
 	})
 
 	b.Run("RemoveMember", func(b *testing.B) {
@@ -888,7 +914,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					Delete(e.t.Delete("PK", teamPK).Range("SK", otherPK).If("$ = ?", "user_team_role", m.Role)).
 					Delete(e.t.Delete("PK", otherPK).Range("SK", teamPK)).
 					Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return e.traced.RemoveMember(ctx, teamID, userID, otherID) })
 	})
 
 	b.Run("CreateTag", func(b *testing.B) {
@@ -909,7 +936,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				return e.db.WriteTx().Check(e.t.Check("PK", teamPK).Range("SK", teamPK).IfExists()).
 					Put(e.t.Put(rec()).If("attribute_not_exists(PK)")).Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.CreateTag(ctx, teamID, in)) })
 	})
 
 	inv := stubInvitation(0)
@@ -921,7 +949,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				var r invitationRec
 				return e.it.Get("PK", teamPK).Range("SK", dynamo.Equal, inviteSK).Consistent(true).One(ctx, &r)
-			})
+			},
+			func(int) error { return noErr(e.traced.GetInvitation(ctx, teamID, inviteID)) })
 	})
 
 	b.Run("ListInvitations50", func(b *testing.B) {
@@ -942,7 +971,11 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			next, err := e.it.Get("PK", teamPK).Range("SK", dynamo.BeginsWith, "TINVITE#").Filter("$ > ?", "expiresAt", now.Unix()).
 				Order(dynamo.Descending).Consistent(true).SearchLimit(50).AllWithLastEvaluatedKey(ctx, &rs)
 			return wantPage(len(rs), next != nil, err)
-		})
+		},
+			func(int) error {
+				p, err := e.traced.ListInvitations(ctx, teamID, ddbkit.PageOptions{Limit: 50})
+				return wantPage(len(p.Items), p.Next != "", err)
+			})
 	})
 
 	// Invite replaces one earlier invitation of the address.
@@ -1003,7 +1036,10 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				w = w.Delete(e.it.Delete("PK", old.PK).Range("SK", old.SK))
 			}
 			return w.Put(e.it.Put(newInv(t)).If("attribute_not_exists(PK)")).Idempotent(true).Run(ctx)
-		})
+		},
+			func(int) error {
+				return noErr(e.traced.Invite(ctx, teamID, userID, taskmgmt.NewInvitation{Email: email}))
+			})
 	})
 
 	b.Run("AcceptInvitation", func(b *testing.B) {
@@ -1057,7 +1093,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					Put(e.t.Put(memberRec{PK: otherPK, SK: teamPK, Type: "user_team", Role: r.Role, JoinedAt: today, TeamName: r.TeamName}).If("attribute_not_exists(PK)")).
 					Put(e.t.Put(memberRec{PK: teamPK, SK: otherPK, Type: "team_user", Role: r.Role, JoinedAt: today, UserName: u.Name}).If("attribute_not_exists(PK)")).
 					Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.AcceptInvitation(ctx, otherID, a)) })
 	})
 
 	// The renames: the UpdateItem (its result from ALL_NEW; UpdateTeam:
@@ -1170,7 +1207,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 						}
 					}
 					return w.Idempotent(true).Run(ctx)
-				})
+				},
+				func(int) error { return r.ddbkit(e.traced) })
 		})
 	}
 
@@ -1257,7 +1295,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 						Set("todo", n["todo"]).Set("doing", n["doing"]).Set("done", n["done"]).
 						If("attribute_exists(PK) AND $ = ? AND $ = ? AND $ = ?", "todo", c.Todo, "doing", c.Doing, "done", c.Done)).
 					Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return noErr(e.traced.RecalculateCounters(ctx, teamID)) })
 	})
 
 	// DeleteTag removes the tag from the 20 tasks that hold it.
@@ -1302,7 +1341,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 					w = w.Update(e.t.Update("PK", t.PK).Range("SK", t.SK).DeleteStringsFromSet("team_task_tagRef", tagSK).If("attribute_exists(PK)"))
 				}
 				return w.Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return e.traced.DeleteTag(ctx, teamID, userID, tagID) })
 	})
 
 	// DeleteTeam deletes a team of 10 members (the first, the actor, an
@@ -1410,7 +1450,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 				}
 				_, err := e.t.Batch("PK", "SK").Write().Delete(dynamo.Keys{teamPK, actorPK}).Run(ctx)
 				return err
-			})
+			},
+			func(int) error { return e.traced.DeleteTeam(ctx, teamID, actorID) })
 	})
 
 	b.Run("RevokeInvitation", func(b *testing.B) {
@@ -1426,7 +1467,8 @@ func BenchmarkTaskmgmt(b *testing.B) {
 			func(int) error {
 				return e.db.WriteTx().Check(e.t.Check("PK", teamPK).Range("SK", userPK).If("$ = ?", "user_team_role", "admin")).
 					Delete(e.it.Delete("PK", teamPK).Range("SK", inviteSK).If("attribute_exists(PK)")).Idempotent(true).Run(ctx)
-			})
+			},
+			func(int) error { return e.traced.RevokeInvitation(ctx, teamID, userID, inviteID) })
 	})
 }
 

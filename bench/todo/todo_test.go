@@ -227,15 +227,20 @@ func BenchmarkTodo(b *testing.B) {
 	clocked := func(o *todo.Options) { o.Clock = clock }
 	now := func() string { return clock().UTC().Format(layout) }
 	// stores returns the three clients of a stub.
-	stores := func(stub *bench.Stub) (*todo.DynamoStore, *dynamodb.Client, *dynamo.DB) {
-		return todo.NewDynamoStore(stub.Client(), opts, clocked), stub.Client(), dynamo.New(stub.Config())
+	tp, mp := bench.OTel()
+	traced := func(o *todo.Options) { o.TracerProvider, o.MeterProvider = tp, mp }
+	// stores returns the three clients of a stub, and the store again with
+	// a recording OpenTelemetry SDK (the otel variant, issue 38).
+	stores := func(stub *bench.Stub) (*todo.DynamoStore, *dynamodb.Client, *dynamo.DB, *todo.DynamoStore) {
+		return todo.NewDynamoStore(stub.Client(), opts, clocked), stub.Client(), dynamo.New(stub.Config()),
+			todo.NewDynamoStore(stub.Client(), opts, clocked, traced)
 	}
 
 	// Users.
 
 	b.Run("CreateUser", func(b *testing.B) {
 		stub := userStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		u := stubUser(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -260,12 +265,15 @@ func BenchmarkTodo(b *testing.B) {
 			bench.Variant{Name: "guregu", Op: func(int) error {
 				return g.WriteTx().Put(g.Table(table).Put(u).If("attribute_not_exists(pk)")).Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				return sto.CreateUser(ctx, todo.User{Username: u.Username, Email: u.Email})
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("GetUser", func(b *testing.B) {
 		stub := userStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		name := username(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -285,12 +293,16 @@ func BenchmarkTodo(b *testing.B) {
 				var u userItem
 				return g.Table(table).Get("pk", "users").Range("sk", dynamo.Equal, name).Consistent(true).One(ctx, &u)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.GetUser(ctx, name)
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("ListUsers50", func(b *testing.B) {
 		stub := userStub(200)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
 				p, err := st.ListUsers(ctx, ddbkit.PageOptions{Limit: 50})
@@ -310,12 +322,16 @@ func BenchmarkTodo(b *testing.B) {
 				next, err := g.Table(table).Get("pk", "users").Consistent(true).SearchLimit(50).AllWithLastEvaluatedKey(ctx, &us)
 				return wantPage(len(us), next != nil, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListUsers(ctx, ddbkit.PageOptions{Limit: 50})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("UpdateUser", func(b *testing.B) {
 		stub := userStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		name, email := username(0), "new@example.com"
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -332,6 +348,9 @@ func BenchmarkTodo(b *testing.B) {
 			bench.Variant{Name: "guregu", Op: func(int) error {
 				return g.Table(table).Update("pk", "users").Range("sk", name).Set("email", email).If("attribute_exists(pk)").Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				return sto.UpdateUser(ctx, todo.User{Username: name, Email: email})
+			}, Overhead: true},
 		)
 	})
 
@@ -346,7 +365,7 @@ func BenchmarkTodo(b *testing.B) {
 			items = append(items, itemJSON(stubTodo(i)))
 		}
 		stub := sweepStub(items)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error { return st.DeleteUser(ctx, "alice") }},
 			bench.Variant{Name: "handwritten", Op: func(int) error {
@@ -385,6 +404,7 @@ func BenchmarkTodo(b *testing.B) {
 					}
 				}
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error { return sto.DeleteUser(ctx, "alice") }, Overhead: true},
 		)
 	})
 
@@ -392,7 +412,7 @@ func BenchmarkTodo(b *testing.B) {
 
 	b.Run("CreateTodo", func(b *testing.B) {
 		stub := todoStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		in := todo.NewTodo{Title: "プロジェクトの企画書作成", Description: "新プロジェクトの企画書をドラフトして、関係者にレビューを依頼する",
 			Priority: todo.PriorityHigh, CategoryID: "category001"}
 		// newTodo is what the hand-written and guregu variants store: a
@@ -433,12 +453,16 @@ func BenchmarkTodo(b *testing.B) {
 					Put(t.Put(newTodo()).If("attribute_not_exists(pk)")).
 					Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.CreateTodo(ctx, "alice", in)
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("GetTodo", func(b *testing.B) {
 		stub := todoStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id := todoID(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -458,12 +482,16 @@ func BenchmarkTodo(b *testing.B) {
 				var t todoItem
 				return g.Table(table).Get("pk", alicePK).Range("sk", dynamo.Equal, "todo#"+id).Consistent(true).One(ctx, &t)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.GetTodo(ctx, "alice", id)
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("ListTodos50", func(b *testing.B) {
 		stub := todoStub(200)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
 				p, err := st.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 50})
@@ -484,6 +512,10 @@ func BenchmarkTodo(b *testing.B) {
 					SearchLimit(50).AllWithLastEvaluatedKey(ctx, &ts)
 				return wantPage(len(ts), next != nil, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListTodos(ctx, "alice", ddbkit.PageOptions{Limit: 50})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
@@ -491,7 +523,7 @@ func BenchmarkTodo(b *testing.B) {
 		// A patch of title and priority: one UpdateItem returning the new
 		// todo.
 		stub := todoStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id, title, prio := todoID(0), "企画書の最終確認", todo.PriorityMedium
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -519,6 +551,10 @@ func BenchmarkTodo(b *testing.B) {
 					Set("updated_at", now()).Set("title", title).Set("priority", string(prio)).
 					If("attribute_exists(pk)").Value(ctx, &t)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.UpdateTodo(ctx, "alice", id, todo.TodoPatch{Title: &title, Priority: &prio})
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -528,7 +564,7 @@ func BenchmarkTodo(b *testing.B) {
 		// updated in a transaction with the category's check, conditioned
 		// on every attribute as read.
 		stub := todoStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id, cat := todoID(0), "category002"
 		attrs := []string{"id", "entity_type", "title", "description", "priority", "completed", "category_id", "created_at", "updated_at"}
 		var cond strings.Builder
@@ -585,13 +621,17 @@ func BenchmarkTodo(b *testing.B) {
 							"created_at", old.CreatedAt, "updated_at", old.UpdatedAt)).
 					Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.UpdateTodo(ctx, "alice", id, todo.TodoPatch{CategoryID: &cat})
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("ToggleTodo", func(b *testing.B) {
 		// An eventually consistent read, and the write conditioned on it.
 		stub := todoStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id := todoID(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -632,12 +672,16 @@ func BenchmarkTodo(b *testing.B) {
 				return t.Update("pk", alicePK).Range("sk", "todo#"+id).Set("completed", !old.Completed).Set("updated_at", now()).
 					If("attribute_exists(pk) AND completed = ? AND updated_at = ?", old.Completed, old.UpdatedAt).Value(ctx, &nu)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.ToggleTodo(ctx, "alice", id)
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("DeleteTodo", func(b *testing.B) {
 		stub := todoStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id := todoID(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error { return st.DeleteTodo(ctx, "alice", id) }},
@@ -653,6 +697,7 @@ func BenchmarkTodo(b *testing.B) {
 				return g.WriteTx().Delete(t.Delete("pk", alicePK).Range("sk", "todo#"+id).If("attribute_exists(pk)")).
 					Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error { return sto.DeleteTodo(ctx, "alice", id) }, Overhead: true},
 		)
 	})
 
@@ -660,7 +705,7 @@ func BenchmarkTodo(b *testing.B) {
 
 	b.Run("CreateCategory", func(b *testing.B) {
 		stub := categoryStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		in := todo.NewCategory{Name: "仕事", Color: todo.ColorPrimary}
 		newCategory := func() categoryItem {
 			id, now := uuid.NewString(), now()
@@ -694,12 +739,16 @@ func BenchmarkTodo(b *testing.B) {
 					Put(t.Put(newCategory()).If("attribute_not_exists(pk)")).
 					Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.CreateCategory(ctx, "alice", in)
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("GetCategory", func(b *testing.B) {
 		stub := categoryStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id := categoryID(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -719,12 +768,16 @@ func BenchmarkTodo(b *testing.B) {
 				var x categoryItem
 				return g.Table(table).Get("pk", alicePK).Range("sk", dynamo.Equal, "category#"+id).Consistent(true).One(ctx, &x)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.GetCategory(ctx, "alice", id)
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("ListCategories50", func(b *testing.B) {
 		stub := categoryStub(200)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
 				p, err := st.ListCategories(ctx, "alice", ddbkit.PageOptions{Limit: 50})
@@ -745,12 +798,16 @@ func BenchmarkTodo(b *testing.B) {
 					SearchLimit(50).AllWithLastEvaluatedKey(ctx, &xs)
 				return wantPage(len(xs), next != nil, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListCategories(ctx, "alice", ddbkit.PageOptions{Limit: 50})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
 	b.Run("UpdateCategory", func(b *testing.B) {
 		stub := categoryStub(1)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id, name := categoryID(0), "プライベート"
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error {
@@ -776,6 +833,10 @@ func BenchmarkTodo(b *testing.B) {
 				return g.Table(table).Update("pk", alicePK).Range("sk", "category#"+id).
 					Set("updated_at", now()).Set("name", name).If("attribute_exists(pk)").Value(ctx, &x)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.UpdateCategory(ctx, "alice", id, todo.CategoryPatch{Name: &name})
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -788,7 +849,7 @@ func BenchmarkTodo(b *testing.B) {
 			items = append(items, itemJSON(stubTodo(i)))
 		}
 		stub := sweepStub(items)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		id := categoryID(0)
 		bench.Compare(b, stub,
 			bench.Variant{Name: "ddbkit", Op: func(int) error { return st.DeleteCategory(ctx, "alice", id) }},
@@ -841,13 +902,14 @@ func BenchmarkTodo(b *testing.B) {
 					}
 				}
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error { return sto.DeleteCategory(ctx, "alice", id) }, Overhead: true},
 		)
 	})
 
 	b.Run("ListUserData50", func(b *testing.B) {
 		// 10 categories, then todos: a page of 10 categories and 40 todos.
 		stub := userDataStub(10, 190)
-		st, c, g := stores(stub)
+		st, c, g, sto := stores(stub)
 		// decode is what a hand-written client does with a mixed page:
 		// the kind from the sort key, then the matching struct.
 		decode := func(items []map[string]types.AttributeValue) (int, error) {
@@ -912,6 +974,10 @@ func BenchmarkTodo(b *testing.B) {
 				}
 				return wantPage(n, next != nil, nil)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListUserData(ctx, "alice", ddbkit.PageOptions{Limit: 50})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 }

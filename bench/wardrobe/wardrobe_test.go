@@ -306,15 +306,21 @@ func BenchmarkWardrobe(b *testing.B) {
 	opts := func(o *wardrobe.Options) { o.TableName = table }
 	stub := newStub()
 	st := wardrobe.NewDynamoStore(stub.Client(), opts)
+	// sto is st with a recording OpenTelemetry SDK, and wsto wst (below):
+	// the otel variants (issue 38).
+	tp, mp := bench.OTel()
+	traced := func(o *wardrobe.Options) { o.TracerProvider, o.MeterProvider = tp, mp }
+	sto := wardrobe.NewDynamoStore(stub.Client(), opts, traced)
 	c := stub.Client()
 	db := dynamo.New(stub.Config())
 	g := db.Table(table)
 	cl0, tp0, hs0 := id("cl", 0), id("tp", 0), id("hs", 0)
 
-	get := func(name string, ddbkitOp func() error, pk, sk string) {
+	get := func(name string, ddbkitOp func(st *wardrobe.DynamoStore) error, pk, sk string) {
 		b.Run(name, func(b *testing.B) {
 			bench.Compare(b, stub,
-				bench.Variant{Name: "ddbkit", Op: func(int) error { return ddbkitOp() }},
+				bench.Variant{Name: "ddbkit", Op: func(int) error { return ddbkitOp(st) }},
+				bench.Variant{Name: "otel", Op: func(int) error { return ddbkitOp(sto) }, Overhead: true},
 				bench.Variant{Name: "handwritten", Op: func(int) error {
 					out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true), Key: key(pk, sk)})
 					if err != nil {
@@ -330,9 +336,9 @@ func BenchmarkWardrobe(b *testing.B) {
 			)
 		})
 	}
-	get("GetWardrobe", func() error { _, err := st.GetWardrobe(ctx, wid); return err }, "W#"+wid, "META")
-	get("GetClothing", func() error { _, err := st.GetClothing(ctx, wid, cl0); return err }, pkOf("CLOTH"), "CLOTH#"+cl0)
-	get("GetTemplate", func() error { _, err := st.GetTemplate(ctx, wid, tp0); return err }, pkOf("TPL"), "TPL#"+tp0)
+	get("GetWardrobe", func(st *wardrobe.DynamoStore) error { _, err := st.GetWardrobe(ctx, wid); return err }, "W#"+wid, "META")
+	get("GetClothing", func(st *wardrobe.DynamoStore) error { _, err := st.GetClothing(ctx, wid, cl0); return err }, pkOf("CLOTH"), "CLOTH#"+cl0)
+	get("GetTemplate", func(st *wardrobe.DynamoStore) error { _, err := st.GetTemplate(ctx, wid, tp0); return err }, pkOf("TPL"), "TPL#"+tp0)
 
 	// list is a 50-item page of a status list by registration.
 	list := func(kind string, out any) (bool, error) {
@@ -368,6 +374,10 @@ func BenchmarkWardrobe(b *testing.B) {
 				more, err := glist("CLOTH", &cs)
 				return wantPage(len(cs), more, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListClothes(ctx, wid, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 50}})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
@@ -470,6 +480,13 @@ func BenchmarkWardrobe(b *testing.B) {
 				}
 				return wantPage(len(ts), more, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListTemplates(ctx, wid, wardrobe.ListQuery{PageOptions: ddbkit.PageOptions{Limit: 50}})
+				if err == nil && len(p.Items) > 0 && p.Items[0].Thumbnails[0].ImageKey == "" {
+					err = fmt.Errorf("no thumbnail")
+				}
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
@@ -516,6 +533,10 @@ func BenchmarkWardrobe(b *testing.B) {
 				_, err = gthumbs(thumbIDs(hlists(hs)))
 				return wantPage(len(hs), next != nil, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListHistory(ctx, wid, wardrobe.HistoryQuery{Descending: true, PageOptions: ddbkit.PageOptions{Limit: 50}})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
@@ -546,6 +567,10 @@ func BenchmarkWardrobe(b *testing.B) {
 				_, err := gthumbs(h.ClothingIDs)
 				return err
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := sto.GetHistory(ctx, wid, hs0)
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -576,11 +601,16 @@ func BenchmarkWardrobe(b *testing.B) {
 					Order(dynamo.Descending).SearchLimit(51).Limit(50).AllWithLastEvaluatedKey(ctx, &cs)
 				return wantPage(len(cs), next != nil, err)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				p, err := sto.ListDailyWear(ctx, wid, wardrobe.KindClothing, cl0, wardrobe.DailyQuery{Descending: true, PageOptions: ddbkit.PageOptions{Limit: 50}})
+				return wantPage(len(p.Items), p.Next != "", err)
+			}, Overhead: true},
 		)
 	})
 
 	clock := ddbkit.StepClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Millisecond)
 	wst := wardrobe.NewDynamoStore(stub.Client(), opts, func(o *wardrobe.Options) { o.Clock = clock })
+	wsto := wardrobe.NewDynamoStore(stub.Client(), opts, func(o *wardrobe.Options) { o.Clock = clock }, traced)
 	nowMs := func() int64 { return clock().UTC().UnixMilli() }
 
 	b.Run("CreateWardrobe", func(b *testing.B) {
@@ -610,6 +640,10 @@ func BenchmarkWardrobe(b *testing.B) {
 			bench.Variant{Name: "guregu", Op: func(int) error {
 				return db.WriteTx().Put(g.Put(newW()).If("attribute_not_exists(PK)")).Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := wsto.CreateWardrobe(ctx, wardrobe.NewWardrobe{Name: "わたしのクローゼット"})
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -662,6 +696,10 @@ func BenchmarkWardrobe(b *testing.B) {
 			}},
 			bench.Variant{Name: "handwritten", Op: func(int) error { return add("CLOTH", nil) }},
 			bench.Variant{Name: "guregu", Op: func(int) error { return gadd("CLOTH", nil) }},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := wsto.AddClothing(ctx, wid, wardrobe.NewClothing{Name: "白シャツ", ImageKey: "images/shirt.jpg"})
+				return err
+			}, Overhead: true},
 		)
 	})
 	b.Run("AddTemplate", func(b *testing.B) {
@@ -672,6 +710,10 @@ func BenchmarkWardrobe(b *testing.B) {
 			}},
 			bench.Variant{Name: "handwritten", Op: func(int) error { return add("TPL", outfit) }},
 			bench.Variant{Name: "guregu", Op: func(int) error { return gadd("TPL", outfit) }},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := wsto.AddTemplate(ctx, wid, wardrobe.NewTemplate{Name: "通勤スタイル", ClothingIDs: outfit})
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -699,12 +741,16 @@ func BenchmarkWardrobe(b *testing.B) {
 				var it item
 				return g.Update("PK", pkOf("CLOTH")).Range("SK", "CLOTH#"+cl0).Set("name", name).If("attribute_exists(PK)").Value(ctx, &it)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := wsto.UpdateClothing(ctx, wid, cl0, wardrobe.ClothingPatch{Name: &name})
+				return err
+			}, Overhead: true},
 		)
 	})
 
 	// setStatus is DeleteX and RestoreX: status, deletedAt (NULL when
 	// restored) and the status list in one conditional update.
-	setStatus := func(name, kind, x, to string, op func() error) {
+	setStatus := func(name, kind, x, to string, op func(wst *wardrobe.DynamoStore) error) {
 		b.Run(name, func(b *testing.B) {
 			at := func() types.AttributeValue {
 				if to == "DELETED" {
@@ -719,7 +765,8 @@ func BenchmarkWardrobe(b *testing.B) {
 				return &types.AttributeValueMemberNULL{Value: true}
 			}
 			bench.Compare(b, stub,
-				bench.Variant{Name: "ddbkit", Op: func(int) error { return op() }},
+				bench.Variant{Name: "ddbkit", Op: func(int) error { return op(wst) }},
+				bench.Variant{Name: "otel", Op: func(int) error { return op(wsto) }, Overhead: true},
 				bench.Variant{Name: "handwritten", Op: func(int) error {
 					out, err := c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: aws.String(table), Key: key(pkOf(kind), kind+"#"+x),
 						UpdateExpression:         aws.String("SET #status = :st, deletedAt = :at, statusListPk = :pk"),
@@ -743,10 +790,10 @@ func BenchmarkWardrobe(b *testing.B) {
 			)
 		})
 	}
-	setStatus("DeleteClothing", "CLOTH", cl0, "DELETED", func() error { _, err := wst.DeleteClothing(ctx, wid, cl0); return err })
-	setStatus("RestoreClothing", "CLOTH", cl0, "ACTIVE", func() error { _, err := wst.RestoreClothing(ctx, wid, cl0); return err })
-	setStatus("DeleteTemplate", "TPL", tp0, "DELETED", func() error { _, err := wst.DeleteTemplate(ctx, wid, tp0); return err })
-	setStatus("RestoreTemplate", "TPL", tp0, "ACTIVE", func() error { _, err := wst.RestoreTemplate(ctx, wid, tp0); return err })
+	setStatus("DeleteClothing", "CLOTH", cl0, "DELETED", func(wst *wardrobe.DynamoStore) error { _, err := wst.DeleteClothing(ctx, wid, cl0); return err })
+	setStatus("RestoreClothing", "CLOTH", cl0, "ACTIVE", func(wst *wardrobe.DynamoStore) error { _, err := wst.RestoreClothing(ctx, wid, cl0); return err })
+	setStatus("DeleteTemplate", "TPL", tp0, "DELETED", func(wst *wardrobe.DynamoStore) error { _, err := wst.DeleteTemplate(ctx, wid, tp0); return err })
+	setStatus("RestoreTemplate", "TPL", tp0, "ACTIVE", func(wst *wardrobe.DynamoStore) error { _, err := wst.RestoreTemplate(ctx, wid, tp0); return err })
 
 	b.Run("UpdateTemplate", func(b *testing.B) {
 		name := "通勤スタイル（冬）"
@@ -772,6 +819,10 @@ func BenchmarkWardrobe(b *testing.B) {
 				var it item
 				return g.Update("PK", pkOf("TPL")).Range("SK", "TPL#"+tp0).Set("name", name).If("attribute_exists(PK)").Value(ctx, &it)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := wsto.UpdateTemplate(ctx, wid, tp0, wardrobe.TemplatePatch{Name: &name})
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -831,6 +882,10 @@ func BenchmarkWardrobe(b *testing.B) {
 				}
 				return tx.Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error {
+				_, err := wsto.UpdateTemplate(ctx, wid, tp0, wardrobe.TemplatePatch{ClothingIDs: ids})
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -951,6 +1006,11 @@ func BenchmarkWardrobe(b *testing.B) {
 				}
 				return tx.Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(i int) error {
+				in.Date = benchDates[i%len(benchDates)]
+				_, err := wsto.AddHistory(ctx, wid, in)
+				return err
+			}, Overhead: true},
 		)
 	})
 
@@ -1072,6 +1132,7 @@ func BenchmarkWardrobe(b *testing.B) {
 				}
 				return tx.Idempotent(true).Run(ctx)
 			}},
+			bench.Variant{Name: "otel", Op: func(int) error { return wsto.DeleteHistory(ctx, wid, hs0) }, Overhead: true},
 		)
 	})
 }

@@ -51,8 +51,9 @@ func (m *Memory) consumeTx(op *obs.Op, c ddbkit.CapacityCall, ws []Write) {
 //   - a write, 1 unit per KB of the larger of the item before and after,
 //     rounded up, at least 1; plus, for each GSI, an entry written or
 //     deleted priced the same way (a key change: both); twice all of it
-//     in a transaction. A ConditionCheck and a write whose condition leaves
-//     the item as it was cost the item's size alone, with no index entry.
+//     in a transaction. A ConditionCheck, a write whose condition leaves
+//     the item as it was and a write of the item as it was cost the
+//     item's size alone, with no index entry.
 //
 // Besides, it records the write units DynamoDB Local reports where its
 // figures are its own (measured on DynamoDB Local 3.3.1): a transaction
@@ -101,8 +102,8 @@ func kbUnits(size int) float64 { return float64(max(1, (size+1023)/1024)) }
 // its table's GSI entries it writes or deletes.
 func (m *Memory) writeUnits(w ddbkit.CapacityWrite) float64 {
 	units := kbUnits(max(ddb.ItemSize(w.Old), ddb.ItemSize(w.New)))
-	if sameMap(w.Old, w.New) {
-		return units // a check, or a write that wrote nothing
+	if ddb.ItemsEqual(w.Old, w.New) {
+		return units // a check, or a write that changed nothing: no index entry changes
 	}
 	mt := m.tables[w.Table]
 	if mt == nil {
@@ -124,21 +125,4 @@ func (m *Memory) writeUnits(w ddbkit.CapacityWrite) float64 {
 		}
 	}
 	return units
-}
-
-// sameMap reports whether a and b are one map (or both nil): what a
-// capacity description holds for an item a call leaves as it was.
-func sameMap(a, b ddb.Item) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
