@@ -21,6 +21,7 @@ import (
 	"errors"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -82,7 +83,55 @@ type Telemetry struct {
 	evaluated  metric.Int64Counter
 	records    metric.Int64Counter
 
-	sets sync.Map // setKey -> attribute.Set: bounded by methods × tables × outcomes
+	sets  sync.Map // setKey -> attribute.Set: bounded by methods × tables × outcomes
+	names sync.Map // method -> span name
+
+	// tp is the provider spans come from: the caller's, or the global
+	// one (nil) as it is when each span starts. noop is the provider
+	// under which a span came out invalid, which only a provider with no
+	// SDK makes: while the provider is still that one, Start skips the
+	// tracer (see quiet).
+	tp   trace.TracerProvider
+	noop atomic.Pointer[trace.TracerProvider]
+}
+
+// clientSpan is the options of every span, made once.
+var clientSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient)}
+
+// name is method's span name, "<pkg>.<Method>", made once.
+func (t *Telemetry) name(method string) string {
+	if n, ok := t.names.Load(method); ok {
+		return n.(string)
+	}
+	n := t.pkg + "." + method
+	t.names.Store(method, n)
+	return n
+}
+
+// provider is the tracer provider a span starts under now.
+func (t *Telemetry) provider() trace.TracerProvider {
+	if t.tp != nil {
+		return t.tp
+	}
+	return otel.GetTracerProvider()
+}
+
+// quiet reports whether the tracer provider is one that made an invalid
+// span, and still the one in force: no SDK is installed, and a span would
+// be a no-op. A global provider that an SDK replaces since is another
+// provider, and spans start again.
+func (t *Telemetry) quiet() bool {
+	p := t.noop.Load()
+	return p != nil && *p == t.provider()
+}
+
+// hush records that the provider in force made an invalid span, where
+// providers can be compared.
+func (t *Telemetry) hush() {
+	p := t.provider()
+	if p != nil && reflect.TypeOf(p).Comparable() {
+		t.noop.Store(&p)
+	}
 }
 
 // New returns the telemetry of a store of package pkg ("todo"), on tp and
@@ -90,6 +139,7 @@ type Telemetry struct {
 // application that installs an SDK later sees the store without more
 // set-up.
 func New(pkg string, tp trace.TracerProvider, mp metric.MeterProvider) *Telemetry {
+	given := tp
 	if tp == nil {
 		tp = otel.GetTracerProvider()
 	}
@@ -97,7 +147,7 @@ func New(pkg string, tp trace.TracerProvider, mp metric.MeterProvider) *Telemetr
 		mp = otel.GetMeterProvider()
 	}
 	m := mp.Meter(ScopeName)
-	t := &Telemetry{pkg: pkg, tracer: tp.Tracer(ScopeName)}
+	t := &Telemetry{pkg: pkg, tp: given, tracer: tp.Tracer(ScopeName)}
 	// A meter's errors leave a usable no-op instrument: telemetry never
 	// fails a store.
 	t.duration, _ = m.Float64Histogram(MetricDuration, metric.WithUnit("s"),
@@ -159,15 +209,19 @@ func (t *Telemetry) Start(ctx context.Context, method, table string) (context.Co
 	if t == nil {
 		return ctx, nil
 	}
-	sctx, span := t.tracer.Start(ctx, t.pkg+"."+method, trace.WithSpanKind(trace.SpanKindClient))
-	recording := span.IsRecording()
 	h, _ := ctx.Value(hookKey{}).(func(string, Summary))
+	if h == nil && t.quiet() && !t.duration.Enabled(ctx) {
+		return ctx, nil // no SDK: nothing is made
+	}
+	sctx, span := t.tracer.Start(ctx, t.name(method), clientSpan...)
+	recording := span.IsRecording()
 	if !recording && h == nil && !t.duration.Enabled(ctx) {
 		if span.SpanContext().IsValid() {
 			// A sampled-out span of an installed SDK: its calls' spans
 			// are its children, as the sampler expects.
 			return sctx, nil
 		}
+		t.hush()
 		return ctx, nil
 	}
 	o := &Op{t: t, span: span, traced: recording, method: method, table: table, start: time.Now(), hook: h, parent: From(ctx)}
@@ -236,14 +290,19 @@ func (o *Op) Consumed(table string, read, write float64) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.add(Units{Table: table, Read: read, Write: write})
+}
+
+// add adds u to its table's units, under o.mu.
+func (o *Op) add(u Units) {
 	for i := range o.units {
-		if o.units[i].Table == table {
-			o.units[i].Read += read
-			o.units[i].Write += write
+		if o.units[i].Table == u.Table {
+			o.units[i].Read += u.Read
+			o.units[i].Write += u.Write
 			return
 		}
 	}
-	o.units = append(o.units, Units{Table: table, Read: read, Write: write})
+	o.units = append(o.units, u)
 }
 
 // LocalWrite adds write units as DynamoDB Local would report them: the
@@ -328,17 +387,7 @@ func (o *Op) absorb(s Summary) {
 	o.evaluated += s.Evaluated
 	o.local += s.Local
 	for _, u := range s.Units {
-		found := false
-		for i := range o.units {
-			if o.units[i].Table == u.Table {
-				o.units[i].Read += u.Read
-				o.units[i].Write += u.Write
-				found = true
-			}
-		}
-		if !found {
-			o.units = append(o.units, u)
-		}
+		o.add(u)
 	}
 }
 
