@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Dynamo is the DynamoDB Backend: one DynamoDB call per primitive (a
@@ -166,6 +167,10 @@ func (d *Dynamo) Query(ctx context.Context, q ddb.KeyQuery, limit int, cursor st
 	}
 	if ttl != "" {
 		f = And(f, Unexpired(ttl, d.clock.now().Unix()))
+	}
+	if !f.IsZero() {
+		ev := ddb.NewEvaluated(q)
+		obs.From(ctx).Budget(ev.Left())
 	}
 	return ddb.QueryPage(ctx, d.c, d.b, q, limit, cursor, f.ddbFilter())
 }

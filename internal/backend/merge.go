@@ -15,6 +15,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/internal/memtable"
 )
 
@@ -91,6 +92,7 @@ func MergePage(ctx context.Context, b Backend, m Merged, limit int, cursor strin
 		return nil, "", ddbkit.Invalid("limit", "must be at least 1, got %d", limit)
 	}
 	n := len(m.Queries)
+	obs.From(ctx).Shards(n)
 	budget := m.Queries[0].Budget
 	if budget <= 0 {
 		budget = ddb.DefaultBudget
