@@ -36,15 +36,15 @@ func newCore(o Options, b backend.Backend) *core {
 }
 
 // start starts the span of method (package obs) on the table it is about:
-// Comments for the comment methods, Connections for the connection
-// methods and Broadcast, Rooms for the rest. Every exported method of
+// Comments for the comment methods, Connections for JoinRoom and the
+// connection methods, Rooms for the rest. Every exported method of
 // core does, first.
 func (c *core) start(ctx context.Context, method string) (context.Context, *obs.Op) {
 	t := c.t.rooms
 	switch {
 	case strings.Contains(method, "Comment"):
 		t = c.t.comments
-	case strings.Contains(method, "Connect"), method == "Broadcast":
+	case strings.Contains(method, "Connect"), method == "JoinRoom":
 		t = c.t.connections
 	}
 	return c.tel.Start(ctx, method, t.Name)
