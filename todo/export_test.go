@@ -31,3 +31,6 @@ func MarshalCategory(pk, sk string, v Category) (ddb.Item, error) {
 
 // ValidUsername reports whether the stores take username.
 func ValidUsername(username string) bool { return validateUsername(username) == nil }
+
+// ApplyPatch is t with p applied, as UpdateTodo applies it.
+func ApplyPatch(t Todo, p TodoPatch) Todo { return p.apply(t) }
