@@ -25,7 +25,11 @@ const minDigits = 13
 // (at a character boundary) and "…" when it was longer. Replacing the
 // unprintable keeps a line break out of a log line, and keeps %q's
 // escapes (\x19) from joining digits into a run Cut did not mask.
-func Cut(s string) string {
+func Cut(s string) string { return cutTo(s, Max) }
+
+func cutErr(s string) string { return cutTo(s, MaxErr) }
+
+func cutTo(s string, max int) string {
 	if len(s) < minDigits && printable(s) {
 		return s
 	}
@@ -36,10 +40,10 @@ func Cut(s string) string {
 		}
 		return '?'
 	}, s)
-	if len(s) <= Max {
+	if len(s) <= max {
 		return s
 	}
-	n := Max
+	n := max
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
@@ -79,18 +83,26 @@ func maskDigits(s string) string {
 	return b.String()
 }
 
+// MaxErr is the most bytes of an error's message Args keeps: a cause
+// names input too, within text of its own worth keeping.
+const MaxErr = 160
+
 // Args returns args with every string (of any string type) and byte
-// slice passed through Cut, for a message's format arguments: the values
-// a message names are input, its fixed text is not.
+// slice passed through Cut, and every error replaced by its message cut
+// the same way to MaxErr bytes, for a message's format arguments: the
+// values a message names are input, its fixed text is not.
 func Args(args []any) []any {
 	var out []any
 	for i, a := range args {
 		var s string
+		cut := Cut
 		switch v := a.(type) {
 		case string:
 			s = v
 		case []byte:
 			s = string(v)
+		case error:
+			s, cut = v.Error(), cutErr
 		default:
 			if rv := reflect.ValueOf(a); !rv.IsValid() || rv.Kind() != reflect.String {
 				continue
@@ -98,7 +110,7 @@ func Args(args []any) []any {
 				s = rv.String()
 			}
 		}
-		c := Cut(s)
+		c := cut(s)
 		if c == s {
 			continue
 		}
