@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -294,13 +295,17 @@ func Error(t testing.TB, err, sentinel error, inputs ...string) {
 // number's length) of one, or any of inputs marked as a secret (see
 // Secret) at all. A secret shorter than minSecret, or that another input
 // holds, is not checked: the message's own text, or the other input it
-// names, may hold it by chance.
+// names, may hold it by chance. The message is what is logged and shown;
+// a cause it wraps for errors.As (a decoder's own error) is not checked.
 func Echo(t testing.TB, err error, inputs ...string) {
 	t.Helper()
-	if err == nil {
-		return
+	if err != nil {
+		echo(t, err.Error(), inputs)
 	}
-	msg := err.Error()
+}
+
+func echo(t testing.TB, msg string, inputs []string) {
+	t.Helper()
 	for _, in := range inputs {
 		if s, ok := strings.CutPrefix(in, secretMark); ok {
 			if len(s) >= minSecret && !slices.ContainsFunc(inputs, func(o string) bool { return o != in && strings.Contains(o, s) }) &&
@@ -395,4 +400,40 @@ func Strings(item map[string]types.AttributeValue) []string {
 		walk(v)
 	}
 	return out
+}
+
+// Stored reports whether item could be stored in a table whose key
+// attributes are keyAttrs: each is a String, and not empty.
+func Stored(item map[string]types.AttributeValue, keyAttrs ...string) bool {
+	for _, a := range keyAttrs {
+		if v, ok := item[a].(*types.AttributeValueMemberS); !ok || v == nil || v.Value == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// RoundTrip holds a codec to issue 39's round trip: v, decoded from
+// item, is written back by encode and read back by decode as norm(v)
+// (norm drops what the writer does not keep, such as a time's
+// nanoseconds); and an item in ddbkit's own shape (exactly what encode
+// makes of v) reads back as v itself. A value encode refuses (a key it
+// cannot build) has no shape of ddbkit's, and is not checked.
+func RoundTrip[T any](t testing.TB, item map[string]types.AttributeValue, v T, encode func(T) (map[string]types.AttributeValue, error),
+	decode func(map[string]types.AttributeValue) (T, error), norm func(T) T) {
+	t.Helper()
+	again, err := encode(v)
+	if err != nil {
+		return
+	}
+	back, err := decode(again)
+	if err != nil {
+		t.Fatalf("reading back %+v, written as %v: %v", v, again, err)
+	}
+	if want := norm(v); !reflect.DeepEqual(back, want) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", back, want)
+	}
+	if reflect.DeepEqual(again, item) && !reflect.DeepEqual(back, v) {
+		t.Fatalf("an item in ddbkit's own shape reads back as %+v, want %+v", back, v)
+	}
 }
