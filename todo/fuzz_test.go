@@ -65,7 +65,7 @@ func FuzzDecodeItem(f *testing.F) {
 		if ddb.CheckAttrs(todo.FuzzTable, item) != nil {
 			return // a nil value: only a hand-built item holds one, and Import refuses it (FuzzImport)
 		}
-		strs := fuzzcheck.Strings(item)
+		strs := fuzzcheck.Strings(item, todo.AttrPK, todo.AttrSK)
 		check := func(err error) bool {
 			t.Helper()
 			if err != nil {
@@ -117,7 +117,7 @@ func FuzzImport(f *testing.F) {
 		err := s.Import(ddbkit.TableItems{"t": {item}})
 		after := s.Export()
 		if err != nil {
-			fuzzcheck.Error(t, err, ddbkit.ErrCorruptItem, fuzzcheck.Strings(item)...)
+			fuzzcheck.Error(t, err, ddbkit.ErrCorruptItem, fuzzcheck.Strings(item, todo.AttrPK, todo.AttrSK)...)
 			if !reflect.DeepEqual(after, before) {
 				t.Fatalf("a refused Import changed the store")
 			}

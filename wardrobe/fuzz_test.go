@@ -57,7 +57,7 @@ func FuzzDecodeItem(f *testing.F) {
 		if ddb.CheckAttrs(wardrobe.CodecTable, item) != nil {
 			return // a nil value: only a hand-built item holds one, and Import refuses it (FuzzImport)
 		}
-		strs := fuzzcheck.Strings(item)
+		strs := fuzzcheck.Strings(item, wardrobe.AttrPK, wardrobe.AttrSK)
 		for _, c := range codecs {
 			v, err := c.Decode(item)
 			if err != nil {
@@ -94,7 +94,7 @@ func FuzzImport(f *testing.F) {
 		err := s.Import(ddbkit.TableItems{table: {item}})
 		after := s.Export()
 		if err != nil {
-			fuzzcheck.Error(t, err, ddbkit.ErrCorruptItem, fuzzcheck.Strings(item)...)
+			fuzzcheck.Error(t, err, ddbkit.ErrCorruptItem, fuzzcheck.Strings(item, wardrobe.AttrPK, wardrobe.AttrSK)...)
 			if !reflect.DeepEqual(after, before) {
 				t.Fatalf("a refused Import changed the store")
 			}

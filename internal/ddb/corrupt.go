@@ -56,7 +56,7 @@ func Unmarshal(t Table, item Item, out any) error {
 }
 
 // RenderKey renders the primary key of item as "pk=…, sk=…" for messages,
-// each value cut to a short prefix (internal/echo).
+// each value cut to a short prefix (echo.CutKey: digits are not masked).
 func RenderKey(t Table, item Item) string {
 	parts := []string{t.PartitionKey + "=" + attrText(item[t.PartitionKey])}
 	if t.SortKey != "" {
@@ -71,13 +71,13 @@ func attrText(v types.AttributeValue) string {
 	}
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
-		return echo.Cut(v.Value)
+		return echo.CutKey(v.Value)
 	case *types.AttributeValueMemberN:
-		return echo.Cut(v.Value)
+		return echo.CutKey(v.Value)
 	case nil:
 		return "(missing)"
 	}
-	return echo.Cut(AttrString(v))
+	return echo.CutKey(AttrString(v))
 }
 
 func attrType(v types.AttributeValue) string {

@@ -25,15 +25,24 @@ const minDigits = 13
 // (at a character boundary) and "…" when it was longer. Replacing the
 // unprintable keeps a line break out of a log line, and keeps %q's
 // escapes (\x19) from joining digits into a run Cut did not mask.
-func Cut(s string) string { return cutTo(s, Max) }
+func Cut(s string) string { return cutTo(s, Max, true) }
 
-func cutErr(s string) string { return cutTo(s, MaxErr) }
+// CutKey is Cut without the mask, for a key value: the identity an
+// operator needs to find the item, bounded by DynamoDB's key limits, and
+// made of IDs, dates and times (Unix ms have 13 digits), which a layout
+// never mixes with a card number.
+func CutKey(s string) string { return cutTo(s, Max, false) }
 
-func cutTo(s string, max int) string {
-	if len(s) < minDigits && printable(s) {
+func cutErr(s string) string { return cutTo(s, MaxErr, true) }
+
+func cutTo(s string, max int, mask bool) string {
+	if len(s) <= max && (!mask || len(s) < minDigits) && printable(s) {
 		return s
 	}
-	s = maskDigits(strings.ToValidUTF8(s, "?"))
+	s = strings.ToValidUTF8(s, "?")
+	if mask {
+		s = maskDigits(s)
+	}
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsPrint(r) {
 			return r

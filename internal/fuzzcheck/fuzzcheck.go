@@ -314,20 +314,33 @@ func echo(t testing.TB, msg string, inputs []string) {
 			}
 			continue
 		}
+		in, key := strings.CutPrefix(in, keyMark)
 		for i := 0; i+MaxEcho < len(msg); i++ {
 			if strings.Contains(in, msg[i:i+MaxEcho+1]) {
 				t.Fatalf("error %q echoes more than %d bytes of its input", trim(msg), MaxEcho)
 			}
 		}
+		if key {
+			continue
+		}
 		for _, run := range digitRuns(in) {
-			if strings.Contains(msg, run) {
+			inKey := slices.ContainsFunc(inputs, func(o string) bool {
+				return strings.HasPrefix(o, keyMark) && strings.Contains(o, run)
+			})
+			if !inKey && strings.Contains(msg, run) {
 				t.Fatalf("error %q echoes a run of %d digits of its input", trim(msg), len(run))
 			}
 		}
 	}
 }
 
+// Key marks s, among Echo's inputs, as a key value, which an error names
+// to identify the item: Echo checks only its length (echo.CutKey), and
+// a run of digits another input shares with a key may show through it.
+func Key(s string) string { return keyMark + s }
+
 const (
+	keyMark    = "key:"
 	secretMark = "secret:"
 	minSecret  = 16
 )
@@ -362,8 +375,9 @@ func trim(s string) string {
 	return s
 }
 
-// Strings are the strings item holds, at any depth, for Echo.
-func Strings(item map[string]types.AttributeValue) []string {
+// Strings are the strings item holds, at any depth, for Echo. The values
+// of keyAttrs are marked as keys (see Key).
+func Strings(item map[string]types.AttributeValue, keyAttrs ...string) []string {
 	var out []string
 	var walk func(v types.AttributeValue)
 	walk = func(v types.AttributeValue) {
@@ -397,6 +411,10 @@ func Strings(item map[string]types.AttributeValue) []string {
 	}
 	for n, v := range item {
 		out = append(out, n)
+		if s, ok := v.(*types.AttributeValueMemberS); ok && s != nil && slices.Contains(keyAttrs, n) {
+			out = append(out, Key(s.Value))
+			continue
+		}
 		walk(v)
 	}
 	return out
