@@ -411,11 +411,13 @@ func Strings(item map[string]types.AttributeValue, keyAttrs ...string) []string 
 	}
 	for n, v := range item {
 		out = append(out, n)
-		if s, ok := v.(*types.AttributeValueMemberS); ok && s != nil && slices.Contains(keyAttrs, n) {
-			out = append(out, Key(s.Value))
-			continue
-		}
+		from := len(out)
 		walk(v)
+		if slices.Contains(keyAttrs, n) { // of any type: RenderKey names it
+			for i := from; i < len(out); i++ {
+				out[i] = Key(out[i])
+			}
+		}
 	}
 	return out
 }
