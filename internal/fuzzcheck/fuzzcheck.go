@@ -334,9 +334,11 @@ func echo(t testing.TB, msg string, inputs []string) {
 	}
 }
 
-// Key marks s, among Echo's inputs, as a key value, which an error names
-// to identify the item: Echo checks only its length (echo.CutKey), and
-// a run of digits another input shares with a key may show through it.
+// Key marks s, among Echo's inputs, as a key value or an ID, which an
+// error names to identify the item (a corrupt item's key, the ID not
+// found): Echo checks only its length (echo.CutKey; a validator bounds
+// an ID), and a run of digits another input shares with a key may show
+// through it.
 func Key(s string) string { return keyMark + s }
 
 const (
