@@ -53,9 +53,16 @@ for t in "${targets[@]}"; do
 	execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -n1 | awk '{print $2}')
 	result=ok
 	if [ $rc -ne 0 ]; then
-		result=FAIL
-		status=1
-		cat "$log" >&2
+		if grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
+			# go test's coordinator can miss its own deadline on a loaded
+			# machine (a worker busy minimizing when -fuzztime ends) and
+			# report it as a failure with no input: not a finding.
+			result=ok-late
+		else
+			result=FAIL
+			status=1
+			cat "$log" >&2
+		fi
 	fi
 	printf '%s\t%s\t%s\t%s\n' "${d#./}" "$n" "${execs:-0}" "$result" >>"$table"
 done
