@@ -73,7 +73,7 @@ awk -F '\t' '
 	END {
 		for (r = 1; r <= NR; r++) {
 			n = split(row[r], f, "\t")
-			for (i = 1; i <= n; i++) printf("%" (i == 3 ? "" : "-") w[i] "s%s", f[i], i < n ? "  " : "")
+			for (i = 1; i <= n; i++) printf("%" (i == 3 ? "" : "-") (i < n ? w[i] : "") "s%s", f[i], i < n ? "  " : "")
 			printf("\n")
 		}
 	}' <(printf 'PACKAGE\tTARGET\tEXECS\tRESULT\n'; cat "$table")
