@@ -6,6 +6,10 @@
 // returns: its sentinel, and that it echoes no more than a bounded prefix
 // of its input, nor a token or a run of card digits.
 //
+// The interop shapes (Shapes) are seeds made from the legacy fixtures with
+// f.Add, so that they follow the fixtures; testdata/fuzz/<Target>/ holds
+// the inputs a run found (the regression seeds) and a few written by hand.
+//
 // Only tests import it.
 package fuzzcheck
 
@@ -458,4 +462,42 @@ func RoundTrip[T any](t testing.TB, item map[string]types.AttributeValue, v T, e
 	if reflect.DeepEqual(again, item) && !reflect.DeepEqual(back, v) {
 		t.Fatalf("an item in ddbkit's own shape reads back as %+v, want %+v", back, v)
 	}
+}
+
+// ReadItem is Item(data) as a read from DynamoDB could return it, for a
+// decoder's target: false when data is over MaxInput, or the item holds a
+// nil value anywhere (only a hand-built item holds one, which every
+// Import refuses; see the Import targets).
+func ReadItem(data []byte) (map[string]types.AttributeValue, bool) {
+	if len(data) > MaxInput {
+		return nil, false
+	}
+	item := Item(data)
+	var ok func(v types.AttributeValue) bool
+	ok = func(v types.AttributeValue) bool {
+		switch v := v.(type) {
+		case nil:
+			return false
+		case *types.AttributeValueMemberS:
+			return v != nil
+		case *types.AttributeValueMemberL:
+			return v != nil && !slices.ContainsFunc(v.Value, func(e types.AttributeValue) bool { return !ok(e) })
+		case *types.AttributeValueMemberM:
+			if v == nil {
+				return false
+			}
+			for _, e := range v.Value {
+				if !ok(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, v := range item {
+		if !ok(v) {
+			return nil, false
+		}
+	}
+	return item, true
 }
