@@ -31,7 +31,7 @@ dynamodb_env = \
 		echo "make: DynamoDB Local: $$DYNAMODB_LOCAL_JAR" >&2; \
 	fi
 
-.PHONY: test consumer-test diff bench fmt-check vet staticcheck deps-check api tidy
+.PHONY: test consumer-test diff bench fuzz fmt-check vet staticcheck deps-check api tidy
 
 # test runs every test against DynamoDB Local; DDBTEST_REQUIRED=1 turns a
 # missing DynamoDB Local into a failure instead of a skip. Then it tests
@@ -86,6 +86,16 @@ bench:
 	@$(dynamodb_env); \
 	(cd bench && $(GO) run ./cmd/benchrun -bench='$(BENCH)' $(BENCHFLAGS)) && \
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./internal/...
+
+# fuzz runs every fuzz target of the three modules (issue 39) for
+# FUZZTIME each, one after another, and prints the executions of each
+# (scripts/fuzz.sh). Targets are found with go test -list, so a new one
+# needs no edit here. make test runs only their seeds, as every go test
+# does. A target that fails leaves its input under its package's
+# testdata/fuzz/ to commit, with the fix, as a regression seed.
+FUZZTIME ?= 30s
+fuzz:
+	@FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
 
 fmt-check:
 	@files="$$(gofmt -l .)"; \

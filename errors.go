@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ddbkit/ddbkit/internal/echo"
 )
 
 // Sentinel errors. Every error a ddbkit store returns matches exactly one of
@@ -97,8 +99,11 @@ func (e *ValidationError) Error() string {
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // Invalid returns a *ValidationError for field with a formatted reason.
+// Each string argument is input the reason names: it is cut to a short
+// prefix, with runs of 13 or more digits (a card number) masked, so that
+// an error never repeats a huge or sensitive input.
 func Invalid(field, format string, args ...any) *ValidationError {
-	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, echo.Args(args)...)}
 }
 
 // CorruptItemError describes a stored item that cannot be decoded. It

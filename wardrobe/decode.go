@@ -13,6 +13,7 @@ import (
 
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/echo"
 	"github.com/ddbkit/ddbkit/keys"
 )
 
@@ -54,7 +55,7 @@ func (a *msAttr) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) error 
 		}
 		t, err := keys.ParseTime(v.Value)
 		if err != nil {
-			return fmt.Errorf("want Unix ms or an ISO 8601 time, got %q", v.Value)
+			return fmt.Errorf("want Unix ms or an ISO 8601 time, got %q", echo.Cut(v.Value))
 		}
 		*a = msAttr{ms: t.UnixMilli(), set: true}
 		return nil
@@ -122,7 +123,7 @@ func parseInteger(s string) (int64, error) {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("want a whole number, got %s", s)
+	return 0, fmt.Errorf("want a whole number, got %s", echo.Cut(s))
 }
 
 // strList is an ordered list of IDs: a List of Strings, as the seed's app

@@ -1258,11 +1258,24 @@ func (m *Memory) Export(name string) []ddb.Item {
 }
 
 // Import stores items in table name as they are, each replacing any item
-// at its key, as PutItem would. The caller has checked them.
+// at its key, as PutItem would. The caller checks that its domain can read
+// them; Import itself refuses, with ErrCorruptItem and before storing any,
+// an item that no table could hold: a key attribute that is not a
+// non-empty String, or a nil value anywhere (which would panic later).
 func (m *Memory) Import(name string, items []ddb.Item) error {
 	mt := m.tables[name]
 	if mt == nil {
 		return ddbkit.Invalid("table", "no table %q in this store", name)
+	}
+	for _, item := range items {
+		if err := ddb.CheckAttrs(mt.t.Table, item); err != nil {
+			return err
+		}
+		for _, a := range []string{mt.t.PartitionKey, mt.t.SortKey} {
+			if v, ok := item[a].(*types.AttributeValueMemberS); a != "" && (!ok || v.Value == "") {
+				return ddb.Corrupt(mt.t.Table, item, a, "want a non-empty String key attribute, got %s", ddb.AttrString(item[a]))
+			}
+		}
 	}
 	m.expire(mt)
 	m.mu.Lock()

@@ -10,13 +10,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/echo"
 )
 
 // Corrupt returns the *ddbkit.CorruptItemError for attribute attr of item,
 // read from t: stored data that cannot be decoded, which is never the
-// caller's ErrInvalidArgument.
+// caller's ErrInvalidArgument. Each string argument is stored data the
+// reason names, which another writer may have made huge or sensitive: it
+// is cut as ddbkit.Invalid cuts its arguments (internal/echo), and so is
+// each key value and the attribute's name.
 func Corrupt(t Table, item Item, attr, format string, args ...any) error {
-	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: attr, Reason: fmt.Sprintf(format, args...)}
+	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: echo.Cut(attr), Reason: fmt.Sprintf(format, echo.Args(args)...)}
 }
 
 // decoder is attributevalue.UnmarshalMap's decoder, made once: a Decoder
@@ -44,14 +48,15 @@ func Unmarshal(t Table, item Item, out any) error {
 	sort.Strings(names)
 	for _, n := range names {
 		if e := attributevalue.UnmarshalMap(Item{n: item[n]}, reflect.New(typ).Interface()); e != nil {
-			return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: n,
+			return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: echo.Cut(n),
 				Reason: fmt.Sprintf("cannot decode a %s value", attrType(item[n])), Err: e}
 		}
 	}
 	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: "?", Reason: "cannot decode the item", Err: err}
 }
 
-// RenderKey renders the primary key of item as "pk=…, sk=…" for messages.
+// RenderKey renders the primary key of item as "pk=…, sk=…" for messages,
+// each value cut to a short prefix (echo.CutKey: digits are not masked).
 func RenderKey(t Table, item Item) string {
 	parts := []string{t.PartitionKey + "=" + attrText(item[t.PartitionKey])}
 	if t.SortKey != "" {
@@ -66,13 +71,13 @@ func attrText(v types.AttributeValue) string {
 	}
 	switch v := v.(type) {
 	case *types.AttributeValueMemberS:
-		return v.Value
+		return echo.CutKey(v.Value)
 	case *types.AttributeValueMemberN:
-		return v.Value
+		return echo.CutKey(v.Value)
 	case nil:
 		return "(missing)"
 	}
-	return AttrString(v)
+	return echo.CutKey(AttrString(v))
 }
 
 func attrType(v types.AttributeValue) string {
