@@ -1,0 +1,396 @@
+package taskmgmt_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"maps"
+	"net/mail"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/taskmgmt"
+)
+
+// The fuzz targets of issue 39 for what taskmgmt reads but did not write:
+// items of every kind, MemoryStore.Import, stream records, the cursors
+// callers hand back, and the input of every write. Items come as DynamoDB
+// JSON ({"PK":{"S":"TEAM#t1"},...}), the form of a Scan's output and of a
+// stream image, so the seeds under testdata/fuzz read as items.
+
+// maxFuzzInput bounds the generated input: a decoder's work must be in
+// proportion to it, and a bound keeps every execution short.
+const maxFuzzInput = 64 << 10
+
+// maxEcho is the most of any one input string an error may repeat.
+const maxEcho = 200
+
+// maxErrLen bounds an error's whole text: a few bounded echoes and the
+// package's own words.
+const maxErrLen = 2000
+
+const (
+	fuzzTable      = "task-table-v3"
+	fuzzInvitation = taskmgmt.DefaultInvitationTableName
+)
+
+// parseItem reads a DynamoDB JSON item.
+func parseItem(js []byte) (item, bool) {
+	var img map[string]events.DynamoDBAttributeValue
+	if len(js) > maxFuzzInput || !unmarshalEvent(js, &img) || img == nil {
+		return nil, false
+	}
+	return imageItem(img), true
+}
+
+// unmarshalEvent is json.Unmarshal into a type of aws-lambda-go's events.
+// Its decoder panics on a Binary Set holding anything but strings; that is
+// the Lambda runtime's decoding, which recovers the panic and fails the
+// invocation before any code of ddbkit runs, so such JSON is no input here.
+func unmarshalEvent(js []byte, v any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return json.Unmarshal(js, v) == nil
+}
+
+// itemJSON is it in DynamoDB JSON, for the seeds.
+func itemJSON(it item) []byte {
+	img := map[string]events.DynamoDBAttributeValue{}
+	for k, v := range it {
+		img[k] = eventAttr(v)
+	}
+	js, err := json.Marshal(img)
+	if err != nil {
+		panic(err)
+	}
+	return js
+}
+
+func eventAttr(v types.AttributeValue) events.DynamoDBAttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return events.NewStringAttribute(v.Value)
+	case *types.AttributeValueMemberN:
+		return events.NewNumberAttribute(v.Value)
+	case *types.AttributeValueMemberB:
+		return events.NewBinaryAttribute(v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return events.NewBooleanAttribute(v.Value)
+	case *types.AttributeValueMemberSS:
+		return events.NewStringSetAttribute(v.Value)
+	case *types.AttributeValueMemberNS:
+		return events.NewNumberSetAttribute(v.Value)
+	case *types.AttributeValueMemberBS:
+		return events.NewBinarySetAttribute(v.Value)
+	case *types.AttributeValueMemberL:
+		l := make([]events.DynamoDBAttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = eventAttr(e)
+		}
+		return events.NewListAttribute(l)
+	case *types.AttributeValueMemberM:
+		m := map[string]events.DynamoDBAttributeValue{}
+		for k, e := range v.Value {
+			m[k] = eventAttr(e)
+		}
+		return events.NewMapAttribute(m)
+	}
+	return events.NewNullAttribute()
+}
+
+// fuzzItems are the seeds' items: the legacy fixtures (the seed app's
+// items, the corrupt task among them), the stream fixture's invitations,
+// and interop shapes of each kind.
+func fuzzItems() []item {
+	now := time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
+	items := legacyItems(now)
+	for _, inv := range legacyStreamInvitations() {
+		items = append(items, inv.item)
+	}
+	null := &types.AttributeValueMemberNULL{Value: true}
+	every := func(base item) item {
+		it := maps.Clone(base)
+		it["x_s"], it["x_n"], it["x_b"] = S(""), &types.AttributeValueMemberN{Value: "-1.5e3"}, &types.AttributeValueMemberB{Value: []byte{0, 1}}
+		it["x_bool"], it["x_null"], it["x_ss"] = &types.AttributeValueMemberBOOL{Value: true}, null, SS("a", "b")
+		it["x_ns"], it["x_bs"] = &types.AttributeValueMemberNS{Value: []string{"1"}}, &types.AttributeValueMemberBS{Value: [][]byte{{1}}}
+		it["x_l"] = &types.AttributeValueMemberL{Value: []types.AttributeValue{S("a"), N(1), null, M("k", "v")}}
+		it["x_m"] = M("k", "v")
+		return it
+	}
+	items = append(items,
+		every(item{"PK": S("USER#u9"), "SK": S("USER#u9"), "type": S("user"), "user_email": null, "user_name": N(42),
+			"user_createdAt": S("2025-11-01T10:00:00Z")}),
+		item{"PK": S("TEAM#t9"), "SK": S("TAG#tg"), "type": S("team_tag"), "team_tag_name": S(strings.Repeat("長", 3000)),
+			"team_tag_color": &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"color": N(1), "backgroundColor": null}}},
+		item{"PK": S("TEAM#t9"), "SK": S("TASK#x"), "type": S("task"), "team_task_status": S("done"),
+			"team_task_startTime": S("2025-11-03T00:00:00+09:00"), "team_task_endTime": S("2025-11-03T24:00:00Z"),
+			"team_task_tagRef": &types.AttributeValueMemberL{Value: []types.AttributeValue{S("TAG#a"), S("b"), N(3)}}},
+		item{"PK": S("TEAM#t9"), "SK": S("TASK#y"), "type": S("task"), "team_task_status": S("todo"),
+			"team_task_startTime": S("2025-11-03T00:00Z"), "team_task_tagRef": SS("TAG#")},
+		item{"PK": S("TEAM#t9"), "SK": S("COUNTER#2025-11-09#3"), "type": S("counter"), "todo": S("1"), "expiresAt": N(-1)},
+		item{"PK": S("TEAM#t9"), "SK": S("COUNTER#2025-02-30"), "todo": &types.AttributeValueMemberN{Value: "1e400"}},
+		item{"PK": S("TEAM#t9"), "SK": S("TINVITE#i"), "type": S("invitation"), "user_role": S("member"),
+			"expiresAt": &types.AttributeValueMemberN{Value: "99999999999999999999999"}, "token": S("sha256:00")},
+		item{"PK": N(1), "SK": null},
+		item{},
+	)
+	return items
+}
+
+// wantBounded fails t if err's text is out of proportion, repeats more
+// than maxEcho bytes of any of inputs, or holds any of secrets.
+func wantBounded(t *testing.T, err error, inputs []string, secrets ...string) {
+	t.Helper()
+	msg := err.Error()
+	if len(msg) > maxErrLen {
+		t.Fatalf("error is %d bytes long: %.300s…", len(msg), msg)
+	}
+	for _, s := range inputs {
+		if len(s) > maxEcho && strings.Contains(msg, s[:maxEcho+1]) {
+			t.Fatalf("error %.300s… echoes more than %d bytes of an input", msg, maxEcho)
+		}
+	}
+	for _, s := range secrets {
+		if len(s) >= 8 && strings.Contains(msg, s) {
+			t.Fatalf("error %q echoes a secret", msg)
+		}
+	}
+}
+
+// stringsOf returns every string in it: names and values, nested ones too.
+func stringsOf(it item) []string {
+	var out []string
+	var walk func(v types.AttributeValue)
+	walk = func(v types.AttributeValue) {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			out = append(out, v.Value)
+		case *types.AttributeValueMemberN:
+			out = append(out, v.Value)
+		case *types.AttributeValueMemberSS:
+			out = append(out, v.Value...)
+		case *types.AttributeValueMemberNS:
+			out = append(out, v.Value...)
+		case *types.AttributeValueMemberL:
+			for _, e := range v.Value {
+				walk(e)
+			}
+		case *types.AttributeValueMemberM:
+			for k, e := range v.Value {
+				out = append(out, k)
+				walk(e)
+			}
+		}
+	}
+	for k, v := range it {
+		out = append(out, k)
+		walk(v)
+	}
+	return out
+}
+
+// tokenOf is an item's token attribute, the secret no error may repeat.
+func tokenOf(it item) string {
+	if s, ok := it["token"].(*types.AttributeValueMemberS); ok {
+		return s.Value
+	}
+	return ""
+}
+
+// FuzzDecodeItem decodes a raw item as every entity kind. Each decoder
+// returns a value or ErrCorruptItem, with a bounded error that never holds
+// the token; a value encodes to the item the DynamoDB store writes for it,
+// which decodes to the same value (the round trip of ddbkit's own shape).
+func FuzzDecodeItem(f *testing.F) {
+	for _, it := range fuzzItems() {
+		f.Add(itemJSON(it))
+	}
+	kinds := taskmgmt.ItemKinds(fuzzTable)
+	f.Fuzz(func(t *testing.T, js []byte) {
+		it, ok := parseItem(js)
+		if !ok {
+			return
+		}
+		inputs := stringsOf(it)
+		for _, k := range kinds {
+			v, err := k.Decode(it)
+			if err != nil {
+				if !errors.Is(err, ddbkit.ErrCorruptItem) {
+					t.Fatalf("%s: decode error %v, want ErrCorruptItem", k.Name, err)
+				}
+				wantBounded(t, err, inputs, tokenOf(it))
+				continue
+			}
+			own := k.Encode(v)
+			again, err := k.Decode(own)
+			if err != nil {
+				t.Fatalf("%s: decoding the item written for %+v: %v\nitem %v", k.Name, v, err, own)
+			}
+			if !reflect.DeepEqual(again, v) {
+				t.Fatalf("%s: decoded %+v, which writes an item that decodes to %+v", k.Name, v, again)
+			}
+		}
+	})
+}
+
+// FuzzImport imports one raw item into each table of a memory store. It
+// either fails with ErrCorruptItem and leaves the store as it was, or
+// keeps the item exactly as given, under its key.
+func FuzzImport(f *testing.F) {
+	for _, it := range fuzzItems() {
+		f.Add(itemJSON(it), false, "")
+		f.Add(itemJSON(it), true, "")
+	}
+	f.Add(itemJSON(item{"PK": S("USER#u1"), "SK": S("USER#u1"), "type": S("user")}), false, "user_name")
+	f.Add(itemJSON(item{"PK": S("TEAM#t1"), "SK": S("TINVITE#i"), "expiresAt": N(9), "user_role": S("admin")}), true, "token")
+	f.Fuzz(func(t *testing.T, js []byte, invitations bool, nilAttr string) {
+		it, ok := parseItem(js)
+		if !ok {
+			return
+		}
+		if nilAttr != "" {
+			it[nilAttr] = nil // what no decoder can take, and Import must refuse
+		}
+		name := fuzzTable
+		if invitations {
+			name = fuzzInvitation
+		}
+		s := taskmgmt.NewMemoryStore(func(o *taskmgmt.Options) { o.TableName = fuzzTable })
+		before := s.Export()
+		err := s.Import(ddbkit.TableItems{name: {it}})
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrCorruptItem) {
+				t.Fatalf("Import error %v, want ErrCorruptItem", err)
+			}
+			wantBounded(t, err, stringsOf(it), tokenOf(it))
+			if after := s.Export(); !reflect.DeepEqual(after, before) {
+				t.Fatalf("a failed Import changed the store: %v", after)
+			}
+			return
+		}
+		got := s.Export()[name]
+		if len(got) != 1 || !reflect.DeepEqual(got[0], it) {
+			t.Fatalf("Import kept %v, want the item as given: %v", got, it)
+		}
+	})
+}
+
+// fuzzSecret is the TokenSecret of FuzzStreamRecord's handler when it
+// has one.
+var fuzzSecret = []byte(strings.Repeat("s", 32))
+
+// FuzzStreamRecord hands the stream handler one record of the invitation
+// table and checks its decision against the documented outcomes: a record
+// other than an INSERT is ignored; an INSERT of an invitation is mailed
+// (live, decoded, its address valid), ignored (expired), skipped (a
+// corrupt or invalid image, no new image, a token not of the secret:
+// OnSkip, with an error that matches its sentinel, is bounded and holds
+// neither the token nor the address), or failed (a hashed token and no
+// secret: a configuration error a redeploy mends). Never more than one of
+// those, and never a panic.
+func FuzzStreamRecord(f *testing.F) {
+	keys := itemJSON(item{"PK": S("TEAM#t1"), "SK": S("TINVITE#i1")})
+	for _, it := range fuzzItems() {
+		for _, name := range []string{"INSERT", "MODIFY", "REMOVE"} {
+			f.Add(name, itemJSON(it), true, keys, false)
+		}
+		f.Add("INSERT", itemJSON(it), true, keys, true)
+	}
+	f.Add("INSERT", []byte(nil), false, keys, false)
+	f.Add("INSERT", []byte(nil), false, itemJSON(item{"PK": S("TEAM#t1"), "SK": N(1)}), false)
+	f.Add("INSERT", itemJSON(item{"PK": S("IDEMPOTENCY#x"), "SK": S("TINVITE#i"), "type": S("invitation")}), true,
+		itemJSON(item{"PK": S("IDEMPOTENCY#x"), "SK": S("TINVITE#i")}), false)
+	now := streamLegacyNow
+	inv := taskmgmt.ItemKinds(fuzzInvitation)[6]
+	f.Fuzz(func(t *testing.T, eventName string, imageJS []byte, hasImage bool, keysJS []byte, secret bool) {
+		var image map[string]events.DynamoDBAttributeValue
+		if hasImage && (len(imageJS) > maxFuzzInput || !unmarshalEvent(imageJS, &image) || image == nil) {
+			return
+		}
+		var keys map[string]events.DynamoDBAttributeValue
+		if len(keysJS) > maxFuzzInput || !unmarshalEvent(keysJS, &keys) {
+			return
+		}
+		rec := events.DynamoDBEventRecord{EventName: eventName,
+			EventSourceArn: "arn:aws:dynamodb:ap-northeast-1:123456789012:table/" + fuzzInvitation + "/stream/2026-01-11T14:20:00.000",
+			Change:         events.DynamoDBStreamRecord{Keys: keys, NewImage: image, SequenceNumber: "1", StreamViewType: "NEW_IMAGE"}}
+		m := &recordingMailer{}
+		var skipped []taskmgmt.SkippedRecord
+		h := taskmgmt.StreamHandler{Mailer: m, Clock: func() time.Time { return now },
+			OnSkip: func(r taskmgmt.SkippedRecord) { skipped = append(skipped, r) }}
+		if secret {
+			h.TokenSecret = fuzzSecret
+		}
+		resp, err := h.Handle(context.Background(), events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{rec}})
+		if err != nil {
+			t.Fatalf("Handle error %v, want nil always", err)
+		}
+		failed := len(resp.BatchItemFailures)
+		if n := len(m.mailed) + len(skipped) + failed; n > 1 {
+			t.Fatalf("one record: mailed %d, skipped %d, failed %d", len(m.mailed), len(skipped), failed)
+		}
+		if eventName != "INSERT" && len(m.mailed)+len(skipped)+failed > 0 {
+			t.Fatalf("a %q record: mailed %d, skipped %d, failed %d; want it ignored", eventName, len(m.mailed), len(skipped), failed)
+		}
+		it := imageItem(image)
+		isInvitation := false
+		if typ, ok := it["type"].(*types.AttributeValueMemberS); ok && typ.Value == "invitation" {
+			pk, _ := keys["PK"]
+			isInvitation = pk.DataType() != events.DataTypeString || !strings.HasPrefix(pk.String(), "IDEMPOTENCY#")
+		}
+		v, decErr := inv.Decode(it)
+		switch {
+		case len(m.mailed) == 1:
+			got, want := m.mailed[0], taskmgmt.Invitation{}
+			if decErr == nil {
+				want = v.(taskmgmt.Invitation)
+			}
+			if !isInvitation || decErr != nil || !want.Live(now) {
+				t.Fatalf("mailed %+v from a record of no live invitation (decode error %v)", got, decErr)
+			}
+			if got.Token == "" || strings.HasPrefix(got.Token, "sha256:") {
+				t.Fatalf("mailed token %q, want the link's token", got.Token)
+			}
+			got.Token, want.Token = "", ""
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("mailed %+v, want the image's invitation %+v", got, want)
+			}
+			if a, err := mail.ParseAddress(got.Email); err != nil || a.Address != got.Email || a.Name != "" {
+				t.Fatalf("mailed to %q, which Invite refuses", got.Email)
+			}
+		case len(skipped) == 1:
+			err := skipped[0].Err
+			if !errors.Is(err, ddbkit.ErrCorruptItem) && !errors.Is(err, ddbkit.ErrInvalidArgument) && !strings.Contains(err.Error(), "does not derive") {
+				t.Fatalf("skipped for %v, want ErrCorruptItem, ErrInvalidArgument or a token not of the secret", err)
+			}
+			secrets := []string{tokenOf(it)}
+			wantBounded(t, err, append(stringsOf(it), stringsOf(imageItem(keys))...), secrets...)
+		case failed == 1:
+			if resp.BatchItemFailures[0].ItemIdentifier != "1" || secret || decErr != nil || !strings.HasPrefix(v.(taskmgmt.Invitation).Token, "sha256:") {
+				t.Fatalf("failed %+v: want a failure only for a hashed token without TokenSecret", resp.BatchItemFailures)
+			}
+		case eventName == "INSERT" && hasImage && isInvitation:
+			if decErr != nil || v.(taskmgmt.Invitation).Live(now) {
+				t.Fatalf("an INSERT of an invitation neither mailed, skipped nor failed: decode error %v, invitation %+v", decErr, v)
+			}
+		}
+	})
+}
+
+// imageItem is a record's image (or keys) as an item.
+func imageItem(keys map[string]events.DynamoDBAttributeValue) item {
+	it := item{}
+	for k, v := range keys {
+		it[k] = taskmgmt.AttributeValueOf(v)
+	}
+	return it
+}
