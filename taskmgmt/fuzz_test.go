@@ -373,6 +373,9 @@ func FuzzStreamRecord(f *testing.F) {
 				t.Fatalf("skipped for %v, want ErrCorruptItem, ErrInvalidArgument or a token not of the secret", err)
 			}
 			secrets := []string{tokenOf(it)}
+			if e, ok := it["email"].(*types.AttributeValueMemberS); ok {
+				secrets = append(secrets, e.Value)
+			}
 			wantBounded(t, err, append(stringsOf(it), stringsOf(imageItem(keys))...), secrets...)
 		case failed == 1:
 			if resp.BatchItemFailures[0].ItemIdentifier != "1" || secret || decErr != nil || !strings.HasPrefix(v.(taskmgmt.Invitation).Token, "sha256:") {

@@ -62,7 +62,9 @@ type SkippedRecord struct {
 	// Err says why: ErrCorruptItem, ErrInvalidArgument (an email or
 	// team_name Invite would refuse, or a stream whose view type has no
 	// new image), a token that does not derive from TokenSecret, or the
-	// Mailer's error wrapping ErrPermanentMail.
+	// Mailer's error wrapping ErrPermanentMail. Its text never repeats
+	// the image's token or email address (Record holds them), so it can
+	// be logged.
 	Err error
 }
 
