@@ -22,6 +22,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // Invitation is one invitation to a team, an item of the invitation table
@@ -330,12 +331,23 @@ func invitationItem(inv Invitation) ddb.Item {
 	k := invitationKey(inv.TeamID, inv.ID)
 	return encode(invitationCodec, storedInvitation{PK: k.pk, SK: k.sk, Type: typeInvitation,
 		Email: inv.Email, Role: string(inv.Role), CreatedAt: epochSeconds(unix(inv.CreatedAt)), ExpiresAt: epochSeconds(inv.ExpiresAt.Unix()),
-		InvitedBy: userPK(inv.InvitedBy), Token: inv.Token, TeamName: inv.TeamName})
+		InvitedBy: inviterPK(inv.InvitedBy), Token: inv.Token, TeamName: inv.TeamName})
+}
+
+// inviterPK is invitedBy's value: USER#<id>, or "" for an invitation
+// another writer stored without an inviter (USER# alone would name a user
+// whose ID is "").
+func inviterPK(id string) string {
+	if id == "" {
+		return ""
+	}
+	return userPK(id)
 }
 
 // decodeInvitation reads an invitation item, its token included. IDs come
-// from the key; invitedBy reads with or without its USER# prefix; a
-// missing or NULL createdAt reads as the zero time; a time with a
+// from the key; invitedBy reads with or without its USER# prefix (an
+// empty one as no inviter); a missing or NULL createdAt reads as the
+// zero time; a time with a
 // fraction of a second reads as the whole second (epochSeconds). An
 // unknown role or a non-Number time is ErrCorruptItem.
 func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
@@ -358,10 +370,9 @@ func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 	if st.ExpiresAt == 0 {
 		return Invitation{}, ddb.Corrupt(t, item, attrInvExpiresAt, "missing: an invitation must expire")
 	}
-	inviter := st.InvitedBy
-	if id, ok := idFrom(inviter, segUser); ok {
-		inviter = id
-	}
+	// Whatever follows USER# is the ID, so that the value written back
+	// (USER#<id>) reads as the same ID.
+	inviter, _ := strings.CutPrefix(st.InvitedBy, segUser+keys.Sep)
 	return Invitation{ID: id, TeamID: teamID, TeamName: st.TeamName, Email: st.Email, Role: role, InvitedBy: inviter,
 		Token: st.Token, CreatedAt: epoch(int64(st.CreatedAt)), ExpiresAt: epoch(int64(st.ExpiresAt))}, nil
 }
