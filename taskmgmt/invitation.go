@@ -10,7 +10,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math/big"
+	"math"
 	"net/mail"
 	"strconv"
 	"strings"
@@ -406,21 +406,30 @@ func (e *epochSeconds) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) 
 }
 
 // floorSeconds is the integer at or below the Number n, if it fits an
-// int64. DynamoDB's Numbers have at most 38 digits and exponents within
-// ±130, so a longer text is no Number.
+// int64. A text DynamoDB would not hold as a Number (more than 38 digits,
+// an exponent out of its range, hexadecimal) is none: it is read in
+// canonical form first (backend.CanonNumber), in time linear in its
+// length, so a forged 1e-999999 costs no more than any other.
 func floorSeconds(n string) (int64, bool) {
 	if i, err := strconv.ParseInt(n, 10, 64); err == nil {
 		return i, true
 	}
-	if len(n) > 64 || strings.Contains(n, "/") {
+	c, err := backend.CanonNumber(n)
+	if err != nil {
 		return 0, false
 	}
-	r, ok := new(big.Rat).SetString(n)
-	if !ok {
+	whole, frac, _ := strings.Cut(c, ".")
+	i, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
 		return 0, false
 	}
-	q := new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: the floor, the denominator being positive
-	return q.Int64(), q.IsInt64()
+	if frac != "" && strings.HasPrefix(c, "-") {
+		if i == math.MinInt64 {
+			return 0, false
+		}
+		i-- // the floor of a negative fraction
+	}
+	return i, true
 }
 
 // decodePublicInvitation is decodeInvitation without the token, for reads.
