@@ -397,3 +397,123 @@ func imageItem(keys map[string]events.DynamoDBAttributeValue) item {
 	}
 	return it
 }
+
+// fuzzListing is one listing whose cursors FuzzCursor hands back.
+type fuzzListing struct {
+	name string
+	list func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (next string, err error)
+}
+
+func nextOf[T any](p ddbkit.Page[T], err error) (string, error) { return p.Next, err }
+
+// fuzzListings are the listings of the legacy fixture's team and user:
+// plain, filtered (the board's tag filter, the live invitations) and by
+// index (the boards, the daily counters).
+func fuzzListings() []fuzzListing {
+	board := func(q taskmgmt.BoardQuery) func(context.Context, taskmgmt.Store, ddbkit.PageOptions) (string, error) {
+		return func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+			q.PageOptions = o
+			return nextOf(s.ListBoard(ctx, "t1", q))
+		}
+	}
+	return []fuzzListing{
+		{"members", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+			return nextOf(s.ListMembers(ctx, "t1", o))
+		}},
+		{"user teams", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+			return nextOf(s.ListUserTeams(ctx, "u1", o))
+		}},
+		{"tags", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+			return nextOf(s.ListTags(ctx, "t1", o))
+		}},
+		{"board all", board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll})},
+		{"board todo or done by end", board(taskmgmt.BoardQuery{Statuses: []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDone}, Sort: taskmgmt.SortEnd})},
+		{"board tagged", board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll, TagIDs: []string{"tag1"}})},
+		{"daily", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+			return nextOf(s.ListDailyCounts(ctx, "t1", taskmgmt.DailyQuery{From: "2025-01-01", To: "2025-12-31", PageOptions: o}))
+		}},
+		{"invitations", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+			return nextOf(s.ListInvitations(ctx, "t1", o))
+		}},
+	}
+}
+
+// cursorStore is a memory store holding the legacy fixture (without its
+// corrupt task) and the stream fixture's invitations, with a CursorSecret.
+func cursorStore(t testing.TB) *taskmgmt.MemoryStore {
+	now := time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
+	s := taskmgmt.NewMemoryStore(legacyOptions(fuzzTable, now), func(o *taskmgmt.Options) {
+		o.CursorSecret = []byte(strings.Repeat("c", 32))
+		o.Clock = func() time.Time { return streamLegacyNow }
+	})
+	// u1's second team, so that the listing of u1's teams has a cursor,
+	tasks := []item{{"PK": S("USER#u1"), "SK": S("TEAM#t2"), "type": S("user_team"), "user_team_role": S("member"),
+		"user_team_joinedAt": S("2025-11-09"), "team_name": S("二つ目")},
+		// and two days' counters alive at the store's clock, so that the
+		// daily listing has one.
+		{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-11-08"), "type": S("counter"), "todo": N(1), "doing": N(0), "done": N(0),
+			"expiresAt": N(streamLegacyNow.Unix() + 86400)},
+		{"PK": S("TEAM#t1"), "SK": S("COUNTER#2025-11-07"), "type": S("counter"), "todo": N(2), "doing": N(0), "done": N(0),
+			"expiresAt": N(streamLegacyNow.Unix() + 86400)}}
+	var invs []item
+	for _, it := range legacyItems(now) {
+		if it["SK"].(*types.AttributeValueMemberS).Value != "TASK#task4" {
+			tasks = append(tasks, it)
+		}
+	}
+	for _, inv := range legacyStreamInvitations() {
+		invs = append(invs, inv.item)
+	}
+	if err := s.Import(ddbkit.TableItems{fuzzTable: tasks, fuzzInvitation: invs}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// FuzzCursor hands every listing a cursor: one it issued pages on, and
+// anything else (another listing's, a changed or forged one) is
+// ErrInvalidCursor, with an error that does not repeat it.
+func FuzzCursor(f *testing.F) {
+	ctx := context.Background()
+	s := cursorStore(f)
+	listings := fuzzListings()
+	issued := make([]map[string]bool, len(listings))
+	for i, l := range listings {
+		issued[i] = map[string]bool{}
+		for c, err := l.list(ctx, s, ddbkit.PageOptions{Limit: 1}); c != ""; c, err = l.list(ctx, s, ddbkit.PageOptions{Limit: 1, Cursor: c}) {
+			if err != nil {
+				f.Fatalf("%s: %v", l.name, err)
+			}
+			issued[i][c] = true
+		}
+		if len(issued[i]) == 0 {
+			f.Fatalf("%s issued no cursor", l.name)
+		}
+	}
+	for i := range listings {
+		for j := range listings {
+			for c := range issued[j] {
+				f.Add(byte(i), c)
+				f.Add(byte(i), c[:len(c)-1])
+				f.Add(byte(i), c+"A")
+			}
+		}
+	}
+	f.Add(byte(0), "not a cursor")
+	f.Add(byte(0), strings.Repeat("A", 4096))
+	f.Fuzz(func(t *testing.T, which byte, cursor string) {
+		if len(cursor) > maxFuzzInput {
+			return
+		}
+		i := int(which) % len(listings)
+		_, err := listings[i].list(ctx, s, ddbkit.PageOptions{Limit: 1, Cursor: cursor})
+		switch {
+		case err == nil && cursor != "" && !issued[i][cursor]:
+			t.Fatalf("%s accepted a cursor it did not issue: %q", listings[i].name, cursor)
+		case err != nil && !errors.Is(err, ddbkit.ErrInvalidCursor):
+			t.Fatalf("%s: error %v, want ErrInvalidCursor", listings[i].name, err)
+		case err != nil:
+			wantBounded(t, err, []string{cursor})
+		}
+	})
+}
