@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"iter"
 	"maps"
 	"net/mail"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -515,5 +517,205 @@ func FuzzCursor(f *testing.F) {
 		case err != nil:
 			wantBounded(t, err, []string{cursor})
 		}
+	})
+}
+
+// inputStore is a memory store holding the legacy fixture without its
+// corrupt task: user u1, admin of team t1, with tags and tasks.
+func inputStore(t *testing.T) *taskmgmt.MemoryStore {
+	now := time.Date(2025, 11, 10, 9, 0, 0, 0, time.UTC)
+	s := taskmgmt.NewMemoryStore(legacyOptions(fuzzTable, now))
+	var items []item
+	for _, it := range legacyItems(now) {
+		if it["SK"].(*types.AttributeValueMemberS).Value != "TASK#task4" {
+			items = append(items, it)
+		}
+	}
+	if err := s.Import(ddbkit.TableItems{fuzzTable: items}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// tagList is the fuzzer's string of tag IDs, comma-separated; "" for none.
+func tagList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+// FuzzInput runs each write on a store with the fuzzer's input (the New*
+// and patch types, and the names and addresses of the other writes). A
+// refused input matches a documented sentinel, with a bounded error, and
+// leaves the store as it was (Export before and after); an accepted one is
+// stored as given: the result has the input's fields, and a read returns
+// the result.
+func FuzzInput(f *testing.F) {
+	f.Add(byte(0), "u9", "u9@example.com", "名前", "https://example.com/u9.png", "", "", byte(0))
+	f.Add(byte(0), "u9", "alice-at-example.com", "n", "", "", "", byte(0))
+	f.Add(byte(0), "a#b", "a@b.c", " ", "javascript:x", "", "", byte(0))
+	f.Add(byte(1), "チーム", "説明\n二行目", "", "", "", "", byte(0))
+	f.Add(byte(1), "\u202e", strings.Repeat("x", 5000), "", "", "", "", byte(0))
+	f.Add(byte(2), "新しい名前", "", "", "", "", "", byte(3))
+	f.Add(byte(2), "", "", "", "", "", "", byte(1))
+	f.Add(byte(3), "urgent", "", "#ff0000", "#ffffff", "", "", byte(0))
+	f.Add(byte(3), "x", "", "red", "", "", "", byte(0))
+	f.Add(byte(4), "title", "desc", "doing", "2025-11-01", "2025-11-30", "tag1,tag2,tag1", byte(0))
+	f.Add(byte(4), "title", "", "", "2025-02-29", "2025-03-01", "", byte(0))
+	f.Add(byte(4), "title", "", "blocked", "2025-11-30", "2025-11-01", "nope", byte(0))
+	f.Add(byte(4), "title", "", "todo", "2025-11-01T00:00:00Z", "2025-11-01", "", byte(0))
+	f.Add(byte(5), "renamed", "d", "done", "2025-11-01", "2025-11-02", "tag2", byte(63))
+	f.Add(byte(5), "", "", "", "", "", "", byte(1))
+	f.Add(byte(6), "新しい名前", "", "", "", "", "", byte(0))
+	f.Add(byte(7), "bob@example.com", "admin", "", "", "", "", byte(0))
+	f.Add(byte(7), "Bob <bob@example.com>", "", "", "", "", "", byte(0))
+	f.Add(byte(7), "bob@example.com", "owner", "", "", "", "", byte(0))
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, op byte, a, b, c, d, e, g string, flags byte) {
+		if len(a)+len(b)+len(c)+len(d)+len(e)+len(g) > maxFuzzInput {
+			return
+		}
+		s := inputStore(t)
+		before := s.Export()
+		var err error
+		check := func(what string, ok bool, got, read any, readErr error) {
+			t.Helper()
+			if err != nil {
+				return
+			}
+			if readErr != nil || !reflect.DeepEqual(got, read) {
+				t.Fatalf("%s returned %+v, read back %+v, %v", what, got, read, readErr)
+			}
+			if !ok {
+				t.Fatalf("%s stored %+v, not the input as given", what, got)
+			}
+		}
+		opt := func(bit byte, v string) *string {
+			if flags&bit == 0 {
+				return nil
+			}
+			return &v
+		}
+		switch op % 8 {
+		case 0:
+			var u taskmgmt.User
+			u, err = s.CreateUser(ctx, taskmgmt.NewUser{ID: a, Email: b, Name: c, Image: d})
+			read, rerr := s.GetUser(ctx, a)
+			check("CreateUser", u.ID == a && u.Email == b && u.Name == c && u.Image == d, u, read, rerr)
+		case 1:
+			var tm taskmgmt.Team
+			tm, err = s.CreateTeam(ctx, "u1", taskmgmt.NewTeam{Name: a, Description: b})
+			read, rerr := s.GetTeam(ctx, tm.ID)
+			check("CreateTeam", tm.Name == a && tm.Description == b, tm, read, rerr)
+		case 2:
+			var tm taskmgmt.Team
+			old, _ := s.GetTeam(ctx, "t1")
+			p := taskmgmt.TeamPatch{Name: opt(1, a), Description: opt(2, b)}
+			tm, err = s.UpdateTeam(ctx, "t1", "u1", p)
+			want := old
+			if p.Name != nil {
+				want.Name = a
+			}
+			if p.Description != nil {
+				want.Description = b
+			}
+			read, rerr := s.GetTeam(ctx, "t1")
+			check("UpdateTeam", tm == want, tm, read, rerr)
+		case 3:
+			var tg taskmgmt.Tag
+			tg, err = s.CreateTag(ctx, "t1", taskmgmt.NewTag{Name: a, Color: taskmgmt.Color{Color: c, BackgroundColor: d}})
+			var read taskmgmt.Tag
+			var rerr error = errors.New("not listed")
+			for x, lerr := range allTags(ctx, s) {
+				if lerr != nil {
+					rerr = lerr
+					break
+				}
+				if x.ID == tg.ID {
+					read, rerr = x, nil
+				}
+			}
+			check("CreateTag", tg.Name == a && tg.Color == taskmgmt.Color{Color: c, BackgroundColor: d}, tg, read, rerr)
+		case 4:
+			in := taskmgmt.NewTask{Title: a, Description: b, Status: taskmgmt.Status(c), Start: taskmgmt.Date(d), End: taskmgmt.Date(e), TagIDs: tagList(g)}
+			var tk taskmgmt.Task
+			tk, err = s.CreateTask(ctx, "t1", in)
+			want := cmpTags(in.TagIDs)
+			status := in.Status
+			if status == "" {
+				status = taskmgmt.StatusTodo
+			}
+			read, rerr := s.GetTask(ctx, "t1", tk.ID)
+			check("CreateTask", tk.Title == a && tk.Description == b && tk.Status == status && tk.Start == in.Start && tk.End == in.End &&
+				slices.Equal(tk.TagIDs, want), tk, read, rerr)
+		case 5:
+			old, _ := s.GetTask(ctx, "t1", "task1")
+			status, start, end, tags := taskmgmt.Status(c), taskmgmt.Date(d), taskmgmt.Date(e), tagList(g)
+			p := taskmgmt.TaskPatch{Title: opt(1, a), Description: opt(2, b)}
+			want := old
+			if flags&4 != 0 {
+				p.Status, want.Status = &status, status
+			}
+			if flags&8 != 0 {
+				p.Start, want.Start = &start, start
+			}
+			if flags&16 != 0 {
+				p.End, want.End = &end, end
+			}
+			if flags&32 != 0 {
+				p.TagIDs, want.TagIDs = &tags, cmpTags(tags)
+			}
+			if p.Title != nil {
+				want.Title = a
+			}
+			if p.Description != nil {
+				want.Description = b
+			}
+			var tk taskmgmt.Task
+			tk, err = s.UpdateTask(ctx, "t1", "task1", p)
+			read, rerr := s.GetTask(ctx, "t1", "task1")
+			check("UpdateTask", reflect.DeepEqual(tk, want), tk, read, rerr)
+		case 6:
+			var u taskmgmt.User
+			u, err = s.RenameUser(ctx, "u1", a)
+			read, rerr := s.GetUser(ctx, "u1")
+			check("RenameUser", u.Name == a, u, read, rerr)
+		case 7:
+			var inv taskmgmt.Invitation
+			inv, err = s.Invite(ctx, "t1", "u1", taskmgmt.NewInvitation{Email: a, Role: taskmgmt.Role(b)})
+			read, rerr := s.GetInvitation(ctx, "t1", inv.ID)
+			inv.Token = "" // a read never returns it
+			check("Invite", inv.Email == a && (b == "" || inv.Role == taskmgmt.Role(b)), inv, read, rerr)
+		}
+		if err == nil {
+			return
+		}
+		if !slices.ContainsFunc([]error{ddbkit.ErrInvalidArgument, ddbkit.ErrNotFound, ddbkit.ErrConflict, ddbkit.ErrAlreadyExists},
+			func(s error) bool { return errors.Is(err, s) }) {
+			t.Fatalf("op %d: error %v matches no sentinel the write documents", op%8, err)
+		}
+		wantBounded(t, err, []string{a, b, c, d, e, g})
+		if after := s.Export(); !reflect.DeepEqual(after, before) {
+			t.Fatalf("op %d refused (%v) but changed the store", op%8, err)
+		}
+	})
+}
+
+// cmpTags is a task's TagIDs for the input ids: each once, sorted; nil
+// for none.
+func cmpTags(ids []string) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// allTags walks t1's tags.
+func allTags(ctx context.Context, s taskmgmt.Store) iter.Seq2[taskmgmt.Tag, error] {
+	return ddbkit.All(func(cursor string) (ddbkit.Page[taskmgmt.Tag], error) {
+		return s.ListTags(ctx, "t1", ddbkit.PageOptions{Cursor: cursor})
 	})
 }
