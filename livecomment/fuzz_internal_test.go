@@ -1,0 +1,190 @@
+package livecomment
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/ddb"
+)
+
+// The fuzz target of issue 39 for the items livecomment reads but did not
+// write; the others (Import, cursors, input) are in fuzz_test.go.
+
+// fuzzKinds are the attributes of each layout, in the order the fuzzer's
+// values fill them, with one the layout does not know.
+var fuzzKinds = []struct {
+	name  string
+	attrs []string
+}{
+	{"room", []string{attrRoomID, attrName, attrHostID, attrStatus, attrCreatedAt, attrUpdatedAt, "x"}},
+	{"comment", []string{attrRoomID, attrCommentID, attrContent, attrNickname, attrCreatedAt, "x"}},
+	{"connection", []string{attrConnectionID, attrRoomID, attrTimestamp, "x"}},
+}
+
+// The shapes an attribute takes in a fuzzed item, by the fuzzer's byte
+// (modulo their count); a missing byte means shapeS.
+const (
+	shapeS byte = iota
+	shapeMissing
+	shapeN
+	shapeNULL
+	shapeBOOL
+	shapeB
+	shapeSS
+	shapeL
+	shapeM
+	shapeNil // only for Import: no DynamoDB read returns it
+	shapes
+)
+
+// fuzzItem builds an item of kind's attributes: the i-th has shape
+// shapes[i] and the value vals[i % len(vals)].
+func fuzzItem(kind int, shape []byte, vals []string, withNil bool) ddb.Item {
+	it := ddb.Item{}
+	for i, a := range fuzzKinds[kind].attrs {
+		sh := shapeS
+		if i < len(shape) {
+			sh = shape[i] % shapes
+		}
+		v := vals[i%len(vals)]
+		switch sh {
+		case shapeS:
+			it[a] = &types.AttributeValueMemberS{Value: v}
+		case shapeN:
+			it[a] = &types.AttributeValueMemberN{Value: v}
+		case shapeNULL:
+			it[a] = &types.AttributeValueMemberNULL{Value: true}
+		case shapeBOOL:
+			it[a] = &types.AttributeValueMemberBOOL{Value: v != ""}
+		case shapeB:
+			it[a] = &types.AttributeValueMemberB{Value: []byte(v)}
+		case shapeSS:
+			it[a] = &types.AttributeValueMemberSS{Value: []string{v}}
+		case shapeL:
+			it[a] = &types.AttributeValueMemberL{Value: []types.AttributeValue{&types.AttributeValueMemberS{Value: v},
+				&types.AttributeValueMemberN{Value: v}, &types.AttributeValueMemberNULL{Value: true}}}
+		case shapeM:
+			it[a] = &types.AttributeValueMemberM{Value: ddb.Item{"v": &types.AttributeValueMemberS{Value: v}}}
+		case shapeNil:
+			if withNil {
+				it[a] = nil
+			}
+		}
+	}
+	return it
+}
+
+// addFuzzItems adds the seeds of an item target: the seed app's items
+// (legacy_test.go's), in each interop shape, in f's argument order (kind,
+// shapes, then six values).
+func addFuzzItems(f *testing.F) {
+	const room, comment = "3f1c2a9e-7b4d-4e2a-9c1f-5d6e7f8a9b0c", "f47ac10b-58cc-4372-a567-0e02b2c3d479"
+	seeds := []struct {
+		kind byte
+		vals [6]string
+	}{
+		{0, [6]string{room, "Go勉強会", "host-1", "OPEN", "2024-01-05T10:00:00.000Z", "2024-01-05T10:00:00.000Z"}},
+		{0, [6]string{room, "LT大会", "host-1", "CLOSED", "2024-01-04T09:00:00Z", "2024-01-04T19:30:00+09:00"}},
+		{0, [6]string{room, "第1回", "host-1", "OPEN", "2024-01-03T10:00:00.123456Z", ""}},
+		{0, [6]string{room, "壊れた", "host-1", "OPEN", "2024-01-02T00:00:00.000Z", "yesterday"}},
+		{1, [6]string{room, comment, "こんにちは", "たろう", "2024-01-05T10:01:00.000Z", ""}},
+		{1, [6]string{room + "#3", comment, "日本時間", "", "2024-01-05T19:04:00+09:00", ""}},
+		{1, [6]string{room, comment, "秒まで", "Anonymous", "2024-01-05T10:03:00Z", ""}},
+		{1, [6]string{room, comment, "", "x", "2024-01-05t10:02:45.000z", ""}},
+		{2, [6]string{"L0SM9cOFvHcCIhw=", room, "2024-01-05T10:00:30.000Z", "", "", ""}},
+		{2, [6]string{"Zz9Y8x7W6v5U4t=", room, "soon", "", "", ""}},
+		{2, [6]string{"a", "b", "2024-01-05T10:00:00", "", "", ""}},
+		{0, [6]string{"", strings.Repeat("長", 3000), "", "", "2024-01-05T10:00:00.000+14:00", "0000-01-01T00:00:00Z"}},
+	}
+	for _, s := range seeds {
+		for sh := range shapes {
+			shape := make([]byte, 7)
+			for i := range shape {
+				shape[i] = sh
+			}
+			f.Add(s.kind, shape, s.vals[0], s.vals[1], s.vals[2], s.vals[3], s.vals[4], s.vals[5])
+		}
+		f.Add(s.kind, []byte{shapeS, shapeMissing, shapeN, shapeNULL, shapeL, shapeM, shapeB}, s.vals[0], s.vals[1], s.vals[2], s.vals[3], s.vals[4], s.vals[5])
+	}
+}
+
+// FuzzDecodeItem decodes a raw item of each table. A decoder returns a
+// value or ErrCorruptItem with a bounded error; a value encodes to the
+// item the stores write for it, which decodes to the same value, up to
+// the millisecond the stores write times to.
+func FuzzDecodeItem(f *testing.F) {
+	addFuzzItems(f)
+	tb := newTables("fuzz", nil, false)
+	f.Fuzz(func(t *testing.T, kind byte, shape []byte, v0, v1, v2, v3, v4, v5 string) {
+		vals := []string{v0, v1, v2, v3, v4, v5}
+		if len(shape)+len(v0)+len(v1)+len(v2)+len(v3)+len(v4)+len(v5) > 64<<10 {
+			return
+		}
+		k := int(kind) % len(fuzzKinds)
+		item := fuzzItem(k, shape, vals, false)
+		var (
+			v, again   any
+			err, err2  error
+			own        ddb.Item
+			encodeErr  error
+			truncation func(any) any
+		)
+		ms := func(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
+		switch k {
+		case 0:
+			var r Room
+			r, err = decodeRoom(tb.rooms, item)
+			v = r
+			if err == nil {
+				own, encodeErr = marshalRoom(r)
+				again, err2 = decodeRoom(tb.rooms, own)
+			}
+			truncation = func(x any) any { r := x.(Room); r.CreatedAt, r.UpdatedAt = ms(r.CreatedAt), ms(r.UpdatedAt); return r }
+		case 1:
+			var c Comment
+			c, err = decodeComment(tb.comments, item)
+			v = c
+			if err == nil {
+				own, encodeErr = marshalComment(c, c.RoomID)
+				again, err2 = decodeComment(tb.comments, own)
+			}
+			truncation = func(x any) any { c := x.(Comment); c.CreatedAt = ms(c.CreatedAt); return c }
+		case 2:
+			var c Connection
+			c, err = decodeConnection(tb.connections, item)
+			v = c
+			if err == nil {
+				own, encodeErr = marshalConnection(c)
+				again, err2 = decodeConnection(tb.connections, own)
+			}
+			truncation = func(x any) any { c := x.(Connection); c.JoinedAt = ms(c.JoinedAt); return c }
+		}
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrCorruptItem) {
+				t.Fatalf("%s: decode error %v, want ErrCorruptItem", fuzzKinds[k].name, err)
+			}
+			msg := err.Error()
+			if len(msg) > 2000 {
+				t.Fatalf("error is %d bytes long", len(msg))
+			}
+			for _, s := range vals {
+				if len(s) > 200 && strings.Contains(msg, s[:201]) {
+					t.Fatalf("error %.300s… echoes more than 200 bytes of an input", msg)
+				}
+			}
+			return
+		}
+		if encodeErr != nil || err2 != nil {
+			t.Fatalf("%s: %+v encodes to %v (%v), which decodes with error %v", fuzzKinds[k].name, v, own, encodeErr, err2)
+		}
+		if want := truncation(v); !reflect.DeepEqual(again, want) {
+			t.Fatalf("%s: decoded %+v, which writes an item that decodes to %+v", fuzzKinds[k].name, want, again)
+		}
+	})
+}
