@@ -1,6 +1,7 @@
 package livecomment
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -169,15 +170,7 @@ func FuzzDecodeItem(f *testing.F) {
 			if !errors.Is(err, ddbkit.ErrCorruptItem) {
 				t.Fatalf("%s: decode error %v, want ErrCorruptItem", fuzzKinds[k].name, err)
 			}
-			msg := err.Error()
-			if len(msg) > 2000 {
-				t.Fatalf("error is %d bytes long", len(msg))
-			}
-			for _, s := range vals {
-				if len(s) > 200 && strings.Contains(msg, s[:201]) {
-					t.Fatalf("error %.300s… echoes more than 200 bytes of an input", msg)
-				}
-			}
+			wantBounded(t, err, vals)
 			return
 		}
 		if encodeErr != nil || err2 != nil {
@@ -187,4 +180,72 @@ func FuzzDecodeItem(f *testing.F) {
 			t.Fatalf("%s: decoded %+v, which writes an item that decodes to %+v", fuzzKinds[k].name, want, again)
 		}
 	})
+}
+
+// FuzzImport imports one raw item of each table, a nil attribute value
+// among its shapes. Import either fails with ErrCorruptItem, bounded, and
+// leaves the store as it was, or keeps the item exactly as given; a get
+// then returns what the decoder reads from it.
+func FuzzImport(f *testing.F) {
+	addFuzzItems(f)
+	f.Add(byte(0), []byte{shapeS, shapeNil}, "r", "n", "h", "OPEN", "2024-01-05T10:00:00.000Z", "")
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, kind byte, shape []byte, v0, v1, v2, v3, v4, v5 string) {
+		vals := []string{v0, v1, v2, v3, v4, v5}
+		if len(shape)+len(v0)+len(v1)+len(v2)+len(v3)+len(v4)+len(v5) > 64<<10 {
+			return
+		}
+		k := int(kind) % len(fuzzKinds)
+		item := fuzzItem(k, shape, vals, true)
+		s := NewMemoryStore(func(o *Options) { o.Env = "fuzz" })
+		name := []string{s.t.rooms.Name, s.t.comments.Name, s.t.connections.Name}[k]
+		before := s.Export()
+		err := s.Import(ddbkit.TableItems{name: {item}})
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrCorruptItem) {
+				t.Fatalf("Import error %v, want ErrCorruptItem", err)
+			}
+			wantBounded(t, err, vals)
+			if after := s.Export(); !reflect.DeepEqual(after, before) {
+				t.Fatalf("a failed Import changed the store: %v", after)
+			}
+			return
+		}
+		if got := s.Export()[name]; len(got) != 1 || !reflect.DeepEqual(got[0], item) {
+			t.Fatalf("Import kept %v, want the item as given: %v", got, item)
+		}
+		var got, want any
+		var gerr error
+		switch k {
+		case 0:
+			want, _ = decodeRoom(s.t.rooms, item)
+			got, gerr = s.GetRoom(ctx, want.(Room).ID)
+		case 2:
+			want, _ = decodeConnection(s.t.connections, item)
+			got, gerr = s.GetConnection(ctx, want.(Connection).ID)
+		default:
+			return
+		}
+		if errors.Is(gerr, ddbkit.ErrInvalidArgument) {
+			return // a key no caller can ask for
+		}
+		if gerr != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("get of the imported item = %+v, %v; want %+v", got, gerr, want)
+		}
+	})
+}
+
+// wantBounded fails t if err's text is out of proportion (over 2000
+// bytes) or repeats more than 200 bytes of any of inputs.
+func wantBounded(t *testing.T, err error, inputs []string) {
+	t.Helper()
+	msg := err.Error()
+	if len(msg) > 2000 {
+		t.Fatalf("error is %d bytes long: %.300s…", len(msg), msg)
+	}
+	for _, s := range inputs {
+		if len(s) > 200 && strings.Contains(msg, s[:201]) {
+			t.Fatalf("error %.300s… echoes more than 200 bytes of an input", msg)
+		}
+	}
 }
