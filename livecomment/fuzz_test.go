@@ -1,0 +1,233 @@
+package livecomment_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"slices"
+	"testing"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/livecomment"
+)
+
+// The fuzz targets of issue 39 for what callers hand livecomment: the
+// cursors of its listings, and the input of its writes. Items are fuzzed
+// in fuzz_internal_test.go.
+
+// fuzzListing is a listing of a store of the legacy fixture.
+type fuzzListing struct {
+	name string
+	list func(ctx context.Context, o ddbkit.PageOptions) (next string, err error)
+}
+
+func nextOf[T any](p ddbkit.Page[T], err error) (string, error) { return p.Next, err }
+
+// cursorListings are the listings of two stores holding the legacy
+// fixture, with a CursorSecret: one in the seed's layout, one with four
+// comment shards, where the store's own comments land in the shards and
+// a listing merges them with the app's unsharded ones.
+func cursorListings(tb testing.TB) []fuzzListing {
+	ctx := context.Background()
+	var out []fuzzListing
+	for _, l := range []legacyLayout{legacyLayouts[0], legacyLayouts[1]} {
+		s := livecomment.NewMemoryStore(legacyOptions("fuzz", l), func(o *livecomment.Options) {
+			o.CursorSecret = []byte(strings.Repeat("c", 32))
+		})
+		good, _ := legacyItems(livecomment.Tables("fuzz"))
+		if err := s.Import(good); err != nil {
+			tb.Fatal(err)
+		}
+		for _, c := range []string{"一", "二", "三"} {
+			if _, err := s.PostComment(ctx, roomGo, livecomment.NewComment{Content: c}); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		out = append(out,
+			fuzzListing{l.name + ": comments", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+				return nextOf(s.ListComments(ctx, roomGo, o))
+			}},
+			fuzzListing{l.name + ": comments newest first", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+				return nextOf(s.ListCommentsNewest(ctx, roomGo, o))
+			}})
+		if l.shards == 0 {
+			out = append(out,
+				fuzzListing{"host rooms", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+					return nextOf(s.ListHostRooms(ctx, "host-1", o))
+				}},
+				fuzzListing{"connections", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+					return nextOf(s.ListConnections(ctx, roomGo, o))
+				}})
+		}
+	}
+	return out
+}
+
+// FuzzCursor hands every listing (plain, by index, merged over shards, in
+// both directions) a cursor: one it issued pages on; anything else
+// (another listing's, a changed or forged one) is ErrInvalidCursor, with
+// an error that does not repeat it.
+func FuzzCursor(f *testing.F) {
+	ctx := context.Background()
+	listings := cursorListings(f)
+	issued := make([]map[string]bool, len(listings))
+	for i, l := range listings {
+		issued[i] = map[string]bool{}
+		for c, err := l.list(ctx, ddbkit.PageOptions{Limit: 1}); c != ""; c, err = l.list(ctx, ddbkit.PageOptions{Limit: 1, Cursor: c}) {
+			if err != nil {
+				f.Fatalf("%s: %v", l.name, err)
+			}
+			issued[i][c] = true
+		}
+		if len(issued[i]) == 0 {
+			f.Fatalf("%s issued no cursor", l.name)
+		}
+	}
+	for i := range listings {
+		for j := range listings {
+			for c := range issued[j] {
+				f.Add(byte(i), c)
+				f.Add(byte(i), c[:len(c)-1])
+				f.Add(byte(i), c+"A")
+			}
+		}
+	}
+	f.Add(byte(0), "not a cursor")
+	f.Add(byte(0), strings.Repeat("A", 4096))
+	f.Fuzz(func(t *testing.T, which byte, cursor string) {
+		if len(cursor) > 64<<10 {
+			return
+		}
+		i := int(which) % len(listings)
+		_, err := listings[i].list(ctx, ddbkit.PageOptions{Limit: 1, Cursor: cursor})
+		switch {
+		case err == nil && cursor != "" && !issued[i][cursor]:
+			t.Fatalf("%s accepted a cursor it did not issue: %q", listings[i].name, cursor)
+		case err != nil && !errors.Is(err, ddbkit.ErrInvalidCursor):
+			t.Fatalf("%s: error %v, want ErrInvalidCursor", listings[i].name, err)
+		case err != nil && (len(err.Error()) > 2000 || len(cursor) > 200 && strings.Contains(err.Error(), cursor[:201])):
+			t.Fatalf("%s: error %.300s… repeats the cursor", listings[i].name, err)
+		}
+	})
+}
+
+// FuzzInput runs each write, and the gets, with the fuzzer's input on a
+// store of the legacy fixture, in the seed's layout or with four comment
+// shards. A refused input matches a documented sentinel, with a bounded
+// error, and leaves the store as it was (Export before and after); an
+// accepted one is stored as given: the result has the input's fields, and
+// a read returns it.
+func FuzzInput(f *testing.F) {
+	f.Add(byte(0), "Go勉強会", "host-1", "", false)
+	f.Add(byte(0), " ", "host 1", "", false)
+	f.Add(byte(0), "名前\u0000", "host#1", "", true)
+	f.Add(byte(1), roomGo, "こんにちは", "", true)
+	f.Add(byte(1), roomGo, "こんにちは", "  ", false)
+	f.Add(byte(1), roomLT, "閉じた部屋", "たろう", false)
+	f.Add(byte(1), "no-such-room", strings.Repeat("長", 501), "n", false)
+	f.Add(byte(2), roomGo, "Kx1Q2w3E4r5T6y=", "", false)
+	f.Add(byte(2), roomLT, "new-conn", "", true)
+	f.Add(byte(3), roomGo, "host-1", "", false)
+	f.Add(byte(3), roomGo, "host-2", "", false)
+	f.Add(byte(4), "L0SM9cOFvHcCIhw=", "", "", false)
+	f.Add(byte(5), roomGo, "L0SM9cOFvHcCIhw=", "", false)
+	f.Add(byte(5), strings.Repeat("x", 129), "a b", "", false)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, op byte, a, b, c string, sharded bool) {
+		if len(a)+len(b)+len(c) > 64<<10 {
+			return
+		}
+		l := legacyLayouts[0]
+		if sharded {
+			l = legacyLayouts[1]
+		}
+		s := livecomment.NewMemoryStore(legacyOptions("fuzz", l))
+		good, _ := legacyItems(livecomment.Tables("fuzz"))
+		if err := s.Import(good); err != nil {
+			t.Fatal(err)
+		}
+		before := s.Export()
+		var err error
+		check := func(what string, ok bool, got, read any, readErr error) {
+			t.Helper()
+			if err != nil {
+				return
+			}
+			if readErr != nil || !reflect.DeepEqual(got, read) {
+				t.Fatalf("%s returned %+v, read back %+v, %v", what, got, read, readErr)
+			}
+			if !ok {
+				t.Fatalf("%s stored %+v, not the input as given", what, got)
+			}
+		}
+		switch op % 6 {
+		case 0:
+			var r livecomment.Room
+			r, err = s.CreateRoom(ctx, livecomment.NewRoom{Name: a, HostID: b})
+			read, rerr := s.GetRoom(ctx, r.ID)
+			check("CreateRoom", r.Name == a && r.HostID == b && r.Status == livecomment.RoomOpen, r, read, rerr)
+		case 1:
+			var cm livecomment.Comment
+			cm, err = s.PostComment(ctx, a, livecomment.NewComment{Content: b, Nickname: c})
+			nick := c
+			if nick == "" {
+				nick = livecomment.DefaultNickname
+			}
+			var read livecomment.Comment
+			var rerr error = errors.New("not listed")
+			for x, lerr := range livecomment.AllComments(ctx, s, a) {
+				if lerr != nil {
+					rerr = lerr
+					break
+				}
+				if x.ID == cm.ID {
+					read, rerr = x, nil
+				}
+			}
+			check("PostComment", cm.RoomID == a && cm.Content == b && cm.Nickname == nick, cm, read, rerr)
+		case 2:
+			var cn livecomment.Connection
+			cn, err = s.JoinRoom(ctx, a, b)
+			read, rerr := s.GetConnection(ctx, b)
+			check("JoinRoom", cn.RoomID == a && cn.ID == b, cn, read, rerr)
+		case 3:
+			var r livecomment.Room
+			r, err = s.CloseRoomAs(ctx, a, b)
+			read, rerr := s.GetRoom(ctx, a)
+			check("CloseRoomAs", r.ID == a && r.HostID == b && r.Status == livecomment.RoomClosed, r, read, rerr)
+		case 4:
+			err = s.Disconnect(ctx, a)
+			if err == nil {
+				if _, gerr := s.GetConnection(ctx, a); !errors.Is(gerr, ddbkit.ErrNotFound) {
+					t.Fatalf("GetConnection after Disconnect = %v, want ErrNotFound", gerr)
+				}
+				return
+			}
+		case 5:
+			_, err = s.GetRoom(ctx, a)
+			if err == nil {
+				_, err = s.GetConnection(ctx, b)
+			}
+			if err == nil {
+				return
+			}
+		}
+		if err == nil {
+			return
+		}
+		if !slices.ContainsFunc([]error{ddbkit.ErrInvalidArgument, ddbkit.ErrNotFound, ddbkit.ErrConflict, ddbkit.ErrAlreadyExists,
+			ddbkit.ErrPermissionDenied}, func(s error) bool { return errors.Is(err, s) }) {
+			t.Fatalf("op %d: error %v matches no sentinel the operation documents", op%6, err)
+		}
+		msg := err.Error()
+		for _, in := range []string{a, b, c} {
+			if len(msg) > 2000 || len(in) > 200 && strings.Contains(msg, in[:201]) {
+				t.Fatalf("op %d: error %.300s… repeats an input", op%6, msg)
+			}
+		}
+		if after := s.Export(); !reflect.DeepEqual(after, before) {
+			t.Fatalf("op %d refused (%v) but changed the store", op%6, err)
+		}
+	})
+}
