@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ddbkit/ddbkit"
