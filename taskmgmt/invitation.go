@@ -207,7 +207,7 @@ func mailToken(secret []byte, inv Invitation) (string, error) {
 	}
 	tok := deriveToken(secret, inv.TeamID, inv.ID, inv.Email, inv.ExpiresAt.Unix())
 	if subtle.ConstantTimeCompare([]byte(hashToken(tok)), []byte(inv.Token)) != 1 {
-		return "", fmt.Errorf("taskmgmt: invitation %q of team %q: its token does not derive from StreamHandler.TokenSecret (another secret, or another writer's item); not mailed", inv.ID, inv.TeamID)
+		return "", fmt.Errorf("taskmgmt: invitation %.48q of team %.48q: its token does not derive from StreamHandler.TokenSecret (another secret, or another writer's item); not mailed", inv.ID, inv.TeamID)
 	}
 	return tok, nil
 }

@@ -197,13 +197,18 @@ func (h StreamHandler) Handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 		}
 		mailed[inv.ID] = true
 		if err := h.mail(ctx, inv, cutoff); errors.Is(err, ErrPermanentMail) {
-			h.skip(rec, inv.ID, fmt.Errorf("taskmgmt: invitation %q of team %q not mailed: %w", inv.ID, inv.TeamID, err))
+			h.skip(rec, inv.ID, fmt.Errorf("taskmgmt: invitation %.48q of team %.48q not mailed: %w", inv.ID, inv.TeamID, err))
 		} else if err != nil {
 			return failFrom(resp, ev.Records[i:]), nil
 		}
 	}
 	return resp, nil
 }
+
+// The skip errors quote at most 48 characters (192 bytes) of each text of
+// the record they name (%.48q): a record's keys are another writer's, up
+// to a kilobyte, and an error is logged. Real IDs are shorter; the
+// SkippedRecord keeps them whole.
 
 // invitation returns the invitation a record asks to mail, and whether
 // there is one: an INSERT of a live invitation whose image decodes and
@@ -217,7 +222,7 @@ func (h StreamHandler) invitation(rec events.DynamoDBEventRecord, now time.Time)
 		// record, and can never be mailed from this one.
 		if sk := rec.Change.Keys[AttrSK]; sk.DataType() == events.DataTypeString {
 			if id, ok := idFrom(sk.String(), segInvite); ok {
-				h.skip(rec, id, fmt.Errorf("taskmgmt: the INSERT of invitation %q has no new image: the stream's view type is %q, and must be NEW_IMAGE or NEW_AND_OLD_IMAGES: %w",
+				h.skip(rec, id, fmt.Errorf("taskmgmt: the INSERT of invitation %.48q has no new image: the stream's view type is %.48q, and must be NEW_IMAGE or NEW_AND_OLD_IMAGES: %w",
 					id, rec.Change.StreamViewType, ddbkit.ErrInvalidArgument))
 			}
 		}
