@@ -106,8 +106,8 @@ func FuzzCursor(f *testing.F) {
 			t.Fatalf("%s accepted a cursor it did not issue: %q", listings[i].name, cursor)
 		case err != nil && !errors.Is(err, ddbkit.ErrInvalidCursor):
 			t.Fatalf("%s: error %v, want ErrInvalidCursor", listings[i].name, err)
-		case err != nil && (len(err.Error()) > 2000 || len(cursor) > 200 && strings.Contains(err.Error(), cursor[:201])):
-			t.Fatalf("%s: error %.300s… repeats the cursor", listings[i].name, err)
+		case err != nil:
+			livecomment.WantBounded(t, err, []string{cursor})
 		}
 	})
 }
@@ -220,12 +220,7 @@ func FuzzInput(f *testing.F) {
 			ddbkit.ErrPermissionDenied}, func(s error) bool { return errors.Is(err, s) }) {
 			t.Fatalf("op %d: error %v matches no sentinel the operation documents", op%6, err)
 		}
-		msg := err.Error()
-		for _, in := range []string{a, b, c} {
-			if len(msg) > 2000 || len(in) > 200 && strings.Contains(msg, in[:201]) {
-				t.Fatalf("op %d: error %.300s… repeats an input", op%6, msg)
-			}
-		}
+		livecomment.WantBounded(t, err, []string{a, b, c})
 		if after := s.Export(); !reflect.DeepEqual(after, before) {
 			t.Fatalf("op %d refused (%v) but changed the store", op%6, err)
 		}
