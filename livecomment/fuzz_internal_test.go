@@ -12,6 +12,7 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/internal/fuzzcheck"
 )
 
 // The fuzz target of issue 39 for the items livecomment reads but did not
@@ -81,6 +82,17 @@ func fuzzItem(kind int, shape []byte, vals []string, withNil bool) ddb.Item {
 	return it
 }
 
+// fuzzArgs is the kind and item of an item target's arguments, and
+// whether they are within fuzzcheck.MaxInput.
+func fuzzArgs(kind byte, shape []byte, vals []string, withNil bool) (int, ddb.Item, []string, bool) {
+	n := len(shape)
+	for _, v := range vals {
+		n += len(v)
+	}
+	k := int(kind) % len(fuzzKinds)
+	return k, fuzzItem(k, shape, vals, withNil), vals, n <= fuzzcheck.MaxInput
+}
+
 // addFuzzItems adds the seeds of an item target: the seed app's items
 // (legacy_test.go's), in each interop shape, in f's argument order (kind,
 // shapes, then six values).
@@ -115,6 +127,29 @@ func addFuzzItems(f *testing.F) {
 	}
 }
 
+// roundTrip decodes item with dec; a value it returns, encoded with enc
+// and decoded again, must be canon of it.
+func roundTrip[T any](t *testing.T, name string, tb ddb.Table, item ddb.Item, dec func(ddb.Table, ddb.Item) (T, error),
+	enc func(T) (ddb.Item, error), canon func(T) T) error {
+	t.Helper()
+	v, err := dec(tb, item)
+	if err != nil {
+		return err
+	}
+	own, err := enc(v)
+	if err != nil {
+		t.Fatalf("%s: %+v does not encode: %v", name, v, err)
+	}
+	again, err := dec(tb, own)
+	if err != nil {
+		t.Fatalf("%s: %+v encodes to %v, which decodes with error %v", name, v, own, err)
+	}
+	if want := canon(v); !reflect.DeepEqual(again, want) {
+		t.Fatalf("%s: decoded %+v, which writes an item that decodes to %+v", name, want, again)
+	}
+	return nil
+}
+
 // FuzzDecodeItem decodes a raw item of each table. A decoder returns a
 // value or ErrCorruptItem with a bounded error; a value encodes to the
 // item the stores write for it, which decodes to the same value, up to
@@ -122,62 +157,30 @@ func addFuzzItems(f *testing.F) {
 func FuzzDecodeItem(f *testing.F) {
 	addFuzzItems(f)
 	tb := newTables("fuzz", nil, false)
+	ms := func(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
 	f.Fuzz(func(t *testing.T, kind byte, shape []byte, v0, v1, v2, v3, v4, v5 string) {
-		vals := []string{v0, v1, v2, v3, v4, v5}
-		if len(shape)+len(v0)+len(v1)+len(v2)+len(v3)+len(v4)+len(v5) > 64<<10 {
+		k, item, vals, ok := fuzzArgs(kind, shape, []string{v0, v1, v2, v3, v4, v5}, false)
+		if !ok {
 			return
 		}
-		k := int(kind) % len(fuzzKinds)
-		item := fuzzItem(k, shape, vals, false)
-		var (
-			v, again   any
-			err, err2  error
-			own        ddb.Item
-			encodeErr  error
-			truncation func(any) any
-		)
-		ms := func(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
+		name := fuzzKinds[k].name
+		var err error
 		switch k {
 		case 0:
-			var r Room
-			r, err = decodeRoom(tb.rooms, item)
-			v = r
-			if err == nil {
-				own, encodeErr = marshalRoom(r)
-				again, err2 = decodeRoom(tb.rooms, own)
-			}
-			truncation = func(x any) any { r := x.(Room); r.CreatedAt, r.UpdatedAt = ms(r.CreatedAt), ms(r.UpdatedAt); return r }
+			err = roundTrip(t, name, tb.rooms, item, decodeRoom, marshalRoom,
+				func(r Room) Room { r.CreatedAt, r.UpdatedAt = ms(r.CreatedAt), ms(r.UpdatedAt); return r })
 		case 1:
-			var c Comment
-			c, err = decodeComment(tb.comments, item)
-			v = c
-			if err == nil {
-				own, encodeErr = marshalComment(c, c.RoomID)
-				again, err2 = decodeComment(tb.comments, own)
-			}
-			truncation = func(x any) any { c := x.(Comment); c.CreatedAt = ms(c.CreatedAt); return c }
+			err = roundTrip(t, name, tb.comments, item, decodeComment, func(c Comment) (ddb.Item, error) { return marshalComment(c, c.RoomID) },
+				func(c Comment) Comment { c.CreatedAt = ms(c.CreatedAt); return c })
 		case 2:
-			var c Connection
-			c, err = decodeConnection(tb.connections, item)
-			v = c
-			if err == nil {
-				own, encodeErr = marshalConnection(c)
-				again, err2 = decodeConnection(tb.connections, own)
-			}
-			truncation = func(x any) any { c := x.(Connection); c.JoinedAt = ms(c.JoinedAt); return c }
+			err = roundTrip(t, name, tb.connections, item, decodeConnection, marshalConnection,
+				func(c Connection) Connection { c.JoinedAt = ms(c.JoinedAt); return c })
 		}
 		if err != nil {
 			if !errors.Is(err, ddbkit.ErrCorruptItem) {
-				t.Fatalf("%s: decode error %v, want ErrCorruptItem", fuzzKinds[k].name, err)
+				t.Fatalf("%s: decode error %v, want ErrCorruptItem", name, err)
 			}
-			WantBounded(t, err, vals)
-			return
-		}
-		if encodeErr != nil || err2 != nil {
-			t.Fatalf("%s: %+v encodes to %v (%v), which decodes with error %v", fuzzKinds[k].name, v, own, encodeErr, err2)
-		}
-		if want := truncation(v); !reflect.DeepEqual(again, want) {
-			t.Fatalf("%s: decoded %+v, which writes an item that decodes to %+v", fuzzKinds[k].name, want, again)
+			fuzzcheck.Bounded(t, err, vals)
 		}
 	})
 }
@@ -191,12 +194,10 @@ func FuzzImport(f *testing.F) {
 	f.Add(byte(0), []byte{shapeS, shapeNil}, "r", "n", "h", "OPEN", "2024-01-05T10:00:00.000Z", "")
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, kind byte, shape []byte, v0, v1, v2, v3, v4, v5 string) {
-		vals := []string{v0, v1, v2, v3, v4, v5}
-		if len(shape)+len(v0)+len(v1)+len(v2)+len(v3)+len(v4)+len(v5) > 64<<10 {
+		k, item, vals, ok := fuzzArgs(kind, shape, []string{v0, v1, v2, v3, v4, v5}, true)
+		if !ok {
 			return
 		}
-		k := int(kind) % len(fuzzKinds)
-		item := fuzzItem(k, shape, vals, true)
 		s := NewMemoryStore(func(o *Options) { o.Env = "fuzz" })
 		name := []string{s.t.rooms.Name, s.t.comments.Name, s.t.connections.Name}[k]
 		before := s.Export()
@@ -205,7 +206,7 @@ func FuzzImport(f *testing.F) {
 			if !errors.Is(err, ddbkit.ErrCorruptItem) {
 				t.Fatalf("Import error %v, want ErrCorruptItem", err)
 			}
-			WantBounded(t, err, vals)
+			fuzzcheck.Bounded(t, err, vals)
 			if after := s.Export(); !reflect.DeepEqual(after, before) {
 				t.Fatalf("a failed Import changed the store: %v", after)
 			}
@@ -233,23 +234,4 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("get of the imported item = %+v, %v; want %+v", got, gerr, want)
 		}
 	})
-}
-
-// WantBounded fails t if err's text is out of proportion (over 2000
-// bytes) or repeats more than 250 bytes of any of inputs, from anywhere in
-// it: such a repetition holds one of the 201-byte windows that start every
-// 50 bytes. It is exported to the fuzz targets of fuzz_test.go.
-func WantBounded(t *testing.T, err error, inputs []string) {
-	t.Helper()
-	msg := err.Error()
-	if len(msg) > 2000 {
-		t.Fatalf("error is %d bytes long: %.300s…", len(msg), msg)
-	}
-	for _, s := range inputs {
-		for i := 0; i+200 < len(s); i += 50 {
-			if strings.Contains(msg, s[i:i+201]) {
-				t.Fatalf("error %.300s… echoes more than 200 bytes of an input", msg)
-			}
-		}
-	}
 }

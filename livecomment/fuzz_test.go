@@ -3,12 +3,12 @@ package livecomment_test
 import (
 	"context"
 	"errors"
-	"reflect"
-	"slices"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/fuzzcheck"
 	"github.com/ddbkit/ddbkit/livecomment"
 )
 
@@ -16,21 +16,13 @@ import (
 // cursors of its listings, and the input of its writes. Items are fuzzed
 // in fuzz_internal_test.go.
 
-// fuzzListing is a listing of a store of the legacy fixture.
-type fuzzListing struct {
-	name string
-	list func(ctx context.Context, o ddbkit.PageOptions) (next string, err error)
-}
-
-func nextOf[T any](p ddbkit.Page[T], err error) (string, error) { return p.Next, err }
-
 // cursorListings are the listings of two stores holding the legacy
 // fixture, with a CursorSecret: one in the seed's layout, one with four
 // comment shards, where the store's own comments land in the shards and
 // a listing merges them with the app's unsharded ones.
-func cursorListings(tb testing.TB) []fuzzListing {
+func cursorListings(tb testing.TB) []fuzzcheck.Listing {
 	ctx := context.Background()
-	var out []fuzzListing
+	var out []fuzzcheck.Listing
 	for _, l := range []legacyLayout{legacyLayouts[0], legacyLayouts[1]} {
 		s := livecomment.NewMemoryStore(legacyOptions("fuzz", l), func(o *livecomment.Options) {
 			o.CursorSecret = []byte(strings.Repeat("c", 32))
@@ -45,19 +37,19 @@ func cursorListings(tb testing.TB) []fuzzListing {
 			}
 		}
 		out = append(out,
-			fuzzListing{l.name + ": comments", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
-				return nextOf(s.ListComments(ctx, roomGo, o))
+			fuzzcheck.Listing{Name: l.name + ": comments", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+				return fuzzcheck.Page(s.ListComments(ctx, roomGo, o))
 			}},
-			fuzzListing{l.name + ": comments newest first", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
-				return nextOf(s.ListCommentsNewest(ctx, roomGo, o))
+			fuzzcheck.Listing{Name: l.name + ": comments newest first", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+				return fuzzcheck.Page(s.ListCommentsNewest(ctx, roomGo, o))
 			}})
 		if l.shards == 0 {
 			out = append(out,
-				fuzzListing{"host rooms", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
-					return nextOf(s.ListHostRooms(ctx, "host-1", o))
+				fuzzcheck.Listing{Name: "host rooms", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+					return fuzzcheck.Page(s.ListHostRooms(ctx, "host-1", o))
 				}},
-				fuzzListing{"connections", func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
-					return nextOf(s.ListConnections(ctx, roomGo, o))
+				fuzzcheck.Listing{Name: "connections", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+					return fuzzcheck.Page(s.ListConnections(ctx, roomGo, o))
 				}})
 		}
 	}
@@ -69,47 +61,7 @@ func cursorListings(tb testing.TB) []fuzzListing {
 // (another listing's, a changed or forged one) is ErrInvalidCursor, with
 // an error that does not repeat it.
 func FuzzCursor(f *testing.F) {
-	ctx := context.Background()
-	listings := cursorListings(f)
-	issued := make([]map[string]bool, len(listings))
-	for i, l := range listings {
-		issued[i] = map[string]bool{}
-		for c, err := l.list(ctx, ddbkit.PageOptions{Limit: 1}); c != ""; c, err = l.list(ctx, ddbkit.PageOptions{Limit: 1, Cursor: c}) {
-			if err != nil {
-				f.Fatalf("%s: %v", l.name, err)
-			}
-			issued[i][c] = true
-		}
-		if len(issued[i]) == 0 {
-			f.Fatalf("%s issued no cursor", l.name)
-		}
-	}
-	for i := range listings {
-		for j := range listings {
-			for c := range issued[j] {
-				f.Add(byte(i), c)
-				f.Add(byte(i), c[:len(c)-1])
-				f.Add(byte(i), c+"A")
-			}
-		}
-	}
-	f.Add(byte(0), "not a cursor")
-	f.Add(byte(0), strings.Repeat("A", 4096))
-	f.Fuzz(func(t *testing.T, which byte, cursor string) {
-		if len(cursor) > 64<<10 {
-			return
-		}
-		i := int(which) % len(listings)
-		_, err := listings[i].list(ctx, ddbkit.PageOptions{Limit: 1, Cursor: cursor})
-		switch {
-		case err == nil && cursor != "" && !issued[i][cursor]:
-			t.Fatalf("%s accepted a cursor it did not issue: %q", listings[i].name, cursor)
-		case err != nil && !errors.Is(err, ddbkit.ErrInvalidCursor):
-			t.Fatalf("%s: error %v, want ErrInvalidCursor", listings[i].name, err)
-		case err != nil:
-			livecomment.WantBounded(t, err, []string{cursor})
-		}
-	})
+	fuzzcheck.Cursors(f, cursorListings(f))
 }
 
 // FuzzInput runs each write, and the gets, with the fuzzer's input on a
@@ -135,7 +87,7 @@ func FuzzInput(f *testing.F) {
 	f.Add(byte(5), strings.Repeat("x", 129), "a b", "", false)
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, op byte, a, b, c string, sharded bool) {
-		if len(a)+len(b)+len(c) > 64<<10 {
+		if len(a)+len(b)+len(c) > fuzzcheck.MaxInput {
 			return
 		}
 		l := legacyLayouts[0]
@@ -151,15 +103,7 @@ func FuzzInput(f *testing.F) {
 		var err error
 		check := func(what string, ok bool, got, read any, readErr error) {
 			t.Helper()
-			if err != nil {
-				return
-			}
-			if readErr != nil || !reflect.DeepEqual(got, read) {
-				t.Fatalf("%s returned %+v, read back %+v, %v", what, got, read, readErr)
-			}
-			if !ok {
-				t.Fatalf("%s stored %+v, not the input as given", what, got)
-			}
+			fuzzcheck.Accepted(t, err, what, ok, got, read, readErr)
 		}
 		switch op % 6 {
 		case 0:
@@ -216,13 +160,8 @@ func FuzzInput(f *testing.F) {
 		if err == nil {
 			return
 		}
-		if !slices.ContainsFunc([]error{ddbkit.ErrInvalidArgument, ddbkit.ErrNotFound, ddbkit.ErrConflict, ddbkit.ErrAlreadyExists,
-			ddbkit.ErrPermissionDenied}, func(s error) bool { return errors.Is(err, s) }) {
-			t.Fatalf("op %d: error %v matches no sentinel the operation documents", op%6, err)
-		}
-		livecomment.WantBounded(t, err, []string{a, b, c})
-		if after := s.Export(); !reflect.DeepEqual(after, before) {
-			t.Fatalf("op %d refused (%v) but changed the store", op%6, err)
-		}
+		fuzzcheck.Refused(t, err, fmt.Sprintf("op %d", op%6),
+			[]error{ddbkit.ErrInvalidArgument, ddbkit.ErrNotFound, ddbkit.ErrConflict, ddbkit.ErrAlreadyExists, ddbkit.ErrPermissionDenied},
+			[]string{a, b, c}, before, s.Export())
 	})
 }

@@ -21,8 +21,12 @@ func (s *MemoryStore) ImportUnchecked(items ddbkit.TableItems) error {
 // The fuzz targets' access to the item codecs and the stream handler's
 // conversion of image values (fuzz_test.go).
 
-// AttributeValueOf is the stream handler's conversion of an image value.
-var AttributeValueOf = attributeValue
+// AttributeValueOf is the stream handler's conversion of an image value,
+// and ItemImage the memory store's stream's conversion of an item.
+var (
+	AttributeValueOf = attributeValue
+	ItemImage        = backend.EventImage
+)
 
 // ItemKind is the decoder of one entity kind, and the encoder of the
 // value it returns: the item the DynamoDB store writes for it.

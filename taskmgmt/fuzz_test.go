@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"maps"
 	"net/mail"
@@ -17,6 +18,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/fuzzcheck"
 	"github.com/ddbkit/ddbkit/taskmgmt"
 )
 
@@ -26,17 +28,6 @@ import (
 // JSON ({"PK":{"S":"TEAM#t1"},...}), the form of a Scan's output and of a
 // stream image, so the seeds under testdata/fuzz read as items.
 
-// maxFuzzInput bounds the generated input: a decoder's work must be in
-// proportion to it, and a bound keeps every execution short.
-const maxFuzzInput = 64 << 10
-
-// maxEcho is the most of any one input string an error may repeat.
-const maxEcho = 200
-
-// maxErrLen bounds an error's whole text: a few bounded echoes and the
-// package's own words.
-const maxErrLen = 2000
-
 const (
 	fuzzTable      = "task-table-v3"
 	fuzzInvitation = taskmgmt.DefaultInvitationTableName
@@ -45,7 +36,7 @@ const (
 // parseItem reads a DynamoDB JSON item.
 func parseItem(js []byte) (item, bool) {
 	var img map[string]events.DynamoDBAttributeValue
-	if len(js) > maxFuzzInput || !unmarshalEvent(js, &img) || img == nil {
+	if len(js) > fuzzcheck.MaxInput || !unmarshalEvent(js, &img) || img == nil {
 		return nil, false
 	}
 	return imageItem(img), true
@@ -66,47 +57,11 @@ func unmarshalEvent(js []byte, v any) (ok bool) {
 
 // itemJSON is it in DynamoDB JSON, for the seeds.
 func itemJSON(it item) []byte {
-	img := map[string]events.DynamoDBAttributeValue{}
-	for k, v := range it {
-		img[k] = eventAttr(v)
-	}
-	js, err := json.Marshal(img)
+	js, err := json.Marshal(taskmgmt.ItemImage(it))
 	if err != nil {
 		panic(err)
 	}
 	return js
-}
-
-func eventAttr(v types.AttributeValue) events.DynamoDBAttributeValue {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return events.NewStringAttribute(v.Value)
-	case *types.AttributeValueMemberN:
-		return events.NewNumberAttribute(v.Value)
-	case *types.AttributeValueMemberB:
-		return events.NewBinaryAttribute(v.Value)
-	case *types.AttributeValueMemberBOOL:
-		return events.NewBooleanAttribute(v.Value)
-	case *types.AttributeValueMemberSS:
-		return events.NewStringSetAttribute(v.Value)
-	case *types.AttributeValueMemberNS:
-		return events.NewNumberSetAttribute(v.Value)
-	case *types.AttributeValueMemberBS:
-		return events.NewBinarySetAttribute(v.Value)
-	case *types.AttributeValueMemberL:
-		l := make([]events.DynamoDBAttributeValue, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = eventAttr(e)
-		}
-		return events.NewListAttribute(l)
-	case *types.AttributeValueMemberM:
-		m := map[string]events.DynamoDBAttributeValue{}
-		for k, e := range v.Value {
-			m[k] = eventAttr(e)
-		}
-		return events.NewMapAttribute(m)
-	}
-	return events.NewNullAttribute()
 }
 
 // fuzzItems are the seeds' items: the legacy fixtures (the seed app's
@@ -146,40 +101,6 @@ func fuzzItems() []item {
 		item{},
 	)
 	return items
-}
-
-// wantBounded fails t if err's text is out of proportion, repeats more
-// than a bounded part of any of inputs (see echoed), or holds any of
-// secrets.
-func wantBounded(t *testing.T, err error, inputs []string, secrets ...string) {
-	t.Helper()
-	msg := err.Error()
-	if len(msg) > maxErrLen {
-		t.Fatalf("error is %d bytes long: %.300s…", len(msg), msg)
-	}
-	if i, ok := echoed(msg, inputs); ok {
-		t.Fatalf("error %.300s… echoes more than %d bytes of input %.100q…", msg, maxEcho, inputs[i])
-	}
-	for _, s := range secrets {
-		if len(s) >= 8 && strings.Contains(msg, s) {
-			t.Fatalf("error %q echoes a secret", msg)
-		}
-	}
-}
-
-// echoed reports the first of inputs that msg repeats more than
-// maxEcho+echoStep bytes of, from anywhere in it: such a repetition holds
-// one of the windows of maxEcho+1 bytes that start every echoStep bytes.
-func echoed(msg string, inputs []string) (int, bool) {
-	const echoStep = 50
-	for n, s := range inputs {
-		for i := 0; i+maxEcho < len(s); i += echoStep {
-			if strings.Contains(msg, s[i:i+maxEcho+1]) {
-				return n, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // stringsOf returns every string in it: names and values, nested ones too.
@@ -243,7 +164,7 @@ func FuzzDecodeItem(f *testing.F) {
 				if !errors.Is(err, ddbkit.ErrCorruptItem) {
 					t.Fatalf("%s: decode error %v, want ErrCorruptItem", k.Name, err)
 				}
-				wantBounded(t, err, inputs, tokenOf(it))
+				fuzzcheck.Bounded(t, err, inputs, tokenOf(it))
 				continue
 			}
 			own := k.Encode(v)
@@ -287,7 +208,7 @@ func FuzzImport(f *testing.F) {
 			if !errors.Is(err, ddbkit.ErrCorruptItem) {
 				t.Fatalf("Import error %v, want ErrCorruptItem", err)
 			}
-			wantBounded(t, err, stringsOf(it), tokenOf(it))
+			fuzzcheck.Bounded(t, err, stringsOf(it), tokenOf(it))
 			if after := s.Export(); !reflect.DeepEqual(after, before) {
 				t.Fatalf("a failed Import changed the store: %v", after)
 			}
@@ -329,11 +250,11 @@ func FuzzStreamRecord(f *testing.F) {
 	inv := taskmgmt.ItemKinds(fuzzInvitation)[6]
 	f.Fuzz(func(t *testing.T, eventName string, imageJS []byte, hasImage bool, keysJS []byte, secret bool) {
 		var image map[string]events.DynamoDBAttributeValue
-		if hasImage && (len(imageJS) > maxFuzzInput || !unmarshalEvent(imageJS, &image) || image == nil) {
+		if hasImage && (len(imageJS) > fuzzcheck.MaxInput || !unmarshalEvent(imageJS, &image) || image == nil) {
 			return
 		}
 		var keys map[string]events.DynamoDBAttributeValue
-		if len(keysJS) > maxFuzzInput || !unmarshalEvent(keysJS, &keys) {
+		if len(keysJS) > fuzzcheck.MaxInput || !unmarshalEvent(keysJS, &keys) {
 			return
 		}
 		rec := events.DynamoDBEventRecord{EventName: eventName,
@@ -392,7 +313,7 @@ func FuzzStreamRecord(f *testing.F) {
 			if e, ok := it["email"].(*types.AttributeValueMemberS); ok {
 				secrets = append(secrets, e.Value)
 			}
-			wantBounded(t, err, append(stringsOf(it), stringsOf(imageItem(keys))...), secrets...)
+			fuzzcheck.Bounded(t, err, append(stringsOf(it), stringsOf(imageItem(keys))...), secrets...)
 		case failed == 1:
 			if resp.BatchItemFailures[0].ItemIdentifier != "1" || secret || decErr != nil || !strings.HasPrefix(v.(taskmgmt.Invitation).Token, "sha256:") {
 				t.Fatalf("failed %+v: want a failure only for a hashed token without TokenSecret", resp.BatchItemFailures)
@@ -414,42 +335,34 @@ func imageItem(keys map[string]events.DynamoDBAttributeValue) item {
 	return it
 }
 
-// fuzzListing is one listing whose cursors FuzzCursor hands back.
-type fuzzListing struct {
-	name string
-	list func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (next string, err error)
-}
-
-func nextOf[T any](p ddbkit.Page[T], err error) (string, error) { return p.Next, err }
-
 // fuzzListings are the listings of the legacy fixture's team and user:
 // plain, filtered (the board's tag filter, the live invitations) and by
 // index (the boards, the daily counters).
-func fuzzListings() []fuzzListing {
-	board := func(q taskmgmt.BoardQuery) func(context.Context, taskmgmt.Store, ddbkit.PageOptions) (string, error) {
-		return func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
+func fuzzListings(s taskmgmt.Store) []fuzzcheck.Listing {
+	board := func(q taskmgmt.BoardQuery) func(context.Context, ddbkit.PageOptions) (string, error) {
+		return func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
 			q.PageOptions = o
-			return nextOf(s.ListBoard(ctx, "t1", q))
+			return fuzzcheck.Page(s.ListBoard(ctx, "t1", q))
 		}
 	}
-	return []fuzzListing{
-		{"members", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
-			return nextOf(s.ListMembers(ctx, "t1", o))
+	return []fuzzcheck.Listing{
+		{Name: "members", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+			return fuzzcheck.Page(s.ListMembers(ctx, "t1", o))
 		}},
-		{"user teams", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
-			return nextOf(s.ListUserTeams(ctx, "u1", o))
+		{Name: "user teams", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+			return fuzzcheck.Page(s.ListUserTeams(ctx, "u1", o))
 		}},
-		{"tags", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
-			return nextOf(s.ListTags(ctx, "t1", o))
+		{Name: "tags", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+			return fuzzcheck.Page(s.ListTags(ctx, "t1", o))
 		}},
-		{"board all", board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll})},
-		{"board todo or done by end", board(taskmgmt.BoardQuery{Statuses: []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDone}, Sort: taskmgmt.SortEnd})},
-		{"board tagged", board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll, TagIDs: []string{"tag1"}})},
-		{"daily", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
-			return nextOf(s.ListDailyCounts(ctx, "t1", taskmgmt.DailyQuery{From: "2025-01-01", To: "2025-12-31", PageOptions: o}))
+		{Name: "board all", List: board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll})},
+		{Name: "board todo or done by end", List: board(taskmgmt.BoardQuery{Statuses: []taskmgmt.Status{taskmgmt.StatusTodo, taskmgmt.StatusDone}, Sort: taskmgmt.SortEnd})},
+		{Name: "board tagged", List: board(taskmgmt.BoardQuery{View: taskmgmt.ViewAll, TagIDs: []string{"tag1"}})},
+		{Name: "daily", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+			return fuzzcheck.Page(s.ListDailyCounts(ctx, "t1", taskmgmt.DailyQuery{From: "2025-01-01", To: "2025-12-31", PageOptions: o}))
 		}},
-		{"invitations", func(ctx context.Context, s taskmgmt.Store, o ddbkit.PageOptions) (string, error) {
-			return nextOf(s.ListInvitations(ctx, "t1", o))
+		{Name: "invitations", List: func(ctx context.Context, o ddbkit.PageOptions) (string, error) {
+			return fuzzcheck.Page(s.ListInvitations(ctx, "t1", o))
 		}},
 	}
 }
@@ -486,52 +399,11 @@ func cursorStore(t testing.TB) *taskmgmt.MemoryStore {
 	return s
 }
 
-// FuzzCursor hands every listing a cursor: one it issued pages on, and
-// anything else (another listing's, a changed or forged one) is
-// ErrInvalidCursor, with an error that does not repeat it.
+// FuzzCursor hands every listing (plain, by index, filtered) a cursor: one
+// it issued pages on, and anything else (another listing's, a changed or
+// forged one) is ErrInvalidCursor, with an error that does not repeat it.
 func FuzzCursor(f *testing.F) {
-	ctx := context.Background()
-	s := cursorStore(f)
-	listings := fuzzListings()
-	issued := make([]map[string]bool, len(listings))
-	for i, l := range listings {
-		issued[i] = map[string]bool{}
-		for c, err := l.list(ctx, s, ddbkit.PageOptions{Limit: 1}); c != ""; c, err = l.list(ctx, s, ddbkit.PageOptions{Limit: 1, Cursor: c}) {
-			if err != nil {
-				f.Fatalf("%s: %v", l.name, err)
-			}
-			issued[i][c] = true
-		}
-		if len(issued[i]) == 0 {
-			f.Fatalf("%s issued no cursor", l.name)
-		}
-	}
-	for i := range listings {
-		for j := range listings {
-			for c := range issued[j] {
-				f.Add(byte(i), c)
-				f.Add(byte(i), c[:len(c)-1])
-				f.Add(byte(i), c+"A")
-			}
-		}
-	}
-	f.Add(byte(0), "not a cursor")
-	f.Add(byte(0), strings.Repeat("A", 4096))
-	f.Fuzz(func(t *testing.T, which byte, cursor string) {
-		if len(cursor) > maxFuzzInput {
-			return
-		}
-		i := int(which) % len(listings)
-		_, err := listings[i].list(ctx, s, ddbkit.PageOptions{Limit: 1, Cursor: cursor})
-		switch {
-		case err == nil && cursor != "" && !issued[i][cursor]:
-			t.Fatalf("%s accepted a cursor it did not issue: %q", listings[i].name, cursor)
-		case err != nil && !errors.Is(err, ddbkit.ErrInvalidCursor):
-			t.Fatalf("%s: error %v, want ErrInvalidCursor", listings[i].name, err)
-		case err != nil:
-			wantBounded(t, err, []string{cursor})
-		}
-	})
+	fuzzcheck.Cursors(f, fuzzListings(cursorStore(f)))
 }
 
 // inputStore is a memory store holding the legacy fixture without its
@@ -587,7 +459,7 @@ func FuzzInput(f *testing.F) {
 	f.Add(byte(7), "bob@example.com", "owner", "", "", "", "", byte(0))
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, op byte, a, b, c, d, e, g string, flags byte) {
-		if len(a)+len(b)+len(c)+len(d)+len(e)+len(g) > maxFuzzInput {
+		if len(a)+len(b)+len(c)+len(d)+len(e)+len(g) > fuzzcheck.MaxInput {
 			return
 		}
 		s := inputStore(t)
@@ -595,15 +467,7 @@ func FuzzInput(f *testing.F) {
 		var err error
 		check := func(what string, ok bool, got, read any, readErr error) {
 			t.Helper()
-			if err != nil {
-				return
-			}
-			if readErr != nil || !reflect.DeepEqual(got, read) {
-				t.Fatalf("%s returned %+v, read back %+v, %v", what, got, read, readErr)
-			}
-			if !ok {
-				t.Fatalf("%s stored %+v, not the input as given", what, got)
-			}
+			fuzzcheck.Accepted(t, err, what, ok, got, read, readErr)
 		}
 		opt := func(bit byte, v string) *string {
 			if flags&bit == 0 {
@@ -705,14 +569,9 @@ func FuzzInput(f *testing.F) {
 		if err == nil {
 			return
 		}
-		if !slices.ContainsFunc([]error{ddbkit.ErrInvalidArgument, ddbkit.ErrNotFound, ddbkit.ErrConflict, ddbkit.ErrAlreadyExists},
-			func(s error) bool { return errors.Is(err, s) }) {
-			t.Fatalf("op %d: error %v matches no sentinel the write documents", op%8, err)
-		}
-		wantBounded(t, err, []string{a, b, c, d, e, g})
-		if after := s.Export(); !reflect.DeepEqual(after, before) {
-			t.Fatalf("op %d refused (%v) but changed the store", op%8, err)
-		}
+		fuzzcheck.Refused(t, err, fmt.Sprintf("op %d", op%8),
+			[]error{ddbkit.ErrInvalidArgument, ddbkit.ErrNotFound, ddbkit.ErrConflict, ddbkit.ErrAlreadyExists},
+			[]string{a, b, c, d, e, g}, before, s.Export())
 	})
 }
 
