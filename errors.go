@@ -117,8 +117,7 @@ type CorruptItemError struct {
 	Err error
 }
 
-// Error implements error.
-// The message repeats at most maxEcho bytes of each of Key, Attr and
+// Error implements error. The message repeats at most 160 bytes of each of Key, Attr and
 // Reason, which come from the stored item: another writer's item may
 // hold up to 400 KB in one attribute, and an error is no place for it
 // (nor a log line). The fields keep the whole text.
