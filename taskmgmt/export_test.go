@@ -64,6 +64,16 @@ func ItemKinds(name string) []ItemKind {
 			team, err := keyID(t, item, AttrPK, pk, segTeam)
 			return DailyShard{TeamID: team, Count: d, Shard: shard}, err
 		}, func(d DailyShard) ddb.Item { return counterItem(d.TeamID, d.Count, d.Shard) }),
+		// The team's totals (COUNTER#ALL), as GetCounts reads them: the
+		// counts and the expiry, whatever the sort key.
+		itemKind("counter_all", t, func(t ddb.Table, item ddb.Item) (DailyShard, error) {
+			c, st, err := decodeCounts(t, item)
+			if err != nil {
+				return DailyShard{}, err
+			}
+			team, err := keyID(t, item, AttrPK, st.PK, segTeam)
+			return DailyShard{TeamID: team, Count: DailyCount{Counts: c, ExpiresAt: epoch(st.ExpiresAt)}}, err
+		}, func(d DailyShard) ddb.Item { return counterItem(d.TeamID, d.Count, 0) }),
 	}
 }
 

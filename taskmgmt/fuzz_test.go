@@ -247,7 +247,8 @@ func FuzzStreamRecord(f *testing.F) {
 	f.Add("INSERT", itemJSON(item{"PK": S("IDEMPOTENCY#x"), "SK": S("TINVITE#i"), "type": S("invitation")}), true,
 		itemJSON(item{"PK": S("IDEMPOTENCY#x"), "SK": S("TINVITE#i")}), false)
 	now := streamLegacyNow
-	inv := taskmgmt.ItemKinds(fuzzInvitation)[6]
+	kinds := taskmgmt.ItemKinds(fuzzInvitation)
+	inv := kinds[slices.IndexFunc(kinds, func(k taskmgmt.ItemKind) bool { return k.Name == "invitation" })]
 	f.Fuzz(func(t *testing.T, eventName string, imageJS []byte, hasImage bool, keysJS []byte, secret bool) {
 		var image map[string]events.DynamoDBAttributeValue
 		if hasImage && (len(imageJS) > fuzzcheck.MaxInput || !unmarshalEvent(imageJS, &image) || image == nil) {
