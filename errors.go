@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ddbkit/ddbkit/internal/echo"
 )
@@ -121,9 +122,28 @@ type CorruptItemError struct {
 	Err error
 }
 
-// Error implements error.
+// Error implements error. The message repeats at most 160 bytes of each of Key, Attr and
+// Reason, which come from the stored item: another writer's item may
+// hold up to 400 KB in one attribute, and an error is no place for it
+// (nor a log line). The fields keep the whole text.
 func (e *CorruptItemError) Error() string {
-	return fmt.Sprintf("corrupt item: table %s, key {%s}, attribute %q: %s", e.Table, e.Key, e.Attr, e.Reason)
+	return fmt.Sprintf("corrupt item: table %s, key {%s}, attribute %q: %s", e.Table, clip(e.Key), clip(e.Attr), clip(e.Reason))
+}
+
+// maxEcho is the most of a stored text an error message repeats.
+const maxEcho = 160
+
+// clip returns s cut to at most maxEcho bytes, at a rune boundary, with
+// "…" when it was cut.
+func clip(s string) string {
+	if len(s) <= maxEcho {
+		return s
+	}
+	n := maxEcho
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // Is reports whether target is ErrCorruptItem.

@@ -261,8 +261,9 @@
 //     missing or empty nickname as "Anonymous", the seed's default), a
 //     status other than OPEN or CLOSED is returned as stored and takes no
 //     comments. An item that cannot be decoded (an attribute of another
-//     type, a timestamp that is no ISO 8601 time) is ddbkit.ErrCorruptItem
-//     for a get; a listing leaves it out of Items, reports it in
+//     type, a timestamp that is no ISO 8601 time, or one outside the
+//     years 0000 to 9999 in UTC) is ddbkit.ErrCorruptItem for a get; a
+//     listing leaves it out of Items, reports it in
 //     Page.Skipped, and goes on.
 //   - Broadcast sends with bounded concurrency and deletes the connections
 //     that are gone (ErrGone, API Gateway's GoneException or HTTP 410).

@@ -121,7 +121,10 @@ var (
 )
 
 // readTime reads a stored timestamp: any ISO 8601 date and time, in UTC;
-// the zero time when the attribute is missing or empty.
+// the zero time when the attribute is missing or empty. A time whose UTC
+// year is outside 0000-9999 (0000-01-01T00:00:00+01:00 is in year -1) is
+// corrupt: keys.Timestamp could not write it back in a form any reader
+// parses, and no writer's clock made it.
 func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
@@ -129,6 +132,9 @@ func readTime(t ddb.Table, item ddb.Item, attr, s string) (time.Time, error) {
 	v, err := keys.ParseTime(s)
 	if err != nil {
 		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is not an ISO 8601 date and time", s)
+	}
+	if y := v.Year(); y < 0 || y > 9999 {
+		return time.Time{}, ddb.Corrupt(t, item, attr, "%q is in year %d in UTC, outside 0000-9999", s, y)
 	}
 	return v, nil
 }

@@ -71,10 +71,12 @@ func shardPartition(roomID string, s int) string {
 
 // roomOfPartition returns the room ID of a stored roomId: the value without
 // its "#<shard>" suffix, if it has one. Room IDs hold no '#' (see
-// validator.ID), so the suffix is always the shard's.
+// validator.ID), so the suffix is always the shard's, and a value with
+// more than one '#' (another writer's) is no shard's partition: it is
+// read as it is, so that writing it back keeps it.
 func roomOfPartition(pk string) string {
 	i := strings.LastIndexByte(pk, '#')
-	if i < 0 || i == len(pk)-1 {
+	if i < 0 || i == len(pk)-1 || strings.IndexByte(pk, '#') != i {
 		return pk
 	}
 	for _, r := range pk[i+1:] {

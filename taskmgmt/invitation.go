@@ -10,7 +10,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math/big"
+	"math"
 	"net/mail"
 	"strconv"
 	"strings"
@@ -22,6 +22,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // Invitation is one invitation to a team, an item of the invitation table
@@ -206,7 +207,7 @@ func mailToken(secret []byte, inv Invitation) (string, error) {
 	}
 	tok := deriveToken(secret, inv.TeamID, inv.ID, inv.Email, inv.ExpiresAt.Unix())
 	if subtle.ConstantTimeCompare([]byte(hashToken(tok)), []byte(inv.Token)) != 1 {
-		return "", fmt.Errorf("taskmgmt: invitation %q of team %q: its token does not derive from StreamHandler.TokenSecret (another secret, or another writer's item); not mailed", inv.ID, inv.TeamID)
+		return "", fmt.Errorf("taskmgmt: invitation %.48q of team %.48q: its token does not derive from StreamHandler.TokenSecret (another secret, or another writer's item); not mailed", inv.ID, inv.TeamID)
 	}
 	return tok, nil
 }
@@ -225,7 +226,9 @@ func (v *validator) email(field, e string) {
 	}
 	a, err := mail.ParseAddress(e)
 	if err != nil || a.Name != "" || a.Address != e {
-		v.Fail(field, "must be a plain email address such as alice@example.com, got %q", e)
+		// The address is not repeated: an error is logged, and the
+		// stream handler's (OnSkip) is about another writer's invitee.
+		v.Fail(field, "must be a plain email address such as alice@example.com")
 	}
 }
 
@@ -328,12 +331,23 @@ func invitationItem(inv Invitation) ddb.Item {
 	k := invitationKey(inv.TeamID, inv.ID)
 	return encode(invitationCodec, storedInvitation{PK: k.pk, SK: k.sk, Type: typeInvitation,
 		Email: inv.Email, Role: string(inv.Role), CreatedAt: epochSeconds(unix(inv.CreatedAt)), ExpiresAt: epochSeconds(inv.ExpiresAt.Unix()),
-		InvitedBy: userPK(inv.InvitedBy), Token: inv.Token, TeamName: inv.TeamName})
+		InvitedBy: inviterPK(inv.InvitedBy), Token: inv.Token, TeamName: inv.TeamName})
+}
+
+// inviterPK is invitedBy's value: USER#<id>, or "" for an invitation
+// another writer stored without an inviter (USER# alone would name a user
+// whose ID is "").
+func inviterPK(id string) string {
+	if id == "" {
+		return ""
+	}
+	return userPK(id)
 }
 
 // decodeInvitation reads an invitation item, its token included. IDs come
-// from the key; invitedBy reads with or without its USER# prefix; a
-// missing or NULL createdAt reads as the zero time; a time with a
+// from the key; invitedBy reads with or without its USER# prefix (an
+// empty one as no inviter); a missing or NULL createdAt reads as the
+// zero time; a time with a
 // fraction of a second reads as the whole second (epochSeconds). An
 // unknown role or a non-Number time is ErrCorruptItem.
 func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
@@ -356,10 +370,9 @@ func decodeInvitation(t ddb.Table, item ddb.Item) (Invitation, error) {
 	if st.ExpiresAt == 0 {
 		return Invitation{}, ddb.Corrupt(t, item, attrInvExpiresAt, "missing: an invitation must expire")
 	}
-	inviter := st.InvitedBy
-	if id, ok := idFrom(inviter, segUser); ok {
-		inviter = id
-	}
+	// Whatever follows USER# is the ID, so that the value written back
+	// (USER#<id>) reads as the same ID.
+	inviter, _ := strings.CutPrefix(st.InvitedBy, segUser+keys.Sep)
 	return Invitation{ID: id, TeamID: teamID, TeamName: st.TeamName, Email: st.Email, Role: role, InvitedBy: inviter,
 		Token: st.Token, CreatedAt: epoch(int64(st.CreatedAt)), ExpiresAt: epoch(int64(st.ExpiresAt))}, nil
 }
@@ -393,21 +406,30 @@ func (e *epochSeconds) UnmarshalDynamoDBAttributeValue(av types.AttributeValue) 
 }
 
 // floorSeconds is the integer at or below the Number n, if it fits an
-// int64. DynamoDB's Numbers have at most 38 digits and exponents within
-// ±130, so a longer text is no Number.
+// int64. A text DynamoDB would not hold as a Number (more than 38 digits,
+// an exponent out of its range, hexadecimal) is none: it is read in
+// canonical form first (backend.CanonNumber), in time linear in its
+// length, so a forged 1e-999999 costs no more than any other.
 func floorSeconds(n string) (int64, bool) {
 	if i, err := strconv.ParseInt(n, 10, 64); err == nil {
 		return i, true
 	}
-	if len(n) > 64 || strings.Contains(n, "/") {
+	c, err := backend.CanonNumber(n)
+	if err != nil {
 		return 0, false
 	}
-	r, ok := new(big.Rat).SetString(n)
-	if !ok {
+	whole, frac, _ := strings.Cut(c, ".")
+	i, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil {
 		return 0, false
 	}
-	q := new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: the floor, the denominator being positive
-	return q.Int64(), q.IsInt64()
+	if frac != "" && strings.HasPrefix(c, "-") {
+		if i == math.MinInt64 {
+			return 0, false
+		}
+		i-- // the floor of a negative fraction
+	}
+	return i, true
 }
 
 // decodePublicInvitation is decodeInvitation without the token, for reads.

@@ -66,7 +66,9 @@ type SkippedRecord struct {
 	// Err says why: ErrCorruptItem, ErrInvalidArgument (an email or
 	// team_name Invite would refuse, or a stream whose view type has no
 	// new image), a token that does not derive from TokenSecret, or the
-	// Mailer's error wrapping ErrPermanentMail.
+	// Mailer's error wrapping ErrPermanentMail. Its text never repeats
+	// the image's token or email address (Record holds them), so it can
+	// be logged.
 	Err error
 }
 
@@ -225,7 +227,7 @@ func (h StreamHandler) handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 		}
 		mailed[inv.ID] = true
 		if err := h.mail(ctx, inv, cutoff); errors.Is(err, ErrPermanentMail) {
-			h.skip(rec, inv.ID, fmt.Errorf("taskmgmt: invitation %q of team %q not mailed: %w", inv.ID, inv.TeamID, err))
+			h.skip(rec, inv.ID, fmt.Errorf("taskmgmt: invitation %.48q of team %.48q not mailed: %w", inv.ID, inv.TeamID, err))
 		} else if err != nil {
 			return failFrom(resp, ev.Records[i:]), sent
 		} else {
@@ -234,6 +236,11 @@ func (h StreamHandler) handle(ctx context.Context, ev events.DynamoDBEvent) (eve
 	}
 	return resp, sent
 }
+
+// The skip errors quote at most 48 characters (192 bytes) of each text of
+// the record they name (%.48q): a record's keys are another writer's, up
+// to a kilobyte, and an error is logged. Real IDs are shorter; the
+// SkippedRecord keeps them whole.
 
 // invitation returns the invitation a record asks to mail, and whether
 // there is one: an INSERT of a live invitation whose image decodes and
@@ -247,7 +254,7 @@ func (h StreamHandler) invitation(rec events.DynamoDBEventRecord, now time.Time)
 		// record, and can never be mailed from this one.
 		if sk := rec.Change.Keys[AttrSK]; sk.DataType() == events.DataTypeString {
 			if id, ok := idFrom(sk.String(), segInvite); ok {
-				h.skip(rec, id, fmt.Errorf("taskmgmt: the INSERT of invitation %q has no new image: the stream's view type is %q, and must be NEW_IMAGE or NEW_AND_OLD_IMAGES: %w",
+				h.skip(rec, id, fmt.Errorf("taskmgmt: the INSERT of invitation %.48q has no new image: the stream's view type is %.48q, and must be NEW_IMAGE or NEW_AND_OLD_IMAGES: %w",
 					id, rec.Change.StreamViewType, ddbkit.ErrInvalidArgument))
 			}
 		}

@@ -68,6 +68,9 @@ func TestEpochSeconds(t *testing.T) {
 		{"too large", &types.AttributeValueMemberN{Value: "1E+125"}, 0, false},
 		{"no number", &types.AttributeValueMemberN{Value: "soon"}, 0, false},
 		{"a ratio", &types.AttributeValueMemberN{Value: "1/2"}, 0, false},
+		{"below a second", &types.AttributeValueMemberN{Value: "-0.5"}, -1, true},
+		{"an exponent beyond DynamoDB's range", &types.AttributeValueMemberN{Value: "-1e-999999"}, 0, false},
+		{"hexadecimal", &types.AttributeValueMemberN{Value: "0x1p-99999999"}, 0, false},
 		{"a String", &types.AttributeValueMemberS{Value: "1768227600"}, 0, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/ddb"
-	"github.com/ddbkit/ddbkit/internal/obs"
 	"github.com/ddbkit/ddbkit/internal/memtable"
+	"github.com/ddbkit/ddbkit/internal/obs"
 )
 
 // Merged is a listing that merges several partitions of one table or

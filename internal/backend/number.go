@@ -20,6 +20,12 @@ import (
 // what DynamoDB would read back, and refuses what it refuses, with the
 // same ValidationException.
 
+// CanonNumber returns s in DynamoDB's canonical form, plain notation, or
+// an error for a text DynamoDB would not hold as a Number, in time linear
+// in len(s): the domains read other writers' Numbers through it, where a
+// general parser (math/big) would expand 1e-999999 into a megabit.
+func CanonNumber(s string) (string, error) { return canonNumber(s) }
+
 // canonNumber returns s in DynamoDB's canonical form, or a
 // ValidationException.
 func canonNumber(s string) (string, error) {

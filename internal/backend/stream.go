@@ -86,8 +86,8 @@ func (s *Stream) record(event events.DynamoDBOperationType, k Key, image ddb.Ite
 		EventSourceArn: "arn:aws:dynamodb:memory:000000000000:table/" + s.t.Name + "/stream/memory",
 		Change: events.DynamoDBStreamRecord{
 			ApproximateCreationDateTime: events.SecondsEpochTime{Time: time.Unix(now.Unix(), 0)},
-			Keys:                        eventImage(k.Item(s.t)),
-			NewImage:                    eventImage(image),
+			Keys:                        EventImage(k.Item(s.t)),
+			NewImage:                    EventImage(image),
 			SequenceNumber:              fmt.Sprintf("%021d", s.seq),
 			StreamViewType:              string(events.DynamoDBStreamViewTypeNewImage),
 		},
@@ -104,8 +104,9 @@ func (s *Stream) Take() events.DynamoDBEvent {
 	return ev
 }
 
-// eventImage converts an item to a stream record's image, copying it.
-func eventImage(item ddb.Item) map[string]events.DynamoDBAttributeValue {
+// EventImage converts an item to a stream record's image, copying it; nil
+// stays nil. Tests build stream records of items with it too.
+func EventImage(item ddb.Item) map[string]events.DynamoDBAttributeValue {
 	if item == nil {
 		return nil
 	}
