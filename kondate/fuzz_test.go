@@ -1,0 +1,564 @@
+package kondate_test
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/kondate"
+)
+
+// The fuzz targets of what kondate reads from outside: items another
+// writer stored (decoded one at a time, and through MemoryStore.Import),
+// cursors and refs callers hand back, dates, and every input type. Each
+// asserts its properties, not only "no panic": the documented sentinel,
+// the round trip of a decoded item through ddbkit's own layout, an
+// unchanged store after refused input, and errors that echo at most
+// maxEcho bytes of any input string and never a push token or a payment
+// reference. Seeds: the legacy fixtures and ddbkit's own items (f.Add), the
+// interop shapes and every crasher found (testdata/fuzz/<Target>/).
+
+// maxEcho is the most bytes of one input string an error may repeat. The
+// item's key (PK, SK) is the exception: an error names it in full, so that
+// the item can be found, and DynamoDB bounds it (2,048 and 1,024 bytes).
+const maxEcho = 200
+
+// fuzzItemBytes bounds the items the targets build, so that no input costs
+// time or memory out of proportion: every attribute value costs at least
+// one byte of input, and nesting stops at fuzzDepth.
+const (
+	fuzzItemBytes = 1 << 17
+	fuzzDepth     = 6
+)
+
+// itemReader builds attribute values from bytes: the fuzzer's input. Each
+// value is a tag byte (its DynamoDB type: tagS…tagNil) and its contents;
+// lengths and counts are uvarints, cut to what the input holds. wireItem
+// writes the same format, for seeds.
+type itemReader struct {
+	b        []byte
+	allowNil bool // tagNil reads as a nil attribute value, not NULL
+}
+
+const (
+	tagS = iota
+	tagN
+	tagB
+	tagBOOL
+	tagNULL
+	tagSS
+	tagNS
+	tagBS
+	tagL
+	tagM
+	tagNil // a nil types.AttributeValue: only an item built by hand holds one
+	tagCount
+)
+
+func (r *itemReader) n(max int) int {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 {
+		r.b = nil
+		return 0
+	}
+	r.b = r.b[k:]
+	return int(min(v, uint64(max), uint64(len(r.b))))
+}
+
+func (r *itemReader) bytes() []byte {
+	n := r.n(len(r.b))
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *itemReader) str() string { return string(r.bytes()) }
+
+func (r *itemReader) value(depth int) types.AttributeValue {
+	if len(r.b) == 0 {
+		return &types.AttributeValueMemberNULL{Value: true}
+	}
+	tag := r.b[0] % tagCount
+	r.b = r.b[1:]
+	if depth >= fuzzDepth && (tag == tagL || tag == tagM) {
+		tag = tagNULL
+	}
+	switch tag {
+	case tagS:
+		return &types.AttributeValueMemberS{Value: r.str()}
+	case tagN:
+		return &types.AttributeValueMemberN{Value: r.str()}
+	case tagB:
+		return &types.AttributeValueMemberB{Value: r.bytes()}
+	case tagBOOL:
+		return &types.AttributeValueMemberBOOL{Value: r.n(1) == 1}
+	case tagSS, tagNS:
+		ss := make([]string, r.n(len(r.b)))
+		for i := range ss {
+			ss[i] = r.str()
+		}
+		if tag == tagNS {
+			return &types.AttributeValueMemberNS{Value: ss}
+		}
+		return &types.AttributeValueMemberSS{Value: ss}
+	case tagBS:
+		bs := make([][]byte, r.n(len(r.b)))
+		for i := range bs {
+			bs[i] = r.bytes()
+		}
+		return &types.AttributeValueMemberBS{Value: bs}
+	case tagL:
+		l := make([]types.AttributeValue, r.n(len(r.b)))
+		for i := range l {
+			l[i] = r.value(depth + 1)
+		}
+		return &types.AttributeValueMemberL{Value: l}
+	case tagM:
+		return &types.AttributeValueMemberM{Value: r.attrs(depth + 1)}
+	case tagNil:
+		if r.allowNil {
+			return nil
+		}
+	}
+	return &types.AttributeValueMemberNULL{Value: true}
+}
+
+func (r *itemReader) attrs(depth int) map[string]types.AttributeValue {
+	n := r.n(len(r.b))
+	m := make(map[string]types.AttributeValue, n)
+	for range n {
+		name := r.str()
+		m[name] = r.value(depth)
+	}
+	return m
+}
+
+// itemOf reads one item from data.
+func itemOf(data []byte, allowNil bool) map[string]types.AttributeValue {
+	r := itemReader{b: data[:min(len(data), fuzzItemBytes)], allowNil: allowNil}
+	return r.attrs(0)
+}
+
+// itemsOf reads a count, then that many items, from data.
+func itemsOf(data []byte, allowNil bool) rawItems {
+	r := itemReader{b: data[:min(len(data), fuzzItemBytes)], allowNil: allowNil}
+	out := make(rawItems, r.n(8))
+	for i := range out {
+		out[i] = r.attrs(0)
+	}
+	return out
+}
+
+// wireItems writes items in itemReader's format, a count first.
+func wireItems(items ...map[string]types.AttributeValue) []byte {
+	b := binary.AppendUvarint(nil, uint64(len(items)))
+	for _, it := range items {
+		b = wireAttrs(b, it)
+	}
+	return b
+}
+
+// wireItem writes one item in itemReader's format.
+func wireItem(item map[string]types.AttributeValue) []byte { return wireAttrs(nil, item) }
+
+func wireAttrs(b []byte, m map[string]types.AttributeValue) []byte {
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	for _, name := range slices.Sorted(mapsKeys(m)) {
+		b = wireBytes(b, []byte(name))
+		b = wireValue(b, m[name])
+	}
+	return b
+}
+
+func mapsKeys(m map[string]types.AttributeValue) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func wireBytes(b, s []byte) []byte { return append(binary.AppendUvarint(b, uint64(len(s))), s...) }
+
+func wireValue(b []byte, v types.AttributeValue) []byte {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return wireBytes(append(b, tagS), []byte(v.Value))
+	case *types.AttributeValueMemberN:
+		return wireBytes(append(b, tagN), []byte(v.Value))
+	case *types.AttributeValueMemberB:
+		return wireBytes(append(b, tagB), v.Value)
+	case *types.AttributeValueMemberBOOL:
+		if v.Value {
+			return append(b, tagBOOL, 1)
+		}
+		return append(b, tagBOOL, 0)
+	case *types.AttributeValueMemberNULL:
+		return append(b, tagNULL)
+	case *types.AttributeValueMemberSS, *types.AttributeValueMemberNS:
+		tag, ss := byte(tagSS), []string(nil)
+		if n, ok := v.(*types.AttributeValueMemberNS); ok {
+			tag, ss = tagNS, n.Value
+		} else {
+			ss = v.(*types.AttributeValueMemberSS).Value
+		}
+		b = binary.AppendUvarint(append(b, tag), uint64(len(ss)))
+		for _, s := range ss {
+			b = wireBytes(b, []byte(s))
+		}
+		return b
+	case *types.AttributeValueMemberBS:
+		b = binary.AppendUvarint(append(b, tagBS), uint64(len(v.Value)))
+		for _, s := range v.Value {
+			b = wireBytes(b, s)
+		}
+		return b
+	case *types.AttributeValueMemberL:
+		b = binary.AppendUvarint(append(b, tagL), uint64(len(v.Value)))
+		for _, e := range v.Value {
+			b = wireValue(b, e)
+		}
+		return b
+	case *types.AttributeValueMemberM:
+		return wireAttrs(append(b, tagM), v.Value)
+	case nil:
+		return append(b, tagNil)
+	}
+	panic("wireValue: unknown attribute value type")
+}
+
+// fuzzOptions make a store deterministic, with every index on.
+func fuzzOptions(o *kondate.Options) {
+	stepClock(o)
+	kondate.AllIndexes(o)
+	o.NewShareID = ddbkit.SeededULIDs(2, o.Clock)
+}
+
+// ownItems are the items ddbkit itself writes, of every kind: a memory
+// store's export after one of each write.
+func ownItems(tb testing.TB) rawItems {
+	tb.Helper()
+	ctx := context.Background()
+	s := kondate.NewMemoryStore(fuzzOptions)
+	const u = "u_01"
+	must := func(_ any, err error) {
+		tb.Helper()
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: "麻婆豆腐", Ingredients: []kondate.Ingredient{{Name: "豆腐", Amount: "1丁"}, {Name: "塩"}},
+		Steps: []string{"切る", "煮る"}, Tags: []string{"中華"}, Origin: "https://example.com/r"})
+	must(r, err)
+	set, err := s.CreateSet(ctx, u, kondate.NewSet{Title: "中華セット", Items: []kondate.SetItem{{RecipeID: r.ID, Title: r.Title}, {Title: "ご飯"}}, Tags: []string{"中華"}})
+	must(set, err)
+	must(s.ApplySet(ctx, u, kondate.PlanNext, set.ID))
+	must(s.UpdatePlan(ctx, u, kondate.PlanCurrent, []kondate.SetItem{{Title: "カレー"}}))
+	must(s.UpdateProfile(ctx, u, kondate.ProfilePatch{DisplayName: ptr("山田"), AvatarURL: ptr("https://example.com/a.png")}))
+	sh, err := s.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "牛乳", Quantity: "1本"})
+	must(sh, err)
+	must(s.CompleteShoppingItem(ctx, u, sh.ID))
+	must(s.AddShoppingItem(ctx, u, kondate.NewShoppingItem{Name: "卵"}))
+	must(s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "にんじん", Quantity: "2本", ExpiryDate: "2026-02-20"}))
+	fr, err := s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: "豆腐"})
+	must(fr, err)
+	must(s.DeleteFridgeItem(ctx, u, fr.ID))
+	must(s.AddCategory(ctx, u, kondate.ScopeBook, kondate.NewCategory{Name: "和食"}))
+	must(s.AddCategory(ctx, u, kondate.ScopeCatalog, kondate.NewCategory{Name: "中華"}))
+	must(s.AddCookLog(ctx, u, kondate.NewCookLog{Date: "2026-02-09", RecipeID: r.ID, Title: r.Title, Note: "辛め"}))
+	pm, err := s.AddPaymentMethod(ctx, u, kondate.NewPaymentMethod{Provider: "stripe", ProviderRef: "pm_1NxYz", Brand: "visa", Last4: "4242"})
+	must(pm, err)
+	must(s.RecordPurchase(ctx, u, kondate.NewPurchase{TransactionID: "pi_1", PurchasedAt: time.Date(2026, 2, 9, 10, 0, 0, 123e6, time.UTC),
+		ProductID: "premium", Amount: 480, Currency: "JPY", PaymentMethodID: pm.ID}))
+	must(s.SetSubscription(ctx, u, kondate.Subscription{Plan: "premium", Status: "active", CurrentPeriodEnd: time.Date(2026, 3, 9, 0, 0, 0, 0, time.UTC)}))
+	n, err := s.AddNotification(ctx, u, kondate.NewNotification{Kind: "info", Title: "ようこそ", Body: "はじめまして"})
+	must(n, err)
+	must(s.MarkNotificationRead(ctx, u, n.Ref))
+	must(s.AddNotification(ctx, u, kondate.NewNotification{Kind: "info", Title: "未読"}))
+	must(s.SetNotificationSettings(ctx, u, kondate.NotificationSettings{PushEnabled: true}))
+	must(s.RegisterPushToken(ctx, u, kondate.PlatformIOS, "apns-token-0123456789abcdef"))
+	must(s.Publish(ctx, u, kondate.KindRecipe, r.ID))
+	must(s.Publish(ctx, u, kondate.KindSet, set.ID))
+	must(s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, r.ID))
+	must(s.CreateShareLink(ctx, u, kondate.NewShareLink{TargetType: kondate.KindRecipe, TargetID: r.ID, AuthorName: "山田", SourceURL: "https://example.com/r"}))
+	return s.Export()[kondate.DefaultTableName]
+}
+
+
+// fixtureItems are the seeds of the item targets: the seed's app's items
+// (the legacy fixtures, corrupt ones included) and ddbkit's own.
+func fixtureItems(tb testing.TB) rawItems {
+	good, corrupt := legacyItems()
+	out := slices.Concat(good, corrupt, appCatalog())
+	return append(out, ownItems(tb)...)
+}
+
+// The kinds' key prefixes. FuzzDecodeItem's first byte picks one (or
+// none), so that every decoder is reached whatever the fuzzer does to the
+// keys.
+var fuzzKinds = [][2]string{
+	{"USER#", "PROFILE#"}, {"USER#", "RECIPE#"}, {"USER#", "SET#"}, {"USER#", "PLAN#"}, {"USER#", "SHOPPING#"},
+	{"USER#", "FRIDGE#"}, {"USER#", "FRIDGE_DELETED#"}, {"USER#", "CATEGORY#"}, {"USER#", "COOKLOG#"},
+	{"USER#", "PAYMENT_METHOD#"}, {"USER#", "PURCHASE#"}, {"USER#", "SUBSCRIPTION#ACTIVE"}, {"USER#", "NOTIFICATION#"},
+	{"USER#", "NOTIFICATION_SETTINGS#"}, {"USER#", "PUSH_TOKEN#"}, {"USER#", "SAVED#"}, {"CATALOG#", "CREATED#"},
+	{"CREATOR#", "CATALOG_"}, {"SHARE#", "META#"},
+}
+
+// withKind prefixes item's keys (when they are Strings) with kind's.
+func withKind(item map[string]types.AttributeValue, kind byte) {
+	if int(kind) >= len(fuzzKinds) {
+		return
+	}
+	for i, a := range []string{"PK", "SK"} {
+		p := fuzzKinds[kind][i]
+		if s, ok := item[a].(*types.AttributeValueMemberS); ok && !strings.HasPrefix(s.Value, p) {
+			item[a] = &types.AttributeValueMemberS{Value: p + s.Value}
+		}
+	}
+}
+
+// FuzzDecodeItem decodes any item as the stores read it. Every decoder
+// returns a value or ErrCorruptItem; a value re-encodes in ddbkit's own
+// layout to an item that decodes to the same value (times to the
+// millisecond, in UTC, as ddbkit writes them), and that item re-encodes to
+// itself.
+func FuzzDecodeItem(f *testing.F) {
+	for _, it := range fixtureItems(f) {
+		f.Add(append([]byte{0xff}, wireItem(it)...))
+	}
+	s := kondate.NewMemoryStore(fuzzOptions)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		item := itemOf(data[1:], false)
+		withKind(item, data[0])
+		checkDecode(t, s, item)
+	})
+}
+
+// checkDecode asserts FuzzDecodeItem's properties of item, and returns
+// whether the stores read it (an item of no kind of the design reads as
+// true: no operation reads it).
+func checkDecode(t *testing.T, s *kondate.MemoryStore, item map[string]types.AttributeValue) bool {
+	t.Helper()
+	v, ok, err := kondate.DecodeItem(s, item)
+	if !ok {
+		return true
+	}
+	if err != nil {
+		var ce *ddbkit.CorruptItemError
+		if !errors.Is(err, ddbkit.ErrCorruptItem) || !errors.As(err, &ce) {
+			t.Fatalf("decode: error %v (%T), want a *CorruptItemError", err, err)
+		}
+		checkEcho(t, err, item)
+		return false
+	}
+	again, err := kondate.EncodeItem(v, item)
+	if err != nil {
+		t.Fatalf("decoded %#v, which ddbkit cannot write: %v", v, err)
+	}
+	v2, ok, err := kondate.DecodeItem(s, again)
+	if !ok || err != nil {
+		t.Fatalf("decoded %#v, written as %s, which reads as %v (a kind: %v)", v, render(again), err, ok)
+	}
+	if want := canonical(v); !reflect.DeepEqual(v2, want) {
+		t.Fatalf("round trip through %s:\n got %#v\nwant %#v", render(again), v2, want)
+	}
+	if third, err := kondate.EncodeItem(v2, again); err != nil || !reflect.DeepEqual(third, again) {
+		t.Fatalf("ddbkit's own item %s re-encodes as %s (%v)", render(again), render(third), err)
+	}
+	return true
+}
+
+// canonical is v as ddbkit writes and reads it back: its times in UTC, to
+// the millisecond.
+func canonical(v any) any {
+	out := reflect.New(reflect.TypeOf(v)).Elem()
+	out.Set(reflect.ValueOf(v))
+	canonicalTimes(out)
+	return out.Interface()
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+func canonicalTimes(v reflect.Value) {
+	switch {
+	case v.Type() == timeType:
+		t := v.Interface().(time.Time)
+		v.Set(reflect.ValueOf(t.UTC().Truncate(time.Millisecond)))
+	case v.Kind() == reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				canonicalTimes(v.Field(i))
+			}
+		}
+	}
+}
+
+// checkEcho asserts that err repeats at most maxEcho bytes of any string
+// in item outside its key, and no push token or payment reference.
+func checkEcho(t *testing.T, err error, item map[string]types.AttributeValue) {
+	t.Helper()
+	msg := err.Error()
+	var key []string
+	for _, a := range []string{"PK", "SK"} {
+		if s, ok := item[a].(*types.AttributeValueMemberS); ok {
+			key = append(key, s.Value)
+		}
+	}
+	for a, v := range item {
+		if a == "PK" || a == "SK" {
+			continue
+		}
+		walkStrings(a, v, func(s string) { checkEchoOf(t, msg, s, key) })
+		if a == "token" || a == "providerRef" {
+			if s, ok := v.(*types.AttributeValueMemberS); ok {
+				checkSecret(t, msg, s.Value, key)
+			}
+		}
+	}
+}
+
+// checkEchoOf asserts that msg holds no more than maxEcho bytes of s in a
+// row, besides what it holds of the key.
+func checkEchoOf(t *testing.T, msg, s string, key []string) {
+	t.Helper()
+	if len(msg) <= maxEcho || len(s) <= maxEcho {
+		return
+	}
+	for i := 0; i+maxEcho < len(s); i++ {
+		w := s[i : i+maxEcho+1]
+		if strings.Contains(msg, w) && !slices.ContainsFunc(key, func(k string) bool { return strings.Contains(k, w) }) {
+			t.Fatalf("error echoes more than %d bytes of a %d-byte input (from byte %d): %.300q…", maxEcho, len(s), i, msg)
+		}
+	}
+}
+
+// checkSecret asserts that msg does not repeat secret, a push token or a
+// payment reference; short ones are left out, since any message holds
+// some short strings.
+func checkSecret(t *testing.T, msg, secret string, key []string) {
+	t.Helper()
+	if utf8.RuneCountInString(secret) < 12 || slices.ContainsFunc(key, func(k string) bool { return strings.Contains(k, secret) }) {
+		return
+	}
+	if strings.Contains(msg, secret) {
+		t.Fatalf("error repeats a secret (token, payment reference or card number) %q: %q", secret, msg)
+	}
+}
+
+// walkStrings calls fn with every string in v: attribute names, S, N, and
+// the members of sets, lists and maps.
+func walkStrings(name string, v types.AttributeValue, fn func(string)) {
+	fn(name)
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		fn(v.Value)
+	case *types.AttributeValueMemberN:
+		fn(v.Value)
+	case *types.AttributeValueMemberSS:
+		for _, s := range v.Value {
+			fn(s)
+		}
+	case *types.AttributeValueMemberNS:
+		for _, s := range v.Value {
+			fn(s)
+		}
+	case *types.AttributeValueMemberL:
+		for _, e := range v.Value {
+			walkStrings("", e, fn)
+		}
+	case *types.AttributeValueMemberM:
+		for n, e := range v.Value {
+			walkStrings(n, e, fn)
+		}
+	}
+}
+
+// FuzzImport imports any items into a memory store that holds the
+// fixtures. Import succeeds, and every item is then exported as it was
+// given and decodes, or it fails with ErrCorruptItem and the store is
+// unchanged. An item it takes has keys DynamoDB could hold.
+func FuzzImport(f *testing.F) {
+	fixtures := fixtureItems(f)
+	good, corrupt := legacyItems()
+	for _, it := range fixtures {
+		f.Add(wireItems(it))
+	}
+	f.Add(wireItems(good...))
+	f.Add(wireItems(slices.Concat(good[:2], corrupt[:1])...))
+	base := ownItems(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		items := itemsOf(data, true)
+		s := kondate.NewMemoryStore(fuzzOptions)
+		if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: base}); err != nil {
+			t.Fatal(err)
+		}
+		before := s.Export()
+		err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: items})
+		after := s.Export()
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrCorruptItem) {
+				t.Fatalf("Import: error %v, want ErrCorruptItem", err)
+			}
+			for _, it := range items {
+				checkEcho(t, err, it)
+			}
+			if !reflect.DeepEqual(after, before) {
+				t.Fatalf("Import failed (%v) and changed the store", err)
+			}
+			return
+		}
+		got := map[[2]string]map[string]types.AttributeValue{}
+		for _, it := range after[kondate.DefaultTableName] {
+			got[keyOf(it)] = it
+		}
+		want := map[[2]string]map[string]types.AttributeValue{}
+		for _, it := range items {
+			want[keyOf(it)] = it // the last of a key wins, as PutItem's would
+		}
+		for k, it := range want {
+			if !reflect.DeepEqual(got[k], it) {
+				t.Fatalf("Import took %s, exported as %s", render(it), render(got[k]))
+			}
+			checkKeySizes(t, it)
+			if !checkDecode(t, s, it) {
+				t.Fatalf("Import took %s, which the stores cannot read", render(it))
+			}
+		}
+	})
+}
+
+func keyOf(item map[string]types.AttributeValue) [2]string {
+	var k [2]string
+	for i, a := range []string{"PK", "SK"} {
+		if s, ok := item[a].(*types.AttributeValueMemberS); ok {
+			k[i] = s.Value
+		}
+	}
+	return k
+}
+
+// checkKeySizes asserts that DynamoDB could hold item's keys: a partition
+// key of at most 2,048 bytes and a sort key of at most 1,024, in the
+// table and in the indexes.
+func checkKeySizes(t *testing.T, item map[string]types.AttributeValue) {
+	t.Helper()
+	for a, max := range map[string]int{"PK": 2048, "SK": 1024, "GSI1PK": 2048, "GSI1SK": 1024, "GSI2PK": 2048, "GSI2SK": 1024, "GSI3PK": 2048, "GSI3SK": 1024} {
+		if s, ok := item[a].(*types.AttributeValueMemberS); ok && len(s.Value) > max {
+			t.Fatalf("Import took a %s of %d bytes, over DynamoDB's %d", a, len(s.Value), max)
+		}
+	}
+}
