@@ -75,11 +75,11 @@ func EncodeItem(v any, like map[string]types.AttributeValue) (map[string]types.A
 	case PushToken:
 		return marshal(pushTokenItem{keyAttrs{userPK(v.UserID), pushTokenSK(v.Platform, v.Token)}, string(v.Platform), v.Token, ts(v.CreatedAt), ts(v.UpdatedAt)})
 	case CatalogEntry:
-		pk, _ := backend.Str(like, AttrPK)
-		cat, cp, err := entryItems(v, pk)
-		if strings.HasPrefix(pk, catalogPrefix) {
+		if pk, _ := backend.Str(like, AttrPK); strings.HasPrefix(pk, catalogPrefix) {
+			cat, _, err := entryItems(v, pk)
 			return cat, err
 		}
+		_, cp, err := entryItems(v, catalogPrefix+string(v.Kind)) // the seed's layout: no shards
 		return cp, err
 	case SavedEntry:
 		return marshal(savedItem{keyAttrs{userPK(v.UserID), savedSK(v.Kind, v.ID)}, gsi1Attrs{gsi1PK(string(v.Kind), v.ID), gsi1Saved + v.UserID},
