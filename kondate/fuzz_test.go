@@ -607,7 +607,7 @@ func fuzzShapes(tb testing.TB) map[string]map[string]types.AttributeValue {
 		pk, sk := own["PK"].(*types.AttributeValueMemberS).Value, own["SK"].(*types.AttributeValueMemberS).Value
 		kind := strings.TrimRight(strings.SplitN(sk, "#", 2)[0], "_0123456789")
 		if _, dup := out[kind+"-keys"]; dup {
-			kind += "-2"
+			continue // one item of each kind
 		}
 		for vn, v := range values {
 			item := map[string]types.AttributeValue{}
@@ -636,7 +636,9 @@ func TestFuzzShapes(t *testing.T) {
 			continue
 		}
 		writeSeed(t, "FuzzDecodeItem", "shape-"+name, append([]byte{0xff}, wireItem(item)...))
-		writeSeed(t, "FuzzImport", "shape-"+name, wireItems(item))
+		if strings.Contains(name, "-keys") || strings.HasSuffix(name, "-NULL") || strings.HasSuffix(name, "-L-mixed") {
+			writeSeed(t, "FuzzImport", "shape-"+name, wireItems(item)) // Import runs the decoders: the shapes of the keys suffice
+		}
 	}
 	if *writeCorpus {
 		nilAttr := map[string]types.AttributeValue{"PK": S("USER#u_01"), "SK": S("RECIPE#r_01"), "title": nil}
