@@ -15,9 +15,9 @@ import (
 
 // Corrupt returns the *ddbkit.CorruptItemError for attribute attr of item,
 // read from t: stored data that cannot be decoded, which is never the
-// caller's ErrInvalidArgument. The reason shows each string argument (a
-// stored value, which any writer of the table chose) as Shown does; the
-// key is in Key, whole.
+// caller's ErrInvalidArgument. The attribute's name, and each string
+// argument of the reason (a stored value), are shown as Shown does: any
+// writer of the table chose them. The key is in Key, whole.
 func Corrupt(t Table, item Item, attr, format string, args ...any) error {
 	shown := make([]any, len(args))
 	for i, a := range args {
@@ -26,7 +26,7 @@ func Corrupt(t Table, item Item, attr, format string, args ...any) error {
 		}
 		shown[i] = a
 	}
-	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: attr, Reason: fmt.Sprintf(format, shown...)}
+	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: Shown(attr), Reason: fmt.Sprintf(format, shown...)}
 }
 
 // MaxShown is the most bytes of a stored value an error repeats.
@@ -100,7 +100,7 @@ func Unmarshal(t Table, item Item, out any) error {
 	sort.Strings(names)
 	for _, n := range names {
 		if e := attributevalue.UnmarshalMap(Item{n: item[n]}, reflect.New(typ).Interface()); e != nil {
-			return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: n,
+			return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: Shown(n),
 				Reason: fmt.Sprintf("cannot decode a %s value", attrType(item[n])), Err: e}
 		}
 	}

@@ -33,3 +33,11 @@ func TestCorruptShowsValues(t *testing.T) {
 		t.Errorf("Corrupt's message %q repeats card digits or too much of the value", msg)
 	}
 }
+
+func TestCorruptShowsNames(t *testing.T) {
+	name := strings.Repeat("4", 48)
+	err := ddb.CheckAttrs(ddb.Table{Name: "T"}, ddb.Item{"PK": ddb.S("USER#u"), name: nil})
+	if msg := err.Error(); strings.Contains(msg, "444444444444") {
+		t.Errorf("CheckAttrs's message %q repeats the attribute name's digits", msg)
+	}
+}
