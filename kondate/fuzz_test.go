@@ -659,3 +659,334 @@ func writeSeed(t *testing.T, target, name string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// fuzzListing is one of kondate's listings, paged with a cursor.
+type fuzzListing struct {
+	name string
+	list func(ctx context.Context, cursor string, limit int) ([]any, string, error)
+}
+
+// pageOf adapts a page for fuzzListing.
+func pageOf[T any](p ddbkit.Page[T], err error) ([]any, string, error) {
+	out := make([]any, len(p.Items))
+	for i, v := range p.Items {
+		out[i] = v
+	}
+	return out, p.Next, err
+}
+
+// fuzzListings are kondate's listings over stores holding a few items of
+// each: plain, filtered by a tag, merged over catalog shards, and with a
+// CursorSecret.
+func fuzzListings(tb testing.TB) []fuzzListing {
+	tb.Helper()
+	plain := listingStore(tb, func(*kondate.Options) {})
+	sharded := listingStore(tb, func(o *kondate.Options) { o.CatalogShards = 4 })
+	secret := listingStore(tb, func(o *kondate.Options) { o.CursorSecret = []byte("0123456789abcdef0123456789abcdef") })
+	const u = "u_01"
+	po := func(c string, n int) ddbkit.PageOptions { return ddbkit.PageOptions{Cursor: c, Limit: n} }
+	cq := func(c string, n int, tag string) kondate.CatalogQuery {
+		return kondate.CatalogQuery{PageOptions: po(c, n), Tag: tag}
+	}
+	type L = fuzzListing
+	var out []fuzzListing
+	for _, st := range []struct {
+		name string
+		s    *kondate.MemoryStore
+	}{{"", plain}, {"sharded-", sharded}, {"secret-", secret}} {
+		s := st.s
+		out = append(out,
+			L{st.name + "recipes", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListRecipes(ctx, u, po(c, n)))
+			}},
+			L{st.name + "sets", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListSets(ctx, u, po(c, n)))
+			}},
+			L{st.name + "notifications", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListNotifications(ctx, u, po(c, n)))
+			}},
+			L{st.name + "cooklogs-month", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCookLogsByMonth(ctx, u, "2026-02", po(c, n)))
+			}},
+			L{st.name + "cooklogs-day", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCookLogsByDay(ctx, u, "2026-02-09", po(c, n)))
+			}},
+			L{st.name + "deleted-fridge", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListDeletedFridgeItems(ctx, u, po(c, n)))
+			}},
+			L{st.name + "catalog-newest", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCatalogNewest(ctx, kondate.KindRecipe, cq(c, n, "")))
+			}},
+			L{st.name + "catalog-newest-tag", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCatalogNewest(ctx, kondate.KindRecipe, cq(c, n, "中華")))
+			}},
+			L{st.name + "catalog-popular", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCatalogPopular(ctx, kondate.KindRecipe, cq(c, n, "")))
+			}},
+			L{st.name + "catalog-popular-tag", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCatalogPopular(ctx, kondate.KindRecipe, cq(c, n, "中華")))
+			}},
+			L{st.name + "catalog-creator", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListCatalogByCreator(ctx, u, kondate.KindRecipe, cq(c, n, "")))
+			}},
+			L{st.name + "saved", func(ctx context.Context, c string, n int) ([]any, string, error) {
+				return pageOf(s.ListSaved(ctx, "u_02", kondate.KindRecipe, po(c, n)))
+			}},
+		)
+	}
+	return out
+}
+
+// listingStore is a memory store holding a few items of each listing.
+func listingStore(tb testing.TB, opt func(*kondate.Options)) *kondate.MemoryStore {
+	tb.Helper()
+	ctx := context.Background()
+	s := kondate.NewMemoryStore(fuzzOptions, opt)
+	const u = "u_01"
+	for i := range 5 {
+		must := func(_ any, err error) {
+			tb.Helper()
+			if err != nil {
+				tb.Fatal(err)
+			}
+		}
+		var tags []string
+		if i%2 == 0 {
+			tags = []string{"中華"}
+		}
+		r, err := s.CreateRecipe(ctx, u, kondate.NewRecipe{Title: fmt.Sprintf("r%d", i), Tags: tags})
+		must(r, err)
+		must(s.Publish(ctx, u, kondate.KindRecipe, r.ID))
+		if i < 3 {
+			must(s.SaveCatalogEntry(ctx, "u_02", kondate.KindRecipe, r.ID))
+		}
+		must(s.CreateSet(ctx, u, kondate.NewSet{Title: fmt.Sprintf("s%d", i)}))
+		must(s.AddNotification(ctx, u, kondate.NewNotification{Kind: "info", Title: fmt.Sprintf("n%d", i)}))
+		must(s.AddCookLog(ctx, u, kondate.NewCookLog{Date: fmt.Sprintf("2026-02-%02d", 8+i%3), Title: fmt.Sprintf("c%d", i)}))
+		f, err := s.AddFridgeItem(ctx, u, kondate.NewFridgeItem{Name: fmt.Sprintf("f%d", i)})
+		must(f, err)
+		must(s.DeleteFridgeItem(ctx, u, f.ID))
+	}
+	// Another user's items, which no cursor of u_01's may reach.
+	must := func(_ any, err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	must(s.CreateRecipe(ctx, "u_03", kondate.NewRecipe{Title: "other"}))
+	must(s.AddNotification(ctx, "u_03", kondate.NewNotification{Kind: "info", Title: "other"}))
+	return s
+}
+
+// FuzzCursor pages every listing from any cursor. A cursor the listing
+// issued gives the page after it; any other either fails with
+// ErrInvalidCursor, or (without a CursorSecret, where cursors are
+// forgeable within the caller's own listing) gives a run of the listing's
+// own items, in order. A cursor of another listing, or one forged under
+// a secret, always fails.
+func FuzzCursor(f *testing.F) {
+	ctx := context.Background()
+	ls := fuzzListings(f)
+	full := make([][]any, len(ls))
+	issued := make([]map[string]int, len(ls)) // cursor: the position it pages from
+	var cursors []string
+	for i, l := range ls {
+		issued[i] = map[string]int{"": 0}
+		for _, n := range []int{1, 2} {
+			c, pos := "", 0
+			for {
+				items, next, err := l.list(ctx, c, n)
+				if err != nil {
+					f.Fatalf("%s: %v", l.name, err)
+				}
+				if n == 1 {
+					full[i] = append(full[i], items...)
+				}
+				if pos += len(items); next == "" {
+					break
+				}
+				issued[i][next] = pos
+				cursors = append(cursors, next)
+				c = next
+			}
+		}
+	}
+	for _, c := range cursors {
+		for i := range ls {
+			f.Add(c, i)
+		}
+		f.Add(c[:len(c)/2], 0)
+		f.Add(c+"A", 0)
+		f.Add(strings.ToUpper(c), 0)
+	}
+	f.Add("", 0)
+	f.Add("garbage", 0)
+	f.Add(strings.Repeat("QUFB", 100), 0)
+	f.Fuzz(func(t *testing.T, cursor string, which int) {
+		if len(cursor) > 1<<14 {
+			return // bounded: a cursor is a few KB at most
+		}
+		i := int(uint(which) % uint(len(ls)))
+		l := ls[i]
+		items, next, err := l.list(ctx, cursor, 2)
+		pos, mine := issued[i][cursor]
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrInvalidCursor) {
+				t.Fatalf("%s: error %v, want ErrInvalidCursor", l.name, err)
+			}
+			if mine {
+				t.Fatalf("%s: a cursor it issued fails: %v", l.name, err)
+			}
+			checkEchoOf(t, err.Error(), cursor)
+			return
+		}
+		if mine {
+			if want := full[i][pos:min(pos+2, len(full[i]))]; !reflect.DeepEqual(items, want) {
+				t.Fatalf("%s: the page after an issued cursor is %v, want %v", l.name, items, want)
+			}
+			return
+		}
+		for j := range issued {
+			if _, ok := issued[j][cursor]; ok && j != i {
+				t.Fatalf("%s: a cursor of %s is taken", l.name, ls[j].name)
+			}
+		}
+		if strings.HasPrefix(l.name, "secret-") {
+			t.Fatalf("%s: a cursor it did not issue is taken, under a CursorSecret", l.name)
+		}
+		if len(items) > 0 {
+			k := slices.IndexFunc(full[i], func(v any) bool { return reflect.DeepEqual(v, items[0]) })
+			if k < 0 || k+len(items) > len(full[i]) || !reflect.DeepEqual(full[i][k:k+len(items)], items) {
+				t.Fatalf("%s: a forged cursor gives %v, not a run of the listing's items", l.name, items)
+			}
+		}
+		if next != "" {
+			if _, _, err := l.list(ctx, next, 2); err != nil {
+				t.Fatalf("%s: the Next cursor of a page fails: %v", l.name, err)
+			}
+		}
+	})
+}
+
+// FuzzRef restores an archived fridge item, or marks a notification read,
+// by any ref. A ref the store listed succeeds; any other fails with
+// ErrInvalidArgument or ErrNotFound, and leaves the store unchanged.
+func FuzzRef(f *testing.F) {
+	ctx := context.Background()
+	const u = "u_01"
+	good, _ := legacyItems()
+	base := slices.Concat(good, ownItems(f))
+	s := kondate.NewMemoryStore(fuzzOptions)
+	if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: base}); err != nil {
+		f.Fatal(err)
+	}
+	refs := [2]map[string]bool{{}, {}}
+	fr, err := s.ListDeletedFridgeItems(ctx, u, ddbkit.PageOptions{Limit: 100})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, it := range fr.Items {
+		refs[0][it.Ref] = true
+	}
+	ns, err := s.ListNotifications(ctx, u, ddbkit.PageOptions{Limit: 100})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, n := range ns.Items {
+		refs[1][n.Ref] = true
+	}
+	for which, rs := range refs {
+		for r := range rs {
+			f.Add(r, which)
+			f.Add(r, 1-which)
+			at, id, _ := strings.Cut(r, "#")
+			f.Add(strings.TrimSuffix(at, "Z")+"+00:00#"+id, which)
+			f.Add(at+"#"+id+"#x", which)
+			f.Add(at, which)
+			f.Add("#"+id, which)
+		}
+	}
+	f.Add("", 0)
+	f.Add("9999-12-31T23:59:59-23:59#x", 1)
+	f.Add("2026-02-09T10:00:00Z#"+strings.Repeat("x", 600), 0)
+	f.Fuzz(func(t *testing.T, ref string, which int) {
+		which = int(uint(which) % 2)
+		if len(ref) > 1<<14 {
+			return
+		}
+		s := kondate.NewMemoryStore(fuzzOptions)
+		if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: base}); err != nil {
+			t.Fatal(err)
+		}
+		before := s.Export()
+		var got string
+		var err error
+		if which == 0 {
+			var it kondate.FridgeItem
+			it, err = s.RestoreFridgeItem(ctx, u, ref)
+			got = it.ID
+		} else {
+			var n kondate.Notification
+			n, err = s.MarkNotificationRead(ctx, u, ref)
+			got = n.Ref
+		}
+		if err == nil {
+			if !refs[which][ref] {
+				t.Fatalf("ref %q, which the store did not list, addresses %q", ref, got)
+			}
+			return
+		}
+		if refs[which][ref] {
+			t.Fatalf("ref %q, as listed, fails: %v", ref, err)
+		}
+		if !errors.Is(err, ddbkit.ErrInvalidArgument) && !errors.Is(err, ddbkit.ErrNotFound) {
+			t.Fatalf("ref %q: error %v, want ErrInvalidArgument or ErrNotFound", ref, err)
+		}
+		checkEchoOf(t, err.Error(), ref)
+		if !reflect.DeepEqual(s.Export(), before) {
+			t.Fatalf("ref %q failed (%v) and changed the store", ref, err)
+		}
+	})
+}
+
+// FuzzDate checks Date's methods on any string: Valid agrees with Time;
+// a valid date is midnight UTC of itself (DateOf gives it back); AddDays
+// and its inverse return it, or fail with ErrInvalidArgument and return it
+// unchanged.
+func FuzzDate(f *testing.F) {
+	for _, d := range []string{"2026-02-09", "0001-01-01", "9999-12-31", "2024-02-29", "2026-02-29", "2026-2-9", "20260209",
+		"2026-02-09T00:00:00Z", "", "２０２６-02-09", "+2026-02-09", "-001-01-01", "2026-13-01", "2026-00-10"} {
+		f.Add(d, 1)
+		f.Add(d, -1)
+		f.Add(d, 3652059)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		d := kondate.Date(s)
+		at, err := d.Time()
+		if d.Valid() != (err == nil) {
+			t.Fatalf("Date(%q).Valid() = %v, Time error %v", s, d.Valid(), err)
+		}
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrInvalidArgument) {
+				t.Fatalf("Date(%q).Time(): error %v, want ErrInvalidArgument", s, err)
+			}
+			checkEchoOf(t, err.Error(), s)
+		} else if kondate.DateOf(at) != d || at.Location() != time.UTC || at.Hour()+at.Minute()+at.Second()+at.Nanosecond() != 0 {
+			t.Fatalf("Date(%q).Time() = %v, which is not its midnight UTC", s, at)
+		}
+		later, err := d.AddDays(n)
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrInvalidArgument) || later != d {
+				t.Fatalf("Date(%q).AddDays(%d) = %q, %v: want the date unchanged and ErrInvalidArgument", s, n, later, err)
+			}
+			checkEchoOf(t, err.Error(), s)
+			return
+		}
+		if !later.Valid() {
+			t.Fatalf("Date(%q).AddDays(%d) = %q, not a valid date", s, n, later)
+		}
+		if back, err := later.AddDays(-n); err != nil || back != d {
+			t.Fatalf("Date(%q).AddDays(%d).AddDays(%d) = %q, %v", s, n, -n, back, err)
+		}
+	})
+}
