@@ -789,7 +789,7 @@ func FuzzCursor(f *testing.F) {
 	ls := fuzzListings(f)
 	full := make([][]any, len(ls))
 	issued := make([]map[string]int, len(ls)) // cursor: the position it pages from
-	var cursors []string
+	var cursors []string                      // the cursors issued, in listing order
 	for i, l := range ls {
 		issued[i] = map[string]int{"": 0}
 		for _, n := range []int{1, 2} {
@@ -811,13 +811,20 @@ func FuzzCursor(f *testing.F) {
 			}
 		}
 	}
+	// Each cursor under its own listing, the next one, and the same one
+	// on another store (plain, sharded, secret); mangled under its own.
+	seen := map[int]bool{}
 	for _, c := range cursors {
-		for i := range ls {
-			f.Add(c, i)
+		i := slices.IndexFunc(issued, func(m map[string]int) bool { _, ok := m[c]; return ok })
+		f.Add(c, i)
+		f.Add(c, (i+1)%len(ls))
+		f.Add(c, (i+len(ls)/3)%len(ls))
+		if !seen[i] {
+			seen[i] = true
+			f.Add(c[:len(c)/2], i)
+			f.Add(c+"A", i)
+			f.Add(strings.ToUpper(c), i)
 		}
-		f.Add(c[:len(c)/2], 0)
-		f.Add(c+"A", 0)
-		f.Add(strings.ToUpper(c), 0)
 	}
 	f.Add("", 0)
 	f.Add("garbage", 0)
