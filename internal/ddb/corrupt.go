@@ -5,75 +5,29 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/ddbkit/ddbkit"
+	"github.com/ddbkit/ddbkit/internal/redact"
 )
 
 // Corrupt returns the *ddbkit.CorruptItemError for attribute attr of item,
 // read from t: stored data that cannot be decoded, which is never the
 // caller's ErrInvalidArgument. The attribute's name, and each string
-// argument of the reason (a stored value), are shown as Shown does: any
+// argument of the reason (a stored value), are shown as redact.Shown does: any
 // writer of the table chose them. The key is in Key, whole.
 func Corrupt(t Table, item Item, attr, format string, args ...any) error {
 	shown := make([]any, len(args))
 	for i, a := range args {
 		if s, ok := a.(string); ok {
-			a = Shown(s)
+			a = redact.Shown(s)
 		}
 		shown[i] = a
 	}
-	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: Shown(attr), Reason: fmt.Sprintf(format, shown...)}
+	return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: redact.Shown(attr), Reason: fmt.Sprintf(format, shown...)}
 }
-
-// MaxShown is the most bytes of a stored value an error repeats.
-const MaxShown = 64
-
-// Shown is a stored value as an error may repeat it: a run of 12 or more
-// digits (with spaces or '-' between them: a card number, say) is replaced
-// by its count, and what is left is cut to MaxShown bytes, on a character
-// boundary, followed by "…" and the value's length. Another writer's
-// value can be anything, and errors end up in logs.
-func Shown(s string) string {
-	if len(s) < 12 && len(s) <= MaxShown {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		j, digits := i, 0
-		for j < len(s) && (isDigit(s[j]) || (digits > 0 && (s[j] == ' ' || s[j] == '-'))) {
-			if isDigit(s[j]) {
-				digits++
-			}
-			j++
-		}
-		switch {
-		case digits >= 12:
-			fmt.Fprintf(&b, "<%d digits>", digits)
-			i = j
-		case j > i:
-			b.WriteString(s[i:j])
-			i = j
-		default:
-			b.WriteByte(s[i])
-			i++
-		}
-	}
-	out := b.String()
-	if len(out) <= MaxShown {
-		return out
-	}
-	cut := MaxShown
-	for cut > 0 && !utf8.RuneStart(out[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s…(%d bytes)", out[:cut], len(s))
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // decoder is attributevalue.UnmarshalMap's decoder, made once: a Decoder
 // holds only its options, so one serves every call, where UnmarshalMap
@@ -100,7 +54,7 @@ func Unmarshal(t Table, item Item, out any) error {
 	sort.Strings(names)
 	for _, n := range names {
 		if e := attributevalue.UnmarshalMap(Item{n: item[n]}, reflect.New(typ).Interface()); e != nil {
-			return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: Shown(n),
+			return &ddbkit.CorruptItemError{Table: t.Name, Key: RenderKey(t, item), Attr: redact.Shown(n),
 				Reason: fmt.Sprintf("cannot decode a %s value", attrType(item[n])), Err: e}
 		}
 	}
