@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ddbkit/ddbkit/internal/redact"
 )
 
 // Sentinel errors. Every error a ddbkit store returns matches exactly one of
@@ -96,9 +98,30 @@ func (e *ValidationError) Error() string {
 // Is reports whether target is ErrInvalidArgument.
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalidArgument }
 
-// Invalid returns a *ValidationError for field with a formatted reason.
+// Invalid returns a *ValidationError for field with a formatted reason. A
+// string quoted in the reason (%q: the input, by this package's habit) is
+// cut to 64 bytes, with runs of 12 or more digits replaced by their count:
+// input can be anything, and errors end up in logs.
 func Invalid(field, format string, args ...any) *ValidationError {
-	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, args...)}
+	shown := make([]any, len(args))
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			a = quotedInput(s)
+		}
+		shown[i] = a
+	}
+	return &ValidationError{Field: field, Reason: fmt.Sprintf(format, shown...)}
+}
+
+// quotedInput is a string argument of Invalid: as it is but for %q.
+type quotedInput string
+
+func (s quotedInput) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", redact.Shown(string(s)))
+		return
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), string(s))
 }
 
 // CorruptItemError describes a stored item that cannot be decoded. It
