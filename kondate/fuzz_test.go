@@ -997,3 +997,411 @@ func FuzzDate(f *testing.F) {
 		}
 	})
 }
+
+// inputReader draws a method's input from the fuzzer's bytes, and keeps
+// every string it drew, for checkEcho.
+type inputReader struct {
+	itemReader
+	drawn []string
+}
+
+func (r *inputReader) s() string {
+	s := r.str()
+	r.drawn = append(r.drawn, s)
+	return s
+}
+
+// opt is a *string, or nil.
+func (r *inputReader) opt() *string {
+	if r.n(1) == 0 {
+		return nil
+	}
+	return ptr(r.s())
+}
+
+func (r *inputReader) strs() []string {
+	out := make([]string, r.n(kondate.MaxListLen+1))
+	for i := range out {
+		out[i] = r.s()
+	}
+	return out
+}
+
+func (r *inputReader) ingredients() []kondate.Ingredient {
+	out := make([]kondate.Ingredient, r.n(kondate.MaxListLen+1))
+	for i := range out {
+		out[i] = kondate.Ingredient{Name: r.s(), Amount: r.s()}
+	}
+	return out
+}
+
+func (r *inputReader) items() []kondate.SetItem {
+	out := make([]kondate.SetItem, r.n(kondate.MaxListLen+1))
+	for i := range out {
+		out[i] = kondate.SetItem{RecipeID: r.s(), Title: r.s()}
+	}
+	return out
+}
+
+// pick is one of vs, or (for the last choice) a string of the input.
+func pick[T ~string](r *inputReader, vs ...T) T {
+	if i := r.n(len(vs)); i < len(vs) {
+		return vs[i]
+	}
+	return T(r.s())
+}
+
+// FuzzInput calls every write method with any input. Input a validator
+// refuses fails with ErrInvalidArgument (ErrNotFound for an item of
+// another user) and leaves the store unchanged; input it accepts is stored
+// as given and read back equal to what the method returned. No error
+// repeats more than maxEcho bytes of an input, a push token or a payment
+// reference.
+func FuzzInput(f *testing.F) {
+	ctx := context.Background()
+	const u = "u_01"
+	base := ownItems(f)
+	s0 := kondate.NewMemoryStore(fuzzOptions)
+	if err := s0.Import(ddbkit.TableItems{kondate.DefaultTableName: base}); err != nil {
+		f.Fatal(err)
+	}
+	rs, _ := s0.ListRecipes(ctx, u, ddbkit.PageOptions{})
+	ss, _ := s0.ListSets(ctx, u, ddbkit.PageOptions{})
+	sh, _ := s0.ListShoppingItems(ctx, u, ddbkit.PageOptions{})
+	fr, _ := s0.ListFridgeItems(ctx, u, ddbkit.PageOptions{})
+	cs, _ := s0.ListCategories(ctx, u, kondate.ScopeBook, ddbkit.PageOptions{})
+	if len(rs.Items)*len(ss.Items)*len(sh.Items)*len(fr.Items)*len(cs.Items) == 0 {
+		f.Fatal("ownItems lacks an item to update")
+	}
+	rid, sid, shid, fid, cid := rs.Items[0].ID, ss.Items[0].ID, sh.Items[0].ID, fr.Items[0].ID, cs.Items[0].ID
+	for op := range fuzzOps {
+		w := func(ss ...string) []byte { // op, own user, then the strings, each with a present flag where one is drawn
+			b := []byte{byte(op), 0}
+			for _, s := range ss {
+				b = wireBytes(b, []byte(s))
+			}
+			return b
+		}
+		f.Add(w("麻婆豆腐", "2026-02-09", "visa", "4242"))
+		f.Add(append(w(), bytesOf(0x01, 200)...))
+		f.Add(w(strings.Repeat("x", 300), "4242424242424242", "2026-02-30"))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		r := &inputReader{itemReader: itemReader{b: data[1:min(len(data), 1<<16)]}}
+		op := int(data[0]) % fuzzOps
+		user := u
+		if r.n(1) == 1 {
+			user = r.s()
+		}
+		s := kondate.NewMemoryStore(fuzzOptions)
+		if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: base}); err != nil {
+			t.Fatal(err)
+		}
+		before := s.Export()
+		got, back, want, secret, err := fuzzOp(ctx, s, op, user, r, rid, sid, shid, fid, cid)
+		if err != nil {
+			if !errors.Is(err, ddbkit.ErrInvalidArgument) && !errors.Is(err, ddbkit.ErrNotFound) {
+				t.Fatalf("op %d: error %v, want ErrInvalidArgument or ErrNotFound", op, err)
+			}
+			msg := err.Error()
+			for _, in := range r.drawn {
+				checkEchoOf(t, msg, in)
+			}
+			checkDigits(t, msg, r.drawn)
+			// A secret that another input holds may be shown as that one.
+			shared := len(slices.DeleteFunc(slices.Clone(r.drawn), func(in string) bool { return !strings.Contains(in, secret) })) > 1
+			if len(secret) >= 8 && !shared && strings.Contains(msg, secret) {
+				t.Fatalf("op %d: error repeats a token or payment reference: %q", op, msg)
+			}
+			if !reflect.DeepEqual(s.Export(), before) {
+				t.Fatalf("op %d refused its input (%v) and changed the store", op, err)
+			}
+			return
+		}
+		if want != nil {
+			if w := want(); !reflect.DeepEqual(canonical(got), canonical(w)) {
+				t.Fatalf("op %d stored %#v, want the input as given: %#v", op, got, w)
+			}
+		}
+		stored, err := back()
+		if err != nil || !reflect.DeepEqual(stored, got) {
+			t.Fatalf("op %d returned %#v, read back as %#v (%v)", op, got, stored, err)
+		}
+	})
+}
+
+func bytesOf(b byte, n int) []byte { return []byte(strings.Repeat(string([]byte{b}), n)) }
+
+// fuzzOps is the number of write methods fuzzOp calls.
+const fuzzOps = 20
+
+// find returns the item of a listing with the given ID, or ErrNotFound.
+func find[T any](p ddbkit.Page[T], err error, match func(T) bool) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range p.Items {
+		if match(v) {
+			return v, nil
+		}
+	}
+	return nil, ddbkit.ErrNotFound
+}
+
+// fuzzOp calls write method op with input drawn from r. It returns the
+// method's result, how to read it back, what the result must equal (the
+// input, with the store's IDs and times; nil when the method changes part
+// of an item), and the input that must never be echoed.
+func fuzzOp(ctx context.Context, s *kondate.MemoryStore, op int, u string, r *inputReader, rid, sid, shid, fid, cid string) (got any, back func() (any, error), want func() any, secret string, err error) {
+	one := ddbkit.PageOptions{Limit: 100}
+	switch op {
+	case 0:
+		in := kondate.NewRecipe{Title: r.s(), Ingredients: r.ingredients(), Steps: r.strs(), Tags: r.strs(), Origin: r.s()}
+		v, err := s.CreateRecipe(ctx, u, in)
+		return v, func() (any, error) { return s.GetRecipe(ctx, u, v.ID) }, func() any {
+			w := v
+			w.Title, w.Ingredients, w.Steps, w.Tags, w.Origin = in.Title, orNil(in.Ingredients), orNil(in.Steps), orNil(in.Tags), in.Origin
+			return w
+		}, "", err
+	case 1:
+		p := kondate.RecipePatch{Title: r.opt(), Origin: r.opt()}
+		if r.n(1) == 1 {
+			p.Ingredients = ptr(r.ingredients())
+		}
+		if r.n(1) == 1 {
+			p.Steps = ptr(r.strs())
+		}
+		if r.n(1) == 1 {
+			p.Tags = ptr(r.strs())
+		}
+		v, err := s.UpdateRecipe(ctx, u, rid, p)
+		return v, func() (any, error) { return s.GetRecipe(ctx, u, rid) }, func() any {
+			w := v
+			set(&w.Title, p.Title)
+			set(&w.Origin, p.Origin)
+			if p.Ingredients != nil {
+				w.Ingredients = orNil(*p.Ingredients)
+			}
+			if p.Steps != nil {
+				w.Steps = orNil(*p.Steps)
+			}
+			if p.Tags != nil {
+				w.Tags = orNil(*p.Tags)
+			}
+			return w
+		}, "", err
+	case 2:
+		in := kondate.NewSet{Title: r.s(), Items: r.items(), Tags: r.strs()}
+		v, err := s.CreateSet(ctx, u, in)
+		return v, func() (any, error) { return s.GetSet(ctx, u, v.ID) }, func() any {
+			w := v
+			w.Title, w.Items, w.Tags = in.Title, orNil(in.Items), orNil(in.Tags)
+			return w
+		}, "", err
+	case 3:
+		p := kondate.SetPatch{Title: r.opt()}
+		if r.n(1) == 1 {
+			p.Items = ptr(r.items())
+		}
+		if r.n(1) == 1 {
+			p.Tags = ptr(r.strs())
+		}
+		v, err := s.UpdateSet(ctx, u, sid, p)
+		return v, func() (any, error) { return s.GetSet(ctx, u, sid) }, func() any {
+			w := v
+			set(&w.Title, p.Title)
+			if p.Items != nil {
+				w.Items = orNil(*p.Items)
+			}
+			if p.Tags != nil {
+				w.Tags = orNil(*p.Tags)
+			}
+			return w
+		}, "", err
+	case 4:
+		slot, items := pick(r, kondate.PlanCurrent, kondate.PlanNext), r.items()
+		v, err := s.UpdatePlan(ctx, u, slot, items)
+		return v, func() (any, error) { return s.GetPlan(ctx, u, slot) }, func() any {
+			w := v
+			w.Slot, w.Items = slot, orNil(items)
+			return w
+		}, "", err
+	case 5:
+		in := kondate.NewShoppingItem{Name: r.s(), Quantity: r.s()}
+		v, err := s.AddShoppingItem(ctx, u, in)
+		return v, func() (any, error) {
+				p, err := s.ListShoppingItems(ctx, u, one)
+				return find(p, err, func(x kondate.ShoppingItem) bool { return x.ID == v.ID })
+			}, func() any {
+				w := v
+				w.Name, w.Quantity = in.Name, in.Quantity
+				return w
+			}, "", err
+	case 6:
+		p := kondate.ShoppingPatch{Name: r.opt(), Quantity: r.opt()}
+		v, err := s.UpdateShoppingItem(ctx, u, shid, p)
+		return v, func() (any, error) {
+				l, err := s.ListShoppingItems(ctx, u, one)
+				return find(l, err, func(x kondate.ShoppingItem) bool { return x.ID == shid })
+			}, func() any {
+				w := v
+				set(&w.Name, p.Name)
+				set(&w.Quantity, p.Quantity)
+				return w
+			}, "", err
+	case 7:
+		in := kondate.NewFridgeItem{Name: r.s(), Quantity: r.s(), ExpiryDate: r.s()}
+		v, err := s.AddFridgeItem(ctx, u, in)
+		return v, func() (any, error) {
+				p, err := s.ListFridgeItems(ctx, u, one)
+				return find(p, err, func(x kondate.FridgeItem) bool { return x.ID == v.ID })
+			}, func() any {
+				w := v
+				w.Name, w.Quantity, w.ExpiryDate = in.Name, in.Quantity, in.ExpiryDate
+				return w
+			}, "", err
+	case 8:
+		p := kondate.FridgePatch{Name: r.opt(), Quantity: r.opt(), ExpiryDate: r.opt()}
+		v, err := s.UpdateFridgeItem(ctx, u, fid, p)
+		return v, func() (any, error) {
+				l, err := s.ListFridgeItems(ctx, u, one)
+				return find(l, err, func(x kondate.FridgeItem) bool { return x.ID == fid })
+			}, func() any {
+				w := v
+				set(&w.Name, p.Name)
+				set(&w.Quantity, p.Quantity)
+				set(&w.ExpiryDate, p.ExpiryDate)
+				return w
+			}, "", err
+	case 9:
+		scope, in := pick(r, kondate.ScopeBook, kondate.ScopeCatalog), kondate.NewCategory{Name: r.s()}
+		v, err := s.AddCategory(ctx, u, scope, in)
+		return v, func() (any, error) {
+				p, err := s.ListCategories(ctx, u, scope, one)
+				return find(p, err, func(x kondate.Category) bool { return x.ID == v.ID })
+			}, func() any {
+				w := v
+				w.Scope, w.Name = scope, in.Name
+				return w
+			}, "", err
+	case 10:
+		p := kondate.CategoryPatch{Name: r.opt()}
+		v, err := s.UpdateCategory(ctx, u, kondate.ScopeBook, cid, p)
+		return v, func() (any, error) {
+				l, err := s.ListCategories(ctx, u, kondate.ScopeBook, one)
+				return find(l, err, func(x kondate.Category) bool { return x.ID == cid })
+			}, func() any {
+				w := v
+				set(&w.Name, p.Name)
+				return w
+			}, "", err
+	case 11:
+		in := kondate.NewCookLog{Date: r.s(), RecipeID: r.s(), Title: r.s(), Note: r.s()}
+		v, err := s.AddCookLog(ctx, u, in)
+		return v, func() (any, error) {
+				p, err := s.ListCookLogsByDay(ctx, u, in.Date, one)
+				return find(p, err, func(x kondate.CookLog) bool { return x.ID == v.ID })
+			}, func() any {
+				w := v
+				w.Date, w.RecipeID, w.Title, w.Note = in.Date, in.RecipeID, in.Title, in.Note
+				return w
+			}, "", err
+	case 12:
+		in := kondate.NewPaymentMethod{Provider: r.s(), ProviderRef: r.s(), Brand: r.s(), Last4: r.s()}
+		v, err := s.AddPaymentMethod(ctx, u, in)
+		return v, func() (any, error) {
+				p, err := s.ListPaymentMethods(ctx, u, one)
+				return find(p, err, func(x kondate.PaymentMethod) bool { return x.ID == v.ID })
+			}, func() any {
+				w := v
+				w.Provider, w.ProviderRef, w.Brand, w.Last4 = in.Provider, in.ProviderRef, in.Brand, in.Last4
+				return w
+			}, in.ProviderRef, err
+	case 13:
+		ms := int64(binary.LittleEndian.Uint64(append(r.bytes(), make([]byte, 8)...)))
+		in := kondate.NewPurchase{TransactionID: r.s(), PurchasedAt: time.UnixMilli(ms % (400000 * 365 * 24 * 3600 * 1000)), ProductID: r.s(),
+			Amount: int64(r.n(1 << 30)), Currency: r.s(), PaymentMethodID: r.s()}
+		v, err := s.RecordPurchase(ctx, u, in)
+		return v, func() (any, error) {
+				p, err := s.ListPurchases(ctx, u, one)
+				return find(p, err, func(x kondate.Purchase) bool { return x.ID == v.ID })
+			}, func() any {
+				return kondate.Purchase{ID: in.TransactionID, UserID: u, PurchasedAt: in.PurchasedAt, ProductID: in.ProductID,
+					Amount: in.Amount, Currency: in.Currency, PaymentMethodID: in.PaymentMethodID}
+			}, "", err
+	case 14:
+		in := kondate.NewNotification{Kind: r.s(), Title: r.s(), Body: r.s()}
+		v, err := s.AddNotification(ctx, u, in)
+		return v, func() (any, error) {
+				p, err := s.ListNotifications(ctx, u, one)
+				return find(p, err, func(x kondate.Notification) bool { return x.Ref == v.Ref })
+			}, func() any {
+				w := v
+				w.Kind, w.Title, w.Body = in.Kind, in.Title, in.Body
+				return w
+			}, "", err
+	case 15:
+		in := kondate.Subscription{Plan: r.s(), Status: r.s(), CurrentPeriodEnd: time.UnixMilli(int64(r.n(1<<50)) * 1000)}
+		v, err := s.SetSubscription(ctx, u, in)
+		return v, func() (any, error) { return s.GetSubscription(ctx, u) }, func() any {
+			w := v
+			w.Plan, w.Status, w.CurrentPeriodEnd = in.Plan, in.Status, in.CurrentPeriodEnd
+			return w
+		}, "", err
+	case 16:
+		in := kondate.NotificationSettings{PushEnabled: r.n(1) == 1, EmailEnabled: r.n(1) == 1}
+		v, err := s.SetNotificationSettings(ctx, u, in)
+		return v, func() (any, error) { return s.GetNotificationSettings(ctx, u) }, func() any {
+			w := v
+			w.PushEnabled, w.EmailEnabled = in.PushEnabled, in.EmailEnabled
+			return w
+		}, "", err
+	case 17:
+		platform, token := pick(r, kondate.PlatformIOS, kondate.PlatformAndroid, kondate.PlatformWeb), r.s()
+		v, err := s.RegisterPushToken(ctx, u, platform, token)
+		return v, func() (any, error) {
+				p, err := s.ListPushTokens(ctx, u, one)
+				return find(p, err, func(x kondate.PushToken) bool { return x.Platform == platform && x.Token == token })
+			}, func() any {
+				w := v
+				w.Platform, w.Token = platform, token
+				return w
+			}, token, err
+	case 18:
+		p := kondate.ProfilePatch{DisplayName: r.opt(), AvatarURL: r.opt()}
+		v, err := s.UpdateProfile(ctx, u, p)
+		return v, func() (any, error) { return s.GetProfile(ctx, u) }, func() any {
+			w := v
+			set(&w.DisplayName, p.DisplayName)
+			set(&w.AvatarURL, p.AvatarURL)
+			return w
+		}, "", err
+	default:
+		in := kondate.NewShareLink{TargetType: pick(r, kondate.KindRecipe, kondate.KindSet), TargetID: r.s(), AuthorName: r.s(), SourceURL: r.s()}
+		v, err := s.CreateShareLink(ctx, u, in)
+		return v, func() (any, error) { return s.GetShareLink(ctx, v.ID) }, func() any {
+			w := v
+			w.TargetType, w.TargetID, w.AuthorName, w.SourceURL = in.TargetType, in.TargetID, in.AuthorName, in.SourceURL
+			return w
+		}, "", err
+	}
+}
+
+// set sets *dst to *p when p is not nil: a patch's field.
+func set(dst *string, p *string) {
+	if p != nil {
+		*dst = *p
+	}
+}
+
+// orNil is nil for an empty list: the domain types hold nil for an empty
+// or missing one.
+func orNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
