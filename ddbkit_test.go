@@ -245,3 +245,11 @@ func TestInvalidShowsInput(t *testing.T) {
 		t.Errorf("Invalid's message %q repeats a card number", msg)
 	}
 }
+
+func TestInvalidShowsNamedStrings(t *testing.T) {
+	type slot string
+	long := slot(strings.Repeat("0", 300))
+	if msg := ddbkit.Invalid("Slot", "got %q", long).Error(); strings.Contains(msg, string(long[:65])) {
+		t.Errorf("Invalid's message %q repeats more than 64 bytes of a named string", msg)
+	}
+}

@@ -105,7 +105,7 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidArg
 func Invalid(field, format string, args ...any) *ValidationError {
 	shown := make([]any, len(args))
 	for i, a := range args {
-		if s, ok := a.(string); ok {
+		if s, ok := redact.AsString(a); ok {
 			a = quotedInput(s)
 		}
 		shown[i] = a

@@ -21,7 +21,7 @@ import (
 func Corrupt(t Table, item Item, attr, format string, args ...any) error {
 	shown := make([]any, len(args))
 	for i, a := range args {
-		if s, ok := a.(string); ok {
+		if s, ok := redact.AsString(a); ok {
 			a = redact.Shown(s)
 		}
 		shown[i] = a

@@ -5,6 +5,7 @@ package redact
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,3 +54,19 @@ func Shown(s string) string {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// AsString returns a, a string or a value of a string type without
+// methods of its own for fmt (a domain's enum, say), as a string: the
+// arguments of an error's message that Shown applies to.
+func AsString(a any) (string, bool) {
+	switch a := a.(type) {
+	case string:
+		return a, true
+	case fmt.Stringer, fmt.Formatter, error:
+		return "", false
+	}
+	if v := reflect.ValueOf(a); v.Kind() == reflect.String {
+		return v.String(), true
+	}
+	return "", false
+}
