@@ -1096,7 +1096,7 @@ func FuzzInput(f *testing.F) {
 		if r.n(1) == 1 {
 			user = r.s()
 		}
-		s := kondate.NewMemoryStore(fuzzOptions)
+		s := kondate.NewMemoryStore(fuzzOptions, otherIDs)
 		if err := s.Import(ddbkit.TableItems{kondate.DefaultTableName: base}); err != nil {
 			t.Fatal(err)
 		}
@@ -1131,6 +1131,12 @@ func FuzzInput(f *testing.F) {
 			t.Fatalf("op %d returned %#v, read back as %#v (%v)", op, got, stored, err)
 		}
 	})
+}
+
+// otherIDs makes IDs other than the ones of ownItems, which the store
+// imported.
+func otherIDs(o *kondate.Options) {
+	o.NewID, o.NewShareID = ddbkit.SeededULIDs(3, o.Clock), ddbkit.SeededULIDs(4, o.Clock)
 }
 
 func bytesOf(b byte, n int) []byte { return []byte(strings.Repeat(string([]byte{b}), n)) }
