@@ -646,20 +646,46 @@ func TestFuzzShapes(t *testing.T) {
 		}
 	}
 	if *writeCorpus {
+		for name, c := range map[string]string{"empty": "", "garbage": "garbage", "padded": "QUFB==", "unsafe": "a+b/c",
+			"json": `[["PK","S","USER#u_03"],["SK","S","RECIPE#x"]]`, "long": strings.Repeat("A", 1000), "nul": "\x00", "utf8": "麻婆"} {
+			for _, l := range []int{0, 7, 13, 24} { // plain recipes, catalog newest with a tag, sharded sets, secret recipes
+				writeArgs(t, "FuzzCursor", fmt.Sprintf("shape-%s-%d", name, l), c, l)
+			}
+		}
+		for name, r := range map[string]string{"empty": "", "no-hash": "2026-02-09T10:00:00Z", "empty-id": "2026-02-09T10:00:00Z#",
+			"two-hashes": "2026-02-09T10:00:00Z#a#b", "offset": "2026-02-09T19:00:00+09:00#f_01", "lower": "2026-02-09t10:00:00z#n_01",
+			"year10000": "9999-12-31T23:59:59-23:59#x", "year0": "0000-01-01T00:00:00Z#x", "leap-second": "2026-12-31T23:59:60Z#x",
+			"long-id": "2026-02-09T10:00:00Z#" + strings.Repeat("x", 600), "long-time": strings.Repeat("9", 300) + "#x",
+			"other-user": "USER#u_03#RECIPE#r_01", "card": "2026-02-09T10:00:00Z#4242424242424242"} {
+			for which := range 2 {
+				writeArgs(t, "FuzzRef", fmt.Sprintf("shape-%s-%d", name, which), r, which)
+			}
+		}
 		nilAttr := map[string]types.AttributeValue{"PK": S("USER#u_01"), "SK": S("RECIPE#r_01"), "title": nil}
 		writeSeed(t, "FuzzImport", "shape-nil-attribute", wireItems(nilAttr))
 		writeSeed(t, "FuzzImport", "shape-nil-key", wireItems(map[string]types.AttributeValue{"PK": nil, "SK": S("x")}))
 	}
 }
 
+// writeArgs writes one seed of a (string, int) target in go's corpus
+// format.
+func writeArgs(t *testing.T, target, name, s string, n int) {
+	t.Helper()
+	writeFile(t, target, name, fmt.Sprintf("go test fuzz v1\nstring(%q)\nint(%d)\n", s, n))
+}
+
 // writeSeed writes one seed of a []byte target in go's corpus format.
 func writeSeed(t *testing.T, target, name string, data []byte) {
+	t.Helper()
+	writeFile(t, target, name, fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data))
+}
+
+func writeFile(t *testing.T, target, name, body string) {
 	t.Helper()
 	dir := filepath.Join("testdata", "fuzz", target)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
