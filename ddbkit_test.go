@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,5 +232,24 @@ func TestTypedErrorsMatchOneSentinel(t *testing.T) {
 	cause := errors.New("decoder said no")
 	if err := (&ddbkit.CorruptItemError{Err: cause}); !errors.Is(err, cause) {
 		t.Error("CorruptItemError does not unwrap to its cause")
+	}
+}
+
+func TestInvalidShowsInput(t *testing.T) {
+	long := strings.Repeat("0", 300)
+	err := ddbkit.Invalid("date", "got %q, want %s", long, "YYYY-MM-DD")
+	if msg := err.Error(); strings.Contains(msg, long[:65]) || !strings.Contains(msg, "want YYYY-MM-DD") {
+		t.Errorf("Invalid's message %q repeats more than 64 bytes of the input, or garbles the rest", msg)
+	}
+	if msg := ddbkit.Invalid("Ref", "got %q", "4242 4242 4242 4242").Error(); strings.Contains(msg, "4242 4242 4242") {
+		t.Errorf("Invalid's message %q repeats a card number", msg)
+	}
+}
+
+func TestInvalidShowsNamedStrings(t *testing.T) {
+	type slot string
+	long := slot(strings.Repeat("0", 300))
+	if msg := ddbkit.Invalid("Slot", "got %q", long).Error(); strings.Contains(msg, string(long[:65])) {
+		t.Errorf("Invalid's message %q repeats more than 64 bytes of a named string", msg)
 	}
 }

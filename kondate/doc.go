@@ -603,10 +603,12 @@
 // # Other writers
 //
 // The seed's app writes this table too. ddbkit reads what it writes
-// leniently: any ISO 8601 time, IDs (and, where the key holds them, times
-// and dates) from the key when the attributes are missing, missing
-// optional attributes as zero values, and unknown attributes kept when an
-// item moves (plans, fridge). Another writer must keep:
+// leniently: any ISO 8601 time in the years 0001 to 9999 once in UTC (a
+// time beyond them, 9999-12-31T23:00:00-05:00 say, makes the item
+// corrupt: ddbkit could not write it back), IDs (and, where the key holds
+// them, times and dates) from the key when the attributes are missing,
+// missing optional attributes as zero values, and unknown attributes kept
+// when an item moves (plans, fridge). Another writer must keep:
 //
 //   - the key formats above; an item under another format is not listed,
 //     or, if its prefix matches, is reported in Page.Skipped;

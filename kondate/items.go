@@ -438,7 +438,10 @@ func (d *decoder) id(sk, prefix string) string {
 	return id
 }
 
-// time parses attribute attr's value v; "" is the zero time.
+// time parses attribute attr's value v; "" is the zero time. A time
+// outside the years 0001 to 9999 in UTC (9999-12-31T23:00:00-05:00, say)
+// is corrupt: ddbkit could not write it back in its one format, nor the
+// seed's app read it.
 func (d *decoder) time(attr, v string) time.Time {
 	if v == "" || d.err != nil {
 		return time.Time{}
@@ -446,6 +449,11 @@ func (d *decoder) time(attr, v string) time.Time {
 	t, err := keys.ParseTime(v)
 	if err != nil {
 		d.fail(attr, "want an ISO 8601 date and time such as 2026-02-09T10:00:00.000Z, got %q", v)
+		return time.Time{}
+	}
+	if y := t.Year(); y < 1 || y > 9999 {
+		d.fail(attr, "want a time in the years 0001 to 9999 (UTC), got %q", v)
+		return time.Time{}
 	}
 	return t
 }

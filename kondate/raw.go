@@ -10,6 +10,7 @@ import (
 	"github.com/ddbkit/ddbkit"
 	"github.com/ddbkit/ddbkit/internal/backend"
 	"github.com/ddbkit/ddbkit/internal/ddb"
+	"github.com/ddbkit/ddbkit/keys"
 )
 
 // This file moves a MemoryStore's items in and out in DynamoDB's
@@ -42,7 +43,8 @@ func (s *MemoryStore) Export() ddbkit.TableItems {
 // attribute) for an item DynamoStore could not read, or whose key or index
 // key attributes (GSI1PK … GSI3SK, which the memory store indexes whatever
 // the options enable) DynamoDB could not hold: a key attribute must be a
-// non-empty String. It then imports nothing.
+// non-empty String of at most 2,048 bytes (a partition key) or 1,024 (a
+// sort key). It then imports nothing.
 func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 	const op = "import"
 	var in []ddb.Item
@@ -67,7 +69,8 @@ func (s *MemoryStore) Import(items ddbkit.TableItems) error {
 }
 
 // keyAttrNames are the attributes DynamoDB requires to be non-empty
-// Strings where present: the table's keys and the indexes' keys.
+// Strings where present, of at most keys.MaxPartitionKeyBytes and
+// keys.MaxSortKeyBytes bytes: the table's keys and the indexes', by pairs.
 var keyAttrNames = []string{AttrPK, AttrSK, AttrGSI1PK, AttrGSI1SK, AttrGSI2PK, AttrGSI2SK, AttrGSI3PK, AttrGSI3SK}
 
 // readable reports an item DynamoStore could not read, or DynamoDB could
@@ -78,8 +81,16 @@ func readable(t ddb.Table, item ddb.Item) error {
 		if !present && i >= 2 {
 			continue
 		}
-		if s, ok := v.(*types.AttributeValueMemberS); !ok || s.Value == "" {
+		s, ok := v.(*types.AttributeValueMemberS)
+		if !ok || s.Value == "" {
 			return ddb.Corrupt(t, item, a, "a key attribute must be a non-empty String")
+		}
+		max := keys.MaxPartitionKeyBytes // even-numbered names are partition keys
+		if i%2 == 1 {
+			max = keys.MaxSortKeyBytes
+		}
+		if len(s.Value) > max {
+			return ddb.Corrupt(t, item, a, "a key attribute holds at most %d bytes, got %d", max, len(s.Value))
 		}
 	}
 	pk, _ := backend.Str(item, AttrPK)
@@ -88,20 +99,21 @@ func readable(t ddb.Table, item ddb.Item) error {
 	if dec == nil {
 		return nil
 	}
-	return dec(t, item)
+	_, err := dec(t, item)
+	return err
 }
 
-// decodes turns a decode function into a check.
-func decodes[T any](dec func(ddb.Table, ddb.Item) (T, error)) func(ddb.Table, ddb.Item) error {
-	return func(t ddb.Table, item ddb.Item) error {
-		_, err := dec(t, item)
-		return err
+// decodes turns a decode function into one of decoderOf's.
+func decodes[T any](dec func(ddb.Table, ddb.Item) (T, error)) func(ddb.Table, ddb.Item) (any, error) {
+	return func(t ddb.Table, item ddb.Item) (any, error) {
+		return dec(t, item)
 	}
 }
 
 // decoderOf returns the decode function DynamoStore reads the item at pk,
-// sk with, nil for a key of no kind of the design.
-func decoderOf(pk, sk string) func(ddb.Table, ddb.Item) error {
+// sk with, nil for a key of no kind of the design. The value it returns is
+// the kind's domain type (Recipe, CatalogEntry…); the fuzz targets read it.
+func decoderOf(pk, sk string) func(ddb.Table, ddb.Item) (any, error) {
 	has := func(p string) bool { return strings.HasPrefix(sk, p) }
 	switch {
 	case strings.HasPrefix(pk, userPrefix):

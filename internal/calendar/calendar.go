@@ -32,7 +32,7 @@ func (f Format) In(s string, loc *time.Location) (time.Time, error) {
 		return time.Time{}, err
 	}
 	if s < f.Min || s > f.Max {
-		return time.Time{}, ddbkit.Invalid("date", "must be from %s to %s, got %s", f.Min, f.Max, s)
+		return time.Time{}, ddbkit.Invalid("date", "must be from %s to %s, got %q", f.Min, f.Max, s)
 	}
 	if loc == nil {
 		loc = time.UTC
