@@ -50,7 +50,7 @@ func Example_telemetry() {
 		for _, kv := range sp.Attributes() {
 			switch kv.Key {
 			case "db.collection.name", "ddbkit.dynamodb.calls", "ddbkit.capacity.read_units":
-				fmt.Printf("  %s = %s\n", kv.Key, kv.Value.Emit())
+				fmt.Printf("  %s = %s\n", kv.Key, fmt.Sprint(kv.Value.AsInterface()))
 			}
 		}
 	}

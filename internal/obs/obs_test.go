@@ -66,7 +66,7 @@ func TestEnd(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, kv := range s.Attributes() {
-		got[string(kv.Key)] = kv.Value.Emit()
+		got[string(kv.Key)] = fmt.Sprint(kv.Value.AsInterface())
 	}
 	for k, v := range want {
 		if got[k] != v {
