@@ -45,7 +45,9 @@ func (m *Memory) consumeTx(op *obs.Op, c ddbkit.CapacityCall, ws []Write) {
 //
 //   - a read, 1 unit per 4 KB read, rounded up, half that eventually
 //     consistent; a GetItem at least 1 (or 0.5), found or not; a Query
-//     the items it evaluated, summed before rounding, 0 for none; a
+//     the items it evaluated, summed before rounding, 0 for none (as
+//     DynamoDB Local reports it: what the service charges an empty
+//     Query, AWS does not document); a
 //     BatchGetItem each item found as a GetItem, a missing one nothing
 //     (as DynamoDB Local reports it);
 //   - a write, 1 unit per KB of the larger of the item before and after,
