@@ -21,7 +21,9 @@ const minDigits = 13
 
 // Cut returns s with each character that is not printable (a control
 // character, a byte of invalid UTF-8) replaced by '?', each run of 13 or
-// more ASCII digits replaced by "<N digits>", cut to its first Max bytes
+// more ASCII digits (single spaces or hyphens between them count as the
+// run's, as in "4242 4242 4242 4242") replaced by "<N digits>", cut to its
+// first Max bytes
 // (at a character boundary) and "…" when it was longer. Replacing the
 // unprintable keeps a line break out of a log line, and keeps %q's
 // escapes (\x19) from joining digits into a run Cut did not mask.
@@ -70,20 +72,33 @@ func printable(s string) bool {
 
 func maskDigits(s string) string {
 	var b strings.Builder
-	start, last := -1, 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			if start < 0 {
-				start = i
-			}
+	last := 0
+	isDigit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	for i := 0; i < len(s); {
+		if !isDigit(i) {
+			i++
 			continue
 		}
-		if start >= 0 && i-start >= minDigits {
-			b.WriteString(s[last:start])
-			b.WriteString("<" + strconv.Itoa(i-start) + " digits>")
-			last = i
+		// A run: digits, and single spaces or hyphens between them, as a
+		// card number is written ("4242 4242 4242 4242").
+		start, digits, j := i, 0, i
+		for {
+			for isDigit(j) {
+				j++
+				digits++
+			}
+			if j+1 < len(s) && (s[j] == ' ' || s[j] == '-') && isDigit(j+1) {
+				j++
+				continue
+			}
+			break
 		}
-		start = -1
+		if digits >= minDigits {
+			b.WriteString(s[last:start])
+			b.WriteString("<" + strconv.Itoa(digits) + " digits>")
+			last = j
+		}
+		i = j
 	}
 	if last == 0 {
 		return s

@@ -23,3 +23,16 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestCutMasksSpacedCards(t *testing.T) {
+	for in, want := range map[string]string{
+		"4242 4242 4242 4242":    "<16 digits>",
+		"card 4242-4242-4242-42": "card <14 digits>",
+		"2025-01-02 10:00":       "2025-01-02 10:00", // 12 digits: a date stays
+		"1 2 3":                  "1 2 3",
+	} {
+		if got := Cut(in); got != want {
+			t.Errorf("Cut(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

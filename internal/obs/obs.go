@@ -251,6 +251,7 @@ type Op struct {
 	shards    int
 	units     []Units // per table, in the order first seen
 	local     float64 // write units as DynamoDB Local reports them (tests)
+	txed      bool    // local is unknown: a transaction was priced
 }
 
 // Units is the capacity one table consumed.
@@ -319,6 +320,18 @@ func (o *Op) LocalWrite(units float64) {
 	o.mu.Unlock()
 }
 
+// Transacted records that the memory backend priced a transaction, whose
+// write units DynamoDB Local reports its own way: LocalWrite's figure is
+// then unknown (Summary.Transacted).
+func (o *Op) Transacted() {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	o.txed = true
+	o.mu.Unlock()
+}
+
 // Evaluated adds n items a query read, filtered out or not.
 func (o *Op) Evaluated(n int) {
 	if o == nil || n == 0 {
@@ -355,9 +368,12 @@ type Summary struct {
 	Read, Write                float64
 	// Local is Write as DynamoDB Local reports it, where the memory
 	// backend recorded it (LocalWrite); zero from the DynamoDB backend.
-	Local     float64
-	Evaluated int64
-	Units     []Units
+	Local float64
+	// Transacted reports that the memory backend priced a transaction:
+	// Local is then unknown.
+	Transacted bool
+	Evaluated  int64
+	Units      []Units
 }
 
 // Summary returns what o recorded so far.
@@ -373,7 +389,7 @@ func (o *Op) Summary() Summary {
 		s.Read += u.Read
 		s.Write += u.Write
 	}
-	s.Local = o.local
+	s.Local, s.Transacted = o.local, o.txed
 	return s
 }
 
@@ -386,6 +402,7 @@ func (o *Op) absorb(s Summary) {
 	o.throttles += s.Throttles
 	o.evaluated += s.Evaluated
 	o.local += s.Local
+	o.txed = o.txed || s.Transacted
 	for _, u := range s.Units {
 		o.add(u)
 	}
