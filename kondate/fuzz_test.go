@@ -412,7 +412,7 @@ func canonicalTimes(v reflect.Value) {
 }
 
 // checkEcho asserts that err repeats at most maxEcho bytes of any string
-// in item, no run of 12 or more digits (a card number) and no push token
+// in item, no run of 13 or more digits (a card number) and no push token
 // or payment reference of item. A *CorruptItemError's Key is left out: it
 // names the item's key whole, so that the item can be found.
 func checkEcho(t *testing.T, err error, item map[string]types.AttributeValue) {
@@ -462,8 +462,9 @@ func checkEchoOf(t *testing.T, msg, s string) {
 // quoteEscape is an escape of strconv.Quote that ends in digits.
 var quoteEscape = regexp.MustCompile(`\\(x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})`)
 
-// checkDigits asserts that msg holds no run of 12 or more ASCII digits of
-// the inputs: a card number, perhaps.
+// checkDigits asserts that msg holds no run of 13 or more ASCII digits of
+// the inputs: a card number, perhaps (13 to 19 digits; internal/echo masks
+// such runs in every error, and leaves shorter ones, such as a date's).
 func checkDigits(t *testing.T, msg string, inputs []string) {
 	t.Helper()
 	msg = quoteEscape.ReplaceAllString(msg, " ") // "\x00" then "1" is not a digit "001"
@@ -472,7 +473,7 @@ func checkDigits(t *testing.T, msg string, inputs []string) {
 		for j < len(msg) && '0' <= msg[j] && msg[j] <= '9' {
 			j++
 		}
-		if j-i >= 12 && slices.ContainsFunc(inputs, func(s string) bool { return strings.Contains(s, msg[i:j]) }) {
+		if j-i >= 13 && slices.ContainsFunc(inputs, func(s string) bool { return strings.Contains(s, msg[i:j]) }) {
 			t.Fatalf("error repeats %d digits of the input: %q", j-i, msg)
 		}
 		i = max(j, i+1)
