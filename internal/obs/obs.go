@@ -6,10 +6,10 @@
 // consumed), so that the memory store's telemetry is the DynamoDB store's.
 //
 // It depends on the OpenTelemetry API only. With no SDK installed, a
-// method costs one tracer call and one histogram check: no Op is made, no
-// attribute is built, and DynamoDB requests are what they are without
-// telemetry (ReturnConsumedCapacity is asked for only while an Op
-// records).
+// method makes no span (once the provider has shown that it has none, see
+// Telemetry.Start) and checks one histogram: no Op is made, no attribute
+// is built, and DynamoDB requests are what they are without telemetry
+// (ReturnConsumedCapacity is asked for only while an Op records).
 //
 // Telemetry carries no data: attribute values are method, table and
 // sentinel names, counts and capacity units, never a key, an item, a
